@@ -1,0 +1,160 @@
+"""Dice over an injected random source; every roll is recorded for the log, undo and audit."""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.errors import InvalidOrderError
+
+MAX_DICE_PER_TERM = 100
+MAX_FACES = 1000
+MAX_TERMS = 10
+MAX_NOTATION_LENGTH = 100
+
+_TERM_RE = re.compile(r"([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+)|(\d+))")
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """One recorded roll: what was rolled, why, each die's face and the total."""
+
+    notation: str
+    faces: tuple[int, ...]
+    total: int
+    purpose: str = ""
+    manual: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the roll as a JSON-able dict."""
+        return {
+            "notation": self.notation,
+            "faces": list(self.faces),
+            "total": self.total,
+            "purpose": self.purpose,
+            "manual": self.manual,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Roll:
+        """Rebuild a roll from its dict."""
+        return cls(
+            notation=str(data["notation"]),
+            faces=tuple(int(f) for f in data["faces"]),
+            total=int(data["total"]),
+            purpose=str(data.get("purpose", "")),
+            manual=bool(data.get("manual", False)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DiceTerm:
+    """One term of a dice expression: `count` dice of `faces` sides, or a constant."""
+
+    sign: int
+    count: int
+    faces: int  # 0 for a constant term
+
+    def __str__(self) -> str:
+        body = f"{self.count}d{self.faces}" if self.faces else str(self.count)
+        return ("-" if self.sign < 0 else "+") + body
+
+
+def parse_dice(text: str) -> tuple[DiceTerm, ...]:
+    """Parse notation such as `2d6+3`, `d100`, `1d5-1+d3` into terms."""
+    raw = text.strip()
+    if not raw:
+        raise InvalidOrderError("Write the dice to roll, like `2d6+3`, `d100` or `1d5`.")
+    if len(raw) > MAX_NOTATION_LENGTH:
+        raise InvalidOrderError(
+            f"That dice expression is {len(raw)} characters long; keep it under {MAX_NOTATION_LENGTH}, like `2d10+5`."
+        )
+    pos = 0
+    terms: list[DiceTerm] = []
+    compact = raw.replace(" ", "")
+    while pos < len(compact):
+        m = _TERM_RE.match(compact, pos)
+        if not m or m.end() == pos or (terms and not m.group(1)):
+            raise InvalidOrderError(
+                f"`{raw}` is not dice notation. Use terms like `2d6`, `d100`, `1d5` or `+3`, joined by + or -."
+            )
+        sign = -1 if m.group(1) == "-" else 1
+        if m.group(4) is not None:
+            terms.append(DiceTerm(sign, int(m.group(4)), 0))
+        else:
+            count = int(m.group(2)) if m.group(2) else 1
+            faces = int(m.group(3))
+            if count < 1 or count > MAX_DICE_PER_TERM:
+                raise InvalidOrderError(f"Roll between 1 and {MAX_DICE_PER_TERM} dice at a time, not {count}.")
+            if faces < 2 or faces > MAX_FACES:
+                raise InvalidOrderError(f"A die needs between 2 and {MAX_FACES} faces; `d{faces}` has {faces}.")
+            terms.append(DiceTerm(sign, count, faces))
+        pos = m.end()
+        if len(terms) > MAX_TERMS:
+            raise InvalidOrderError(f"Use at most {MAX_TERMS} terms in one roll.")
+    if all(t.faces == 0 for t in terms):
+        raise InvalidOrderError(f"`{raw}` has no dice in it; add one, like `1d10+{raw.lstrip('+')}`.")
+    return tuple(terms)
+
+
+def format_dice(terms: tuple[DiceTerm, ...]) -> str:
+    """Return canonical notation for terms (`2d6+3`)."""
+    return "".join(str(t) for t in terms).lstrip("+")
+
+
+@dataclass
+class Dice:
+    """Roll dice from an injected `random.Random`, recording every roll in order."""
+
+    rng: random.Random
+    rolls: list[Roll] = field(default_factory=list)
+    scripted: list[int] = field(default_factory=list)
+
+    @classmethod
+    def seeded(cls, seed: int | None) -> Dice:
+        """Return dice over a fresh `random.Random(seed)`."""
+        return cls(random.Random(seed))
+
+    def _face(self, faces: int) -> tuple[int, bool]:
+        if self.scripted:
+            value = self.scripted.pop(0)
+            if not 1 <= value <= faces:
+                raise InvalidOrderError(f"A d{faces} cannot show {value}; enter a result from 1 to {faces}.")
+            return value, True
+        return self.rng.randint(1, faces), False
+
+    def d(self, faces: int, purpose: str = "") -> int:
+        """Roll one die of `faces` sides (d5 and d3 are read as on a d10/d6 halved)."""
+        value, manual = self._face(faces)
+        self.rolls.append(Roll(f"1d{faces}", (value,), value, purpose, manual))
+        return value
+
+    def d100(self, purpose: str = "") -> int:
+        """Roll percentile dice (1-100)."""
+        return self.d(100, purpose)
+
+    def roll(self, notation: str, purpose: str = "") -> Roll:
+        """Roll a whole expression and record it as one roll."""
+        terms = parse_dice(notation)
+        faces: list[int] = []
+        total = 0
+        manual = False
+        for term in terms:
+            if term.faces == 0:
+                total += term.sign * term.count
+                continue
+            for _ in range(term.count):
+                value, was_manual = self._face(term.faces)
+                manual = manual or was_manual
+                faces.append(value)
+                total += term.sign * value
+        roll = Roll(format_dice(terms), tuple(faces), total, purpose, manual)
+        self.rolls.append(roll)
+        return roll
+
+    def take(self) -> list[Roll]:
+        """Return and forget the rolls recorded so far."""
+        out, self.rolls = self.rolls, []
+        return out

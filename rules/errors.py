@@ -1,0 +1,46 @@
+"""The errors of the game: every message is written for the player who caused it."""
+
+from __future__ import annotations
+
+
+class GameError(Exception):
+    """Base of every error a player or GM can cause; its message says what to do instead."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class InvalidOrderError(GameError):
+    """The input could not be read (bad syntax, unknown name)."""
+
+
+class IllegalOrderError(GameError):
+    """The order is well formed but the rules forbid it."""
+
+
+class NotYourTurnError(IllegalOrderError):
+    """The unit may not act now."""
+
+
+class NotAllowedError(GameError):
+    """The caller lacks the right (not a GM, not the unit's owner)."""
+
+
+class NotFoundError(GameError):
+    """A battle, unit or other named thing does not exist."""
+
+
+class RulesetError(GameError):
+    """A ruleset or its data file is unknown or invalid."""
+
+
+class ConflictError(GameError):
+    """The battle changed underneath the order; try again."""
+
+
+class NothingToUndoError(GameError):
+    """Undo went past the start of the battle."""

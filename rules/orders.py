@@ -1,0 +1,223 @@
+"""Orders: frozen, comparable moves of the game with a text form that round-trips.
+
+The text form mirrors how Discord shows a slash command: `move unit:Eva-01 to:E5 mode:full`.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import types
+import typing
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Union
+
+from rules.coords import Cell
+from rules.errors import InvalidOrderError
+
+_REGISTRY: dict[str, type[Order]] = {}
+
+
+def _order(kind: str) -> Any:
+    """Register an Order subclass under its kind."""
+
+    def wrap(cls: type[Order]) -> type[Order]:
+        cls.kind = kind
+        _REGISTRY[kind] = cls
+        return cls
+
+    return wrap
+
+
+def _key(name: str) -> str:
+    return "from" if name == "frm" else name
+
+
+def _encode(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Cell):
+        return str(value)
+    if isinstance(value, tuple):
+        return ",".join(_encode(v) for v in value)
+    if isinstance(value, dict):
+        return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return str(value)
+
+
+def _decode(text: str, hint: Any, key: str) -> Any:
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        return _decode(text, args[0], key)
+    if hint is bool:
+        if text.lower() not in ("true", "false"):
+            raise InvalidOrderError(f"`{key}` is true or false, not `{text}`.")
+        return text.lower() == "true"
+    if hint is int:
+        try:
+            return int(text)
+        except ValueError:
+            raise InvalidOrderError(f"`{key}` must be a whole number, not `{text}`.") from None
+    if hint is Cell:
+        return Cell.parse(text)
+    if origin is tuple:
+        (inner, _ellipsis) = typing.get_args(hint)
+        return tuple(_decode(part, inner, key) for part in text.split(",") if part)
+    if origin is dict or hint is dict:
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            raise InvalidOrderError(f"`{key}` must be a JSON object.") from None
+        if not isinstance(value, dict):
+            raise InvalidOrderError(f"`{key}` must be a JSON object.")
+        return value
+    return text
+
+
+@dataclass(frozen=True)
+class Order:
+    """Base of every order; subclasses are frozen dataclasses registered by kind."""
+
+    kind: ClassVar[str] = ""
+
+    def __str__(self) -> str:
+        parts = [self.kind]
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None or value == f.default:
+                continue
+            parts.append(f"{_key(f.name)}:{shlex.quote(_encode(value))}")
+        return " ".join(parts)
+
+    @staticmethod
+    def parse(text: str) -> Order:
+        """Parse the text form of an order."""
+        try:
+            tokens = shlex.split(text)
+        except ValueError as exc:
+            raise InvalidOrderError(f"Cannot read that order: {exc}.") from None
+        if not tokens:
+            raise InvalidOrderError("An order needs a kind, like `move unit:Eva-01 to:E5`.")
+        cls = _REGISTRY.get(tokens[0].lower())
+        if cls is None:
+            known = ", ".join(sorted(_REGISTRY))
+            raise InvalidOrderError(f"`{tokens[0]}` is not an order. Known orders: {known}.")
+        hints = typing.get_type_hints(cls)
+        by_key = {_key(f.name): f for f in fields(cls)}
+        kwargs: dict[str, Any] = {}
+        for tok in tokens[1:]:
+            key, sep, raw = tok.partition(":")
+            if not sep or key not in by_key:
+                options = ", ".join(by_key)
+                raise InvalidOrderError(f"`{tok}` is not an option of `{cls.kind}`; options are {options}.")
+            f = by_key[key]
+            kwargs[f.name] = _decode(raw, hints[f.name], key)
+        try:
+            return cls(**kwargs)
+        except TypeError:
+            missing = [_key(f.name) for f in fields(cls) if f.name not in kwargs and f.default is f.default_factory]
+            raise InvalidOrderError(f"`{cls.kind}` needs {', '.join(missing)}.") from None
+
+
+# --- setup (GM) -------------------------------------------------------------
+
+
+@_order("paint")
+@dataclass(frozen=True)
+class Paint(Order):
+    """Paint terrain on a rectangle of squares (or on a list of cells)."""
+
+    terrain: str
+    frm: Cell | None = None
+    to: Cell | None = None
+    cells: tuple[Cell, ...] = ()
+
+
+@_order("add-unit")
+@dataclass(frozen=True)
+class AddUnit(Order):
+    """Put a unit on the map with its stat block."""
+
+    name: str
+    side: str
+    at: Cell
+    owner: int | None = None
+    stats: dict[str, Any] | None = None
+
+
+@_order("edit-unit")
+@dataclass(frozen=True)
+class EditUnit(Order):
+    """Change fields of a unit's stat block."""
+
+    unit: str
+    stats: dict[str, Any] | None = None
+
+
+@_order("remove-unit")
+@dataclass(frozen=True)
+class RemoveUnit(Order):
+    """Take a unit off the map."""
+
+    unit: str
+
+
+@_order("start")
+@dataclass(frozen=True)
+class Start(Order):
+    """End setup and begin round 1."""
+
+
+@_order("end")
+@dataclass(frozen=True)
+class End(Order):
+    """End the battle."""
+
+
+@_order("set-rule")
+@dataclass(frozen=True)
+class SetRule(Order):
+    """Override a named rule constant for this battle."""
+
+    key: str
+    value: str
+
+
+# --- play -------------------------------------------------------------------
+
+
+@_order("move")
+@dataclass(frozen=True)
+class Move(Order):
+    """Move a unit along the cheapest legal path to a square."""
+
+    unit: str
+    to: Cell
+    mode: str = "full"
+
+
+@_order("test")
+@dataclass(frozen=True)
+class SkillTest(Order):
+    """Make a d100 test of a characteristic or skill with a modifier."""
+
+    unit: str
+    stat: str
+    modifier: int = 0
+    reason: str = ""
+
+
+@_order("roll")
+@dataclass(frozen=True)
+class Roll(Order):
+    """Roll dice in the open (or hidden, for the GM)."""
+
+    dice: str
+    purpose: str = ""
+    hidden: bool = False
+
+
+def order_kinds() -> list[str]:
+    """Return every registered order kind."""
+    return sorted(_REGISTRY)

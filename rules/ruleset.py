@@ -1,0 +1,292 @@
+"""Rulesets: each rule system's tables and constants, loaded from validated TOML data files."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from rules.errors import RulesetError
+
+ELEVATIONS = ("low", "middle", "high")
+PATTERNS = (
+    "none", "dots", "hatch", "crosshatch", "waves", "trees", "bricks",
+    "triangles", "grid", "vertical", "horizontal", "stipple",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainType:
+    """One row of a terrain table."""
+
+    key: str
+    name: str
+    char: str
+    ap: int = 0
+    dtv: int = 0
+    hit_penalty: int = 0
+    hit_bonus: int = 0
+    elevation: str = "middle"
+    stealth: int | None = None  # None: hiding is not allowed here (A41)
+    flammable: bool = False
+    water: bool = False
+    hover_ignores_dtv: bool = False
+    aquatic_ignores: bool = False
+    color: tuple[int, int, int] = (200, 200, 200)
+    pattern: str = "none"
+    notes: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureType:
+    """One row of the artificial features table."""
+
+    key: str
+    name: str
+    label: str
+    cost: int
+    terrain: tuple[str, ...]
+    cover_ap: int = 0
+    dtv: int = 0
+    hit_penalty: int = 0
+    hit_bonus: int = 0
+    squares: int = 1
+    hidden: bool = False
+    triggers: int = 0
+    bridge: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Constant:
+    """A named rule constant (usually a ruling of RULES.md) a GM may override per battle."""
+
+    key: str
+    value: int | bool | str
+    doc: str
+    ruling: str
+    min: int | None = None
+    max: int | None = None
+
+    def coerce(self, text: str) -> int | bool | str:
+        """Parse and validate a GM's override for this constant."""
+        raw = text.strip()
+        if isinstance(self.value, bool):
+            low = raw.lower()
+            if low in ("true", "yes", "on", "1"):
+                return True
+            if low in ("false", "no", "off", "0"):
+                return False
+            raise RulesetError(f"`{self.key}` is true or false, not `{raw}`.")
+        if isinstance(self.value, int):
+            try:
+                value = int(raw)
+            except ValueError:
+                raise RulesetError(f"`{self.key}` is a whole number, not `{raw}`.") from None
+            if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+                raise RulesetError(f"`{self.key}` must be between {self.min} and {self.max}; `{value}` is not.")
+            return value
+        return raw
+
+
+@dataclass(frozen=True, slots=True)
+class RangeBand:
+    """A range band: its name, the formula of its upper bound and its to-hit modifier."""
+
+    key: str
+    name: str
+    max: str
+    mod: int
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A rule system: its terrain and feature tables, range bands and named constants."""
+
+    id: str
+    name: str
+    scale: str
+    square_unit: str
+    default_terrain: str
+    unit_kinds: tuple[str, ...]
+    move_modes: tuple[str, ...]
+    stacking: str
+    features_allowed: bool
+    action_budget: int
+    range_conversion: str
+    bands: tuple[RangeBand, ...]
+    terrain: dict[str, TerrainType]
+    features: dict[str, FeatureType]
+    constants: dict[str, Constant]
+    _by_char: dict[str, TerrainType] = field(default_factory=dict, repr=False)
+
+    def terrain_type(self, key: str) -> TerrainType:
+        """Return the terrain with this key or name, or explain which exist."""
+        wanted = key.strip().lower()
+        for t in self.terrain.values():
+            if wanted in (t.key, t.name.lower()):
+                return t
+        names = ", ".join(f"`{k}`" for k in self.terrain)
+        raise RulesetError(f"There is no terrain `{key}` in {self.id}. Use one of: {names}.")
+
+    def terrain_by_char(self, char: str) -> TerrainType | None:
+        """Return the terrain drawn with this map character, if any."""
+        if not self._by_char:
+            self._by_char.update({t.char: t for t in self.terrain.values()})
+        return self._by_char.get(char)
+
+    def feature_type(self, key: str) -> FeatureType:
+        """Return the feature with this key or name, or explain which exist."""
+        wanted = key.strip().lower().replace(" ", "_")
+        for f in self.features.values():
+            if wanted in (f.key, f.name.lower().replace(" ", "_"), f.label.lower()):
+                return f
+        if not self.features:
+            raise RulesetError(f"{self.name} has no artificial features.")
+        names = ", ".join(f"`{k}`" for k in self.features)
+        raise RulesetError(f"There is no feature `{key}`. Use one of: {names}.")
+
+    def constant(self, key: str) -> Constant:
+        """Return the named constant, or explain which exist."""
+        try:
+            return self.constants[key]
+        except KeyError:
+            names = ", ".join(f"`{k}`" for k in sorted(self.constants))
+            raise RulesetError(f"There is no rule constant `{key}` in {self.id}. Known: {names}.") from None
+
+
+def _need(data: dict[str, Any], key: str, kind: type, where: str) -> Any:
+    if key not in data:
+        raise RulesetError(f"{where}: missing `{key}`")
+    value = data[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise RulesetError(f"{where}: `{key}` must be {kind.__name__}, got {type(value).__name__}")
+    return value
+
+
+def _opt_int(data: dict[str, Any], key: str, where: str, default: int = 0) -> int:
+    value = data.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RulesetError(f"{where}: `{key}` must be a whole number")
+    return value
+
+
+def _terrain(data: dict[str, Any], where: str) -> TerrainType:
+    key = _need(data, "key", str, where)
+    where = f"{where} ({key})"
+    char = _need(data, "char", str, where)
+    if len(char) != 1:
+        raise RulesetError(f"{where}: `char` must be one character")
+    elevation = data.get("elevation", "middle")
+    if elevation not in ELEVATIONS:
+        raise RulesetError(f"{where}: `elevation` must be one of {ELEVATIONS}")
+    pattern = data.get("pattern", "none")
+    if pattern not in PATTERNS:
+        raise RulesetError(f"{where}: `pattern` must be one of {PATTERNS}")
+    color = data.get("color", [200, 200, 200])
+    if not (isinstance(color, list) and len(color) == 3 and all(isinstance(c, int) and 0 <= c <= 255 for c in color)):
+        raise RulesetError(f"{where}: `color` must be three numbers 0-255")
+    stealth = data.get("stealth")
+    if stealth is not None and not isinstance(stealth, int):
+        raise RulesetError(f"{where}: `stealth` must be a whole number or absent")
+    flags = {k: bool(data.get(k, False)) for k in ("flammable", "water", "hover_ignores_dtv", "aquatic_ignores")}
+    dtv = _opt_int(data, "dtv", where)
+    if dtv < 0:
+        raise RulesetError(f"{where}: `dtv` cannot be negative")
+    return TerrainType(
+        key=key, name=_need(data, "name", str, where), char=char,
+        ap=_opt_int(data, "ap", where), dtv=dtv,
+        hit_penalty=_opt_int(data, "hit_penalty", where), hit_bonus=_opt_int(data, "hit_bonus", where),
+        elevation=elevation, stealth=stealth, color=(color[0], color[1], color[2]), pattern=pattern,
+        notes=str(data.get("notes", "")), **flags,
+    )
+
+
+def _feature(data: dict[str, Any], where: str, terrain: dict[str, TerrainType]) -> FeatureType:
+    key = _need(data, "key", str, where)
+    where = f"{where} ({key})"
+    allowed = data.get("terrain", [])
+    if not isinstance(allowed, list) or not allowed:
+        raise RulesetError(f"{where}: `terrain` must list allowed terrains")
+    for t in allowed:
+        if t not in terrain:
+            raise RulesetError(f"{where}: unknown terrain `{t}`")
+    return FeatureType(
+        key=key, name=_need(data, "name", str, where), label=_need(data, "label", str, where),
+        cost=_need(data, "cost", int, where), terrain=tuple(allowed),
+        cover_ap=_opt_int(data, "cover_ap", where), dtv=_opt_int(data, "dtv", where),
+        hit_penalty=_opt_int(data, "hit_penalty", where), hit_bonus=_opt_int(data, "hit_bonus", where),
+        squares=_opt_int(data, "squares", where, 1), hidden=bool(data.get("hidden", False)),
+        triggers=_opt_int(data, "triggers", where), bridge=bool(data.get("bridge", False)),
+    )
+
+
+def parse_ruleset(data: dict[str, Any], source: str = "<data>") -> Ruleset:
+    """Validate a ruleset document and build the Ruleset."""
+    rid = _need(data, "id", str, source)
+    where = f"{source} [{rid}]"
+    terrain: dict[str, TerrainType] = {}
+    for i, row in enumerate(data.get("terrain", [])):
+        t = _terrain(row, f"{where} terrain #{i + 1}")
+        if t.key in terrain:
+            raise RulesetError(f"{where}: terrain `{t.key}` defined twice")
+        if any(o.char == t.char for o in terrain.values()):
+            raise RulesetError(f"{where}: map character `{t.char}` used twice")
+        terrain[t.key] = t
+    default = _need(data, "default_terrain", str, where)
+    if default not in terrain:
+        raise RulesetError(f"{where}: default terrain `{default}` is not in the terrain table")
+    features: dict[str, FeatureType] = {}
+    for i, row in enumerate(data.get("feature", [])):
+        f = _feature(row, f"{where} feature #{i + 1}", terrain)
+        features[f.key] = f
+    constants: dict[str, Constant] = {}
+    for key, spec in _need(data, "constants", dict, where).items():
+        if not isinstance(spec, dict) or "value" not in spec:
+            raise RulesetError(f"{where}: constant `{key}` needs a value")
+        value = spec["value"]
+        if not isinstance(value, (int, bool, str)):
+            raise RulesetError(f"{where}: constant `{key}` must be a number, true/false or text")
+        constants[key] = Constant(
+            key=key, value=value, doc=str(spec.get("doc", "")), ruling=str(spec.get("ruling", "")),
+            min=spec.get("min"), max=spec.get("max"),
+        )
+    rng = _need(data, "range", dict, where)
+    bands = tuple(
+        RangeBand(key=str(b["key"]), name=str(b["name"]), max=str(b["max"]), mod=int(b["mod"]))
+        for b in rng.get("bands", [])
+    )
+    return Ruleset(
+        id=rid, name=_need(data, "name", str, where), scale=_need(data, "scale", str, where),
+        square_unit=_need(data, "square_unit", str, where), default_terrain=default,
+        unit_kinds=tuple(data.get("unit_kinds", ["ic"])), move_modes=tuple(data.get("move_modes", ["full"])),
+        stacking=str(data.get("stacking", "e")), features_allowed=bool(data.get("features", False)),
+        action_budget=_opt_int(data, "action_budget", where, 2),
+        range_conversion=str(rng.get("conversion", "e")), bands=bands,
+        terrain=terrain, features=features, constants=constants,
+    )
+
+
+_CACHE: dict[str, Ruleset] = {}
+RULESET_IDS = ("strategic-e", "strategic-p")
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    """Return the ruleset with this id, loading and validating its data file once."""
+    rid = ruleset_id.strip().lower()
+    if rid not in RULESET_IDS:
+        known = ", ".join(f"`{r}`" for r in RULESET_IDS)
+        raise RulesetError(f"There is no ruleset `{ruleset_id}`. Choose one of: {known}.")
+    if rid not in _CACHE:
+        text = resources.files("rules").joinpath("data", f"{rid}.toml").read_text(encoding="utf-8")
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise RulesetError(f"{rid}.toml is not valid TOML: {exc}") from exc
+        _CACHE[rid] = parse_ruleset(data, f"{rid}.toml")
+    return _CACHE[rid]
+
+
+def list_rulesets() -> list[Ruleset]:
+    """Return every ruleset this engine plays."""
+    return [get_ruleset(r) for r in RULESET_IDS]
