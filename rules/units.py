@@ -96,6 +96,9 @@ class Unit:
     movement_points: int = 0
     weapons: list[Weapon] = field(default_factory=list)
     statuses: list[str] = field(default_factory=list)
+    status_rounds: dict[str, int] = field(default_factory=dict)
+    engaged: list[str] = field(default_factory=list)
+    aim: int = 0
     supreme_commander: bool = False
     anti_fog: bool = False
     notes: str = ""
@@ -154,6 +157,7 @@ class Unit:
             "aquatic": self.aquatic, "amphibious": self.amphibious, "altitude": self.altitude,
             "movement_points": self.movement_points,
             "weapons": [w.to_dict() for w in self.weapons], "statuses": list(self.statuses),
+            "status_rounds": dict(self.status_rounds), "engaged": list(self.engaged), "aim": self.aim,
             "supreme_commander": self.supreme_commander, "anti_fog": self.anti_fog, "notes": self.notes,
         }
 
@@ -166,4 +170,6 @@ class Unit:
         d["skills"] = dict(d.get("skills", {}))
         d["armour"] = dict(d.get("armour", {}))
         d["statuses"] = list(d.get("statuses", []))
+        d["status_rounds"] = dict(d.get("status_rounds", {}))
+        d["engaged"] = list(d.get("engaged", []))
         return cls(**d)
