@@ -1,0 +1,46 @@
+"""Persistence for battlepost: one SQLite connection, migrations, repositories, backups."""
+
+from .battles import BattleRepo
+from .db import Database
+from .errors import BattleNotFound, MigrationError, NothingToUndo, StaleVersionError, StorageError
+from .events import EventRepo
+from .messages import MessageRepo
+from .records import (
+    BattleRecord,
+    BattleStatus,
+    BattleSummary,
+    EventRecord,
+    GuildSettings,
+    JsonDict,
+    MessageRef,
+    NewEvent,
+    NotifyMode,
+    TimerRecord,
+)
+from .settings import GuildRepo, UserRepo
+from .timers import TimerRepo
+
+__all__ = [
+    "BattleNotFound",
+    "BattleRecord",
+    "BattleRepo",
+    "BattleStatus",
+    "BattleSummary",
+    "Database",
+    "EventRecord",
+    "EventRepo",
+    "GuildRepo",
+    "GuildSettings",
+    "JsonDict",
+    "MessageRef",
+    "MessageRepo",
+    "MigrationError",
+    "NewEvent",
+    "NothingToUndo",
+    "NotifyMode",
+    "StaleVersionError",
+    "StorageError",
+    "TimerRecord",
+    "TimerRepo",
+    "UserRepo",
+]

@@ -1,0 +1,58 @@
+"""Encode and decode the JSON documents and compressed snapshots stored in the database."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+from .records import JsonDict
+
+
+def encode(document: Mapping[str, Any]) -> str:
+    """Serialise a JSON-able mapping to the text stored in the database."""
+    # orjson raises on non-str keys and unknown types but writes NaN/Infinity as null;
+    # the rules layer never produces non-finite numbers, so that is not checked here.
+    # TEXT rather than BLOB so json_extract() works from the sqlite3 shell when a GM needs help.
+    return orjson.dumps(document).decode()
+
+
+def encode_optional(document: Mapping[str, Any] | None) -> str | None:
+    """Serialise a mapping, passing None through."""
+    return None if document is None else encode(document)
+
+
+def decode(text: str | bytes) -> JsonDict:
+    """Parse a stored document back into a dict."""
+    value = orjson.loads(text)
+    if not isinstance(value, dict):
+        raise ValueError(f"stored document is a {type(value).__name__}, not an object")
+    return value
+
+
+def decode_optional(text: str | bytes | None) -> JsonDict | None:
+    """Parse a stored document, passing NULL through as None."""
+    return None if text is None else decode(text)
+
+
+def encode_list(values: list[Any]) -> str:
+    """Serialise a JSON-able list, e.g. to pass a set of ids to json_each()."""
+    return orjson.dumps(values).decode()
+
+
+# Level 1: about 40 µs for a 30 KB state and within a few percent of level 6's size.
+SNAPSHOT_COMPRESSION_LEVEL = 1
+
+
+def pack_snapshot(text: str) -> bytes:
+    """Compress a stored state document for an event's undo snapshot."""
+    # Every order keeps a full copy of the state before it; JSON shrinks 5-10x under
+    # zlib, which is the difference between megabytes and gigabytes over a long campaign.
+    return zlib.compress(text.encode(), SNAPSHOT_COMPRESSION_LEVEL)
+
+
+def unpack_snapshot(blob: bytes) -> str:
+    """Expand an undo snapshot back into the stored state text."""
+    return zlib.decompress(blob).decode()

@@ -1,0 +1,100 @@
+"""Events: the per-battle log of orders, read newest first for history and audit."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from typing import Any
+
+from . import codec
+from .executor import Executor
+from .records import EventRecord
+
+log = logging.getLogger(__name__)
+
+# Never state_before: the snapshot is only read by undo, inside its own transaction.
+EVENT_COLUMNS = "battle_id, seq, actor_id, kind, order_text, outcome, hidden, undone, created_at"
+
+EventList = list[EventRecord]
+
+_LAST_SEQ = "SELECT seq FROM events WHERE battle_id = ? ORDER BY seq DESC LIMIT 1"
+_GET = f"SELECT {EVENT_COLUMNS} FROM events WHERE battle_id = ? AND seq = ?"
+_COUNT = "SELECT COUNT(*) FROM events WHERE battle_id = ? AND (? OR hidden = 0)"
+# The filters are written as "(? OR column = 0)" so the statement text is fixed and
+# SQLite's statement cache serves every combination of flags.
+_LIST_NEWEST = f"""
+SELECT {EVENT_COLUMNS} FROM events
+WHERE battle_id = ? AND (? OR hidden = 0) AND (? OR undone = 0)
+ORDER BY seq DESC LIMIT ? OFFSET ?
+"""
+_LIST_OLDEST = f"""
+SELECT {EVENT_COLUMNS} FROM events
+WHERE battle_id = ? AND (? OR hidden = 0) AND (? OR undone = 0)
+ORDER BY seq ASC LIMIT ? OFFSET ?
+"""
+_SET_HIDDEN = "UPDATE events SET hidden = ? WHERE battle_id = ? AND seq = ?"
+
+
+def event_from_row(row: tuple[Any, ...]) -> EventRecord:
+    """Build an EventRecord from a row selected with EVENT_COLUMNS."""
+    return EventRecord(
+        battle_id=row[0],
+        seq=row[1],
+        actor_id=row[2],
+        kind=row[3],
+        order_text=row[4],
+        outcome=codec.decode_optional(row[5]),
+        hidden=bool(row[6]),
+        undone=bool(row[7]),
+        created_at=row[8],
+    )
+
+
+def next_seq(raw: sqlite3.Connection, battle_id: int) -> int:
+    """Return the next event number of a battle (the primary key makes this one index probe)."""
+    row = raw.execute(_LAST_SEQ, (battle_id,)).fetchone()
+    return 1 if row is None else int(row[0]) + 1
+
+
+class EventRepo:
+    """Read a battle's event log and toggle its hidden flags."""
+
+    def __init__(self, executor: Executor) -> None:
+        self._executor = executor
+
+    async def list(
+        self,
+        battle_id: int,
+        *,
+        limit: int,
+        offset: int = 0,
+        newest_first: bool = True,
+        include_hidden: bool = True,
+        include_undone: bool = True,
+    ) -> EventList:
+        """Return one page of a battle's events."""
+        if limit < 0 or offset < 0:
+            raise ValueError("limit and offset must not be negative")
+        sql = _LIST_NEWEST if newest_first else _LIST_OLDEST
+        params = (battle_id, int(include_hidden), int(include_undone), limit, offset)
+        rows = await self._executor.read(lambda raw: raw.execute(sql, params).fetchall())
+        return [event_from_row(row) for row in rows]
+
+    async def count(self, battle_id: int, *, include_hidden: bool = True) -> int:
+        """Return how many events a battle has."""
+        params = (battle_id, int(include_hidden))
+        row = await self._executor.read(lambda raw: raw.execute(_COUNT, params).fetchone())
+        return int(row[0])
+
+    async def get(self, battle_id: int, seq: int) -> EventRecord | None:
+        """Return one event, or None when it does not exist."""
+        row = await self._executor.read(lambda raw: raw.execute(_GET, (battle_id, seq)).fetchone())
+        return None if row is None else event_from_row(row)
+
+    async def set_hidden(self, battle_id: int, seq: int, hidden: bool) -> bool:
+        """Hide or reveal one event; return whether it exists."""
+        params = (int(hidden), battle_id, seq)
+        changed = await self._executor.write(lambda raw: raw.execute(_SET_HIDDEN, params).rowcount)
+        if changed:
+            log.debug("battle %d event %d hidden=%s", battle_id, seq, hidden)
+        return bool(changed)

@@ -1,0 +1,107 @@
+"""Plain records handed in and out of the repositories."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple, get_args
+
+JsonDict = dict[str, Any]
+BattleStatus = Literal["setup", "active", "ended"]
+NotifyMode = Literal["channel", "dm"]
+
+BATTLE_STATUSES: frozenset[str] = frozenset(get_args(BattleStatus))
+NOTIFY_MODES: frozenset[str] = frozenset(get_args(NotifyMode))
+
+# Event kinds the storage layer writes itself; callers may not commit them.
+CREATE_KIND = "create"
+UNDO_KIND = "undo"
+RESERVED_KINDS: frozenset[str] = frozenset({CREATE_KIND, UNDO_KIND})
+
+
+@dataclass(frozen=True, slots=True)
+class BattleSummary:
+    """Describe a battle without its state document."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    name: str
+    ruleset: str
+    status: BattleStatus
+    created_by: int
+    created_at: float
+    updated_at: float
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class BattleRecord:
+    """Hold one battle with its decoded state document."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    name: str
+    ruleset: str
+    status: BattleStatus
+    created_by: int
+    created_at: float
+    updated_at: float
+    state: JsonDict
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """Describe an order to record alongside a state change."""
+
+    actor_id: int
+    kind: str
+    order_text: str
+    outcome: JsonDict | None
+    hidden: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EventRecord:
+    """Hold one row of a battle's event log (without its undo snapshot)."""
+
+    battle_id: int
+    seq: int
+    actor_id: int
+    kind: str
+    order_text: str
+    outcome: JsonDict | None
+    hidden: bool
+    undone: bool
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TimerRecord:
+    """Hold one scheduled timer (a deadline or reminder)."""
+
+    id: int
+    battle_id: int
+    kind: str
+    due_at: float
+    payload: JsonDict
+    fired_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """Hold one guild's GM role and default settings."""
+
+    guild_id: int
+    gm_role_id: int | None
+    settings: JsonDict
+
+
+class MessageRef(NamedTuple):
+    """Point at a Discord message the bot edits in place."""
+
+    channel_id: int
+    message_id: int

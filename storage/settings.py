@@ -1,0 +1,92 @@
+"""Guild and user settings."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from typing import Any, cast
+
+from . import codec
+from .executor import Executor
+from .records import NOTIFY_MODES, GuildSettings, NotifyMode
+
+log = logging.getLogger(__name__)
+
+DEFAULT_NOTIFY: NotifyMode = "channel"
+
+_GET_GUILD = "SELECT gm_role_id, settings FROM guild_settings WHERE guild_id = ?"
+_SET_GM_ROLE = """
+INSERT INTO guild_settings (guild_id, gm_role_id) VALUES (?, ?)
+ON CONFLICT (guild_id) DO UPDATE SET gm_role_id = excluded.gm_role_id
+"""
+_SET_GUILD_SETTINGS = """
+INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?)
+ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings
+"""
+_GET_NOTIFY = "SELECT notify FROM user_settings WHERE user_id = ?"
+_SET_NOTIFY = """
+INSERT INTO user_settings (user_id, notify) VALUES (?, ?)
+ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify
+"""
+
+
+def _guild_from_row(guild_id: int, row: tuple[Any, ...] | None) -> GuildSettings:
+    if row is None:
+        return GuildSettings(guild_id=guild_id, gm_role_id=None, settings={})
+    return GuildSettings(guild_id=guild_id, gm_role_id=row[0], settings=codec.decode(row[1]))
+
+
+class GuildRepo:
+    """Store each guild's GM role and default settings."""
+
+    def __init__(self, executor: Executor) -> None:
+        self._executor = executor
+
+    async def get(self, guild_id: int) -> GuildSettings:
+        """Return a guild's settings; a guild never configured gets empty defaults."""
+        row = await self._executor.read(lambda raw: raw.execute(_GET_GUILD, (guild_id,)).fetchone())
+        return _guild_from_row(guild_id, row)
+
+    async def set_gm_role(self, guild_id: int, role_id: int | None) -> None:
+        """Set or clear the role whose members act as GM in this guild."""
+        await self._executor.write(lambda raw: raw.execute(_SET_GM_ROLE, (guild_id, role_id)).rowcount)
+        log.info("guild %d GM role set to %s", guild_id, role_id)
+
+    async def update_settings(self, guild_id: int, **values: Any) -> GuildSettings:
+        """Merge values into the guild's settings; a value of None removes that key."""
+        # Encode once up front so a value orjson cannot serialise fails before any write.
+        codec.encode(values)
+
+        def run(raw: sqlite3.Connection) -> GuildSettings:
+            current = _guild_from_row(guild_id, raw.execute(_GET_GUILD, (guild_id,)).fetchone())
+            merged = dict(current.settings)
+            for key, value in values.items():
+                if value is None:
+                    merged.pop(key, None)
+                else:
+                    merged[key] = value
+            text = codec.encode(merged)
+            raw.execute(_SET_GUILD_SETTINGS, (guild_id, text))
+            return GuildSettings(
+                guild_id=guild_id, gm_role_id=current.gm_role_id, settings=codec.decode(text)
+            )
+
+        return await self._executor.write(run)
+
+
+class UserRepo:
+    """Store each user's notification preference."""
+
+    def __init__(self, executor: Executor) -> None:
+        self._executor = executor
+
+    async def get_notify(self, user_id: int) -> NotifyMode:
+        """Return how a user wants to be told it is their turn ('channel' unless set)."""
+        row = await self._executor.read(lambda raw: raw.execute(_GET_NOTIFY, (user_id,)).fetchone())
+        return DEFAULT_NOTIFY if row is None else cast(NotifyMode, row[0])
+
+    async def set_notify(self, user_id: int, mode: NotifyMode) -> None:
+        """Set how a user wants to be told it is their turn."""
+        if mode not in NOTIFY_MODES:
+            raise ValueError(f"notify mode must be one of {sorted(NOTIFY_MODES)}, not {mode!r}")
+        await self._executor.write(lambda raw: raw.execute(_SET_NOTIFY, (user_id, mode)).rowcount)
