@@ -1,0 +1,139 @@
+"""Time the map renderer: full redraw vs cached base, and PNG encoding alone.
+
+Run: .venv/bin/python benchmarks/bench_render.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from render import (
+    LineOfFire,
+    MapView,
+    MovePath,
+    Overlay,
+    Reachable,
+    SideStyle,
+    TargetSquare,
+    TerrainStyle,
+    UnitToken,
+    clear_cache,
+    encode_png,
+    render_image,
+    render_map,
+)
+
+STYLES = {
+    s.key: s
+    for s in (
+        TerrainStyle("plain", "Plain", (203, 210, 160), "none"),
+        TerrainStyle("forest", "Forest", (88, 134, 78), "trees"),
+        TerrainStyle("rough", "Rough", (184, 160, 118), "stipple"),
+        TerrainStyle("water", "Water", (80, 134, 192), "waves"),
+        TerrainStyle("shallows", "Shallows", (150, 192, 212), "dots"),
+        TerrainStyle("urban", "Urban", (170, 164, 158), "bricks"),
+        TerrainStyle("ice", "Ice", (226, 236, 242), "grid"),
+        TerrainStyle("mountain", "Mountain", (142, 124, 108), "triangles"),
+    )
+}
+SIDES = (SideStyle("Blue", (46, 98, 204)), SideStyle("Red", (204, 52, 44)))
+
+
+def battle(size: int, n_units: int, seed: int = 1) -> tuple[MapView, tuple[Overlay, ...]]:
+    """Build a size x size battle with blobs of terrain, n_units units and a typical order's overlays."""
+    rng = random.Random(seed)
+    keys = list(STYLES)
+    terrain = ["plain"] * (size * size)
+    for _ in range(size * size // 40):
+        cx, cy, r = rng.randrange(size), rng.randrange(size), rng.randint(1, 4)
+        key = rng.choice(keys[1:])
+        for y in range(max(0, cy - r), min(size, cy + r + 1)):
+            for x in range(max(0, cx - r), min(size, cx + r + 1)):
+                terrain[y * size + x] = key
+    units = tuple(
+        UnitToken(
+            f"u{i}",
+            f"U{i}",
+            SIDES[i % 2].name,
+            rng.randrange(size),
+            rng.randrange(size),
+            health=rng.random(),
+            marks=("P",) if i % 7 == 0 else (),
+            is_horde=i % 11 == 0,
+        )
+        for i in range(n_units)
+    )
+    view = MapView(f"Bench {size}x{size}", size, size, f"bench-{size}", tuple(terrain), STYLES, SIDES, units)
+    u = units[0]
+    reach = frozenset(
+        (x, y)
+        for x in range(u.x - 3, u.x + 4)
+        for y in range(u.y - 3, u.y + 4)
+        if 0 <= x < size and 0 <= y < size
+    )
+    path = tuple((min(size - 1, u.x + i), u.y) for i in range(4))
+    overlays: tuple[Overlay, ...] = (
+        Reachable(reach, "Move"),
+        MovePath(path),
+        LineOfFire(path[-1], (units[1].x, units[1].y), hit=True),
+        TargetSquare(units[1].x, units[1].y),
+    )
+    return view, overlays
+
+
+def timed(fn: Callable[[], object], runs: int) -> tuple[float, float]:
+    """Return the p50 and p95 wall time of fn in milliseconds."""
+    samples = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - t) * 1000)
+    samples.sort()
+    p95 = samples[min(len(samples) - 1, round(0.95 * (len(samples) - 1)))]
+    return statistics.median(samples), p95
+
+
+def main() -> None:
+    """Print render and encode timings for a 40x40 and a 100x100 battle."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=30)
+    runs = parser.parse_args().runs
+    print(f"{'case':<44}{'p50 ms':>9}{'p95 ms':>9}")
+    for size, n_units in ((40, 60), (100, 60)):
+        view, overlays = battle(size, n_units)
+
+        def full(view: MapView = view, overlays: tuple[Overlay, ...] = overlays) -> bytes:
+            clear_cache()
+            return render_map(view, overlays=overlays)
+
+        def cached(view: MapView = view, overlays: tuple[Overlay, ...] = overlays) -> bytes:
+            return render_map(view, overlays=overlays)
+
+        def draw_only(view: MapView = view, overlays: tuple[Overlay, ...] = overlays) -> object:
+            return render_image(view, overlays=overlays)
+
+        render_map(view, overlays=overlays)  # warm fonts and tiles
+        image = render_image(view, overlays=overlays)
+        data = encode_png(image)
+        label = f"{size}x{size}, {n_units} units, {image.width}x{image.height} px, {len(data) / 1024:.0f} KiB"
+        print(label)
+        for name, fn in (
+            ("render+encode, full redraw", full),
+            ("render+encode, cached base", cached),
+            ("render only, cached base", draw_only),
+            ("PNG encode alone (level 1)", lambda image=image: encode_png(image)),
+        ):
+            p50, p95 = timed(fn, runs)
+            print(f"  {name:<42}{p50:>9.1f}{p95:>9.1f}")
+
+
+if __name__ == "__main__":
+    main()

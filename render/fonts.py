@@ -1,0 +1,99 @@
+"""Fonts: Pillow's bundled default, so images need no system font, plus text helpers."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from functools import lru_cache
+
+from PIL import ImageDraw, ImageFont, features
+
+from render.view import RGB
+
+log = logging.getLogger(__name__)
+
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+HAS_FREETYPE: bool = bool(features.check("freetype2"))
+
+# A FreeType face is not safe to render from two threads at once, and renders
+# run in worker threads, so each thread keeps its own fonts.
+_local = threading.local()
+
+
+def font(size: int) -> Font:
+    """Return the bundled font at a pixel size (the fixed bitmap font without FreeType)."""
+    cache: dict[int, Font] | None = getattr(_local, "fonts", None)
+    if cache is None:
+        cache = {}
+        _local.fonts = cache
+    found = cache.get(size)
+    if found is None:
+        if HAS_FREETYPE:
+            found = ImageFont.load_default(size=size)
+        else:
+            log.debug("FreeType missing: using the bitmap default font for size %d", size)
+            found = ImageFont.load_default_imagefont()
+        cache[size] = found
+    return found
+
+
+@lru_cache(maxsize=4096)
+def text_bbox(text: str, size: int) -> tuple[int, int, int, int]:
+    """Return the ink box of text at a font size, relative to the drawing origin."""
+    left, top, right, bottom = font(size).getbbox(text)
+    return int(left), int(top), int(right), int(bottom)
+
+
+def text_width(text: str, size: int) -> int:
+    """Return the ink width of text at a font size."""
+    left, _, right, _ = text_bbox(text, size)
+    return right - left
+
+
+def text_height(text: str, size: int) -> int:
+    """Return the ink height of text at a font size."""
+    _, top, _, bottom = text_bbox(text, size)
+    return bottom - top
+
+
+@lru_cache(maxsize=2048)
+def fit_size(text: str, max_w: int, max_h: int, largest: int, smallest: int = 6) -> int:
+    """Return the largest font size, at most `largest`, at which text fits in max_w x max_h."""
+    for size in range(largest, smallest - 1, -1):
+        left, top, right, bottom = text_bbox(text, size)
+        if right - left <= max_w and bottom - top <= max_h:
+            return size
+    return smallest
+
+
+def draw_centred(draw: ImageDraw.ImageDraw, cx: float, cy: float, text: str, size: int, fill: RGB) -> None:
+    """Draw text with its ink box centred on (cx, cy)."""
+    # Centre on the measured ink box rather than an anchor: the bitmap
+    # fallback font ignores anchors.
+    left, top, right, bottom = text_bbox(text, size)
+    x = round(cx - (left + right) / 2)
+    y = round(cy - (top + bottom) / 2)
+    draw.text((x, y), text, font=font(size), fill=fill)
+
+
+def draw_left(draw: ImageDraw.ImageDraw, x: float, cy: float, text: str, size: int, fill: RGB) -> None:
+    """Draw text starting at x with its ink box centred vertically on cy."""
+    left, top, _, bottom = text_bbox(text, size)
+    draw.text((round(x - left), round(cy - (top + bottom) / 2)), text, font=font(size), fill=fill)
+
+
+def draw_right(draw: ImageDraw.ImageDraw, x: float, cy: float, text: str, size: int, fill: RGB) -> None:
+    """Draw text ending at x with its ink box centred vertically on cy."""
+    _, top, right, bottom = text_bbox(text, size)
+    draw.text((round(x - right), round(cy - (top + bottom) / 2)), text, font=font(size), fill=fill)
+
+
+def ellipsize(text: str, size: int, max_w: int) -> str:
+    """Shorten text with an ellipsis until it fits max_w pixels."""
+    if text_width(text, size) <= max_w:
+        return text
+    cut = text
+    while cut and text_width(cut + "…", size) > max_w:
+        cut = cut[:-1]
+    return cut + "…" if cut else ""

@@ -1,0 +1,1 @@
+"""The drawing layers, painted in order: base, features, effects, units, overlays."""
