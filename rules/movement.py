@@ -80,17 +80,20 @@ def blocker(battle: Battle, unit: Unit, cell: Cell) -> str | None:
 
 
 def find_path(battle: Battle, unit: Unit, goal: Cell, budget: int) -> tuple[list[Cell], int] | None:
-    """Return the cheapest legal path (start excluded) and its cost within the budget, or None."""
+    """Return the cheapest legal path (start excluded) and its cost within the budget, or None.
+
+    Among paths of equal cost the one with the fewest diagonal steps wins, so paths look straight.
+    """
     start = unit.cell
     if goal == start:
         return [], 0
-    best: dict[Cell, int] = {start: 0}
+    best: dict[Cell, tuple[int, int]] = {start: (0, 0)}
     came: dict[Cell, Cell] = {}
     heap: list[tuple[int, int, int, int, int]] = [(0, 0, start.distance(goal), start.x, start.y)]
     while heap:
-        cost, steps, _h, x, y = heapq.heappop(heap)
+        cost, diagonals, _h, x, y = heapq.heappop(heap)
         here = Cell(x, y)
-        if cost > best.get(here, 1 << 30):
+        if (cost, diagonals) > best.get(here, (1 << 30, 0)):
             continue
         if here == goal:
             path = [here]
@@ -101,12 +104,12 @@ def find_path(battle: Battle, unit: Unit, goal: Cell, budget: int) -> tuple[list
         for nxt in here.neighbours():
             if not battle.on_map(nxt) or blocker(battle, unit, nxt) is not None:
                 continue
-            new_cost = cost + step_cost(battle, unit, nxt)
-            if new_cost > budget or new_cost >= best.get(nxt, 1 << 30):
+            new = (cost + step_cost(battle, unit, nxt), diagonals + (nxt.x != x and nxt.y != y))
+            if new[0] > budget or new >= best.get(nxt, (1 << 30, 0)):
                 continue
-            best[nxt] = new_cost
+            best[nxt] = new
             came[nxt] = here
-            heapq.heappush(heap, (new_cost, steps + 1, nxt.distance(goal), nxt.x, nxt.y))
+            heapq.heappush(heap, (new[0], new[1], nxt.distance(goal), nxt.x, nxt.y))
     return None
 
 

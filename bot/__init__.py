@@ -1,0 +1,1 @@
+"""The bot: configuration, startup, the table service, scheduler and the front ends."""

@@ -1,0 +1,50 @@
+"""The Discord client: a Bot with no privileged intents that loads the cogs and syncs the commands."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import discord
+from discord.ext import commands
+
+from bot.service import TableService
+from bot.tree import BattleTree
+
+log = logging.getLogger(__name__)
+
+DEFAULT_EXTENSIONS = ("cogs.battle", "cogs.map", "cogs.unit", "cogs.play", "cogs.settings", "cogs.help")
+
+
+def intents() -> discord.Intents:
+    """Return the intents battlepost needs: guilds only, nothing privileged."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    return wanted
+
+
+class BattleBot(commands.Bot):
+    """The battlepost bot: slash commands only, the table service attached."""
+
+    def __init__(self, service: TableService, *, sync_guild_id: int | None = None,
+                 extensions: Sequence[str] = DEFAULT_EXTENSIONS, **options: object) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents(), tree_cls=BattleTree, help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(), **options,  # type: ignore[arg-type]
+        )
+        self.service = service
+        self.sync_guild_id = sync_guild_id
+        self.extension_names = tuple(extensions)
+
+    async def setup_hook(self) -> None:
+        """Load the cogs and persistent views, then sync the commands."""
+        for name in self.extension_names:
+            await self.load_extension(name)
+        if self.sync_guild_id:
+            guild = discord.Object(id=self.sync_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), self.sync_guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands", len(synced))

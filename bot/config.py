@@ -1,0 +1,58 @@
+"""Configuration: one typed settings object read from the environment and `.env`."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+DEFAULT_DB = "./data/battlepost.sqlite3"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class ConfigError(Exception):
+    """A setting has a value the bot cannot use."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every setting of the bot. The token is kept out of repr so it is never logged."""
+
+    discord_token: str | None
+    db_path: Path
+    dev_guild_id: int | None
+    log_level: str
+    backup_dir: Path | None
+
+    def __repr__(self) -> str:
+        token = "set" if self.discord_token else "missing"
+        return (
+            f"Settings(discord_token=<{token}>, db_path={str(self.db_path)!r}, dev_guild_id={self.dev_guild_id}, "
+            f"log_level={self.log_level!r}, backup_dir={self.backup_dir!r})"
+        )
+
+
+def load_settings(env_file: str | os.PathLike[str] | None = ".env") -> Settings:
+    """Read settings from the environment, after loading `.env` if it exists (the environment wins)."""
+    if env_file is not None and Path(env_file).is_file():
+        load_dotenv(env_file, override=False)
+    token = os.environ.get("DISCORD_TOKEN", "").strip() or None
+    guild_raw = os.environ.get("DEV_GUILD_ID", "").strip()
+    dev_guild: int | None = None
+    if guild_raw:
+        if not guild_raw.isdigit():
+            raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {guild_raw!r}.")
+        dev_guild = int(guild_raw)
+    level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if level not in LOG_LEVELS:
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
+    backup = os.environ.get("BATTLEPOST_BACKUP_DIR", "").strip()
+    return Settings(
+        discord_token=token,
+        db_path=Path(os.environ.get("BATTLEPOST_DB", "").strip() or DEFAULT_DB),
+        dev_guild_id=dev_guild,
+        log_level=level,
+        backup_dir=Path(backup) if backup else None,
+    )

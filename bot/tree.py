@@ -1,0 +1,61 @@
+"""The command tree with the bot's one error handler."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+import discord
+from discord import app_commands
+
+from rules.errors import GameError
+
+log = logging.getLogger(__name__)
+
+
+def user_message(error: BaseException) -> str | None:
+    """Return the message to show for an expected error, or None for an unexpected one."""
+    original = error
+    if isinstance(error, app_commands.CommandInvokeError):
+        original = error.original
+    if isinstance(original, GameError):
+        return original.message
+    if isinstance(original, app_commands.TransformerError):
+        cause = original.__cause__
+        if isinstance(cause, GameError):
+            return cause.message
+        return f"`{original.value}` is not valid here."
+    if isinstance(original, app_commands.CheckFailure):
+        return str(original) or "You are not allowed to use this command here."
+    return None
+
+
+class BattleTree(app_commands.CommandTree):
+    """Show player errors as ephemeral messages; log anything unexpected with an error id."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
+        """Answer the user and log what they cannot fix."""
+        message = user_message(error)
+        if message is None:
+            error_id = secrets.token_hex(4)
+            command = interaction.command.qualified_name if interaction.command else "?"
+            channel = interaction.channel_id
+            log.error(
+                "error %s in /%s by user %s in guild %s channel %s", error_id, command,
+                interaction.user.id, interaction.guild_id, channel,
+                exc_info=getattr(error, "original", error),
+            )
+            message = f"Sorry, something went wrong on our side (error `{error_id}`). Nothing was changed; tell your GM if it keeps happening."
+        await send_error(interaction, message)
+
+
+async def send_error(interaction: discord.Interaction, message: str) -> None:
+    """Send an ephemeral error, as a followup if the interaction was already answered."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+        else:
+            await interaction.response.send_message(message, ephemeral=True,
+                                                    allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException:
+        log.warning("could not deliver an error message to user %s", interaction.user.id)

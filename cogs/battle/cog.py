@@ -1,0 +1,126 @@
+"""Slash commands of /battle."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.common.autocomplete import ruleset_choices
+from cogs.common.context import actor_of, battle_here, channel_key, service_of
+from cogs.common.embeds import INFO, outcome_embed, safe
+from cogs.common.replies import defer, reply
+from rules import orders as o
+from rules.errors import GameError, NotAllowedError
+
+
+class BattleCog(commands.GroupCog, group_name="battle", group_description="Create and run battles"):
+    """Create, list, inspect, start and end battles."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="new", description="Start a new battle in this channel (you become its GM)")
+    @app_commands.describe(
+        name="Name of the battle (1-64 characters)",
+        ruleset="Rule system: strategic-e (1 square = 1 km) or strategic-p (1 square = 1 dm)",
+        width="Map width in squares (1-100)",
+        height="Map height in squares (1-100)",
+        thread="Open a thread for this battle instead of using the channel",
+    )
+    @app_commands.autocomplete(ruleset=ruleset_choices)
+    async def new(self, interaction: discord.Interaction, name: str, ruleset: str,
+                  width: app_commands.Range[int, 1, 100], height: app_commands.Range[int, 1, 100],
+                  thread: bool = False) -> None:
+        """Create a battle here or in a new thread."""
+        service = service_of(interaction)
+        actor = actor_of(interaction)
+        settings = await service.db.guilds.get(actor.guild_id)
+        if settings.gm_role_id is not None and not actor.manage_guild and settings.gm_role_id not in actor.role_ids:
+            raise NotAllowedError("On this server only members with the GM role (or Manage Server) can create battles.")
+        channel_id = channel_key(interaction)
+        thread_id = None
+        if thread:
+            channel = interaction.channel
+            if not isinstance(channel, discord.TextChannel):
+                raise GameError("A thread can only be opened from a text channel; run this in a text channel.")
+            # Validate before creating anything on Discord, so a bad name leaves no orphan thread.
+            from rules.battle import Battle
+
+            Battle.new(ruleset, width, height, name)
+            await defer(interaction)
+            created = await channel.create_thread(name=name[:100], type=discord.ChannelType.public_thread)
+            thread_id = created.id
+        result = await service.create_battle(actor, channel_id=channel_id, thread_id=thread_id, name=name,
+                                             ruleset=ruleset, width=width, height=height)
+        rec = result.record
+        embed = discord.Embed(
+            title=f"New battle: {safe(rec.name)}", colour=INFO,
+            description=(
+                f"Ruleset **{rec.ruleset}** ({result.battle.ruleset.scale}), map {width}\u00d7{height}.\n"
+                f"GM: {interaction.user.mention}. Set it up with /map paint and /unit add, then /battle start."
+            ),
+        )
+        embed.set_footer(text=f"battle #{rec.id}")
+        if thread_id is not None:
+            embed.description = (embed.description or "") + f"\nPlay happens in <#{thread_id}>."
+        await reply(interaction, embed=embed, png=result.png)
+
+    @app_commands.command(name="list", description="List the battles on this server")
+    @app_commands.describe(ended="Also list ended battles")
+    async def list_(self, interaction: discord.Interaction, ended: bool = False) -> None:
+        """List this server's battles."""
+        actor = actor_of(interaction)
+        battles = await service_of(interaction).list_battles(actor.guild_id, include_ended=ended)
+        if not battles:
+            await reply(interaction, "No battles on this server yet. Start one with /battle new.", ephemeral=True)
+            return
+        lines = [
+            f"#{b.id} **{safe(b.name)}** \u00b7 {b.ruleset} \u00b7 {b.status} \u00b7 <#{b.thread_id or b.channel_id}>"
+            for b in battles[:40]
+        ]
+        await reply(interaction, embed=discord.Embed(title="Battles", description="\n".join(lines), colour=INFO),
+                    ephemeral=True)
+
+    @app_commands.command(name="info", description="Show this channel's battle: ruleset, round, sides and units")
+    async def info(self, interaction: discord.Interaction) -> None:
+        """Describe the battle of this channel."""
+        record = await battle_here(interaction)
+        battle = await service_of(interaction).load(record)
+        embed = discord.Embed(title=safe(battle.name), colour=INFO)
+        embed.description = (
+            f"Ruleset **{battle.ruleset_id}** ({battle.ruleset.scale}) \u00b7 map {battle.width}\u00d7{battle.height}\n"
+            f"Status **{battle.status}**" + (f" \u00b7 round {battle.round}" if battle.round else "")
+            + f"\nGM: <@{record.created_by}>"
+        )
+        for side in battle.sides:
+            units = [u for u in battle.iter_units() if u.side == side.name]
+            lines = []
+            for u in units[:15]:
+                health = (f"magnitude {u.magnitude}/{u.max_magnitude}" if u.is_horde
+                          else f"wounds {u.wounds}/{u.max_wounds}")
+                owner = f" <@{u.owner}>" if u.owner else ""
+                lines.append(f"{safe(u.name)} on {u.cell} \u00b7 {health}{owner}")
+            embed.add_field(name=safe(side.name), value="\n".join(lines) or "no units", inline=False)
+        embed.set_footer(text=f"battle #{record.id} \u00b7 version {record.version}")
+        await reply(interaction, embed=embed)
+
+    @app_commands.command(name="start", description="End setup and begin round 1 (GM)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        """Start the battle of this channel."""
+        await self._gm_order(interaction, o.Start())
+
+    @app_commands.command(name="end", description="End the battle in this channel (GM)")
+    async def end(self, interaction: discord.Interaction) -> None:
+        """End the battle of this channel."""
+        await self._gm_order(interaction, o.End())
+
+    async def _gm_order(self, interaction: discord.Interaction, order: o.Order) -> None:
+        record = await battle_here(interaction)
+        service = service_of(interaction)
+        result = await service.execute(actor_of(interaction), record, order, render=False)
+        await defer(interaction)
+        png = await service.render(result.battle, full=True)
+        assert result.outcome is not None
+        await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name), png=png)

@@ -1,0 +1,1 @@
+"""What every cog shares: the actor, transformers, autocomplete, replies and embed formatting."""

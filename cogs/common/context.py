@@ -1,0 +1,39 @@
+"""Turn an interaction into the service's Actor and find the battle of its channel."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.service import Actor, BattleRecord, TableService
+from rules.errors import GameError
+
+
+def service_of(interaction: discord.Interaction) -> TableService:
+    """Return the table service of the bot handling this interaction."""
+    return interaction.client.service  # type: ignore[attr-defined,no-any-return]
+
+
+def actor_of(interaction: discord.Interaction) -> Actor:
+    """Return who is acting, with their roles and whether they may manage the server."""
+    if interaction.guild_id is None:
+        raise GameError("battlepost runs battles in server channels; use this command in a server, not in a DM.")
+    user = interaction.user
+    roles = frozenset(r.id for r in getattr(user, "roles", ()))
+    perms = interaction.permissions
+    return Actor(
+        user_id=user.id, guild_id=interaction.guild_id, name=user.display_name, role_ids=roles,
+        manage_guild=bool(perms.manage_guild or perms.administrator),
+    )
+
+
+def channel_key(interaction: discord.Interaction) -> int:
+    """Return the channel or thread id the interaction came from."""
+    if interaction.channel_id is None:
+        raise GameError("This command must be used in a channel.")
+    return interaction.channel_id
+
+
+async def battle_here(interaction: discord.Interaction) -> BattleRecord:
+    """Return the battle of the interaction's channel or thread, or explain how to start one."""
+    actor = actor_of(interaction)
+    return await service_of(interaction).battle_here(actor.guild_id, channel_key(interaction))

@@ -1,0 +1,112 @@
+"""Format outcomes as embeds a player can check line by line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from rules.outcome import Outcome
+
+OK = discord.Colour.from_rgb(60, 140, 80)
+FAIL = discord.Colour.from_rgb(190, 60, 50)
+INFO = discord.Colour.from_rgb(70, 110, 170)
+MAX_LINES = 25
+
+TITLES = {
+    "paint": "Terrain painted", "add-unit": "Unit added", "edit-unit": "Unit edited", "remove-unit": "Unit removed",
+    "start": "Battle started", "end": "Battle ended", "set-rule": "Rule changed", "move": "Move",
+    "test": "Test", "roll": "Roll",
+}
+
+
+def signed(value: int) -> str:
+    """Return a number with its sign (+10, −5, +0)."""
+    return f"+{value}" if value >= 0 else f"\u2212{abs(value)}"
+
+
+def safe(text: object) -> str:
+    """Return user-supplied text with markdown and mentions defused for embeds."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(str(text)))
+
+
+def test_lines(test: dict[str, Any]) -> list[str]:
+    """Return the lines of one d100 test: base, each modifier, cap, target, roll and result."""
+    bd = test["breakdown"]
+    lines = [f"{safe(bd['base_label'])} **{bd['base']}**"]
+    for m in bd["modifiers"]:
+        lines.append(f"{signed(m['value'])} {safe(m['label'])}")
+    if bd["raw_total"] != bd["total_modifier"]:
+        lines.append(f"modifiers {signed(bd['raw_total'])} capped at {signed(bd['total_modifier'])} (limit \u00b1{bd['cap']})")
+    verdict = "success" if test["success"] else "failure"
+    degrees = f"{test['degrees']} degree{'s' if test['degrees'] != 1 else ''} of {verdict}"
+    mark = "\u2705" if test["success"] else "\u274c"
+    lines.append(f"Target **{test['target']}** \u00b7 d100 **{test['roll']}** \u2192 {mark} {verdict}, {degrees}")
+    return lines
+
+
+def roll_line(roll: dict[str, Any]) -> str:
+    """Return one roll as `2d6+3: [4, 2] = 9 (damage)`."""
+    faces = ", ".join(str(f) for f in roll["faces"])
+    why = f" ({safe(roll['purpose'])})" if roll.get("purpose") else ""
+    manual = " \u270d manual" if roll.get("manual") else ""
+    return f"\U0001f3b2 `{roll['notation']}`: [{faces}] = **{roll['total']}**{why}{manual}"
+
+
+def effect_line(effect: dict[str, Any]) -> str:
+    """Return one effect as a short sentence."""
+    kind = effect.get("type", "")
+    e = {k: safe(v) for k, v in effect.items()}
+    if kind == "moved":
+        return f"{e['unit']} moved {e['frm']} \u2192 {e['to']} (cost {e['cost']})"
+    if kind == "painted":
+        return f"{e['cells']} square(s) painted {e['terrain']}"
+    if kind == "unit_added":
+        owner = f" for <@{effect['owner']}>" if effect.get("owner") else ""
+        return f"{e['unit']} ({e['side']}) placed on {e['at']}{owner}"
+    if kind == "unit_removed":
+        return f"{e['unit']} removed from {e['at']}"
+    if kind == "unit_edited":
+        return f"{e['unit']}: changed {e['fields']}"
+    if kind == "battle_started":
+        return f"Round {e['round']} begins."
+    if kind == "battle_ended":
+        return f"The battle ended in round {e['round']}."
+    if kind == "rule_set":
+        return f"`{e['key']}`: {e['old']} \u2192 {e['new']} (default {e['default']})"
+    details = ", ".join(f"{k} {v}" for k, v in e.items() if k != "type")
+    return f"{kind.replace('_', ' ')}: {details}" if details else kind.replace("_", " ")
+
+
+def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -> discord.Embed:
+    """Build the embed of an outcome: what happened, the breakdowns, every roll and effect."""
+    title = TITLES.get(outcome.kind, outcome.kind.replace("-", " ").title())
+    if outcome.actor:
+        title = f"{title}: {safe(outcome.actor)}"
+    colour = INFO
+    if outcome.tests:
+        colour = OK if outcome.tests[-1]["success"] else FAIL
+    embed = discord.Embed(title=title, colour=colour)
+    lines: list[str] = []
+    data = outcome.data
+    if outcome.kind == "move":
+        lines.append(
+            f"{data['base_label']} \u2192 {data['mode'].title()} allows **{data['allowance']}** {data['spent_unit']}; "
+            f"path cost **{data['cost']}**"
+        )
+        lines.append("Path: " + " \u2192 ".join(data["path"]))
+    if outcome.kind == "roll":
+        lines.append(f"**{data['total']}**")
+    lines += [effect_line(e) for e in outcome.effects]
+    embed.description = "\n".join(lines[:MAX_LINES]) or None
+    for i, test in enumerate(outcome.tests[:10]):
+        name = safe(test.get("purpose") or f"Test {i + 1}")
+        embed.add_field(name=name, value="\n".join(test_lines(test))[:1024], inline=False)
+    if outcome.rolls:
+        rolls = "\n".join(roll_line(r.to_dict()) for r in outcome.rolls[:15])
+        embed.add_field(name="Dice", value=rolls[:1024], inline=False)
+    footer = f"{battle_name} \u00b7 {outcome.order}"
+    if actor_name:
+        footer = f"{actor_name} \u00b7 {footer}"
+    embed.set_footer(text=footer[:2048])
+    return embed

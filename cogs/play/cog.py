@@ -1,0 +1,88 @@
+"""Slash commands players use on their turn."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.common.autocomplete import unit_choices
+from cogs.common.context import actor_of, battle_here, channel_key, service_of
+from cogs.common.embeds import INFO, outcome_embed, roll_line, safe
+from cogs.common.replies import defer, reply
+from cogs.common.transformers import CellArg
+from rules import orders as o
+from rules.dice import Dice
+from rules.errors import NotAllowedError
+
+Stat = Literal["ws", "bs", "s", "t", "ag", "int", "per", "wp", "fel"]
+
+
+class PlayCog(commands.Cog):
+    """Move units, make tests and roll dice."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="move", description="Move your unit; leave out `to` to see where it can go")
+    @app_commands.describe(unit="Your unit", to="Destination square, like E5",
+                           mode="half, full (default), charge or run")
+    @app_commands.autocomplete(unit=unit_choices)
+    async def move(self, interaction: discord.Interaction, unit: str, to: CellArg | None = None,
+                   mode: Literal["half", "full", "charge", "run"] = "full") -> None:
+        """Move a unit along the cheapest legal path, or show its reach."""
+        record = await battle_here(interaction)
+        service = service_of(interaction)
+        actor = actor_of(interaction)
+        if to is None:
+            battle = await service.load(record)
+            target = battle.unit(unit)
+            if target.owner != actor.user_id and not await service.is_gm(actor, record):
+                raise NotAllowedError(f"{target.name} is not yours; you can only plan moves for your own units.")
+            await defer(interaction, ephemeral=True)
+            reach, png = await service.reach_map(battle, target.name)
+            lines = [f"**{m.title()}**: {len(cells)} squares" for m, cells in reach.items()]
+            embed = discord.Embed(title=f"Where {safe(target.name)} can go", description="\n".join(lines), colour=INFO)
+            await reply(interaction, embed=embed, png=png, ephemeral=True)
+            return
+        result = await service.execute(actor, record, o.Move(unit=unit, to=to, mode=mode), render=False)
+        await defer(interaction)
+        assert result.outcome is not None
+        png = await service.render(result.battle, result.outcome.highlight)
+        await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name,
+                                                     actor_name=interaction.user.display_name), png=png)
+
+    @app_commands.command(name="act", description="Make a d100 test for your unit (a characteristic and a modifier)")
+    @app_commands.describe(unit="Your unit", stat="Characteristic to test", modifier="Modifier the GM allowed",
+                           reason="What the test is for")
+    @app_commands.autocomplete(unit=unit_choices)
+    async def act(self, interaction: discord.Interaction, unit: str, stat: Stat,
+                  modifier: app_commands.Range[int, -100, 100] = 0, reason: str = "") -> None:
+        """Make a test."""
+        record = await battle_here(interaction)
+        service = service_of(interaction)
+        order = o.SkillTest(unit=unit, stat=stat, modifier=modifier, reason=reason[:100])
+        result = await service.execute(actor_of(interaction), record, order, render=False)
+        assert result.outcome is not None
+        await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name,
+                                                     actor_name=interaction.user.display_name))
+
+    @app_commands.command(name="roll", description="Roll dice in the open, like 2d10+5, d100 or 1d5")
+    @app_commands.describe(dice="Dice notation: NdX+K terms, e.g. 2d10+5, d100, 1d5+d3-1",
+                           purpose="What the roll is for")
+    async def roll(self, interaction: discord.Interaction, dice: str, purpose: str = "") -> None:
+        """Roll dice; logged in the battle when the channel has one."""
+        service = service_of(interaction)
+        actor = actor_of(interaction)
+        found = await service.db.battles.in_channel(actor.guild_id, channel_key(interaction))
+        if found is not None:
+            result = await service.execute(actor, found, o.Roll(dice=dice, purpose=purpose[:100]), render=False)
+            assert result.outcome is not None
+            line = roll_line(result.outcome.rolls[0].to_dict())
+        else:
+            rolled = Dice(service.rng_factory()).roll(dice, purpose[:100])
+            line = roll_line(rolled.to_dict())
+        who = safe(interaction.user.display_name)
+        await reply(interaction, embed=discord.Embed(description=f"{who} rolls {line}", colour=INFO))

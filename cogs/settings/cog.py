@@ -1,0 +1,30 @@
+"""Slash commands of /settings."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.common.context import actor_of, service_of
+from cogs.common.replies import reply
+from rules.errors import NotAllowedError
+
+
+class SettingsCog(commands.GroupCog, group_name="settings", group_description="Server and player settings"):
+    """Server and player settings."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="gm-role", description="Choose the role whose members referee battles (Manage Server)")
+    @app_commands.describe(role="The GM role; its members can set up and referee every battle on this server")
+    async def gm_role(self, interaction: discord.Interaction, role: discord.Role) -> None:
+        """Set the server's GM role."""
+        actor = actor_of(interaction)
+        if not actor.manage_guild:
+            raise NotAllowedError("Only members with Manage Server can choose the GM role.")
+        await service_of(interaction).db.guilds.set_gm_role(actor.guild_id, role.id)
+        await reply(interaction, f"Members of {role.mention} are now GMs of every battle on this server.",
+                    ephemeral=True)
