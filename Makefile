@@ -28,7 +28,9 @@ test: lint
 	$(PY) -m pytest
 
 demo: $(STAMP)
-	$(PY) -m bot play examples/demo.play --seed 7 --out demo-out
+	rm -rf demo-out && mkdir -p demo-out
+	BATTLEPOST_DB=demo-out/demo.sqlite3 $(PY) -m bot play examples/demo.play --seed 7 --out demo-out | tee demo-out/log.txt
+	@echo "maps and log written to demo-out/"
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_orders.py

@@ -39,8 +39,11 @@ def short_labels(names: Iterable[str]) -> dict[str, str]:
     used: set[str] = set()
     for name in names:
         alnum = re.sub(r"[^0-9A-Za-z]", "", name) or "U"
+        words = [w for w in re.split(r"[^0-9A-Za-z]+", name) if w]
         digits = re.search(r"(\d+)$", alnum)
-        if digits and len(alnum) > len(digits.group(1)):
+        if len(words) > 1 and not (digits and words[-1].isdigit()):
+            label = "".join(w[0].upper() for w in words)[:3]
+        elif digits and len(alnum) > len(digits.group(1)):
             label = (alnum[0].upper() + digits.group(1))[:4]
         else:
             label = alnum[:3].capitalize()

@@ -33,6 +33,11 @@ def user_message(error: BaseException) -> str | None:
 class BattleTree(app_commands.CommandTree):
     """Show player errors as ephemeral messages; log anything unexpected with an error id."""
 
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        # The last refusals by interaction id, so the console can report which lines failed.
+        self.failures: dict[int, str] = {}
+
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
         """Answer the user and log what they cannot fix."""
         message = user_message(error)
@@ -46,6 +51,9 @@ class BattleTree(app_commands.CommandTree):
                 exc_info=getattr(error, "original", error),
             )
             message = f"Sorry, something went wrong on our side (error `{error_id}`). Nothing was changed; tell your GM if it keeps happening."
+        self.failures[interaction.id] = message
+        while len(self.failures) > 200:
+            self.failures.pop(next(iter(self.failures)))
         await send_error(interaction, message)
 
 

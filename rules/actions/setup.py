@@ -69,7 +69,8 @@ def add_unit(battle: Battle, order: AddUnit, dice: Dice, outcome: Outcome) -> No
     _require_not_ended(battle)
     name = check_name(order.name, "unit name")
     if name.lower() in battle.units:
-        raise IllegalOrderError(f"There is already a unit called {name}; pick another name.")
+        existing = battle.units[name.lower()].name
+        raise IllegalOrderError(f"There is already a unit called {existing}; pick another name.")
     if len(battle.units) >= MAX_UNITS:
         raise IllegalOrderError(f"A battle holds at most {MAX_UNITS} units.")
     cell = battle.check_cell(order.at)

@@ -1,0 +1,336 @@
+"""The local console: slash-command lines run through the real bot against the in-process loopback Discord.
+
+Lines are written the way Discord displays a slash command (`/move unit:Eva-01 to:E5`); `as NAME`
+switches the acting user (the first user a script names is the GM of the console's server) and
+`in NAME` switches channel. There is no second parser of commands: each line becomes an
+interaction built from the schema the bot synced, and the bot's own command tree handles it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import shlex
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from bot.client import BattleBot
+from bot.config import Settings
+from bot.loopback import LoopbackDiscord
+from bot.loopback.models import LoopbackChannel, LoopbackUser
+from bot.service import TableService
+from storage import Database
+
+log = logging.getLogger(__name__)
+
+OPTION_STRING, OPTION_INTEGER, OPTION_BOOLEAN, OPTION_USER = 3, 4, 5, 6
+OPTION_CHANNEL, OPTION_ROLE, OPTION_NUMBER, OPTION_ATTACHMENT = 7, 8, 10, 11
+CONSOLE_GUILD = "battlepost console"
+
+
+class ConsoleError(Exception):
+    """A console line that could not be turned into a command."""
+
+
+@dataclass
+class LineResult:
+    """What one command line produced, as the JSON output reports it."""
+
+    command: str
+    user: str
+    ok: bool
+    ephemeral: bool
+    content: str
+    embeds: list[dict[str, Any]]
+    files: list[str]
+    outcome: dict[str, Any] | None
+    error: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the JSON object of this line."""
+        return {
+            "command": self.command, "user": self.user, "ok": self.ok, "ephemeral": self.ephemeral,
+            "content": self.content, "embeds": self.embeds, "files": self.files, "outcome": self.outcome,
+            **({"error": self.error} if self.error else {}),
+        }
+
+
+def split_command(line: str) -> tuple[list[str], dict[str, str]]:
+    """Split `/battle new name:"A B" width:30` into command words and raw option strings."""
+    try:
+        tokens = shlex.split(line.strip().lstrip("/"))
+    except ValueError as exc:
+        raise ConsoleError(f"cannot read that line: {exc}") from None
+    words: list[str] = []
+    options: dict[str, str] = {}
+    for tok in tokens:
+        key, sep, value = tok.partition(":")
+        if sep and key and not options.get(key):
+            options[key] = value
+        elif not options:
+            words.append(tok)
+        else:
+            raise ConsoleError(f"`{tok}` is not an option; write options as name:value")
+    if not words:
+        raise ConsoleError("write a command, like /battle info")
+    return words, options
+
+
+def option_schema(commands: dict[str, dict[str, Any]], words: list[str]) -> tuple[str, dict[str, dict[str, Any]]]:
+    """Find the synced schema of a command path; return its display name and its options by name."""
+    top = commands.get(words[0])
+    if top is None:
+        raise ConsoleError(f"/{words[0]} is not a command; known: {', '.join('/' + c for c in sorted(commands))}")
+    node: dict[str, Any] = top
+    path = [words[0]]
+    for word in words[1:]:
+        subs = {o["name"]: o for o in node.get("options", []) if o["type"] in (1, 2)}
+        if word not in subs:
+            raise ConsoleError(f"/{' '.join(path)} has no subcommand `{word}`; it has {', '.join(sorted(subs))}")
+        node = subs[word]
+        path.append(word)
+    if any(o["type"] in (1, 2) for o in node.get("options", [])):
+        names = sorted(o["name"] for o in node["options"])
+        raise ConsoleError(f"/{' '.join(path)} needs a subcommand: {', '.join(names)}")
+    return " ".join(path), {o["name"]: o for o in node.get("options", [])}
+
+
+class Console:
+    """Drive the real bot through the loopback stand-in, one command line at a time."""
+
+    def __init__(self, discord: LoopbackDiscord, db: Database, out_dir: Path) -> None:
+        self.discord = discord
+        self.db = db
+        self.out_dir = out_dir
+        self.users: dict[str, LoopbackUser] = {}
+        self.current: LoopbackUser | None = None
+        self.channel: LoopbackChannel = discord.channel("battle")
+        self.file_count = 0
+
+    def user(self, name: str) -> LoopbackUser:
+        """Return the console user of this name; the first one ever named is the server's GM."""
+        key = name.lstrip("@").lower()
+        if key not in self.users:
+            first = not self.users
+            self.users[key] = (self.discord.add_user(key, manage_guild=True) if first
+                               else self.discord.add_user(key))
+        return self.users[key]
+
+    def names(self) -> dict[int, str]:
+        """Return the console users' names by id."""
+        return {u.id: u.name for u in self.users.values()}
+
+    def acting(self) -> LoopbackUser:
+        """Return who is typing (the GM until a script says otherwise)."""
+        if self.current is None:
+            self.current = self.user("gm")
+        return self.current
+
+    def convert(self, name: str, raw: str, spec: dict[str, Any]) -> Any:
+        """Convert a typed option value to what its synced type needs."""
+        kind = spec["type"]
+        if kind == OPTION_INTEGER:
+            try:
+                return int(raw)
+            except ValueError:
+                raise ConsoleError(f"{name} must be a whole number, not `{raw}`") from None
+        if kind == OPTION_NUMBER:
+            try:
+                return float(raw)
+            except ValueError:
+                raise ConsoleError(f"{name} must be a number, not `{raw}`") from None
+        if kind == OPTION_BOOLEAN:
+            if raw.lower() not in ("true", "false", "yes", "no"):
+                raise ConsoleError(f"{name} must be true or false, not `{raw}`")
+            return raw.lower() in ("true", "yes")
+        if kind == OPTION_USER:
+            return self.user(raw)
+        if kind == OPTION_ROLE:
+            role_name = raw.lstrip("@")
+            guild = self.discord.guild
+            for role in guild.roles.values():
+                if role.name.lower() == role_name.lower():
+                    return role
+            return self.discord.add_role(guild, role_name)
+        if kind == OPTION_CHANNEL:
+            return self.discord.channel(raw.lstrip("#"))
+        if kind == OPTION_ATTACHMENT:
+            path = Path(raw)
+            if not path.is_file():
+                raise ConsoleError(f"{name}: no file `{raw}` to attach")
+            return (path.name, path.read_bytes())
+        return raw
+
+    async def latest_seq(self) -> tuple[int, int] | None:
+        """Return (battle id, newest event seq) of the current channel's battle, if any."""
+        guild_id = self.discord.guild.id
+        record = await self.db.battles.in_channel(guild_id, self.channel.id)
+        if record is None:
+            return None
+        events = await self.db.events.list(record.id, limit=1)
+        return record.id, events[0].seq if events else 0
+
+    async def run_line(self, line: str) -> LineResult | None:
+        """Run one script line; return the result of a command line, None for others."""
+        text = line.strip()
+        if not text or text.startswith("#"):
+            return None
+        if text.lower().startswith("as "):
+            self.current = self.user(text[3:].strip())
+            return None
+        if text.lower().startswith("in "):
+            self.channel = self.discord.channel(text[3:].strip().lstrip("#"))
+            return None
+        if not text.startswith("/"):
+            raise ConsoleError(f"lines are slash commands (`/battle info`), `as NAME` or `in CHANNEL`, not `{text[:40]}`")
+        words, raw = split_command(text)
+        schema = self.discord.commands(self.discord.guild) or self.discord.commands()
+        path, specs = option_schema(schema, words)
+        options = {}
+        for key, value in raw.items():
+            if key not in specs:
+                raise ConsoleError(f"/{path} has no option `{key}`; options: {', '.join(specs) or 'none'}")
+            options[key] = self.convert(key, value, specs[key])
+        user = self.acting()
+        before = await self.latest_seq()
+        threads_before = {t.id for t in self.discord.threads(self.channel)}
+        reply = await self.discord.slash(path, user=user, channel=self.channel, options=options)
+        bot = self.discord.bot
+        failure = getattr(getattr(bot, "tree", None), "failures", {}).get(reply.interaction.id)
+        messages = reply.messages
+        outcome = None
+        after = await self.latest_seq()
+        if after is not None and after != before and after[1] > 0:
+            event = await self.db.events.get(after[0], after[1])
+            outcome = event.outcome if event is not None else None
+        files = []
+        for message in messages:
+            for f in message.files:
+                self.file_count += 1
+                stem = "-".join(words)
+                dest = self.out_dir / f"{self.file_count:03d}-{stem}-{f.filename}"
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                dest.write_bytes(f.data)
+                files.append(str(dest))
+        new_threads = [t for t in self.discord.threads(self.channel) if t.id not in threads_before]
+        if new_threads:
+            self.channel = new_threads[-1]
+        return LineResult(
+            command=text, user=user.name, ok=failure is None,
+            ephemeral=any(m.ephemeral for m in messages),
+            content="\n".join(m.content for m in messages if m.content),
+            embeds=[e for m in messages for e in m.embeds], files=files, outcome=outcome, error=failure,
+        )
+
+
+def format_text(result: LineResult, names: dict[int, str] | None = None) -> str:
+    """Render a line's result as readable text, with user mentions shown as @name."""
+    text = _format_text(result)
+    for user_id, name in (names or {}).items():
+        text = text.replace(f"<@{user_id}>", f"@{name}")
+    return text
+
+
+def _format_text(result: LineResult) -> str:
+    out = [f"[{result.user}] {result.command}"]
+    tag = " (only you can see this)" if result.ephemeral else ""
+    if result.content:
+        out += [f"  {line}" for line in result.content.splitlines()]
+    for embed in result.embeds:
+        if embed.get("title"):
+            out.append(f"  == {embed['title']} ==")
+        if embed.get("description"):
+            out += [f"  {line}" for line in str(embed["description"]).splitlines()]
+        for fld in embed.get("fields", []):
+            out.append(f"  -- {fld['name']}")
+            out += [f"     {line}" for line in str(fld["value"]).splitlines()]
+        if embed.get("footer", {}).get("text"):
+            out.append(f"  ({embed['footer']['text']})")
+    for path in result.files:
+        out.append(f"  [map written to {path}]")
+    if tag:
+        out.append(f"  {tag.strip()}")
+    return "\n".join(out)
+
+
+def seeded_rng(seed: int | None) -> Callable[[], random.Random]:
+    """Return a factory of dice sources: reproducible from a seed, system randomness otherwise."""
+    if seed is None:
+        return lambda: random.Random()
+    master = random.Random(seed)
+    return lambda: random.Random(master.getrandbits(64))
+
+
+async def open_console(settings: Settings, out_dir: Path, seed: int | None,
+                       ) -> tuple[LoopbackDiscord, Database, Console]:
+    """Start the loopback Discord and the real bot over the configured database."""
+    logging.getLogger("discord").setLevel(logging.WARNING)
+    discord = LoopbackDiscord(guild_name=CONSOLE_GUILD)
+    await discord.start()
+    discord.add_channel(discord.guild, "battle")
+    db = await Database.open(settings.db_path)
+    service = TableService(db, rng_factory=seeded_rng(seed))
+    bot = BattleBot(service, sync_guild_id=discord.guild.id, guild_ready_timeout=0.05)
+    await discord.start_bot(bot)
+    return discord, db, Console(discord, db, out_dir)
+
+
+async def run_script(settings: Settings, file: str, *, as_json: bool, seed: int | None, out_dir: str,
+                     stdout: TextIO | None = None) -> int:
+    """Run a file of command lines; exit status 1 if a line could not be run at all."""
+    out = stdout or sys.stdout
+    text = sys.stdin.read() if file == "-" else await asyncio.to_thread(Path(file).read_text, encoding="utf-8")
+    discord, db, console = await open_console(settings, Path(out_dir), seed)
+    status = 0
+    try:
+        for number, line in enumerate(text.splitlines(), start=1):
+            try:
+                result = await console.run_line(line)
+            except ConsoleError as exc:
+                status = 1
+                if as_json:
+                    print(json.dumps({"command": line.strip(), "ok": False, "error": str(exc), "line": number}), file=out)
+                else:
+                    print(f"line {number}: {exc}", file=out)
+                continue
+            if result is None:
+                continue
+            print(json.dumps(result.to_json(), ensure_ascii=False) if as_json
+                  else format_text(result, console.names()), file=out)
+            if not as_json:
+                print(file=out)
+    finally:
+        await discord.close()
+        await db.close()
+    return status
+
+
+async def run_console(settings: Settings, *, out_dir: str, seed: int | None) -> int:
+    """Read command lines interactively until end of input or `quit`."""
+    discord, db, console = await open_console(settings, Path(out_dir), seed)
+    print("battlepost console. Type slash commands like `/help`, `as NAME` to switch user, `quit` to leave.")
+    try:
+        while True:
+            try:
+                line = await asyncio.to_thread(input, f"{console.acting().name}> ")
+            except EOFError:
+                break
+            if line.strip().lower() in ("quit", "exit"):
+                break
+            try:
+                result = await console.run_line(line)
+            except ConsoleError as exc:
+                print(f"  {exc}")
+                continue
+            if result is not None:
+                print(format_text(result, console.names()))
+    finally:
+        await discord.close()
+        await db.close()
+    return 0

@@ -1,0 +1,133 @@
+"""The console runs the same command tree as Discord: a script gives the same results both ways."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from bot.config import Settings
+from bot.console import run_script, split_command
+from bot.loopback import LoopbackDiscord
+from bot.service import TableService
+from storage import Database
+from tests.e2e.conftest import last_message, make_bot, rng_factory
+
+SCRIPT = """\
+# the GM sets up
+as gm
+/battle new name:"Siege of Hakone" ruleset:strategic-e width:12 height:10
+/map paint terrain:forest from:D1 to:F4
+/unit add name:Eva-01 side:NERV at:B2 owner:@alice ag:45
+/unit add name:Sachiel side:Angels at:K8 owner:@bob ag:38
+/battle start
+as alice
+/move unit:Eva-01 to:E3
+/move unit:Sachiel to:J8
+/act unit:Eva-01 stat:ag modifier:10
+as gm
+/map show full:true
+"""
+
+
+def settings_for(db: Path) -> Settings:
+    """Return settings that point at a database file."""
+    return Settings(discord_token=None, db_path=db, dev_guild_id=None, log_level="INFO", backup_dir=None)
+
+
+def scrub(outcome: dict[str, Any] | None) -> Any:
+    """Drop user ids, which differ between two runs, from an outcome."""
+    if outcome is None:
+        return None
+    text = json.dumps(outcome, sort_keys=True)
+    data = json.loads(text)
+    data["order"] = " ".join(t for t in data["order"].split() if not t.startswith("owner:"))
+    for effect in data["effects"]:
+        effect.pop("owner", None)
+    return data
+
+
+async def run_through_discord(db_path: Path, seed: int) -> list[dict[str, Any]]:
+    """Play the script as typed slash commands against the loopback Discord."""
+    results = []
+    async with LoopbackDiscord() as discord:
+        gm = discord.add_user("gm", manage_guild=True)
+        alice = discord.add_user("alice")
+        bob = discord.add_user("bob")
+        channel = discord.add_channel(discord.guild, "battle")
+        db = await Database.open(db_path)
+        service = TableService(db, rng_factory=rng_factory(seed))
+        await discord.start_bot(make_bot(service))
+        calls: list[tuple[Any, str, dict[str, Any]]] = [
+            (gm, "battle new", {"name": "Siege of Hakone", "ruleset": "strategic-e", "width": 12, "height": 10}),
+            (gm, "map paint", {"terrain": "forest", "from": "D1", "to": "F4"}),
+            (gm, "unit add", {"name": "Eva-01", "side": "NERV", "at": "B2", "owner": alice, "ag": 45}),
+            (gm, "unit add", {"name": "Sachiel", "side": "Angels", "at": "K8", "owner": bob, "ag": 38}),
+            (gm, "battle start", {}),
+            (alice, "move", {"unit": "Eva-01", "to": "E3"}),
+            (alice, "move", {"unit": "Sachiel", "to": "J8"}),
+            (alice, "act", {"unit": "Eva-01", "stat": "ag", "modifier": 10}),
+            (gm, "map show", {"full": True}),
+        ]
+        seen = 0
+        for user, command, options in calls:
+            reply = await discord.slash(command, user=user, channel=channel, options=options)
+            message = last_message(reply)
+            record = await db.battles.in_channel(discord.guild.id, channel.id)
+            outcome = None
+            if record is not None:
+                events = await db.events.list(record.id, limit=1)
+                if events and events[0].seq > seen:
+                    seen = events[0].seq
+                    outcome = events[0].outcome if events[0].kind != "create" else None
+            results.append({"ephemeral": message.ephemeral, "outcome": outcome,
+                            "files": [f.data for f in message.files]})
+        await discord.stop_bot()
+        await db.close()
+    return results
+
+
+async def test_console_and_discord_agree(tmp_path: Path) -> None:
+    out = io.StringIO()
+    status = await run_script(settings_for(tmp_path / "console.sqlite3"), str(write(tmp_path, SCRIPT)),
+                              as_json=True, seed=5, out_dir=str(tmp_path / "maps"), stdout=out)
+    assert status == 0
+    console = [json.loads(line) for line in out.getvalue().splitlines()]
+    discord = await run_through_discord(tmp_path / "discord.sqlite3", seed=5)
+    assert len(console) == len(discord) == 9
+    assert [c["ok"] for c in console] == [True] * 6 + [False, True, True]
+    assert "Sachiel is not yours" in console[6]["content"]
+    for c, d in zip(console, discord, strict=True):
+        assert c["ephemeral"] == d["ephemeral"], c["command"]
+        assert scrub(c["outcome"]) == scrub(d["outcome"]), c["command"]
+        assert [Path(f).read_bytes() for f in c["files"]] == d["files"], c["command"]
+    # Eva-01 stands in forest (DTV 2): -5 per point on Agility tests (001:L42), so 45 - 10 + 10.
+    test = console[7]["outcome"]["tests"][0]
+    assert test["target"] == 45
+    assert {"label": "Difficult terrain (DTV 2)", "value": -10, "source": "DTV"} in test["breakdown"]["modifiers"]
+    assert console[5]["outcome"]["effects"][0] == {"type": "moved", "unit": "Eva-01", "frm": "B2", "to": "E3", "cost": 3}
+
+
+def write(tmp: Path, text: str) -> Path:
+    """Write a script file."""
+    path = tmp / "script.play"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+async def test_console_reports_lines_it_cannot_read(tmp_path: Path) -> None:
+    out = io.StringIO()
+    script = "/battle new name:x ruleset:strategic-e width:ten height:5\nhello\n/nope\n"
+    status = await run_script(settings_for(tmp_path / "c.sqlite3"), str(write(tmp_path, script)), as_json=True,
+                              seed=1, out_dir=str(tmp_path / "maps"), stdout=out)
+    lines = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert status == 1
+    assert "width must be a whole number" in lines[0]["error"]
+    assert "lines are slash commands" in lines[1]["error"]
+    assert "/nope is not a command" in lines[2]["error"]
+
+
+def test_split_command_reads_discord_style_lines() -> None:
+    words, options = split_command('/battle new name:"Siege of Hakone" width:30')
+    assert words == ["battle", "new"] and options == {"name": "Siege of Hakone", "width": "30"}
