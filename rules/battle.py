@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import turns
 from rules.coords import MAX_SIDE, Cell
 from rules.dice import Dice
 from rules.errors import (
@@ -187,11 +188,14 @@ class Battle:
         handler = _HANDLERS.get(order.kind)
         if handler is None:
             raise RulesetError(f"`{order.kind}` orders are not played in {self.ruleset_id}.")
+        # Orders without a unit (setup, GM) and battles not yet active pass this check untouched.
+        turns.check_may_act(self, order)
         snapshot = self.to_dict()
         outcome = Outcome(order=str(order), kind=order.kind)
         start = len(dice.rolls)
         try:
             handler(self, order, dice, outcome)
+            turns.spend(self, order, outcome, dice)
         except Exception:
             self._restore(snapshot)
             del dice.rolls[start:]

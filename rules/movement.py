@@ -5,69 +5,53 @@ from __future__ import annotations
 import heapq
 from typing import TYPE_CHECKING
 
+from rules.constants import const_or
 from rules.coords import Cell
+from rules.features import feature_at
+from rules.terrain import deep_water
+from rules.terrain import effective_dtv as effective_dtv
 
 if TYPE_CHECKING:
     from rules.battle import Battle
     from rules.units import Unit
 
 MODE_NAMES = {"half": "Half Move", "full": "Full Move", "charge": "Charge", "run": "Run"}
+_FAR = 1 << 30
 
 
 def movement_base(unit: Unit) -> tuple[int, str]:
-    """Return the value movement is computed from and where it comes from (AB, Flyer or Hoverer)."""
+    """Return the value movement is computed from and where it comes from (AB, Flyer, Hoverer or a Horde's MP)."""
     if unit.flying and unit.flyer:
-        return unit.flyer, f"Flyer({unit.flyer})"
+        return unit.flyer, f"Flyer({unit.flyer})"  # 000:L8: a flying unit moves by its Flyer value
     if unit.hoverer:
         return unit.hoverer, f"Hoverer({unit.hoverer})"
+    if unit.is_horde and unit.movement_points:
+        return unit.movement_points, f"MP {unit.movement_points}"
     return unit.ab, f"AB {unit.ab}"
 
 
 def allowance(battle: Battle, unit: Unit, mode: str) -> int:
-    """Return the squares (or a Horde's MP) a mode allows: AB/2, AB, AB*1.5, AB*2 floored, min 1."""
+    """Return the squares (or a Horde's MP) a mode allows: X/2, X, X*1.5, X*2 floored, at least min_move (A03)."""
     base, _ = movement_base(unit)
     raw = {"half": base // 2, "full": base, "charge": (base * 3) // 2, "run": base * 2}[mode]
-    floor = int(battle.const("min_move"))
-    return max(floor, raw) if base > 0 else 0
-
-
-def effective_dtv(battle: Battle, unit: Unit | None, cell: Cell) -> int:
-    """Return the DTV a unit meets on a square after storms, features and its traits."""
-    terrain = battle.terrain_at(cell)
-    state = battle.square_state(cell)
-    if unit is not None and unit.flying:
-        return 0
-    dtv = terrain.dtv
-    if unit is not None:
-        if terrain.hover_ignores_dtv and unit.hoverer:
-            dtv = 0
-        if terrain.aquatic_ignores and (unit.aquatic or unit.amphibious):
-            dtv = 0
-    feature_key = state.get("feature")
-    if feature_key:
-        fdtv = battle.ruleset.features[feature_key].dtv if feature_key in battle.ruleset.features else 0
-        if fdtv and dtv:
-            dtv = max(fdtv, dtv) + 1
-        elif fdtv:
-            dtv = fdtv
-        if battle.ruleset.features.get(feature_key) and battle.ruleset.features[feature_key].bridge:
-            dtv = 0
-    if state.get("storm"):
-        dtv = dtv + 1 if dtv else int(battle.const("storm_dtv"))
-    return dtv
+    return max(int(battle.const("min_move")), raw) if base > 0 else 0
 
 
 def step_cost(battle: Battle, unit: Unit, cell: Cell) -> int:
     """Return the cost of entering a square: 1 for a character, max(1, DTV) MP for a Horde (A39)."""
     if unit.is_horde:
-        return max(1, effective_dtv(battle, unit, cell))
-    return 1
+        return max(int(const_or(battle, "horde_min_step_cost", 1)), effective_dtv(battle, unit, cell))
+    return 1  # 1.2: characters are never slowed by difficult terrain, only penalised
 
 
 def blocker(battle: Battle, unit: Unit, cell: Cell) -> str | None:
-    """Return why a unit may not enter a square, or None if it may."""
-    for other in battle.units_at(cell):
-        if other is unit:
+    """Return why a unit may not enter (or pass through) a square, or None if it may (000:L9, 001:L18, A13, A58)."""
+    return _blocked_by(battle, unit, cell, battle.units_at(cell))
+
+
+def _blocked_by(battle: Battle, unit: Unit, cell: Cell, others: list[Unit]) -> str | None:
+    for other in others:
+        if other is unit or not other.alive:
             continue
         enemy = battle.enemies(unit, other)
         if other.is_horde and enemy:
@@ -79,56 +63,133 @@ def blocker(battle: Battle, unit: Unit, cell: Cell) -> str | None:
     return None
 
 
+class _Steps:
+    """What stepping onto each square costs one unit, worked out once per search (squares as y*width+x)."""
+
+    def __init__(self, battle: Battle, unit: Unit) -> None:
+        self.battle = battle
+        self.unit = unit
+        self.width, self.height = battle.width, battle.height
+        self.occupants: dict[int, list[Unit]] = {}
+        for other in battle.iter_units():
+            if other is not unit and other.alive:
+                self.occupants.setdefault(self.index(other.cell), []).append(other)
+        # Squares with their own state (feature, storm, deep water...) are costed one by one;
+        # every other square costs what its terrain costs this unit.
+        self.stateful = {self.index(Cell.parse(k)) for k, state in battle.cells.items() if state}
+        self._open: dict[int, bool] = {}
+        self._cost: dict[int, tuple[int, int]] = {}
+        self._by_terrain: dict[str, tuple[int, int]] = {}
+
+    def index(self, cell: Cell) -> int:
+        """Return the square's index."""
+        return cell.y * self.width + cell.x
+
+    def cell(self, index: int) -> Cell:
+        """Return the square of an index."""
+        return Cell(index % self.width, index // self.width)
+
+    def neighbours(self, index: int) -> list[int]:
+        """Return the indices of the squares around one, on the map."""
+        x, y = index % self.width, index // self.width
+        return [
+            (y + dy) * self.width + x + dx
+            for dy in (-1, 0, 1) for dx in (-1, 0, 1)
+            if (dx or dy) and 0 <= x + dx < self.width and 0 <= y + dy < self.height
+        ]
+
+    def open(self, index: int) -> bool:
+        """Return whether the unit may enter the square."""
+        found = self._open.get(index)
+        if found is None:
+            others = self.occupants.get(index)
+            found = not others or _blocked_by(self.battle, self.unit, self.cell(index), others) is None
+            self._open[index] = found
+        return found
+
+    def cost(self, index: int) -> tuple[int, int]:
+        """Return the cost of entering the square and its count of known dangers."""
+        found = self._cost.get(index)
+        if found is None:
+            key = self.battle.terrain[index]
+            if index not in self.stateful and key in self._by_terrain:
+                found = self._by_terrain[key]
+            else:
+                cell = self.cell(index)
+                found = (step_cost(self.battle, self.unit, cell), hazard_count(self.battle, self.unit, cell))
+                if index not in self.stateful:
+                    self._by_terrain[key] = found
+            self._cost[index] = found
+        return found
+
+
+def hazard_count(battle: Battle, unit: Unit, cell: Cell) -> int:
+    """Count the known dangers of entering a square: a Difficult Terrain test, deep water, an enemy minefield."""
+    count = 0
+    if not unit.is_horde and effective_dtv(battle, unit, cell) > 0:
+        count += 1
+    if unit.sinks_in_deep_water and not (unit.flying or unit.hovering) and deep_water(battle, cell):
+        count += 1
+    ftype = feature_at(battle, cell)
+    # Hidden traps never steer the path: that would tell the player where they are.
+    if ftype is not None and ftype.triggers and not ftype.hidden:
+        flies_over = unit.flying and bool(const_or(battle, "minefield_ignores_flying", True))
+        if not flies_over and str(battle.square_state(cell).get("feature_side", "")).lower() != unit.side.lower():
+            count += 1
+    return count
+
+
 def find_path(battle: Battle, unit: Unit, goal: Cell, budget: int) -> tuple[list[Cell], int] | None:
     """Return the cheapest legal path (start excluded) and its cost within the budget, or None.
 
-    Among paths of equal cost the one with the fewest diagonal steps wins, so paths look straight.
+    Among paths of equal cost the one with the fewest known dangers is taken, so a unit does not walk
+    through a minefield or a difficult square when an equally short way avoids it.
     """
-    start = unit.cell
-    if goal == start:
+    if goal == unit.cell:
         return [], 0
-    best: dict[Cell, tuple[int, int]] = {start: (0, 0)}
-    came: dict[Cell, Cell] = {}
-    heap: list[tuple[int, int, int, int, int]] = [(0, 0, start.distance(goal), start.x, start.y)]
+    steps = _Steps(battle, unit)
+    start, target = steps.index(unit.cell), steps.index(goal)
+    best: dict[int, tuple[int, int]] = {start: (0, 0)}
+    came: dict[int, int] = {}
+    heap: list[tuple[int, int, int, int]] = [(0, 0, unit.cell.distance(goal), start)]
     while heap:
-        cost, diagonals, _h, x, y = heapq.heappop(heap)
-        here = Cell(x, y)
-        if (cost, diagonals) > best.get(here, (1 << 30, 0)):
+        cost, risk, _h, here = heapq.heappop(heap)
+        if (cost, risk) > best[here]:
             continue
-        if here == goal:
+        if here == target:
             path = [here]
             while path[-1] in came:
                 path.append(came[path[-1]])
-            path.reverse()
-            return path[1:], cost
-        for nxt in here.neighbours():
-            if not battle.on_map(nxt) or blocker(battle, unit, nxt) is not None:
+            return [steps.cell(i) for i in reversed(path[:-1])], cost
+        for nxt in steps.neighbours(here):
+            if not steps.open(nxt):
                 continue
-            new = (cost + step_cost(battle, unit, nxt), diagonals + (nxt.x != x and nxt.y != y))
-            if new[0] > budget or new >= best.get(nxt, (1 << 30, 0)):
+            step, danger = steps.cost(nxt)
+            key = (cost + step, risk + danger)
+            if key[0] > budget or key >= best.get(nxt, (_FAR, _FAR)):
                 continue
-            best[nxt] = new
+            best[nxt] = key
             came[nxt] = here
-            heapq.heappush(heap, (new[0], new[1], nxt.distance(goal), nxt.x, nxt.y))
+            heapq.heappush(heap, (key[0], key[1], steps.cell(nxt).distance(goal), nxt))
     return None
 
 
 def reachable(battle: Battle, unit: Unit, budget: int) -> dict[Cell, int]:
     """Return every square the unit can end its move on within the budget, with its cost."""
-    start = unit.cell
-    best: dict[Cell, int] = {start: 0}
-    heap: list[tuple[int, int, int]] = [(0, start.x, start.y)]
+    steps = _Steps(battle, unit)
+    start = steps.index(unit.cell)
+    best: dict[int, int] = {start: 0}
+    heap: list[tuple[int, int]] = [(0, start)]
     while heap:
-        cost, x, y = heapq.heappop(heap)
-        here = Cell(x, y)
+        cost, here = heapq.heappop(heap)
         if cost > best[here]:
             continue
-        for nxt in here.neighbours():
-            if not battle.on_map(nxt) or blocker(battle, unit, nxt) is not None:
+        for nxt in steps.neighbours(here):
+            if not steps.open(nxt):
                 continue
-            new_cost = cost + step_cost(battle, unit, nxt)
-            if new_cost <= budget and new_cost < best.get(nxt, 1 << 30):
+            new_cost = cost + steps.cost(nxt)[0]
+            if new_cost <= budget and new_cost < best.get(nxt, _FAR):
                 best[nxt] = new_cost
-                heapq.heappush(heap, (new_cost, nxt.x, nxt.y))
+                heapq.heappush(heap, (new_cost, nxt))
     del best[start]
-    return best
+    return {steps.cell(i): c for i, c in best.items()}

@@ -13,16 +13,21 @@ CHARACTERISTIC_NAMES = {
     "int": "Intelligence", "per": "Perception", "wp": "Willpower", "fel": "Fellowship",
 }
 UNIT_KINDS = ("ic", "horde")
+# Other words a stat block may use for a kind: an E-Scale unit plays as an Independent Character.
+KIND_ALIASES = {"independent character": "ic", "character": "ic", "e-scale": "ic", "e-scale unit": "ic",
+                "escale": "ic"}
 UNIT_CLASSES = ("eva", "superheavy", "infantry", "vehicle", "walker", "other")
+# Classes that sink in deep water unless they pass a test (000:L74, 001:L61, A35), and that test's skill.
+SINKING_CLASSES = {"eva": "athletics", "superheavy": "pilot"}
 DAMAGE_TYPES = ("E", "I", "R", "X")
 RANGE_UNITS = ("dm", "m", "km", "sq")
 LOCATIONS = ("head", "body", "r_arm", "l_arm", "r_leg", "l_leg")
 NAME_MAX = 64
 
 
-def bonus(value: int) -> int:
-    """Return a characteristic's bonus: its tens digit (A01)."""
-    return max(0, value) // 10
+def bonus(value: int, unnatural: int = 1) -> int:
+    """Return a characteristic's bonus: its tens digit, times an Unnatural multiplier (A01)."""
+    return (max(0, value) // 10) * max(1, unnatural)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +49,29 @@ class Weapon:
     tearing: bool = False
     indirect: bool = False
     qualities: tuple[str, ...] = ()
+
+    @property
+    def area(self) -> str | None:
+        """Return the weapon's area shape: blast, cone, line, at_field, or None for a single target."""
+        if self.blast:
+            return "blast"
+        if self.cone:
+            return "cone"
+        if self.line:
+            return "line"
+        if self.ats and not self.melee:
+            return "at_field"
+        return None
+
+    def quality_words(self) -> list[str]:
+        """Return the weapon's qualities as a player reads them: Blast(4), Tearing, Indirect..."""
+        words = [f"Blast({self.blast})"] if self.blast else []
+        words += ["Cone"] if self.cone else []
+        words += [f"Line({self.line})"] if self.line else []
+        words += [f"ATS({self.ats})"] if self.ats else []
+        words += ["Tearing"] if self.tearing else []
+        words += ["Indirect"] if self.indirect else []
+        return words + list(self.qualities)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the weapon as a JSON-able dict, leaving defaults out."""
@@ -81,6 +109,7 @@ class Unit:
     kind: str = "ic"
     unit_class: str = "other"
     chars: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CHARACTERISTICS, 30))
+    unnatural: dict[str, int] = field(default_factory=dict)  # characteristic -> bonus multiplier
     skills: dict[str, int] = field(default_factory=dict)
     wounds: int = 10
     max_wounds: int = 10
@@ -93,7 +122,7 @@ class Unit:
     aquatic: bool = False
     amphibious: bool = False
     altitude: int = 0
-    movement_points: int = 0
+    movement_points: int = 0  # a Horde's own movement value (MP of a Full Move); 0: use its AB (A39)
     weapons: list[Weapon] = field(default_factory=list)
     statuses: list[str] = field(default_factory=list)
     status_rounds: dict[str, int] = field(default_factory=dict)
@@ -118,9 +147,23 @@ class Unit:
         """Return whether the unit is airborne (altitude above zero)."""
         return self.altitude > 0
 
+    @property
+    def hovering(self) -> bool:
+        """Return whether the unit hovers (it has the Hoverer trait)."""
+        return self.hoverer > 0
+
+    @property
+    def sinks_in_deep_water(self) -> bool:
+        """Return whether deep water can sink this unit (an Eva or a Superheavy, A35)."""
+        return self.unit_class in SINKING_CLASSES
+
     def bonus(self, char: str) -> int:
-        """Return the bonus of a characteristic."""
-        return bonus(self.chars.get(char, 0))
+        """Return the bonus of a characteristic, with its Unnatural multiplier."""
+        return bonus(self.chars.get(char, 0), self.unnatural.get(char, 1))
+
+    def armour_at(self, location: str) -> int:
+        """Return the unit's own AP on a hit location (body when the location is unknown)."""
+        return self.armour.get(location, self.armour.get("body", 0))
 
     @property
     def ab(self) -> int:
@@ -151,6 +194,7 @@ class Unit:
         return {
             "name": self.name, "side": self.side, "x": self.x, "y": self.y, "owner": self.owner,
             "kind": self.kind, "unit_class": self.unit_class, "chars": dict(self.chars),
+            "unnatural": dict(self.unnatural),
             "skills": dict(self.skills), "wounds": self.wounds, "max_wounds": self.max_wounds,
             "magnitude": self.magnitude, "max_magnitude": self.max_magnitude, "squads": self.squads,
             "armour": dict(self.armour), "flyer": self.flyer, "hoverer": self.hoverer,
@@ -167,6 +211,7 @@ class Unit:
         d = dict(data)
         d["weapons"] = [Weapon.from_dict(w) for w in d.get("weapons", [])]
         d["chars"] = dict(d.get("chars", {}))
+        d["unnatural"] = dict(d.get("unnatural", {}))
         d["skills"] = dict(d.get("skills", {}))
         d["armour"] = dict(d.get("armour", {}))
         d["statuses"] = list(d.get("statuses", []))

@@ -5,14 +5,29 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.battle import handles
+from rules.combat import prune_engagement
 from rules.errors import IllegalOrderError, InvalidOrderError
-from rules.movement import MODE_NAMES, allowance, blocker, find_path, movement_base, reachable
+from rules.hazards import enter_square, in_play
+from rules.movement import (
+    MODE_NAMES,
+    allowance,
+    blocker,
+    effective_dtv,
+    find_path,
+    movement_base,
+    reachable,
+    step_cost,
+)
 from rules.orders import Move
 
 if TYPE_CHECKING:
     from rules.battle import Battle
+    from rules.coords import Cell
     from rules.dice import Dice
     from rules.outcome import Outcome
+    from rules.units import Unit
+
+UNBOUNDED = 1_000_000
 
 
 def require_active(battle: Battle) -> None:
@@ -23,14 +38,50 @@ def require_active(battle: Battle) -> None:
         raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
 
 
+def _refusal(battle: Battle, unit: Unit, goal: Cell, mode: str, budget: int) -> IllegalOrderError:
+    """Explain why no path within the allowance reaches the goal."""
+    start = unit.cell
+    _, base_label = movement_base(unit)
+    mode_name = MODE_NAMES[mode]
+    what = "MP" if unit.is_horde else "squares"
+    distance = start.distance(goal)
+    if unit.is_horde and step_cost(battle, unit, goal) > budget:
+        # 000:L40 / 001:L42: a Horde without the MP for a square may not move onto it.
+        cost = step_cost(battle, unit, goal)
+        dtv = effective_dtv(battle, unit, goal)
+        return IllegalOrderError(
+            f"{goal} is {battle.terrain_at(goal).name} (DTV {dtv}): the Horde {unit.name} must spend {cost} MP to "
+            f"enter it, but a {mode_name} gives it only {budget} MP ({base_label})."
+        )
+    if distance > budget:
+        return IllegalOrderError(
+            f"{goal} is {distance} squares from {unit.name} on {start}, but a {mode_name} allows "
+            f"{budget} {what} ({base_label}). Pick a closer square or a faster mode."
+        )
+    unbounded = find_path(battle, unit, goal, UNBOUNDED)
+    if unbounded is None:
+        return IllegalOrderError(f"{unit.name} has no way to reach {goal}: every route is blocked.")
+    if unit.is_horde:
+        return IllegalOrderError(
+            f"The cheapest way to {goal} costs {unbounded[1]} MP through difficult terrain, "
+            f"but a {mode_name} gives the Horde {unit.name} only {budget} MP ({base_label})."
+        )
+    return IllegalOrderError(
+        f"The way to {goal} around blocked squares is {unbounded[1]} squares long, "
+        f"but a {mode_name} allows {unit.name} only {budget} ({base_label})."
+    )
+
+
 @handles("move")
 def move(battle: Battle, order: Move, dice: Dice, outcome: Outcome) -> None:
-    """Move a unit to a square along the cheapest legal path."""
+    """Move a unit to a square along the cheapest legal path, resolving each square it enters."""
     require_active(battle)
     unit = battle.unit(order.unit)
     mode = order.mode.lower()
     if mode not in battle.ruleset.move_modes:
         raise InvalidOrderError(f"`{order.mode}` is not a move mode; use one of {', '.join(battle.ruleset.move_modes)}.")
+    if not unit.alive:
+        raise IllegalOrderError(f"{unit.name} is out of the fight and cannot move.")
     if "immobilised" in unit.statuses:
         raise IllegalOrderError(f"{unit.name} is immobilised and cannot move until it breaks free.")
     goal = battle.check_cell(order.to)
@@ -43,31 +94,33 @@ def move(battle: Battle, order: Move, dice: Dice, outcome: Outcome) -> None:
     if why:
         raise IllegalOrderError(f"{unit.name} cannot end its move on {goal}: {why}.")
     found = find_path(battle, unit, goal, budget)
-    mode_name = MODE_NAMES[mode]
-    what = "MP" if unit.is_horde else "squares"
     if found is None:
-        distance = start.distance(goal)
-        if distance > budget:
-            raise IllegalOrderError(
-                f"{goal} is {distance} squares from {unit.name} on {start}, but a {mode_name} allows "
-                f"{budget} {what} ({base_label}). Pick a closer square or a faster mode."
-            )
-        unbounded = find_path(battle, unit, goal, 10_000)
-        if unbounded is None:
-            raise IllegalOrderError(f"{unit.name} has no way to reach {goal}: every route is blocked.")
-        raise IllegalOrderError(
-            f"The cheapest way to {goal} costs {unbounded[1]} {what} through difficult terrain, "
-            f"but a {mode_name} gives {unit.name} only {budget} ({base_label})."
-        )
+        raise _refusal(battle, unit, goal, mode, budget)
     path, cost = found
-    unit.x, unit.y = goal.x, goal.y
-    cells = [str(start), *(str(c) for c in path)]
+    walked = [str(start)]
     outcome.actor = unit.name
+    first_effect = len(outcome.effects)
+    stopped: str | None = None
+    for cell in path:
+        # Hazards do not stop a move (RULES gives none that does); only leaving the fight ends it.
+        unit.x, unit.y = cell.x, cell.y
+        walked.append(str(cell))
+        enter_square(battle, unit, cell, dice, outcome)
+        if not in_play(battle, unit):
+            stopped = str(cell)
+            break
+    if in_play(battle, unit):
+        # A58: melee engagement ends when a unit leaves its partner's reach.
+        dropped = prune_engagement(battle, unit)
+        if dropped:
+            outcome.effect("disengaged", unit=unit.name, from_units=dropped)
     outcome.data.update(mode=mode, allowance=budget, cost=cost, base=base, base_label=base_label,
-                        spent_unit=what, path=cells)
-    outcome.highlight.update(path=cells, actor=str(start), target=str(goal))
-    outcome.effect("moved", unit=unit.name, frm=str(start), to=str(goal), cost=cost)
-    battle.last = {"kind": "move", "path": cells, "unit": unit.name}
+                        spent_unit="MP" if unit.is_horde else "squares", path=walked, stopped_at=stopped)
+    outcome.highlight.update(path=walked, actor=str(start), target=walked[-1])
+    # The move itself reads first; what the squares did to the unit follows.
+    outcome.effects.insert(first_effect, {"type": "moved", "unit": unit.name, "frm": str(start), "to": walked[-1],
+                                          "cost": cost})
+    battle.last = {"kind": "move", "path": walked, "unit": unit.name}
 
 
 def reach_by_mode(battle: Battle, unit_name: str) -> dict[str, dict[str, int]]:

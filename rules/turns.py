@@ -1,0 +1,652 @@
+"""The turn system: turn modes, initiative, action budgets and the advance of rounds.
+
+A battle's turn state lives in `battle.turn`, a JSON-able dict saved with the battle:
+
+    mode        "initiative", "side" or "free" (set by the GM; the ruleset gives the default)
+    round       the round these turns belong to
+    units       the units taking part this round, in acting order
+    initiative  this round's initiative records, best first (initiative mode only)
+    left        actions left this turn, per unit
+    done        units whose turn is over this round, and how ("ended", "held", "skipped", ...)
+    at          the unit or side play was last announced to stand at
+    standing    standing orders per unit, as order text
+
+Who is due is always derived from these (the first unit not done in initiative order; the first
+side, in the order sides were created, that still has a unit not done), so a unit that is
+destroyed or removed simply drops out, and the state cannot point at a unit that is gone.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from rules.dice import Dice, parse_dice
+from rules.errors import GameError, IllegalOrderError, InvalidOrderError, NotYourTurnError, RulesetError
+from rules.orders import Order
+from rules.outcome import Outcome
+from rules.ruleset import get_ruleset
+
+if TYPE_CHECKING:
+    from rules.battle import Battle
+    from rules.units import Unit
+
+MODES = ("initiative", "side", "free")
+
+# The turn system's own orders check their own rules in their handlers.
+TURN_KINDS = frozenset({
+    "end-turn", "hold", "skip-turn", "close-round", "set-turn-mode", "standing-order", "standing-turn",
+})
+
+# How a unit's turn ended, as said in a refusal: "Eva-01 has ended its turn this round".
+DONE_PHRASES = {
+    "ended": "has ended its turn",
+    "held": "is holding",
+    "skipped": "had its turn skipped",
+    "stunned": "is stunned and lost its turn",
+    "standing": "followed its standing order",
+}
+
+# Characteristic bonus tokens an initiative formula may use, as the parent system names them.
+BONUS_TOKENS = {
+    "WSB": "ws", "BSB": "bs", "SB": "s", "TB": "t", "AB": "ag", "IB": "int", "PERB": "per", "WPB": "wp",
+    "FELB": "fel",
+}
+_BONUS_RE = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]+B)(?![A-Za-z0-9])", re.IGNORECASE)
+
+# Dice can tie forever only in theory; after this many roll-offs the order units were added decides.
+MAX_ROLL_OFFS = 20
+
+# Map-wide effects (storms, fire, smoke) resolve once at the start of every round, in list order,
+# before any unit acts (A06); the modules that own them append their functions here.
+RoundStartEffect = Callable[["Battle", Dice, Outcome], None]
+ROUND_START_EFFECTS: list[RoundStartEffect] = []
+
+
+# --- the ruleset's [turns] table ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """What an order costs: an action type and its points against the budget."""
+
+    action: str
+    points: int
+
+    @property
+    def label(self) -> str:
+        """Return the action type as players say it ("a Full action")."""
+        return f"a {self.action.title()} action"
+
+
+@dataclass(frozen=True, slots=True)
+class CostRule:
+    """How one order kind is costed: a fixed action type, or one picked by a field of the order."""
+
+    action: str
+    by: str = ""
+    choices: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TurnRules:
+    """A ruleset's turn rules: default mode, initiative formula, budget and action costs."""
+
+    mode: str = "initiative"
+    initiative: str = "1d10+AB"
+    budget: int = 2
+    default_action: str = "half"
+    actions: Mapping[str, int] = field(default_factory=lambda: {"half": 1, "full": 2, "free": 0})
+    costs: Mapping[str, CostRule] = field(default_factory=dict)
+    reactions: frozenset[str] = frozenset()
+    not_counted: frozenset[str] = frozenset()
+
+    def cost(self, order: Order) -> Cost:
+        """Return what an order costs under these rules."""
+        rule = self.costs.get(order.kind)
+        action = self.default_action if rule is None else rule.action
+        if rule is not None and rule.by:
+            value = getattr(order, rule.by, None)
+            if value is not None:
+                action = rule.choices.get(str(value).strip().lower(), action)
+        return Cost(action, self.actions[action])
+
+
+def _names(value: Any, key: str, where: str) -> frozenset[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RulesetError(f"{where}: `{key}` must be a list of order kinds")
+    return frozenset(value)
+
+
+def check_initiative_formula(formula: str, where: str = "initiative") -> str:
+    """Validate an initiative formula: dice notation with characteristic bonuses such as AB."""
+    for token in _BONUS_RE.findall(formula):
+        if token.upper() not in BONUS_TOKENS:
+            known = ", ".join(BONUS_TOKENS)
+            raise RulesetError(f"{where}: `{token}` is not a characteristic bonus; use one of {known}")
+    try:
+        parse_dice(_BONUS_RE.sub("0", formula))
+    except GameError as exc:
+        raise RulesetError(f"{where}: {exc.message}") from None
+    return formula
+
+
+def parse_turn_rules(data: Mapping[str, Any], where: str = "<data>") -> TurnRules:
+    """Validate the `[turns]` table of a ruleset document and build its TurnRules."""
+    table = data.get("turns", {})
+    if not isinstance(table, dict):
+        raise RulesetError(f"{where}: `turns` must be a table")
+    where = f"{where} [turns]"
+    mode = table.get("turn_mode", "initiative")
+    if mode not in MODES:
+        raise RulesetError(f"{where}: `turn_mode` must be one of {', '.join(MODES)}")
+    formula = check_initiative_formula(str(table.get("initiative", "1d10+AB")), f"{where} initiative")
+    budget = table.get("budget", 2)
+    if not isinstance(budget, int) or isinstance(budget, bool) or not 1 <= budget <= 20:
+        raise RulesetError(f"{where}: `budget` must be a whole number from 1 to 20")
+    actions = table.get("actions", {"half": 1, "full": 2, "free": 0})
+    if not isinstance(actions, dict) or not actions:
+        raise RulesetError(f"{where}: `actions` must be a table of action types and their points")
+    for name, points in actions.items():
+        if not isinstance(points, int) or isinstance(points, bool) or points < 0:
+            raise RulesetError(f"{where}: action `{name}` must cost a whole number of points, 0 or more")
+
+    def action(value: Any, what: str) -> str:
+        if not isinstance(value, str) or value not in actions:
+            raise RulesetError(f"{where}: {what} must be one of the action types {', '.join(actions)}")
+        return value
+
+    default_action = action(table.get("default_action", "half"), "`default_action`")
+    costs: dict[str, CostRule] = {}
+    raw_costs = table.get("action_costs", {})
+    if not isinstance(raw_costs, dict):
+        raise RulesetError(f"{where}: `action_costs` must be a table of order kinds")
+    for kind, spec in raw_costs.items():
+        if isinstance(spec, str):
+            costs[kind] = CostRule(action(spec, f"the cost of `{kind}`"))
+            continue
+        if not isinstance(spec, dict) or not isinstance(spec.get("by"), str):
+            raise RulesetError(f"{where}: the cost of `{kind}` is an action type or a table with `by`")
+        choices = {
+            str(k).lower(): action(v, f"`{kind}.{k}`") for k, v in spec.items() if k not in ("by", "default")
+        }
+        fallback = action(spec.get("default", default_action), f"`{kind}.default`")
+        costs[kind] = CostRule(fallback, spec["by"], choices)
+    return TurnRules(
+        mode=mode, initiative=formula, budget=budget, default_action=default_action, actions=dict(actions),
+        costs=costs, reactions=_names(table.get("reactions", []), "reactions", where),
+        not_counted=_names(table.get("not_counted", []), "not_counted", where),
+    )
+
+
+_CACHE: dict[str, TurnRules] = {}
+
+
+def turn_rules(ruleset_id: str) -> TurnRules:
+    """Return the turn rules of a ruleset, read from its data file once."""
+    rid = get_ruleset(ruleset_id).id
+    if rid not in _CACHE:
+        text = resources.files("rules").joinpath("data", f"{rid}.toml").read_text(encoding="utf-8")
+        _CACHE[rid] = parse_turn_rules(tomllib.loads(text), f"{rid}.toml")
+    return _CACHE[rid]
+
+
+def order_cost(battle: Battle, order: Order) -> Cost:
+    """Return what an order costs in this battle's ruleset."""
+    return turn_rules(battle.ruleset_id).cost(order)
+
+
+# --- reading the state ------------------------------------------------------
+
+
+def engaged(battle: Battle) -> bool:
+    """Return whether turns are running: the battle is active and a round has been set up."""
+    return battle.status == "active" and "units" in battle.turn
+
+
+def mode_of(battle: Battle) -> str:
+    """Return the battle's turn mode (the GM's choice, else the ruleset's default)."""
+    return str(battle.turn.get("mode") or turn_rules(battle.ruleset_id).mode)
+
+
+def _done(battle: Battle) -> dict[str, str]:
+    done: dict[str, str] = battle.turn.get("done", {})
+    return done
+
+
+def _live(battle: Battle, name: str) -> Unit | None:
+    unit = battle.units.get(name.strip().lower())
+    return unit if unit is not None and unit.alive else None
+
+
+def participants(battle: Battle) -> list[str]:
+    """Return the units taking part in this round that are still in the fight, in acting order."""
+    return [n for n in battle.turn.get("units", []) if _live(battle, n) is not None]
+
+
+def _entry(battle: Battle, name: str) -> str | None:
+    """Return a unit's name as this round recorded it, if it takes part in the round."""
+    wanted = name.strip().lower()
+    return next((n for n in participants(battle) if n.lower() == wanted), None)
+
+
+def still_due(battle: Battle) -> list[str]:
+    """Return the units that have not finished their turn this round, in acting order."""
+    if not engaged(battle):
+        return []
+    done = _done(battle)
+    return [n for n in participants(battle) if n not in done]
+
+
+def _side_of(battle: Battle, name: str) -> str:
+    unit = _live(battle, name)
+    return unit.side if unit is not None else ""
+
+
+def _sides_due(battle: Battle) -> list[str]:
+    """Return the sides that still have a unit due, in the order the sides were created."""
+    due_sides = {_side_of(battle, n) for n in still_due(battle)}
+    lowered = {s.lower() for s in due_sides}
+    ordered = [s.name for s in battle.sides if s.name.lower() in lowered]
+    known = {s.lower() for s in ordered}
+    # A unit whose side is not listed (a hand-edited document) still gets a phase, last.
+    return ordered + sorted(s for s in due_sides if s.lower() not in known)
+
+
+def current_side(battle: Battle) -> str | None:
+    """Return the side whose phase it is (side mode), if any unit is still due."""
+    if not engaged(battle) or mode_of(battle) != "side":
+        return None
+    sides = _sides_due(battle)
+    return sides[0] if sides else None
+
+
+def current_unit(battle: Battle) -> str | None:
+    """Return the unit whose turn it is (initiative mode), if any unit is still due."""
+    if not engaged(battle) or mode_of(battle) != "initiative":
+        return None
+    due = still_due(battle)
+    return due[0] if due else None
+
+
+def next_due(battle: Battle) -> list[str]:
+    """Return the units that may act now: the current unit, the phase's units due, or all units due."""
+    due = still_due(battle)
+    mode = mode_of(battle)
+    if mode == "initiative":
+        return due[:1]
+    if mode == "side":
+        side = current_side(battle)
+        return [n for n in due if side is not None and _side_of(battle, n).lower() == side.lower()]
+    return due
+
+
+def initiative_of(battle: Battle, name: str) -> int | None:
+    """Return a unit's initiative this round, if initiative was rolled."""
+    wanted = name.lower()
+    for record in battle.turn.get("initiative", []):
+        if str(record["unit"]).lower() == wanted:
+            return int(record["total"])
+    return None
+
+
+def actions_left(battle: Battle, unit_name: str) -> int:
+    """Return how many action points a unit has left this turn."""
+    unit = battle.unit(unit_name)
+    rules = turn_rules(battle.ruleset_id)
+    if not engaged(battle):
+        return rules.budget if battle.status == "setup" else 0
+    entry = _entry(battle, unit.name)
+    if entry is None or entry in _done(battle) or "stunned" in unit.statuses:
+        return 0
+    return int(battle.turn.get("left", {}).get(entry, 0))
+
+
+def standing_order_of(battle: Battle, unit_name: str) -> str | None:
+    """Return a unit's standing order text, if it has one."""
+    wanted = unit_name.strip().lower()
+    standing: dict[str, str] = battle.turn.get("standing", {})
+    return next((text for name, text in standing.items() if name.lower() == wanted), None)
+
+
+def _join(names: list[str], limit: int = 4) -> str:
+    shown = names[:limit]
+    if len(names) > limit:
+        return f"{', '.join(shown)} and {len(names) - limit} more"
+    if len(shown) == 1:
+        return shown[0]
+    return f"{', '.join(shown[:-1])} and {shown[-1]}"
+
+
+def turn_status(battle: Battle) -> dict[str, Any]:
+    """Return the turn state for a status board: round, mode, whose turn, who is due, budgets."""
+    rules = turn_rules(battle.ruleset_id)
+    running = engaged(battle)
+    done = _done(battle) if running else {}
+    now = set(next_due(battle))
+    taking_part = participants(battle) if running else []
+    recorded = {n.lower(): n for n in taking_part}
+    # Built once so the board stays linear in the number of units.
+    initiative = {str(r["unit"]).lower(): int(r["total"]) for r in battle.turn.get("initiative", [])}
+    standing = {k.lower(): v for k, v in battle.turn.get("standing", {}).items()}
+    left = battle.turn.get("left", {})
+    rank = {name.lower(): i for i, name in enumerate(taking_part)}
+    units: list[dict[str, Any]] = []
+    for unit in sorted(battle.iter_units(), key=lambda u: rank.get(u.name.lower(), len(rank))):
+        key = unit.name.lower()
+        entry = recorded.get(key)
+        actions = 0
+        if not running:
+            state = battle.status
+            actions = rules.budget if battle.status == "setup" else 0
+        elif not unit.alive:
+            state = "out"
+        elif entry is None:
+            state = "next_round"
+        elif entry in done:
+            state = done[entry]
+        else:
+            state = "acting" if entry in now else "waiting"
+            actions = 0 if "stunned" in unit.statuses else int(left.get(entry, 0))
+        units.append({
+            "unit": unit.name, "side": unit.side, "owner": unit.owner, "state": state, "actions_left": actions,
+            "initiative": initiative.get(key) if running else None, "standing_order": standing.get(key),
+        })
+    return {
+        "round": battle.round, "status": battle.status, "mode": mode_of(battle), "running": running,
+        "budget": rules.budget, "current": current_unit(battle), "phase": current_side(battle),
+        "next_due": next_due(battle), "still_due": still_due(battle),
+        "initiative": [dict(r) for r in battle.turn.get("initiative", [])] if running else [],
+        "units": units,
+    }
+
+
+# --- may this unit act now? -------------------------------------------------
+
+
+def _actor(battle: Battle, order: Order) -> str | None:
+    """Return the unit that plays an order, when the turn system governs that order."""
+    if order.kind in TURN_KINDS or order.kind in turn_rules(battle.ruleset_id).not_counted:
+        return None
+    name = getattr(order, "unit", None)
+    if not isinstance(name, str) or not name.strip():
+        return None
+    unit = battle.units.get(name.strip().lower())
+    return unit.name if unit is not None else None
+
+
+def why_not_now(battle: Battle, unit_name: str) -> str | None:
+    """Return why a unit may not act at this moment of the round, or None if it may."""
+    unit = battle.unit(unit_name)
+    following = battle.round + 1
+    if not unit.alive:
+        return f"{unit.name} is out of the fight and takes no more turns."
+    entry = _entry(battle, unit.name)
+    if entry is None:
+        return f"{unit.name} joined the battle during round {battle.round}; its first turn is in round {following}."
+    how = _done(battle).get(entry)
+    if how is not None:
+        phrase = DONE_PHRASES.get(how, "has finished its turn")
+        return f"{entry} {phrase} this round; it acts again in round {following}."
+    mode = mode_of(battle)
+    if mode == "initiative":
+        due = still_due(battle)
+        current = due[0]
+        if current != entry:
+            ahead = due[: due.index(entry)]
+            when = "next" if len(ahead) == 1 else f"after {_join(ahead)}"
+            return (
+                f"It is {current}'s turn (initiative {initiative_of(battle, current)}); "
+                f"{entry} acts {when}, at initiative {initiative_of(battle, entry)}."
+            )
+    elif mode == "side":
+        sides = _sides_due(battle)
+        mine = unit.side
+        if sides and sides[0].lower() != mine.lower():
+            position = [s.lower() for s in sides].index(mine.lower())
+            when = "next phase" if position == 1 else f"in a later phase, after {_join(sides[1:position])}"
+            return f"It is the {sides[0]} phase; {mine} units act {when}."
+    return None
+
+
+def due_entry(battle: Battle, unit_name: str) -> str:
+    """Return a unit's name as this round recorded it, or explain why its turn is already over."""
+    unit = battle.unit(unit_name)
+    entry = _entry(battle, unit.name)
+    if entry is not None and entry not in _done(battle):
+        return entry
+    raise IllegalOrderError(why_not_now(battle, unit.name) or f"{unit.name} has no turn left this round.")
+
+
+def check_may_act(battle: Battle, order: Order) -> None:
+    """Refuse an order whose unit may not act now: not its turn or phase, or no actions left."""
+    if not engaged(battle):
+        return
+    name = _actor(battle, order)
+    rules = turn_rules(battle.ruleset_id)
+    if name is None or order.kind in rules.reactions:
+        return
+    why = why_not_now(battle, name)
+    if why is not None:
+        raise NotYourTurnError(why)
+    cost = rules.cost(order)
+    left = actions_left(battle, name)
+    if cost.points == 0 or cost.points <= left:
+        return
+    if left == 0:
+        raise NotYourTurnError(f"{name} has no actions left this turn; end its turn with /turn end.")
+    plural = "action" if left == 1 else "actions"
+    raise NotYourTurnError(
+        f"{name} has {left} {plural} left this turn, but `{order.kind}` here is {cost.label} "
+        f"({cost.points}); pick a cheaper action or end its turn with /turn end."
+    )
+
+
+# --- changing the state -----------------------------------------------------
+
+
+def spend(battle: Battle, order: Order, outcome: Outcome, dice: Dice) -> None:
+    """Deduct what an order cost from its unit's budget, then pass the turn if nobody is due."""
+    if not engaged(battle):
+        return
+    name = _actor(battle, order)
+    if name is not None:
+        rules = turn_rules(battle.ruleset_id)
+        cost = rules.cost(order)
+        entry = _entry(battle, name)
+        left: dict[str, int] = battle.turn.setdefault("left", {})
+        # Reactions happen outside the unit's turn, so they never draw on its budget.
+        if entry is not None and order.kind not in rules.reactions and entry in left:
+            left[entry] = max(0, left[entry] - cost.points)
+        outcome.data["action"] = cost.action
+        outcome.data["action_cost"] = 0 if order.kind in rules.reactions else cost.points
+        outcome.data["actions_left"] = actions_left(battle, name)
+    settle(battle, dice, outcome)
+
+
+def finish_turn(battle: Battle, name: str, how: str) -> bool:
+    """Mark a unit's turn over for this round; return False if it was not due."""
+    entry = _entry(battle, name)
+    done = battle.turn.setdefault("done", {})
+    if entry is None or entry in done:
+        return False
+    done[entry] = how
+    return True
+
+
+def _lose_stunned_turns(battle: Battle, outcome: Outcome) -> bool:
+    """End the turns of stunned units as they come due: a Stunned unit loses its actions (A01)."""
+    changed = False
+    while True:
+        stunned = [n for n in next_due(battle) if "stunned" in battle.units[n.lower()].statuses]
+        if not stunned:
+            return changed
+        for name in stunned:
+            finish_turn(battle, name, "stunned")
+            outcome.effect("turn_lost", unit=name, reason="stunned")
+        changed = True
+
+
+def _announce(battle: Battle, outcome: Outcome) -> bool:
+    """Record an effect when play has moved to another unit or side; return whether it moved."""
+    mode = mode_of(battle)
+    at = current_unit(battle) if mode == "initiative" else current_side(battle) if mode == "side" else None
+    before = battle.turn.get("at")
+    if at == before:
+        return False
+    battle.turn["at"] = at
+    if at is None:
+        return True
+    details: dict[str, Any] = {"round": battle.round}
+    if before is not None:
+        details["frm"] = before
+    if mode == "initiative":
+        outcome.effect("turn_passed", to=at, initiative=initiative_of(battle, at), **details)
+    else:
+        outcome.effect("phase_changed", side=at, **details)
+    return True
+
+
+def settle(battle: Battle, dice: Dice, outcome: Outcome) -> None:
+    """Pass the turn, change the phase or start the next round when nobody is due where play stands."""
+    if not engaged(battle):
+        return
+    if battle.turn.get("round") != battle.round:
+        # Another order moved the round on (and resolved its effects); set up that round's turns.
+        _start_round(battle, dice, outcome, effects=False)
+        return
+    changed = _lose_stunned_turns(battle, outcome)
+    if not still_due(battle) and any(u.alive for u in battle.iter_units()):
+        advance_round(battle, dice, outcome)
+        return
+    if _announce(battle, outcome) or changed:
+        outcome.data["next_due"] = next_due(battle)
+
+
+def initiative_notation(formula: str, unit: Unit) -> str:
+    """Return an initiative formula with the unit's bonuses written in (`1d10+AB` -> `1d10+4`)."""
+
+    def value(match: re.Match[str]) -> str:
+        return str(unit.bonus(BONUS_TOKENS[match.group(1).upper()]))
+
+    return _BONUS_RE.sub(value, formula)
+
+
+def roll_initiative(battle: Battle, dice: Dice) -> list[dict[str, Any]]:
+    """Roll initiative for this round's units, order them and record every roll."""
+    formula = turn_rules(battle.ruleset_id).initiative
+    records: list[dict[str, Any]] = []
+    # Roll in the order units were added, so a round's dice read the same whatever last round's order was.
+    taking_part = {n.lower(): n for n in participants(battle)}
+    for unit in battle.iter_units():
+        name = taking_part.get(unit.name.lower())
+        if name is None:
+            continue
+        roll = dice.roll(initiative_notation(formula, unit), f"Initiative: {name}")
+        records.append({
+            "unit": name, "total": roll.total, "faces": list(roll.faces), "bonus": roll.total - sum(roll.faces),
+            "ag": unit.chars.get("ag", 0), "rolloff": [],
+        })
+    # Highest total first; ties go to the higher Agility, then to a roll-off among those still tied.
+    ranked = sorted(records, key=lambda r: (-r["total"], -r["ag"]))
+    ordered: list[dict[str, Any]] = []
+    for _key, group in itertools.groupby(ranked, key=lambda r: (r["total"], r["ag"])):
+        ordered.extend(_roll_off(list(group), dice, 0))
+    battle.turn["initiative"] = ordered
+    battle.turn["units"] = [r["unit"] for r in ordered]
+    return ordered
+
+
+def _roll_off(group: list[dict[str, Any]], dice: Dice, depth: int) -> list[dict[str, Any]]:
+    if len(group) == 1 or depth >= MAX_ROLL_OFFS:
+        return group
+    for record in group:
+        record["rolloff"].append(dice.d(10, f"Initiative roll-off: {record['unit']}"))
+    ranked = sorted(group, key=lambda r: -r["rolloff"][-1])
+    ordered: list[dict[str, Any]] = []
+    for _face, tied in itertools.groupby(ranked, key=lambda r: r["rolloff"][-1]):
+        ordered.extend(_roll_off(list(tied), dice, depth + 1))
+    return ordered
+
+
+def _start_round(battle: Battle, dice: Dice, outcome: Outcome, effects: bool = True) -> None:
+    """Set up the current round: who takes part, fresh budgets, initiative, start-of-round effects."""
+    rules = turn_rules(battle.ruleset_id)
+    mode = mode_of(battle)
+    turn = battle.turn
+    turn["mode"] = mode
+    turn["round"] = battle.round
+    # Units added during the last round join here; destroyed ones are left out.
+    turn["units"] = [u.name for u in battle.iter_units() if u.alive]
+    turn["left"] = dict.fromkeys(turn["units"], rules.budget)
+    turn["done"] = {}
+    turn["initiative"] = []
+    turn["at"] = None
+    if mode == "initiative":
+        roll_initiative(battle, dice)
+        outcome.data["initiative"] = [dict(r) for r in turn["initiative"]]
+    outcome.effect("round_started", round=battle.round, mode=mode, order=list(turn["units"]))
+    for effect in ROUND_START_EFFECTS if effects else ():
+        effect(battle, dice, outcome)
+    _lose_stunned_turns(battle, outcome)
+    _announce(battle, outcome)
+    outcome.data["round"] = battle.round
+    outcome.data["next_due"] = next_due(battle)
+
+
+def advance_round(battle: Battle, dice: Dice, outcome: Outcome) -> None:
+    """End the round and start the next: budgets, initiative, first unit or phase, then round effects."""
+    require_active(battle)
+    battle.round += 1
+    _start_round(battle, dice, outcome)
+
+
+def begin_battle(battle: Battle, dice: Dice, outcome: Outcome) -> None:
+    """Set up round 1 as a new round is set up (the `start` order calls this)."""
+    battle.round = 1
+    _start_round(battle, dice, outcome)
+
+
+def require_active(battle: Battle) -> None:
+    """Refuse an order outside an active battle, saying whether it has not started or has ended."""
+    if battle.status == "setup":
+        raise IllegalOrderError("The battle has not started yet; the GM starts it with /battle start.")
+    if battle.status == "ended":
+        raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
+
+
+def require_running(battle: Battle) -> None:
+    """Refuse turn orders unless the battle is active with its turns set up."""
+    require_active(battle)
+    if not engaged(battle):
+        raise IllegalOrderError("This battle has no turn order yet; the GM can start a round with /turn close-round.")
+
+
+def set_mode(battle: Battle, mode: str, dice: Dice, outcome: Outcome) -> None:
+    """Switch the turn mode; in a running round, units keep what they have done and spent."""
+    battle.turn["mode"] = mode
+    if not engaged(battle):
+        return
+    if mode == "initiative":
+        roll_initiative(battle, dice)
+        outcome.data["initiative"] = [dict(r) for r in battle.turn["initiative"]]
+    else:
+        battle.turn["initiative"] = []
+    # Forget where play stood so the new mode's first unit or side is announced.
+    battle.turn["at"] = None
+    settle(battle, dice, outcome)
+    outcome.data["next_due"] = next_due(battle)
+
+
+def check_mode(mode: str) -> str:
+    """Return a turn mode's name, or explain which modes exist."""
+    clean = mode.strip().lower()
+    if clean not in MODES:
+        raise InvalidOrderError(f"`{mode}` is not a turn mode; use initiative, side or free.")
+    return clean
+
