@@ -26,8 +26,13 @@ log = logging.getLogger(__name__)
 
 __all__ = ["Actor", "BattleRecord", "Result", "TableService"]
 
-GM_ORDERS = frozenset({"paint", "add-unit", "edit-unit", "remove-unit", "start", "end", "set-rule"})
-OWNER_ORDERS = frozenset({"move", "test"})
+# Orders only a GM gives. Orders naming a side are for the GM or that side's players; orders naming a
+# unit are for the GM or the unit's owner.
+GM_ORDERS = frozenset({
+    "paint", "add-unit", "edit-unit", "remove-unit", "start", "end", "set-rule", "import-map", "set-fp",
+    "set-turn-mode", "close-round", "skip-turn", "next-round",
+})
+SIDE_ORDERS = frozenset({"place-feature", "remove-feature", "trigger-trap"})
 CROP_ABOVE = 24  # maps wider or taller than this are posted cropped around the action
 
 
@@ -117,8 +122,19 @@ class TableService:
         if order.kind in GM_ORDERS:
             await self.require_gm(actor, record, f"use `{order.kind}`")
             return
+        if order.kind in SIDE_ORDERS:
+            side = getattr(order, "side", None)
+            if side is None:
+                at = getattr(order, "at", None)
+                side = battle.square_state(at).get("feature_side") if at is not None else None
+            mine = {u.side.lower() for u in battle.iter_units() if u.owner == actor.user_id}
+            if (side is None or str(side).lower() not in mine) and not await self.is_gm(actor, record):
+                raise NotAllowedError(
+                    f"Only the GM or a player commanding units of {side or 'that side'} can do that."
+                )
+            return
         unit_name = getattr(order, "unit", None)
-        if order.kind in OWNER_ORDERS and unit_name is not None:
+        if unit_name:
             unit = battle.unit(unit_name)
             if unit.owner != actor.user_id and not await self.is_gm(actor, record):
                 raise NotAllowedError(f"{unit.name} is not yours to command; you can only give orders to your own units.")

@@ -607,9 +607,13 @@ def advance_round(battle: Battle, dice: Dice, outcome: Outcome) -> None:
 
 
 def begin_battle(battle: Battle, dice: Dice, outcome: Outcome) -> None:
-    """Set up round 1 as a new round is set up (the `start` order calls this)."""
+    """Set up round 1 as a new round is set up (the `start` order calls this).
+
+    Start-of-round effects do not run here: the map the GM set up is the state at the start of round 1,
+    so a storm placed in setup has not already blown away when the first unit acts.
+    """
     battle.round = 1
-    _start_round(battle, dice, outcome)
+    _start_round(battle, dice, outcome, effects=False)
 
 
 def require_active(battle: Battle) -> None:

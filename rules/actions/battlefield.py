@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules.actions.move import require_active
+from rules import turns
 from rules.battle import handles
 from rules.battlefield import add_status, begin_round, remove_status, search_for_traps, spring_fire_trap
 from rules.combat import can_act, roll_test, skill_breakdown
@@ -66,9 +67,12 @@ def next_round(battle: Battle, order: NextRound, dice: Dice, outcome: Outcome) -
     """Advance the round counter and resolve the start-of-round effects (A06)."""
     if battle.status != "active":
         raise IllegalOrderError(f"The battle is {battle.status}; rounds only advance while it is active.")
-    battle.round += 1
-    outcome.data["round"] = battle.round
-    begin_round(battle, dice, outcome)
+    # The turn system owns the round counter; it runs begin_round through ROUND_START_EFFECTS.
+    turns.advance_round(battle, dice, outcome)
+
+
+if begin_round not in turns.ROUND_START_EFFECTS:
+    turns.ROUND_START_EFFECTS.append(begin_round)
 
 
 def _near_water(battle: Battle, unit: Unit) -> bool:

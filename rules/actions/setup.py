@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules import turns
 from rules.battle import MAX_UNITS, check_name, handles
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError
@@ -131,6 +132,7 @@ def start(battle: Battle, order: Start, dice: Dice, outcome: Outcome) -> None:
     battle.status = "active"
     battle.round = 1
     outcome.effect("battle_started", round=1)
+    turns.begin_battle(battle, dice, outcome)
 
 
 @handles("end")

@@ -23,7 +23,7 @@ as gm
 /unit add name:Sachiel side:Angels at:K8 owner:@bob ag:38
 /battle start
 as alice
-/move unit:Eva-01 to:E3
+/move unit:Eva-01 to:D2 mode:half
 /move unit:Sachiel to:J8
 /act unit:Eva-01 stat:ag modifier:10
 as gm
@@ -65,7 +65,7 @@ async def run_through_discord(db_path: Path, seed: int) -> list[dict[str, Any]]:
             (gm, "unit add", {"name": "Eva-01", "side": "NERV", "at": "B2", "owner": alice, "ag": 45}),
             (gm, "unit add", {"name": "Sachiel", "side": "Angels", "at": "K8", "owner": bob, "ag": 38}),
             (gm, "battle start", {}),
-            (alice, "move", {"unit": "Eva-01", "to": "E3"}),
+            (alice, "move", {"unit": "Eva-01", "to": "D2", "mode": "half"}),
             (alice, "move", {"unit": "Sachiel", "to": "J8"}),
             (alice, "act", {"unit": "Eva-01", "stat": "ag", "modifier": 10}),
             (gm, "map show", {"full": True}),
@@ -106,7 +106,7 @@ async def test_console_and_discord_agree(tmp_path: Path) -> None:
     test = console[7]["outcome"]["tests"][0]
     assert test["target"] == 45
     assert {"label": "Difficult terrain (DTV 2)", "value": -10, "source": "DTV"} in test["breakdown"]["modifiers"]
-    assert console[5]["outcome"]["effects"][0] == {"type": "moved", "unit": "Eva-01", "frm": "B2", "to": "E3", "cost": 3}
+    assert console[5]["outcome"]["effects"][0] == {"type": "moved", "unit": "Eva-01", "frm": "B2", "to": "D2", "cost": 2}
 
 
 def write(tmp: Path, text: str) -> Path:

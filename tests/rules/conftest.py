@@ -9,6 +9,7 @@ import pytest
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.dice import Dice
+from rules.actions.turns import CloseRound, SetTurnMode
 from rules.orders import AddUnit, Start
 
 
@@ -34,6 +35,12 @@ def battle_p() -> Battle:
     return Battle.new("strategic-p", 20, 15, "Test P")
 
 
-def start(battle: Battle) -> None:
-    """Start a battle."""
+def start(battle: Battle, mode: str = "free") -> None:
+    """Start a battle; rules tests default to free turns so any unit may act (turn order has its own tests)."""
+    battle.apply(SetTurnMode(mode=mode), dice())
     battle.apply(Start(), dice())
+
+
+def new_round(battle: Battle) -> None:
+    """Close the round so every unit gets its actions back (and start-of-round effects run)."""
+    battle.apply(CloseRound(), dice())

@@ -13,7 +13,7 @@ from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError, NotFoundError
 from rules.orders import EditUnit, Order
 from rules.outcome import Outcome
-from tests.rules.conftest import add, dice, start
+from tests.rules.conftest import add, dice, new_round, start
 
 RIFLE = {"name": "Rifle", "range": 30, "damage": "1d10", "type": "I"}
 KNIFE = {"name": "Knife", "melee": True, "damage": "1d10", "type": "R"}
@@ -252,8 +252,10 @@ def test_aim_adds_and_is_spent() -> None:
     add(b, "Target", "Blue", "A6")
     start(b)
     b.apply(Order.parse("aim unit:Shooter mode:full"), dice())
+    new_round(b)  # a Full Aim is the whole turn; the shot comes next round
     assert _mods(_shoot(b, 100))["Aim"] == 20
     assert b.unit("Shooter").aim == 0 and "aiming" not in b.unit("Shooter").statuses
+    new_round(b)
     assert "Aim" not in _mods(_shoot(b, 100))
 
 
@@ -351,7 +353,7 @@ def test_a_destroyed_unit_cannot_act() -> None:
     _refused(b, Attack(unit="Target", weapon="Rifle", target="Shooter"), NotFoundError, "no unit `Target`")
     b.apply(EditUnit(unit="Shooter", stats={"wounds": 0}), dice())
     add(b, "Other", "Blue", "A9")
-    _refused(b, Attack(unit="Shooter", weapon="Rifle", target="Other"), IllegalOrderError, "destroyed")
+    _refused(b, Attack(unit="Shooter", weapon="Rifle", target="Other"), IllegalOrderError, "out of the fight")
 
 
 def test_a_stunned_unit_cannot_attack(ready: Battle) -> None:
@@ -465,6 +467,7 @@ def test_engagement_clears_when_a_partner_leaves_or_dies() -> None:
     assert sorted(shooter.engaged) == ["Other", "Target"]
     assert clear_engagement(b, other) == ["Shooter"]
     assert shooter.engaged == ["Target"] and other.engaged == []
+    new_round(b)
     _shoot(b, 5, 9, weapon="Knife")
     assert "target" not in b.units and shooter.engaged == []
 

@@ -14,7 +14,7 @@ from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.movement import allowance, find_path, movement_base
 from rules.orders import EditUnit, Move, Paint, SetRule
 from rules.outcome import Outcome
-from tests.rules.conftest import add, dice, start
+from tests.rules.conftest import add, dice, new_round, start
 
 
 def paint(battle: Battle, terrain: str, *cells: str) -> None:
@@ -182,10 +182,10 @@ def test_flying_horde_ignores_ground_dtv_but_not_storms(battle_e: Battle) -> Non
     flag(battle_e, "storm", "B2")
     add(battle_e, "Wings", "UN", "A1", kind="horde", magnitude=20, ag=20, flyer=4, altitude=1)
     start(battle_e)
-    assert move(battle_e, "Wings", "B1", "half").data["cost"] == 1
-    assert move(battle_e, "Wings", "A3", "full").data["cost"] == 2  # via a clear square
     battle_e.apply(EditUnit(unit="Wings", stats={"flyer": 2}), dice())
     refused(battle_e, "Wings", "B2", "half", r"DTV 2.*2 MP.*only 1 MP")
+    battle_e.apply(EditUnit(unit="Wings", stats={"flyer": 4}), dice())
+    assert move(battle_e, "Wings", "B1", "half").data["cost"] == 1
 
 
 # --- stacking: "multiple allied Independent Characters may occupy the same space. Hordes may not,
@@ -406,6 +406,7 @@ def test_a_sunk_unit_surfaces_on_leaving_deep_water(battle_e: Battle) -> None:
     add(battle_e, "Eva", "NERV", "A1", ag=99, **{"class": "eva"}, skills={"athletics": 40})
     start(battle_e)
     move(battle_e, "Eva", "B1", "full", 1, 90)
+    new_round(battle_e)
     out = move(battle_e, "Eva", "C1", "full")
     eva = battle_e.unit("Eva")
     assert eva.altitude == 0 and "sunk" not in eva.statuses
@@ -477,6 +478,7 @@ def test_minefield_is_removed_after_its_last_trigger(battle_p: Battle) -> None:
     mined(battle_p)
     start(battle_p)
     move(battle_p, "F1", "B1", "full", 1)
+    new_round(battle_p)
     move(battle_p, "F1", "C1", "full")
     out = move(battle_p, "F2", "B1", "full", 1)
     assert any(e["type"] == "feature_expended" for e in out.effects)
