@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rules.actions.move import require_active
 from rules import turns
+from rules.actions.move import require_active
 from rules.battle import handles
 from rules.battlefield import add_status, begin_round, remove_status, search_for_traps, spring_fire_trap
 from rules.combat import can_act, roll_test, skill_breakdown

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
+from rules.actions.turns import CloseRound, SetTurnMode
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.dice import Dice
-from rules.actions.turns import CloseRound, SetTurnMode
 from rules.orders import AddUnit, Start
 
 
