@@ -21,6 +21,7 @@ from render.view import (
 )
 from rules.battle import Battle
 from rules.coords import Cell
+from rules.features import can_see
 
 SIDE_COLOURS: tuple[tuple[int, int, int], ...] = (
     (40, 90, 200), (200, 40, 40), (230, 170, 20), (130, 60, 160),
@@ -85,8 +86,7 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
         fkey = state.get("feature")
         if fkey and fkey in ruleset.features:
             ftype = ruleset.features[fkey]
-            owner = str(state.get("feature_side", "")).lower()
-            if not ftype.hidden or show_hidden or owner in visible or state.get("revealed"):
+            if can_see(battle, cell, visible, show_hidden):
                 features.append(FeatureMark(x=cell.x, y=cell.y, label=ftype.label, color=FEATURE_COLOUR,
                                             hidden=ftype.hidden))
         for kind in ("fire", "smoke", "storm", "burnt", "deep"):

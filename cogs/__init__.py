@@ -1,10 +1,1 @@
-"""Slash-command groups, one package per noun, plus the players' verbs."""
-
-EXTENSIONS = (
-    "cogs.battle",
-    "cogs.map",
-    "cogs.unit",
-    "cogs.play",
-    "cogs.settings",
-    "cogs.help",
-)
+"""Slash-command groups, one package per noun, plus the players' verbs (the bot loads them by name)."""

@@ -6,11 +6,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common.autocomplete import ruleset_choices
+from cogs.common.autocomplete import constant_choices, ruleset_choices
 from cogs.common.context import actor_of, battle_here, channel_key, service_of
 from cogs.common.embeds import INFO, outcome_embed, safe
 from cogs.common.replies import defer, reply
 from rules import orders as o
+from rules.constants import list_constants
 from rules.errors import GameError, NotAllowedError
 
 
@@ -116,11 +117,44 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         """End the battle of this channel."""
         await self._gm_order(interaction, o.End())
 
-    async def _gm_order(self, interaction: discord.Interaction, order: o.Order) -> None:
+    rules = app_commands.Group(name="rules", description="The rule constants of this battle")
+
+    @rules.command(name="show", description="List this battle's rule constants, with the GM's overrides")
+    async def rules_show(self, interaction: discord.Interaction) -> None:
+        """List the rule constants."""
+        record = await battle_here(interaction)
+        battle = await service_of(interaction).load(record)
+        lines = []
+        for c in list_constants(battle):
+            mark = f" (default {c['default']})" if c["overridden"] else ""
+            ruling = f" [{c['ruling']}]" if c["ruling"] else ""
+            lines.append(f"`{c['key']}` = **{c['value']}**{mark}{ruling}: {c['doc']}")
+        embed = discord.Embed(title=f"Rule constants: {battle.ruleset_id}", colour=INFO)
+        chunk: list[str] = []
+        size = 0
+        for line in lines:
+            if size + len(line) > 1000 and chunk:
+                embed.add_field(name="\u200b", value="\n".join(chunk), inline=False)
+                chunk, size = [], 0
+            chunk.append(line)
+            size += len(line) + 1
+        if chunk:
+            embed.add_field(name="\u200b", value="\n".join(chunk), inline=False)
+        embed.set_footer(text="A GM changes one with /battle rules set key value")
+        await reply(interaction, embed=embed, ephemeral=True)
+
+    @rules.command(name="set", description="Override a rule constant for this battle (GM)")
+    @app_commands.describe(key="Constant to change (see /battle rules show)", value="New value")
+    @app_commands.autocomplete(key=constant_choices)
+    async def rules_set(self, interaction: discord.Interaction, key: str, value: str) -> None:
+        """Override a rule constant."""
+        await self._gm_order(interaction, o.SetRule(key=key, value=value), render_map=False)
+
+    async def _gm_order(self, interaction: discord.Interaction, order: o.Order, render_map: bool = True) -> None:
         record = await battle_here(interaction)
         service = service_of(interaction)
         result = await service.execute(actor_of(interaction), record, order, render=False)
         await defer(interaction)
-        png = await service.render(result.battle, full=True)
+        png = await service.render(result.battle, full=True) if render_map else None
         assert result.outcome is not None
         await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name), png=png)

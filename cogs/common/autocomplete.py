@@ -63,3 +63,18 @@ async def terrain_choices(interaction: discord.Interaction, current: str) -> lis
             extra = f" (AP {t.ap}, DTV {t.dtv})" if t.ap or t.dtv else ""
             out.append(app_commands.Choice(name=f"{t.name}{extra}"[:100], value=t.key))
     return out[:LIMIT]
+
+
+async def constant_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Offer the rule constants of this channel's battle, with their current value."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return []
+    found = await service_of(interaction).peek(interaction.guild_id, interaction.channel_id)
+    if found is None:
+        return []
+    battle = found[1]
+    out = []
+    for key in sorted(battle.ruleset.constants):
+        if _matches(current, key):
+            out.append(app_commands.Choice(name=f"{key} = {battle.const(key)}"[:100], value=key))
+    return out[:LIMIT]

@@ -108,3 +108,16 @@ async def test_gm_role_setting(table: Table) -> None:
     await table.slash("settings gm-role", role=role)
     allowed = await table.slash("map paint", user=table.carol, terrain="forest", **{"from": "A1"})
     assert "1 square(s) painted forest" in text_of(allowed)
+
+
+async def test_battle_rules_show_and_set(table: Table) -> None:
+    await table.setup_battle()
+    shown = await table.slash("battle rules show", user=table.alice)
+    assert "`modifier_cap` = **60**" in text_of(shown) and last_message(shown).ephemeral
+    await table.slash("battle rules set", key="modifier_cap", value="40")
+    after = await table.slash("battle rules show", user=table.alice)
+    assert "`modifier_cap` = **40** (default 60)" in text_of(after)
+    bad = await table.slash("battle rules set", key="modifier_cap", value="500")
+    assert last_message(bad).ephemeral and "between 0 and 100" in text_of(bad)
+    refused = await table.slash("battle rules set", user=table.alice, key="modifier_cap", value="30")
+    assert "Only a GM" in text_of(refused)
