@@ -1,4 +1,4 @@
-"""The /map group: show the map and paint terrain."""
+"""The /map group: show the map, paint terrain, import and export map files."""
 
 from discord.ext import commands
 

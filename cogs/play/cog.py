@@ -9,15 +9,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.common.autocomplete import unit_choices
+from cogs.common.autocomplete_combat import stat_choices
 from cogs.common.context import actor_of, battle_here, channel_key, service_of
 from cogs.common.embeds import INFO, outcome_embed, roll_line, safe
+from cogs.common.embeds_combat import combat_embed
 from cogs.common.replies import defer, reply
 from cogs.common.transformers import CellArg
 from rules import orders as o
+from rules.actions.other import Act
 from rules.dice import Dice
 from rules.errors import NotAllowedError
-
-Stat = Literal["ws", "bs", "s", "t", "ag", "int", "per", "wp", "fel"]
 
 
 class PlayCog(commands.Cog):
@@ -54,20 +55,25 @@ class PlayCog(commands.Cog):
         await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name,
                                                      actor_name=interaction.user.display_name), png=png)
 
-    @app_commands.command(name="act", description="Make a d100 test for your unit (a characteristic and a modifier)")
-    @app_commands.describe(unit="Your unit", stat="Characteristic to test", modifier="Modifier the GM allowed",
-                           reason="What the test is for")
-    @app_commands.autocomplete(unit=unit_choices)
-    async def act(self, interaction: discord.Interaction, unit: str, stat: Stat,
+    @app_commands.command(name="act", description="Make a d100 test for your unit: a characteristic or a skill")
+    @app_commands.describe(unit="Your unit", stat="Characteristic or skill to test (the unit's skills are offered)",
+                           modifier="Modifier the GM allowed, -100 to +100", reason="What the test is for")
+    @app_commands.autocomplete(unit=unit_choices, stat=stat_choices)
+    async def act(self, interaction: discord.Interaction, unit: str, stat: str,
                   modifier: app_commands.Range[int, -100, 100] = 0, reason: str = "") -> None:
-        """Make a test."""
+        """Make a test with the unit's conditions and terrain applied."""
         record = await battle_here(interaction)
         service = service_of(interaction)
-        order = o.SkillTest(unit=unit, stat=stat, modifier=modifier, reason=reason[:100])
+        # Skills are stored as `tech_use`; let a player type `Tech Use`.
+        key = "_".join(stat.strip().lower().split())
+        order: o.Order = Act(unit=unit, stat=key, modifier=modifier, reason=reason[:100])
+        if record.status == "setup":
+            # Before the battle starts there are no turns or conditions; the plain test lets a GM roll in setup.
+            order = o.SkillTest(unit=unit, stat=key, modifier=modifier, reason=reason[:100])
         result = await service.execute(actor_of(interaction), record, order, render=False)
         assert result.outcome is not None
-        await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name,
-                                                     actor_name=interaction.user.display_name))
+        await reply(interaction, embed=combat_embed(result.outcome, result.battle, battle_name=result.battle.name,
+                                                    actor_name=interaction.user.display_name))
 
     @app_commands.command(name="roll", description="Roll dice in the open, like 2d10+5, d100 or 1d5")
     @app_commands.describe(dice="Dice notation: NdX+K terms, e.g. 2d10+5, d100, 1d5+d3-1",

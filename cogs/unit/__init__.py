@@ -1,4 +1,4 @@
-"""The /unit group: add, inspect, edit and remove units."""
+"""The /unit group: add, import, inspect, edit and remove units."""
 
 from discord.ext import commands
 

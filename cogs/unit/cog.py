@@ -8,13 +8,24 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.common.attachments import read_text
 from cogs.common.autocomplete import unit_choices
+from cogs.common.autocomplete_setup import new_side_choices
 from cogs.common.context import actor_of, battle_here, service_of
-from cogs.common.embeds import INFO, outcome_embed, safe
+from cogs.common.embeds import outcome_embed, safe
+from cogs.common.embeds_setup import import_embed, setup_embed
 from cogs.common.replies import defer, reply
 from cogs.common.transformers import CellArg
+from cogs.unit.embed import unit_embed
+from cogs.unit.importing import STATBLOCK_GUIDE, STATBLOCK_SUFFIXES, parse_one_unit, place_all, plan_import
 from rules import orders as o
-from rules.units import CHARACTERISTIC_NAMES, Unit
+from rules.errors import GameError
+
+Char = app_commands.Range[int, 0, 200]
+Pool = app_commands.Range[int, 0, 10000]
+Trait = app_commands.Range[int, 0, 100]
+UnitClass = Literal["eva", "superheavy", "infantry", "vehicle", "walker", "other"]
+FILE_STATS = ("weapons", "skills")  # what a stat-block file attached to /unit edit replaces
 
 
 def stats_from(**options: Any) -> dict[str, Any]:
@@ -22,43 +33,8 @@ def stats_from(**options: Any) -> dict[str, Any]:
     return {k: v for k, v in options.items() if v is not None}
 
 
-def unit_embed(unit: Unit) -> discord.Embed:
-    """Describe a unit's stat block."""
-    embed = discord.Embed(title=f"{safe(unit.name)} ({safe(unit.side)})", colour=INFO)
-    kind = "Horde" if unit.is_horde else "Independent Character / E-Scale unit"
-    health = (f"Magnitude **{unit.magnitude}/{unit.max_magnitude}** \u00b7 {unit.squads} squad(s)" if unit.is_horde
-              else f"Wounds **{unit.wounds}/{unit.max_wounds}**")
-    owner = f"<@{unit.owner}>" if unit.owner else "the GM"
-    lines = [f"{kind} \u00b7 {unit.unit_class} \u00b7 on **{unit.cell}** \u00b7 commanded by {owner}", health]
-    traits = []
-    if unit.flyer:
-        traits.append(f"Flyer({unit.flyer}), altitude {unit.altitude}")
-    if unit.hoverer:
-        traits.append(f"Hoverer({unit.hoverer})")
-    if unit.aquatic:
-        traits.append("Aquatic")
-    if unit.amphibious:
-        traits.append("Amphibious")
-    if traits:
-        lines.append("Traits: " + ", ".join(traits))
-    if unit.statuses:
-        lines.append("Status: " + ", ".join(unit.statuses))
-    embed.description = "\n".join(lines)
-    chars = " \u00b7 ".join(f"{k.upper()} {unit.chars.get(k, 0)}" for k in CHARACTERISTIC_NAMES)
-    embed.add_field(name="Characteristics", value=chars, inline=False)
-    armour = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in unit.armour.items())
-    embed.add_field(name="Armour (AP)", value=armour or "none", inline=False)
-    if unit.weapons:
-        wl = []
-        for w in unit.weapons[:10]:
-            rng = "melee" if w.melee else f"{w.range} {w.range_unit}"
-            wl.append(f"**{safe(w.name)}** {rng}, {w.damage} {w.dtype}, pen {w.pen}")
-        embed.add_field(name="Weapons", value="\n".join(wl)[:1024], inline=False)
-    return embed
-
-
-class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, inspect, edit and remove units"):
-    """Add, inspect, edit and remove units."""
+class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, import, inspect, edit and remove units"):
+    """Add, import, inspect, edit and remove units."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -74,40 +50,118 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, insp
         flyer="Flyer(X) movement value", hoverer="Hoverer(X) movement value",
     )
     @app_commands.rename(int_="int")
+    @app_commands.autocomplete(side=new_side_choices)
     async def add(self, interaction: discord.Interaction, name: str, side: str, at: CellArg,
                   owner: discord.User | None = None, kind: Literal["ic", "horde"] | None = None,
-                  ag: app_commands.Range[int, 0, 200] | None = None, bs: app_commands.Range[int, 0, 200] | None = None,
-                  ws: app_commands.Range[int, 0, 200] | None = None, s: app_commands.Range[int, 0, 200] | None = None,
-                  t: app_commands.Range[int, 0, 200] | None = None, int_: app_commands.Range[int, 0, 200] | None = None,
-                  wounds: app_commands.Range[int, 0, 10000] | None = None,
-                  magnitude: app_commands.Range[int, 0, 10000] | None = None,
-                  ap: app_commands.Range[int, 0, 100] | None = None, flyer: app_commands.Range[int, 0, 100] | None = None,
-                  hoverer: app_commands.Range[int, 0, 100] | None = None) -> None:
+                  ag: Char | None = None, bs: Char | None = None, ws: Char | None = None, s: Char | None = None,
+                  t: Char | None = None, int_: Char | None = None, wounds: Pool | None = None,
+                  magnitude: Pool | None = None, ap: Trait | None = None, flyer: Trait | None = None,
+                  hoverer: Trait | None = None) -> None:
         """Add a unit."""
         stats = stats_from(kind=kind, ag=ag, bs=bs, ws=ws, s=s, t=t, int=int_, wounds=wounds, magnitude=magnitude,
                            ap=ap, flyer=flyer, hoverer=hoverer)
         order = o.AddUnit(name=name, side=side, at=at, owner=owner.id if owner else None, stats=stats or None)
         await self._run(interaction, order)
 
-    @app_commands.command(name="edit", description="Change a unit's stats, side or owner (GM)")
+    @app_commands.command(name="import", description="Place every unit of a stat-block file (.toml), all or none (GM)")
     @app_commands.describe(
-        unit="Unit to edit", name="New name", side="New side", owner="New commanding player",
-        ag="Agility", bs="Ballistic Skill", ws="Weapon Skill", s="Strength", t="Toughness",
-        wounds="Current wounds", magnitude="Current magnitude", ap="Armour on every location",
+        file="A .toml stat-block file: one [[unit]] table per unit (see docs/statblocks.md)",
+        side="Put every unit on this side instead of the file's",
+        owner="Player who commands every unit, instead of the file's `owner` ids",
     )
-    @app_commands.autocomplete(unit=unit_choices)
+    @app_commands.autocomplete(side=new_side_choices)
+    async def import_(self, interaction: discord.Interaction, file: discord.Attachment, side: str | None = None,
+                      owner: discord.User | None = None) -> None:
+        """Import the units of a stat-block file; if any unit is wrong, none is placed."""
+        record = await battle_here(interaction)
+        service = service_of(interaction)
+        actor = actor_of(interaction)
+        await service.require_gm(actor, record, "import units")
+        text = await read_text(file, suffixes=STATBLOCK_SUFFIXES, what="a stat-block file", guide=STATBLOCK_GUIDE)
+        battle = await service.load(record)
+        try:
+            plan = plan_import(text, battle, side=side, owner=owner.id if owner else None)
+        except GameError as exc:
+            raise GameError(f"{exc.message}\nNothing was imported.") from None
+        # Placing hundreds of units takes seconds. Defer privately: should a concurrent order make a unit fail
+        # after all, the import is taken back and the refusal reaches only the GM, like any other refusal.
+        await defer(interaction, ephemeral=True)
+        placed = await place_all(service, actor, record, plan)
+        battle = await service.load(await service.get_battle(actor.guild_id, record.id))
+        png = await service.render(battle, {"cells": [str(order.at) for order in plan.orders]})
+        count = f"{len(placed)} unit{'s' if len(placed) != 1 else ''}"
+        await interaction.edit_original_response(
+            content=f"Imported {count} from `{safe(file.filename)}`; the list and the map are posted for everyone.")
+        await reply(interaction, embed=import_embed(file.filename, placed, battle_name=battle.name), png=png)
+
+    @app_commands.command(name="edit", description="Change a unit's stat block, side or owner (GM)")
+    @app_commands.describe(
+        unit="Unit to edit", name="New name", side="New side (created if new)", owner="New commanding player",
+        kind="ic: character or E-Scale unit; horde: a Horde", class_="Class (Evas and Superheavies can sink)",
+        ws="Weapon Skill", bs="Ballistic Skill", s="Strength", t="Toughness", ag="Agility",
+        int_="Intelligence", per="Perception", wp="Willpower", fel="Fellowship",
+        wounds="Current wounds (characters)", max_wounds="Maximum wounds (characters)",
+        magnitude="Current Magnitude (Hordes)", max_magnitude="Maximum Magnitude (Hordes)",
+        squads="Squads in the Horde", ap="Armour on every location",
+        supreme_commander="The side's Supreme Commander: feature points come from its Intelligence Bonus",
+        file="A .toml stat-block file of one unit: its weapons and skills replace this unit's",
+    )
+    @app_commands.rename(int_="int", class_="class")
+    @app_commands.autocomplete(unit=unit_choices, side=new_side_choices)
     async def edit(self, interaction: discord.Interaction, unit: str, name: str | None = None,
                    side: str | None = None, owner: discord.User | None = None,
-                   ag: app_commands.Range[int, 0, 200] | None = None, bs: app_commands.Range[int, 0, 200] | None = None,
-                   ws: app_commands.Range[int, 0, 200] | None = None, s: app_commands.Range[int, 0, 200] | None = None,
-                   t: app_commands.Range[int, 0, 200] | None = None,
-                   wounds: app_commands.Range[int, 0, 10000] | None = None,
-                   magnitude: app_commands.Range[int, 0, 10000] | None = None,
-                   ap: app_commands.Range[int, 0, 100] | None = None) -> None:
-        """Edit a unit."""
-        stats = stats_from(name=name, side=side, owner=owner.id if owner else None, ag=ag, bs=bs, ws=ws, s=s,
-                           t=t, wounds=wounds, magnitude=magnitude, ap=ap)
-        await self._run(interaction, o.EditUnit(unit=unit, stats=stats or None))
+                   kind: Literal["ic", "horde"] | None = None, class_: UnitClass | None = None,
+                   ws: Char | None = None, bs: Char | None = None, s: Char | None = None, t: Char | None = None,
+                   ag: Char | None = None, int_: Char | None = None, per: Char | None = None,
+                   wp: Char | None = None, fel: Char | None = None, wounds: Pool | None = None,
+                   max_wounds: app_commands.Range[int, 1, 10000] | None = None, magnitude: Pool | None = None,
+                   max_magnitude: app_commands.Range[int, 1, 10000] | None = None,
+                   squads: app_commands.Range[int, 1, 100] | None = None, ap: Trait | None = None,
+                   supreme_commander: bool | None = None, file: discord.Attachment | None = None) -> None:
+        """Edit a unit's stat block; a file replaces its weapons and skills."""
+        stats = stats_from(name=name, side=side, owner=owner.id if owner else None, kind=kind, ws=ws, bs=bs, s=s,
+                           t=t, ag=ag, int=int_, per=per, wp=wp, fel=fel, wounds=wounds, max_wounds=max_wounds,
+                           magnitude=magnitude, max_magnitude=max_magnitude, squads=squads, ap=ap,
+                           supreme_commander=supreme_commander)
+        if class_ is not None:
+            stats["class"] = class_
+        extra: list[str] = []
+        if file is not None:
+            record = await battle_here(interaction)
+            await service_of(interaction).require_gm(actor_of(interaction), record, "edit units")
+            text = await read_text(file, suffixes=STATBLOCK_SUFFIXES, what="a stat-block file", guide=STATBLOCK_GUIDE)
+            spec = parse_one_unit(text)
+            taken = {k: spec.stats[k] for k in FILE_STATS if k in spec.stats}
+            if not taken:
+                raise GameError(f"`{safe(file.filename)}` gives no `weapons` or `skills`, so there is nothing to take "
+                                "from it; the other fields of a file are set with the options of this command.")
+            stats.update(taken)
+            extra.append(f"From {safe(file.filename)}: " + "; ".join(_describe_taken(taken)) + ".")
+        if not stats:
+            raise GameError("Say what to change: give at least one option (a stat, a new name, side or owner, or a file).")
+        await self._run(interaction, o.EditUnit(unit=unit, stats=stats), extra=extra)
+
+    @app_commands.command(name="traits", description="Change a unit's movement traits: Flyer, Hoverer, altitude, water (GM)")
+    @app_commands.describe(
+        unit="Unit to change", flyer="Flyer(X): moves by X while flying (0 removes the trait)",
+        hoverer="Hoverer(X): ignores DTV on ice, shallows and water (0 removes the trait)",
+        altitude="Squares above the ground (above 0 needs Flyer; -1 is sunk)",
+        aquatic="Aquatic: no DTV, Hit Bonus or low elevation in water",
+        amphibious="Amphibious: as Aquatic, for units that also walk on land",
+        anti_fog="Anti-darkness/fog upgrade: negates the storm penalty",
+        mp="A Horde's own movement value (0: use its Agility Bonus)",
+    )
+    @app_commands.autocomplete(unit=unit_choices)
+    async def traits(self, interaction: discord.Interaction, unit: str, flyer: Trait | None = None,
+                     hoverer: Trait | None = None, altitude: app_commands.Range[int, -1, 100] | None = None,
+                     aquatic: bool | None = None, amphibious: bool | None = None, anti_fog: bool | None = None,
+                     mp: Trait | None = None) -> None:
+        """Change a unit's movement and environment traits."""
+        stats = stats_from(flyer=flyer, hoverer=hoverer, altitude=altitude, aquatic=aquatic, amphibious=amphibious,
+                           anti_fog=anti_fog, mp=mp)
+        if not stats:
+            raise GameError("Say which trait to change, for example `flyer:8` or `aquatic:True`.")
+        await self._run(interaction, o.EditUnit(unit=unit, stats=stats))
 
     @app_commands.command(name="remove", description="Take a unit off the map (GM)")
     @app_commands.describe(unit="Unit to remove")
@@ -125,11 +179,27 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, insp
         battle = await service_of(interaction).load(record)
         await reply(interaction, embed=unit_embed(battle.unit(unit)))
 
-    async def _run(self, interaction: discord.Interaction, order: o.Order) -> None:
+    async def _run(self, interaction: discord.Interaction, order: o.Order, extra: list[str] | None = None) -> None:
         record = await battle_here(interaction)
         service = service_of(interaction)
         result = await service.execute(actor_of(interaction), record, order, render=False)
         await defer(interaction)
         assert result.outcome is not None
         png = await service.render(result.battle, result.outcome.highlight)
-        await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name), png=png)
+        if order.kind == "edit-unit":
+            embed = setup_embed(result.outcome, battle_name=result.battle.name, extra=extra)
+        else:
+            embed = outcome_embed(result.outcome, battle_name=result.battle.name)
+        await reply(interaction, embed=embed, png=png)
+
+
+def _describe_taken(taken: dict[str, Any]) -> list[str]:
+    """Say what a file gave: the weapons by name and the number of skills."""
+    parts = []
+    if "weapons" in taken:
+        names = [safe(w.get("name", "?")) for w in taken["weapons"] if isinstance(w, dict)]
+        parts.append(f"weapons {', '.join(names)}" if names else "no weapons")
+    if "skills" in taken and isinstance(taken["skills"], dict):
+        n = len(taken["skills"])
+        parts.append(f"{n} skill{'s' if n != 1 else ''}")
+    return parts

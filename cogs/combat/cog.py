@@ -1,0 +1,110 @@
+"""The /attack command and the /range preview."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.combat.post import post_order
+from cogs.combat.preview import range_embed
+from cogs.common.autocomplete import unit_choices
+from cogs.common.autocomplete_combat import target_choices, weapon_choices
+from cogs.common.context import actor_of, battle_here, service_of
+from cogs.common.replies import defer, reply
+from cogs.common.transformers import CellArg
+from rules.actions.combat import Attack
+from rules.battle import Battle
+from rules.coords import Cell
+from rules.errors import GameError, NotAllowedError, NotFoundError
+from rules.ranges import range_preview
+from rules.units import Unit, Weapon
+
+LOCATIONS = [
+    app_commands.Choice(name="Head", value="head"), app_commands.Choice(name="Body", value="body"),
+    app_commands.Choice(name="Right arm", value="r_arm"), app_commands.Choice(name="Left arm", value="l_arm"),
+    app_commands.Choice(name="Right leg", value="r_leg"), app_commands.Choice(name="Left leg", value="l_leg"),
+]
+
+
+def weapon_of(unit: Unit, name: str) -> Weapon:
+    """Return a unit's weapon by name, or list the weapons it has."""
+    weapon = unit.weapon(name)
+    if weapon is None:
+        names = ", ".join(w.name for w in unit.weapons) or "none"
+        raise NotFoundError(f"{unit.name} has no weapon `{name}`. Its weapons: {names}.")
+    return weapon
+
+
+def any_weapon(battle: Battle, name: str, user_id: int) -> tuple[Unit, Weapon]:
+    """Find a weapon by name on the map, the user's own units first, for a preview from a bare square."""
+    units = sorted(battle.iter_units(), key=lambda u: u.owner != user_id)
+    for unit in units:
+        weapon = unit.weapon(name)
+        if weapon is not None:
+            return unit, weapon
+    raise NotFoundError(f"No unit in this battle carries a weapon called `{name}`.")
+
+
+class CombatCog(commands.Cog):
+    """Attack with a unit's weapons, and preview shots without rolling."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="attack", description="Attack with one of your unit's weapons: a unit, or a square")
+    @app_commands.describe(
+        unit="Your attacking unit",
+        weapon="One of its weapons (range and damage shown)",
+        target="Unit to attack (enemies first), or `bridge` with the bridge's square in `at`",
+        at="Square to attack: for area weapons, a bridge, or the lone unit on it",
+        adjust="GM only: a situational modifier to the to-hit test, -100 to +100",
+        called="Called shot at one hit location (a penalty to hit)",
+    )
+    @app_commands.autocomplete(unit=unit_choices, weapon=weapon_choices, target=target_choices)
+    @app_commands.choices(called=LOCATIONS)
+    async def attack(self, interaction: discord.Interaction, unit: str, weapon: str, target: str | None = None,
+                     at: CellArg | None = None, adjust: app_commands.Range[int, -100, 100] = 0,
+                     called: app_commands.Choice[str] | None = None) -> None:
+        """Resolve an attack and post the breakdown, the dice, the damage and the map."""
+        if not (target or "").strip() and at is None:
+            raise GameError("Say what to attack: `target` (a unit, or `bridge`) or `at` (a square, for area weapons).")
+        if adjust:
+            record = await battle_here(interaction)
+            if not await service_of(interaction).is_gm(actor_of(interaction), record):
+                raise NotAllowedError("Only a GM can adjust an attack's to-hit test; leave `adjust` out.")
+        order = Attack(unit=unit, weapon=weapon, target=(target or "").strip(), at=at, adjust=adjust,
+                       called=called.value if called else "")
+        await post_order(interaction, order)
+
+    @app_commands.command(name="range", description="Preview a shot without rolling: distance, range band, modifiers")
+    @app_commands.describe(
+        to="Square to aim at, like P10",
+        weapon="Weapon to measure with (of `unit`; with only `from`, of any unit)",
+        unit="Unit that would fire: measures from its square with its skill",
+        from_="Square to measure from instead (only the situational modifiers then)",
+    )
+    @app_commands.rename(from_="from")
+    @app_commands.autocomplete(unit=unit_choices, weapon=weapon_choices)
+    async def range_(self, interaction: discord.Interaction, to: CellArg, weapon: str, unit: str | None = None,
+                     from_: CellArg | None = None) -> None:
+        """Show, only to the user, what a shot would face; nothing is rolled or changed."""
+        if not (unit or "").strip() and from_ is None:
+            raise GameError("Say where the shot starts: `unit` (from its square) or `from` (any square).")
+        record = await battle_here(interaction)
+        service = service_of(interaction)
+        battle = await service.load(record)
+        if (unit or "").strip():
+            owner = battle.unit(unit or "")
+            gun = weapon_of(owner, weapon)
+        else:
+            owner, gun = any_weapon(battle, weapon, interaction.user.id)
+        # From a bare square nobody stands there to fire, so the rules count no one's skill or aim.
+        origin: Cell | Unit = from_ if from_ is not None else owner
+        preview = range_preview(battle, origin, to, gun)
+        await defer(interaction, ephemeral=True)
+        src = preview["from"]
+        highlight = {"actor": src, "target": preview["to"], "line": [src, preview["to"]]}
+        png = await service.render(battle, highlight)
+        embed = range_embed(preview, battle, owner=owner.name, from_unit=from_ is None)
+        await reply(interaction, embed=embed, png=png, ephemeral=True)

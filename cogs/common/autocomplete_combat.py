@@ -1,0 +1,177 @@
+"""Autocomplete for combat: the chosen unit's weapons and skills, targets by distance, sides and traps."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.service import BattleRecord
+from cogs.common.autocomplete import LIMIT
+from cogs.common.context import actor_of, service_of
+from rules.battle import Battle
+from rules.battlefield import bridge_at
+from rules.combat import melee_reach
+from rules.coords import Cell
+from rules.errors import GameError
+from rules.ranges import weapon_range
+from rules.units import CHARACTERISTIC_NAMES, Unit, Weapon
+
+Choice = app_commands.Choice
+TRAP_FEATURES = ("bakelite_trap", "fire_trap")
+
+
+def _matches(current: str, *texts: str) -> bool:
+    needle = current.strip().lower()
+    return not needle or any(needle in t.lower() for t in texts)
+
+
+def _choice(label: str, value: str) -> Choice[str]:
+    # Discord refuses choice names or values over 100 characters.
+    return Choice(name=label[:100], value=value[:100])
+
+
+async def _found(interaction: discord.Interaction) -> tuple[BattleRecord, Battle] | None:
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return None
+    return await service_of(interaction).peek(interaction.guild_id, interaction.channel_id)
+
+
+def chosen_unit(interaction: discord.Interaction, battle: Battle, option: str = "unit") -> Unit | None:
+    """Return the unit the user already picked in another option of the command, if it exists."""
+    name = getattr(interaction.namespace, option, None)
+    if not isinstance(name, str) or not name.strip():
+        return None
+    return battle.units.get(name.strip().lower())
+
+
+def weapon_label(battle: Battle, weapon: Weapon) -> str:
+    """Return a weapon as a one-line profile: reach or range with R, damage, Pen and qualities."""
+    if weapon.melee:
+        reach = melee_reach(battle, weapon, None)
+        where = "same square" if reach == 0 else f"reach {reach}"
+        head = f"melee ({where})"
+    else:
+        r = weapon_range(battle, weapon)
+        head = f"range {weapon.range} {weapon.range_unit} (R {r} {battle.ruleset.square_unit})"
+    qualities = weapon.quality_words()
+    extra = f" · {', '.join(qualities)}" if qualities else ""
+    return f"{weapon.name} · {head} · {weapon.damage} {weapon.dtype}, Pen {weapon.pen}{extra}"
+
+
+async def weapon_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """Offer the weapons of the unit chosen in `unit`; without one, the caller's units' weapons first."""
+    found = await _found(interaction)
+    if found is None:
+        return []
+    battle = found[1]
+    unit = chosen_unit(interaction, battle)
+    if unit is not None:
+        return [_choice(weapon_label(battle, w), w.name) for w in unit.weapons if _matches(current, w.name)][:LIMIT]
+    mine = [u for u in battle.iter_units() if u.owner == interaction.user.id]
+    others = [u for u in battle.iter_units() if u.owner != interaction.user.id]
+    out: list[Choice[str]] = []
+    seen: set[str] = set()
+    for owner in (*mine, *others):
+        for w in owner.weapons:
+            if w.name.lower() in seen or not _matches(current, w.name, owner.name):
+                continue
+            seen.add(w.name.lower())
+            out.append(_choice(f"{owner.name}: {weapon_label(battle, w)}", w.name))
+    return out[:LIMIT]
+
+
+def _target_label(battle: Battle, origin: Unit | None, unit: Unit) -> str:
+    where = f"{unit.side}, {unit.cell}"
+    if origin is not None:
+        d = origin.cell.distance(unit.cell)
+        where += f", {d} square{'s' if d != 1 else ''} away"
+    return f"{unit.name} ({where})"
+
+
+async def target_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """Offer units to attack: enemies of the chosen unit first, nearest first, with square and distance."""
+    found = await _found(interaction)
+    if found is None:
+        return []
+    battle = found[1]
+    origin = chosen_unit(interaction, battle)
+    if origin is not None:
+        my_sides = {origin.side.lower()}
+    else:
+        my_sides = {u.side.lower() for u in battle.iter_units() if u.owner == interaction.user.id}
+    candidates = [u for u in battle.iter_units() if u is not origin and _matches(current, u.name, u.side)]
+
+    def rank(u: Unit) -> tuple[bool, int, str]:
+        # Enemies before allies; then the nearest, since that is what a player usually shoots at.
+        distance = origin.cell.distance(u.cell) if origin is not None else 0
+        return (u.side.lower() in my_sides, distance, u.name.lower())
+
+    out = [_choice(_target_label(battle, origin, u), u.name) for u in sorted(candidates, key=rank)]
+    if _has_bridges(battle) and _matches(current, "bridge"):
+        # A bridge is an object target; its square goes in `at`.
+        out.insert(min(len(out), LIMIT - 1), _choice("bridge (a Bridge or Temporary Bridge: give its square in `at`)",
+                                                      "bridge"))
+    return out[:LIMIT]
+
+
+def _has_bridges(battle: Battle) -> bool:
+    if "bridge" in battle.terrain:
+        return True
+    return any(bridge_at(battle, Cell.parse(key)) is not None for key in battle.cells)
+
+
+async def stat_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """Offer the characteristics and skills of the unit chosen in `unit`, with their values."""
+    found = await _found(interaction)
+    unit = chosen_unit(interaction, found[1]) if found is not None else None
+    out: list[Choice[str]] = []
+    for key, name in CHARACTERISTIC_NAMES.items():
+        if _matches(current, key, name):
+            value = f" {unit.chars.get(key, 0)}" if unit is not None else ""
+            out.append(_choice(f"{name} ({key.upper()}){value}", key))
+    if unit is not None:
+        skills = [_choice(f"{k.replace('_', ' ').title()} {v} (skill)", k) for k, v in sorted(unit.skills.items())
+                  if _matches(current, k, k.replace("_", " "))]
+        # Skills first when the user is typing: they are what characteristics cannot offer.
+        out = skills + out if current.strip() else out + skills
+    return out[:LIMIT]
+
+
+async def side_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """Offer the sides of the battle, the caller's own first."""
+    found = await _found(interaction)
+    if found is None:
+        return []
+    battle = found[1]
+    mine = {u.side.lower() for u in battle.iter_units() if u.owner == interaction.user.id}
+    sides = sorted(battle.sides, key=lambda s: s.name.lower() not in mine)
+    return [_choice(s.name, s.name) for s in sides if _matches(current, s.name)][:LIMIT]
+
+
+async def trap_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """Offer the trap squares of the chosen side, only to that side's players and the GM."""
+    found = await _found(interaction)
+    if found is None:
+        return []
+    record, battle = found
+    side = getattr(interaction.namespace, "side", None)
+    if not isinstance(side, str) or battle.side(side) is None:
+        return []
+    wanted = side.strip().lower()
+    mine = {u.side.lower() for u in battle.iter_units() if u.owner == interaction.user.id}
+    if wanted not in mine:
+        try:
+            gm = await service_of(interaction).is_gm(actor_of(interaction), record)
+        except GameError:
+            gm = False
+        if not gm:
+            return []  # a side's hidden traps are its own secret
+    out: list[Choice[str]] = []
+    for key, state in sorted(battle.cells.items(), key=lambda kv: (Cell.parse(kv[0]).y, Cell.parse(kv[0]).x)):
+        feature = str(state.get("feature", ""))
+        if feature not in TRAP_FEATURES or str(state.get("feature_side", "")).lower() != wanted:
+            continue
+        name = battle.ruleset.features[feature].name
+        if _matches(current, key, name):
+            out.append(_choice(f"{key}: {name}", key))
+    return out[:LIMIT]

@@ -1,0 +1,372 @@
+"""Format attacks, damage, area targets and battlefield actions as embeds a player can check line by line."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict, deque
+from typing import Any
+
+import discord
+
+from cogs.common.effects_combat import TURN_EFFECTS, effect_sentence, location_name, loss_text
+from cogs.common.embeds import FAIL, INFO, OK, effect_line, roll_line, safe, signed
+from cogs.common.embeds_damage import (
+    bridge_lines,
+    damage_lines,
+    feature_ap_at_each_hit,
+    hit_cells,
+    location_line,
+    roster,
+)
+from rules.area import area_kind, target_count
+from rules.battle import Battle
+from rules.coords import Cell
+from rules.errors import GameError
+from rules.orders import Order
+from rules.outcome import Outcome
+
+COMBAT_KINDS = frozenset({
+    "attack", "aim", "hide", "maneuver", "defend", "act", "extinguish", "trigger-trap", "detect-traps", "break-free",
+})
+ACTION_TITLES = {
+    "aim": "Aim", "hide": "Hide", "maneuver": "Maneuver", "defend": "Defend", "act": "Test",
+    "extinguish": "Extinguish", "trigger-trap": "Trap sprung", "detect-traps": "Search for traps",
+    "break-free": "Break free",
+}
+AREA_NAMES = {"blast": "Blast", "cone": "Cone", "line": "Line", "at_field": "AT-Field"}
+_RULE_REF = re.compile(r"^(A\d+|\d{3}:L\d+)$")
+MAX_DETAILED_HITS = 6
+MAX_DICE_LINES = 15
+EMBED_BUDGET = 5700  # Discord refuses embeds over 6000 characters in all; keep room for the footer and a note
+
+
+class _Fields:
+    """Add fields to an embed while keeping its total size under Discord's limits."""
+
+    def __init__(self, embed: discord.Embed) -> None:
+        self.embed = embed
+        self.used = len(embed.title or "") + len(embed.description or "")
+        self.dropped = 0
+        self.cut = 0
+
+    def add(self, name: str, lines: list[str]) -> bool:
+        """Add a field of whole lines, saying how many more there were when not all fit."""
+        name = name[:256]
+        room = min(1024, EMBED_BUDGET - self.used - len(name))
+        value = ""
+        for count in range(len(lines), 0, -1):
+            shown = lines[:count]
+            if count < len(lines):
+                shown = [*shown, f"\u2026 and {len(lines) - count} more"]
+            candidate = "\n".join(shown)
+            if len(candidate) <= room:
+                value = candidate
+                self.cut += count < len(lines)
+                break
+        if not value or len(self.embed.fields) >= 24:
+            self.dropped += 1
+            return False
+        self.embed.add_field(name=name, value=value, inline=False)
+        self.used += len(name) + len(value)
+        return True
+
+
+# --- tests ---------------------------------------------------------------------------------------
+
+
+def breakdown_lines(test: dict[str, Any]) -> list[str]:
+    """Return a test's base, every modifier with its rule, the cap and the target number."""
+    bd = test["breakdown"]
+    lines = [f"{safe(bd['base_label'])} **{bd['base']}**"]
+    for m in bd["modifiers"]:
+        source = str(m.get("source", ""))
+        ref = f" *({source})*" if _RULE_REF.match(source) else ""
+        lines.append(f"{signed(m['value'])} {safe(m['label'])}{ref}")
+    if bd["raw_total"] != bd["total_modifier"]:
+        lines.append(f"Modifiers {signed(bd['raw_total'])}, capped at **{signed(bd['total_modifier'])}** "
+                     f"(limit \u00b1{bd['cap']})")
+    elif len(bd["modifiers"]) > 1:
+        lines.append(f"Modifiers {signed(bd['total_modifier'])} in all")
+    return lines
+
+
+def verdict_line(test: dict[str, Any], words: tuple[str, str] = ("success", "failure")) -> str:
+    """Return the target number, the d100 and the result with its degrees."""
+    ok = bool(test["success"])
+    n = int(test["degrees"])
+    kind = "success" if ok else "failure"
+    mark = "\u2705" if ok else "\u274c"
+    return (f"Target **{test['target']}** \u00b7 d100 **{test['roll']}** \u2192 {mark} **{words[0 if ok else 1]}**, "
+            f"{n} degree{'s' if n != 1 else ''} of {kind}")
+
+
+def test_field_lines(test: dict[str, Any], words: tuple[str, str] = ("success", "failure")) -> list[str]:
+    """Return the whole of a test: breakdown and verdict."""
+    return [*breakdown_lines(test), verdict_line(test, words)]
+
+
+def _dice_lines(outcome: Outcome) -> list[str]:
+    lines = [roll_line(r.to_dict()) for r in outcome.rolls[:MAX_DICE_LINES]]
+    if len(outcome.rolls) > MAX_DICE_LINES:
+        lines.append(f"\u2026 and {len(outcome.rolls) - MAX_DICE_LINES} more rolls")
+    return lines
+
+
+def _action_line(outcome: Outcome) -> str | None:
+    data = outcome.data
+    if "action" not in data or not outcome.actor:
+        return None
+    cost = "a reaction, free" if data.get("action_cost") == 0 and data["action"] != "free" else f"{data['action']} action"
+    left = int(data.get("actions_left", 0))
+    return f"{safe(outcome.actor)}: {cost} \u00b7 {left} action{'s' if left != 1 else ''} left this turn"
+
+
+def _sentences(effects: list[dict[str, Any]], battle: Battle | None) -> list[str]:
+    """Return the effects as sentences; many units destroyed at once make one line, not one each."""
+    destroyed = [e for e in effects if e.get("type") == "destroyed"]
+    grouped = len(destroyed) > 3
+    out = [effect_sentence(e, battle) for e in effects
+           if e.get("type") not in TURN_EFFECTS and not (grouped and e.get("type") == "destroyed")]
+    if grouped:
+        names = ", ".join(safe(e["unit"]) for e in destroyed)
+        out.insert(0, f"\U0001f480 {len(destroyed)} units are destroyed and leave the map: {names}")
+    return out
+
+
+def _finish(embed: discord.Embed, fields: _Fields, outcome: Outcome, effects: list[dict[str, Any]],
+            tests: list[dict[str, Any]], battle: Battle | None, battle_name: str, actor_name: str,
+            extra: tuple[tuple[str, list[str]], ...] = ()) -> discord.Embed:
+    """Add the effects, the tests they called for, any extra fields, the turn news, the dice and the footer."""
+    sentences = _sentences(effects, battle)
+    if sentences:
+        fields.add("What happened", sentences)
+    for test in tests:
+        fields.add(safe(test["purpose"]), test_field_lines(test))
+    for name, lines in extra:
+        if lines:
+            fields.add(name, lines)
+    turn = [effect_line(e) for e in effects if e.get("type") in TURN_EFFECTS]
+    if turn:
+        fields.add("Turn", turn)
+    if outcome.rolls:
+        fields.add("Dice", _dice_lines(outcome))
+    if fields.dropped or fields.cut:
+        embed.description = ((embed.description or "") + "\n*Some details did not fit here; the battle's event log keeps every roll.*")[:4096]
+    footer = f"{battle_name} \u00b7 {outcome.order}"
+    if actor_name:
+        footer = f"{actor_name} \u00b7 {footer}"
+    embed.set_footer(text=footer[:180])
+    return embed
+
+
+# --- attacks -------------------------------------------------------------------------------------
+
+
+def _weapon_line(battle: Battle | None, unit: str, weapon_name: str) -> str | None:
+    attacker = battle.units.get(unit.lower()) if battle is not None else None
+    weapon = attacker.weapon(weapon_name) if attacker is not None else None
+    if weapon is None:
+        return None
+    qualities = ", ".join(weapon.quality_words())
+    extra = f" \u00b7 {safe(qualities)}" if qualities else ""
+    return f"**{safe(weapon.name)}** \u00b7 {weapon.damage} {weapon.dtype} \u00b7 Pen {weapon.pen}{extra}"
+
+
+def _order_of(outcome: Outcome) -> Order | None:
+    try:
+        return Order.parse(outcome.order)
+    except GameError:
+        return None  # an order stored by an older version; the embed does without its options
+
+
+def _geometry_line(outcome: Outcome, battle: Battle | None) -> str:
+    data = outcome.data
+    src, dst, d = outcome.highlight.get("actor", "?"), data["at"], data["distance"]
+    squares = f"**{d}** square{'s' if d != 1 else ''}"
+    if data.get("kind") == "melee":
+        reach = int(data.get("reach", 0))
+        reach_text = "the same square" if reach == 0 else f"{reach} square{'s' if reach != 1 else ''}"
+        return f"Melee from {src} to {dst}: {squares} apart, reach {reach_text}"
+    band = data.get("band") or {}
+    span = f"{band.get('from')}\u2013{band.get('to')} squares" if band.get("from") is not None else ""
+    unit = f" {battle.ruleset.square_unit}" if battle is not None else ""
+    return (f"{src} \u2192 {dst}: {squares} \u00b7 R {data.get('R')}{unit} \u00b7 **{safe(band.get('name', '?'))}** range"
+            f" ({span}, {signed(int(band.get('mod', 0)))})")
+
+
+def line_of_fire_line(data: dict[str, Any], battle: Battle | None) -> str | None:
+    """Describe the squares along the line of fire that cost something, and what altitude saw over."""
+    los = data.get("line_of_fire")
+    if not los:
+        return None
+    if los.get("indirect"):
+        return "Line of fire: indirect, so terrain and smoke on the way do not count"
+    parts = []
+    for sq in los.get("penalised", []):
+        bits = []
+        if sq.get("terrain"):
+            name = battle.terrain_at(Cell.parse(sq["cell"])).name if battle is not None else "terrain"
+            bits.append(f"{safe(name)} {signed(int(sq['terrain']))}")
+        if sq.get("smoke"):
+            bits.append(f"smoke {signed(int(sq['smoke']))}")
+        ignored = " (seen over)" if sq["cell"] in los.get("ignored", []) else ""
+        parts.append(f"{sq['cell']} {' + '.join(bits)}{ignored}")
+    text = "Line of fire: " + ("; ".join(parts) if parts else "clear")
+    if los.get("altitude"):
+        text += f" \u00b7 altitude sees over up to {los['altitude']} square(s)"
+    if data.get("storm"):
+        text += " \u00b7 storm on the line" + (" (anti-fog: no penalty)" if data.get("storm_negated") else "")
+    return text
+
+
+def _area_line(outcome: Outcome, battle: Battle | None) -> str | None:
+    data = outcome.data
+    kind = data.get("kind")
+    if kind not in AREA_NAMES:
+        return None
+    if kind == "line":
+        cells = outcome.highlight.get("cells", [])
+        return f"Line: crosses {len(cells)} square(s), {cells[0]} \u2192 {cells[-1]}" if cells else "Line attack"
+    attacker = battle.units.get(str(data["unit"]).lower()) if battle is not None else None
+    weapon = attacker.weapon(data["weapon"]) if attacker is not None else None
+    if battle is not None and weapon is not None and area_kind(weapon) == kind:
+        return f"{AREA_NAMES[kind]} on {data['at']}: up to **{target_count(battle, weapon)}** target(s)"
+    return f"{AREA_NAMES[kind]} on {data['at']}"
+
+
+def attack_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, actor_name: str = "") -> discord.Embed:
+    """Build the embed of an attack: geometry, the to-hit breakdown, each hit's damage and what it set off."""
+    data = outcome.data
+    called = str(getattr(_order_of(outcome), "called", "") or "")
+    hit = bool(outcome.highlight.get("hit"))
+    what = (f"the bridge on {data['at']}" if data.get("kind") == "bridge"
+            else safe(data["target"]) if data.get("target") else data["at"])
+    verb = "strikes" if data.get("kind") == "melee" else "fires at"
+    title = f"{safe(data['unit'])} {verb} {what}: {'hit' if hit else 'miss'}"
+    embed = discord.Embed(title=title[:256], colour=OK if hit else FAIL)
+    lines = [x for x in (_weapon_line(battle, data["unit"], data["weapon"]), _geometry_line(outcome, battle),
+                         line_of_fire_line(data, battle), _area_line(outcome, battle), _action_line(outcome)) if x]
+    embed.description = "\n".join(lines)[:4096]
+    fields = _Fields(embed)
+    test = outcome.tests[0]
+    fields.add(safe(test["purpose"]), test_field_lines(test, ("hit", "miss")))
+    cells = hit_cells(data)
+    hits = data.get("hits", [])
+    if len(hits) > 1 or data.get("kind") in AREA_NAMES:
+        fields.add("Targets", roster(hits) or ["Nobody stood where it landed."])
+    pending = deque(hits)
+    location_rolls: dict[str, deque[int]] = defaultdict(deque)
+    for r in outcome.rolls:
+        if r.purpose.startswith("hit location for "):
+            location_rolls[r.purpose.removeprefix("hit location for ")].append(r.total)
+    attacker = battle.units.get(str(data["unit"]).lower()) if battle is not None else None
+    sb = attacker.bonus("s") if attacker is not None and battle is not None and battle.const("melee_strength_bonus") else 0
+    damage = data.get("damage", [])
+    feature_aps = feature_ap_at_each_hit(outcome, battle, cells)
+    compact: list[str] = []
+    for i, d in enumerate(damage):
+        # A hit on a unit an earlier hit destroyed rolls no damage; skip it to pair hits with damage.
+        while pending and pending[0]["unit"] != d["unit"]:
+            pending.popleft()
+        why = pending.popleft()["why"] if pending else "aimed"
+        where = location_line(outcome, d, why, called, location_rolls)
+        if i < MAX_DETAILED_HITS:
+            body = [where, *damage_lines(d, battle, cells.get(d["unit"]), feature_aps[i], sb)]
+            fields.add(f"Damage to {safe(d['unit'])}", body)
+        else:
+            compact.append(f"{safe(d['unit'])} ({location_name(d['location'])}): {d['damage']} \u2212 {d['armour']} "
+                           f"armour \u2212 {d['tb']} TB \u2192 {loss_text(d, named=False)}")
+    bridge = data.get("bridge")
+    if bridge:
+        fields.add(f"Bridge on {bridge['cell']}", bridge_lines(bridge))
+    rest = _other_effects(outcome, len(damage), bool(bridge))
+    return _finish(embed, fields, outcome, rest, outcome.tests[1:], battle, battle_name, actor_name,
+                   extra=(("More hits", compact),))
+
+
+def _other_effects(outcome: Outcome, damage_shown: int, bridge_shown: bool) -> list[dict[str, Any]]:
+    """Return the effects not already shown in a damage or bridge field."""
+    rest = []
+    skipped_damage = 0
+    for e in outcome.effects:
+        if e.get("type") == "damage" and skipped_damage < damage_shown:
+            skipped_damage += 1  # the attack's own hits come first and have their own fields
+            continue
+        if e.get("type") == "bridge_damaged" and bridge_shown:
+            bridge_shown = False  # shown in the bridge's own field
+            continue
+        rest.append(e)
+    return rest
+
+
+# --- other combat actions ----------------------------------------------------------------------
+
+
+def _summary(outcome: Outcome) -> list[str]:
+    """Return the sentence that says what an action came to when no effect says it."""
+    kind, actor, data = outcome.kind, safe(outcome.actor or ""), outcome.data
+    test = outcome.tests[0] if outcome.tests else None
+    failed = test is not None and not test["success"]
+    order = _order_of(outcome)
+    if kind == "maneuver" and len(outcome.tests) == 2:
+        mine, theirs = outcome.tests
+        target = safe(getattr(order, "target", ""))
+        score = " \u00b7 ".join(
+            f"{who}: {'success' if t['success'] else 'failure'}, {t['degrees']} degree{'s' if t['degrees'] != 1 else ''}"
+            for who, t in ((actor, mine), (target, theirs)))
+        if data.get("won"):
+            return [f"{actor} wins the opposed test and pushes {target} back.", score]
+        return [f"{target} holds its ground: {actor} needs a success with more degrees than {target}.", score]
+    if kind == "hide" and failed:
+        return [f"{actor} fails to find cover and stays in plain sight."]
+    if kind == "extinguish" and failed:
+        return [f"\U0001f525 {actor} is still on fire."]
+    if kind == "break-free" and failed:
+        return [f"{actor} strains but is still held."]
+    if kind == "detect-traps":
+        if failed:
+            return [f"{actor}'s search turns up nothing."]
+        if not data.get("revealed"):
+            return [f"{actor} finds no hidden enemy traps on or next to {outcome.highlight.get('actor', 'its square')}."]
+    if kind == "act" and test is not None:
+        reason = str(getattr(order, "reason", "") or "")
+        why = f" for {safe(reason)}" if reason else ""
+        return [f"{actor} tests {safe(test['breakdown']['base_label'])}{why}."]
+    return []
+
+
+def action_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, actor_name: str = "") -> discord.Embed:
+    """Build the embed of an aim, hide, maneuver, defend, test, extinguish, trap or break-free order."""
+    title = ACTION_TITLES.get(outcome.kind, outcome.kind.replace("-", " ").title())
+    if outcome.kind == "trigger-trap":
+        title = f"{title} on {outcome.highlight.get('target', '?')}"
+    elif outcome.actor:
+        title = f"{title}: {safe(outcome.actor)}"
+    # The action's own tests come first; tests its effects called for (a Dodge, catching fire) follow them.
+    own = {"maneuver": 2, "trigger-trap": 0}.get(outcome.kind, 1)
+    colour = INFO
+    if outcome.tests[:own]:
+        won = outcome.data.get("won") if outcome.kind == "maneuver" else outcome.tests[0]["success"]
+        colour = OK if won else FAIL
+    embed = discord.Embed(title=title[:256], colour=colour)
+    lines = _summary(outcome)
+    action = _action_line(outcome)
+    embed.description = "\n".join([*lines, *([action] if action else [])])[:4096] or None
+    fields = _Fields(embed)
+    for test in outcome.tests[:own]:
+        fields.add(safe(test["purpose"]), test_field_lines(test))
+    return _finish(embed, fields, outcome, outcome.effects, outcome.tests[own:], battle, battle_name, actor_name)
+
+
+def combat_embed(outcome: Outcome, battle: Battle | None = None, *, battle_name: str,
+                 actor_name: str = "") -> discord.Embed:
+    """Build the embed of any combat or battlefield order."""
+    if outcome.kind == "attack":
+        return attack_embed(outcome, battle, battle_name=battle_name, actor_name=actor_name)
+    return action_embed(outcome, battle, battle_name=battle_name, actor_name=actor_name)
+
+
+__all__ = [
+    "COMBAT_KINDS", "action_embed", "attack_embed", "breakdown_lines", "combat_embed",
+    "line_of_fire_line", "test_field_lines", "verdict_line",
+]

@@ -1,0 +1,141 @@
+"""The lines of an attack's hits: hit location, damage dice with Tearing, armour and cover, Toughness, bridges."""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from typing import Any
+
+from cogs.common.effects_combat import location_name, loss_text
+from cogs.common.embeds import safe
+from rules.battle import Battle
+from rules.combat import reverse_roll
+from rules.coords import Cell
+from rules.outcome import Outcome
+
+WHY_HIT = {
+    "aimed": "aimed at", "random": "drawn at random", "horde_extra": "spare slot: extra hit on the Horde",
+    "melee_partner": "in melee with a unit hit (extra)", "line": "in the line's path",
+}
+
+
+def hit_cells(data: dict[str, Any]) -> dict[str, str]:
+    """Return the square each unit an attack hit stood on."""
+    cells = {str(data.get("target")): str(data["at"])}
+    for hit in data.get("hits", []):
+        cells.setdefault(hit["unit"], hit["cell"])
+    return cells
+
+
+def feature_ap_at_each_hit(outcome: Outcome, battle: Battle | None, cells: dict[str, str]) -> list[int | None]:
+    """Return the feature's Cover AP each hit met: cover decays between hits of the same attack (A22)."""
+    befores: dict[str, deque[int]] = defaultdict(deque)
+    for e in outcome.effects:
+        if e.get("type") == "cover_decayed":
+            befores[e["cell"]].append(int(e["before"]))
+    running: dict[str, int | None] = {}
+    out: list[int | None] = []
+    for d in outcome.data.get("damage", []):
+        cell = cells.get(d["unit"], str(outcome.data["at"]))
+        if cell not in running:
+            state = battle.square_state(Cell.parse(cell)) if battle is not None else {}
+            now = state.get("feature_ap")
+            running[cell] = befores[cell][0] if befores[cell] else (int(now) if now is not None else None)
+        out.append(running[cell])
+        if "feature_ap_left" in d:
+            running[cell] = int(d["feature_ap_left"])
+    return out
+
+
+def _cover_text(d: dict[str, Any], battle: Battle | None, cell: str | None, feature_ap: int | None) -> str:
+    cover, used, note = int(d["cover_ap"]), int(d["cover_used"]), str(d["cover_note"])
+    if cover <= 0:
+        return ""
+    sources = []
+    if battle is not None and cell is not None:
+        square = Cell.parse(cell)
+        terrain = battle.terrain_at(square)
+        if terrain.ap:
+            sources.append(f"{safe(terrain.name)} {terrain.ap}")
+        ftype = battle.ruleset.features.get(str(battle.square_state(square).get("feature", "")))
+        if ftype is not None and ftype.cover_ap:
+            sources.append(f"{safe(ftype.name)} {feature_ap if feature_ap is not None else ftype.cover_ap}")
+    combined = " and ".join(sources) + (": the higher +1" if len(sources) == 2 else "")
+    where = f" ({combined})" if combined else ""
+    if used == cover:
+        return f" + cover **{used}**{where}"
+    return f" + cover {cover}{where}, {note} \u2192 **{used}**"
+
+
+def damage_lines(d: dict[str, Any], battle: Battle | None = None, cell: str | None = None,
+                 feature_ap: int | None = None, sb: int = 0) -> list[str]:
+    """Return one hit's damage: dice with Tearing, armour and cover against Pen, TB, and what it cost the unit."""
+    lines = []
+    roll = d.get("roll")
+    if roll:
+        faces = ", ".join(str(f) for f in roll["faces"])
+        tearing = f", Tearing drops the lowest ({roll['dropped']})" if roll.get("tearing") and roll.get("dropped") else ""
+        strength = f" (Strength Bonus +{sb} included)" if sb and d.get("melee") else ""
+        lines.append(f"\U0001f3b2 `{roll['notation']}`{strength}: [{faces}]{tearing} = **{d['damage']}** {d['dtype']}")
+    else:
+        lines.append(f"Damage **{d['damage']}** {d['dtype']}")
+    if d.get("cover_note") == "ignores armour":
+        lines.append("Armour and cover are ignored")
+    else:
+        raw = int(d["personal_ap"]) + int(d["cover_used"]) - int(d["pen"])
+        floor = " (never below 0)" if raw < 0 else ""
+        lines.append(f"AP {d['personal_ap']} ({location_name(d['location'])})"
+                     f"{_cover_text(d, battle, cell, feature_ap)} \u2212 Pen {d['pen']} = armour **{d['armour']}**{floor}")
+    lines.append(f"{d['damage']} \u2212 {d['armour']} armour \u2212 {d['tb']} TB = **{d['wounds_lost']}**")
+    lines.append(loss_text(d))
+    if d.get("destroyed"):
+        lines.append(f"\U0001f480 **{safe(d['unit'])} is destroyed**")
+    return lines
+
+
+def location_line(outcome: Outcome, d: dict[str, Any], why: str, called: str,
+                   location_rolls: dict[str, deque[int]]) -> str:
+    if called and why == "aimed":
+        return f"Called shot: **{location_name(called)}**"
+    if why == "aimed" or not outcome.data.get("hits") or outcome.data.get("kind") in ("ranged", "melee"):
+        roll = outcome.tests[0]["roll"]
+        source = f"attack roll {roll}"
+    else:
+        queue = location_rolls.get(d["unit"])
+        if not queue:
+            return f"Location: **{location_name(d['location'])}**"
+        roll = queue.popleft()
+        source = f"location d100 {roll}"
+    return f"Location: {source} reversed = {reverse_roll(roll)} \u2192 **{location_name(d['location'])}**"
+
+
+def roster(hits: list[dict[str, Any]]) -> list[str]:
+    """Number the targets of an area attack, folding repeated hits on one Horde into one line."""
+    lines: list[str] = []
+    i = 0
+    while i < len(hits):
+        j = i
+        while j + 1 < len(hits) and hits[j + 1] == hits[i]:
+            j += 1
+        h = hits[i]
+        number = f"{i + 1}" if i == j else f"{i + 1}\u2013{j + 1}"
+        times = f" (\u00d7{j - i + 1})" if j > i else ""
+        lines.append(f"{number}. {safe(h['unit'])} on {h['cell']}: {WHY_HIT.get(h['why'], h['why'])}{times}")
+        i = j + 1
+    return lines
+
+
+def bridge_lines(b: dict[str, Any]) -> list[str]:
+    """Return a bridge hit: dice, armour after Pen, TB and the wounds it has taken."""
+    roll = b["roll"]
+    faces = ", ".join(str(f) for f in roll["faces"])
+    tearing = f", Tearing drops the lowest ({roll['dropped']})" if roll.get("tearing") and roll.get("dropped") else ""
+    kind = "Temporary Bridge" if b["bridge"] == "temporary" else "Bridge"
+    lines = [
+        f"\U0001f3b2 `{roll['notation']}`: [{faces}]{tearing} = **{b['damage']}**",
+        f"{kind}: armour after Pen **{b['armour']}**, TB **{b['tb']}**",
+        f"{b['damage']} \u2212 {b['armour']} \u2212 {b['tb']} = **{b['wounds_lost']}** wound(s) \u2192 "
+        f"{b['total_lost']}/{b['wounds']} taken",
+    ]
+    if b.get("destroyed"):
+        lines.append("\U0001f4a5 **The bridge falls**")
+    return lines

@@ -1,0 +1,85 @@
+"""Sentences and embeds for setting a battle up: features, feature points, map files and imported units."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from cogs.common.embeds import INFO, MAX_LINES, effect_line, outcome_embed, safe, signed
+from rules.outcome import Outcome
+
+SETUP_TITLES = {
+    "place-feature": "Feature placed", "remove-feature": "Feature removed", "set-fp": "Feature points",
+    "import-map": "Map imported", "edit-unit": "Unit edited",
+}
+
+
+def _squares(cells: list[str]) -> str:
+    return ", ".join(safe(c) for c in cells)
+
+
+def _count(n: int, one: str, many: str) -> str:
+    if n == 0:
+        return f"no {many}"
+    return f"1 {one}" if n == 1 else f"{n} {many}"
+
+
+def setup_effect_line(effect: dict[str, Any]) -> str:
+    """Return one setup effect as a sentence; other effects read as embeds.effect_line writes them."""
+    kind = effect.get("type", "")
+    if kind == "feature_placed":
+        side, name = safe(effect["side"]), safe(effect["name"])
+        where = _squares(list(effect["cells"]))
+        if effect.get("hidden"):
+            return f"{side} laid a hidden {name} ({effect['cost']} FP) on {where}; only {side} and the GM see it."
+        return f"{side} bought a {name} ({effect['cost']} FP) on {where}."
+    if kind == "feature_removed":
+        owner = f" ({safe(effect['side'])})" if effect.get("side") else ""
+        line = f"The {safe(effect['name'])}{owner} on {safe(effect['cell'])} was removed"
+        if effect.get("refund"):
+            return f"{line}; {effect['refund']} FP go back to {safe(effect['side'])}."
+        return f"{line}."
+    if kind == "fp_set":
+        side = safe(effect["side"])
+        if effect.get("override") is not None:
+            return f"{side}'s feature point pool is fixed at **{effect['pool']} FP** by the GM."
+        adjust = int(effect.get("adjust") or 0)
+        if adjust:
+            return (f"{side}'s feature point pool is the usual one {signed(adjust)} (mission adjustment): "
+                    f"**{effect['pool']} FP**.")
+        return f"{side}'s feature point pool is the usual one: **{effect['pool']} FP**."
+    if kind == "map_imported":
+        deep = _count(int(effect.get("deep", 0)), "deep-water square", "deep-water squares")
+        storm = _count(int(effect.get("storm", 0)), "storm square", "storm squares")
+        return f"New map: {effect['width']}\u00d7{effect['height']} squares, {deep}, {storm}."
+    if kind == "unit_edited":
+        fields = ", ".join(safe(str(f).replace("_", " ")) for f in effect.get("fields", []))
+        return f"{safe(effect['unit'])}: changed {fields}."
+    return effect_line(effect)
+
+
+def setup_embed(outcome: Outcome, *, battle_name: str, extra: list[str] | None = None) -> discord.Embed:
+    """Build the embed of a setup order, its effects written as sentences."""
+    embed = outcome_embed(outcome, battle_name=battle_name)
+    title = SETUP_TITLES.get(outcome.kind)
+    if title:
+        embed.title = f"{title}: {safe(outcome.actor)}" if outcome.actor else title
+    lines = [setup_effect_line(e) for e in outcome.effects] + list(extra or [])
+    embed.description = "\n".join(lines[:MAX_LINES]) or None
+    # A map import's order carries the whole file; the footer names only the order's kind then.
+    order = outcome.order if len(outcome.order) <= 200 and "\n" not in outcome.order else outcome.kind
+    embed.set_footer(text=f"{battle_name} \u00b7 {order}"[:2048])
+    return embed
+
+
+def import_embed(filename: str, placed: list[dict[str, Any]], *, battle_name: str) -> discord.Embed:
+    """Build the embed of a stat-block import: every unit placed, one line each."""
+    count = len(placed)
+    title = f"{count} unit{'s' if count != 1 else ''} imported from {safe(filename)}"
+    lines = [effect_line(e) for e in placed]
+    if len(lines) > MAX_LINES:
+        lines = [*lines[:MAX_LINES - 1], f"\u2026 and {len(lines) - MAX_LINES + 1} more (see /battle info)"]
+    embed = discord.Embed(title=title[:256], description="\n".join(lines), colour=INFO)
+    embed.set_footer(text=f"{battle_name} \u00b7 stat-block import"[:2048])
+    return embed

@@ -1,0 +1,178 @@
+"""Import a stat-block file into a battle: check every unit on a copy first, then place them all or none."""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+
+from bot.service import Actor, BattleRecord, TableService
+from rules.battle import Battle, check_name
+from rules.dice import Dice
+from rules.errors import GameError, IllegalOrderError, InvalidOrderError
+from rules.movement import blocker
+from rules.orders import AddUnit, RemoveUnit
+from rules.statblock import StatError, apply_stats, field_label
+from rules.statblock_file import UnitSpec, parse_statblock_file
+from rules.units import Unit
+
+log = logging.getLogger(__name__)
+
+STATBLOCK_SUFFIXES = (".toml",)
+STATBLOCK_GUIDE = "one [[unit]] table per unit, as in docs/statblocks.md"
+UNDO_CHUNK = 50  # the most orders the table service undoes at once
+_MENTION_RE = re.compile(r"^<@!?(\d{1,20})>$")
+_KEY_RE = r"^\s*(?:{0}|\"{0}\"|'{0}')\s*="
+
+
+def field_line(lines: list[str], header: int, key: str) -> int:
+    """Return the 1-based line where a unit's top-level key is written, or its [[unit]] line."""
+    pattern = re.compile(_KEY_RE.format(re.escape(key)))
+    for index in range(header, len(lines)):
+        # A unit's own keys end where the next table ([unit.armour], [[unit.weapons]], [[unit]]) begins.
+        if lines[index].lstrip().startswith("["):
+            break
+        if pattern.match(lines[index]):
+            return index + 1
+    return header
+
+
+def where(lines: list[str], spec: UnitSpec, path: tuple[str | int, ...]) -> str:
+    """Return the place of a unit's field as the rest of the file's errors name it."""
+    head = str(path[0]) if path else ""
+    line = field_line(lines, spec.line, head) if head else spec.line
+    return f"Line {line} (unit {spec.name}), field `{field_label(path)}`"
+
+
+def owner_id(handle: str | None) -> int | None:
+    """Return the user id written as a handle (`123456789012345678` or `<@123...>`), None for a name."""
+    if handle is None:
+        return None
+    text = handle.strip()
+    m = _MENTION_RE.match(text)
+    if m:
+        text = m.group(1)
+    if text.isdigit() and len(text) <= 20 and 0 < int(text) < 2**64:
+        return int(text)
+    return None
+
+
+def resolve_owner(lines: list[str], spec: UnitSpec) -> int | None:
+    """Return a unit's commanding player from the file, refusing a user name the bot cannot look up."""
+    if spec.owner is None:
+        return None
+    found = owner_id(spec.owner)
+    if found is None:
+        # Without the privileged members intent Discord never tells a bot who a user name belongs to.
+        raise InvalidOrderError(
+            f"{where(lines, spec, ('owner',))}: `{spec.owner}` is a user name, and Discord does not tell bots who "
+            "a name belongs to. Write the player's user id instead (Discord: Developer Mode, then right-click the "
+            "player, Copy User ID), or give this command's `owner` option to set the owner of every unit."
+        )
+    return found
+
+
+@dataclass(frozen=True)
+class ImportPlan:
+    """The add-unit orders of a whole file, already checked against the battle."""
+
+    orders: list[AddUnit]
+
+
+def _check_placement(trial: Battle, lines: list[str], spec: UnitSpec, order: AddUnit) -> None:
+    """Refuse a unit that cannot go where the file puts it, naming the line and field."""
+    if order.name.lower() in trial.units:
+        existing = trial.units[order.name.lower()].name
+        raise IllegalOrderError(f"{where(lines, spec, ('name',))}: there is already a unit called {existing} in "
+                                "this battle; rename one of them.")
+    try:
+        trial.check_cell(order.at)
+    except IllegalOrderError as exc:
+        raise IllegalOrderError(f"{where(lines, spec, ('at',))}: {exc.message}") from None
+    probe = Unit(name=order.name, side=order.side, x=order.at.x, y=order.at.y, owner=order.owner)
+    try:
+        apply_stats(probe, dict(order.stats or {}), trial.ruleset.unit_kinds)
+    except StatError as exc:
+        raise InvalidOrderError(f"{where(lines, spec, exc.path)}: {exc.message}") from None
+    why = blocker(trial, probe, order.at)
+    if why:
+        raise IllegalOrderError(f"{where(lines, spec, ('at',))}: {order.name} cannot be placed there: {why}.")
+
+
+def plan_import(text: str, battle: Battle, *, side: str | None, owner: int | None) -> ImportPlan:
+    """Read a stat-block file and place every unit on a copy of the battle; any error names its line and field."""
+    if battle.status == "ended":
+        raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
+    specs = parse_statblock_file(text)
+    if side is not None:
+        side = check_name(side, "side name")
+    lines = text.splitlines()
+    trial = Battle.from_dict(battle.to_dict())
+    dice = Dice.seeded(0)
+    orders: list[AddUnit] = []
+    for spec in specs:
+        who = owner if owner is not None else resolve_owner(lines, spec)
+        order = AddUnit(name=spec.name, side=side or spec.side, at=spec.at, owner=who, stats=dict(spec.stats) or None)
+        _check_placement(trial, lines, spec, order)
+        try:
+            trial.apply(order, dice)
+        except GameError as exc:
+            raise GameError(f"Line {spec.line} (unit {spec.name}): {exc.message}") from None
+        orders.append(order)
+    return ImportPlan(orders)
+
+
+async def place_all(service: TableService, actor: Actor, record: BattleRecord, plan: ImportPlan) -> list[dict[str, object]]:
+    """Execute every add-unit order; if one fails, take the placed ones off again and re-raise."""
+    placed: list[dict[str, object]] = []
+    added: list[str] = []
+    version = record.version
+    contiguous = True
+    try:
+        for order in plan.orders:
+            result = await service.execute(actor, record, order, render=False)
+            # Another order slipping in between ours means a plain undo would take back the wrong thing.
+            contiguous = contiguous and result.record.version == version + 1
+            version = result.record.version
+            added.append(order.name)
+            assert result.outcome is not None
+            placed += [e for e in result.outcome.effects if e.get("type") == "unit_added"]
+    except Exception as exc:
+        if added:
+            await _take_back(service, actor, record, added, version if contiguous else None)
+        if isinstance(exc, GameError):
+            raise GameError(f"{exc.message} Nothing was imported.") from None
+        raise
+    return placed
+
+
+async def _take_back(service: TableService, actor: Actor, record: BattleRecord, added: list[str],
+                     version: int | None) -> None:
+    """Undo the orders of a failed import, or remove its units if other orders came in between."""
+    current = await service.get_battle(actor.guild_id, record.id)
+    if version is not None and current.version == version:
+        try:
+            left = len(added)
+            while left:
+                step = min(UNDO_CHUNK, left)
+                await service.undo(actor, current, count=step)
+                left -= step
+            return
+        except GameError:
+            log.warning("battle %s: undoing a failed import failed; removing its units instead", record.id)
+    battle = await service.load(await service.get_battle(actor.guild_id, record.id))
+    for name in reversed(added):
+        if name.lower() not in battle.units:
+            continue
+        try:
+            await service.execute(actor, record, RemoveUnit(unit=name), render=False)
+        except GameError:
+            log.exception("battle %s: could not remove %s after a failed import", record.id, name)
+
+
+def parse_one_unit(text: str) -> UnitSpec:
+    """Read a stat-block file that must hold exactly one unit."""
+    specs = parse_statblock_file(text)
+    if len(specs) != 1:
+        raise InvalidOrderError(f"This file holds {len(specs)} units; attach a stat-block file of one unit.")
+    return specs[0]
