@@ -7,33 +7,52 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from bot.clock import TurnClocks, TurnStart, turn_key
 from bot.locks import BattleLocks
 from bot.mapview import action_cells, build_view, overlays_for, reach_overlays
+from bot.scheduler import Scheduler
 from render import crop_around, render_map
 from rules import orders as o
 from rules.actions.move import reach_by_mode
 from rules.battle import Battle
 from rules.dice import Dice
-from rules.errors import ConflictError, GameError, NotAllowedError, NotFoundError
+from rules.errors import ConflictError, GameError, IllegalOrderError, NotAllowedError, NotFoundError
 from rules.outcome import Outcome
-from storage import BattleRecord, BattleStatus, Database, NewEvent, StaleVersionError
+from storage import (
+    BattleRecord,
+    BattleStatus,
+    ClockRecord,
+    Database,
+    DeadlinePolicy,
+    EventRecord,
+    NewEvent,
+    NothingToUndo,
+    NotifyMode,
+    StaleVersionError,
+)
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Actor", "BattleRecord", "Result", "TableService"]
+__all__ = [
+    "SYSTEM_USER_ID", "Actor", "BattleRecord", "ClockRecord", "EventRecord", "Notice", "Result", "StaleTurnError",
+    "TableService",
+]
 
 # Orders only a GM gives. Orders naming a side are for the GM or that side's players; orders naming a
 # unit are for the GM or the unit's owner.
 GM_ORDERS = frozenset({
     "paint", "add-unit", "edit-unit", "remove-unit", "start", "end", "set-rule", "import-map", "set-fp",
-    "set-turn-mode", "close-round", "skip-turn", "next-round",
+    "set-turn-mode", "close-round", "skip-turn", "next-round", "gm-place", "gm-set",
 })
 SIDE_ORDERS = frozenset({"place-feature", "remove-feature", "trigger-trap"})
 CROP_ABOVE = 24  # maps wider or taller than this are posted cropped around the action
+MAX_UNDO = 50
+# The actor id the bot itself acts under (deadlines): no Discord user has id 0.
+SYSTEM_USER_ID = 0
 
 
 @dataclass(frozen=True)
@@ -45,6 +64,11 @@ class Actor:
     name: str = ""
     role_ids: frozenset[int] = frozenset()
     manage_guild: bool = False
+
+    @property
+    def is_system(self) -> bool:
+        """Return whether this is the bot acting on its own (a deadline passing)."""
+        return self.user_id == SYSTEM_USER_ID
 
 
 @dataclass
@@ -59,8 +83,33 @@ class Result:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Notice:
+    """Something listeners hear about after it happened: an order committed, a turn begun, a reminder due.
+
+    kind is `created`, `committed`, `undone`, `recovered` (a turn found begun at startup), `clock` (the GM
+    changed the clock), `reminder` or `deadline`. `turn` is set when a new turn began. The battle is the
+    state after the change and is shared: listeners only read it.
+    """
+
+    kind: str
+    record: BattleRecord
+    battle: Battle
+    outcome: Outcome | None = None
+    actor: Actor | None = None
+    seq: int | None = None
+    turn: TurnStart | None = None
+    clock: ClockRecord | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+Listener = Callable[[Notice], Awaitable[None]]
 Clock = Callable[[], float]
 RngFactory = Callable[[], random.Random]
+
+
+class StaleTurnError(ConflictError):
+    """The turn an order was meant for has already passed (a deadline racing a player)."""
 
 
 def _system_rng() -> random.Random:
@@ -78,6 +127,12 @@ class TableService:
         self.render_enabled = render
         self.locks = BattleLocks()
         self._peek_cache: dict[int, tuple[int, Battle]] = {}
+        # Called with a Notice after every change, in order per battle, off the caller's path.
+        self.listeners: list[Listener] = []
+        self.turn_clocks = TurnClocks(db, clock)
+        self.scheduler = Scheduler(self)
+        self._tails: dict[int, asyncio.Task[None]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # --- finding battles ----------------------------------------------------
 
@@ -95,15 +150,26 @@ class TableService:
             raise NotFoundError(f"There is no battle #{battle_id} on this server.")
         return record
 
+    async def battle_by_id(self, battle_id: int) -> BattleRecord:
+        """Return a battle by id wherever it is (for buttons pressed in direct messages)."""
+        record = await self.db.battles.get(battle_id)
+        if record is None:
+            raise NotFoundError(f"Battle #{battle_id} no longer exists.")
+        return record
+
     async def list_battles(self, guild_id: int, include_ended: bool = False) -> list[Any]:
         """Return the battles of a guild."""
         return list(await self.db.battles.list_for_guild(guild_id, include_ended=include_ended))
 
     # --- permissions --------------------------------------------------------
 
+    def system_actor(self, guild_id: int) -> Actor:
+        """Return the actor the bot uses when a deadline makes it act."""
+        return Actor(user_id=SYSTEM_USER_ID, guild_id=guild_id, name="deadline", manage_guild=True)
+
     async def is_gm(self, actor: Actor, record: BattleRecord | None) -> bool:
         """Return whether the actor referees: the GM role, Manage Server, or the battle's creator."""
-        if actor.manage_guild:
+        if actor.manage_guild or actor.is_system:
             return True
         if record is not None and record.created_by == actor.user_id:
             return True
@@ -156,17 +222,25 @@ class TableService:
             ruleset=battle.ruleset_id, created_by=actor.user_id, state=battle.to_dict(), now=self.clock(),
         )
         log.info("battle %s created in guild %s by %s", record.id, actor.guild_id, actor.user_id)
+        self.publish(Notice("created", record, battle, actor=actor))
         png = await self.render(battle) if self.render_enabled else None
         return Result(record=record, battle=battle, png=png)
 
     async def execute(self, actor: Actor, record: BattleRecord, order: o.Order, *, render: bool = True,
-                      manual_rolls: Sequence[int] = ()) -> Result:
-        """Apply one order under the battle's lock and commit its snapshot and event together."""
+                      manual_rolls: Sequence[int] = (), expect_turn: str | None = None,
+                      publish: bool = True) -> Result:
+        """Apply one order under the battle's lock and commit its snapshot and event together.
+
+        With expect_turn, the order is refused (StaleTurnError) unless the battle is still in that turn.
+        With publish=False the listeners are not told; the Notice is left in result.extra["notice"].
+        """
         async with self.locks.get(record.id):
             current = await self.db.battles.get(record.id)
             if current is None or current.guild_id != actor.guild_id:
                 raise NotFoundError("That battle no longer exists.")
             battle = Battle.from_dict(current.state)
+            if expect_turn is not None and turn_key(battle) != expect_turn:
+                raise StaleTurnError("That turn is already over.")
             await self.authorise(actor, current, battle, order)
             dice = Dice(self.rng_factory(), scripted=list(manual_rolls))
             outcome = battle.apply(order, dice)
@@ -180,16 +254,22 @@ class TableService:
                 )
             except StaleVersionError:
                 raise ConflictError("The battle changed while your order was being resolved; send it again.") from None
+            seq = await self.db.events.latest_seq(saved.id)
+            started = await self._sync_clock(saved, battle)
+        notice = Notice("committed", saved, battle, outcome=outcome, actor=actor, seq=seq, turn=started)
+        extra: dict[str, Any] = {}
+        if publish:
+            self.publish(notice)
+        else:
+            extra["notice"] = notice
         png = await self.render(battle, outcome.highlight) if render and self.render_enabled else None
-        return Result(record=saved, battle=battle, outcome=outcome, png=png)
+        return Result(record=saved, battle=battle, outcome=outcome, png=png, seq=seq, extra=extra)
 
     async def undo(self, actor: Actor, record: BattleRecord, count: int = 1) -> Result:
-        """Restore the battle to before its last `count` orders (GM only)."""
+        """Restore the battle to before its last `count` orders (GM only); the undo is logged too."""
         await self.require_gm(actor, record, "undo orders")
-        if not 1 <= count <= 50:
-            raise GameError("Undo between 1 and 50 orders at a time.")
-        from storage import NothingToUndo
-
+        if not 1 <= count <= MAX_UNDO:
+            raise GameError(f"Undo between 1 and {MAX_UNDO} orders at a time.")
         async with self.locks.get(record.id):
             current = await self.get_battle(actor.guild_id, record.id)
             try:
@@ -197,13 +277,28 @@ class TableService:
                     current.id, expected_version=current.version, count=count, actor_id=actor.user_id,
                     now=self.clock(),
                 )
-            except NothingToUndo:
-                raise GameError(f"There are fewer than {count} orders to undo in this battle.") from None
+            except NothingToUndo as exc:
+                raise GameError(_nothing_to_undo(count, exc.available)) from None
             except StaleVersionError:
                 raise ConflictError("The battle changed while undoing; try again.") from None
-        battle = Battle.from_dict(saved.state)
+            battle = Battle.from_dict(saved.state)
+            seq = await self.db.events.latest_seq(saved.id)
+            started = await self._sync_clock(saved, battle)
+        texts = [e.order_text for e in undone]
+        self.publish(Notice("undone", saved, battle, actor=actor, seq=seq, turn=started,
+                            extra={"undone": texts, "seqs": [e.seq for e in undone]}))
         png = await self.render(battle) if self.render_enabled else None
-        return Result(record=saved, battle=battle, png=png, extra={"undone": [e.order_text for e in undone]})
+        return Result(record=saved, battle=battle, png=png, seq=seq,
+                      extra={"undone": texts, "seqs": [e.seq for e in undone]})
+
+    async def _sync_clock(self, record: BattleRecord, battle: Battle) -> TurnStart | None:
+        """Start the new turn's deadline, if the order began one (the caller holds the battle's lock)."""
+        try:
+            return await self.turn_clocks.sync(record, battle)
+        except Exception:
+            # The order is committed already; the scheduler's recovery rebuilds the clock at startup.
+            log.exception("could not update the turn clock of battle %s", record.id)
+            return None
 
     async def load(self, record: BattleRecord) -> Battle:
         """Return the rules' battle of a record (a fresh copy the caller may change)."""
@@ -221,6 +316,131 @@ class TableService:
             cached = (record.version, Battle.from_dict(record.state))
             self._peek_cache[record.id] = cached
         return record, cached[1]
+
+    # --- the turn clock -----------------------------------------------------
+
+    async def clock_of(self, record: BattleRecord) -> ClockRecord:
+        """Return a battle's turn clock: deadline, policy, reminders and the current turn's deadline."""
+        return await self.turn_clocks.get(record.id)
+
+    async def set_deadline(self, actor: Actor, record: BattleRecord, seconds: float) -> ClockRecord:
+        """Set how long each turn lasts (GM)."""
+        return await self._change_clock(actor, record, "set the deadline",
+                                        lambda r: self.turn_clocks.set_deadline(r, seconds))
+
+    async def set_policy(self, actor: Actor, record: BattleRecord, policy: DeadlinePolicy) -> ClockRecord:
+        """Choose what a passed deadline does (GM)."""
+        return await self._change_clock(actor, record, "choose the deadline policy",
+                                        lambda r: self.turn_clocks.set_policy(r, policy))
+
+    async def set_reminders(self, actor: Actor, record: BattleRecord, specs: tuple[str, ...]) -> ClockRecord:
+        """Choose when players are reminded of a deadline (GM)."""
+        return await self._change_clock(actor, record, "set reminders",
+                                        lambda r: self.turn_clocks.set_reminders(r, specs))
+
+    async def pause_clock(self, actor: Actor, record: BattleRecord) -> ClockRecord:
+        """Stop the battle's clock (GM)."""
+        return await self._change_clock(actor, record, "pause the clock", self.turn_clocks.pause)
+
+    async def resume_clock(self, actor: Actor, record: BattleRecord) -> ClockRecord:
+        """Start the battle's clock again (GM)."""
+        return await self._change_clock(actor, record, "resume the clock", self.turn_clocks.resume)
+
+    async def _change_clock(self, actor: Actor, record: BattleRecord, what: str,
+                            change: Callable[[BattleRecord], Awaitable[ClockRecord]]) -> ClockRecord:
+        await self.require_gm(actor, record, what)
+        async with self.locks.get(record.id):
+            current = await self.get_battle(actor.guild_id, record.id)
+            if current.status == "ended":
+                raise IllegalOrderError("This battle has ended; its clock has stopped for good.")
+            clock = await change(current)
+        self.publish(Notice("clock", current, Battle.from_dict(current.state), actor=actor, clock=clock))
+        return clock
+
+    # --- the log ------------------------------------------------------------
+
+    async def log_page(self, record: BattleRecord, page: int, per_page: int) -> tuple[list[EventRecord], int]:
+        """Return one page of a battle's log, newest first, and how many entries it has."""
+        total = await self.db.events.count(record.id)
+        events = await self.db.events.list(record.id, limit=per_page, offset=max(0, page - 1) * per_page)
+        return events, total
+
+    async def reveal(self, actor: Actor, record: BattleRecord, seq: int) -> EventRecord:
+        """Make a hidden roll of the log public (GM)."""
+        await self.require_gm(actor, record, "reveal hidden rolls")
+        event = await self.db.events.get(record.id, seq)
+        if event is None:
+            raise NotFoundError(f"There is no order #{seq} in this battle's log.")
+        if not event.hidden:
+            raise IllegalOrderError(f"Order #{seq} is not hidden; everyone can already see it in /battle log.")
+        await self.db.events.set_hidden(record.id, seq, False)
+        log.info("battle %s: GM %s revealed order %s", record.id, actor.user_id, seq)
+        revealed = await self.db.events.get(record.id, seq)
+        assert revealed is not None
+        return revealed
+
+    async def export_battle(self, actor: Actor, record: BattleRecord) -> dict[str, Any]:
+        """Return the whole battle as an export document: setup, every order with its dice, the state."""
+        from bot.archive import export_document
+
+        await self.require_gm(actor, record, "export the battle")
+        events: list[EventRecord] = []
+        while True:
+            page = await self.db.events.list(record.id, limit=500, offset=len(events), newest_first=False)
+            events += page
+            if len(page) < 500:
+                break
+        initial = await self.db.events.initial_state(record.id) or record.state
+        return export_document(record, await self.clock_of(record), events, initial, self.clock())
+
+    async def import_battle(self, actor: Actor, *, channel_id: int, thread_id: int | None, raw: bytes) -> Result:
+        """Recreate an exported battle in a channel, order by order, after checking the file replays."""
+        from bot.archive import import_battle
+
+        return await import_battle(self, actor, channel_id=channel_id, thread_id=thread_id, raw=raw)
+
+    # --- players' preferences ------------------------------------------------
+
+    async def notify_mode(self, user_id: int) -> NotifyMode:
+        """Return how a player wants to hear that it is their turn."""
+        return await self.db.users.get_notify(user_id)
+
+    async def set_notify_mode(self, user_id: int, mode: NotifyMode) -> None:
+        """Set how a player wants to hear that it is their turn."""
+        await self.db.users.set_notify(user_id, mode)
+
+    # --- telling listeners --------------------------------------------------
+
+    def publish(self, notice: Notice) -> None:
+        """Hand a notice to the listeners in the background, after the notices of that battle before it."""
+        if not self.listeners:
+            return
+        battle_id = notice.record.id
+        before = self._tails.get(battle_id)
+        task = asyncio.get_running_loop().create_task(self._deliver(notice, before), name=f"notice-{battle_id}")
+        self._tails[battle_id] = task
+        self._tasks.add(task)
+        task.add_done_callback(lambda t: self._finished(battle_id, t))
+
+    def _finished(self, battle_id: int, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if self._tails.get(battle_id) is task:
+            del self._tails[battle_id]
+
+    async def _deliver(self, notice: Notice, before: asyncio.Task[None] | None) -> None:
+        if before is not None:
+            # Only the order matters here; the earlier notice's failure was logged where it happened.
+            await asyncio.gather(before, return_exceptions=True)
+        for listener in list(self.listeners):
+            try:
+                await listener(notice)
+            except Exception:
+                log.exception("a listener failed on %s notice of battle %s", notice.kind, notice.record.id)
+
+    async def drain(self) -> None:
+        """Wait until every notice published so far has been delivered."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     # --- rendering ----------------------------------------------------------
 
@@ -246,3 +466,11 @@ class TableService:
         marks = [*overlays_for({"actor": str(unit.cell)}), *reach_overlays(reach)]
         png = await asyncio.to_thread(render_map, view, overlays=marks, crop=crop)
         return reach, png
+
+
+def _nothing_to_undo(count: int, available: int) -> str:
+    if available == 0:
+        return "There is nothing to undo: no order has been given in this battle since it was created."
+    plural = "order" if available == 1 else "orders"
+    return (f"Only {available} {plural} can be undone in this battle (back to its creation), not {count}; "
+            f"ask for {available} or fewer.")

@@ -1,6 +1,7 @@
 """Persistence for battlepost: one SQLite connection, migrations, repositories, backups."""
 
 from .battles import BattleRepo
+from .clocks import ClockRepo
 from .db import Database
 from .errors import BattleNotFound, MigrationError, NothingToUndo, StaleVersionError, StorageError
 from .events import EventRepo
@@ -9,11 +10,14 @@ from .records import (
     BattleRecord,
     BattleStatus,
     BattleSummary,
+    ClockRecord,
+    DeadlinePolicy,
     EventRecord,
     GuildSettings,
     JsonDict,
     MessageRef,
     NewEvent,
+    NewTimer,
     NotifyMode,
     TimerRecord,
 )
@@ -26,7 +30,10 @@ __all__ = [
     "BattleRepo",
     "BattleStatus",
     "BattleSummary",
+    "ClockRecord",
+    "ClockRepo",
     "Database",
+    "DeadlinePolicy",
     "EventRecord",
     "EventRepo",
     "GuildRepo",
@@ -36,6 +43,7 @@ __all__ = [
     "MessageRepo",
     "MigrationError",
     "NewEvent",
+    "NewTimer",
     "NothingToUndo",
     "NotifyMode",
     "StaleVersionError",

@@ -78,6 +78,8 @@ WHERE guild_id = ? AND (? OR status != 'ended')
 ORDER BY updated_at DESC, id DESC
 """
 
+_ACTIVE_IDS = "SELECT id FROM battles WHERE status = 'active' ORDER BY id"
+
 _SummaryRow = tuple[int, int, int, int | None, str, str, str, int, float, float, int]
 
 
@@ -319,6 +321,11 @@ class BattleRepo:
         if deleted:
             log.info("deleted battle %d", battle_id)
         return deleted
+
+    async def active_ids(self) -> list[int]:
+        """Return the ids of every active battle (those whose turns and deadlines are running)."""
+        rows = await self._executor.read(lambda raw: raw.execute(_ACTIVE_IDS).fetchall())
+        return [int(row[0]) for row in rows]
 
     async def count(self) -> int:
         """Return how many battles are stored."""

@@ -10,6 +10,7 @@ from types import TracebackType
 
 from .backup import backup_file
 from .battles import BattleRepo
+from .clocks import ClockRepo
 from .events import EventRepo
 from .executor import Executor
 from .messages import MessageRepo
@@ -32,6 +33,7 @@ class Database:
         self.users = UserRepo(executor)
         self.timers = TimerRepo(executor)
         self.messages = MessageRepo(executor)
+        self.clocks = ClockRepo(executor)
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str]) -> Database:

@@ -8,7 +8,7 @@ from typing import Any
 
 from . import codec
 from .executor import Executor
-from .records import EventRecord
+from .records import EventRecord, JsonDict
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +33,10 @@ WHERE battle_id = ? AND (? OR hidden = 0) AND (? OR undone = 0)
 ORDER BY seq ASC LIMIT ? OFFSET ?
 """
 _SET_HIDDEN = "UPDATE events SET hidden = ? WHERE battle_id = ? AND seq = ?"
+# The first order's snapshot is the state the battle was created with (every change is an event).
+_FIRST_SNAPSHOT = """
+SELECT state_before FROM events WHERE battle_id = ? AND state_before IS NOT NULL ORDER BY seq ASC LIMIT 1
+"""
 
 
 def event_from_row(row: tuple[Any, ...]) -> EventRecord:
@@ -90,6 +94,16 @@ class EventRepo:
         """Return one event, or None when it does not exist."""
         row = await self._executor.read(lambda raw: raw.execute(_GET, (battle_id, seq)).fetchone())
         return None if row is None else event_from_row(row)
+
+    async def latest_seq(self, battle_id: int) -> int:
+        """Return the number of a battle's newest event (0 when it has none)."""
+        row = await self._executor.read(lambda raw: raw.execute(_LAST_SEQ, (battle_id,)).fetchone())
+        return 0 if row is None else int(row[0])
+
+    async def initial_state(self, battle_id: int) -> JsonDict | None:
+        """Return the state a battle was created with, or None when no order was ever given."""
+        row = await self._executor.read(lambda raw: raw.execute(_FIRST_SNAPSHOT, (battle_id,)).fetchone())
+        return None if row is None else codec.decode(codec.unpack_snapshot(row[0]))
 
     async def set_hidden(self, battle_id: int, seq: int, hidden: bool) -> bool:
         """Hide or reveal one event; return whether it exists."""

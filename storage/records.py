@@ -8,9 +8,16 @@ from typing import Any, Literal, NamedTuple, get_args
 JsonDict = dict[str, Any]
 BattleStatus = Literal["setup", "active", "ended"]
 NotifyMode = Literal["channel", "dm"]
+DeadlinePolicy = Literal["wait", "hold", "default"]
 
 BATTLE_STATUSES: frozenset[str] = frozenset(get_args(BattleStatus))
 NOTIFY_MODES: frozenset[str] = frozenset(get_args(NotifyMode))
+DEADLINE_POLICIES: frozenset[str] = frozenset(get_args(DeadlinePolicy))
+
+# Timer kinds that belong to a battle's turn clock: saving the clock replaces the pending ones.
+TURN_TIMER_KINDS: tuple[str, ...] = ("deadline", "reminder")
+DEFAULT_DEADLINE = 86_400.0
+DEFAULT_REMINDERS: tuple[str, ...] = ("50%", "1h")
 
 # Event kinds the storage layer writes itself; callers may not commit them.
 CREATE_KIND = "create"
@@ -105,3 +112,33 @@ class MessageRef(NamedTuple):
 
     channel_id: int
     message_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class NewTimer:
+    """Describe a timer to schedule together with a clock change."""
+
+    kind: str
+    due_at: float
+    payload: JsonDict
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRecord:
+    """Hold a battle's turn clock: the GM's deadline rules and the current turn's deadline."""
+
+    battle_id: int
+    deadline: float = DEFAULT_DEADLINE
+    policy: DeadlinePolicy = "wait"
+    reminders: tuple[str, ...] = DEFAULT_REMINDERS
+    turn_key: str | None = None
+    turn_started: float | None = None
+    due_at: float | None = None
+    paused_at: float | None = None
+    remaining: float | None = None
+    expired_at: float | None = None
+
+    @property
+    def paused(self) -> bool:
+        """Return whether the GM has stopped the clock."""
+        return self.paused_at is not None

@@ -33,6 +33,7 @@ SELECT {_COLUMNS} FROM timers
 WHERE battle_id = ? AND fired_at IS NULL
 ORDER BY due_at, id
 """
+_GET = f"SELECT {_COLUMNS} FROM timers WHERE id = ?"
 _MARK_FIRED = "UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL"
 
 
@@ -88,6 +89,11 @@ class TimerRepo:
         """Claim a timer; True only for the first claim, so a timer never fires twice."""
         changed = await self._executor.write(lambda raw: raw.execute(_MARK_FIRED, (now, timer_id)).rowcount)
         return bool(changed)
+
+    async def get(self, timer_id: int) -> TimerRecord | None:
+        """Return one timer, fired or not, or None when it was cancelled or never existed."""
+        row = await self._executor.read(lambda raw: raw.execute(_GET, (timer_id,)).fetchone())
+        return None if row is None else _timer(row)
 
     async def pending(self, battle_id: int) -> list[TimerRecord]:
         """Return a battle's unfired timers, earliest first."""

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import io
+import json
+import re
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.archive import MAX_IMPORT_BYTES
+from cogs.battle.log import LogPageButton, log_message
 from cogs.common.autocomplete import constant_choices, ruleset_choices
 from cogs.common.context import actor_of, battle_here, channel_key, service_of
 from cogs.common.embeds import INFO, outcome_embed, safe
@@ -21,6 +27,14 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def cog_load(self) -> None:
+        """Accept the log's page buttons, also on messages older than this process."""
+        self.bot.add_dynamic_items(LogPageButton)
+
+    async def cog_unload(self) -> None:
+        """Forget the log's page buttons."""
+        self.bot.remove_dynamic_items(LogPageButton)
 
     @app_commands.command(name="new", description="Start a new battle in this channel (you become its GM)")
     @app_commands.describe(
@@ -116,6 +130,59 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
     async def end(self, interaction: discord.Interaction) -> None:
         """End the battle of this channel."""
         await self._gm_order(interaction, o.End())
+
+    @app_commands.command(name="log", description="Read the battle's orders, newest first, with their dice and effects")
+    @app_commands.describe(page="Page to open (1 is the newest orders)")
+    async def log(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100_000] = 1) -> None:
+        """Show one page of the log, privately (hidden rolls only to the GM)."""
+        record = await battle_here(interaction)
+        service = service_of(interaction)
+        actor = actor_of(interaction)
+        gm = await service.is_gm(actor, record)
+        embed, view = await log_message(interaction, record, page, actor.user_id, gm)
+        await reply(interaction, embed=embed, view=view, ephemeral=True)
+
+    @app_commands.command(name="export", description="Get the whole battle as a JSON file: setup, every order and its dice (GM)")
+    async def export(self, interaction: discord.Interaction) -> None:
+        """Send the GM the battle's export file, privately (it holds hidden rolls)."""
+        record = await battle_here(interaction)
+        service = service_of(interaction)
+        document = await service.export_battle(actor_of(interaction), record)
+        await defer(interaction, ephemeral=True)
+        data = json.dumps(document, ensure_ascii=False, indent=1).encode()
+        slug = re.sub(r"[^a-z0-9]+", "-", record.name.lower()).strip("-")[:40] or "battle"
+        file = discord.File(io.BytesIO(data), filename=f"battle-{record.id}-{slug}.json")
+        orders = sum(1 for e in document["orders"] if e["kind"] not in ("create", "undo"))
+        await interaction.followup.send(
+            f"**{safe(record.name)}**: {orders} orders with their dice. Bring it back with /battle import "
+            "in any channel of any server.", file=file, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="import", description="Recreate an exported battle in this channel (you become its GM)")
+    @app_commands.describe(file="The .json file /battle export gave you")
+    async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        """Import a battle from its export file, after checking that its log rebuilds its state."""
+        service = service_of(interaction)
+        actor = actor_of(interaction)
+        settings = await service.db.guilds.get(actor.guild_id)
+        if settings.gm_role_id is not None and not actor.manage_guild and settings.gm_role_id not in actor.role_ids:
+            raise NotAllowedError("On this server only members with the GM role (or Manage Server) can import battles.")
+        if file.size > MAX_IMPORT_BYTES:
+            raise GameError(f"That file is {file.size // 1024} KiB; an export can be at most "
+                            f"{MAX_IMPORT_BYTES // 1024 // 1024} MiB.")
+        raw = await file.read()
+        result = await service.import_battle(actor, channel_id=channel_key(interaction), thread_id=None, raw=raw)
+        await defer(interaction)
+        battle = result.battle
+        left_out = result.extra["left_out"]
+        skipped = f" ({left_out} undone order{'s' if left_out != 1 else ''} left out)" if left_out else ""
+        embed = discord.Embed(
+            title=f"Imported: {safe(battle.name)}", colour=INFO,
+            description=(f"{result.extra['orders']} orders replayed with their recorded dice{skipped}; the battle is "
+                         f"**{battle.status}**" + (f", round {battle.round}" if battle.round else "") + ".\n"
+                         f"GM: {interaction.user.mention}. Units keep their players; /gm assign hands them over."),
+        )
+        embed.set_footer(text=f"battle #{result.record.id}")
+        await reply(interaction, embed=embed, png=result.png)
 
     rules = app_commands.Group(name="rules", description="The rule constants of this battle")
 

@@ -12,17 +12,21 @@ from cogs.common.embeds import INFO
 from cogs.common.replies import reply
 
 GM_GUIDE = (
-    "1. `/battle new name:… ruleset:strategic-e width:30 height:20` in the channel (or `thread:True`).\n"
-    "2. `/map paint terrain:forest from:C3 to:F8` (or `cells:A1 B4`) to lay out the ground.\n"
-    "3. `/unit add name:Eva-01 side:NERV at:E5 owner:@player ag:45` for each unit.\n"
-    "4. `/battle info` and `/map show full:True` to check the setup.\n"
-    "5. `/battle start`. Later: `/battle end`; `/settings gm-role` lets a role referee."
+    "1. `/battle new name:… ruleset:strategic-e width:30 height:20` here (or `thread:True`).\n"
+    "2. Lay out the ground: `/map paint terrain:forest from:C3 to:F8`, or `/map import` a text grid.\n"
+    "3. Add units: `/unit add name:Eva-01 side:NERV at:E5 owner:@player ag:45`, or `/unit import` a stat-block file.\n"
+    "4. P-Scale: sides buy features with `/feature place`; check everything with `/battle info` and `/map show full:True`.\n"
+    "5. `/battle start`. Then `/gm deadline`, `/gm policy`, `/turn mode`; `/gm undo`, `/gm roll` (hidden) and "
+    "`/gm end` when it is over. `/battle rules show` lists the rulings you can change."
 )
 PLAYER_GUIDE = (
+    "When it is your turn you are pinged with the map and buttons (End turn, My options, Show map).\n"
     "`/move unit:… to:E5 mode:full` moves along the cheapest legal path; leave out `to` to see your reach.\n"
-    "`/act unit:… stat:ag modifier:-10` makes a d100 test with its breakdown.\n"
-    "`/roll dice:2d10+5` rolls in the open.\n"
-    "`/unit info unit:…` shows a stat block; `/map show` the map around the last action."
+    "`/attack unit:… weapon:… target:…` shoots or strikes with the full breakdown; `/range` previews a shot.\n"
+    "`/aim`, `/hide`, `/maneuver`, `/defend`, `/act` (a test), `/extinguish`, `/trap`.\n"
+    "`/turn status` shows whose turn it is and your actions left; `/turn end` passes; "
+    "`/turn standing` sets what your unit does if the deadline passes.\n"
+    "`/roll dice:2d10+5` rolls in the open; `/settings notify dm` pings you by DM instead."
 )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -28,3 +30,13 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="S
         await service_of(interaction).db.guilds.set_gm_role(actor.guild_id, role.id)
         await reply(interaction, f"Members of {role.mention} are now GMs of every battle on this server.",
                     ephemeral=True)
+
+    @app_commands.command(name="notify", description="Hear that it is your turn in the battle's channel or by direct message")
+    @app_commands.describe(mode="channel: a mention in the battle's channel (default); dm: a direct message instead")
+    async def notify(self, interaction: discord.Interaction, mode: Literal["channel", "dm"]) -> None:
+        """Choose how you are told that it is your turn (for every battle you play)."""
+        await service_of(interaction).set_notify_mode(interaction.user.id, mode)
+        text = ("From now on your turns reach you by direct message, with the same buttons; if your DMs are closed "
+                "you are mentioned in the channel instead." if mode == "dm"
+                else "From now on you are mentioned in the battle's channel when it is your turn.")
+        await reply(interaction, text, ephemeral=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,23 @@ from bot.loopback.models import LoopbackChannel, LoopbackUser, StoredMessage
 from bot.loopback.replies import Reply
 from bot.service import TableService
 from storage import Database
+
+START_TIME = 1_750_000_000.0  # a fixed moment, so deadlines read the same in every run
+
+
+class FakeClock:
+    """A clock that only moves when a test moves it: deadlines are tested without waiting."""
+
+    def __init__(self, now: float = START_TIME) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float = 0.0, *, minutes: float = 0.0, hours: float = 0.0, days: float = 0.0) -> float:
+        """Move time forward and return the new time."""
+        self.now += seconds + minutes * 60 + hours * 3600 + days * 86_400
+        return self.now
 
 
 @dataclass
@@ -31,19 +48,48 @@ class Table:
     bob: LoopbackUser
     carol: LoopbackUser
     channel: LoopbackChannel
+    clock: FakeClock = field(default_factory=FakeClock)
 
     async def slash(self, command: str, user: LoopbackUser | None = None, channel: LoopbackChannel | None = None,
                     **options: Any) -> Reply:
-        """Run a slash command as a user (the GM by default) in the battle channel."""
-        return await self.discord.slash(command, user=user or self.gm, channel=channel or self.channel,
-                                        options=options)
+        """Run a slash command as a user (the GM by default) in the battle channel; wait for its notices."""
+        reply = await self.discord.slash(command, user=user or self.gm, channel=channel or self.channel,
+                                         options=options)
+        await self.settle()
+        return reply
+
+    async def gm_slash(self, command: str, user: LoopbackUser | None = None, **options: Any) -> Reply:
+        """Run a /gm command; for anyone without Manage Server, as if an admin had opened /gm to them."""
+        reply = await self.discord.slash(command, user=user or self.gm, channel=self.channel, options=options,
+                                         bypass_permissions=True)
+        await self.settle()
+        return reply
+
+    async def click(self, message: StoredMessage | Reply, custom_id: str, user: LoopbackUser | None = None) -> Reply:
+        """Press a button as a user (the GM by default); wait for its notices."""
+        reply = await self.discord.click(message, custom_id, user=user or self.gm)
+        await self.settle()
+        return reply
+
+    async def settle(self) -> None:
+        """Wait until the bot has posted everything the last change called for (board, pings)."""
+        await self.service.drain()
+        await self.discord.settle()
+
+    async def tick(self, **advance: float) -> list[Any]:
+        """Move the clock forward, then run the scheduler once as its loop would."""
+        if advance:
+            self.clock.advance(**advance)
+        fired = await self.service.scheduler.tick()
+        await self.discord.settle()
+        return fired
 
     async def restart(self) -> None:
-        """Stop the bot and start a new one over the same database file."""
+        """Stop the bot and start a new one (with a fresh scheduler) over the same database file."""
         await self.discord.stop_bot()
         await self.db.close()
         self.db = await Database.open(self.db_path)
-        self.service = TableService(self.db, rng_factory=rng_factory(11))
+        self.service = TableService(self.db, clock=self.clock, rng_factory=rng_factory(11))
         await self.discord.start_bot(make_bot(self.service))
 
     async def setup_battle(self, ruleset: str = "strategic-e", width: int = 20, height: int = 15) -> None:
@@ -61,8 +107,8 @@ def rng_factory(seed: int) -> Any:
 
 
 def make_bot(service: TableService) -> BattleBot:
-    """Build the real bot for the loopback."""
-    return BattleBot(service, guild_ready_timeout=0.05)
+    """Build the real bot for the loopback; tests run its scheduler themselves, with a fake clock."""
+    return BattleBot(service, guild_ready_timeout=0.05, scheduler_poll=None)
 
 
 def text_of(reply: Reply) -> str:
@@ -95,14 +141,15 @@ async def table(loopback: LoopbackDiscord, tmp_path: Path) -> AsyncIterator[Tabl
     """Yield the running bot with its users and a battle channel."""
     db_path = tmp_path / "battlepost.sqlite3"
     db = await Database.open(db_path)
-    service = TableService(db, rng_factory=rng_factory(7))
+    clock = FakeClock()
+    service = TableService(db, clock=clock, rng_factory=rng_factory(7))
     gm = loopback.add_user("gm", manage_guild=True)
     alice = loopback.add_user("alice")
     bob = loopback.add_user("bob")
     carol = loopback.add_user("carol")
     channel = loopback.add_channel(loopback.guild, "battle")
     await loopback.start_bot(make_bot(service))
-    t = Table(loopback, db, service, db_path, gm, alice, bob, carol, channel)
+    t = Table(loopback, db, service, db_path, gm, alice, bob, carol, channel, clock)
     try:
         yield t
     finally:

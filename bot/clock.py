@@ -1,0 +1,351 @@
+"""Turn clocks: which turn a battle is in, when its deadline falls, and the timers that wake us for it.
+
+A battle's clock row (storage `battle_clocks`) is the truth about its current turn: the turn's key,
+when it started, when it is due, whether the GM paused it, and whether its deadline was already dealt
+with. The `timers` rows (one deadline, a few reminders) only wake the scheduler; they are always
+rebuilt from the clock, so a timer lost in a crash is put back by `TurnClocks.recover`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from rules import turns
+from rules.battle import Battle
+from rules.errors import GameError, IllegalOrderError, InvalidOrderError
+from storage import BattleRecord, ClockRecord, Database, DeadlinePolicy, NewTimer
+from storage.records import DEFAULT_REMINDERS
+
+log = logging.getLogger(__name__)
+
+MINUTE = 60.0
+HOUR = 3600.0
+DAY = 86_400.0
+MIN_DEADLINE = MINUTE
+MAX_DEADLINE = 30 * DAY
+MAX_REMINDERS = 5
+POLICIES: tuple[DeadlinePolicy, ...] = ("wait", "hold", "default")
+POLICY_NAMES = {
+    "wait": "wait for the GM",
+    "hold": "the units due hold",
+    "default": "standing orders (hold without one)",
+}
+# Two reminders closer than this would read as one message sent twice.
+REMINDER_GAP = MINUTE
+
+_DURATION_RE = re.compile(r"(\d+(?:\.\d+)?)\s*(d|h|m|min|s)", re.IGNORECASE)
+_UNIT_SECONDS = {"d": DAY, "h": HOUR, "m": MINUTE, "min": MINUTE, "s": 1.0}
+
+Clock = Callable[[], float]
+
+
+# --- reading a battle -----------------------------------------------------------------
+
+
+def turn_key(battle: Battle) -> str | None:
+    """Return a key naming the current turn (round, mode, unit or side), or None when no turn is running."""
+    if not turns.engaged(battle) or not turns.next_due(battle):
+        return None
+    mode = turns.mode_of(battle)
+    at = turns.current_unit(battle) if mode == "initiative" else turns.current_side(battle) if mode == "side" else "*"
+    return f"{battle.round}|{mode}|{at}"
+
+
+def turn_label(battle: Battle) -> str:
+    """Describe the current turn for players: `round 2, NERV phase`, `round 3, Eva-01's turn`."""
+    mode = turns.mode_of(battle)
+    if mode == "initiative":
+        who = turns.current_unit(battle)
+        return f"round {battle.round}, {who}'s turn" if who else f"round {battle.round}"
+    if mode == "side":
+        side = turns.current_side(battle)
+        return f"round {battle.round}, {side} phase" if side else f"round {battle.round}"
+    return f"round {battle.round} (free order)"
+
+
+# --- durations and reminders ----------------------------------------------------------
+
+
+def human_duration(seconds: float) -> str:
+    """Return a duration as people say it: `2 days 3 h`, `5 h 20 min`, `45 min`."""
+    total = round(max(0.0, seconds) / MINUTE)
+    if total < 1:
+        return "less than a minute"
+    days, rest = divmod(total, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    parts = []
+    if days:
+        parts.append(f"{days} day{'s' if days != 1 else ''}")
+    if hours:
+        parts.append(f"{hours} h")
+    if minutes and not days:
+        parts.append(f"{minutes} min")
+    return " ".join(parts) or "less than a minute"
+
+
+def check_deadline(seconds: float) -> float:
+    """Return a deadline in seconds, or explain the allowed range (1 minute to 30 days)."""
+    if seconds != seconds or seconds <= 0:
+        raise InvalidOrderError(
+            "A deadline of zero would end every turn the moment it starts; give at least 1 minute "
+            "(`minutes:1`) and at most 30 days (720 hours)."
+        )
+    if seconds < MIN_DEADLINE:
+        raise InvalidOrderError(
+            f"A deadline of {int(seconds)} seconds is too short to answer in; give at least 1 minute."
+        )
+    if seconds > MAX_DEADLINE:
+        raise InvalidOrderError(
+            f"A deadline of {human_duration(seconds)} is too long: the longest is 30 days (720 hours). "
+            "To stop the clock altogether, use /gm pause."
+        )
+    return float(seconds)
+
+
+def parse_duration(text: str) -> float:
+    """Parse `1h`, `90m`, `2d`, `1h30m` into seconds."""
+    compact = text.strip().lower().replace(" ", "")
+    pos, total = 0, 0.0
+    while pos < len(compact):
+        match = _DURATION_RE.match(compact, pos)
+        if match is None:
+            raise InvalidOrderError(f"`{text}` is not a time; write it like `1h`, `30m`, `2d` or `1h30m`.")
+        total += float(match.group(1)) * _UNIT_SECONDS[match.group(2).lower()]
+        pos = match.end()
+    if not compact or total <= 0:
+        raise InvalidOrderError(f"`{text}` is not a time; write it like `1h`, `30m`, `2d` or `1h30m`.")
+    return total
+
+
+def parse_reminders(text: str) -> tuple[str, ...]:
+    """Parse reminder times: `half`, `25%` (of the turn gone), `1h`, `30m` (before the deadline), `none`."""
+    words = [w for w in re.split(r"[,;\s]+", text.strip().lower()) if w]
+    if not words or words == ["default"]:
+        return DEFAULT_REMINDERS
+    if words in (["none"], ["off"]):
+        return ()
+    out: list[str] = []
+    for word in words:
+        if word in ("half", "halfway", "half-time"):
+            spec = "50%"
+        elif word.endswith("%"):
+            try:
+                share = float(word[:-1])
+            except ValueError:
+                raise InvalidOrderError(f"`{word}` is not a share of the turn; write it like `50%`.") from None
+            if not 0 < share < 100:
+                raise InvalidOrderError(f"A reminder at `{word}` of the turn never comes; use 1% to 99%.")
+            spec = f"{share:g}%"
+        else:
+            spec = _canonical(parse_duration(word))
+        if spec not in out:
+            out.append(spec)
+    if len(out) > MAX_REMINDERS:
+        raise InvalidOrderError(f"Set at most {MAX_REMINDERS} reminders per turn.")
+    return tuple(out)
+
+
+def _canonical(seconds: float) -> str:
+    minutes = round(seconds / MINUTE)
+    if minutes < 1:
+        raise InvalidOrderError("A reminder needs at least one minute before the deadline.")
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    return "".join(f"{v}{u}" for v, u in ((days, "d"), (hours, "h"), (mins, "m")) if v)
+
+
+def describe_reminders(specs: Sequence[str]) -> str:
+    """Describe reminder times for a GM: `at half-time and 1 h before`."""
+    if not specs:
+        return "no reminders"
+    words = []
+    for spec in specs:
+        if spec == "50%":
+            words.append("at half-time")
+        elif spec.endswith("%"):
+            words.append(f"when {spec} of the turn has passed")
+        else:
+            words.append(f"{human_duration(parse_duration(spec))} before")
+    return ", ".join(words[:-1]) + (" and " if len(words) > 1 else "") + words[-1]
+
+
+def reminder_times(specs: Sequence[str], started: float, due: float) -> list[float]:
+    """Return when a turn's reminders fall: inside the turn, in order, none two within a minute."""
+    length = due - started
+    times: list[float] = []
+    for spec in specs:
+        at = started + length * float(spec[:-1]) / 100 if spec.endswith("%") else due - parse_duration(spec)
+        if started < at < due:
+            times.append(at)
+    out: list[float] = []
+    for at in sorted(times):
+        if not out or at - out[-1] >= REMINDER_GAP:
+            out.append(at)
+    return out
+
+
+# --- the clock of one battle ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TurnStart:
+    """A turn that has just begun: who is due, and until when."""
+
+    key: str
+    units: tuple[str, ...]
+    started: float
+    due_at: float | None
+    paused: bool
+    remaining: float | None = None
+
+
+def plan(clock: ClockRecord, *, after: float) -> list[NewTimer]:
+    """Return the timers a running turn needs: its deadline and the reminders still ahead."""
+    if clock.turn_key is None or clock.paused or clock.expired_at is not None or clock.due_at is None:
+        return []
+    payload = {"turn": clock.turn_key, "due_at": clock.due_at}
+    timers = [NewTimer("deadline", clock.due_at, payload)]
+    started = clock.turn_started if clock.turn_started is not None else clock.due_at - clock.deadline
+    for at in reminder_times(clock.reminders, started, clock.due_at):
+        if at > after:
+            timers.append(NewTimer("reminder", at, payload))
+    return timers
+
+
+class TurnClocks:
+    """Keep each battle's clock in step with its turns, and apply the GM's clock settings."""
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+
+    async def get(self, battle_id: int) -> ClockRecord:
+        """Return a battle's clock."""
+        return await self.db.clocks.get(battle_id)
+
+    async def sync(self, record: BattleRecord, battle: Battle, *, started: float | None = None) -> TurnStart | None:
+        """Start the deadline of a turn that has just begun; return it, or None if the turn is unchanged."""
+        clock = await self.db.clocks.get(record.id)
+        key = turn_key(battle)
+        if key == clock.turn_key:
+            return None
+        if key is None:
+            await self.db.clocks.save(
+                replace(clock, turn_key=None, turn_started=None, due_at=None, expired_at=None,
+                        remaining=None if not clock.paused else clock.remaining),
+                timers=[],
+            )
+            return None
+        begun = self.clock() if started is None else started
+        if clock.paused:
+            new = replace(clock, turn_key=key, turn_started=begun, due_at=None, remaining=clock.deadline,
+                          expired_at=None)
+        else:
+            new = replace(clock, turn_key=key, turn_started=begun, due_at=begun + clock.deadline, remaining=None,
+                          expired_at=None)
+        await self.db.clocks.save(new, timers=plan(new, after=begun))
+        log.info("battle %s: turn %s begins, due %s", record.id, key, new.due_at)
+        return TurnStart(key=key, units=tuple(turns.next_due(battle)), started=begun, due_at=new.due_at,
+                         paused=new.paused, remaining=new.remaining)
+
+    async def recover(self, record: BattleRecord, battle: Battle) -> TurnStart | None:
+        """Bring a battle's clock and timers back in step after a restart; return a turn that began unseen."""
+        # A turn the clock never heard of began when the battle was last written.
+        begun = await self.sync(record, battle, started=record.updated_at)
+        if begun is not None:
+            return begun
+        clock = await self.db.clocks.get(record.id)
+        wanted = plan(clock, after=self.clock())
+        if not wanted:
+            return None
+        pending = await self.db.timers.pending(record.id)
+        if not any(t.kind == "deadline" and t.payload.get("turn") == clock.turn_key for t in pending):
+            # The deadline was claimed but never applied (the process stopped in between): arm it again.
+            # Reminders still pending stay as they are, so none is sent twice or dropped.
+            keep = [t for t in pending if t.kind == "reminder" and t.payload.get("turn") == clock.turn_key]
+            timers = [NewTimer(t.kind, t.due_at, t.payload) for t in keep] + [wanted[0]]
+            await self.db.clocks.save(clock, timers=timers)
+            log.warning("battle %s: deadline timer of turn %s was missing; armed again", record.id, clock.turn_key)
+        return None
+
+    async def expire(self, clock: ClockRecord) -> ClockRecord:
+        """Mark the current turn's deadline as dealt with (the battle now waits for its GM)."""
+        new = replace(clock, expired_at=self.clock())
+        await self.db.clocks.save(new, timers=[])
+        return new
+
+    async def pause(self, record: BattleRecord) -> ClockRecord:
+        """Stop the clock, keeping the time the current turn has left."""
+        clock = await self.db.clocks.get(record.id)
+        if clock.paused:
+            raise IllegalOrderError("The clock is already paused; /gm resume starts it again.")
+        now = self.clock()
+        remaining = None
+        if clock.turn_key is not None and clock.due_at is not None:
+            remaining = 0.0 if clock.expired_at is not None else max(0.0, clock.due_at - now)
+        new = replace(clock, paused_at=now, remaining=remaining, due_at=None)
+        await self.db.clocks.save(new, timers=[])
+        return new
+
+    async def resume(self, record: BattleRecord) -> ClockRecord:
+        """Start the clock again; the current turn gets back the time it had left."""
+        clock = await self.db.clocks.get(record.id)
+        if not clock.paused:
+            raise IllegalOrderError("The clock is not paused; /gm pause stops it.")
+        now = self.clock()
+        new = replace(clock, paused_at=None, remaining=None)
+        if clock.turn_key is not None:
+            left = clock.deadline if clock.remaining is None else clock.remaining
+            due = now + left
+            # Shift the turn's start by the pause too, so its reminders keep their places.
+            new = replace(new, due_at=due, turn_started=due - clock.deadline)
+        await self.db.clocks.save(new, timers=plan(new, after=now))
+        return new
+
+    async def set_deadline(self, record: BattleRecord, seconds: float) -> ClockRecord:
+        """Set the turn deadline; the current turn's deadline moves with it, counted from its start."""
+        deadline = check_deadline(seconds)
+        clock = await self.db.clocks.get(record.id)
+        now = self.clock()
+        new = replace(clock, deadline=deadline)
+        if clock.turn_key is not None and clock.turn_started is not None:
+            if clock.paused:
+                spent = (clock.paused_at or now) - clock.turn_started
+                new = replace(new, remaining=max(0.0, deadline - spent), expired_at=None)
+            else:
+                new = replace(new, due_at=clock.turn_started + deadline, expired_at=None)
+        await self.db.clocks.save(new, timers=plan(new, after=now))
+        return new
+
+    async def set_policy(self, record: BattleRecord, policy: DeadlinePolicy) -> ClockRecord:
+        """Choose what happens when a deadline passes."""
+        if policy not in POLICIES:
+            raise InvalidOrderError(f"`{policy}` is not a policy; use wait, hold or default.")
+        clock = await self.db.clocks.get(record.id)
+        new = replace(clock, policy=policy)
+        if clock.expired_at is not None and policy != "wait":
+            # The turn is waiting on its passed deadline: the new policy takes it from here, at the next tick.
+            new = replace(new, expired_at=None)
+            await self.db.clocks.save(new, timers=plan(new, after=self.clock()))
+            return new
+        await self.db.clocks.save(new)
+        return new
+
+    async def set_reminders(self, record: BattleRecord, specs: tuple[str, ...]) -> ClockRecord:
+        """Choose when players are reminded before a deadline; the current turn's reminders follow."""
+        clock = await self.db.clocks.get(record.id)
+        new = replace(clock, reminders=specs)
+        await self.db.clocks.save(new, timers=plan(new, after=self.clock()))
+        return new
+
+
+def policy_of(text: str) -> DeadlinePolicy:
+    """Return a deadline policy by name."""
+    clean = text.strip().lower()
+    for policy in POLICIES:
+        if clean == policy:
+            return policy
+    raise GameError(f"`{text}` is not a policy; use wait, hold or default.")

@@ -1,0 +1,194 @@
+"""The scheduler: wake up for deadlines and reminders kept in SQLite, and act on each exactly once.
+
+How no timer is lost or fired twice:
+
+* Timers are rows in SQLite, written in the same transaction as the clock change that needs them, so a
+  restart or a day of downtime finds them all; `run_due` then handles every timer due by now, oldest
+  first, across battles.
+* A timer is claimed (`mark_fired`, an UPDATE that succeeds once) before it is acted on, so two passes,
+  or a pass after a restart, never act on it twice.
+* What a timer does is checked against the battle's clock row: a timer for a turn that has since ended,
+  a paused clock or a deadline already dealt with does nothing. A deadline is applied through the table
+  service with `expect_turn`, so a player finishing their turn at the same moment wins cleanly.
+* If the process stops between claiming a deadline and applying it, the clock still says the turn is
+  running with nothing to wake it; `recover` (run once at startup) arms the deadline again. A turn that
+  was committed but whose clock was never started (a stop right after the commit) is started then too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from bot.clock import turn_key
+from rules import turns
+from rules.actions.turns import Hold, StandingTurn
+from rules.battle import Battle
+from rules.errors import ConflictError, GameError
+from rules.orders import Order
+from storage import BattleRecord, ClockRecord, Database, TimerRecord
+
+if TYPE_CHECKING:
+    from bot.service import Notice, TableService
+
+log = logging.getLogger(__name__)
+
+BATCH = 50
+MAX_PASSES = 100  # a pass never schedules timers due at once, so this only stops a runaway loop
+DEFAULT_POLL = 5.0
+
+Sleep = Callable[[float], Awaitable[Any]]
+
+
+@dataclass
+class Fired:
+    """What the scheduler did with one timer."""
+
+    timer: TimerRecord
+    action: str  # reminded, waiting, held, standing, stale
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+class Scheduler:
+    """Run due timers through the table service; tests call tick() with a fake clock, production polls."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self._lock = asyncio.Lock()
+        self.recovered = False
+
+    @property
+    def db(self) -> Database:
+        """Return the database of the service."""
+        return self.service.db
+
+    async def tick(self) -> list[Fired]:
+        """Recover once after startup, then handle every timer due by the service's clock."""
+        if not self.recovered:
+            await self.recover()
+        return await self.run_due()
+
+    async def run_forever(self, poll: float = DEFAULT_POLL, *, ready: Callable[[], Awaitable[Any]] | None = None,
+                          sleep: Sleep = asyncio.sleep) -> None:
+        """Tick every `poll` seconds until cancelled; a failed tick is logged and tried again."""
+        if ready is not None:
+            await ready()
+        while True:
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("the scheduler failed a pass; it tries again in %.0f s", poll)
+            await sleep(poll)
+
+    async def recover(self) -> int:
+        """Bring every active battle's clock back in step after a restart; return how many turns began unseen."""
+        from bot.service import Notice
+
+        begun = 0
+        for battle_id in await self.db.battles.active_ids():
+            async with self.service.locks.get(battle_id):
+                record = await self.db.battles.get(battle_id)
+                if record is None or record.status != "active":
+                    continue
+                battle = Battle.from_dict(record.state)
+                started = await self.service.turn_clocks.recover(record, battle)
+            if started is not None:
+                begun += 1
+                self.service.publish(Notice("recovered", record, battle, turn=started))
+        self.recovered = True
+        log.info("scheduler recovered %d battle clock(s)", begun)
+        return begun
+
+    async def run_due(self) -> list[Fired]:
+        """Handle every timer due now, earliest first, each once; return what was done."""
+        async with self._lock:
+            fired: list[Fired] = []
+            for _ in range(MAX_PASSES):
+                now = self.service.clock()
+                batch = await self.db.timers.due(now, limit=BATCH)
+                if not batch:
+                    break
+                for timer in batch:
+                    if not await self.db.timers.mark_fired(timer.id, now):
+                        continue
+                    fired.append(await self._fire(timer, now))
+        await self.service.drain()
+        return fired
+
+    async def _fire(self, timer: TimerRecord, now: float) -> Fired:
+        record = await self.db.battles.get(timer.battle_id)
+        if record is None or record.status != "active":
+            return Fired(timer, "stale", {"why": "battle not active"})
+        clock = await self.service.turn_clocks.get(record.id)
+        if clock.turn_key != timer.payload.get("turn") or clock.paused or clock.expired_at is not None:
+            return Fired(timer, "stale", {"why": "turn over, paused or already expired"})
+        battle = Battle.from_dict(record.state)
+        if turn_key(battle) != clock.turn_key:
+            return Fired(timer, "stale", {"why": "clock behind the battle"})
+        due_units = turns.next_due(battle)
+        if timer.kind == "reminder":
+            if clock.due_at is None or clock.due_at <= now:
+                # Sent late after downtime, a reminder of a deadline already gone would only confuse.
+                return Fired(timer, "stale", {"why": "deadline already passed"})
+            self._publish("reminder", record, battle, clock, units=due_units)
+            return Fired(timer, "reminded", {"units": due_units})
+        if timer.kind == "deadline":
+            if clock.due_at is None or clock.due_at > now:
+                return Fired(timer, "stale", {"why": "deadline moved"})
+            return await self._expire(timer, record, battle, clock, due_units)
+        log.warning("timer %s of battle %s has unknown kind %r", timer.id, record.id, timer.kind)
+        return Fired(timer, "stale", {"why": "unknown kind"})
+
+    async def _expire(self, timer: TimerRecord, record: BattleRecord, battle: Battle, clock: ClockRecord,
+                      due_units: list[str]) -> Fired:
+        """Apply the battle's policy to a passed deadline."""
+        if clock.policy == "wait":
+            clock = await self._wait_for_gm(record, clock)
+            self._publish("deadline", record, battle, clock, units=due_units, policy="wait", waiting=True)
+            return Fired(timer, "waiting", {"units": due_units})
+        actor = self.service.system_actor(record.guild_id)
+        outcomes: list[Any] = []
+        failures: list[tuple[str, str]] = []
+        notices: list[Notice] = []
+        latest, latest_battle = record, battle
+        for name in due_units:
+            order: Order = Hold(unit=name) if clock.policy == "hold" else StandingTurn(unit=name)
+            try:
+                result = await self.service.execute(actor, record, order, render=False, expect_turn=clock.turn_key,
+                                                    publish=False)
+            except ConflictError:
+                break  # the turn moved on by itself (a player acted at the last moment)
+            except GameError as exc:
+                log.warning("battle %s: deadline could not apply %s: %s", record.id, order, exc.message)
+                failures.append((name, exc.message))
+                continue
+            outcomes.append(result.outcome)
+            notices.append(result.extra["notice"])
+            latest, latest_battle = result.record, result.battle
+        moved = turn_key(latest_battle) != clock.turn_key
+        if not moved and not outcomes and not failures:
+            return Fired(timer, "stale", {"why": "turn ended meanwhile"})
+        if not moved:
+            # Some unit could not be made to hold: the turn stays, and the GM decides.
+            clock = await self._wait_for_gm(latest, clock)
+        self._publish("deadline", latest, latest_battle, clock, units=due_units, policy=clock.policy,
+                      outcomes=outcomes, failures=failures, waiting=not moved)
+        for notice in notices:
+            self.service.publish(notice)
+        action = "held" if clock.policy == "hold" else "standing"
+        return Fired(timer, action, {"units": due_units, "failures": failures})
+
+    async def _wait_for_gm(self, record: BattleRecord, clock: ClockRecord) -> ClockRecord:
+        async with self.service.locks.get(record.id):
+            current = await self.service.turn_clocks.get(record.id)
+            if current.turn_key != clock.turn_key:
+                return current
+            return await self.service.turn_clocks.expire(current)
+
+    def _publish(self, kind: str, record: BattleRecord, battle: Battle, clock: ClockRecord, **extra: Any) -> None:
+        from bot.service import Notice
+
+        self.service.publish(Notice(kind, record, battle, clock=clock, extra=extra))

@@ -1,0 +1,136 @@
+"""The battle log as players read it: pages of orders, newest first, with their dice and what they did."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.service import SYSTEM_USER_ID, BattleRecord, EventRecord
+from cogs.common.context import service_of
+from cogs.common.embeds import INFO, safe
+from cogs.turn.buttons import battle_and_actor, guarded
+from cogs.turn.text import effect_sentence
+from rules.battle import Battle
+from rules.errors import GameError
+from rules.orders import Order
+
+PER_PAGE = 10
+MAX_ROLLS = 4
+MAX_EFFECTS = 2
+LINE_MAX = 380
+
+
+def who(actor_id: int) -> str:
+    """Name the author of a log entry."""
+    return "\u231b deadline" if actor_id == SYSTEM_USER_ID else f"<@{actor_id}>"
+
+
+def _rolls(outcome: dict[str, Any]) -> str:
+    rolls = outcome.get("rolls", [])
+    parts = []
+    for roll in rolls[:MAX_ROLLS]:
+        faces = ",".join(str(f) for f in roll.get("faces", []))
+        parts.append(f"{roll.get('notation')} [{faces}]={roll.get('total')}")
+    if len(rolls) > MAX_ROLLS:
+        parts.append(f"+{len(rolls) - MAX_ROLLS} more")
+    return ("\U0001f3b2 " + "; ".join(parts)) if parts else ""
+
+
+def _effects(outcome: dict[str, Any]) -> str:
+    effects = outcome.get("effects", [])
+    data = outcome.get("data", {})
+    lines = [effect_sentence(e, data) for e in effects[:MAX_EFFECTS]]
+    if len(effects) > MAX_EFFECTS:
+        lines.append(f"(+{len(effects) - MAX_EFFECTS} more)")
+    return " ".join(lines)
+
+
+def _secret_standing(event: EventRecord, battle: Battle, viewer: int) -> bool:
+    """Return whether a standing order's text must stay hidden from this viewer (not the unit's player)."""
+    if event.kind != "standing-order":
+        return False
+    try:
+        name = str(getattr(Order.parse(event.order_text), "unit", ""))
+    except GameError:
+        return True
+    unit = battle.units.get(name.strip().lower())
+    return unit is None or unit.owner != viewer
+
+
+def event_line(event: EventRecord, battle: Battle, *, gm: bool, viewer: int) -> str:
+    """Return one log entry: number, time, author, order, dice and effects; secrets stay secret."""
+    head = f"**#{event.seq}** <t:{int(event.created_at)}:R> {who(event.actor_id)}"
+    if event.kind == "create":
+        return f"{head} created the battle"
+    outcome = event.outcome or {}
+    if event.kind == "undo":
+        seqs = ", ".join(f"#{s}" for s in outcome.get("undone", []))
+        return f"{head} undid {seqs}"
+    if event.hidden and not gm:
+        body = "\U0001f512 hidden roll (the GM may reveal it)"
+    elif not gm and _secret_standing(event, battle, viewer):
+        body = "set a standing order (kept secret)"
+    else:
+        tag = "\U0001f512 " if event.hidden else ""
+        details = " \u00b7 ".join(p for p in (_rolls(outcome), _effects(outcome)) if p)
+        body = f"{tag}`{safe(event.order_text)[:120]}`" + (f"\n\u2003{details}" if details else "")
+    line = f"{head} {body}"
+    if len(line) > LINE_MAX:
+        line = line[: LINE_MAX - 1] + "\u2026"
+    if event.undone:
+        line = f"~~{line.splitlines()[0]}~~ (undone)"
+    return line
+
+
+def pages_of(total: int) -> int:
+    """Return how many pages a log of `total` entries fills."""
+    return max(1, (total + PER_PAGE - 1) // PER_PAGE)
+
+
+async def log_message(interaction: discord.Interaction, record: BattleRecord, page: int,
+                      viewer: int, gm: bool) -> tuple[discord.Embed, discord.ui.View]:
+    """Build one page of the log for a viewer, with the buttons to the other pages."""
+    service = service_of(interaction)
+    total = await service.db.events.count(record.id)
+    last = pages_of(total)
+    page = min(max(1, page), last)
+    events, _total = await service.log_page(record, page, PER_PAGE)
+    battle = await service.load(record)
+    lines = [event_line(e, battle, gm=gm, viewer=viewer) for e in events]
+    embed = discord.Embed(title=f"Log: {safe(battle.name)}", colour=INFO, description="\n".join(lines)[:4000] or "Empty.")
+    embed.set_footer(text=f"page {page} of {last} \u00b7 {total} entries, newest first"
+                          + (" \u00b7 you see hidden rolls as GM" if gm else ""))
+    view = discord.ui.View(timeout=None)
+    view.add_item(LogPageButton(record.id, page - 1, "n", disabled=page <= 1))
+    view.add_item(LogPageButton(record.id, page + 1, "o", disabled=page >= last))
+    return embed, view
+
+
+class LogPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"bp:log:(?P<battle>[0-9]+):(?P<page>[0-9]+):(?P<dir>[no])"):
+    """Turn the pages of the log (newer or older)."""
+
+    def __init__(self, battle_id: int, page: int, direction: str, *, disabled: bool = False) -> None:
+        label = "\u25c0 Newer" if direction == "n" else "Older \u25b6"
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+                                           custom_id=f"bp:log:{battle_id}:{max(0, page)}:{direction}"))
+        self.battle_id = battle_id
+        self.page = max(1, page)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LogPageButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["battle"]), int(match["page"]), match["dir"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the page this button points at, for whoever pressed it."""
+        await guarded(interaction, self._turn)
+
+    async def _turn(self, interaction: discord.Interaction) -> None:
+        record, actor = await battle_and_actor(interaction, self.battle_id)
+        gm = await service_of(interaction).is_gm(actor, record)
+        embed, view = await log_message(interaction, record, self.page, actor.user_id, gm)
+        await interaction.response.edit_message(embed=embed, view=view)

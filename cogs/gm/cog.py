@@ -1,0 +1,212 @@
+"""Slash commands of /gm: undo, overrides, hidden rolls, ending the battle and the turn clock.
+
+Discord shows /gm only to members with Manage Server unless a server admin grants it to a role; every
+command still checks at run time that the caller is a GM of this battle (GM role, Manage Server, or its
+creator), because a server override can open the group to anyone.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.clock import human_duration, parse_reminders, policy_of
+from bot.service import Actor, BattleRecord, TableService
+from cogs.common.autocomplete import unit_choices
+from cogs.common.context import actor_of, battle_here, service_of
+from cogs.common.embeds import INFO
+from cogs.common.replies import defer, reply
+from cogs.common.transformers import CellArg
+from cogs.gm.summary import SET_FIELDS, end_embed, hidden_roll_embed, reveal_embed, undo_embed
+from cogs.turn.text import clock_summary, deadline_line, turn_embed
+from rules import orders as o
+from rules.actions.gm import GmPlace, GmSet
+from rules.actions.turns import SkipTurn
+from rules.statblock import STATUSES
+
+STATUS_CHOICES = [app_commands.Choice(name=s.replace("_", " "), value=s) for s in STATUSES]
+
+
+async def field_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Offer the fields /gm set understands."""
+    needle = current.strip().lower()
+    return [app_commands.Choice(name=f, value=f) for f in SET_FIELDS if needle in f][:25]
+
+
+@app_commands.default_permissions(manage_guild=True)
+@app_commands.guild_only()
+class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: undo, overrides, hidden rolls, the turn clock"):
+    """Referee a battle: take orders back, override the rules, roll in secret, run the clock."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def _gm(self, interaction: discord.Interaction, what: str) -> tuple[TableService, Actor, BattleRecord]:
+        record = await battle_here(interaction)
+        service = service_of(interaction)
+        actor = actor_of(interaction)
+        await service.require_gm(actor, record, what)
+        return service, actor, record
+
+    async def _order(self, interaction: discord.Interaction, order: o.Order, what: str, *, map_: bool = True) -> None:
+        service, actor, record = await self._gm(interaction, what)
+        result = await service.execute(actor, record, order, render=False)
+        assert result.outcome is not None
+        await defer(interaction)
+        png = await service.render(result.battle, result.outcome.highlight) if map_ else None
+        embed = turn_embed(result.outcome, result.battle, actor_name=interaction.user.display_name)
+        if png:
+            embed.set_image(url="attachment://map.png")
+        await reply(interaction, embed=embed, png=png)
+
+    # --- the log ------------------------------------------------------------
+
+    @app_commands.command(name="undo", description="Take back the last orders: the battle returns to before them, dice and all")
+    @app_commands.describe(count="How many orders to take back, newest first (1-50)")
+    async def undo(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 1) -> None:
+        """Undo orders."""
+        service, actor, record = await self._gm(interaction, "undo orders")
+        result = await service.undo(actor, record, count)
+        await defer(interaction)
+        embed = undo_embed(result.battle, result.extra["seqs"], result.extra["undone"], result.seq)
+        if result.png:
+            embed.set_image(url="attachment://map.png")
+        await reply(interaction, embed=embed, png=result.png)
+
+    # --- overrides ----------------------------------------------------------
+
+    @app_commands.command(name="move", description="Put a unit on a square, ignoring movement and turns")
+    @app_commands.describe(unit="Unit to put down", to="Square, like E5")
+    @app_commands.autocomplete(unit=unit_choices)
+    async def move(self, interaction: discord.Interaction, unit: str, to: CellArg) -> None:
+        """Place a unit."""
+        await self._order(interaction, GmPlace(target=unit, at=to), "put units on the map")
+
+    @app_commands.command(name="edit", description="Change a unit's wounds, magnitude, statuses or actions left")
+    @app_commands.describe(unit="Unit to change", wounds="Current wounds", magnitude="Current magnitude (Hordes)",
+                           add_status="Status to put on", remove_status="Status to take off",
+                           actions="Action points left this turn")
+    @app_commands.autocomplete(unit=unit_choices)
+    @app_commands.choices(add_status=STATUS_CHOICES, remove_status=STATUS_CHOICES)
+    async def edit(self, interaction: discord.Interaction, unit: str,
+                   wounds: app_commands.Range[int, 0, 10000] | None = None,
+                   magnitude: app_commands.Range[int, 0, 10000] | None = None,
+                   add_status: str | None = None, remove_status: str | None = None,
+                   actions: app_commands.Range[int, 0, 20] | None = None) -> None:
+        """Edit a unit's state."""
+        given = {"wounds": wounds, "magnitude": magnitude, "add_status": add_status,
+                 "remove_status": remove_status, "actions": actions}
+        changes = {k: v for k, v in given.items() if v is not None}
+        await self._order(interaction, GmSet(target=unit, changes=changes), "edit units", map_=False)
+
+    @app_commands.command(name="set", description="Set any field of a unit: a stat, armour.head, skills.dodge, statuses...")
+    @app_commands.describe(unit="Unit to change", field="Field, like ag, wounds, armour.body, skills.pilot, statuses",
+                           value="New value (numbers, true/false, a list like `pinned, prone`, or `none`)")
+    @app_commands.autocomplete(unit=unit_choices, field=field_choices)
+    async def set_(self, interaction: discord.Interaction, unit: str, field: app_commands.Range[str, 1, 40],
+                   value: app_commands.Range[str, 0, 1000]) -> None:
+        """Set one field."""
+        await self._order(interaction, GmSet(target=unit, changes={field.strip(): value}), "set unit fields", map_=False)
+
+    @app_commands.command(name="assign", description="Give a unit to a player (or back to the GM)")
+    @app_commands.describe(unit="Unit to hand over", player="The player who commands it from now on")
+    @app_commands.autocomplete(unit=unit_choices)
+    async def assign(self, interaction: discord.Interaction, unit: str, player: discord.User) -> None:
+        """Change a unit's owner."""
+        await self._order(interaction, o.EditUnit(unit=unit, stats={"owner": player.id}), "assign units", map_=False)
+
+    @app_commands.command(name="skip", description="Skip a unit's turn, or everyone due now (the current unit or phase)")
+    @app_commands.describe(unit="Unit whose turn to skip; leave out to skip whoever is due now")
+    @app_commands.autocomplete(unit=unit_choices)
+    async def skip(self, interaction: discord.Interaction, unit: str | None = None) -> None:
+        """Skip turns."""
+        await self._order(interaction, SkipTurn(unit=unit or ""), "skip turns", map_=False)
+
+    # --- dice ---------------------------------------------------------------
+
+    @app_commands.command(name="roll", description="Roll in secret: only you see the result; it is logged as hidden")
+    @app_commands.describe(dice="Dice notation, like 1d100 or 2d10+5", purpose="What the roll is for (only you see it)")
+    async def roll(self, interaction: discord.Interaction, dice: app_commands.Range[str, 1, 100],
+                   purpose: app_commands.Range[str, 0, 100] = "") -> None:
+        """Roll hidden dice."""
+        service, actor, record = await self._gm(interaction, "roll in secret")
+        result = await service.execute(actor, record, o.Roll(dice=dice, purpose=purpose, hidden=True), render=False)
+        assert result.outcome is not None
+        rolls = [r.to_dict() for r in result.outcome.rolls]
+        await reply(interaction, embed=hidden_roll_embed(rolls, result.seq), ephemeral=True)
+
+    @app_commands.command(name="reveal", description="Show everyone a hidden roll from the log")
+    @app_commands.describe(seq="The roll's number in the log (the hidden roll told you, or see /battle log)")
+    async def reveal(self, interaction: discord.Interaction, seq: app_commands.Range[int, 1, 10_000_000]) -> None:
+        """Reveal a hidden roll."""
+        service, actor, record = await self._gm(interaction, "reveal hidden rolls")
+        event = await service.reveal(actor, record, seq)
+        await reply(interaction, embed=reveal_embed(event))
+
+    # --- the end ------------------------------------------------------------
+
+    @app_commands.command(name="end", description="End the battle and post its summary: rounds, survivors, casualties")
+    async def end(self, interaction: discord.Interaction) -> None:
+        """End the battle with a summary."""
+        service, actor, record = await self._gm(interaction, "end the battle")
+        result = await service.execute(actor, record, o.End(), render=False)
+        await defer(interaction)
+        orders = await service.db.events.count(record.id)
+        png = await service.render(result.battle, full=True)
+        embed = end_embed(result.battle, orders)
+        embed.set_image(url="attachment://map.png")
+        await reply(interaction, embed=embed, png=png)
+
+    # --- the clock ----------------------------------------------------------
+
+    @app_commands.command(name="deadline", description="Set how long each turn lasts: 1 minute to 30 days")
+    @app_commands.describe(hours="Hours per turn (decimals work: 0.5 is half an hour)",
+                           minutes="Minutes added to the hours")
+    async def deadline(self, interaction: discord.Interaction, hours: float,
+                       minutes: app_commands.Range[int, 0, 59] = 0) -> None:
+        """Set the turn deadline."""
+        service, actor, record = await self._gm(interaction, "set the deadline")
+        clock = await service.set_deadline(actor, record, hours * 3600 + minutes * 60)
+        battle = await service.load(record)
+        line = deadline_line(clock, battle)
+        text = f"Each turn now lasts **{human_duration(clock.deadline)}**." + (f"\nThis turn: {line}" if line else "")
+        await reply(interaction, embed=discord.Embed(title="Deadline set", colour=INFO, description=text))
+
+    @app_commands.command(name="policy", description="Choose what happens when a turn's deadline passes")
+    @app_commands.describe(policy="wait: ping the GM; hold: the units due hold; default: their standing orders, else hold")
+    async def policy(self, interaction: discord.Interaction, policy: Literal["wait", "hold", "default"]) -> None:
+        """Set the deadline policy."""
+        service, actor, record = await self._gm(interaction, "choose the deadline policy")
+        clock = await service.set_policy(actor, record, policy_of(policy))
+        await reply(interaction, embed=discord.Embed(title="Deadline policy", colour=INFO, description=clock_summary(clock)))
+
+    @app_commands.command(name="reminders", description="Choose when players are reminded before a deadline")
+    @app_commands.describe(times="Like `half, 1h` (the default), `25%, 6h, 30m`, or `none`")
+    async def reminders(self, interaction: discord.Interaction, times: app_commands.Range[str, 1, 100]) -> None:
+        """Set reminder times."""
+        service, actor, record = await self._gm(interaction, "set reminders")
+        clock = await service.set_reminders(actor, record, parse_reminders(times))
+        await reply(interaction, embed=discord.Embed(title="Reminders", colour=INFO, description=clock_summary(clock)))
+
+    @app_commands.command(name="pause", description="Stop the clock: no deadline passes until /gm resume")
+    async def pause(self, interaction: discord.Interaction) -> None:
+        """Pause the clock."""
+        service, actor, record = await self._gm(interaction, "pause the clock")
+        clock = await service.pause_clock(actor, record)
+        left = f" This turn keeps {human_duration(clock.remaining)}." if clock.remaining is not None else ""
+        await reply(interaction, embed=discord.Embed(title="\u23f8\ufe0f Clock paused", colour=INFO,
+                                                     description=f"No deadline passes until /gm resume.{left}"))
+
+    @app_commands.command(name="resume", description="Start the clock again; the turn gets back the time it had left")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        """Resume the clock."""
+        service, actor, record = await self._gm(interaction, "resume the clock")
+        clock = await service.resume_clock(actor, record)
+        battle = await service.load(record)
+        line = deadline_line(clock, battle) or "No turn is running yet; the next one starts with the full deadline."
+        await reply(interaction, embed=discord.Embed(title="\u25b6\ufe0f Clock running", colour=INFO,
+                                                     description=line))

@@ -1,0 +1,192 @@
+"""Tell players what the table service did: the status board, turn pings, reminders and deadlines.
+
+The notifier listens to the table service (service.listeners); the service hands it every notice after
+the change is committed, in order per battle and off the path of the command that caused it. Only the
+owners of the units now due are mentioned, and only in the message that calls them.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.service import BattleRecord, Notice, TableService
+from cogs.common.replies import MAP_NAME
+from cogs.turn.board import BOARD_KIND, board_embed
+from cogs.turn.buttons import turn_view
+from cogs.turn.prompts import deadline_embed, mentions, reminder_content, turn_content, turn_prompt
+from rules.battle import Battle
+from rules.units import Unit
+
+log = logging.getLogger(__name__)
+
+NO_PINGS = discord.AllowedMentions.none()
+BOARD_NOTICES = frozenset({"created", "committed", "undone", "recovered", "clock", "deadline"})
+
+
+def pinging(user_ids: Sequence[int]) -> discord.AllowedMentions:
+    """Allow mentions of exactly these users and nobody else."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(id=uid) for uid in user_ids])
+
+
+async def send(target: discord.abc.Messageable, *, content: str | None = None, embed: discord.Embed | None = None,
+               png: bytes | None = None, view: discord.ui.View | None = None,
+               mentions: discord.AllowedMentions = NO_PINGS) -> discord.Message:
+    """Send a message with the map (shown in the embed) and explicit mentions."""
+    kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions}
+    if embed is not None:
+        kwargs["embed"] = embed
+    if png:
+        # A File is read once, so every message gets its own.
+        kwargs["file"] = discord.File(io.BytesIO(png), filename=MAP_NAME)
+        if embed is not None:
+            embed.set_image(url=f"attachment://{MAP_NAME}")
+    if view is not None:
+        kwargs["view"] = view
+    return await target.send(**kwargs)
+
+
+class Notifier:
+    """Post and edit the messages a battle's channel and players need after each change."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> TableService:
+        """Return the bot's table service."""
+        return self.bot.service  # type: ignore[attr-defined,no-any-return]
+
+    async def __call__(self, notice: Notice) -> None:
+        """Handle one notice; Discord refusing a message is logged, never raised into the service."""
+        try:
+            await self.handle(notice)
+        except discord.HTTPException as exc:
+            log.warning("could not post the %s notice of battle %s: %s %s", notice.kind, notice.record.id,
+                        exc.status, exc.text)
+
+    async def handle(self, notice: Notice) -> None:
+        """Update the board, then post what the notice calls for."""
+        if notice.kind in BOARD_NOTICES:
+            await self.update_board(notice.record.id)
+        if notice.kind == "deadline":
+            await self.post_deadline(notice)
+        elif notice.kind == "reminder":
+            await self.post_reminder(notice)
+        if notice.turn is not None and notice.battle.status == "active":
+            await self.post_turn(notice)
+
+    def channel(self, record: BattleRecord) -> discord.PartialMessageable:
+        """Return the battle's channel or thread, without needing it in the cache."""
+        return self.bot.get_partial_messageable(record.thread_id or record.channel_id, guild_id=record.guild_id)
+
+    # --- the status board ---------------------------------------------------
+
+    async def update_board(self, battle_id: int) -> None:
+        """Edit the battle's pinned status board to its newest state, posting and pinning it if it is gone."""
+        db = self.service.db
+        record = await db.battles.get(battle_id)
+        if record is None:
+            return
+        battle = Battle.from_dict(record.state)
+        embed = board_embed(record, battle, await self.service.clock_of(record))
+        ref = await db.messages.get(record.id, BOARD_KIND)
+        if ref is not None:
+            message = self.bot.get_partial_messageable(ref.channel_id, guild_id=record.guild_id).get_partial_message(
+                ref.message_id)
+            try:
+                await message.edit(embed=embed, allowed_mentions=NO_PINGS)
+                return
+            except discord.NotFound:
+                log.info("status board of battle %s was deleted; posting a new one", record.id)
+        posted = await send(self.channel(record), embed=embed)
+        await db.messages.set(record.id, BOARD_KIND, posted.channel.id, posted.id)
+        try:
+            await posted.pin(reason="battlepost status board")
+        except discord.HTTPException as exc:
+            log.warning("could not pin the status board of battle %s (%s); it stays unpinned", record.id, exc.status)
+
+    # --- whose turn ---------------------------------------------------------
+
+    async def _recipients(self, record: BattleRecord, units: Sequence[Unit]) -> tuple[dict[str, int], list[int], list[int]]:
+        """Return who commands each unit (the GM for unowned ones), and who hears in the channel or by DM."""
+        owners = {u.name: u.owner or record.created_by for u in units}
+        channel_users: list[int] = []
+        dm_users: list[int] = []
+        for uid in dict.fromkeys(owners.values()):
+            mode = await self.service.notify_mode(uid)
+            (dm_users if mode == "dm" else channel_users).append(uid)
+        return owners, channel_users, dm_users
+
+    async def _dm(self, user_id: int, content: str, *, embed: discord.Embed | None = None, png: bytes | None = None,
+                  view: discord.ui.View | None = None) -> bool:
+        """Send a direct message; return False when the player cannot be reached that way."""
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await send(user, content=content, embed=embed, png=png, view=view)
+        except discord.HTTPException as exc:
+            log.info("could not DM user %s (%s); mentioning them in the channel instead", user_id, exc.status)
+            return False
+        return True
+
+    async def post_turn(self, notice: Notice) -> None:
+        """Ping the owners of the units now due, with the map, their options, the deadline and buttons."""
+        turn, record, battle = notice.turn, notice.record, notice.battle
+        assert turn is not None
+        if (await self.service.clock_of(record)).turn_key != turn.key:
+            return  # that turn is already over (a skip or a deadline came right after); its successor is called
+        units = [battle.units[n.lower()] for n in turn.units if n.lower() in battle.units]
+        if not units:
+            return
+        owners, channel_users, dm_users = await self._recipients(record, units)
+        png = await self.service.render(battle, {"cells": [str(u.cell) for u in units]})
+        for uid in dm_users:
+            mine = [u for u in units if owners[u.name] == uid]
+            embed = turn_prompt(battle, mine, turn.due_at, paused=turn.paused, remaining=turn.remaining, owners={})
+            place = f"<#{record.thread_id or record.channel_id}>"
+            sent = await self._dm(uid, f"\U0001f514 Your turn in **{battle.name}** ({place}).", embed=embed, png=png,
+                                  view=turn_view(record.id, [u.name for u in mine]))
+            if not sent:
+                channel_users.append(uid)
+        embed = turn_prompt(battle, units, turn.due_at, paused=turn.paused, remaining=turn.remaining, owners=owners)
+        await send(self.channel(record), content=turn_content(battle, channel_users), embed=embed, png=png,
+                   view=turn_view(record.id, [u.name for u in units]), mentions=pinging(channel_users))
+
+    async def post_reminder(self, notice: Notice) -> None:
+        """Remind the players still due that the deadline is near."""
+        record, battle, clock = notice.record, notice.battle, notice.clock
+        assert clock is not None
+        names = list(notice.extra.get("units", []))
+        units = [battle.units[n.lower()] for n in names if n.lower() in battle.units]
+        owners, channel_users, dm_users = await self._recipients(record, units)
+        for uid in dm_users:
+            mine = [u.name for u in units if owners[u.name] == uid]
+            if not await self._dm(uid, reminder_content(battle, mine, [], clock)):
+                channel_users.append(uid)
+        if channel_users:
+            shown = [u.name for u in units if owners[u.name] in channel_users]
+            await send(self.channel(record), content=reminder_content(battle, shown, channel_users, clock),
+                       mentions=pinging(channel_users))
+
+    async def post_deadline(self, notice: Notice) -> None:
+        """Say what a passed deadline did; when the battle waits for its GM, ping the GM."""
+        record, battle, clock = notice.record, notice.battle, notice.clock
+        assert clock is not None
+        extra = notice.extra
+        outcomes = list(extra.get("outcomes", []))
+        waiting = bool(extra.get("waiting"))
+        embed = deadline_embed(battle, list(extra.get("units", [])), clock, outcomes,
+                               list(extra.get("failures", [])), waiting=waiting)
+        gm = [record.created_by] if waiting else []
+        content = f"{mentions(gm)} the deadline has passed; over to you." if waiting else None
+        png = None
+        moved = [o.highlight for o in outcomes if o.highlight.get("path") or o.highlight.get("line")]
+        if moved:
+            png = await self.service.render(battle, moved[0])
+        await send(self.channel(record), content=content, embed=embed, png=png, mentions=pinging(gm))

@@ -1,0 +1,99 @@
+"""What a unit can do right now: its actions left, where each move mode takes it, what it can shoot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.service import TableService
+from cogs.common.embeds import INFO, safe, signed
+from rules import turns
+from rules.actions.combat import Attack
+from rules.battle import Battle
+from rules.errors import GameError
+from rules.orders import Move
+from rules.ranges import range_preview
+from rules.units import Unit
+
+MAX_TARGETS = 6
+MAX_WEAPONS = 8
+
+
+def cost_of(battle: Battle, order: Any) -> int:
+    """Return the action points an order costs in this battle."""
+    return turns.order_cost(battle, order).points
+
+
+def turn_line(battle: Battle, unit: Unit) -> str:
+    """Say whether the unit may act now and with how many action points."""
+    if battle.status != "active":
+        return "The battle has not started; orders wait for /battle start." if battle.status == "setup" else \
+            "The battle has ended."
+    left = turns.actions_left(battle, unit.name)
+    if turns.engaged(battle):
+        why = turns.why_not_now(battle, unit.name)
+        if why is not None:
+            return why
+    return f"**{left}** action point{'s' if left != 1 else ''} left this turn."
+
+
+def move_lines(battle: Battle, unit: Unit, reach: dict[str, dict[str, int]], left: int | None) -> list[str]:
+    """Describe each move mode: what it costs and how many squares it reaches."""
+    lines = []
+    for mode, cells in reach.items():
+        cost = cost_of(battle, Move(unit=unit.name, to=unit.cell, mode=mode))
+        far = max(cells.values(), default=0)
+        afford = left is None or cost <= left
+        mark = "" if afford else f" \u2014 needs {cost}, not enough left"
+        lines.append(f"**{mode.title()}** ({cost} AP): {len(cells)} squares, up to {far} away{mark}")
+    return lines
+
+
+def attack_lines(battle: Battle, unit: Unit) -> list[str]:
+    """List, per weapon, the enemies in range or reach with the band and the number to hit."""
+    enemies = [u for u in battle.iter_units() if u.alive and battle.enemies(unit, u)]
+    lines: list[str] = []
+    for weapon in unit.weapons[:MAX_WEAPONS]:
+        found: list[str] = []
+        for enemy in enemies:
+            try:
+                preview = range_preview(battle, unit, enemy.cell, weapon, enemy)
+            except GameError:
+                continue
+            if not preview.get("in_range"):
+                continue
+            target = preview.get("breakdown", {}).get("target")
+            band = preview.get("band")
+            where = f"{preview['distance']} sq"
+            if band:
+                where += f", {band['name']} ({signed(int(band['mod']))})"
+            elif weapon.melee:
+                where += ", in reach"
+            hit = f", hits on {target} or less" if target is not None else ""
+            found.append(f"{safe(enemy.name)} ({enemy.cell}): {where}{hit}")
+        kind = "melee" if weapon.melee else f"range {weapon.range} {weapon.range_unit}"
+        if found:
+            shown = found[:MAX_TARGETS] + ([f"and {len(found) - MAX_TARGETS} more"] if len(found) > MAX_TARGETS else [])
+            lines.append(f"**{safe(weapon.name)}** ({kind}) \u2192 " + "; ".join(shown))
+        else:
+            lines.append(f"**{safe(weapon.name)}** ({kind}): no enemy in range")
+    return lines
+
+
+async def options_embed(service: TableService, battle: Battle, unit: Unit) -> tuple[discord.Embed, bytes | None]:
+    """Build the private answer of My options, with the unit's reach drawn on the map."""
+    embed = discord.Embed(title=f"What {safe(unit.name)} can do", colour=INFO, description=turn_line(battle, unit))
+    left = turns.actions_left(battle, unit.name) if turns.engaged(battle) else None
+    png: bytes | None = None
+    if unit.alive and "immobilised" not in unit.statuses:
+        reach, png = await service.reach_map(battle, unit.name)
+        moves = move_lines(battle, unit, reach, left)
+        embed.add_field(name="Move (/move)", value="\n".join(moves)[:1024] or "nowhere to go", inline=False)
+    if unit.weapons:
+        cost = cost_of(battle, Attack(unit=unit.name, weapon=unit.weapons[0].name))
+        embed.add_field(name=f"Attack (/attack, {cost} AP)", value="\n".join(attack_lines(battle, unit))[:1024],
+                        inline=False)
+    embed.add_field(name="Turn", value="/turn hold holds for the rest of the turn; /turn end (or the button) "
+                                       "ends it and passes play on.", inline=False)
+    return embed, png

@@ -1,0 +1,145 @@
+"""Sentences for turn and GM outcomes, deadlines and clocks (other effects read as the shared embeds say)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.clock import POLICY_NAMES, describe_reminders, human_duration, turn_label
+from bot.service import ClockRecord
+from cogs.common.embeds import INFO, effect_line, roll_line, safe
+from rules.battle import Battle
+from rules.outcome import Outcome
+
+TURN_TITLES = {
+    "end-turn": "Turn ended", "hold": "Hold", "skip-turn": "Turn skipped", "close-round": "Round closed",
+    "set-turn-mode": "Turn mode", "standing-order": "Standing order", "standing-turn": "Deadline",
+    "gm-place": "GM: unit placed", "gm-set": "GM: unit changed", "start": "Battle started", "end": "Battle ended",
+}
+MAX_LINES = 20
+
+
+def join(names: Sequence[str]) -> str:
+    """Join names as `A`, `A and B`, `A, B and C`."""
+    shown = [safe(n) for n in names]
+    if len(shown) <= 1:
+        return "".join(shown)
+    return f"{', '.join(shown[:-1])} and {shown[-1]}"
+
+
+def plural(count: int, word: str) -> str:
+    """Return `1 action point` or `2 action points`."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def effect_sentence(effect: dict[str, Any], data: dict[str, Any] | None = None) -> str:
+    """Return one effect of a turn or GM order as a sentence; other effects as the shared embeds write them."""
+    kind = effect.get("type", "")
+    unit = safe(effect.get("unit", ""))
+    unused = int(effect.get("unused", 0) or 0)
+    spare = f" ({plural(unused, 'action point')} unused)" if unused else ""
+    if kind == "turn_ended":
+        return f"{unit} ends its turn{spare}."
+    if kind == "held":
+        reason = effect.get("reason")
+        if reason == "fallback":
+            why = safe(str((data or {}).get("fallback", "it is not legal now")).rstrip("."))
+            order = safe((data or {}).get("standing_order", ""))
+            return f"{unit} could not follow its standing order `{order}` ({why}), so it holds instead."
+        if reason == "no_standing_order":
+            return f"{unit} had no standing order, so it holds."
+        return f"{unit} holds{spare}."
+    if kind == "turn_skipped":
+        side = effect.get("side")
+        who = f"the {safe(side)} phase ({join(effect.get('units', []))})" if side else join(effect.get("units", []))
+        return f"The GM skipped {who}."
+    if kind == "round_closed":
+        skipped = effect.get("skipped") or []
+        rest = f"; {join(skipped)} lost the rest of the round" if skipped else ""
+        return f"Round {effect.get('round')} closed{rest}."
+    if kind == "battle_started":
+        return "The battle begins."
+    if kind == "round_started":
+        return f"**Round {effect.get('round')}** begins ({effect.get('mode')} mode)."
+    if kind == "phase_changed":
+        return f"Now the **{safe(effect.get('side'))}** phase."
+    if kind == "turn_passed":
+        return f"Now **{safe(effect.get('to'))}**'s turn (initiative {effect.get('initiative')})."
+    if kind == "turn_lost":
+        return f"{unit} is {safe(effect.get('reason', 'stunned'))} and loses its turn."
+    if kind == "standing_order_followed":
+        return f"{unit} follows its standing order `{safe(effect.get('order'))}`."
+    if kind == "standing_order_set":
+        return f"{unit} has a standing order for missed deadlines: `{safe(effect.get('order'))}`."
+    if kind == "standing_order_cleared":
+        return f"{unit} no longer has a standing order; it holds if its deadline passes."
+    if kind == "turn_mode_set":
+        return f"Turn mode: {safe(effect.get('frm'))} \u2192 **{safe(effect.get('mode'))}**."
+    if kind == "placed":
+        return f"The GM put {unit} on {safe(effect.get('to'))} (from {safe(effect.get('frm'))})."
+    if kind == "unit_set":
+        changed = (data or {}).get("changed", {})
+        parts = [f"{safe(k)} {_short(v['old'])} \u2192 {_short(v['new'])}" for k, v in list(changed.items())[:8]]
+        return f"The GM set {unit}: " + ("; ".join(parts) if parts else "nothing changed") + "."
+    return effect_line(effect)
+
+
+def _short(value: Any) -> str:
+    text = ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+    text = text or "none"
+    return safe(text if len(text) <= 40 else text[:37] + "...")
+
+
+def outcome_lines(outcome: Outcome) -> list[str]:
+    """Return every effect of an outcome as a sentence."""
+    return [effect_sentence(e, outcome.data) for e in outcome.effects][:MAX_LINES]
+
+
+def turn_embed(outcome: Outcome, battle: Battle, *, actor_name: str = "") -> discord.Embed:
+    """Build the embed of a turn or GM order: what happened and who acts now."""
+    title = TURN_TITLES.get(outcome.kind, outcome.kind.replace("-", " ").title())
+    if outcome.actor:
+        title = f"{title}: {safe(outcome.actor)}"
+    embed = discord.Embed(title=title, colour=INFO, description="\n".join(outcome_lines(outcome)) or None)
+    if outcome.rolls:
+        embed.add_field(name="Dice", value="\n".join(roll_line(r.to_dict()) for r in outcome.rolls[:15])[:1024],
+                        inline=False)
+    footer = f"{battle.name} \u00b7 {outcome.order}"
+    embed.set_footer(text=(f"{actor_name} \u00b7 {footer}" if actor_name else footer)[:2048])
+    return embed
+
+
+def deadline_line(clock: ClockRecord, battle: Battle) -> str:
+    """Say where the current turn's deadline stands, with Discord timestamps."""
+    if battle.status != "active" or clock.turn_key is None:
+        if clock.paused:
+            return "\u23f8\ufe0f The clock is paused."
+        return ""
+    if clock.paused:
+        left = clock.remaining if clock.remaining is not None else clock.deadline
+        return f"\u23f8\ufe0f Clock paused by the GM \u00b7 {human_duration(left)} left on this turn."
+    if clock.due_at is None:
+        return ""
+    due = int(clock.due_at)
+    if clock.expired_at is not None:
+        return f"\u231b Deadline passed <t:{due}:R>; waiting for the GM."
+    return f"\u23f0 Deadline <t:{due}:R> (<t:{due}:f>) \u00b7 then: {POLICY_NAMES[clock.policy]}."
+
+
+def clock_summary(clock: ClockRecord) -> str:
+    """Describe a battle's clock settings for its GM."""
+    state = "paused" if clock.paused else "running"
+    return (f"Each turn lasts **{human_duration(clock.deadline)}**; when it passes: **{POLICY_NAMES[clock.policy]}**; "
+            f"reminders {describe_reminders(clock.reminders)}. The clock is {state}.")
+
+
+def whose_turn(battle: Battle) -> str:
+    """Say whose turn it is, for boards and replies."""
+    if battle.status == "setup":
+        return "Setting up"
+    if battle.status == "ended":
+        return f"Ended after round {battle.round}"
+    label = turn_label(battle)
+    return label[0].upper() + label[1:]

@@ -1,0 +1,76 @@
+"""Shared steps of the turn, deadline, GM and log tests: stored state, posted messages, pings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.loopback.models import LoopbackChannel, StoredMessage
+from rules.battle import Battle
+from storage import BattleRecord, ClockRecord
+from tests.e2e.conftest import Table, embed_text
+
+HOUR = 3600.0
+DAY = 86_400.0
+
+
+async def stored(table: Table, channel: LoopbackChannel | None = None) -> BattleRecord:
+    """Return the stored record of the channel's battle."""
+    record = await table.db.battles.in_channel(table.discord.guild.id, (channel or table.channel).id)
+    assert record is not None, "no battle in that channel"
+    return record
+
+
+async def stored_battle(table: Table) -> Battle:
+    """Return the channel's battle as the database holds it."""
+    return Battle.from_dict((await stored(table)).state)
+
+
+async def clock(table: Table) -> ClockRecord:
+    """Return the channel's battle's clock."""
+    return await table.db.clocks.get((await stored(table)).id)
+
+
+def message_text(message: StoredMessage) -> str:
+    """Return a posted message's content and embeds as text."""
+    return "\n".join([message.content, *(embed_text(e) for e in message.embeds)])
+
+
+def posted(table: Table, channel: LoopbackChannel | None = None) -> list[StoredMessage]:
+    """Return what is in the channel now, oldest first."""
+    return table.discord.messages(channel or table.channel)
+
+
+def new_since(table: Table, before: list[StoredMessage], channel: LoopbackChannel | None = None) -> list[StoredMessage]:
+    """Return the messages posted in the channel after a snapshot taken with posted()."""
+    seen = {m.id for m in before}
+    return [m for m in posted(table, channel) if m.id not in seen]
+
+
+def prompts(messages: list[StoredMessage]) -> list[StoredMessage]:
+    """Return the turn prompts among messages."""
+    return [m for m in messages if "your turn in" in m.content.lower()]
+
+
+def pinged(messages: list[StoredMessage]) -> set[int]:
+    """Return every user the messages pinged."""
+    return {uid for m in messages for uid in m.pings.users}
+
+
+def board(table: Table, channel: LoopbackChannel | None = None) -> StoredMessage:
+    """Return the battle's pinned status board."""
+    boards = [m for m in posted(table, channel) if m.pinned]
+    assert len(boards) == 1, f"expected one pinned board, found {len(boards)}"
+    return boards[0]
+
+
+async def event_kinds(table: Table) -> list[tuple[str, bool]]:
+    """Return the battle's log as (kind, undone), oldest first."""
+    record = await stored(table)
+    events = await table.db.events.list(record.id, limit=1000, newest_first=False)
+    return [(e.kind, e.undone) for e in events]
+
+
+async def start_side_battle(table: Table, **setup: Any) -> None:
+    """Set up the standard battle (alice: Eva-01, bob: Eva-02, GM: Sachiel) and start it in side mode."""
+    await table.setup_battle(**setup)
+    await table.slash("battle start")
