@@ -24,6 +24,7 @@ from bot.mapview import action_cells, build_view, overlays_for
 from bot.service import CROP_ABOVE, Actor, TableService
 from render import crop_around, encode_png, render_image
 from rules import orders as o
+from rules.actions.turns import CloseRound
 from rules.battle import Battle
 from rules.coords import Cell
 from storage import BattleRecord, Database
@@ -57,16 +58,17 @@ async def build(service: TableService, size: int, units: int, channel: int) -> B
     return (await service.execute(GM, record, o.Start(), render=False)).record
 
 
-def next_move(battle: Battle, rng: random.Random) -> o.Move:
-    """Return a legal move of a random unit to a random square within its Full Move."""
+def next_move(battle: Battle, rng: random.Random) -> o.Move | None:
+    """Return a legal move of a random unit to a random square within its Full Move, or None if none is found."""
     units = list(battle.iter_units())
-    while True:
+    for _ in range(300):
         unit = rng.choice(units)
         x = min(battle.width - 1, max(0, unit.x + rng.randint(-3, 3)))
         y = min(battle.height - 1, max(0, unit.y + rng.randint(-3, 3)))
         order = o.Move(unit=unit.name, to=Cell(x, y))
         if Cell(x, y) != unit.cell and battle.is_legal(order):
             return order
+    return None
 
 
 ACTIVE = [False]
@@ -99,6 +101,10 @@ async def measure(service: TableService, record: BattleRecord, n: int) -> dict[s
     for i in range(n):
         battle = Battle.from_dict(record.state)
         order = next_move(battle, rng)
+        while order is None:
+            # Everyone due has spent their actions: the GM closes the round (not timed).
+            record = (await service.execute(GM, record, CloseRound(), render=False)).record
+            order = next_move(Battle.from_dict(record.state), rng)
         await asyncio.sleep(0.005)  # let the probe tick before the order starts
         ACTIVE[0] = True
         start = time.perf_counter()
