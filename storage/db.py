@@ -13,7 +13,7 @@ from .clocks import ClockRepo
 from .engine import Engine, LockSpace
 from .events import EventRepo
 from .messages import MessageRepo
-from .postgres import PostgresEngine, check_url, is_url
+from .postgres import check_url, is_url
 from .settings import GuildRepo, UserRepo
 from .sqlite_engine import SqliteEngine
 from .timers import TimerRepo
@@ -45,6 +45,9 @@ class Database:
     async def open(cls, target: Target) -> Database:
         """Open a SQLite file (a path) or a PostgreSQL database (a postgresql:// URL) and migrate it."""
         if is_postgres(target):
+            # Imported here so a SQLite-only bot never loads the PostgreSQL driver.
+            from .postgres.engine import PostgresEngine
+
             engine: Engine = await PostgresEngine.open(check_url(str(target)))
         else:
             engine = await SqliteEngine.open(target)

@@ -7,7 +7,7 @@ import sqlite3
 import asyncpg
 
 from storage import Database
-from storage.postgres import PostgresEngine
+from storage.postgres.engine import PostgresEngine
 from storage.sqlite_engine import SqliteEngine
 
 SQLITE_REFUSE = (
