@@ -8,6 +8,9 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from bot.sharding import ShardError, ShardPlan, plan
+from storage.postgres import redact
+
 DEFAULT_DB = "./data/battlepost.sqlite3"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -21,16 +24,18 @@ class Settings:
     """Every setting of the bot. The token is kept out of repr so it is never logged."""
 
     discord_token: str | None
-    db_path: Path
+    database: str
     dev_guild_id: int | None
     log_level: str
     backup_dir: Path | None
+    shards: ShardPlan | None = None
 
     def __repr__(self) -> str:
         token = "set" if self.discord_token else "missing"
         return (
-            f"Settings(discord_token=<{token}>, db_path={str(self.db_path)!r}, dev_guild_id={self.dev_guild_id}, "
-            f"log_level={self.log_level!r}, backup_dir={self.backup_dir!r})"
+            f"Settings(discord_token=<{token}>, database={redact(self.database)!r}, "
+            f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r}, backup_dir={self.backup_dir!r}, "
+            f"shards={self.shards})"
         )
 
 
@@ -49,10 +54,15 @@ def load_settings(env_file: str | os.PathLike[str] | None = ".env") -> Settings:
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
     backup = os.environ.get("BATTLEPOST_BACKUP_DIR", "").strip()
+    try:
+        shards = plan(os.environ.get("BATTLEPOST_SHARDS"), os.environ.get("BATTLEPOST_SHARD_COUNT"))
+    except ShardError as exc:
+        raise ConfigError(f"BATTLEPOST_SHARDS / BATTLEPOST_SHARD_COUNT: {exc}") from None
     return Settings(
         discord_token=token,
-        db_path=Path(os.environ.get("BATTLEPOST_DB", "").strip() or DEFAULT_DB),
+        database=os.environ.get("BATTLEPOST_DB", "").strip() or DEFAULT_DB,
         dev_guild_id=dev_guild,
         log_level=level,
         backup_dir=Path(backup) if backup else None,
+        shards=shards,
     )

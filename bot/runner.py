@@ -3,22 +3,46 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 
-from bot.app import open_services
-from bot.client import BattleBot
+from bot.app import StartupError, open_database, open_services
+from bot.client import BattleBot, ShardedBattleBot
 from bot.config import Settings
-from storage import Database
+from bot.service import TableService
+from storage import is_postgres
 
 log = logging.getLogger(__name__)
 
 
-async def run_discord(settings: Settings) -> int:
+def check_shards(settings: Settings) -> None:
+    """Refuse to run part of the shards over a SQLite file: the other processes could not share it."""
+    shards = settings.shards
+    if shards is not None and not shards.everything and not is_postgres(settings.database):
+        raise StartupError(
+            f"this process would run only {shards}, so other processes must run the rest, and they all need "
+            "one database to share: set BATTLEPOST_DB to a postgresql:// URL (see docs/scaling.md). "
+            "A SQLite file serves one process, which then runs every shard."
+        )
+
+
+def make_client(service: TableService, settings: Settings, **options: Any) -> BattleBot | ShardedBattleBot:
+    """Build the client: one plain connection, or the shards the settings name."""
+    if settings.shards is None:
+        return BattleBot(service, sync_guild_id=settings.dev_guild_id, **options)
+    return ShardedBattleBot(service, shard_ids=settings.shards.ids, shard_count=settings.shards.count,
+                            sync_guild_id=settings.dev_guild_id, **options)
+
+
+async def run_discord(settings: Settings, **options: Any) -> int:
     """Open the services and run the Discord client until it stops."""
     assert settings.discord_token
+    check_shards(settings)
     async with open_services(settings) as service:
-        bot = BattleBot(service, sync_guild_id=settings.dev_guild_id)
+        bot = make_client(service, settings, **options)
+        if settings.shards is not None:
+            log.info("running %s", settings.shards)
         try:
             async with bot:
                 await bot.start(settings.discord_token)
@@ -29,11 +53,11 @@ async def run_discord(settings: Settings) -> int:
 
 
 async def backup_to(settings: Settings, dest: str) -> int:
-    """Copy the database to a file with SQLite's online backup."""
-    db = await Database.open(settings.db_path)
+    """Copy the database to a SQLite file: SQLite's online backup, or a full copy out of PostgreSQL."""
+    db = await open_database(settings.database)
     try:
         await db.backup(dest)
+        print(f"backed up {db.describe()} to {dest}")
     finally:
         await db.close()
-    print(f"backed up {settings.db_path} to {dest}")
     return 0

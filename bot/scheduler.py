@@ -1,12 +1,15 @@
-"""The scheduler: wake up for deadlines and reminders kept in SQLite, and act on each exactly once.
+"""The scheduler: wake up for deadlines and reminders kept in the database, and act on each exactly once.
 
 How no timer is lost or fired twice:
 
-* Timers are rows in SQLite, written in the same transaction as the clock change that needs them, so a
-  restart or a day of downtime finds them all; `run_due` then handles every timer due by now, oldest
-  first, across battles.
-* A timer is claimed (`mark_fired`, an UPDATE that succeeds once) before it is acted on, so two passes,
-  or a pass after a restart, never act on it twice.
+* Timers are rows in the database, written in the same transaction as the clock change that needs them,
+  so a restart or a day of downtime finds them all; `run_due` then handles every timer due by now,
+  oldest first, across battles.
+* A timer is claimed (`claim_due`, an UPDATE that succeeds once; on PostgreSQL with FOR UPDATE SKIP
+  LOCKED, so the schedulers of several bot processes share the due timers without waiting on each
+  other) before it is acted on, so two passes, two processes, or a pass after a restart never act on it
+  twice. It is then handled under the battle's lock, which every process respects, so the checks below
+  and the orders they lead to see the battle as it is.
 * What a timer does is checked against the battle's clock row: a timer for a turn that has since ended,
   a paused clock or a deadline already dealt with does nothing. A deadline is applied through the table
   service with `expect_turn`, so a player finishing their turn at the same moment wins cleanly.
@@ -36,8 +39,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-BATCH = 50
-MAX_PASSES = 100  # a pass never schedules timers due at once, so this only stops a runaway loop
+# A pass never schedules timers due at once, so this only stops a runaway loop.
+MAX_CLAIMS = 5000
 DEFAULT_POLL = 5.0
 
 Sleep = Callable[[float], Awaitable[Any]]
@@ -106,15 +109,15 @@ class Scheduler:
         """Handle every timer due now, earliest first, each once; return what was done."""
         async with self._lock:
             fired: list[Fired] = []
-            for _ in range(MAX_PASSES):
+            for _ in range(MAX_CLAIMS):
                 now = self.service.clock()
-                batch = await self.db.timers.due(now, limit=BATCH)
-                if not batch:
+                timer = await self.db.timers.claim_due(now)
+                if timer is None:
                     break
-                for timer in batch:
-                    if not await self.db.timers.mark_fired(timer.id, now):
-                        continue
-                    fired.append(await self._fire(timer, now))
+                async with self.service.locks.get(timer.battle_id):
+                    done = await self._fire(timer, now)
+                log.info("timer %s (%s) of battle %s: %s", timer.id, timer.kind, timer.battle_id, done.action)
+                fired.append(done)
         await self.service.drain()
         return fired
 

@@ -29,6 +29,7 @@ from storage import (
     Database,
     DeadlinePolicy,
     EventRecord,
+    LockSpace,
     NewEvent,
     NothingToUndo,
     NotifyMode,
@@ -125,7 +126,10 @@ class TableService:
         self.clock = clock
         self.rng_factory = rng_factory
         self.render_enabled = render
-        self.locks = BattleLocks()
+        # A battle's orders, clock and deadlines are serialised across every process sharing the database;
+        # its status board has a lock of its own, so a slow edit on Discord never holds up an order.
+        self.locks = BattleLocks(lambda battle_id: db.lock(LockSpace.BATTLE, battle_id))
+        self.board_locks = BattleLocks(lambda battle_id: db.lock(LockSpace.BOARD, battle_id))
         self._peek_cache: dict[int, tuple[int, Battle]] = {}
         # Called with a Notice after every change, in order per battle, off the caller's path.
         self.listeners: list[Listener] = []

@@ -90,6 +90,12 @@ class Notifier:
 
     async def update_board(self, battle_id: int) -> None:
         """Edit the battle's pinned status board to its newest state, posting and pinning it if it is gone."""
+        # One process at a time: with several bot processes, two could otherwise both find no board and
+        # post two, or edit in the wrong order and leave an older state showing.
+        async with self.service.board_locks.get(battle_id):
+            await self._update_board(battle_id)
+
+    async def _update_board(self, battle_id: int) -> None:
         db = self.service.db
         record = await db.battles.get(battle_id)
         if record is None:
