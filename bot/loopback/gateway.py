@@ -1,4 +1,9 @@
-"""Serve a Discord gateway over a plain-text websocket: HELLO, IDENTIFY, heartbeats, READY, dispatches."""
+"""Serve a Discord gateway over a plain-text websocket: HELLO, IDENTIFY, heartbeats, READY, dispatches.
+
+Sharding works as on Discord: a session that identifies with ``shard: [id, count]`` hears only about the
+guilds with ``(guild_id >> 22) % count == id``, and direct messages (no guild) go to shard 0. A session
+without a shard hears everything. Several bot processes can connect at once, each with its own shards.
+"""
 
 from __future__ import annotations
 
@@ -52,6 +57,14 @@ class GatewaySession:
     identified: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     barriers: list[asyncio.Future[None]] = field(default_factory=list)
+    shard: tuple[int, int] | None = None
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Return whether this session receives the events of a guild (None: direct messages)."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return shard_id == (0 if guild_id is None else (guild_id >> 22) % count)
 
     async def send(self, payload: dict[str, Any]) -> None:
         """Send one gateway payload as a text frame."""
@@ -95,13 +108,24 @@ class Gateway:
         """Return the sessions that completed IDENTIFY and are still open."""
         return [s for s in self.sessions if s.identified and not s.ws.closed]
 
-    async def dispatch(self, event: str, data: Any, *, intent: int = GUILDS) -> int:
-        """Send an event to every session whose intents cover it (intent 0: always); return how many got it."""
+    def sessions_for(self, guild_id: int | None) -> list[GatewaySession]:
+        """Return the identified sessions that serve a guild (None: direct messages)."""
+        return [s for s in self.identified_sessions() if s.serves(guild_id)]
+
+    async def dispatch(self, event: str, data: Any, *, intent: int = GUILDS, single: bool = False) -> int:
+        """Send an event to the sessions serving its guild whose intents cover it (intent 0: always).
+
+        The guild is the payload's ``guild_id`` (none: a direct message). With single, only the first such
+        session gets it, as Discord delivers an interaction once. Return how many sessions got it.
+        """
+        guild = data.get("guild_id") if isinstance(data, dict) else None
         sent = 0
-        for session in self.identified_sessions():
+        for session in self.sessions_for(None if guild is None else int(guild)):
             if intent == 0 or session.intents & intent:
                 await session.dispatch(event, data)
                 sent += 1
+                if single:
+                    break
         return sent
 
     async def barrier(self, limit: float = 5.0) -> None:
@@ -162,12 +186,16 @@ class Gateway:
             await session.ws.close(code=AUTHENTICATION_FAILED, message=b"Authentication failed.")
             return
         session.intents = int(data.get("intents", 0))
+        shard = data.get("shard")
+        if isinstance(shard, list) and len(shard) == 2:
+            session.shard = (int(shard[0]), int(shard[1]))
         session.identified = True
         world = self.world
+        guilds = [g for g in world.guilds.values() if session.serves(g.id)]
         ready = {
             "v": 10,
             "user": {**user_payload(world.bot_user), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in world.guilds.values()],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": self.url,
@@ -182,9 +210,10 @@ class Gateway:
             ready["shard"] = data["shard"]
         await session.dispatch("READY", ready)
         all_members = bool(session.intents & GUILD_MEMBERS)
-        for guild in world.guilds.values():
+        for guild in guilds:
             await session.dispatch("GUILD_CREATE", guild_payload(guild, world, all_members=all_members))
-        log.debug("gateway session %s identified with intents %s", session.session_id, session.intents)
+        log.debug("gateway session %s identified with intents %s, shard %s", session.session_id, session.intents,
+                  session.shard)
 
     async def _send_member_chunk(self, session: GatewaySession, data: dict[str, Any]) -> None:
         guild = self.world.guilds.get(int(data["guild_id"]))

@@ -125,6 +125,24 @@ class LoopbackDiscord(Roster):
         await self.settle()
         log.info("bot %s is running against the loopback", self.world.bot_user.name)
 
+    async def serve_processes(self, token: str, shard_count: int, *, limit: float = 60.0) -> None:
+        """Wait until bots in other processes (see ``launch``) connect on every shard and sync their commands."""
+        self.server.token = token
+        self.server.gateway.token = token
+        await self.wait_for_shards(set(range(shard_count)), limit=limit)
+        await self._poll(lambda: self.world.command_syncs > 0, "a bot process to sync its commands", limit)
+        await self.settle()
+
+    async def wait_for_shards(self, shards: set[int], *, limit: float = 60.0) -> None:
+        """Wait until identified gateway sessions cover these shard ids (a restarted process reconnecting)."""
+
+        def covered() -> bool:
+            live = {s.shard[0] for s in self.server.gateway.identified_sessions() if s.shard is not None}
+            return shards <= live
+
+        await self._poll(covered, f"bot processes to connect shards {sorted(shards)}", limit)
+        await self.server.gateway.barrier()
+
     async def stop_bot(self) -> None:
         """Close the bot; the stand-in keeps its messages, files and synced commands for a restart."""
         bot, task = self._bot, self._bot_task
@@ -299,15 +317,18 @@ class LoopbackDiscord(Roster):
         return message
 
     def _require_bot(self) -> None:
-        if self._bot is None or not self.server.gateway.identified_sessions():
-            raise InteractionError("no bot is connected; call start_bot() first")
+        if not self.server.gateway.identified_sessions():
+            raise InteractionError("no bot is connected; call start_bot() (or start the bot's processes) first")
 
     async def _exchange(self, record: InteractionRecord, what: str, within: float | None) -> Reply:
         limit = self.timeout if within is None else within
         await self._flush()
         self._require_bot()
+        if not self.server.gateway.sessions_for(record.guild_id):
+            # What a user sees on Discord while the process running that shard is down.
+            raise InteractionError(f"no connected bot serves the shard of {what}; the interaction failed")
         self.world.register_interaction(record)
-        await self.server.gateway.dispatch("INTERACTION_CREATE", record.payload, intent=0)
+        await self.server.gateway.dispatch("INTERACTION_CREATE", record.payload, intent=0, single=True)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + limit
         await self._wait(
