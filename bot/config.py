@@ -13,6 +13,10 @@ from storage.postgres import redact
 
 DEFAULT_DB = "./data/battlepost.sqlite3"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# How often the scheduler looks for deadlines and reminders that have come due.
+DEFAULT_SCHEDULER_POLL = 5.0
+MIN_SCHEDULER_POLL = 0.1
+MAX_SCHEDULER_POLL = 300.0
 
 
 class ConfigError(Exception):
@@ -29,6 +33,7 @@ class Settings:
     log_level: str
     backup_dir: Path | None
     shards: ShardPlan | None = None
+    scheduler_poll: float = DEFAULT_SCHEDULER_POLL
 
     def __repr__(self) -> str:
         token = "set" if self.discord_token else "missing"
@@ -58,6 +63,18 @@ def load_settings(env_file: str | os.PathLike[str] | None = ".env") -> Settings:
         shards = plan(os.environ.get("BATTLEPOST_SHARDS"), os.environ.get("BATTLEPOST_SHARD_COUNT"))
     except ShardError as exc:
         raise ConfigError(f"BATTLEPOST_SHARDS / BATTLEPOST_SHARD_COUNT: {exc}") from None
+    poll_raw = os.environ.get("BATTLEPOST_SCHEDULER_POLL", "").strip()
+    poll = DEFAULT_SCHEDULER_POLL
+    if poll_raw:
+        try:
+            poll = float(poll_raw)
+        except ValueError:
+            poll = -1.0
+        if not MIN_SCHEDULER_POLL <= poll <= MAX_SCHEDULER_POLL:
+            raise ConfigError(
+                f"BATTLEPOST_SCHEDULER_POLL must be a number of seconds from {MIN_SCHEDULER_POLL:g} to "
+                f"{MAX_SCHEDULER_POLL:g}, not {poll_raw!r}."
+            )
     return Settings(
         discord_token=token,
         database=os.environ.get("BATTLEPOST_DB", "").strip() or DEFAULT_DB,
@@ -65,4 +82,5 @@ def load_settings(env_file: str | os.PathLike[str] | None = ".env") -> Settings:
         log_level=level,
         backup_dir=Path(backup) if backup else None,
         shards=shards,
+        scheduler_poll=poll,
     )

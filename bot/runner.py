@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
 from typing import Any
 
 import discord
@@ -29,6 +31,7 @@ def check_shards(settings: Settings) -> None:
 
 def make_client(service: TableService, settings: Settings, **options: Any) -> BattleBot | ShardedBattleBot:
     """Build the client: one plain connection, or the shards the settings name."""
+    options.setdefault("scheduler_poll", settings.scheduler_poll)
     if settings.shards is None:
         return BattleBot(service, sync_guild_id=settings.dev_guild_id, **options)
     return ShardedBattleBot(service, shard_ids=settings.shards.ids, shard_count=settings.shards.count,
@@ -43,6 +46,7 @@ async def run_discord(settings: Settings, **options: Any) -> int:
         bot = make_client(service, settings, **options)
         if settings.shards is not None:
             log.info("running %s", settings.shards)
+        _stop_on_signals(bot)
         try:
             async with bot:
                 await bot.start(settings.discord_token)
@@ -50,6 +54,20 @@ async def run_discord(settings: Settings, **options: Any) -> int:
             log.error("Discord refused the token in DISCORD_TOKEN; create a new one in the developer portal.")
             return 2
     return 0
+
+
+def _stop_on_signals(bot: BattleBot | ShardedBattleBot) -> None:
+    """Close the bot cleanly on Ctrl-C or SIGTERM (a service manager stopping it): notices still go out."""
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+
+    def close() -> None:
+        if not closing:
+            log.info("stopping: closing the connection to Discord and the database")
+            closing.append(loop.create_task(bot.close()))
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, close)
 
 
 async def backup_to(settings: Settings, dest: str) -> int:

@@ -58,6 +58,7 @@ class GatewaySession:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     barriers: list[asyncio.Future[None]] = field(default_factory=list)
     shard: tuple[int, int] | None = None
+    closed: asyncio.Event = field(default_factory=asyncio.Event)
 
     def serves(self, guild_id: int | None) -> bool:
         """Return whether this session receives the events of a guild (None: direct messages)."""
@@ -154,6 +155,7 @@ class Gateway:
                 elif msg.type == WSMsgType.ERROR:
                     log.debug("gateway connection error: %s", ws.exception())
         finally:
+            session.closed.set()
             if session in self.sessions:
                 self.sessions.remove(session)
             log.debug("gateway connection closed (code %s)", ws.close_code)

@@ -324,30 +324,37 @@ class LoopbackDiscord(Roster):
         limit = self.timeout if within is None else within
         await self._flush()
         self._require_bot()
-        if not self.server.gateway.sessions_for(record.guild_id):
+        serving = self.server.gateway.sessions_for(record.guild_id)
+        if not serving:
             # What a user sees on Discord while the process running that shard is down.
             raise InteractionError(f"no connected bot serves the shard of {what}; the interaction failed")
+        # Discord delivers an interaction once, to the session of the guild's shard.
+        session = serving[0]
         self.world.register_interaction(record)
-        await self.server.gateway.dispatch("INTERACTION_CREATE", record.payload, intent=0, single=True)
+        await session.dispatch("INTERACTION_CREATE", record.payload)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + limit
         await self._wait(
-            record, record.answered, deadline, f"the bot did not answer {what} within {limit:g}s"
+            record, record.answered, deadline, f"the bot did not answer {what} within {limit:g}s", session.closed
         )
         if record.response_type == DEFERRED_CHANNEL_MESSAGE:
             await self._wait(
-                record, record.completed, deadline, f"the bot deferred {what} but never followed up"
+                record, record.completed, deadline, f"the bot deferred {what} but never followed up", session.closed
             )
         if not await self.server.activity.settle(self.settle_quiet, max(0.0, deadline - loop.time())):
             raise TimeoutError(f"the bot kept making requests after {what}")
         return Reply(record, self.world)
 
     async def _wait(
-        self, record: InteractionRecord, event: asyncio.Event, deadline: float, message: str
+        self, record: InteractionRecord, event: asyncio.Event, deadline: float, message: str,
+        gone: asyncio.Event | None = None,
     ) -> None:
         loop = asyncio.get_running_loop()
         waiter = asyncio.ensure_future(event.wait())
         watched: set[asyncio.Future[Any]] = {waiter}
+        lost = asyncio.ensure_future(gone.wait()) if gone is not None else None
+        if lost is not None:
+            watched.add(lost)
         if self._bot_task is not None:
             watched.add(self._bot_task)
         try:
@@ -356,8 +363,12 @@ class LoopbackDiscord(Roster):
             )
         finally:
             waiter.cancel()
-        if waiter in done:
+            if lost is not None:
+                lost.cancel()
+        if waiter in done or event.is_set():
             return
+        if lost is not None and lost in done:
+            raise InteractionError(f"the bot's connection closed before it answered: {message}")
         if self._bot_task is not None and self._bot_task in done:
             await self._bot_crashed(f"the bot stopped: {message}")
         if record.rejections:
