@@ -13,11 +13,13 @@ import signal
 import subprocess
 import sys
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO
 
+from bot.clock import plan
 from bot.loopback import launch
+from storage import Database
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "fleet-token"
@@ -109,3 +111,15 @@ def errors_in(processes: list[BotProcess]) -> list[str]:
     """Return the ERROR and CRITICAL log lines (and tracebacks) of every process."""
     return [line for p in processes for line in p.logs().splitlines()
             if " ERROR " in line or " CRITICAL " in line or line.startswith("Traceback")]
+
+
+async def hurry_turn(db: Database, battle_id: int, *, span: float, now: float) -> list[int]:
+    """Make the battle's current turn last `span` seconds from now, as if its GM had set so short a deadline.
+
+    Its reminders (at "50%" by default) and deadline are rescheduled as the bot would; turns after it get
+    the same short deadline. Return the ids of the timers scheduled.
+    """
+    clock = await db.clocks.get(battle_id)
+    hurried = replace(clock, deadline=span, turn_started=now, due_at=now + span, paused_at=None, remaining=None,
+                      expired_at=None)
+    return await db.clocks.save(hurried, timers=plan(hurried, after=now))

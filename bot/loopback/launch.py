@@ -18,6 +18,8 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 from discord.shard import AutoShardedClient
 
+from bot.loopback.harness import identify_now
+
 # discord.py waits this long after the last GUILD_CREATE before it calls itself ready (2 s by default).
 QUICK_GUILD_READY = 0.05
 
@@ -26,6 +28,9 @@ def aim(base_url: str, *, guild_ready_timeout: float = QUICK_GUILD_READY) -> Non
     """Point every discord.py client of this process at the stand-in at base_url."""
     Route.BASE = base_url.rstrip("/") + "/api/v10"
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(base_url.replace("http", "ws", 1).rstrip("/") + "/gateway")
+    # Discord lets a bot identify one shard per 5 s and discord.py waits that long between shards; the
+    # stand-in has no such limit, so shards connect at once.
+    discord.Client.before_identify_hook = identify_now  # type: ignore[method-assign]
     for cls in (discord.Client, AutoShardedClient):
         original = cls._get_state
 

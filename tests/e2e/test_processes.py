@@ -12,17 +12,15 @@ import asyncio
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
-from dataclasses import replace
 from pathlib import Path
 
 import pytest_asyncio
 
-from bot.clock import plan
 from bot.loopback import InteractionError, LoopbackDiscord
 from bot.loopback.models import LoopbackChannel, LoopbackGuild, LoopbackUser, StoredMessage
 from storage import Database
 from tests.e2e.conftest import text_of
-from tests.fleet import TOKEN, BotProcess, errors_in, fired_timers
+from tests.fleet import TOKEN, BotProcess, errors_in, fired_timers, hurry_turn
 
 SHARDS = 2
 ROLLS = 5
@@ -98,16 +96,6 @@ def deadline_notices(discord: LoopbackDiscord, channel: LoopbackChannel) -> list
     return [m for m in discord.messages(channel) if "deadline has passed" in m.content]
 
 
-async def move_deadline_to_now(url: str, battle_id: int) -> int:
-    """Bring the current turn's deadline forward to a second from now, as time passing would; return its timer."""
-    async with await Database.open(url) as db:
-        clock = await db.clocks.get(battle_id)
-        due = time.time() + 1.0
-        moved = replace(clock, due_at=due, turn_started=due - clock.deadline)
-        [timer_id] = await db.clocks.save(moved, timers=plan(moved, after=time.time()))
-        return timer_id
-
-
 async def test_two_processes_lose_and_double_nothing_across_a_kill(
     loopback: LoopbackDiscord, fleet: list[BotProcess], postgres_url: str
 ) -> None:
@@ -136,7 +124,8 @@ async def test_two_processes_lose_and_double_nothing_across_a_kill(
     await rolling
     await wait_for(lambda: not loopback.server.gateway.sessions_for(zero.guild.id), "the killed process's session to close")
     assert zero.refused, "rolls sent while no process serves shard 0 fail"
-    timer_id = await move_deadline_to_now(postgres_url, battle_zero.id)
+    async with await Database.open(postgres_url) as db:
+        timer_ids = await hurry_turn(db, battle_zero.id, span=1.0, now=time.time())
     # Shard 0's process is dead; the other one claims the deadline and posts in shard 0's server.
     await wait_for(lambda: deadline_notices(loopback, zero.channel), "the deadline notice from the other process")
     await asyncio.gather(*(roll(loopback, one, f"s1-b{n}") for n in range(ROLLS)))
@@ -167,5 +156,5 @@ async def test_two_processes_lose_and_double_nothing_across_a_kill(
     assert len(one.acked) == 3 * ROLLS and len(zero.acked) + len(zero.unknown) + len(zero.refused) == 3 * ROLLS
     assert len(deadline_notices(loopback, zero.channel)) == 1
     fired = fired_timers(fleet)
-    assert fired[timer_id] == 1 and set(fired.values()) == {1}
+    assert all(fired[t] == 1 for t in timer_ids) and set(fired.values()) == {1}
     assert errors_in(fleet) == []
