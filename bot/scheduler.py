@@ -16,6 +16,10 @@ How no timer is lost or fired twice:
 * If the process stops between claiming a deadline and applying it, the clock still says the turn is
   running with nothing to wake it; `recover` (run once at startup) arms the deadline again. A turn that
   was committed but whose clock was never started (a stop right after the commit) is started then too.
+  With several processes the one that stopped may never start again, so every pass also looks for
+  deadlines overdue by OVERDUE_GRACE with no timer left (`rearm_overdue`) and arms those again. A re-armed
+  deadline that turns out to have been applied after all finds its turn over and does nothing. A reminder
+  lost that way stays lost: better one reminder missing than one sent twice.
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ log = logging.getLogger(__name__)
 # A pass never schedules timers due at once, so this only stops a runaway loop.
 MAX_CLAIMS = 5000
 DEFAULT_POLL = 5.0
+# Far longer than any process takes between claiming a deadline and applying it.
+OVERDUE_GRACE = 60.0
 
 Sleep = Callable[[float], Awaitable[Any]]
 
@@ -69,9 +75,11 @@ class Scheduler:
         return self.service.db
 
     async def tick(self) -> list[Fired]:
-        """Recover once after startup, then handle every timer due by the service's clock."""
+        """Recover once after startup (later, re-arm overdue deadlines), then handle every timer due by now."""
         if not self.recovered:
             await self.recover()
+        else:
+            await self.rearm_overdue()
         return await self.run_due()
 
     async def run_forever(self, poll: float = DEFAULT_POLL, *, ready: Callable[[], Awaitable[Any]] | None = None,
@@ -88,22 +96,34 @@ class Scheduler:
 
     async def recover(self) -> int:
         """Bring every active battle's clock back in step after a restart; return how many turns began unseen."""
-        from bot.service import Notice
-
         begun = 0
         for battle_id in await self.db.battles.active_ids():
-            async with self.service.locks.get(battle_id):
-                record = await self.db.battles.get(battle_id)
-                if record is None or record.status != "active":
-                    continue
-                battle = Battle.from_dict(record.state)
-                started = await self.service.turn_clocks.recover(record, battle)
-            if started is not None:
-                begun += 1
-                self.service.publish(Notice("recovered", record, battle, turn=started))
+            begun += await self._recover_one(battle_id)
         self.recovered = True
         log.info("scheduler recovered %d battle clock(s)", begun)
         return begun
+
+    async def rearm_overdue(self) -> int:
+        """Arm again the deadlines a process claimed and then never applied (it stopped); return how many."""
+        overdue = await self.db.clocks.overdue(self.service.clock() - OVERDUE_GRACE)
+        for battle_id in overdue:
+            log.warning("battle %s: its deadline is overdue with no timer left; arming it again", battle_id)
+            await self._recover_one(battle_id)
+        return len(overdue)
+
+    async def _recover_one(self, battle_id: int) -> int:
+        from bot.service import Notice
+
+        async with self.service.locks.get(battle_id):
+            record = await self.db.battles.get(battle_id)
+            if record is None or record.status != "active":
+                return 0
+            battle = Battle.from_dict(record.state)
+            started = await self.service.turn_clocks.recover(record, battle)
+        if started is None:
+            return 0
+        self.service.publish(Notice("recovered", record, battle, turn=started))
+        return 1
 
     async def run_due(self) -> list[Fired]:
         """Handle every timer due now, earliest first, each once; return what was done."""

@@ -9,7 +9,7 @@ from typing import Any, cast
 from . import codec
 from .engine import Engine
 from .errors import BattleNotFound
-from .program import Program, Query, count, one, single
+from .program import Program, Query, count, every, one, single
 from .records import DEADLINE_POLICIES, TURN_TIMER_KINDS, ClockRecord, DeadlinePolicy, NewTimer
 
 log = logging.getLogger(__name__)
@@ -30,6 +30,16 @@ _BATTLE_EXISTS = Query.of("SELECT 1 FROM battles WHERE id = ?")
 _CANCEL_TURN_TIMERS = Query.of(
     f"DELETE FROM timers WHERE battle_id = ? AND fired_at IS NULL AND kind IN ({', '.join('?' * len(TURN_TIMER_KINDS))})"
 )
+# Running turns of active battles whose deadline is past and neither dealt with nor still scheduled: the
+# process that claimed the deadline stopped before applying it.
+_OVERDUE = Query.of("""
+SELECT c.battle_id FROM battle_clocks c JOIN battles b ON b.id = c.battle_id
+WHERE b.status = 'active' AND c.turn_key IS NOT NULL AND c.expired_at IS NULL AND c.paused_at IS NULL
+  AND c.due_at < ?
+  AND NOT EXISTS (SELECT 1 FROM timers t WHERE t.battle_id = c.battle_id AND t.kind = 'deadline'
+                  AND t.fired_at IS NULL)
+ORDER BY c.battle_id
+""")
 _INSERT_TIMER = Query.of("INSERT INTO timers (battle_id, kind, due_at, payload) VALUES (?, ?, ?, ?) RETURNING id")
 
 
@@ -57,6 +67,11 @@ class ClockRepo:
         """Return a battle's clock; a battle whose GM never set one gets the defaults."""
         row = await self._engine.read(single(_GET, battle_id))
         return ClockRecord(battle_id=battle_id) if row is None else _clock(row)
+
+    async def overdue(self, before: float) -> list[int]:
+        """Return active battles whose turn was due before `before` with no deadline timer left to apply it."""
+        found = await self._engine.read(every(_OVERDUE, float(before)))
+        return [int(row[0]) for row in found]
 
     async def save(self, clock: ClockRecord, *, timers: Sequence[NewTimer] | None = None) -> list[int]:
         """Store a clock; with timers, replace its pending deadline and reminders in the same transaction."""
