@@ -7,6 +7,7 @@ INFO) goes to a file per start, so a process killed and started again leaves bot
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import signal
@@ -90,6 +91,10 @@ class BotProcess:
                 self.proc.wait()
         self._close_log()
         return int(self.proc.returncode)
+
+    async def shut_down(self, timeout: float = 20.0) -> int:
+        """Stop the process from async code: the loopback in this event loop keeps answering it meanwhile."""
+        return await asyncio.to_thread(self.stop, timeout)
 
     def _close_log(self) -> None:
         if self._log is not None:

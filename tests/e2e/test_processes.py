@@ -49,7 +49,7 @@ async def fleet(loopback: LoopbackDiscord, postgres_url: str, tmp_path: Path) ->
         yield processes
     finally:
         for process in processes:
-            process.stop()
+            await process.shut_down()
 
 
 async def roll(discord: LoopbackDiscord, server: Server, purpose: str) -> None:
@@ -141,7 +141,7 @@ async def test_two_processes_lose_and_double_nothing_across_a_kill(
     await loopback.settle()
 
     for process in fleet:
-        assert process.stop() == 0
+        assert await process.shut_down() == 0
     async with await Database.open(postgres_url) as db:
         for server, battle_id in ((zero, battle_zero.id), (one, battle_one.id)):
             events = await db.events.list(battle_id, limit=1000, newest_first=False)
