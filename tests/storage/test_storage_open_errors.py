@@ -53,3 +53,11 @@ async def test_an_unknown_user_is_a_refused_login(postgres_server: ThrowawayPost
 def test_redact_hides_only_the_password() -> None:
     assert redact("postgresql://bp:s3cret@db:5432/x?sslmode=require") == "postgresql://bp:***@db:5432/x?sslmode=require"
     assert redact("postgresql://bp@db/x") == "postgresql://bp@db/x"
+
+
+async def test_a_unix_socket_url_opens_the_database(postgres_server: ThrowawayPostgres, postgres_url: str) -> None:
+    """The form docs/scaling.md gives for a server on the same machine: no host, the socket folder as ?host=."""
+    name = postgres_url.rsplit("/", 1)[-1]
+    url = f"postgresql:///{name}?host={postgres_server.root}&port={postgres_server.port}&user=battlepost"
+    async with await Database.open(url) as db:
+        assert db.backend == "postgresql" and await db.schema_version() >= 1
