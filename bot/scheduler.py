@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 from bot.clock import turn_key
 from rules import turns
-from rules.actions.turns import Hold, StandingTurn
 from rules.battle import Battle
 from rules.errors import ConflictError, GameError
 from rules.orders import Order
+from rules.systems.strategic.actions.turns import Hold, StandingTurn
 from storage import BattleRecord, ClockRecord, Database, TimerRecord
 
 if TYPE_CHECKING:

@@ -17,11 +17,12 @@ from bot.mapview import action_cells, build_view, overlays_for, reach_overlays
 from bot.scheduler import Scheduler
 from render import crop_around, render_map
 from rules import orders as o
-from rules.actions.move import reach_by_mode
 from rules.battle import Battle
 from rules.dice import Dice
 from rules.errors import ConflictError, GameError, IllegalOrderError, NotAllowedError, NotFoundError
 from rules.outcome import Outcome
+from rules.systems import install as install_systems
+from rules.systems.strategic.actions.move import reach_by_mode
 from storage import (
     BattleRecord,
     BattleStatus,
@@ -121,6 +122,7 @@ class TableService:
 
     def __init__(self, db: Database, *, clock: Clock = time.time, rng_factory: RngFactory = _system_rng,
                  render: bool = True) -> None:
+        install_systems()
         self.db = db
         self.clock = clock
         self.rng_factory = rng_factory

@@ -51,7 +51,7 @@ def faces_of(outcome: Mapping[str, Any] | None) -> list[int]:
     return faces
 
 
-def replay(initial: Mapping[str, Any], steps: Iterable[Step]) -> Battle:
+def replay(initial: Mapping[str, Any], steps: Iterable[Step]) -> Battle[Any]:
     """Return the battle the steps make of the initial state, or raise ReplayError at the first that fails."""
     battle = Battle.from_dict(dict(initial))
     for step in steps:
@@ -59,7 +59,7 @@ def replay(initial: Mapping[str, Any], steps: Iterable[Step]) -> Battle:
     return battle
 
 
-def apply_step(battle: Battle, step: Step) -> None:
+def apply_step(battle: Battle[Any], step: Step) -> None:
     """Re-apply one logged order with its recorded dice."""
     try:
         order = Order.parse(step.order)

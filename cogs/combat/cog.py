@@ -13,12 +13,12 @@ from cogs.common.autocomplete_combat import target_choices, weapon_choices
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.replies import defer, reply
 from cogs.common.transformers import CellArg
-from rules.actions.combat import Attack
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, NotAllowedError, NotFoundError
-from rules.ranges import range_preview
-from rules.units import Unit, Weapon
+from rules.systems.strategic.actions.combat import Attack
+from rules.systems.strategic.combat import range_preview
+from rules.systems.strategic.units import Unit, Weapon
 
 LOCATIONS = [
     app_commands.Choice(name="Head", value="head"), app_commands.Choice(name="Body", value="body"),

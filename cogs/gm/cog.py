@@ -23,9 +23,9 @@ from cogs.common.transformers import CellArg
 from cogs.gm.summary import SET_FIELDS, end_embed, hidden_roll_embed, reveal_embed, undo_embed
 from cogs.turn.text import clock_summary, deadline_line, turn_embed
 from rules import orders as o
-from rules.actions.gm import GmPlace, GmSet
-from rules.actions.turns import SkipTurn
-from rules.statblock import STATUSES
+from rules.systems.strategic.actions.gm import GmPlace, GmSet
+from rules.systems.strategic.actions.turns import SkipTurn
+from rules.systems.strategic.statblock import STATUSES
 
 STATUS_CHOICES = [app_commands.Choice(name=s.replace("_", " "), value=s) for s in STATUSES]
 

@@ -19,11 +19,11 @@ from bot.clock import (
 )
 from bot.loopback.logcapture import ErrorLogCapture
 from bot.service import TableService
-from rules.actions.turns import EndTurn, SetTurnMode
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import InvalidOrderError
 from rules.orders import AddUnit, Start
+from rules.systems.strategic.actions.turns import EndTurn, SetTurnMode
 from storage import ClockRecord, Database
 from tests.rules.conftest import dice
 

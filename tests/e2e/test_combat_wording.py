@@ -11,9 +11,9 @@ import discord
 from cogs.common.effects_combat import SENTENCES, TURN_EFFECTS, effect_sentence
 from cogs.common.embeds import effect_line
 from cogs.common.embeds_combat import combat_embed
-from rules.actions.combat import Attack
 from rules.battle import Battle
 from rules.coords import Cell
+from rules.systems.strategic.actions.combat import Attack
 from tests.rules.conftest import add, dice, start
 
 RULES = Path(__file__).resolve().parents[2] / "rules"

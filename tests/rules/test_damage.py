@@ -6,10 +6,11 @@ from typing import Any
 
 import pytest
 
+from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
-from rules.damage import apply_damage, apply_magdam, cover_ap, devastating, roll_damage
 from rules.outcome import Outcome
+from rules.systems.strategic.damage import apply_damage, apply_magdam, cover_ap, devastating, roll_damage
 from tests.rules.conftest import add, dice
 
 
@@ -166,13 +167,13 @@ def test_destroyed_units_leave_the_map_and_the_log_keeps_them() -> None:
     """Brief: destroyed units leave the map, with an effect holding their last state; A58 engagement ends."""
     b = _battle(wounds=3)
     add(b, "Rei", "Red", "C4")
-    b.unit("Target").engaged.append("Rei")
-    b.unit("Rei").engaged.append("Target")
+    b.unit("Target").engaged.append(b.unit("Rei").id)
+    b.unit("Rei").engaged.append(b.unit("Target").id)
     result, outcome = _hit(b, 9)
-    assert result["destroyed"] is True and "target" not in b.units
+    assert result["destroyed"] is True and b.find_unit("target") is None
     gone = next(e for e in outcome.effects if e["type"] == "destroyed")
     assert gone["last"]["name"] == "Target" and gone["last"]["wounds"] == 0 and gone["engaged_with"] == ["Rei"]
-    assert b.unit("Rei").engaged == []
+    assert turns.names_of(b, b.unit("Rei").engaged) == []
     assert outcome.highlight["marks"] == [{"cell": "C3", "text": "Target destroyed"}]
 
 

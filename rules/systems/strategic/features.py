@@ -9,9 +9,10 @@ from rules.constants import const_or
 from rules.coords import Cell
 
 if TYPE_CHECKING:
-    from rules.battle import Battle, Side
+    from rules.battle import Side
     from rules.ruleset import FeatureType
-    from rules.units import Unit
+    from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.units import Unit
 
 # The per-square keys a feature owns; removing the feature removes them all.
 FEATURE_KEYS = ("feature", "feature_side", "feature_ap", "revealed", "mine_triggers", "bridge_wounds",

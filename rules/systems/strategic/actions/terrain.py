@@ -5,17 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rules.battle import handles
 from rules.coords import Cell
 from rules.errors import IllegalOrderError
-from rules.features import allows_terrain, feature_at, terrain_names
-from rules.mapfile import LAYERS, parse_map
-from rules.orders import Order, _order
+from rules.orders import Order
+from rules.systems.strategic.features import allows_terrain, feature_at, terrain_names
+from rules.systems.strategic.mapfile import LAYERS, parse_map
+from rules.systems.strategic.table import handles
+from rules.systems.strategic.table import order as _order
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
     from rules.dice import Dice
     from rules.outcome import Outcome
+    from rules.systems.strategic.board import Battle
 
 
 @_order("import-map")

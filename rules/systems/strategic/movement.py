@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING
 
 from rules.constants import const_or
 from rules.coords import Cell
-from rules.features import feature_at
-from rules.terrain import deep_water
-from rules.terrain import effective_dtv as effective_dtv
+from rules.systems.strategic.features import feature_at
+from rules.systems.strategic.terrain import deep_water
+from rules.systems.strategic.terrain import effective_dtv as effective_dtv
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
-    from rules.units import Unit
+    from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.units import Unit
 
 MODE_NAMES = {"half": "Half Move", "full": "Full Move", "charge": "Charge", "run": "Run"}
 _FAR = 1 << 30

@@ -7,21 +7,22 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules import turns
-from rules.battle import handles
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError, NotYourTurnError
-from rules.orders import Order, _order
+from rules.orders import Order, known_orders
+from rules.systems.strategic.table import handles
+from rules.systems.strategic.table import order as _order
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
     from rules.dice import Dice
     from rules.outcome import Outcome
+    from rules.systems.strategic.board import Battle
 
 HOLD = "hold"
 CLEAR_WORDS = ("none", "clear", "off")
 MAX_STANDING_TEXT = 500
 
 
-@_order("end-turn")
+@_order("end-turn", "owner")
 @dataclass(frozen=True)
 class EndTurn(Order):
     """End a unit's turn; without a unit, the turn of the one unit due now."""
@@ -29,7 +30,7 @@ class EndTurn(Order):
     unit: str = ""
 
 
-@_order("hold")
+@_order("hold", "owner")
 @dataclass(frozen=True)
 class Hold(Order):
     """Let a unit hold: it spends the rest of its turn doing nothing."""
@@ -59,7 +60,7 @@ class SetTurnMode(Order):
     mode: str
 
 
-@_order("standing-order")
+@_order("standing-order", "owner")
 @dataclass(frozen=True)
 class StandingOrder(Order):
     """Give a unit the order it follows when its turn's deadline passes (`hold`, `none` to clear)."""
@@ -68,7 +69,7 @@ class StandingOrder(Order):
     text: str
 
 
-@_order("standing-turn")
+@_order("standing-turn", "owner")
 @dataclass(frozen=True)
 class StandingTurn(Order):
     """Play a unit's turn from its standing order, falling back to hold (on a missed deadline)."""
@@ -83,12 +84,13 @@ def _pick_unit(battle: Battle, name: str, verb: str) -> str:
         why = turns.why_not_now(battle, unit.name)
         if why is not None:
             raise NotYourTurnError(why)
-        return turns.due_entry(battle, unit.name)
+        return turns.due_entry(battle, unit.id)
     now = turns.next_due(battle)
     if not now:
         raise IllegalOrderError("No unit is due to act right now.")
     if len(now) > 1:
-        raise InvalidOrderError(f"Say which unit should {verb}: {', '.join(now[:10])} can act now.")
+        names = ", ".join(turns.names_of(battle, now[:10]))
+        raise InvalidOrderError(f"Say which unit should {verb}: {names} can act now.")
     return now[0]
 
 
@@ -96,7 +98,7 @@ def _close(battle: Battle, name: str, how: str, dice: Dice, outcome: Outcome) ->
     """End a unit's turn, pass play on, and say who is due now."""
     turns.finish_turn(battle, name, how)
     turns.settle(battle, dice, outcome)
-    outcome.data["next_due"] = turns.next_due(battle)
+    outcome.data["next_due"] = turns.names_of(battle, turns.next_due(battle))
     outcome.data["round"] = battle.round
 
 
@@ -106,8 +108,8 @@ def end_turn(battle: Battle, order: EndTurn, dice: Dice, outcome: Outcome) -> No
     turns.require_running(battle)
     name = _pick_unit(battle, order.unit, "end its turn")
     unused = turns.actions_left(battle, name)
-    outcome.actor = name
-    outcome.effect("turn_ended", unit=name, unused=unused)
+    outcome.actor = turns.name_of(battle, name)
+    outcome.effect("turn_ended", unit=outcome.actor, unused=unused)
     _close(battle, name, "ended", dice, outcome)
 
 
@@ -117,8 +119,8 @@ def hold(battle: Battle, order: Hold, dice: Dice, outcome: Outcome) -> None:
     turns.require_running(battle)
     name = _pick_unit(battle, order.unit, "hold")
     unused = turns.actions_left(battle, name)
-    outcome.actor = name
-    outcome.effect("held", unit=name, unused=unused)
+    outcome.actor = turns.name_of(battle, name)
+    outcome.effect("held", unit=outcome.actor, unused=unused)
     _close(battle, name, "held", dice, outcome)
 
 
@@ -128,7 +130,7 @@ def skip_turn(battle: Battle, order: SkipTurn, dice: Dice, outcome: Outcome) -> 
     turns.require_running(battle)
     if order.unit.strip():
         unit = battle.unit(order.unit)
-        skipped = [turns.due_entry(battle, unit.name)]
+        skipped = [turns.due_entry(battle, unit.id)]
     else:
         skipped = turns.next_due(battle)
         if not skipped:
@@ -136,9 +138,9 @@ def skip_turn(battle: Battle, order: SkipTurn, dice: Dice, outcome: Outcome) -> 
     side = turns.current_side(battle)
     for name in skipped:
         turns.finish_turn(battle, name, "skipped")
-    outcome.effect("turn_skipped", units=skipped, side=side if not order.unit.strip() else None)
+    outcome.effect("turn_skipped", units=turns.names_of(battle, skipped), side=side if not order.unit.strip() else None)
     turns.settle(battle, dice, outcome)
-    outcome.data["next_due"] = turns.next_due(battle)
+    outcome.data["next_due"] = turns.names_of(battle, turns.next_due(battle))
     outcome.data["round"] = battle.round
 
 
@@ -147,7 +149,7 @@ def close_round(battle: Battle, order: CloseRound, dice: Dice, outcome: Outcome)
     """End the round now: whoever was still due loses the rest of the round."""
     # A battle without turn state yet (saved before turns existed) gets its first round here.
     turns.require_active(battle)
-    skipped = turns.still_due(battle)
+    skipped = turns.names_of(battle, turns.still_due(battle))
     outcome.effect("round_closed", round=battle.round, skipped=skipped)
     turns.advance_round(battle, dice, outcome)
 
@@ -173,7 +175,7 @@ def parse_standing(battle: Battle, unit_name: str, text: str) -> Order:
         raise InvalidOrderError(f"Cannot read that standing order: {exc}.") from None
     if tokens and not any(t.lower().startswith("unit:") for t in tokens[1:]):
         text = f"{text} unit:{shlex.quote(unit_name)}"
-    order = Order.parse(text)
+    order = Order.parse(text, known_orders([battle.system.handlers.orders]))
     owner = getattr(order, "unit", None)
     if not isinstance(owner, str) or owner.strip().lower() != unit_name.lower():
         raise InvalidOrderError(
@@ -197,15 +199,14 @@ def standing_order(battle: Battle, order: StandingOrder, dice: Dice, outcome: Ou
     if len(text) > MAX_STANDING_TEXT:
         raise InvalidOrderError(f"Keep a standing order under {MAX_STANDING_TEXT} characters.")
     standing: dict[str, str] = battle.turn.setdefault("standing", {})
-    for name in [n for n in standing if n.lower() == unit.name.lower()]:
-        del standing[name]
+    standing.pop(unit.id, None)
     outcome.actor = unit.name
     if text.lower() in (*CLEAR_WORDS, ""):
         outcome.effect("standing_order_cleared", unit=unit.name)
         return
     parsed = None if text.lower() == HOLD else parse_standing(battle, unit.name, text)
     stored = HOLD if parsed is None or isinstance(parsed, Hold) else str(parsed)
-    standing[unit.name] = stored
+    standing[unit.id] = stored
     outcome.data["standing_order"] = stored
     outcome.effect("standing_order_set", unit=unit.name, order=stored)
 
@@ -215,11 +216,12 @@ def standing_turn(battle: Battle, order: StandingTurn, dice: Dice, outcome: Outc
     """Play a unit's turn from its standing order and end it; an illegal order becomes a hold."""
     turns.require_running(battle)
     unit = battle.unit(order.unit)
-    why = turns.why_not_now(battle, unit.name)
+    why = turns.why_not_now(battle, unit.id)
     if why is not None:
         raise NotYourTurnError(why)
-    name = turns.due_entry(battle, unit.name)
-    stored = turns.standing_order_of(battle, name)
+    uid = turns.due_entry(battle, unit.id)
+    name = unit.name
+    stored = turns.standing_order_of(battle, uid)
     text = stored or HOLD
     outcome.actor = name
     outcome.data["standing_order"] = text
@@ -246,8 +248,8 @@ def standing_turn(battle: Battle, order: StandingTurn, dice: Dice, outcome: Outc
         outcome.effect("standing_order_followed", unit=name, order=text)
     else:
         reason = "fallback" if "fallback" in outcome.data else "standing_order" if stored else "no_standing_order"
-        outcome.effect("held", unit=name, unused=turns.actions_left(battle, name), reason=reason)
-    _close(battle, name, "standing" if followed else "held", dice, outcome)
+        outcome.effect("held", unit=name, unused=turns.actions_left(battle, uid), reason=reason)
+    _close(battle, uid, "standing" if followed else "held", dice, outcome)
 
 
 def apply_standing_order(battle: Battle, unit_name: str, dice: Dice) -> Outcome:

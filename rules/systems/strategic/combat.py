@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING, Any
 from rules.coords import Cell, line_cells
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.modifiers import Breakdown
-from rules.movement import effective_dtv
-from rules.ranges import Band, rule_or
-from rules.units import CHARACTERISTIC_NAMES, CHARACTERISTICS
+from rules.systems.strategic.movement import effective_dtv
+from rules.systems.strategic.ranges import Band, band_for, bands, max_range, rule_or, weapon_range
+from rules.systems.strategic.units import CHARACTERISTIC_NAMES, CHARACTERISTICS
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
     from rules.dice import Dice
-    from rules.units import Unit, Weapon
+    from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.units import Unit, Weapon
 
 # Parent hit-location table on the reversed attack roll (A21).
 LOCATION_TABLE = ((10, "head"), (20, "r_arm"), (30, "l_arm"), (70, "body"), (85, "r_leg"), (100, "l_leg"))
@@ -34,10 +34,28 @@ MAX_ADJUST = 100
 # --- tests --------------------------------------------------------------------
 
 
+def degrees(battle: Battle, roll: int, target: int) -> tuple[bool, int]:
+    """Return success and the degrees of success or failure of a d100 test (A08)."""
+    success = roll <= target
+    margin = (target - roll) if success else (roll - target)
+    count = margin // 10
+    if bool(battle.const("dof_plus_one")):
+        count += 1
+    return success, count
+
+
+def run_test(battle: Battle, dice: Dice, bd: Breakdown, purpose: str) -> dict[str, Any]:
+    """Roll d100 against a breakdown and return the structured result."""
+    roll = dice.d100(purpose)
+    success, count = degrees(battle, roll, bd.target)
+    return {
+        "purpose": purpose, "breakdown": bd.to_dict(), "roll": roll, "target": bd.target,
+        "success": success, "degrees": count,
+    }
+
+
 def roll_test(battle: Battle, dice: Dice, bd: Breakdown, purpose: str) -> dict[str, Any]:
     """Roll d100 against a breakdown, with the same result structure as every other test."""
-    from rules.actions.checks import run_test  # late: importing the actions package loads the battle
-
     return run_test(battle, dice, bd, purpose)
 
 
@@ -269,33 +287,34 @@ def in_reach(battle: Battle, a: Unit, b: Unit, weapon: Weapon | None = None) -> 
 
 def engage(a: Unit, b: Unit) -> None:
     """Mark two units as engaged in melee with each other (A58)."""
-    if b.name not in a.engaged:
-        a.engaged.append(b.name)
-    if a.name not in b.engaged:
-        b.engaged.append(a.name)
+    if b.id not in a.engaged:
+        a.engaged.append(b.id)
+    if a.id not in b.engaged:
+        b.engaged.append(a.id)
 
 
 def clear_engagement(battle: Battle, unit: Unit) -> list[str]:
-    """End every melee engagement of a unit (it left its square or was destroyed); return the partners."""
-    partners = list(unit.engaged)
-    for name in partners:
-        other = battle.units.get(name.lower())
-        if other is not None and unit.name in other.engaged:
-            other.engaged.remove(unit.name)
+    """End every melee engagement of a unit (it left its square or was destroyed); return the partners' names."""
+    partners = []
+    for uid in unit.engaged:
+        other = battle.units.get(uid)
+        if other is not None and unit.id in other.engaged:
+            other.engaged.remove(unit.id)
+        partners.append(other.name if other is not None else uid)
     unit.engaged.clear()
     return partners
 
 
 def prune_engagement(battle: Battle, unit: Unit) -> list[str]:
-    """End the engagements of a unit whose partners are gone or out of melee reach; return them."""
+    """End the engagements of a unit whose partners are gone or out of melee reach; return their names."""
     dropped = []
-    for name in list(unit.engaged):
-        other = battle.units.get(name.lower())
+    for uid in list(unit.engaged):
+        other = battle.units.get(uid)
         if other is None or not in_reach(battle, unit, other):
-            unit.engaged.remove(name)
-            if other is not None and unit.name in other.engaged:
-                other.engaged.remove(unit.name)
-            dropped.append(name)
+            unit.engaged.remove(uid)
+            if other is not None and unit.id in other.engaged:
+                other.engaged.remove(unit.id)
+            dropped.append(other.name if other is not None else uid)
     return dropped
 
 
@@ -313,3 +332,30 @@ def preview_modifiers(battle: Battle, shooter: Unit | None, src: Cell, dst: Cell
         return out
     bd, details = ranged_breakdown(battle, shooter, src, dst, target, weapon, band)
     return {"breakdown": bd.to_dict(), **details}
+
+
+def range_preview(battle: Battle, src: Cell | Unit, dst: Cell, weapon: Weapon, target: Unit | None = None) -> dict[str, Any]:
+    """Return distance, R, band and every to-hit modifier that needs no dice, for the /range command."""
+    shooter = None if isinstance(src, Cell) else src
+    origin = src if isinstance(src, Cell) else src.cell
+    battle.check_cell(origin)
+    battle.check_cell(dst)
+    distance = origin.distance(dst)
+    r = weapon_range(battle, weapon)
+    table = bands(battle, r)
+    band = band_for(battle, r, distance)
+    if target is None:
+        here = battle.units_at(dst)
+        foes = [u for u in here if shooter is None or battle.enemies(shooter, u)]
+        target = next(iter(foes or here), None)
+    out: dict[str, Any] = {
+        "from": str(origin), "to": str(dst), "distance": distance, "weapon": weapon.name,
+        "range": weapon.range, "range_unit": weapon.range_unit, "R": r, "square_unit": battle.ruleset.square_unit,
+        "melee": weapon.melee, "bands": [b.to_dict() for b in table], "max_range": max_range(battle, r),
+        "band": band.to_dict() if band else None, "in_range": band is not None,
+        "target": target.name if target else None,
+    }
+    out.update(preview_modifiers(battle, shooter, origin, dst, target, weapon, band))
+    if weapon.melee:
+        out.update(band=None, in_range=out["in_reach"])  # melee has reach, not range bands
+    return out

@@ -5,18 +5,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rules import turns
-from rules.battle import MAX_UNITS, check_name, handles
+from rules.battle import MAX_UNITS, check_name
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError
-from rules.movement import blocker
 from rules.orders import AddUnit, EditUnit, End, Paint, RemoveUnit, SetRule, Start
-from rules.statblock import apply_stats
-from rules.units import Unit
+from rules.systems.strategic.movement import blocker
+from rules.systems.strategic.statblock import apply_stats
+from rules.systems.strategic.table import handles
+from rules.systems.strategic.units import Unit
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
     from rules.dice import Dice
     from rules.outcome import Outcome
+    from rules.systems.strategic.board import Battle
 
 MAX_PAINT_CELLS = 10_000
 
@@ -69,9 +70,9 @@ def add_unit(battle: Battle, order: AddUnit, dice: Dice, outcome: Outcome) -> No
     """Put a new unit on the map."""
     _require_not_ended(battle)
     name = check_name(order.name, "unit name")
-    if name.lower() in battle.units:
-        existing = battle.units[name.lower()].name
-        raise IllegalOrderError(f"There is already a unit called {existing}; pick another name.")
+    existing = battle.find_unit(name)
+    if existing is not None and existing.name.lower() == name.lower():
+        raise IllegalOrderError(f"There is already a unit called {existing.name}; pick another name.")
     if len(battle.units) >= MAX_UNITS:
         raise IllegalOrderError(f"A battle holds at most {MAX_UNITS} units.")
     cell = battle.check_cell(order.at)
@@ -81,7 +82,7 @@ def add_unit(battle: Battle, order: AddUnit, dice: Dice, outcome: Outcome) -> No
     why = blocker(battle, unit, cell)
     if why:
         raise IllegalOrderError(f"{name} cannot be placed there: {why}.")
-    battle.units[name.lower()] = unit
+    battle.add_unit(unit)
     outcome.actor = name
     outcome.highlight["target"] = str(cell)
     outcome.effect("unit_added", unit=name, side=side.name, at=str(cell), owner=order.owner)
@@ -96,12 +97,7 @@ def edit_unit(battle: Battle, order: EditUnit, dice: Dice, outcome: Outcome) -> 
     if not stats:
         raise InvalidOrderError("Say what to change, for example `ag:45` or `wounds:12`.")
     if "name" in stats:
-        new = check_name(str(stats.pop("name")), "unit name")
-        if new.lower() != unit.name.lower() and new.lower() in battle.units:
-            raise IllegalOrderError(f"There is already a unit called {new}.")
-        del battle.units[unit.name.lower()]
-        unit.name = new
-        battle.units[new.lower()] = unit
+        battle.rename_unit(unit, str(stats.pop("name")))
     if "side" in stats:
         unit.side = battle.ensure_side(str(stats.pop("side"))).name
     if "owner" in stats:
@@ -117,7 +113,7 @@ def remove_unit(battle: Battle, order: RemoveUnit, dice: Dice, outcome: Outcome)
     """Take a unit off the map."""
     _require_not_ended(battle)
     unit = battle.unit(order.unit)
-    del battle.units[unit.name.lower()]
+    battle.remove_unit(unit)
     outcome.actor = unit.name
     outcome.effect("unit_removed", unit=unit.name, at=str(unit.cell))
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules.combat import roll_test, skill_breakdown
 from rules.coords import Cell
-from rules.damage import apply_damage, apply_magdam, roll_damage
-from rules.ranges import rule_or
+from rules.systems.strategic.combat import roll_test, skill_breakdown
+from rules.systems.strategic.damage import apply_damage, apply_magdam, roll_damage
+from rules.systems.strategic.ranges import rule_or
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
     from rules.dice import Dice
     from rules.outcome import Outcome
-    from rules.units import Unit
+    from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.units import Unit
 
 # A52: d8 scatter, 1 = North (towards row 1), clockwise.
 DIRECTIONS = {1: ("N", 0, -1), 2: ("NE", 1, -1), 3: ("E", 1, 0), 4: ("SE", 1, 1),

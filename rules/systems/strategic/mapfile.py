@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rules.coords import MAX_SIDE, Cell
 from rules.errors import InvalidOrderError, RulesetError
-from rules.terrain import OVER_WATER
+from rules.systems.strategic.terrain import OVER_WATER
 
 if TYPE_CHECKING:
     from rules.battle import Battle
@@ -158,7 +158,7 @@ def _flag(ruleset: Ruleset, layer: str, terrain_key: str, number: int, x: int) -
         raise _fail(number, f"deep water can only be marked on water, not on {terrain.name}.", x + 1)
 
 
-def format_map(battle: Battle) -> str:
+def format_map(battle: Battle[Any]) -> str:
     """Write a battle's map as a map file that parse_map reads back to the same terrain and flags."""
     ruleset = battle.ruleset
     legend = ", ".join(f"{t.char} {t.key}" for t in ruleset.terrain.values())
@@ -176,7 +176,7 @@ def format_map(battle: Battle) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _writable(battle: Battle, layer: str, key: str) -> bool:
+def _writable(battle: Battle[Any], layer: str, key: str) -> bool:
     """Return whether a flag can be written: a deep mark left on land by painting is meaningless and dropped."""
     if layer != "deep":
         return True
@@ -187,7 +187,7 @@ def _writable(battle: Battle, layer: str, key: str) -> bool:
     return terrain.water or terrain.key in OVER_WATER
 
 
-def map_flags(battle: Battle) -> dict[str, dict[str, Any]]:
+def map_flags(battle: Battle[Any]) -> dict[str, dict[str, Any]]:
     """Return the storm and deep flags of a battle's squares, as parse_map reports them."""
     out: dict[str, dict[str, Any]] = {}
     for key, state in battle.cells.items():

@@ -5,20 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rules.combat import condition_modifiers, hit_location, roll_test, skill_breakdown
 from rules.constants import const_or
-from rules.damage import apply_damage
-from rules.features import clear_feature, feature_at
 from rules.modifiers import Breakdown
-from rules.terrain import deep_water, effective_dtv
-from rules.units import SINKING_CLASSES
+from rules.systems.strategic.combat import condition_modifiers, hit_location, roll_test, skill_breakdown
+from rules.systems.strategic.damage import apply_damage
+from rules.systems.strategic.features import clear_feature, feature_at
+from rules.systems.strategic.terrain import deep_water, effective_dtv
+from rules.systems.strategic.units import SINKING_CLASSES
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
     from rules.coords import Cell
     from rules.dice import Dice
     from rules.outcome import Outcome
-    from rules.units import Unit
+    from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.units import Unit
 
 # A30: the save against a minefield is the better of these skills; Agility when the unit has neither.
 MINE_SAVE_SKILLS = ("dodge", "acrobatics")
@@ -47,7 +47,7 @@ def fall_rule(battle: Battle, terrain_key: str) -> FallRule | None:
 
 def in_play(battle: Battle, unit: Unit) -> bool:
     """Return whether the unit is still on the map and in the fight."""
-    return battle.units.get(unit.name.lower()) is unit and unit.alive
+    return battle.units.get(unit.id) is unit and unit.alive
 
 
 def enter_square(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: Outcome) -> None:

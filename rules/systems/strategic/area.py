@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 from rules.coords import Cell, line_cells
 from rules.errors import IllegalOrderError
-from rules.ranges import strategic_length, weapon_range
+from rules.systems.strategic.ranges import strategic_length, weapon_range
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
     from rules.dice import Dice
-    from rules.units import Unit, Weapon
+    from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.units import Unit, Weapon
 
 AREA_KINDS = ("blast", "cone", "line", "at_field")
 
@@ -113,7 +113,7 @@ def melee_partners(battle: Battle, hits: list[AreaHit]) -> list[AreaHit]:
     extra: list[AreaHit] = []
     for hit in hits:
         for name in hit.unit.engaged:
-            partner = battle.units.get(name.lower())
+            partner = battle.units.get(name)
             if partner is not None and partner.name not in struck and partner.alive:
                 struck.add(partner.name)
                 extra.append(AreaHit(partner, "melee_partner", partner.cell))

@@ -9,14 +9,13 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from rules.coords import Cell
 from rules.errors import RulesetError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from rules.battle import Battle
-    from rules.units import Unit, Weapon
+    from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.units import Weapon
 
 _TOKEN_RE = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|([A-Za-z_]+)|(.))")
 _FUNCTIONS: dict[str, Callable[[list[Fraction]], Fraction]] = {
@@ -188,32 +187,3 @@ def band_for(battle: Battle, r: int, distance: int) -> Band | None:
         if band.low is not None and band.high is not None and band.low <= distance <= band.high:
             return band
     return None
-
-
-def range_preview(battle: Battle, src: Cell | Unit, dst: Cell, weapon: Weapon, target: Unit | None = None) -> dict[str, Any]:
-    """Return distance, R, band and every to-hit modifier that needs no dice, for the /range command."""
-    from rules.combat import preview_modifiers  # the breakdown builder lives with the attacks
-
-    shooter = None if isinstance(src, Cell) else src
-    origin = src if isinstance(src, Cell) else src.cell
-    battle.check_cell(origin)
-    battle.check_cell(dst)
-    distance = origin.distance(dst)
-    r = weapon_range(battle, weapon)
-    table = bands(battle, r)
-    band = band_for(battle, r, distance)
-    if target is None:
-        here = battle.units_at(dst)
-        foes = [u for u in here if shooter is None or battle.enemies(shooter, u)]
-        target = next(iter(foes or here), None)
-    out: dict[str, Any] = {
-        "from": str(origin), "to": str(dst), "distance": distance, "weapon": weapon.name,
-        "range": weapon.range, "range_unit": weapon.range_unit, "R": r, "square_unit": battle.ruleset.square_unit,
-        "melee": weapon.melee, "bands": [b.to_dict() for b in table], "max_range": max_range(battle, r),
-        "band": band.to_dict() if band else None, "in_range": band is not None,
-        "target": target.name if target else None,
-    }
-    out.update(preview_modifiers(battle, shooter, origin, dst, target, weapon, band))
-    if weapon.melee:
-        out.update(band=None, in_range=out["in_reach"])  # melee has reach, not range bands
-    return out

@@ -5,8 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rules.actions.move import require_active
-from rules.area import (
+from rules.coords import Cell
+from rules.errors import IllegalOrderError, InvalidOrderError, NotFoundError
+from rules.orders import Order
+from rules.systems.strategic.actions.move import require_active
+from rules.systems.strategic.area import (
     AreaHit,
     area_kind,
     choose_targets,
@@ -16,9 +19,8 @@ from rules.area import (
     melee_partners,
     target_count,
 )
-from rules.battle import handles
-from rules.battlefield import bridge_at, damage_bridge, on_hit_square, remove_status
-from rules.combat import (
+from rules.systems.strategic.battlefield import bridge_at, damage_bridge, on_hit_square, remove_status
+from rules.systems.strategic.combat import (
     can_act,
     check_adjust,
     engage,
@@ -31,22 +33,21 @@ from rules.combat import (
     ranged_breakdown,
     roll_test,
 )
-from rules.coords import Cell
-from rules.damage import apply_damage
-from rules.errors import IllegalOrderError, InvalidOrderError, NotFoundError
-from rules.orders import Order, _order
-from rules.ranges import band_for, bands, max_range, weapon_range
+from rules.systems.strategic.damage import apply_damage
+from rules.systems.strategic.ranges import band_for, bands, max_range, weapon_range
+from rules.systems.strategic.table import handles
+from rules.systems.strategic.table import order as _order
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
     from rules.dice import Dice
     from rules.outcome import Outcome
-    from rules.units import Unit, Weapon
+    from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.units import Unit, Weapon
 
 BRIDGE = "bridge"
 
 
-@_order("attack")
+@_order("attack", "owner")
 @dataclass(frozen=True)
 class Attack(Order):
     """Attack with a weapon: a unit by name, or a square (area weapons, bridges with target:bridge)."""
@@ -204,7 +205,7 @@ def _ranged(battle: Battle, attacker: Unit, weapon: Weapon, aim: _Aim, order: At
     outcome.data["hits"] = [h.to_dict() for h in hits]
     damage: list[dict[str, Any]] = []
     for hit in hits:
-        if battle.units.get(hit.unit.name.lower()) is not hit.unit:
+        if battle.units.get(hit.unit.id) is not hit.unit:
             continue  # destroyed by an earlier hit of the same attack
         if hit.why == "aimed" or kind is None:
             location = called or hit_location(result["roll"])

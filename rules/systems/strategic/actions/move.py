@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.battle import handles
-from rules.combat import prune_engagement
 from rules.errors import IllegalOrderError, InvalidOrderError
-from rules.hazards import enter_square, in_play
-from rules.movement import (
+from rules.orders import Move
+from rules.systems.strategic.combat import prune_engagement
+from rules.systems.strategic.hazards import enter_square, in_play
+from rules.systems.strategic.movement import (
     MODE_NAMES,
     allowance,
     blocker,
@@ -18,14 +18,14 @@ from rules.movement import (
     reachable,
     step_cost,
 )
-from rules.orders import Move
+from rules.systems.strategic.table import handles
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
     from rules.coords import Cell
     from rules.dice import Dice
     from rules.outcome import Outcome
-    from rules.units import Unit
+    from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.units import Unit
 
 UNBOUNDED = 1_000_000
 

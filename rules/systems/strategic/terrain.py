@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rules.constants import const_or
-from rules.features import feature_at
+from rules.systems.strategic.features import feature_at
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
     from rules.coords import Cell
-    from rules.units import Unit
+    from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.units import Unit
 
 # Terrains that stand over water, so a deep-water mark under them matters once they melt or fall (A31, A33).
 OVER_WATER = ("ice", "bridge")

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rules.battle import handles
 from rules.constants import const_or
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError, NotFoundError
-from rules.features import (
+from rules.orders import Order
+from rules.systems.strategic.features import (
     allows_terrain,
     clear_feature,
     feature_at,
@@ -18,18 +18,20 @@ from rules.features import (
     purchase_cells,
     terrain_names,
 )
-from rules.orders import Order, _order
+from rules.systems.strategic.table import handles
+from rules.systems.strategic.table import order as _order
 
 if TYPE_CHECKING:
-    from rules.battle import Battle, Side
+    from rules.battle import Side
     from rules.dice import Dice
     from rules.outcome import Outcome
     from rules.ruleset import FeatureType
+    from rules.systems.strategic.board import Battle
 
 MAX_FP = 1000
 
 
-@_order("place-feature")
+@_order("place-feature", "side")
 @dataclass(frozen=True)
 class PlaceFeature(Order):
     """Buy a feature for a side and lay it on a square (and up to its extra squares, for walls and trenches)."""
@@ -40,7 +42,7 @@ class PlaceFeature(Order):
     cells: tuple[Cell, ...] = ()
 
 
-@_order("remove-feature")
+@_order("remove-feature", "side")
 @dataclass(frozen=True)
 class RemoveFeature(Order):
     """Take the feature off a square; in setup the whole purchase gone refunds its cost."""

@@ -6,17 +6,17 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from rules.combat import HEAD_AND_ARMS, clear_engagement
 from rules.dice import format_dice, parse_dice
-from rules.ranges import rule_or
-from rules.units import LOCATIONS
+from rules.systems.strategic.combat import HEAD_AND_ARMS, clear_engagement
+from rules.systems.strategic.ranges import rule_or
+from rules.systems.strategic.units import LOCATIONS
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
     from rules.coords import Cell
     from rules.dice import Dice
     from rules.outcome import Outcome
-    from rules.units import Unit
+    from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.units import Unit
 
 _DEVASTATING_RE = re.compile(r"devastating\s*\(?\s*(\d+)", re.IGNORECASE)
 
@@ -136,10 +136,10 @@ def apply_magdam(battle: Battle, unit: Unit, amount: int, outcome: Outcome, sour
 
 def destroy_if_dead(battle: Battle, unit: Unit, outcome: Outcome) -> bool:
     """Take a unit with no wounds or Magnitude off the map, keeping its last state in the log."""
-    if unit.alive or battle.units.get(unit.name.lower()) is not unit:
+    if unit.alive or battle.units.get(unit.id) is not unit:
         return False
     partners = clear_engagement(battle, unit)
-    del battle.units[unit.name.lower()]
+    battle.remove_unit(unit)
     outcome.effect("destroyed", unit=unit.name, side=unit.side, at=str(unit.cell), engaged_with=partners,
                    last=unit.to_dict())
     outcome.highlight.setdefault("marks", []).append({"cell": str(unit.cell), "text": f"{unit.name} destroyed"})

@@ -2,33 +2,24 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from rules.battle import handles
 from rules.errors import InvalidOrderError
 from rules.modifiers import Breakdown
-from rules.movement import effective_dtv
 from rules.orders import Roll, SkillTest
-from rules.units import CHARACTERISTIC_NAMES, CHARACTERISTICS
+from rules.systems.strategic.combat import run_test
+from rules.systems.strategic.movement import effective_dtv
+from rules.systems.strategic.table import handles
+from rules.systems.strategic.units import CHARACTERISTIC_NAMES, CHARACTERISTICS
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
     from rules.dice import Dice
     from rules.outcome import Outcome
-    from rules.units import Unit
+    from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.units import Unit
 
 DTV_TESTS = ("ag", "ws", "parry")
 MAX_MODIFIER = 100
-
-
-def degrees(battle: Battle, roll: int, target: int) -> tuple[bool, int]:
-    """Return success and the degrees of success or failure of a d100 test (A08)."""
-    success = roll <= target
-    margin = (target - roll) if success else (roll - target)
-    count = margin // 10
-    if bool(battle.const("dof_plus_one")):
-        count += 1
-    return success, count
 
 
 def test_breakdown(battle: Battle, unit: Unit, stat: str, modifier: int, reason: str = "") -> Breakdown:
@@ -49,16 +40,6 @@ def test_breakdown(battle: Battle, unit: Unit, stat: str, modifier: int, reason:
         bd.add(f"Difficult terrain (DTV {dtv})", -int(battle.const("dtv_test_penalty")) * dtv, "DTV")
     bd.add(reason or "Modifier", modifier, "order")
     return bd
-
-
-def run_test(battle: Battle, dice: Dice, bd: Breakdown, purpose: str) -> dict[str, Any]:
-    """Roll d100 against a breakdown and return the structured result."""
-    roll = dice.d100(purpose)
-    success, count = degrees(battle, roll, bd.target)
-    return {
-        "purpose": purpose, "breakdown": bd.to_dict(), "roll": roll, "target": bd.target,
-        "success": success, "degrees": count,
-    }
 
 
 @handles("test")

@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rules.actions.checks import test_breakdown
-from rules.actions.move import require_active
-from rules.battle import handles
-from rules.battlefield import add_status, remove_status
-from rules.combat import (
+from rules.coords import Cell, line_cells
+from rules.errors import IllegalOrderError, InvalidOrderError
+from rules.orders import Order
+from rules.systems.strategic.actions.checks import test_breakdown
+from rules.systems.strategic.actions.move import require_active
+from rules.systems.strategic.battlefield import add_status, remove_status
+from rules.systems.strategic.combat import (
     can_act,
     clear_engagement,
     condition_modifiers,
@@ -19,21 +21,20 @@ from rules.combat import (
     roll_test,
     skill_breakdown,
 )
-from rules.coords import Cell, line_cells
-from rules.errors import IllegalOrderError, InvalidOrderError
-from rules.movement import blocker
-from rules.orders import Order, _order
+from rules.systems.strategic.movement import blocker
+from rules.systems.strategic.table import handles
+from rules.systems.strategic.table import order as _order
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
     from rules.dice import Dice
     from rules.outcome import Outcome
-    from rules.units import Unit
+    from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.units import Unit
 
 AIM_MODES = ("half", "full")
 
 
-@_order("aim")
+@_order("aim", "owner")
 @dataclass(frozen=True)
 class Aim(Order):
     """Take aim: +10 (half action) or +20 (full action) on the unit's next attack."""
@@ -42,7 +43,7 @@ class Aim(Order):
     mode: str = "half"
 
 
-@_order("hide")
+@_order("hide", "owner")
 @dataclass(frozen=True)
 class Hide(Order):
     """Test Stealth to hide in the terrain the unit stands on."""
@@ -50,7 +51,7 @@ class Hide(Order):
     unit: str
 
 
-@_order("maneuver")
+@_order("maneuver", "owner")
 @dataclass(frozen=True)
 class Maneuver(Order):
     """Force a melee opponent back with an opposed WS test; `to` picks the square when both share one."""
@@ -60,7 +61,7 @@ class Maneuver(Order):
     to: Cell | None = None
 
 
-@_order("defend")
+@_order("defend", "owner")
 @dataclass(frozen=True)
 class Defend(Order):
     """Take a defensive stance until the next round."""
@@ -68,7 +69,7 @@ class Defend(Order):
     unit: str
 
 
-@_order("act")
+@_order("act", "owner")
 @dataclass(frozen=True)
 class Act(Order):
     """Make a test the GM asked for: a characteristic or skill with a modifier and a reason."""

@@ -6,19 +6,20 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules import turns
-from rules.actions.move import require_active
-from rules.battle import handles
-from rules.battlefield import add_status, begin_round, remove_status, search_for_traps, spring_fire_trap
-from rules.combat import can_act, roll_test, skill_breakdown
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, NotFoundError
-from rules.orders import Order, _order
+from rules.orders import Order
+from rules.systems.strategic.actions.move import require_active
+from rules.systems.strategic.battlefield import add_status, remove_status, search_for_traps, spring_fire_trap
+from rules.systems.strategic.combat import can_act, roll_test, skill_breakdown
+from rules.systems.strategic.table import handles
+from rules.systems.strategic.table import order as _order
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
     from rules.dice import Dice
     from rules.outcome import Outcome
-    from rules.units import Unit
+    from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.units import Unit
 
 TRAPS = ("bakelite_trap", "fire_trap")
 
@@ -29,7 +30,7 @@ class NextRound(Order):
     """Begin the next round: storms move, fires spread, smoke clears, timed conditions run down."""
 
 
-@_order("extinguish")
+@_order("extinguish", "owner")
 @dataclass(frozen=True)
 class Extinguish(Order):
     """Put out the fire on a unit."""
@@ -37,7 +38,7 @@ class Extinguish(Order):
     unit: str
 
 
-@_order("trigger-trap")
+@_order("trigger-trap", "side")
 @dataclass(frozen=True)
 class TriggerTrap(Order):
     """Set off one of a side's traps (the side's Supreme Commander must be alive)."""
@@ -46,7 +47,7 @@ class TriggerTrap(Order):
     at: Cell
 
 
-@_order("detect-traps")
+@_order("detect-traps", "owner")
 @dataclass(frozen=True)
 class DetectTraps(Order):
     """Search the unit's square and the squares around it for hidden traps (Awareness -20)."""
@@ -54,7 +55,7 @@ class DetectTraps(Order):
     unit: str
 
 
-@_order("break-free")
+@_order("break-free", "owner")
 @dataclass(frozen=True)
 class BreakFree(Order):
     """Test Strength to shake off a Bakelite Trap or break out of ice."""
@@ -67,12 +68,10 @@ def next_round(battle: Battle, order: NextRound, dice: Dice, outcome: Outcome) -
     """Advance the round counter and resolve the start-of-round effects (A06)."""
     if battle.status != "active":
         raise IllegalOrderError(f"The battle is {battle.status}; rounds only advance while it is active.")
-    # The turn system owns the round counter; it runs begin_round through ROUND_START_EFFECTS.
+    # The turn system owns the round counter; it runs begin_round, the system's round-start effect.
     turns.advance_round(battle, dice, outcome)
 
 
-if begin_round not in turns.ROUND_START_EFFECTS:
-    turns.ROUND_START_EFFECTS.append(begin_round)
 
 
 def _near_water(battle: Battle, unit: Unit) -> bool:

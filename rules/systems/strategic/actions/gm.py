@@ -12,19 +12,20 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rules import turns
-from rules.battle import check_name, handles
-from rules.combat import prune_engagement
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError
-from rules.movement import blocker
-from rules.orders import Order, _order
-from rules.statblock import STAT_FIELDS, STATUSES, apply_stats
+from rules.orders import Order
+from rules.systems.strategic.combat import prune_engagement
+from rules.systems.strategic.movement import blocker
+from rules.systems.strategic.statblock import STAT_FIELDS, STATUSES, apply_stats
+from rules.systems.strategic.table import handles
+from rules.systems.strategic.table import order as _order
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
     from rules.dice import Dice
     from rules.outcome import Outcome
-    from rules.units import Unit
+    from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.units import Unit
 
 # Fields gm-set understands beyond the stat block: turn budget, status toggles, ownership, identity.
 EXTRA_FIELDS = ("actions", "add_status", "remove_status", "owner", "side", "name")
@@ -182,7 +183,7 @@ def gm_set(battle: Battle, order: GmSet, dice: Dice, outcome: Outcome) -> None:
     if owner_given:
         unit.owner = owner
     if name is not None:
-        _rename(battle, unit, str(name))
+        battle.rename_unit(unit, str(name))
     after = unit.to_dict()
     shown = {k: v for k, v in after.items() if before.get(k) != v and k not in ("status_rounds",)}
     outcome.actor = unit.name
@@ -204,30 +205,3 @@ def _set_actions(battle: Battle, unit: Unit, raw: Any) -> None:
         raise IllegalOrderError("Actions left only exist once the battle has started and a round is running.")
     entry = turns.due_entry(battle, unit.name)
     battle.turn.setdefault("left", {})[entry] = count
-
-
-def _rename(battle: Battle, unit: Unit, name: str) -> None:
-    new = check_name(name, "unit name")
-    if new.lower() != unit.name.lower() and new.lower() in battle.units:
-        raise IllegalOrderError(f"There is already a unit called {new}.")
-    old = unit.name
-    del battle.units[old.lower()]
-    unit.name = new
-    battle.units[new.lower()] = unit
-    _rename_in_turns(battle, old, new)
-
-
-def _rename_in_turns(battle: Battle, old: str, new: str) -> None:
-    """Carry a renamed unit's place in this round (order, budget, standing order) over to its new name."""
-    turn = battle.turn
-    if "units" in turn:
-        turn["units"] = [new if n == old else n for n in turn["units"]]
-    for key in ("left", "done", "standing"):
-        table = turn.get(key)
-        if isinstance(table, dict) and old in table:
-            table[new] = table.pop(old)
-    for record in turn.get("initiative", []):
-        if record.get("unit") == old:
-            record["unit"] = new
-    if turn.get("at") == old:
-        turn["at"] = new

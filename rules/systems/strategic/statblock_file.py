@@ -10,8 +10,8 @@ from typing import Any
 from rules.battle import check_name
 from rules.coords import Cell
 from rules.errors import InvalidOrderError
-from rules.statblock import FieldPath, StatError, apply_stats, field_label
-from rules.units import UNIT_KINDS, Unit
+from rules.systems.strategic.statblock import FieldPath, StatError, apply_stats, field_label
+from rules.systems.strategic.units import UNIT_KINDS, Unit
 
 MAX_TEXT = 200_000
 MAX_FILE_UNITS = 400

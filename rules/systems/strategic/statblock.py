@@ -8,7 +8,7 @@ from typing import Any
 
 from rules.dice import parse_dice
 from rules.errors import InvalidOrderError
-from rules.units import (
+from rules.systems.strategic.units import (
     CHARACTERISTIC_NAMES,
     CHARACTERISTICS,
     DAMAGE_TYPES,

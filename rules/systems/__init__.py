@@ -1,0 +1,22 @@
+"""The rule systems battlepost plays, each a package of its own; `install()` registers them."""
+
+from __future__ import annotations
+
+from rules.system import System, register, registered
+
+
+def builtin() -> list[System]:
+    """Return every rule system shipped with battlepost."""
+    from rules.systems.strategic import SYSTEM as strategic
+
+    return [strategic]
+
+
+def install() -> list[System]:
+    """Register every shipped rule system (idempotent) and return the registered systems."""
+    for system in builtin():
+        register(system)
+    return registered()
+
+
+__all__ = ["builtin", "install"]
