@@ -101,6 +101,18 @@ class Order:
 
     kind: ClassVar[str] = ""
     authority: ClassVar[Authority] = "gm"
+    # Options only a GM may set to anything but their default (a hidden roll, an attack's adjustment).
+    gm_options: ClassVar[tuple[str, ...]] = ()
+
+    def acting_side(self, squares: Mapping[str, Mapping[str, Any]]) -> str | None:
+        """Return the side a side-authority order acts for: by default the side it names."""
+        side = getattr(self, "side", None)
+        return str(side) if side else None
+
+    def gm_options_used(self) -> list[str]:
+        """Return the GM-only options this order sets away from their defaults."""
+        defaults = {f.name: f.default for f in fields(self)}
+        return [name for name in self.gm_options if getattr(self, name) != defaults.get(name)]
 
     def __str__(self) -> str:
         parts = [self.kind]
@@ -234,6 +246,8 @@ class SkillTest(Order):
 @dataclass(frozen=True)
 class Roll(Order):
     """Roll dice in the open (or hidden, for the GM)."""
+
+    gm_options = ("hidden",)
 
     dice: str
     purpose: str = ""

@@ -10,12 +10,12 @@ from cogs.combat.post import post_order
 from cogs.combat.preview import range_embed
 from cogs.common.autocomplete import unit_choices
 from cogs.common.autocomplete_combat import target_choices, weapon_choices
-from cogs.common.context import actor_of, battle_here, service_of
+from cogs.common.context import battle_here, service_of
 from cogs.common.replies import defer, reply
 from cogs.common.transformers import CellArg
 from rules.battle import Battle
 from rules.coords import Cell
-from rules.errors import GameError, NotAllowedError, NotFoundError
+from rules.errors import GameError, NotFoundError
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.combat import range_preview
 from rules.systems.strategic.units import Unit, Weapon
@@ -69,10 +69,6 @@ class CombatCog(commands.Cog):
         """Resolve an attack and post the breakdown, the dice, the damage and the map."""
         if not (target or "").strip() and at is None:
             raise GameError("Say what to attack: `target` (a unit, or `bridge`) or `at` (a square, for area weapons).")
-        if adjust:
-            record = await battle_here(interaction)
-            if not await service_of(interaction).is_gm(actor_of(interaction), record):
-                raise NotAllowedError("Only a GM can adjust an attack's to-hit test; leave `adjust` out.")
         order = Attack(unit=unit, weapon=weapon, target=(target or "").strip(), at=at, adjust=adjust,
                        called=called.value if called else "")
         await post_order(interaction, order)

@@ -237,7 +237,7 @@ async def test_someone_elses_unit(armed: Table) -> None:
 
 
 async def test_only_a_gm_adjusts(armed: Table) -> None:
-    await refused(armed, "attack", "Only a GM can adjust", user=armed.alice, unit="Eva-01", weapon="Pallet Rifle",
+    await refused(armed, "attack", "Only a GM can set `adjust` on `attack`", user=armed.alice, unit="Eva-01", weapon="Pallet Rifle",
                   target="Sachiel", adjust=10)
 
 

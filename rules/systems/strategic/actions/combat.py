@@ -52,6 +52,8 @@ BRIDGE = "bridge"
 class Attack(Order):
     """Attack with a weapon: a unit by name, or a square (area weapons, bridges with target:bridge)."""
 
+    gm_options = ("adjust",)
+
     unit: str
     weapon: str
     target: str = ""

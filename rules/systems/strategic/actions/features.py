@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rules.constants import const_or
 from rules.coords import Cell
@@ -48,6 +49,11 @@ class RemoveFeature(Order):
     """Take the feature off a square; in setup the whole purchase gone refunds its cost."""
 
     at: Cell
+
+    def acting_side(self, squares: Mapping[str, Mapping[str, Any]]) -> str | None:
+        """Return the side that owns the feature on the square."""
+        side = squares.get(str(self.at), {}).get("feature_side")
+        return str(side) if side else None
 
 
 @_order("set-fp")
