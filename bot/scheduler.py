@@ -128,7 +128,7 @@ class Scheduler:
         battle = Battle.from_dict(record.state)
         if turn_key(battle) != clock.turn_key:
             return Fired(timer, "stale", {"why": "clock behind the battle"})
-        due_units = turns.next_due(battle)
+        due_units = turns.names_of(battle, turns.next_due(battle))
         if timer.kind == "reminder":
             if clock.due_at is None or clock.due_at <= now:
                 # Sent late after downtime, a reminder of a deadline already gone would only confuse.
