@@ -9,11 +9,11 @@ from rules import turns
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, NotFoundError
 from rules.orders import Order
-from rules.systems.strategic.actions.move import require_active
 from rules.systems.strategic.battlefield import add_status, remove_status, search_for_traps, spring_fire_trap
 from rules.systems.strategic.combat import can_act, roll_test, skill_breakdown
 from rules.systems.strategic.table import handles
 from rules.systems.strategic.table import order as _order
+from rules.turns import require_active
 
 if TYPE_CHECKING:
     from rules.dice import Dice

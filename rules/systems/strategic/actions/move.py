@@ -19,6 +19,7 @@ from rules.systems.strategic.movement import (
     step_cost,
 )
 from rules.systems.strategic.table import checks, handles
+from rules.turns import require_active
 
 if TYPE_CHECKING:
     from rules.coords import Cell
@@ -28,14 +29,6 @@ if TYPE_CHECKING:
     from rules.systems.strategic.units import Unit
 
 UNBOUNDED = 1_000_000
-
-
-def require_active(battle: Battle) -> None:
-    """Refuse play orders outside an active battle."""
-    if battle.status == "setup":
-        raise IllegalOrderError("The battle has not started yet; the GM starts it with /battle start.")
-    if battle.status == "ended":
-        raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
 
 
 def _refusal(battle: Battle, unit: Unit, goal: Cell, mode: str, budget: int) -> IllegalOrderError:

@@ -9,14 +9,12 @@ from rules.coords import Cell, line_cells
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.orders import Order
 from rules.systems.strategic.actions.checks import test_breakdown
-from rules.systems.strategic.actions.move import require_active
 from rules.systems.strategic.battlefield import add_status, remove_status
 from rules.systems.strategic.combat import (
     can_act,
     clear_engagement,
     condition_modifiers,
     in_reach,
-    is_smoky,
     melee_breakdown,
     roll_test,
     skill_breakdown,
@@ -24,6 +22,8 @@ from rules.systems.strategic.combat import (
 from rules.systems.strategic.movement import blocker
 from rules.systems.strategic.table import checks, handles
 from rules.systems.strategic.table import order as _order
+from rules.systems.strategic.terrain import is_smoky
+from rules.turns import require_active
 
 if TYPE_CHECKING:
     from rules.dice import Dice
