@@ -72,14 +72,15 @@ def condition_modifiers(bd: Breakdown, unit: Unit, stat: str) -> None:
         bd.add("Bakelite Trap", -abs(int(unit.status_rounds.get("bakelite", 0))), "000:L107")
 
 
-def skill_breakdown(battle: Battle, unit: Unit, stat: str, modifier: int = 0, reason: str = "") -> Breakdown:
-    """Build a test of a characteristic or skill (untrained skills at half their characteristic)."""
+def skill_breakdown(battle: Battle, unit: Unit, stat: str, modifier: int = 0, reason: str = "",
+                    untrained: bool = True) -> Breakdown:
+    """Build a test of a characteristic or skill (untrained skills at half their characteristic, if allowed)."""
     key = stat.strip().lower()
     if key in CHARACTERISTICS:
         base, label = unit.chars.get(key, 0), f"{CHARACTERISTIC_NAMES[key]} ({key.upper()})"
     elif key in unit.skills:
         base, label = unit.skills[key], key.title()
-    elif key in SKILL_CHARS:
+    elif untrained and key in SKILL_CHARS:
         char = SKILL_CHARS[key]
         base, label = unit.chars.get(char, 0) // 2, f"{key.title()} (untrained: half {char.upper()})"
     else:

@@ -20,10 +20,10 @@ MAX_MODIFIER = 100
 
 
 def test_breakdown(battle: Battle, unit: Unit, stat: str, modifier: int, reason: str = "") -> Breakdown:
-    """Build the target number of a GM-called test: the unit's test of that stat with the GM's modifier."""
+    """Build the target number of a called test: a characteristic or a skill the unit has, with the modifier."""
     if abs(modifier) > MAX_MODIFIER:
         raise InvalidOrderError(f"A test modifier must be between -{MAX_MODIFIER} and +{MAX_MODIFIER}.")
-    return skill_breakdown(battle, unit, stat, modifier, reason)
+    return skill_breakdown(battle, unit, stat, modifier, reason, untrained=False)
 
 
 @handles("test")
