@@ -11,6 +11,7 @@ from rules.systems.strategic.damage import apply_damage, apply_magdam, roll_dama
 
 if TYPE_CHECKING:
     from rules.dice import Dice
+    from rules.modifiers import Breakdown
     from rules.outcome import Outcome
     from rules.systems.strategic.board import Battle
     from rules.systems.strategic.units import Unit
@@ -20,6 +21,8 @@ DIRECTIONS = {1: ("N", 0, -1), 2: ("NE", 1, -1), 3: ("E", 1, 0), 4: ("SE", 1, 1)
               5: ("S", 0, 1), 6: ("SW", -1, 1), 7: ("W", -1, 0), 8: ("NW", -1, -1)}
 # Statuses whose number is not a count of rounds (the Bakelite number is the WS/Ag penalty).
 UNTIMED = ("bakelite",)
+ICE = "ice"
+FREEZING = "freezing"  # the weapon quality that turns the water it lands on to ice (A34)
 HEAT_TYPES = ("E", "X")  # Energy or Explosive melt ice and raise smoke (000:L64, L70)
 
 
@@ -149,6 +152,12 @@ def burn_units(battle: Battle, dice: Dice, outcome: Outcome) -> None:
 # --- fire --------------------------------------------------------------------------------
 
 
+def resist_fire_line(battle: Battle, bd: Breakdown, unit: Unit) -> None:
+    """Add the Storm's bonus to a test to resist catching or keeping fire (001:L62, A53)."""
+    if battle.square_state(unit.cell).get("storm"):
+        bd.add("Storm", int(const_or(battle, "storm_fire_resist", 0)), "A53")
+
+
 def ignite(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, test_mod: int | None = None,
            cause: str = "") -> None:
     """Set a square ablaze for 1d3 rounds; the units on it test Agility or catch fire (A36)."""
@@ -165,6 +174,7 @@ def ignite(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, test_mod
         if unit.flying or "on_fire" in unit.statuses:
             continue
         bd = skill_breakdown(battle, unit, "ag", mod, "Catching fire")
+        resist_fire_line(battle, bd, unit)
         result = roll_test(battle, dice, bd, f"{unit.name} avoids catching fire")
         outcome.tests.append(result)
         if not result["success"]:
@@ -198,8 +208,34 @@ def _chance(battle: Battle, dice: Dice, outcome: Outcome, key: str, purpose: str
     return roll <= chance
 
 
-def on_hit_square(battle: Battle, cell: Cell, dtype: str, dice: Dice, outcome: Outcome) -> None:
-    """Roll what a hit of this damage type does to the square it lands on: fire, melt, smoke (1.8, 2.6)."""
+def freezing(qualities: tuple[str, ...] | list[str]) -> bool:
+    """Return whether a weapon's qualities include Freezing."""
+    return any(q.strip().lower().startswith(FREEZING) for q in qualities)
+
+
+def freeze(battle: Battle, cell: Cell, outcome: Outcome, cause: str) -> bool:
+    """Turn a Water square to Ice; every unit standing in it is immobilised until it breaks free (000:L74, A34)."""
+    terrain = battle.terrain_at(cell)
+    if not terrain.water or ICE not in battle.ruleset.terrain:
+        return False
+    battle.square(cell)["underlying"] = terrain.key  # A33: the ice melts back into this water
+    battle.set_terrain(cell, ICE)
+    battle.map_version += 1
+    outcome.effect("frozen", cell=str(cell), cause=cause)
+    _mark(outcome, cell, "ice")
+    for unit in battle.units_at(cell):
+        if unit.flying or unit.hovering:
+            continue  # A34: only the units standing in the water are caught
+        add_status(unit, "immobilised")
+        outcome.effect("frozen_in", unit=unit.name, cell=str(cell))
+    return True
+
+
+def on_hit_square(battle: Battle, cell: Cell, dtype: str, dice: Dice, outcome: Outcome,
+                  qualities: tuple[str, ...] = ()) -> None:
+    """Roll what a hit of this damage type does to the square it lands on: fire, melt, smoke, ice (1.8, 2.6)."""
+    if freezing(qualities) and freeze(battle, cell, outcome, cause="freezing hit"):
+        return
     terrain = battle.terrain_at(cell)
     fire_types = ("E", "X") if battle.const("fire_on_explosive") else ("E",)  # A55: E-Scale burns on Energy only
     if dtype in fire_types and can_burn(battle, cell):

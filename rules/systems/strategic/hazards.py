@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.constants import const_or
 from rules.modifiers import Breakdown
+from rules.systems.strategic.battlefield import on_hit_square
 from rules.systems.strategic.combat import condition_modifiers, hit_location, roll_test, skill_breakdown
 from rules.systems.strategic.damage import apply_damage
 from rules.systems.strategic.features import clear_feature, feature_at
@@ -144,6 +145,8 @@ def trigger_minefield(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcom
             pen=int(battle.const("minefield_pen")), tearing=bool(battle.const("minefield_tearing")),
             area=True, location=location, dtype="X", qualities=(f"Blast({blast})",), source="minefield",
         )
+    # A30.5: a detonation is an Explosive attack landing on the square: forest fire, melting ice, water smoke.
+    on_hit_square(battle, cell, "X", dice, outcome)
     if left <= 0:
         clear_feature(battle, cell)
         outcome.effect("feature_expended", cell=str(cell), feature=ftype.key)

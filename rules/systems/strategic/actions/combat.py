@@ -211,7 +211,7 @@ def _ranged(battle: Battle, attacker: Unit, weapon: Weapon, aim: _Aim, order: At
             source=weapon.name))
     outcome.data["damage"] = damage
     for cell in squares or [dst]:
-        on_hit_square(battle, cell, weapon.dtype, dice, outcome)
+        on_hit_square(battle, cell, weapon.dtype, dice, outcome, weapon.qualities)
     return True
 
 
