@@ -213,3 +213,26 @@ def test_power_grid_move_or_fire() -> None:
     b.apply(Order.parse("move unit:T to:A2 mode:walk"), dice())
     with pytest.raises(IllegalOrderError, match="power grid"):
         b.apply(Fire(unit="T", weapon="Rifle", target="B"), dice(6, 6))
+
+
+def test_replay_equals_state() -> None:
+    """A short fight replayed from its orders and recorded dice gives the same battle, end-turn included."""
+    from rules.replay import Step, faces_of, replay, same_state
+
+    b = Battle.new("combat-action", 20, 20)
+    initial = b.to_dict()
+    texts = ['add-unit name:A side:Red at:A1 stats:\'{"kind":"infantry","weapons":[{"name":"Rifle","class":"rifle","pen":2}]}\'',
+             'add-unit name:T side:Blue at:A4 stats:\'{"kind":"vehicle","pf":4}\'',
+             "start", "aim unit:A", "fire unit:A weapon:Rifle target:T", "end-turn unit:T"]
+    steps = []
+    source = dice(*([3] * 20))
+    for seq, text in enumerate(texts, 1):
+        order = Order.parse(text, known_orders([SYSTEM.handlers.orders]))
+        if seq == 3:
+            b.turn["mode"] = "free"
+            initial = b.to_dict()
+            steps = []
+        out = b.apply(order, source)
+        steps.append(Step(seq, str(order), faces_of(out.to_dict())))
+    assert b.unit("T").damaged == ["power_grid"]  # 3 + aim 1 + large 1 hits SS 4; 3 + Pen 2 - PF 4 = 1
+    assert same_state(replay(initial, steps).to_dict(), b.to_dict())
