@@ -7,9 +7,10 @@ from rules.system import System, register, registered
 
 def builtin() -> list[System]:
     """Return every rule system shipped with battlepost."""
+    from rules.systems.combat_action import SYSTEM as combat_action
     from rules.systems.strategic import SYSTEM as strategic
 
-    return [strategic]
+    return [strategic, combat_action]
 
 
 def install() -> list[System]:
