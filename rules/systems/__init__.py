@@ -8,8 +8,9 @@ from rules.system import System, register, registered
 def builtin() -> list[System]:
     """Return every rule system shipped with battlepost."""
     from rules.systems.strategic import SYSTEM as strategic
+    from rules.systems.surface import SYSTEM as surface
 
-    return [strategic]
+    return [strategic, surface]
 
 
 def install() -> list[System]:
