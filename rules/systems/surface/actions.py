@@ -168,7 +168,6 @@ def resolve(battle: SurfaceBattle, order: Resolve, dice: Dice, outcome: Outcome)
     state = doc(battle)
     state["resolved"] = True
     state["report"] = report
-    battle.status = "ended"
     outcome.data = report
 
 
@@ -183,6 +182,5 @@ def next_turn(battle: SurfaceBattle, order: NextTurn, dice: Dice, outcome: Outco
         battle.remove_unit(u)
     battle.turn[KEY] = {"standing": state["standing"], "plans": {}, "resolved": False,
                         "turn": int(state["turn"]) + 1, "report": None}
-    battle.status = "active"
     battle.round = 0
     outcome.effect("next_turn", turn=int(state["turn"]) + 1, removed=[u.id for u in gone])
