@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
+from pathlib import Path
 
+from bot.console import run_script
 from rules.battle import Battle
 from tests.e2e.conftest import Table, last_message, text_of
+from tests.e2e.test_console import settings_for
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "surface.play"
 
 
 async def _setup(table: Table) -> None:
@@ -51,3 +57,18 @@ async def test_map_commands_refuse_a_surface_battle_and_surface_refuses_a_map_ba
     await table.setup_battle()
     reply = await table.slash("surface resolve", force=True)
     assert "not a Surface Combat battle" in text_of(reply) or "not played in" in text_of(reply)
+
+
+async def test_example_engagement_plays_in_the_console(tmp_path: Path) -> None:
+    out = io.StringIO()
+    status = await run_script(settings_for(tmp_path / "surface.sqlite3"), str(EXAMPLE), as_json=True, seed=7,
+                              out_dir=str(tmp_path / "out"), stdout=out)
+    assert status == 0
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [line["command"] for line in lines if not line["ok"]] == []
+    plans = [line for line in lines if line["command"].startswith("/surface plan")]
+    assert all(line["ephemeral"] for line in plans[:1])
+    texts = "\n".join(line["content"] + json.dumps(line["embeds"]) for line in lines)
+    assert "Round 1" in texts and "Collateral damage" in texts
+    exported = json.loads(next((tmp_path / "out").glob("*forces.json")).read_text())
+    assert exported["ruleset"] == "surface" and exported["forces"]
