@@ -161,7 +161,7 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
         result = await service.execute(actor_of(interaction), record, order, render=False)
         report = result.outcome.data if result.outcome else {}
         embed, _ = report_embeds(result.battle, report, 1)
-        await reply(interaction, embed=embed)
+        await reply(interaction, embed=embed, png=await service.surface_chart(report))
 
     async def _run(self, interaction: discord.Interaction, order: Order, text: str) -> None:
         record = await battle_here(interaction)

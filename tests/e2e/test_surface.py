@@ -41,6 +41,8 @@ async def test_two_sides_plan_privately_and_the_battle_resolves(table: Table) ->
     assert "Round 1" in text and "lottery d" in text
     assert any(level in text for level in ("Victory", "Defeat", "Draw"))
     assert not theirs.messages[-1].ephemeral
+    chart = theirs.messages[-1].files[0]
+    assert chart.data.startswith(b"\x89PNG")
     again = await table.slash("surface plan", user=table.bob, side="Rebels")
     assert "has been resolved" in text_of(again)
     battle = Battle.from_dict((await table.db.battles.get(record.id)).state)
