@@ -95,6 +95,8 @@ class Notifier:
         if record is None:
             return
         battle = Battle.from_dict(record.state)
+        if not battle.system.has_map:  # the board shows squares, turns and feature points; map-less systems post reports
+            return
         embed = board_embed(record, battle, await self.service.clock_of(record))
         ref = await db.messages.get(record.id, BOARD_KIND)
         if ref is not None:

@@ -9,8 +9,9 @@ def builtin() -> list[System]:
     """Return every rule system shipped with battlepost."""
     from rules.systems.combat_action import SYSTEM as combat_action
     from rules.systems.strategic import SYSTEM as strategic
+    from rules.systems.surface import SYSTEM as surface
 
-    return [strategic, combat_action]
+    return [strategic, combat_action, surface]
 
 
 def install() -> list[System]:
