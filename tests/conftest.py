@@ -5,7 +5,11 @@ from collections.abc import Iterator
 import pytest
 
 from bot.loopback.pytest_fixtures import *  # noqa: F403
+from rules.systems import install as _install_systems
 from tests.pgserver import ThrowawayPostgres
+
+# Every test plays the shipped rule systems; front ends register them the same way at startup.
+_install_systems()
 
 
 @pytest.fixture(scope="session")

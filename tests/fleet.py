@@ -92,9 +92,9 @@ class BotProcess:
         self._close_log()
         return int(self.proc.returncode)
 
-    async def shut_down(self, timeout: float = 20.0) -> int:
+    async def shut_down(self, patience: float = 20.0) -> int:
         """Stop the process from async code: the loopback in this event loop keeps answering it meanwhile."""
-        return await asyncio.to_thread(self.stop, timeout)
+        return await asyncio.to_thread(self.stop, patience)
 
     def _close_log(self) -> None:
         if self._log is not None:

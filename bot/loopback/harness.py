@@ -151,7 +151,6 @@ class LoopbackDiscord(Roster):
             return shards <= live
 
         await self._poll(covered, f"bot processes to connect shards {sorted(shards)}", limit)
-        await self.server.gateway.barrier()
 
     async def stop_bot(self) -> None:
         """Close the bot; the stand-in keeps its messages, files and synced commands for a restart."""
@@ -165,7 +164,7 @@ class LoopbackDiscord(Roster):
         await asyncio.wait_for(task, timeout=self.timeout)
         await self.server.gateway.close()
 
-    async def _poll(self, done: Callable[[], bool], what: str, limit: float) -> None:
+    async def _poll(self, done: Callable[[], bool], what: str, limit: float, every: float = 0.005) -> None:
         # discord.py has no awaitable for "ready" before login, so poll while watching the bot task.
         loop = asyncio.get_running_loop()
         deadline = loop.time() + limit
@@ -174,7 +173,7 @@ class LoopbackDiscord(Roster):
                 await self._bot_crashed(f"the bot stopped while waiting for {what}")
             if loop.time() > deadline:
                 raise TimeoutError(f"timed out after {limit:g}s waiting for {what}")
-            await asyncio.sleep(0.005)
+            await asyncio.sleep(every)
 
     async def _bot_crashed(self, message: str) -> None:
         bot, task = self._bot, self._bot_task
@@ -189,10 +188,37 @@ class LoopbackDiscord(Roster):
     async def settle(self) -> None:
         """Deliver queued events, then wait until the bot has read them and made no request for a short while."""
         await self._flush()
-        await self.server.gateway.barrier()
+        await self._poll(self._bot_read_all_events, "the bot to read its gateway events", self.timeout, 0.001)
         self.server.activity.touch()
         if not await self.server.activity.settle(self.settle_quiet, self.timeout):
             raise TimeoutError(f"the bot kept making requests for {self.timeout:g}s")
+
+    def _bot_read_all_events(self) -> bool:
+        """Return whether the bot's gateway socket has parsed every event sent to its session so far.
+
+        discord.py stores an event's sequence number and runs its parser in one step with no await
+        between, so a sequence at or past the last one sent proves every earlier event was parsed.
+        Asking the client for a heartbeat would prove it too, but discord.py answers through its
+        gateway rate limiter (110 frames a minute); past that it stops reading the socket until the
+        minute is out, which stalled every test that settled often.
+        """
+        if self._bot is None:
+            # A bot in another process: its events arrive in order, before any interaction sent after them.
+            return True
+        sockets = {ws.session_id: ws for ws in self._websockets()}
+        for session in self.server.gateway.identified_sessions():
+            ws = sockets.get(session.session_id)
+            if ws is None or (ws.sequence or 0) < session.sequence:
+                return False
+        return True
+
+    def _websockets(self) -> list[Any]:
+        """Return the bot's gateway sockets: one, or one per shard of an AutoShardedClient."""
+        bot = self._bot
+        if isinstance(bot, discord.AutoShardedClient):
+            # ShardInfo keeps its shard (and the shard its socket) in _parent; discord.py offers no public way.
+            return [info._parent.ws for info in bot.shards.values()]
+        return [] if bot is None or bot.ws is None else [bot.ws]
 
     @property
     def bot(self) -> discord.Client | None:

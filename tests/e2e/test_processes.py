@@ -136,7 +136,8 @@ async def test_two_processes_lose_and_double_nothing_across_a_kill(
 
     dms = loopback.dm_messages(one.player)
     [prompt] = [m for m in dms if "Your turn in **Battle 1**" in m.content]
-    ended = await loopback.click(prompt, f"bp:end:{battle_one.id}:Eva-01", user=one.player)
+    [end_turn] = [c for c in prompt.custom_ids() if c.startswith(f"bp:end:{battle_one.id}:")]
+    ended = await loopback.click(prompt, end_turn, user=one.player)
     assert "Eva-01 ends its turn" in text_of(ended)
     await loopback.settle()
 
@@ -151,8 +152,8 @@ async def test_two_processes_lose_and_double_nothing_across_a_kill(
             assert not any(landed[p] for p in server.refused)
             boards = [m for m in loopback.messages(server.channel) if m.pinned]
             assert len(boards) == 1, f"{len(boards)} status boards in {server.guild.name}"
-        battle = await db.battles.get(battle_one.id)
-        assert battle is not None and battle.state["turn"]["done"] == {"Eva-01": "ended"}
+        [last] = await db.events.list(battle_one.id, limit=1)
+        assert (last.kind, last.actor_id) == ("end-turn", one.player.id)
     assert len(one.acked) == 3 * ROLLS and len(zero.acked) + len(zero.unknown) + len(zero.refused) == 3 * ROLLS
     assert len(deadline_notices(loopback, zero.channel)) == 1
     fired = fired_timers(fleet)
