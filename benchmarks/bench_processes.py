@@ -161,7 +161,7 @@ async def audit(url: str, tables: list[Table], processes: list[BotProcess], ende
             unknown_landed += sum(1 for p in table.unknown if landed[p])
     conn = await asyncpg.connect(url)
     try:
-        conn_rows = [tuple(r) for r in await conn.fetch("SELECT id, due_at, fired_at FROM timers")]
+        conn_rows = [tuple(r) for r in await conn.fetch("SELECT id, due_at, fired_at, kind FROM timers")]
     finally:
         await conn.close()
     fired = fired_timers(processes)
@@ -172,6 +172,7 @@ async def audit(url: str, tables: list[Table], processes: list[BotProcess], ende
         "lost": lost, "doubled": doubled, "unknown_landed": unknown_landed,
         "timers_fired": len(claimed), "timers_twice": sum(1 for n in fired.values() if n > 1),
         "timers_unlogged": len(claimed - set(fired)), "timers_missed": missed,
+        "unlogged_deadlines": sum(1 for row in conn_rows if row[0] in claimed - set(fired) and row[3] == "deadline"),
     }
 
 
@@ -243,8 +244,8 @@ def report(r: dict[str, float]) -> str:
         f"  lost {int(r['lost'])}   doubled {int(r['doubled'])}",
         f"  timers fired {int(r['timers_fired'])}   fired twice {int(r['timers_twice'])}   "
         f"due by the end but never fired {int(r['timers_missed'])} (the last fired {r['drain']:.1f} s after the load)",
-        f"  claimed by the killed process, never applied {int(r['timers_unlogged'])}   "
-        f"deadlines armed again {int(r['rearmed'])}",
+        f"  claimed by the killed process, never applied {int(r['timers_unlogged'])} "
+        f"({int(r['unlogged_deadlines'])} deadlines, the rest reminders)   deadlines armed again {int(r['rearmed'])}",
         f"  errors logged by the processes {int(r['errors'])}",
         f"  CPU: bot processes {r['cpu_bots']:.0f} s, loopback Discord and players {r['cpu_here']:.0f} s "
         f"(PostgreSQL not counted)",
