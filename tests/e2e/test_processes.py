@@ -156,6 +156,8 @@ async def test_two_processes_lose_and_double_nothing_across_a_kill(
         assert (last.kind, last.actor_id) == ("end-turn", one.player.id)
     assert len(one.acked) == 3 * ROLLS and len(zero.acked) + len(zero.unknown) + len(zero.refused) == 3 * ROLLS
     assert len(deadline_notices(loopback, zero.channel)) == 1
+    # One turn ping for the one turn shard 0's battle had (shard 1's player heard by DM, once).
+    assert len([m for m in loopback.messages(zero.channel) if "your turn in" in m.content.lower()]) == 1
     fired = fired_timers(fleet)
     assert all(fired[t] == 1 for t in timer_ids) and set(fired.values()) == {1}
     assert errors_in(fleet) == []
