@@ -11,12 +11,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
 import sys
-from dataclasses import replace
 
 from bot.config import ConfigError, Settings, load_settings
-from bot.sharding import ShardError, plan
 
 NO_TOKEN = """\
 battlepost needs a Discord bot token to connect to Discord.
@@ -65,23 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def with_shards(settings: Settings, args: argparse.Namespace) -> Settings:
-    """Let --shards and --shard-count override BATTLEPOST_SHARDS and BATTLEPOST_SHARD_COUNT, each on its own."""
-    if args.shards is None and args.shard_count is None:
-        return settings
-    ids = args.shards if args.shards is not None else os.environ.get("BATTLEPOST_SHARDS")
-    count = args.shard_count if args.shard_count is not None else os.environ.get("BATTLEPOST_SHARD_COUNT")
-    try:
-        return replace(settings, shards=plan(ids, count))
-    except ShardError as exc:
-        raise ConfigError(f"--shards / --shard-count: {exc}") from None
-
-
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run the bot, the console or a script."""
     args = build_parser().parse_args(argv)
     try:
-        settings = with_shards(load_settings(), args)
+        settings = load_settings(shards=args.shards, shard_count=args.shard_count)
     except ConfigError as exc:
         print(f"battlepost: {exc}", file=sys.stderr)
         return 2

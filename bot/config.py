@@ -44,8 +44,13 @@ class Settings:
         )
 
 
-def load_settings(env_file: str | os.PathLike[str] | None = ".env") -> Settings:
-    """Read settings from the environment, after loading `.env` if it exists (the environment wins)."""
+def load_settings(env_file: str | os.PathLike[str] | None = ".env", *, shards: str | None = None,
+                  shard_count: str | None = None) -> Settings:
+    """Read settings from the environment, after loading `.env` if it exists (the environment wins).
+
+    shards and shard_count come from the command line and win over BATTLEPOST_SHARDS and
+    BATTLEPOST_SHARD_COUNT, each on its own.
+    """
     if env_file is not None and Path(env_file).is_file():
         load_dotenv(env_file, override=False)
     token = os.environ.get("DISCORD_TOKEN", "").strip() or None
@@ -59,10 +64,13 @@ def load_settings(env_file: str | os.PathLike[str] | None = ".env") -> Settings:
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
     backup = os.environ.get("BATTLEPOST_BACKUP_DIR", "").strip()
+    where = "--shards / --shard-count" if shards is not None or shard_count is not None else (
+        "BATTLEPOST_SHARDS / BATTLEPOST_SHARD_COUNT")
     try:
-        shards = plan(os.environ.get("BATTLEPOST_SHARDS"), os.environ.get("BATTLEPOST_SHARD_COUNT"))
+        shard_plan = plan(shards if shards is not None else os.environ.get("BATTLEPOST_SHARDS"),
+                          shard_count if shard_count is not None else os.environ.get("BATTLEPOST_SHARD_COUNT"))
     except ShardError as exc:
-        raise ConfigError(f"BATTLEPOST_SHARDS / BATTLEPOST_SHARD_COUNT: {exc}") from None
+        raise ConfigError(f"{where}: {exc}") from None
     poll_raw = os.environ.get("BATTLEPOST_SCHEDULER_POLL", "").strip()
     poll = DEFAULT_SCHEDULER_POLL
     if poll_raw:
@@ -81,6 +89,6 @@ def load_settings(env_file: str | os.PathLike[str] | None = ".env") -> Settings:
         dev_guild_id=dev_guild,
         log_level=level,
         backup_dir=Path(backup) if backup else None,
-        shards=shards,
+        shards=shard_plan,
         scheduler_poll=poll,
     )

@@ -129,6 +129,21 @@ def test_shard_settings_come_from_the_environment_and_the_command_line_wins(
         load_settings()
 
 
+def test_the_command_line_wins_over_the_environment_field_by_field(
+    clean_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BATTLEPOST_SHARDS", "0-3")
+    monkeypatch.setenv("BATTLEPOST_SHARD_COUNT", "8")
+    assert load_settings(shards="4-7").shards == ShardPlan(ids=(4, 5, 6, 7), count=8)
+    assert load_settings(shard_count="4").shards == ShardPlan(ids=(0, 1, 2, 3), count=4)
+
+
+def test_settings_never_show_the_database_password(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BATTLEPOST_DB", "postgresql://bp:hunter2@db.example.org/battlepost")
+    shown = repr(load_settings())
+    assert "hunter2" not in shown and "not-a-real-token" not in shown and "bp:***@db.example.org" in shown
+
+
 def test_shard_lists() -> None:
     assert parse_ids("0-3") == (0, 1, 2, 3)
     assert parse_ids("4, 6,5") == (4, 5, 6)

@@ -12,6 +12,7 @@ import pytest
 from storage import Database, MigrationError
 from storage.migrate import DIALECTS, load_migrations
 from storage.postgres.migrate import apply_migrations
+from tests.pgserver import ThrowawayPostgres
 
 ROOT = Path(__file__).resolve().parents[2] / "storage" / "migrations"
 PG_MIGRATIONS = load_migrations(dialect="postgresql")
@@ -101,9 +102,9 @@ async def test_reopening_changes_nothing(postgres_url: str) -> None:
 
 @pytest.mark.parametrize("start", range(len(PG_MIGRATIONS)))
 async def test_upgrades_a_database_left_at_an_older_version(
-    postgres_server: object, postgres_url: str, start: int
+    postgres_server: ThrowawayPostgres, postgres_url: str, start: int
 ) -> None:
-    fresh = postgres_server.create_database()  # type: ignore[attr-defined]
+    fresh = postgres_server.create_database()
     try:
         async with await Database.open(fresh):
             pass
@@ -116,7 +117,7 @@ async def test_upgrades_a_database_left_at_an_older_version(
             assert await db.schema_version() == len(PG_MIGRATIONS)
         assert await schema_of(postgres_url) == await schema_of(fresh)
     finally:
-        postgres_server.drop_database(fresh)  # type: ignore[attr-defined]
+        postgres_server.drop_database(fresh)
 
 
 async def test_a_failing_migration_rolls_back_entirely(postgres_url: str, tmp_path: Path) -> None:
