@@ -16,7 +16,7 @@ from typing import TextIO
 
 from bot.app import StartupError, open_database
 from bot.archive import ArchiveError, export_document, read_import
-from storage import Database, StorageError
+from storage import Database, EventRecord, StorageError
 from storage.copy import copy_database
 
 log = logging.getLogger(__name__)
@@ -41,8 +41,8 @@ def sample_ids(ids: list[int], size: int) -> list[int]:
     return sorted({ids[round(i * step)] for i in range(size)})
 
 
-async def _all_events(db: Database, battle_id: int) -> list[object]:
-    events: list[object] = []
+async def _all_events(db: Database, battle_id: int) -> list[EventRecord]:
+    events: list[EventRecord] = []
     while True:
         page = await db.events.list(battle_id, limit=PAGE, offset=len(events), newest_first=False)
         events += page
@@ -62,7 +62,7 @@ async def check_battle(source: Database, target: Database, battle_id: int) -> No
     if clock != await source.clocks.get(battle_id):
         raise CheckFailed(f"the turn clock of battle #{battle_id} differs between the two databases")
     initial = await target.events.initial_state(battle_id) or copied.state
-    document = export_document(copied, clock, events, initial, time.time())  # type: ignore[arg-type]
+    document = export_document(copied, clock, events, initial, time.time())
     try:
         read_import(json.dumps(document).encode())
     except ArchiveError as exc:
@@ -73,20 +73,21 @@ async def migrate_db(source_target: str, dest_target: str, *, sample: int = DEFA
                      out: TextIO | None = None) -> int:
     """Copy one database into another (empty) one and check the copy; return the exit status."""
     say = out or sys.stdout
+    complain = out or sys.stderr
     if source_target.strip() == dest_target.strip():
         raise StartupError("--from and --to name the same database; give the new, empty one as --to.")
     source = await open_database(source_target)
     try:
         target = await open_database(dest_target)
         try:
-            return await _copy_and_check(source, target, sample, say)
+            return await _copy_and_check(source, target, sample, say, complain)
         finally:
             await target.close()
     finally:
         await source.close()
 
 
-async def _copy_and_check(source: Database, target: Database, sample: int, say: TextIO) -> int:
+async def _copy_and_check(source: Database, target: Database, sample: int, say: TextIO, complain: TextIO) -> int:
     print(f"copying {source.describe()} ({source.backend}) to {target.describe()} ({target.backend})", file=say)
     started = time.perf_counter()
 
@@ -97,7 +98,7 @@ async def _copy_and_check(source: Database, target: Database, sample: int, say: 
     try:
         counts = await copy_database(source, target, progress=progress)
     except StorageError as exc:
-        print(f"battlepost: {exc}", file=say)
+        print(f"battlepost: {exc}", file=complain)
         return 2
     print("rows on both sides: " + ", ".join(f"{table} {n}" for table, n in counts.items()), file=say)
     ids = await target.battles.all_ids()
@@ -106,7 +107,7 @@ async def _copy_and_check(source: Database, target: Database, sample: int, say: 
         for battle_id in chosen:
             await check_battle(source, target, battle_id)
     except CheckFailed as exc:
-        print(f"battlepost: the copy does not check out: {exc}. Do not switch BATTLEPOST_DB to it.", file=say)
+        print(f"battlepost: the copy does not check out: {exc}. Do not switch BATTLEPOST_DB to it.", file=complain)
         return 1
     print(f"replayed {len(chosen)} of {len(ids)} battles on the new database: each matches its stored state", file=say)
     print(f"done in {time.perf_counter() - started:.1f} s; point BATTLEPOST_DB at {target.describe()} to use it",
