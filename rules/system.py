@@ -14,7 +14,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rules.errors import RulesetError
-from rules.orders import Authority, Order, add_order_table, order_kind
+from rules.orders import CORE_ORDERS, Authority, Order, add_order_table, order_kind
 
 if TYPE_CHECKING:
     from rules.battle import Battle
@@ -32,12 +32,17 @@ OrderClass = TypeVar("OrderClass", bound=type[Order])
 
 
 class HandlerTable:
-    """The handlers of one rule system, keyed by order kind."""
+    """The handlers of one rule system, keyed by order kind.
 
-    def __init__(self) -> None:
+    A table may build on shared core tables (the turn orders of `rules.turnorders`, say): what it does
+    not declare itself it finds there, and what it declares itself overrides them.
+    """
+
+    def __init__(self, *shared: HandlerTable) -> None:
         self._handlers: dict[str, Handler] = {}
         self._checks: dict[str, Check] = {}
         self._orders: dict[str, type[Order]] = {}
+        self._shared = shared
 
     def handles(self, kind: str) -> Callable[[Handler], Handler]:
         """Register the function that resolves orders of a kind in this system."""
@@ -71,23 +76,45 @@ class HandlerTable:
 
         return wrap
 
+    def _owner(self, kind: str) -> HandlerTable | None:
+        """Return the table whose handler resolves a kind: this one first, then the shared ones."""
+        if kind in self._handlers:
+            return self
+        for table in self._shared:
+            owner = table._owner(kind)
+            if owner is not None:
+                return owner
+        return None
+
     def check(self, kind: str) -> Check | None:
         """Return the check phase of an order kind, if the system has one apart from resolution."""
-        return self._checks.get(kind)
+        owner = self._owner(kind)
+        # A check belongs to the handler it guards: an overriding handler does not inherit a shared check.
+        return owner._checks.get(kind) if owner is not None else None
 
     def handler(self, kind: str) -> Handler | None:
         """Return the handler of an order kind, if this system plays it."""
-        return self._handlers.get(kind)
+        owner = self._owner(kind)
+        return owner._handlers.get(kind) if owner is not None else None
+
+    @property
+    def own_orders(self) -> Mapping[str, type[Order]]:
+        """Return the order classes declared in this table itself, by kind."""
+        return self._orders
 
     @property
     def orders(self) -> Mapping[str, type[Order]]:
-        """Return the order classes this system plays, by kind."""
-        return self._orders
+        """Return the order classes this system declares or shares, by kind (its own win a clash)."""
+        out: dict[str, type[Order]] = {}
+        for table in self._shared:
+            out.update(table.orders)
+        out.update(self._orders)
+        return out
 
     @property
     def kinds(self) -> frozenset[str]:
         """Return the order kinds this system resolves."""
-        return frozenset(self._handlers)
+        return frozenset(self._handlers).union(*(t.kinds for t in self._shared))
 
 
 @dataclass
@@ -106,6 +133,15 @@ class System:
     has_map: bool = True
     describe: str = ""
 
+    @property
+    def orders(self) -> dict[str, type[Order]]:
+        """Return every order kind a battle of this system reads: the core's, shared tables', its own."""
+        return {**CORE_ORDERS, **self.handlers.orders}
+
+    def parse_order(self, text: str) -> Order:
+        """Parse an order's text form as this system reads it (its own kinds win over the core's)."""
+        return Order.parse(text, self.orders)
+
     def document(self, ruleset_id: str) -> dict[str, Any]:
         """Return the parsed TOML document of one of this system's rulesets."""
         path = resources.files(self.package).joinpath("data", f"{ruleset_id}.toml")
@@ -122,7 +158,7 @@ _BY_RULESET: dict[str, System] = {}
 def register(system: System) -> System:
     """Make a system's rulesets playable; registering the same system again changes nothing."""
     _SYSTEMS[system.id] = system
-    add_order_table(system.handlers.orders)
+    add_order_table(system.id, system.handlers.orders)
     for rid in system.ruleset_ids:
         _BY_RULESET[rid] = system
     return system
