@@ -29,8 +29,6 @@ SIDE_COLOURS: tuple[tuple[int, int, int], ...] = (
 )
 PATH_COLOUR = (250, 250, 250)
 REACH_COLOURS = {"half": (60, 200, 90), "full": (240, 220, 60), "charge": (250, 150, 40), "run": (230, 70, 60)}
-STATUS_MARKS = {"pinned": "P", "stunned": "S", "on_fire": "F", "hidden": "H", "prone": "p", "immobilised": "I",
-                "routing": "R", "sunk": "~"}
 FEATURE_COLOUR = (60, 40, 20)
 
 
@@ -74,7 +72,7 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
     units = tuple(
         UnitToken(
             key=u.name, label=labels[u.name], side=u.side, x=u.x, y=u.y, health=u.health(),
-            marks=tuple(STATUS_MARKS[s] for s in u.statuses if s in STATUS_MARKS), is_horde=u.is_horde,
+            marks=u.badges(), is_horde=u.massed,
         )
         for u in battle.iter_units()
     )

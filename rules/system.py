@@ -14,7 +14,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rules.errors import RulesetError
-from rules.orders import CORE_ORDERS, Authority, Order, add_order_table, order_kind
+from rules.orders import CORE_ORDERS, Authority, Move, Order, add_order_table, order_kind
 
 if TYPE_CHECKING:
     from rules.battle import Battle
@@ -27,6 +27,8 @@ Check = Callable[["Battle[Any]", Any], object]
 CheckT = TypeVar("CheckT", bound=Callable[..., object])
 LegalOrders = Callable[["Battle[Any]", "Unit"], Iterator["Order"]]
 RoundStartEffect = Callable[["Battle[Any]", "Dice", "Outcome"], None]
+# Where a unit can move now: per move mode, the squares it reaches and what each costs.
+Reach = Callable[["Battle[Any]", str], dict[str, dict[str, int]]]
 OrderClass = TypeVar("OrderClass", bound=type[Order])
 
 
@@ -132,6 +134,22 @@ class System:
     initiative_tokens: frozenset[str] = frozenset()
     has_map: bool = True
     describe: str = ""
+    reach: Reach | None = None  # without one, reach is read off the Move orders `legal_orders` generates
+
+    def plays(self, kind: str) -> bool:
+        """Return whether battles of this system resolve an order kind."""
+        return self.handlers.handler(kind) is not None
+
+    def reach_of(self, battle: Battle[Any], unit_name: str) -> dict[str, dict[str, int]]:
+        """Return, per move mode, the squares a unit can move to now and their distance or cost."""
+        if self.reach is not None:
+            return self.reach(battle, unit_name)
+        unit = battle.unit(unit_name)
+        out: dict[str, dict[str, int]] = {mode: {} for mode in battle.ruleset.move_modes}
+        for order in self.legal_orders(battle, unit):
+            if isinstance(order, Move):
+                out.setdefault(order.mode, {})[str(order.to)] = unit.cell.distance(order.to)
+        return {mode: cells for mode, cells in out.items() if cells}
 
     @property
     def orders(self) -> dict[str, type[Order]]:
