@@ -17,8 +17,8 @@ from bot.clock import (
     reminder_times,
     turn_key,
 )
-from bot.loopback.logcapture import ErrorLogCapture
 from bot.service import TableService
+from loopback.logcapture import ErrorLogCapture
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import InvalidOrderError

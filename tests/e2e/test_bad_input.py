@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bot.loopback.models import LoopbackUser
+from loopback.models import LoopbackUser
 from tests.e2e.conftest import Table, last_message, text_of
 
 
