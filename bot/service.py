@@ -393,11 +393,13 @@ class TableService:
         initial = await self.db.events.initial_state(record.id) or record.state
         return export_document(record, await self.clock_of(record), events, initial, self.clock())
 
-    async def import_battle(self, actor: Actor, *, channel_id: int, thread_id: int | None, raw: bytes) -> Result:
-        """Recreate an exported battle in a channel, order by order, after checking the file replays."""
+    async def import_battle(self, actor: Actor, *, channel_id: int, thread_id: int | None, raw: bytes,
+                            is_member: Callable[[int], Awaitable[bool]] | None = None) -> Result:
+        """Recreate an exported battle in a channel after replaying its file; owners not members here lose their units."""
         from bot.archive import import_battle
 
-        return await import_battle(self, actor, channel_id=channel_id, thread_id=thread_id, raw=raw)
+        return await import_battle(self, actor, channel_id=channel_id, thread_id=thread_id, raw=raw,
+                                   is_member=is_member)
 
     # --- players' preferences ------------------------------------------------
 

@@ -5,6 +5,7 @@ from .clocks import ClockRepo
 from .db import Database
 from .errors import BattleNotFound, MigrationError, NothingToUndo, StaleVersionError, StorageError
 from .events import EventRepo
+from .importlog import pack_event
 from .messages import MessageRepo
 from .records import (
     BattleRecord,
@@ -15,6 +16,7 @@ from .records import (
     EventRecord,
     GuildSettings,
     JsonDict,
+    LoggedEvent,
     MessageRef,
     NewEvent,
     NewTimer,
@@ -39,6 +41,7 @@ __all__ = [
     "GuildRepo",
     "GuildSettings",
     "JsonDict",
+    "LoggedEvent",
     "MessageRef",
     "MessageRepo",
     "MigrationError",
@@ -51,4 +54,5 @@ __all__ = [
     "TimerRecord",
     "TimerRepo",
     "UserRepo",
+    "pack_event",
 ]

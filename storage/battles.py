@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, cast
 
@@ -12,6 +12,7 @@ from . import codec
 from .errors import BattleNotFound, NothingToUndo, StaleVersionError
 from .events import EVENT_COLUMNS, event_from_row, next_seq
 from .executor import Executor
+from .importlog import insert_battle_with_log
 from .records import (
     BATTLE_STATUSES,
     CREATE_KIND,
@@ -20,7 +21,9 @@ from .records import (
     BattleRecord,
     BattleStatus,
     BattleSummary,
+    ClockRecord,
     EventRecord,
+    LoggedEvent,
     NewEvent,
 )
 
@@ -187,6 +190,43 @@ class BattleRepo:
             # (tuples come back as lists), not an alias of a dict they may keep mutating.
             state=codec.decode(text),
             version=1,
+        )
+
+    async def create_with_log(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        thread_id: int | None,
+        name: str,
+        ruleset: str,
+        created_by: int,
+        events: Sequence[LoggedEvent],
+        state: Mapping[str, Any],
+        status: BattleStatus,
+        now: float,
+        clock: ClockRecord | None = None,
+    ) -> BattleRecord:
+        """Create a battle with its whole log, final state and clock in one transaction: all of it or nothing.
+
+        Each logged event carries the state before it (see pack_event), so every order stays undoable.
+        """
+        _check_status(status)
+        for event in events:
+            _check_status(event.status_before)
+        text = codec.encode(state)
+        battle = (guild_id, channel_id, thread_id, name, ruleset, status, created_by)
+
+        def run(raw: sqlite3.Connection) -> int:
+            return insert_battle_with_log(raw, battle=battle, state_text=text, log=events, clock=clock, now=now)
+
+        battle_id = await self._executor.write(run)
+        log.info("created battle %d %r in guild %d channel %d with %d logged order(s)", battle_id, name,
+                 guild_id, channel_id, len(events))
+        return BattleRecord(
+            id=battle_id, guild_id=guild_id, channel_id=channel_id, thread_id=thread_id, name=name,
+            ruleset=ruleset, status=status, created_by=created_by, created_at=now, updated_at=now,
+            state=codec.decode(text), version=1 + len(events),
         )
 
     async def get(self, battle_id: int) -> BattleRecord | None:

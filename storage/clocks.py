@@ -42,6 +42,22 @@ def _clock(row: tuple[Any, ...]) -> ClockRecord:
     )
 
 
+def check_clock(clock: ClockRecord) -> None:
+    """Refuse a clock no battle could run under."""
+    if clock.policy not in DEADLINE_POLICIES:
+        raise ValueError(f"policy must be one of {sorted(DEADLINE_POLICIES)}, not {clock.policy!r}")
+    if clock.deadline <= 0:
+        raise ValueError("deadline must be positive")
+
+
+def write_clock(raw: sqlite3.Connection, clock: ClockRecord) -> None:
+    """Insert or replace a clock row inside the caller's transaction."""
+    raw.execute(_UPSERT, (
+        clock.battle_id, clock.deadline, clock.policy, codec.encode_list(list(clock.reminders)), clock.turn_key,
+        clock.turn_started, clock.due_at, clock.paused_at, clock.remaining, clock.expired_at,
+    ))
+
+
 class ClockRepo:
     """Read and replace battle clocks, together with the timers that wake the scheduler for them."""
 
@@ -55,23 +71,16 @@ class ClockRepo:
 
     async def save(self, clock: ClockRecord, *, timers: Sequence[NewTimer] | None = None) -> list[int]:
         """Store a clock; with timers, replace its pending deadline and reminders in the same transaction."""
-        if clock.policy not in DEADLINE_POLICIES:
-            raise ValueError(f"policy must be one of {sorted(DEADLINE_POLICIES)}, not {clock.policy!r}")
-        if clock.deadline <= 0:
-            raise ValueError("deadline must be positive")
+        check_clock(clock)
         for timer in timers or ():
             if timer.kind not in TURN_TIMER_KINDS:
                 raise ValueError(f"a clock schedules only {TURN_TIMER_KINDS} timers, not {timer.kind!r}")
-        params = (
-            clock.battle_id, clock.deadline, clock.policy, codec.encode_list(list(clock.reminders)), clock.turn_key,
-            clock.turn_started, clock.due_at, clock.paused_at, clock.remaining, clock.expired_at,
-        )
         rows = [(clock.battle_id, t.kind, t.due_at, codec.encode(t.payload)) for t in timers or ()]
 
         def run(raw: sqlite3.Connection) -> list[int]:
             if raw.execute(_BATTLE_EXISTS, (clock.battle_id,)).fetchone() is None:
                 raise BattleNotFound(clock.battle_id)
-            raw.execute(_UPSERT, params)
+            write_clock(raw, clock)
             if timers is None:
                 return []
             raw.execute(_CANCEL_TURN_TIMERS, (clock.battle_id, *TURN_TIMER_KINDS))

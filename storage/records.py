@@ -72,6 +72,19 @@ class NewEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class LoggedEvent:
+    """An order of a log written whole (an import), encoded ahead: made by pack_event() off the event loop."""
+
+    actor_id: int
+    kind: str
+    order_text: str
+    outcome: str | None  # the encoded outcome document
+    hidden: bool
+    status_before: BattleStatus
+    snapshot: bytes  # the packed state before the order, which undo restores
+
+
+@dataclass(frozen=True, slots=True)
 class EventRecord:
     """Hold one row of a battle's event log (without its undo snapshot)."""
 

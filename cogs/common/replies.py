@@ -8,6 +8,9 @@ import discord
 
 NO_PINGS = discord.AllowedMentions.none()
 MAP_NAME = "map.png"
+# Set on an interaction deferred privately whose 'thinking' message no answer has filled yet.
+PRIVATE_THINKING = "battlepost_private_thinking"
+POSTED_NOTE = "Done: the result is posted in the channel."
 
 
 def map_file(png: bytes | None, name: str = MAP_NAME) -> discord.File | None:
@@ -36,12 +39,27 @@ async def reply(
     if view is not None:
         kwargs["view"] = view
     if interaction.response.is_done():
+        if not ephemeral and interaction.extras.pop(PRIVATE_THINKING, False):
+            # The first followup would fill the private 'thinking' message and so stay private: close
+            # that one with a short note and post the answer for everyone.
+            await close_thinking(interaction, POSTED_NOTE)
         await interaction.followup.send(**kwargs)  # type: ignore[call-overload]
     else:
         await interaction.response.send_message(**kwargs)  # type: ignore[call-overload]
 
 
 async def defer(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
-    """Tell Discord the answer is coming (before rendering), if not answered yet."""
+    """Tell Discord the answer is coming (before slow work), if not answered yet.
+
+    Deferred with ephemeral=True, a refusal stays private and a public reply() still reaches everyone.
+    """
     if not interaction.response.is_done():
         await interaction.response.defer(thinking=True, ephemeral=ephemeral)
+        if ephemeral:
+            interaction.extras[PRIVATE_THINKING] = True
+
+
+async def close_thinking(interaction: discord.Interaction, content: str) -> None:
+    """Fill a private 'thinking' message with a note, so the next reply() posts for everyone."""
+    interaction.extras.pop(PRIVATE_THINKING, None)
+    await interaction.edit_original_response(content=content)

@@ -14,7 +14,7 @@ from cogs.common.autocomplete_setup import new_side_choices
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import outcome_embed, safe
 from cogs.common.embeds_setup import import_embed, setup_embed
-from cogs.common.replies import defer, reply
+from cogs.common.replies import close_thinking, defer, reply
 from cogs.common.transformers import CellArg
 from cogs.unit.embed import unit_embed
 from cogs.unit.importing import STATBLOCK_GUIDE, STATBLOCK_SUFFIXES, parse_one_unit, place_all, plan_import
@@ -90,8 +90,8 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         battle = await service.load(await service.get_battle(actor.guild_id, record.id))
         png = await service.render(battle, {"cells": [str(order.at) for order in plan.orders]})
         count = f"{len(placed)} unit{'s' if len(placed) != 1 else ''}"
-        await interaction.edit_original_response(
-            content=f"Imported {count} from `{safe(file.filename)}`; the list and the map are posted for everyone.")
+        await close_thinking(
+            interaction, f"Imported {count} from `{safe(file.filename)}`; the list and the map are posted for everyone.")
         await reply(interaction, embed=import_embed(file.filename, placed, battle_name=battle.name), png=png)
 
     @app_commands.command(name="edit", description="Change a unit's stat block, side or owner (GM)")

@@ -1,0 +1,67 @@
+"""Write a battle together with its whole log and clock in one transaction (imports)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+from . import codec
+from .clocks import check_clock, write_clock
+from .records import CREATE_KIND, RESERVED_KINDS, BattleStatus, ClockRecord, LoggedEvent, NewEvent
+
+_INSERT_BATTLE = """
+INSERT INTO battles (guild_id, channel_id, thread_id, name, ruleset, status, created_by,
+                     created_at, updated_at, version, state)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+"""
+_INSERT_CREATE_EVENT = """
+INSERT INTO events (battle_id, seq, actor_id, kind, order_text, outcome, hidden, undone, created_at)
+VALUES (?, 1, ?, ?, ?, NULL, 0, 0, ?)
+"""
+_INSERT_EVENT = """
+INSERT INTO events (battle_id, seq, actor_id, kind, order_text, outcome, hidden, undone, created_at,
+                    status_before, state_before)
+VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
+"""
+
+
+def pack_event(event: NewEvent, state_before: Mapping[str, Any], status_before: BattleStatus) -> LoggedEvent:
+    """Encode one order of a log and the state before it; costly, so call it off the event loop."""
+    if event.kind in RESERVED_KINDS:
+        raise ValueError(f"event kind {event.kind!r} is written by the storage layer itself")
+    return LoggedEvent(
+        actor_id=event.actor_id, kind=event.kind, order_text=event.order_text,
+        outcome=codec.encode_optional(event.outcome), hidden=event.hidden, status_before=status_before,
+        snapshot=codec.pack_state(state_before),
+    )
+
+
+def insert_battle_with_log(
+    raw: sqlite3.Connection,
+    *,
+    battle: tuple[int, int, int | None, str, str, BattleStatus, int],
+    state_text: str,
+    log: Sequence[LoggedEvent],
+    clock: ClockRecord | None,
+    now: float,
+) -> int:
+    """Insert the battle (guild, channel, thread, name, ruleset, status, creator), its log and clock; return its id."""
+    guild_id, channel_id, thread_id, name, ruleset, status, created_by = battle
+    version = 1 + len(log)
+    cursor = raw.execute(_INSERT_BATTLE, (guild_id, channel_id, thread_id, name, ruleset, status, created_by,
+                                          now, now, version, state_text))
+    battle_id = cast(int, cursor.lastrowid)
+    raw.execute(_INSERT_CREATE_EVENT, (battle_id, created_by, CREATE_KIND, CREATE_KIND, now))
+    raw.executemany(_INSERT_EVENT, (
+        (battle_id, seq, e.actor_id, e.kind, e.order_text, e.outcome, int(e.hidden), now, e.status_before, e.snapshot)
+        for seq, e in enumerate(log, start=2)
+    ))
+    if clock is not None:
+        check_clock(clock)
+        write_clock(raw, ClockRecord(**{**_fields(clock), "battle_id": battle_id}))
+    return battle_id
+
+
+def _fields(clock: ClockRecord) -> dict[str, Any]:
+    return {name: getattr(clock, name) for name in clock.__dataclass_fields__}
