@@ -11,13 +11,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, cast
 
 from bot.archive_replay import ArchiveError, ImportedOrder, rebuild, unassign
 from bot.clock import POLICIES, check_deadline, parse_reminders
 from bot.filelimits import FileLimitError, Limits, load_json
+from bot.members import MemberCheck, absent_owners
 from rules.battle import Battle
 from rules.dice import MAX_FACES
 from rules.errors import GameError
@@ -240,10 +240,6 @@ def _clock(raw: Any) -> tuple[float | None, DeadlinePolicy | None, tuple[str, ..
 
 # --- recreating the battle ---------------------------------------------------------------
 
-MemberCheck = Callable[[int], Awaitable[bool]]
-MAX_OWNER_LOOKUPS = 25  # distinct players asked about; owners past that are treated as absent
-
-
 async def import_battle(service: TableService, actor: Actor, *, channel_id: int, thread_id: int | None,
                         raw: bytes, is_member: MemberCheck | None = None) -> Result:
     """Create the battle of an export in a channel, with its whole log, in one transaction.
@@ -261,8 +257,8 @@ async def import_battle(service: TableService, actor: Actor, *, channel_id: int,
     plan = await asyncio.to_thread(read_import, raw)
     rebuilt = await asyncio.to_thread(rebuild, plan.initial_state, plan.orders, plan.final_state)
     battle = rebuilt.battle
-    owners = sorted({u.owner for u in battle.iter_units() if u.owner is not None})
-    outsiders = await _outsiders(owners, is_member)
+    owners = [u.owner for u in battle.iter_units() if u.owner is not None]
+    outsiders = await absent_owners(owners, is_member) if is_member is not None else set()
     unassigned = await asyncio.to_thread(unassign, rebuilt, outsiders, actor.user_id) if outsiders else []
     defaults = ClockRecord(battle_id=0)
     clock = replace(defaults, deadline=plan.deadline or defaults.deadline, policy=plan.policy or defaults.policy,
@@ -284,14 +280,3 @@ async def import_battle(service: TableService, actor: Actor, *, channel_id: int,
     png = await service.render(battle, full=True) if service.render_enabled else None
     return Result(record=record, battle=battle, png=png,
                   extra={"orders": len(plan.orders), "left_out": plan.left_out, "unassigned": unassigned})
-
-
-async def _outsiders(owners: list[int], is_member: MemberCheck | None) -> set[int]:
-    """Return the owners who are not members of the server the battle is imported into."""
-    if is_member is None:
-        return set()
-    absent = set(owners[MAX_OWNER_LOOKUPS:])
-    for owner in owners[:MAX_OWNER_LOOKUPS]:
-        if not await is_member(owner):
-            absent.add(owner)
-    return absent

@@ -14,6 +14,7 @@ from typing import Any, cast
 from bot.clock import TurnClocks, TurnStart, turn_key
 from bot.locks import BattleLocks
 from bot.mapview import action_cells, build_view, overlays_for, reach_overlays
+from bot.members import MemberCheck
 from bot.scheduler import Scheduler
 from render import crop_around, render_map
 from rules import orders as o
@@ -394,7 +395,7 @@ class TableService:
         return export_document(record, await self.clock_of(record), events, initial, self.clock())
 
     async def import_battle(self, actor: Actor, *, channel_id: int, thread_id: int | None, raw: bytes,
-                            is_member: Callable[[int], Awaitable[bool]] | None = None) -> Result:
+                            is_member: MemberCheck | None = None) -> Result:
         """Recreate an exported battle in a channel after replaying its file; owners not members here lose their units."""
         from bot.archive import import_battle
 

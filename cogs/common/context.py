@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 
 import discord
 
+from bot.members import MemberCheck
 from bot.service import Actor, BattleRecord, TableService
 from rules.errors import GameError
 
@@ -44,7 +44,7 @@ async def battle_here(interaction: discord.Interaction) -> BattleRecord:
     return await service_of(interaction).battle_here(actor.guild_id, channel_key(interaction))
 
 
-def member_check(interaction: discord.Interaction) -> Callable[[int], Awaitable[bool]]:
+def member_check(interaction: discord.Interaction) -> MemberCheck:
     """Return a check of whether a user id belongs to a member of the interaction's server."""
     guild = interaction.guild
 
