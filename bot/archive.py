@@ -247,7 +247,7 @@ async def import_battle(service: TableService, actor: Actor, *, channel_id: int,
     Reading the file and replaying its orders run in worker threads so other battles keep answering;
     units whose owner is not a member here (by is_member) are left for the GM to assign.
     """
-    from bot.service import Notice, Result
+    from bot.service import Notice, Result, note_committed
 
     db = service.db
     here = thread_id or channel_id
@@ -268,6 +268,7 @@ async def import_battle(service: TableService, actor: Actor, *, channel_id: int,
         ruleset=battle.ruleset_id, created_by=actor.user_id, events=rebuilt.events, state=battle.to_dict(),
         status=cast("BattleStatus", battle.status), now=service.clock(), clock=clock,
     )
+    note_committed(record.version)
     log.info("battle %s imported into guild %s with %d order(s)", record.id, actor.guild_id, len(plan.orders))
     started = None
     try:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import discord
 from discord.ext import commands
 
+from bot.answers import ANSWER_WITHIN
 from bot.scheduler import DEFAULT_POLL
 from bot.service import TableService
 from bot.tree import BattleTree
@@ -31,7 +32,7 @@ class BattleBot(commands.Bot):
 
     def __init__(self, service: TableService, *, sync_guild_id: int | None = None,
                  extensions: Sequence[str] = DEFAULT_EXTENSIONS, scheduler_poll: float | None = DEFAULT_POLL,
-                 **options: object) -> None:
+                 answer_within: float = ANSWER_WITHIN, **options: object) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents(), tree_cls=BattleTree, help_command=None,
             allowed_mentions=discord.AllowedMentions.none(), **options,  # type: ignore[arg-type]
@@ -42,6 +43,8 @@ class BattleBot(commands.Bot):
         # None leaves the scheduler to the caller (tests drive it with a fake clock through tick()).
         self.scheduler_poll = scheduler_poll
         self.scheduler_task: asyncio.Task[None] | None = None
+        # A command still working after this many seconds is deferred, inside Discord's three.
+        self.answer_within = answer_within
 
     async def setup_hook(self) -> None:
         """Load the cogs (they register their persistent buttons), sync the commands, start the scheduler."""

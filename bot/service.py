@@ -8,6 +8,7 @@ import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -107,6 +108,18 @@ class Notice:
 Listener = Callable[[Notice], Awaitable[None]]
 Clock = Callable[[], float]
 RngFactory = Callable[[], random.Random]
+
+
+# The log entries committed while one interaction runs, so a failure after a commit is never
+# reported as "nothing was changed". Each interaction's task sets its own list; None elsewhere.
+COMMITTED: ContextVar[list[int] | None] = ContextVar("battlepost_committed", default=None)
+
+
+def note_committed(seq: int | None) -> None:
+    """Remember that the current interaction committed a change (logged as seq)."""
+    ledger = COMMITTED.get()
+    if ledger is not None and seq is not None:
+        ledger.append(seq)
 
 
 class StaleTurnError(ConflictError):
@@ -256,6 +269,7 @@ class TableService:
             except StaleVersionError:
                 raise ConflictError("The battle changed while your order was being resolved; send it again.") from None
             seq = await self.db.events.latest_seq(saved.id)
+            note_committed(seq)
             started = await self._sync_clock(saved, battle)
         notice = Notice("committed", saved, battle, outcome=outcome, actor=actor, seq=seq, turn=started)
         extra: dict[str, Any] = {}
@@ -284,6 +298,7 @@ class TableService:
                 raise ConflictError("The battle changed while undoing; try again.") from None
             battle = Battle.from_dict(saved.state)
             seq = await self.db.events.latest_seq(saved.id)
+            note_committed(seq)
             started = await self._sync_clock(saved, battle)
         texts = [e.order_text for e in undone]
         self.publish(Notice("undone", saved, battle, actor=actor, seq=seq, turn=started,

@@ -55,10 +55,13 @@ class LoopbackDiscord(Roster):
         bot_permissions: int | discord.Permissions = DEFAULT_BOT_PERMISSIONS,
         timeout: float = 10.0,
         settle: float = 0.03,
+        ack_window: float | None = None,
     ) -> None:
         world = World(bot_name=bot_name)
         super().__init__(world, LoopbackServer(world), permission_bits(bot_permissions), guild_name)
         self.builder = InteractionBuilder(world)
+        # Discord forgets an interaction not answered within 3 s; tests of that set this window.
+        world.ack_window = ack_window
         self.timeout = timeout
         self.settle_quiet = settle
         self._bot: discord.Client | None = None
@@ -324,8 +327,9 @@ class LoopbackDiscord(Roster):
         await self._flush()
         self._require_bot()
         self.world.register_interaction(record)
-        await self.server.gateway.dispatch("INTERACTION_CREATE", record.payload, intent=0)
         loop = asyncio.get_running_loop()
+        record.dispatched_at = loop.time()
+        await self.server.gateway.dispatch("INTERACTION_CREATE", record.payload, intent=0)
         deadline = loop.time() + limit
         await self._wait(
             record, record.answered, deadline, f"the bot did not answer {what} within {limit:g}s"

@@ -18,7 +18,7 @@ from bot.loopback.models import (
     StoredMessage,
 )
 from bot.loopback.payloads import DEFAULT_EVERYONE_PERMISSIONS
-from bot.loopback.server import LoopbackServer, RecordedRequest
+from bot.loopback.server import Fault, LoopbackServer, RecordedRequest
 from bot.loopback.world import World
 
 log = logging.getLogger(__name__)
@@ -224,6 +224,10 @@ class Roster:
     def server_errors(self) -> list[str]:
         """Return the failures inside the stand-in's own handlers."""
         return self.server.server_errors
+
+    def fail(self, method: str, path: str, *, status: int, code: int, message: str, times: int = 1) -> None:
+        """Make the next `times` requests like `POST /channels/1/messages` fail as Discord can (5xx, 403, 413)."""
+        self.server.faults.append(Fault(method, path, status, code, message, times))
 
     @property
     def rejections(self) -> list[str]:

@@ -69,6 +69,22 @@ class Activity:
                 pass
 
 
+@dataclass
+class Fault:
+    """Answer the next `times` requests whose method matches and whose path contains `path` with an error."""
+
+    method: str
+    path: str
+    status: int
+    code: int
+    message: str
+    times: int = 1
+
+    def matches(self, request: web.Request) -> bool:
+        """Return whether this fault applies to a request (the API prefix left out of the path)."""
+        return self.times > 0 and request.method == self.method and self.path in request.path.removeprefix(API_PREFIX)
+
+
 class LoopbackServer:
     """Serve the REST API under /api/v10, the gateway at /gateway and files at /attachments."""
 
@@ -82,6 +98,7 @@ class LoopbackServer:
         self.unknown_routes: list[str] = []
         self.server_errors: list[str] = []
         self.rejections: list[str] = []
+        self.faults: list[Fault] = []
         self.port = 0
         self._runner: web.AppRunner | None = None
 
@@ -153,6 +170,11 @@ class LoopbackServer:
     async def _handle(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if isinstance(request.match_info, MatchInfoError):
             return self._unknown_route(request)
+        fault = next((f for f in self.faults if f.matches(request)), None)
+        if fault is not None:
+            fault.times -= 1
+            log.info("failing %s %s with %s as asked", request.method, request.path, fault.status)
+            return discord_error(fault.status, fault.message, fault.code)
         if request.path.startswith(API_PREFIX) and not request.path.startswith(TOKENLESS_PREFIXES):
             if self.token is not None and request.headers.get("Authorization") != f"Bot {self.token}":
                 return discord_error(401, "401: Unauthorized", 0)
