@@ -5,8 +5,13 @@ How no timer is lost or fired twice:
 * Timers are rows in SQLite, written in the same transaction as the clock change that needs them, so a
   restart or a day of downtime finds them all; `run_due` then handles every timer due by now, oldest
   first, across battles.
-* A timer is claimed (`mark_fired`, an UPDATE that succeeds once) before it is acted on, so two passes,
+* A deadline is claimed (`mark_fired`, an UPDATE that succeeds once) before it is acted on, so two passes,
   or a pass after a restart, never act on it twice.
+* A reminder is sent at least once: it is leased (its due time moved REMINDER_LEASE ahead, which only
+  one pass can do), sent, and marked fired only once Discord took it. A refused one is postponed by
+  REMINDER_RETRY; a process stopping mid-way leaves it due again when the lease runs out.
+* A reminder that comes due late (after downtime) is still sent while its deadline is ahead, saying the
+  time really left; once the deadline itself has passed it is skipped, since the deadline notice says more.
 * What a timer does is checked against the battle's clock row: a timer for a turn that has since ended,
   a paused clock or a deadline already dealt with does nothing. A deadline is applied through the table
   service with `expect_turn`, so a player finishing their turn at the same moment wins cleanly.
@@ -39,6 +44,9 @@ log = logging.getLogger(__name__)
 BATCH = 50
 MAX_PASSES = 100  # a pass never schedules timers due at once, so this only stops a runaway loop
 DEFAULT_POLL = 5.0
+# A reminder being sent is leased for this long: should the process stop mid-way, it is sent after restart.
+REMINDER_LEASE = 300.0
+REMINDER_RETRY = 60.0  # a reminder Discord refused is tried again this much later
 
 Sleep = Callable[[float], Awaitable[Any]]
 
@@ -48,7 +56,7 @@ class Fired:
     """What the scheduler did with one timer."""
 
     timer: TimerRecord
-    action: str  # reminded, waiting, held, standing, stale
+    action: str  # reminded, retry, waiting, held, standing, stale
     detail: dict[str, Any] = field(default_factory=dict)
 
 
@@ -112,11 +120,29 @@ class Scheduler:
                 if not batch:
                     break
                 for timer in batch:
+                    if timer.kind == "reminder":
+                        done = await self._remind_once(timer, now)
+                        if done is not None:
+                            fired.append(done)
+                        continue
                     if not await self.db.timers.mark_fired(timer.id, now):
                         continue
                     fired.append(await self._fire(timer, now))
         await self.service.drain()
         return fired
+
+    async def _remind_once(self, timer: TimerRecord, now: float) -> Fired | None:
+        """Lease a reminder, send it, and mark it fired only once it was sent; a failed one is tried again later."""
+        if not await self.db.timers.lease(timer.id, now, now + REMINDER_LEASE):
+            return None
+        done = await self._fire(timer, now)
+        if done.action == "retry":
+            await self.db.timers.postpone(timer.id, now + REMINDER_RETRY)
+            log.info("reminder %s of battle %s was not sent; trying again in %.0f s", timer.id, timer.battle_id,
+                     REMINDER_RETRY)
+        else:
+            await self.db.timers.mark_fired(timer.id, now)
+        return done
 
     async def _fire(self, timer: TimerRecord, now: float) -> Fired:
         record = await self.db.battles.get(timer.battle_id)
@@ -133,8 +159,10 @@ class Scheduler:
             if clock.due_at is None or clock.due_at <= now:
                 # Sent late after downtime, a reminder of a deadline already gone would only confuse.
                 return Fired(timer, "stale", {"why": "deadline already passed"})
-            self._publish("reminder", record, battle, clock, units=due_units)
-            return Fired(timer, "reminded", {"units": due_units})
+            from bot.service import Notice
+
+            sent = await self.service.deliver(Notice("reminder", record, battle, clock=clock, extra={"units": due_units}))
+            return Fired(timer, "reminded" if sent else "retry", {"units": due_units})
         if timer.kind == "deadline":
             if clock.due_at is None or clock.due_at > now:
                 return Fired(timer, "stale", {"why": "deadline moved"})

@@ -105,7 +105,8 @@ class Notice:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-Listener = Callable[[Notice], Awaitable[None]]
+# A listener returns False when it could not act on a notice now and the sender should try again later.
+Listener = Callable[[Notice], Awaitable[bool | None]]
 Clock = Callable[[], float]
 RngFactory = Callable[[], random.Random]
 
@@ -146,7 +147,7 @@ class TableService:
         self.turn_clocks = TurnClocks(db, clock)
         self.scheduler = Scheduler(self)
         self._tails: dict[int, asyncio.Task[None]] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     # --- finding battles ----------------------------------------------------
 
@@ -449,11 +450,34 @@ class TableService:
         if before is not None:
             # Only the order matters here; the earlier notice's failure was logged where it happened.
             await asyncio.gather(before, return_exceptions=True)
+        await self._hand_over(notice)
+
+    async def _hand_over(self, notice: Notice) -> bool:
+        """Give a notice to every listener; return whether all of them took it."""
+        taken = True
         for listener in list(self.listeners):
             try:
-                await listener(notice)
+                if await listener(notice) is False:
+                    taken = False
             except Exception:
                 log.exception("a listener failed on %s notice of battle %s", notice.kind, notice.record.id)
+                taken = False
+        return taken
+
+    async def deliver(self, notice: Notice) -> bool:
+        """Hand a notice over now, after the earlier notices of its battle; return whether every listener took it.
+
+        The scheduler uses this for reminders, so a reminder is marked sent only once it was sent.
+        """
+        before = self._tails.get(notice.record.id)
+        if before is not None:
+            await asyncio.gather(before, return_exceptions=True)
+        return await self._hand_over(notice)
+
+    def track(self, task: asyncio.Task[Any]) -> None:
+        """Count a listener's background work (a retry, a board edit) as notice delivery, so drain() waits for it."""
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def drain(self) -> None:
         """Wait until every notice published so far has been delivered."""

@@ -35,6 +35,10 @@ ORDER BY due_at, id
 """
 _GET = f"SELECT {_COLUMNS} FROM timers WHERE id = ?"
 _MARK_FIRED = "UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL"
+# A lease moves a due timer's time forward: only one pass gets it, and if the process stops before
+# the work is done the timer comes due again when the lease runs out.
+_LEASE = "UPDATE timers SET due_at = ? WHERE id = ? AND fired_at IS NULL AND due_at <= ?"
+_POSTPONE = "UPDATE timers SET due_at = ? WHERE id = ? AND fired_at IS NULL"
 
 
 def _timer(row: tuple[Any, ...]) -> TimerRecord:
@@ -88,6 +92,19 @@ class TimerRepo:
     async def mark_fired(self, timer_id: int, now: float) -> bool:
         """Claim a timer; True only for the first claim, so a timer never fires twice."""
         changed = await self._executor.write(lambda raw: raw.execute(_MARK_FIRED, (now, timer_id)).rowcount)
+        return bool(changed)
+
+    async def lease(self, timer_id: int, now: float, until: float) -> bool:
+        """Claim a due timer until `until` without firing it; True only for the pass that got it.
+
+        Mark it fired once its work is done; a process that stops first leaves it due again at `until`.
+        """
+        changed = await self._executor.write(lambda raw: raw.execute(_LEASE, (until, timer_id, now)).rowcount)
+        return bool(changed)
+
+    async def postpone(self, timer_id: int, due_at: float) -> bool:
+        """Move an unfired timer to a later time (its work failed and is tried again then)."""
+        changed = await self._executor.write(lambda raw: raw.execute(_POSTPONE, (due_at, timer_id)).rowcount)
         return bool(changed)
 
     async def get(self, timer_id: int) -> TimerRecord | None:

@@ -13,7 +13,7 @@ from aiohttp.web_urldispatcher import MatchInfoError
 
 from bot.loopback.events import Announcer
 from bot.loopback.gateway import Gateway
-from bot.loopback.responses import DiscordHTTPError, discord_error
+from bot.loopback.responses import DiscordHTTPError, discord_error, json_response
 from bot.loopback.rest_core import CoreRoutes
 from bot.loopback.rest_messages import MessageRoutes
 from bot.loopback.rest_webhooks import WebhookRoutes
@@ -79,6 +79,17 @@ class Fault:
     code: int
     message: str
     times: int = 1
+
+    retry_after: float = 1.0  # for a 429: how long Discord asks the bot to wait
+
+    def response(self) -> web.Response:
+        """Return the error as Discord sends it; a 429 carries retry_after and the Via header of Discord's edge."""
+        if self.status != 429:
+            return discord_error(self.status, self.message, self.code)
+        body = {"message": self.message, "retry_after": self.retry_after, "global": False, "code": self.code}
+        response = json_response(body, status=429)
+        response.headers["Via"] = "1.1 google"
+        return response
 
     def matches(self, request: web.Request) -> bool:
         """Return whether this fault applies to a request (the API prefix left out of the path)."""
@@ -174,7 +185,7 @@ class LoopbackServer:
         if fault is not None:
             fault.times -= 1
             log.info("failing %s %s with %s as asked", request.method, request.path, fault.status)
-            return discord_error(fault.status, fault.message, fault.code)
+            return fault.response()
         if request.path.startswith(API_PREFIX) and not request.path.startswith(TOKENLESS_PREFIXES):
             if self.token is not None and request.headers.get("Authorization") != f"Bot {self.token}":
                 return discord_error(401, "401: Unauthorized", 0)

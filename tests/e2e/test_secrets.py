@@ -21,7 +21,7 @@ from tests.e2e.turn_helpers import stored_battle
 SECRETS = {
     # The catalogue of feature types names a Fire Trap to everyone; what is secret is that one lies on B2.
     "trap": ("Fire Trap (", "Fire Trap on", "Fire Trap) on", "B2: Fire", "**B2** Fire", "fire_trap on"),
-    "nerv points": ("pool **37**", "left **34**", "37 FP", "34 FP", "value:37"),
+    "nerv points": ("pool **37**", "left **34**", "37 FP", "34 FP", "value:37", "/37", "**34**"),
     "hidden roll": ("Operation Yashima",),
     "standing order": ("H9",),
 }
