@@ -263,7 +263,7 @@ async def import_battle(service: TableService, actor: Actor, *, channel_id: int,
     defaults = ClockRecord(battle_id=0)
     clock = replace(defaults, deadline=plan.deadline or defaults.deadline, policy=plan.policy or defaults.policy,
                     reminders=defaults.reminders if plan.reminders is None else plan.reminders)
-    record = await db.battles.create_with_log(
+    record = await db.battles.create(
         guild_id=actor.guild_id, channel_id=channel_id, thread_id=thread_id, name=battle.name,
         ruleset=battle.ruleset_id, created_by=actor.user_id, events=rebuilt.events, state=battle.to_dict(),
         status=cast("BattleStatus", battle.status), now=service.clock(), clock=clock,

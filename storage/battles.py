@@ -12,10 +12,9 @@ from . import codec
 from .errors import BattleNotFound, NothingToUndo, StaleVersionError
 from .events import EVENT_COLUMNS, event_from_row, next_seq
 from .executor import Executor
-from .importlog import insert_battle_with_log
+from .importlog import INSERT_EVENT, insert_battle_with_log
 from .records import (
     BATTLE_STATUSES,
-    CREATE_KIND,
     RESERVED_KINDS,
     UNDO_KIND,
     BattleRecord,
@@ -33,21 +32,7 @@ SUMMARY_COLUMNS = (
     "id, guild_id, channel_id, thread_id, name, ruleset, status, created_by, created_at, updated_at, version"
 )
 
-_INSERT_BATTLE = """
-INSERT INTO battles (guild_id, channel_id, thread_id, name, ruleset, status, created_by,
-                     created_at, updated_at, version, state)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
-"""
-_INSERT_CREATE_EVENT = """
-INSERT INTO events (battle_id, seq, actor_id, kind, order_text, outcome, hidden, undone, created_at)
-VALUES (?, 1, ?, ?, ?, NULL, 0, 0, ?)
-"""
 _SELECT_RECORD = f"SELECT {SUMMARY_COLUMNS}, state FROM battles WHERE id = ?"
-_INSERT_EVENT = """
-INSERT INTO events (battle_id, seq, actor_id, kind, order_text, outcome, hidden, undone, created_at,
-                    status_before, state_before)
-VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
-"""
 _UPDATE_STATE = "UPDATE battles SET state = ?, status = ?, version = ?, updated_at = ? WHERE id = ?"
 _SELECT_UNDOABLE = """
 SELECT seq FROM events
@@ -159,57 +144,13 @@ class BattleRepo:
         state: Mapping[str, Any],
         now: float,
         status: BattleStatus = "setup",
-    ) -> BattleRecord:
-        """Create a battle at version 1 and record its 'create' event."""
-        _check_status(status)
-        text = codec.encode(state)
-
-        def run(raw: sqlite3.Connection) -> int:
-            cursor = raw.execute(
-                _INSERT_BATTLE,
-                (guild_id, channel_id, thread_id, name, ruleset, status, created_by, now, now, text),
-            )
-            battle_id = cast(int, cursor.lastrowid)
-            raw.execute(_INSERT_CREATE_EVENT, (battle_id, created_by, CREATE_KIND, CREATE_KIND, now))
-            return battle_id
-
-        battle_id = await self._executor.write(run)
-        log.info("created battle %d %r in guild %d channel %d", battle_id, name, guild_id, channel_id)
-        return BattleRecord(
-            id=battle_id,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            thread_id=thread_id,
-            name=name,
-            ruleset=ruleset,
-            status=status,
-            created_by=created_by,
-            created_at=now,
-            updated_at=now,
-            # Decoding what was stored gives the caller exactly what get() will return
-            # (tuples come back as lists), not an alias of a dict they may keep mutating.
-            state=codec.decode(text),
-            version=1,
-        )
-
-    async def create_with_log(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int,
-        thread_id: int | None,
-        name: str,
-        ruleset: str,
-        created_by: int,
-        events: Sequence[LoggedEvent],
-        state: Mapping[str, Any],
-        status: BattleStatus,
-        now: float,
+        events: Sequence[LoggedEvent] = (),
         clock: ClockRecord | None = None,
     ) -> BattleRecord:
-        """Create a battle with its whole log, final state and clock in one transaction: all of it or nothing.
+        """Create a battle and record its 'create' event, in one transaction.
 
-        Each logged event carries the state before it (see pack_event), so every order stays undoable.
+        An import also hands in the battle's whole log (each event carrying the state before it, see
+        pack_event, so every order stays undoable) and its clock: all of it is written, or nothing.
         """
         _check_status(status)
         for event in events:
@@ -224,9 +165,20 @@ class BattleRepo:
         log.info("created battle %d %r in guild %d channel %d with %d logged order(s)", battle_id, name,
                  guild_id, channel_id, len(events))
         return BattleRecord(
-            id=battle_id, guild_id=guild_id, channel_id=channel_id, thread_id=thread_id, name=name,
-            ruleset=ruleset, status=status, created_by=created_by, created_at=now, updated_at=now,
-            state=codec.decode(text), version=1 + len(events),
+            id=battle_id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            thread_id=thread_id,
+            name=name,
+            ruleset=ruleset,
+            status=status,
+            created_by=created_by,
+            created_at=now,
+            updated_at=now,
+            # Decoding what was stored gives the caller exactly what get() will return
+            # (tuples come back as lists), not an alias of a dict they may keep mutating.
+            state=codec.decode(text),
+            version=1 + len(events),
         )
 
     async def get(self, battle_id: int) -> BattleRecord | None:
@@ -268,7 +220,7 @@ class BattleRepo:
             before, old_state = _load_current(raw, battle_id, expected_version)
             seq = next_seq(raw, battle_id)
             raw.execute(
-                _INSERT_EVENT,
+                INSERT_EVENT,
                 (
                     battle_id,
                     seq,
@@ -313,7 +265,7 @@ class BattleRepo:
             # The undo keeps the state it replaced too, so the log always holds every
             # state the battle has been in (a later redo could restore it).
             raw.execute(
-                _INSERT_EVENT,
+                INSERT_EVENT,
                 (
                     battle_id,
                     seq,

@@ -1,4 +1,4 @@
-"""Write a battle together with its whole log and clock in one transaction (imports)."""
+"""Write a new battle, with its whole log and clock when imported, inside one transaction."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ _INSERT_CREATE_EVENT = """
 INSERT INTO events (battle_id, seq, actor_id, kind, order_text, outcome, hidden, undone, created_at)
 VALUES (?, 1, ?, ?, ?, NULL, 0, 0, ?)
 """
-_INSERT_EVENT = """
+INSERT_EVENT = """
 INSERT INTO events (battle_id, seq, actor_id, kind, order_text, outcome, hidden, undone, created_at,
                     status_before, state_before)
 VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
@@ -53,7 +53,7 @@ def insert_battle_with_log(
                                           now, now, version, state_text))
     battle_id = cast(int, cursor.lastrowid)
     raw.execute(_INSERT_CREATE_EVENT, (battle_id, created_by, CREATE_KIND, CREATE_KIND, now))
-    raw.executemany(_INSERT_EVENT, (
+    raw.executemany(INSERT_EVENT, (
         (battle_id, seq, e.actor_id, e.kind, e.order_text, e.outcome, int(e.hidden), now, e.status_before, e.snapshot)
         for seq, e in enumerate(log, start=2)
     ))

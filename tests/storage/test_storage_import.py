@@ -19,7 +19,7 @@ def logged(count: int) -> list[LoggedEvent]:
 
 async def test_a_battle_with_its_log_reads_back_like_one_played_here(db: Database) -> None:
     clock = ClockRecord(battle_id=0, deadline=3600.0, policy="hold", reminders=("10m",))
-    record = await db.battles.create_with_log(
+    record = await db.battles.create(
         guild_id=1, channel_id=2, thread_id=None, name="Imported", ruleset="strategic-e", created_by=9,
         events=logged(3), state=build_state(3), status="active", now=50.0, clock=clock,
     )
@@ -40,7 +40,7 @@ async def test_a_failure_late_in_the_write_leaves_nothing_behind(db: Database) -
     # The clock is checked last, inside the transaction, after the battle and its 50 events were inserted.
     broken = replace(ClockRecord(battle_id=0), policy="never")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="policy"):
-        await db.battles.create_with_log(
+        await db.battles.create(
             guild_id=1, channel_id=2, thread_id=None, name="Half", ruleset="strategic-e", created_by=9,
             events=logged(50), state=build_state(50), status="active", now=50.0, clock=broken,
         )
