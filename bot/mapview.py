@@ -21,7 +21,7 @@ from render.view import (
 )
 from rules.battle import Battle
 from rules.coords import Cell
-from rules.features import can_see
+from rules.systems.strategic.features import can_see
 
 SIDE_COLOURS: tuple[tuple[int, int, int], ...] = (
     (40, 90, 200), (200, 40, 40), (230, 170, 20), (130, 60, 160),

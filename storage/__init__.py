@@ -1,9 +1,18 @@
-"""Persistence for battlepost: one SQLite connection, migrations, repositories, backups."""
+"""Persistence for battlepost: one interface over SQLite (embedded) or PostgreSQL (several processes)."""
 
 from .battles import BattleRepo
 from .clocks import ClockRepo
-from .db import Database
-from .errors import BattleNotFound, MigrationError, NothingToUndo, StaleVersionError, StorageError
+from .db import Database, is_postgres
+from .engine import LockSpace
+from .errors import (
+    BattleNotFound,
+    DatabaseAddressError,
+    DatabaseUnavailable,
+    MigrationError,
+    NothingToUndo,
+    StaleVersionError,
+    StorageError,
+)
 from .events import EventRepo
 from .importlog import pack_event
 from .messages import MessageRepo
@@ -35,12 +44,15 @@ __all__ = [
     "ClockRecord",
     "ClockRepo",
     "Database",
+    "DatabaseAddressError",
+    "DatabaseUnavailable",
     "DeadlinePolicy",
     "EventRecord",
     "EventRepo",
     "GuildRepo",
     "GuildSettings",
     "JsonDict",
+    "LockSpace",
     "LoggedEvent",
     "MessageRef",
     "MessageRepo",
@@ -54,5 +66,6 @@ __all__ = [
     "TimerRecord",
     "TimerRepo",
     "UserRepo",
+    "is_postgres",
     "pack_event",
 ]

@@ -14,11 +14,11 @@ from cogs.common.embeds_setup import setup_embed
 from cogs.common.replies import defer, reply
 from cogs.common.transformers import CellArg, cells_from_text
 from rules import orders as o
-from rules.actions.terrain import ImportMap
 from rules.battle import Battle
 from rules.errors import GameError
-from rules.features import visible_features
-from rules.mapfile import format_map
+from rules.systems.strategic.actions.terrain import ImportMap
+from rules.systems.strategic.features import visible_features
+from rules.systems.strategic.mapfile import format_map
 
 MAP_SUFFIXES = (".txt", ".map")
 MAP_GUIDE = "one character per square and a `# legend:` line; /map export writes one"

@@ -18,7 +18,9 @@ import resource, sys
 from bot.archive import read_import
 from bot.archive_replay import rebuild
 from rules.errors import GameError
+from rules.systems import install
 
+install()
 raw = open(sys.argv[1], "rb").read()
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 try:
