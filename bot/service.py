@@ -8,12 +8,14 @@ import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from bot.clock import TurnClocks, TurnStart, turn_key
 from bot.locks import BattleLocks
 from bot.mapview import action_cells, build_view, overlays_for, reach_overlays
+from bot.members import MemberCheck
 from bot.scheduler import Scheduler
 from render import crop_around, render_map
 from render.surface_chart import render_surface_chart
@@ -99,9 +101,22 @@ class Notice:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-Listener = Callable[[Notice], Awaitable[None]]
+# A listener returns False when it could not act on a notice now and the sender should try again later.
+Listener = Callable[[Notice], Awaitable[bool | None]]
 Clock = Callable[[], float]
 RngFactory = Callable[[], random.Random]
+
+
+# The log entries committed while one interaction runs, so a failure after a commit is never
+# reported as "nothing was changed". Each interaction's task sets its own list; None elsewhere.
+COMMITTED: ContextVar[list[int] | None] = ContextVar("battlepost_committed", default=None)
+
+
+def note_committed(seq: int | None) -> None:
+    """Remember that the current interaction committed a change (logged as seq)."""
+    ledger = COMMITTED.get()
+    if ledger is not None and seq is not None:
+        ledger.append(seq)
 
 
 class StaleTurnError(ConflictError):
@@ -132,7 +147,7 @@ class TableService:
         self.turn_clocks = TurnClocks(db, clock)
         self.scheduler = Scheduler(self)
         self._tails: dict[int, asyncio.Task[None]] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     # --- finding battles ----------------------------------------------------
 
@@ -260,6 +275,7 @@ class TableService:
             except StaleVersionError:
                 raise ConflictError("The battle changed while your order was being resolved; send it again.") from None
             seq = await self.db.events.latest_seq(saved.id)
+            note_committed(seq)
             started = await self._sync_clock(saved, battle)
         notice = Notice("committed", saved, battle, outcome=outcome, actor=actor, seq=seq, turn=started)
         extra: dict[str, Any] = {}
@@ -288,6 +304,7 @@ class TableService:
                 raise ConflictError("The battle changed while undoing; try again.") from None
             battle = Battle.from_dict(saved.state)
             seq = await self.db.events.latest_seq(saved.id)
+            note_committed(seq)
             started = await self._sync_clock(saved, battle)
         texts = [e.order_text for e in undone]
         self.publish(Notice("undone", saved, battle, actor=actor, seq=seq, turn=started,
@@ -398,11 +415,13 @@ class TableService:
         initial = await self.db.events.initial_state(record.id) or record.state
         return export_document(record, await self.clock_of(record), events, initial, self.clock())
 
-    async def import_battle(self, actor: Actor, *, channel_id: int, thread_id: int | None, raw: bytes) -> Result:
-        """Recreate an exported battle in a channel, order by order, after checking the file replays."""
+    async def import_battle(self, actor: Actor, *, channel_id: int, thread_id: int | None, raw: bytes,
+                            is_member: MemberCheck | None = None) -> Result:
+        """Recreate an exported battle in a channel after replaying its file; owners not members here lose their units."""
         from bot.archive import import_battle
 
-        return await import_battle(self, actor, channel_id=channel_id, thread_id=thread_id, raw=raw)
+        return await import_battle(self, actor, channel_id=channel_id, thread_id=thread_id, raw=raw,
+                                   is_member=is_member)
 
     # --- players' preferences ------------------------------------------------
 
@@ -436,11 +455,34 @@ class TableService:
         if before is not None:
             # Only the order matters here; the earlier notice's failure was logged where it happened.
             await asyncio.gather(before, return_exceptions=True)
+        await self._hand_over(notice)
+
+    async def _hand_over(self, notice: Notice) -> bool:
+        """Give a notice to every listener; return whether all of them took it."""
+        taken = True
         for listener in list(self.listeners):
             try:
-                await listener(notice)
+                if await listener(notice) is False:
+                    taken = False
             except Exception:
                 log.exception("a listener failed on %s notice of battle %s", notice.kind, notice.record.id)
+                taken = False
+        return taken
+
+    async def deliver(self, notice: Notice) -> bool:
+        """Hand a notice over now, after the earlier notices of its battle; return whether every listener took it.
+
+        The scheduler uses this for reminders, so a reminder is marked sent only once it was sent.
+        """
+        before = self._tails.get(notice.record.id)
+        if before is not None:
+            await asyncio.gather(before, return_exceptions=True)
+        return await self._hand_over(notice)
+
+    def track(self, task: asyncio.Task[Any]) -> None:
+        """Count a listener's background work (a retry, a board edit) as notice delivery, so drain() waits for it."""
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def drain(self) -> None:
         """Wait until every notice published so far has been delivered."""

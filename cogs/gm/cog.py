@@ -173,7 +173,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
     @app_commands.command(name="deadline", description="Set how long each turn lasts: 1 minute to 30 days")
     @app_commands.describe(hours="Hours per turn (decimals work: 0.5 is half an hour)",
                            minutes="Minutes added to the hours")
-    async def deadline(self, interaction: discord.Interaction, hours: float,
+    async def deadline(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0, 720],
                        minutes: app_commands.Range[int, 0, 59] = 0) -> None:
         """Set the turn deadline."""
         service, actor, record = await self._gm(interaction, "set the deadline")

@@ -42,7 +42,8 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
     async def cog_unload(self) -> None:
-        """Stop listening and forget the buttons."""
+        """Stop listening, drop the retries still waiting, and forget the buttons."""
+        self.notifier.retries.cancel()
         listeners = service_listeners(self.bot)
         if self.notifier in listeners:
             listeners.remove(self.notifier)

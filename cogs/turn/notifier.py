@@ -7,9 +7,10 @@ owners of the units now due are mentioned, and only in the message that calls th
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -19,6 +20,7 @@ from bot.service import BattleRecord, Notice, TableService
 from cogs.common.replies import MAP_NAME
 from cogs.turn.board import BOARD_KIND, board_embed
 from cogs.turn.buttons import turn_view
+from cogs.turn.delivery import BoardLane, Retries
 from cogs.turn.prompts import deadline_embed, mentions, reminder_content, turn_content, turn_prompt
 from rules.battle import Battle
 from rules.systems.strategic.units import Unit
@@ -57,30 +59,43 @@ class Notifier:
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self.retries = Retries(self._track)
+        self.boards = BoardLane(self.update_board, self._track, self.retries)
 
     @property
     def service(self) -> TableService:
         """Return the bot's table service."""
         return self.bot.service  # type: ignore[attr-defined,no-any-return]
 
-    async def __call__(self, notice: Notice) -> None:
-        """Handle one notice; Discord refusing a message is logged, never raised into the service."""
-        try:
-            await self.handle(notice)
-        except discord.HTTPException as exc:
-            log.warning("could not post the %s notice of battle %s: %s %s", notice.kind, notice.record.id,
-                        exc.status, exc.text)
+    def _track(self, task: asyncio.Task[None]) -> None:
+        self.service.track(task)
 
-    async def handle(self, notice: Notice) -> None:
-        """Update the board, then post what the notice calls for."""
+    async def __call__(self, notice: Notice) -> bool:
+        """Handle one notice; return False only for a reminder Discord refused (the scheduler sends it again)."""
         if notice.kind in BOARD_NOTICES:
-            await self.update_board(notice.record.id)
-        if notice.kind == "deadline":
-            await self.post_deadline(notice)
-        elif notice.kind == "reminder":
-            await self.post_reminder(notice)
+            # The board has a lane of its own: a slow or rate-limited edit never holds up a ping.
+            self.boards.request(notice.record.id)
+        if notice.kind == "reminder":
+            try:
+                await self.post_reminder(notice)
+            except discord.HTTPException as exc:
+                log.warning("could not post a reminder of battle %s (%s); the scheduler tries again",
+                            notice.record.id, exc.status)
+                return False
+        elif notice.kind == "deadline":
+            await self._at_least_once("the deadline notice", notice, self.post_deadline)
         if notice.turn is not None and notice.battle.status == "active":
-            await self.post_turn(notice)
+            await self._at_least_once("the turn ping", notice, self.post_turn)
+        return True
+
+    async def _at_least_once(self, what: str, notice: Notice, post: Callable[[Notice], Awaitable[None]]) -> None:
+        """Post now; if Discord refuses, try again later instead of dropping it."""
+        label = f"{what} of battle {notice.record.id}"
+        try:
+            await post(notice)
+        except discord.HTTPException as exc:
+            log.warning("could not post %s (%s); trying again later", label, exc.status)
+            self.retries.again(label, 0, lambda _attempt: post(notice))
 
     def channel(self, record: BattleRecord) -> discord.PartialMessageable:
         """Return the battle's channel or thread, without needing it in the cache."""

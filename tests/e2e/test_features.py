@@ -94,8 +94,9 @@ async def test_feature_list_shows_what_you_may_see(field: Table) -> None:
     assert "pool **8** · spent 6 · left **2**" in text_of(mine)
     assert "Fire Trap" not in text_of(theirs) and "B2" not in text_of(theirs)
     assert "**G5** Minefield (NERV) · 5 triggers left" in text_of(theirs)
-    # Bob sees NERV's pool, but not what NERV spent: that would give the trap away.
-    assert "pool **8**" in text_of(theirs) and "spent 6" not in text_of(theirs)
+    # Bob sees neither NERV's pool nor what NERV spent: either tells how much NERV could have hidden.
+    assert "NERV feature points" not in text_of(theirs) and "pool **8**" not in text_of(theirs)
+    assert "Angels feature points" in text_of(theirs)
     gm = await table.slash("feature list")
     assert "Fire Trap" in text_of(gm) and "spent 6" in text_of(gm)
 
@@ -159,7 +160,7 @@ async def test_wrong_terrain_is_refused(field: Table) -> None:
 
 async def test_a_second_feature_on_a_square_is_refused(field: Table) -> None:
     await field.slash("feature place", user=field.alice, type="minefield", at="G5", side="NERV")
-    await refused(field, "feature place", "G5 already holds a Minefield", user=field.alice,
+    await refused(field, "feature place", "G5 already holds a feature, and no square may have more than one", user=field.alice,
                   type="trench", at="G5", side="NERV")
 
 
