@@ -260,6 +260,6 @@ async def import_battle(service: TableService, actor: Actor, *, channel_id: int,
         raise
     log.info("battle %s imported into guild %s with %d order(s)", record.id, actor.guild_id, len(plan.orders))
     service.publish(Notice("created", record, battle, actor=actor, turn=started))
-    png = await service.render(battle, full=True) if service.render_enabled else None
+    png = await service.render(battle, full=True, battle_id=record.id) if service.render_enabled else None
     return Result(record=record, battle=battle, png=png,
                   extra={"orders": len(plan.orders), "left_out": plan.left_out})

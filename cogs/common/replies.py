@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import io
-
 import discord
 
+from bot.service import MapImage
+from cogs.common.map_button import with_map_button
+from cogs.common.mapfiles import MAP_NAME, map_file
+
 NO_PINGS = discord.AllowedMentions.none()
-MAP_NAME = "map.png"
 
-
-def map_file(png: bytes | None, name: str = MAP_NAME) -> discord.File | None:
-    """Wrap map bytes as an attachment."""
-    return discord.File(io.BytesIO(png), filename=name) if png else None
+__all__ = ["MAP_NAME", "NO_PINGS", "defer", "map_file", "reply"]
 
 
 async def reply(
@@ -20,15 +18,21 @@ async def reply(
     content: str | None = None,
     *,
     embed: discord.Embed | None = None,
-    png: bytes | None = None,
+    png: MapImage | None = None,
     ephemeral: bool = False,
     view: discord.ui.View | None = None,
     mentions: discord.AllowedMentions = NO_PINGS,
 ) -> None:
-    """Send the answer to an interaction, attaching the map and pinging nobody unless told."""
+    """Send the answer to an interaction, pinging nobody unless told.
+
+    A map goes in as an attachment with its alt text; a map cropped around the action gets a
+    Whole map button.
+    """
     file = map_file(png)
     if embed is not None and file is not None:
         embed.set_image(url=f"attachment://{MAP_NAME}")
+    if png is not None and png.cropped and png.battle_id is not None:
+        view = with_map_button(view, png.battle_id)
     kwargs: dict[str, object] = {"content": content, "embed": embed, "ephemeral": ephemeral,
                                  "allowed_mentions": mentions}
     if file is not None:
