@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import secrets
@@ -468,14 +469,16 @@ class TableService:
                      full: bool = False, overlays: Sequence[Overlay] = (), viewer_sides: Sequence[str] = (),
                      show_hidden: bool = False, battle_id: int | None = None, focus: tuple[int, int] | None = None,
                      radius: int = 0, palette: str = "colour",
-                     around: Sequence[tuple[int, int]] = ()) -> MapImage:
+                     around: Sequence[tuple[int, int]] = (), status: str | None = None) -> MapImage:
         """Render the map in a worker thread, with its alt text.
 
         A big map is cropped around the action (and the squares `around`) unless `full`; `focus` and
-        `radius` zoom on a square instead.
+        `radius` zoom on a square instead. `status` replaces the title's line about the turn.
         The outcome, when given, marks its path, shot, area and landing (its highlight unless one is given).
         """
         view = self.view_of(battle, viewer_sides=viewer_sides, show_hidden=show_hidden)
+        if status is not None:
+            view = dataclasses.replace(view, status=status)
         marks_of = highlight if highlight is not None else (outcome.highlight if outcome is not None else {})
         marks = [*overlays_for(marks_of, outcome.data if outcome is not None else None), *overlays]
         crop = zoom_crop(view, focus, radius) if focus is not None else action_crop(
@@ -536,7 +539,7 @@ class TableService:
         cells = [c for h, _ in past.highlights for c in action_cells(h)]
         image = await self.render(past.battle, {}, overlays=marks, viewer_sides=viewer_sides,
                                   show_hidden=show_hidden, battle_id=record.id, full=full, palette=palette,
-                                  around=cells)
+                                  around=cells, status=f"The previous turn as it ended: {past.label}")
         return past.label, image
 
     async def text_map(self, battle: Battle, *, viewer_sides: Sequence[str] = (), show_hidden: bool = False,
