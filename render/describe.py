@@ -207,13 +207,13 @@ def _unit_lines(view: MapView, units: Sequence[UnitToken]) -> list[str]:
             mate_words = ", ".join(f"{unit_name(m)}{' (enemy)' if m.side != u.side else ''}" for m in mates[:6])
             more = f" and {len(mates) - 6} more" if len(mates) > 6 else ""
             notes.append(f"shares the square with {mate_words}{more}")
-        foes = enemies.get(u.side, [])
+        # Enemies on the same square are named above; the nearest one elsewhere says where the fight is.
+        foes = [f for f in enemies.get(u.side, []) if (f.x, f.y) != here]
         if foes:
             near = min(foes, key=lambda f: (distance(here, (f.x, f.y)), f.y, f.x))
             d = distance(here, (near.x, near.y))
-            if d > 0:
-                notes.append(f"nearest enemy {unit_name(near)} {plural(d, 'square')} {direction(here, (near.x, near.y))}"
-                             f" on {square((near.x, near.y))}")
+            notes.append(f"nearest enemy {unit_name(near)} {plural(d, 'square')} {direction(here, (near.x, near.y))}"
+                         f" on {square((near.x, near.y))}")
         text = head
         if state:
             text += f"; {'; '.join(state)}"

@@ -165,16 +165,15 @@ def read_picture(data: bytes, name: str, legend: Legend, ruleset: Ruleset) -> Gr
 
 
 def _commonest(image: Image.Image, left: int, top: int, w: int, h: int) -> RGB:
-    """Return the colour most pixels of a square have (the first one seen on a tie)."""
+    """Return the colour most pixels of a square have."""
     if w == 1 and h == 1:
         value = image.getpixel((left, top))
         assert isinstance(value, tuple)
         return (value[0], value[1], value[2])
     region = image.crop((left, top, left + w, top + h))
     counts = region.getcolors(w * h) or []
-    # Highest count first; on a tie, the colour found first in the square's own order.
-    order = {c: i for i, c in enumerate(dict.fromkeys(region.getdata()))} if len(counts) > 1 else {}
-    _, colour = min(counts, key=lambda nc: (-nc[0], order.get(nc[1], 0)))
+    # Highest count first; a tie goes to the lower colour, so the answer never depends on pixel order.
+    _, colour = min(counts, key=lambda nc: (-nc[0], nc[1]))
     assert isinstance(colour, tuple)
     return (colour[0], colour[1], colour[2])
 
