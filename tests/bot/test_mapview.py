@@ -107,4 +107,4 @@ def test_the_last_move_is_what_map_show_draws() -> None:
     battle.apply(Move(unit="Eva-01", to=Cell.parse("F3"), mode="full"), dice())
     last = last_action(battle)
     assert last["path"][0] == "C3" and last["path"][-1] == "F3"
-    assert [o for o in overlays_for(last) if isinstance(o, MovePath)][0].cells[-1] == (5, 2)
+    assert next(o for o in overlays_for(last) if isinstance(o, MovePath)).cells[-1] == (5, 2)
