@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.clock import turn_key, turn_label
+from rules import turns
 from rules.battle import Battle
 from rules.errors import GameError
 from rules.replay import ReplayError, Step, apply_step, steps_from_log
@@ -30,6 +31,23 @@ class PastTurn:
     battle: Battle
     label: str
     highlights: tuple[tuple[dict[str, Any], dict[str, Any]], ...]
+
+
+def has_previous_turn(battle: Battle) -> bool:
+    """Return whether a turn has finished before the current one, from the turn state alone (no replay)."""
+    if battle.status == "setup" or battle.round < 1:
+        return False
+    if battle.round > 1:
+        return True
+    status = turns.turn_status(battle)
+    done = [u for u in status["units"] if u["state"] in turns.DONE_PHRASES]
+    if status["mode"] == "side":
+        phase = str(status["phase"] or "").lower()
+        return any(u["side"].lower() != phase for u in done)
+    if status["mode"] == "initiative":
+        return any(u["unit"] != status["current"] for u in done)
+    # Free order: a round is one turn, and this is the first round.
+    return False
 
 
 def previous_turn(initial: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> PastTurn:

@@ -38,8 +38,8 @@ def check_on_copy(battle: Battle, orders: list[Order]) -> None:
         try:
             trial.apply(order, Dice.seeded(0))
         except GameError as exc:
-            where = f" (the feature on {order.at})" if isinstance(order, PlaceFeature) else ""
-            raise GameError(f"{exc.message}{where} Nothing was imported.") from None
+            where = f"The feature on {order.at}: " if isinstance(order, PlaceFeature) else ""
+            raise GameError(f"{where}{exc.message} Nothing was imported.") from None
 
 
 async def apply_map(service: TableService, actor: Actor, record: BattleRecord, orders: list[Order]) -> Result:

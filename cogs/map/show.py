@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.history import has_previous_turn
 from bot.mapview import last_action
 from bot.service import Actor, BattleRecord, MapImage, TableService
 from cogs.common.embeds import INFO, safe
@@ -79,6 +80,8 @@ async def access(service: TableService, actor: Actor, record: BattleRecord, batt
         battle.unit(request.range_of)
     if request.at is not None:
         battle.check_cell(request.at)
+    if request.previous and not has_previous_turn(battle):
+        raise GameError("No turn has finished yet in this battle; /map show shows the map as it is now.")
     private_extra = bool(request.reach or request.range_of)
     if request.hidden:
         await service.require_gm(actor, record, "see every hidden feature")
