@@ -24,9 +24,9 @@ from bot.mapview import action_cells, build_view, overlays_for
 from bot.service import CROP_ABOVE, Actor, TableService
 from render import crop_around, encode_png, render_image
 from rules import orders as o
-from rules.actions.turns import CloseRound
 from rules.battle import Battle
 from rules.coords import Cell
+from rules.systems.strategic.actions.turns import CloseRound
 from storage import BattleRecord, Database
 
 GM = Actor(user_id=1, guild_id=1, manage_guild=True)

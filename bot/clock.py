@@ -58,7 +58,8 @@ def turn_label(battle: Battle) -> str:
     """Describe the current turn for players: `round 2, NERV phase`, `round 3, Eva-01's turn`."""
     mode = turns.mode_of(battle)
     if mode == "initiative":
-        who = turns.current_unit(battle)
+        current = turns.current_unit(battle)
+        who = turns.name_of(battle, current) if current else None
         return f"round {battle.round}, {who}'s turn" if who else f"round {battle.round}"
     if mode == "side":
         side = turns.current_side(battle)

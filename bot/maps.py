@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from render import Crop, MapView, Overlay, crop_around, render_map
-from render.describe import MapText, alt_text, describe
+from render.describe import ALT_LIMIT, MapText, alt_text, describe
 
 log = logging.getLogger(__name__)
 
@@ -57,3 +58,16 @@ def draw(view: MapView, overlays: Sequence[Overlay], crop: Crop | None, *, battl
 def map_text(view: MapView, overlays: Sequence[Overlay] = ()) -> MapText:
     """Return the whole map as text."""
     return describe(view, overlays)
+
+
+def chart_alt(report: Mapping[str, Any]) -> str:
+    """Return the alt text of a Surface Combat chart: each side's damage points lost, round by round."""
+    sides = [str(s) for s in report.get("sides", [])]
+    rounds = list(report.get("log", []))
+    parts = ["Chart of damage points lost by the end of each round."]
+    for side in sides:
+        lost = ", ".join(f"round {r.get('round')}: {r.get('losses', {}).get(side, 0)}" for r in rounds)
+        level = report.get("verdict", {}).get("levels", {}).get(side)
+        parts.append(f"{side}: {lost or 'no rounds'}" + (f" ({level})." if level else "."))
+    text = " ".join(parts)
+    return text if len(text) <= ALT_LIMIT else text[: ALT_LIMIT - 1] + "\u2026"

@@ -29,9 +29,11 @@ from render.view import (
 from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
-from rules.features import can_see
-from rules.ranges import bands, weapon_range
-from rules.units import Unit, Weapon
+from rules.systems.strategic.features import can_see
+from rules.systems.strategic.ranges import bands, weapon_range
+from rules.systems.strategic.units import Unit as StrategicUnit
+from rules.systems.strategic.units import Weapon
+from rules.units import Unit
 
 SIDE_COLOURS: tuple[tuple[int, int, int], ...] = (
     (40, 90, 200), (200, 40, 40), (230, 170, 20), (130, 60, 160),
@@ -80,9 +82,10 @@ def side_colour(index: int) -> tuple[int, int, int]:
 def status_words(unit: Unit) -> tuple[str, ...]:
     """Return a unit's statuses as a player reads them: `Pinned (2 rounds)`, `On fire`."""
     words = []
+    timers: dict[str, int] = getattr(unit, "status_rounds", {})
     for status in unit.statuses:
         word = status.replace("_", " ").capitalize()
-        rounds = unit.status_rounds.get(status)
+        rounds = timers.get(status)
         if rounds:
             word += f" ({rounds} round{'s' if rounds != 1 else ''})"
         words.append(word)
@@ -90,10 +93,12 @@ def status_words(unit: Unit) -> tuple[str, ...]:
 
 
 def health_text(unit: Unit) -> str:
-    """Return a unit's health as the key shows it: `Wounds 32/40` or `Magnitude 30/40`."""
-    if unit.is_horde:
-        return f"Magnitude {unit.magnitude}/{unit.max_magnitude}"
-    return f"Wounds {unit.wounds}/{unit.max_wounds}"
+    """Return a unit's health as the key shows it: `Wounds 32/40`, `Magnitude 30/40`, else a percentage."""
+    if isinstance(unit, StrategicUnit):
+        if unit.is_horde:
+            return f"Magnitude {unit.magnitude}/{unit.max_magnitude}"
+        return f"Wounds {unit.wounds}/{unit.max_wounds}"
+    return f"Health {round(unit.health() * 100)}%"
 
 
 def status_line(battle: Battle) -> str:
@@ -107,7 +112,7 @@ def status_line(battle: Battle) -> str:
     due = turns.next_due(battle)
     if not due:
         return f"{line} \u00b7 everyone has acted"
-    shown = ", ".join(due[:MAX_ACTING_NAMES])
+    shown = ", ".join(turns.name_of(battle, uid) for uid in due[:MAX_ACTING_NAMES])
     more = f" and {len(due) - MAX_ACTING_NAMES} more" if len(due) > MAX_ACTING_NAMES else ""
     return f"{line} \u00b7 to act: {shown}{more}"
 
@@ -126,7 +131,8 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
     units = tuple(
         UnitToken(
             key=u.name, label=labels[u.name], side=u.side, x=u.x, y=u.y, health=u.health(),
-            marks=tuple(STATUS_MARKS[s] for s in u.statuses if s in STATUS_MARKS), is_horde=u.is_horde,
+            marks=tuple(STATUS_MARKS[s] for s in u.statuses if s in STATUS_MARKS),
+            is_horde=bool(getattr(u, "is_horde", False)),
             name=u.name, owner=(names(u.owner) or "") if u.owner is not None else "",
             health_text=health_text(u), statuses=status_words(u),
         )

@@ -15,17 +15,19 @@ from typing import Any, cast
 from bot.clock import TurnClocks, TurnStart, turn_key
 from bot.history import previous_turn
 from bot.locks import BattleLocks
-from bot.maps import MapImage, action_crop, draw, map_text, zoom_crop
+from bot.maps import MapImage, action_crop, chart_alt, draw, map_text, zoom_crop
 from bot.mapview import action_cells, build_view, overlays_for, range_overlay, reach_overlays
 from bot.scheduler import Scheduler
 from render import MapView, Overlay
 from render.describe import MapText
+from render.surface_chart import render_surface_chart
 from rules import orders as o
-from rules.actions.move import reach_by_mode
 from rules.battle import Battle
 from rules.dice import Dice
 from rules.errors import ConflictError, GameError, IllegalOrderError, NotAllowedError, NotFoundError
 from rules.outcome import Outcome
+from rules.systems import install as install_systems
+from rules.systems.strategic.actions.move import reach_by_mode
 from storage import (
     BattleRecord,
     BattleStatus,
@@ -46,13 +48,6 @@ __all__ = [
     "StaleTurnError", "TableService",
 ]
 
-# Orders only a GM gives. Orders naming a side are for the GM or that side's players; orders naming a
-# unit are for the GM or the unit's owner.
-GM_ORDERS = frozenset({
-    "paint", "add-unit", "edit-unit", "remove-unit", "start", "end", "set-rule", "import-map", "set-fp",
-    "set-turn-mode", "close-round", "skip-turn", "next-round", "gm-place", "gm-set",
-})
-SIDE_ORDERS = frozenset({"place-feature", "remove-feature", "trigger-trap"})
 MAX_UNDO = 50
 # The actor id the bot itself acts under (deadlines): no Discord user has id 0.
 SYSTEM_USER_ID = 0
@@ -124,6 +119,7 @@ class TableService:
 
     def __init__(self, db: Database, *, clock: Clock = time.time, rng_factory: RngFactory = _system_rng,
                  render: bool = True) -> None:
+        install_systems()
         self.db = db
         self.clock = clock
         self.rng_factory = rng_factory
@@ -191,26 +187,31 @@ class TableService:
             )
 
     async def authorise(self, actor: Actor, record: BattleRecord, battle: Battle, order: o.Order) -> None:
-        """Check that the actor may give this order."""
-        if order.kind in GM_ORDERS:
-            await self.require_gm(actor, record, f"use `{order.kind}`")
+        """Check that the actor may give this order, as the order's class declares (unknown: the GM only)."""
+        used = order.gm_options_used()
+        if used and not await self.is_gm(actor, record):
+            options = ", ".join(f"`{name}`" for name in used)
+            raise NotAllowedError(f"Only a GM can set {options} on `{order.kind}`; leave it out.")
+        authority = order.authority
+        if authority == "anyone":
             return
-        if order.kind in SIDE_ORDERS:
-            side = getattr(order, "side", None)
-            if side is None:
-                at = getattr(order, "at", None)
-                side = battle.square_state(at).get("feature_side") if at is not None else None
+        if authority == "side":
+            side = order.acting_side(battle.cells)
             mine = {u.side.lower() for u in battle.iter_units() if u.owner == actor.user_id}
-            if (side is None or str(side).lower() not in mine) and not await self.is_gm(actor, record):
+            if (side is None or side.lower() not in mine) and not await self.is_gm(actor, record):
                 raise NotAllowedError(
                     f"Only the GM or a player commanding units of {side or 'that side'} can do that."
                 )
             return
         unit_name = getattr(order, "unit", None)
-        if unit_name:
+        if authority == "owner" and unit_name:
             unit = battle.unit(unit_name)
             if unit.owner != actor.user_id and not await self.is_gm(actor, record):
                 raise NotAllowedError(f"{unit.name} is not yours to command; you can only give orders to your own units.")
+            return
+        if authority == "owner":
+            return  # an order for whichever unit is due: the rules name it and check the turn
+        await self.require_gm(actor, record, f"use `{order.kind}`")
 
     # --- actions ------------------------------------------------------------
 
@@ -484,6 +485,11 @@ class TableService:
         crop = zoom_crop(view, focus, radius) if focus is not None else action_crop(
             view, [*action_cells(marks_of), *around], full=full)
         return await asyncio.to_thread(draw, view, marks, crop, battle_id=battle_id, palette=palette)
+
+    async def surface_chart(self, report: dict[str, Any]) -> MapImage:
+        """Draw a Surface Combat report's losses per side per round, in a worker thread, with its alt text."""
+        png = await asyncio.to_thread(render_surface_chart, report)
+        return MapImage(png=png, alt=chart_alt(report))
 
     async def reach_map(self, battle: Battle, unit_name: str, *, battle_id: int | None = None,
                         full: bool = False) -> tuple[dict[str, dict[str, int]], MapImage]:

@@ -1,4 +1,7 @@
-"""The rules engine: grid, terrain, units, orders, dice and resolution. Standard library only."""
+"""The rules engine: a shared core (board, orders, dice, outcomes, turns) and rule systems. Standard library only.
+
+Register the shipped rule systems once with `rules.systems.install()` before creating or loading battles.
+"""
 
 from rules.battle import Battle, Side
 from rules.coords import Cell, column_label
@@ -17,9 +20,12 @@ from rules.errors import (
 from rules.orders import Order
 from rules.outcome import Outcome
 from rules.ruleset import Ruleset, get_ruleset, list_rulesets
+from rules.system import System, register, system_of
+from rules.units import Unit
 
 __all__ = [
     "Battle", "Cell", "ConflictError", "Dice", "GameError", "IllegalOrderError", "InvalidOrderError",
     "NotAllowedError", "NotFoundError", "NotYourTurnError", "NothingToUndoError", "Order", "Outcome",
-    "Roll", "Ruleset", "RulesetError", "Side", "column_label", "get_ruleset", "list_rulesets",
+    "Roll", "Ruleset", "RulesetError", "Side", "System", "Unit", "column_label", "get_ruleset", "list_rulesets",
+    "register", "system_of",
 ]

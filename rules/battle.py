@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from rules import turns
 from rules.coords import MAX_SIDE, Cell
 from rules.dice import Dice
 from rules.errors import (
+    GameError,
     IllegalOrderError,
     InvalidOrderError,
     NotFoundError,
@@ -20,26 +21,14 @@ from rules.errors import (
 from rules.orders import Order
 from rules.outcome import Outcome
 from rules.ruleset import Ruleset, TerrainType, get_ruleset
+from rules.system import System, system_of
 from rules.units import NAME_MAX, Unit
 
-SCHEMA_VERSION = 1
+# 1: units keyed by name. 2: units keyed by a stable id; turn records and engagements hold ids.
+SCHEMA_VERSION = 2
 STATUSES = ("setup", "active", "ended")
 MAX_SIDES = 8
 MAX_UNITS = 400
-
-Handler = Callable[["Battle", Any, Dice, Outcome], None]
-_HANDLERS: dict[str, Handler] = {}
-
-
-def handles(kind: str) -> Callable[[Handler], Handler]:
-    """Register the function that resolves orders of a kind."""
-
-    def wrap(fn: Handler) -> Handler:
-        _HANDLERS[kind] = fn
-        return fn
-
-    return wrap
-
 
 def check_name(name: str, what: str = "name") -> str:
     """Validate a display name: 1 to 64 printable characters."""
@@ -69,8 +58,11 @@ class Side:
         }
 
 
+U = TypeVar("U", bound=Unit)
+
+
 @dataclass
-class Battle:
+class Battle(Generic[U]):
     """A battle's whole state: map, terrain, sides, units, round and rule overrides."""
 
     ruleset_id: str
@@ -78,7 +70,7 @@ class Battle:
     height: int
     name: str = "Battle"
     terrain: list[str] = field(default_factory=list)
-    units: dict[str, Unit] = field(default_factory=dict)
+    units: dict[str, U] = field(default_factory=dict)  # by stable id, in the order they were added
     sides: list[Side] = field(default_factory=list)
     status: str = "setup"
     round: int = 0
@@ -87,12 +79,13 @@ class Battle:
     map_version: int = 1
     last: dict[str, Any] = field(default_factory=dict)
     turn: dict[str, Any] = field(default_factory=dict)
+    next_id: int = 1
     _history: list[dict[str, Any]] = field(default_factory=list, repr=False, compare=False)
 
     # --- construction -------------------------------------------------------
 
     @classmethod
-    def new(cls, ruleset_id: str, width: int, height: int, name: str = "Battle") -> Battle:
+    def new(cls, ruleset_id: str, width: int, height: int, name: str = "Battle") -> Battle[Any]:
         """Create an empty battle of the given ruleset and size, all default terrain."""
         ruleset = get_ruleset(ruleset_id)
         for label, value in (("width", width), ("height", height)):
@@ -101,6 +94,11 @@ class Battle:
         battle = cls(ruleset.id, width, height, check_name(name, "battle name"))
         battle.terrain = [ruleset.default_terrain] * (width * height)
         return battle
+
+    @property
+    def system(self) -> System:
+        """Return the rule system that plays this battle's ruleset."""
+        return system_of(self.ruleset_id)
 
     @property
     def ruleset(self) -> Ruleset:
@@ -144,16 +142,43 @@ class Battle:
 
     # --- units and sides ----------------------------------------------------
 
-    def unit(self, name: str) -> Unit:
-        """Return the unit with this name (case-insensitive), or explain which exist."""
-        found = self.units.get(name.strip().lower())
+    def find_unit(self, ref: str) -> U | None:
+        """Return the unit with this id, or else with this name (case-insensitive), if there is one."""
+        found = self.units.get(ref)
+        if found is not None:
+            return found
+        wanted = ref.strip().lower()
+        return next((u for u in self.units.values() if u.name.lower() == wanted), None)
+
+    def unit(self, name: str) -> U:
+        """Return the unit with this name (case-insensitive) or id, or explain which exist."""
+        found = self.find_unit(name)
         if found is None:
             names = ", ".join(u.name for u in list(self.units.values())[:10])
             hint = f" Units here: {names}." if names else " This battle has no units yet."
             raise NotFoundError(f"There is no unit `{name}` in this battle.{hint}")
         return found
 
-    def units_at(self, cell: Cell) -> list[Unit]:
+    def add_unit(self, unit: U) -> U:
+        """Give a new unit its stable id and put it in the battle (callers validate)."""
+        unit.id = f"u{self.next_id}"
+        self.next_id += 1
+        self.units[unit.id] = unit
+        return unit
+
+    def rename_unit(self, unit: U, name: str) -> None:
+        """Rename a unit; its id, and everything that points at it, stay as they are."""
+        new = check_name(name, "unit name")
+        clash = self.find_unit(new)
+        if clash is not None and clash is not unit and clash.name.lower() == new.lower():
+            raise IllegalOrderError(f"There is already a unit called {clash.name}; pick another name.")
+        unit.name = new
+
+    def remove_unit(self, unit: U) -> None:
+        """Take a unit out of the battle (its id is never reused)."""
+        self.units.pop(unit.id, None)
+
+    def units_at(self, cell: Cell) -> list[U]:
         """Return the units on a square."""
         return [u for u in self.units.values() if u.x == cell.x and u.y == cell.y]
 
@@ -173,11 +198,11 @@ class Battle:
         self.sides.append(side)
         return side
 
-    def enemies(self, a: Unit, b: Unit) -> bool:
+    def enemies(self, a: U, b: U) -> bool:
         """Return whether two units are on different sides."""
         return a.side.lower() != b.side.lower()
 
-    def iter_units(self) -> Iterator[Unit]:
+    def iter_units(self) -> Iterator[U]:
         """Iterate over the units in the order they were added."""
         return iter(self.units.values())
 
@@ -185,7 +210,7 @@ class Battle:
 
     def apply(self, order: Order, dice: Dice) -> Outcome:
         """Resolve an order against the rules; on any error the battle is left unchanged."""
-        handler = _HANDLERS.get(order.kind)
+        handler = self.system.handlers.handler(order.kind)
         if handler is None:
             raise RulesetError(f"`{order.kind}` orders are not played in {self.ruleset_id}.")
         # Orders without a unit (setup, GM) and battles not yet active pass this check untouched.
@@ -205,14 +230,31 @@ class Battle:
         self._history.append(snapshot)
         return outcome
 
+    def legal_orders(self, unit: U | str) -> list[Order]:
+        """Return the orders a unit may give now, as its rule system generates them."""
+        found = self.unit(unit) if isinstance(unit, str) else unit
+        return list(self.system.legal_orders(self, found))
+
     def is_legal(self, order: Order) -> bool:
-        """Return whether an order could be applied now (dice are rolled on a copy)."""
+        """Return whether an order could be applied now.
+
+        Kinds with a check phase are answered by it alone (no copy, no dice); the others are tried on a
+        copy of the battle with throwaway dice.
+        """
+        if self.system.handlers.handler(order.kind) is None:
+            return False
+        check = self.system.handlers.check(order.kind)
+        try:
+            turns.check_may_act(self, order)
+            if check is not None:
+                check(self, order)
+                return True
+        except GameError:
+            return False
         trial = Battle.from_dict(self.to_dict())
         try:
             trial.apply(order, Dice.seeded(0))
-        except IllegalOrderError:
-            return False
-        except (NotFoundError, InvalidOrderError):
+        except GameError:
             return False
         return True
 
@@ -226,7 +268,7 @@ class Battle:
         other = Battle.from_dict(snapshot)
         history = self._history
         for f in ("ruleset_id", "width", "height", "name", "terrain", "units", "sides", "status",
-                  "round", "constants", "cells", "map_version", "last", "turn"):
+                  "round", "constants", "cells", "map_version", "last", "turn", "next_id"):
             setattr(self, f, getattr(other, f))
         self._history = history
 
@@ -247,15 +289,19 @@ class Battle:
             "sides": [s.to_dict() for s in self.sides], "status": self.status, "round": self.round,
             "constants": dict(self.constants), "cells": copy.deepcopy(self.cells),
             "map_version": self.map_version, "last": copy.deepcopy(self.last), "turn": copy.deepcopy(self.turn),
+            "next_id": self.next_id,
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Battle:
+    def from_dict(cls, data: dict[str, Any]) -> Battle[Any]:
         """Rebuild a battle from its document, upgrading older schema versions."""
         version = int(data.get("schema_version", 1))
         if version > SCHEMA_VERSION:
             raise RulesetError(f"This battle was saved by a newer battlepost (schema {version}).")
+        if version < 2:
+            data = upgrade_v1(data)
         ruleset = get_ruleset(str(data["ruleset"]))
+        system = system_of(ruleset.id)
         width, height = int(data["width"]), int(data["height"])
         terrain: list[str] = []
         for row in data["terrain"]:
@@ -264,11 +310,12 @@ class Battle:
                 if t is None:
                     raise RulesetError(f"Unknown terrain character `{ch}` in the saved map.")
                 terrain.append(t.key)
-        battle = cls(ruleset.id, width, height, str(data.get("name", "Battle")))
+        battle: Battle[Any] = cls(ruleset.id, width, height, str(data.get("name", "Battle")))
         battle.terrain = terrain
         for u in data.get("units", []):
-            unit = Unit.from_dict(u)
-            battle.units[unit.name.lower()] = unit
+            unit = system.unit_type.from_dict(u)
+            battle.units[unit.id] = unit
+        battle.next_id = int(data.get("next_id", len(battle.units) + 1))
         battle.sides = [Side(**s) for s in data.get("sides", [])]
         battle.status = str(data.get("status", "setup"))
         battle.round = int(data.get("round", 0))
@@ -280,7 +327,33 @@ class Battle:
         return battle
 
 
-# Importing the actions registers their handlers.
-from rules import actions as _actions  # noqa: E402
+def upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:
+    """Upgrade a schema-1 document (units keyed by name) to stable ids, keeping every reference."""
+    out = copy.deepcopy(data)
+    ids: dict[str, str] = {}
+    for i, u in enumerate(out.get("units", []), start=1):
+        u["id"] = f"u{i}"
+        ids[str(u["name"]).lower()] = u["id"]
 
-__all__ = ["Battle", "Side", "_actions", "check_name", "handles"]
+    def to_id(name: Any) -> Any:
+        return ids.get(str(name).lower(), name)
+
+    for u in out.get("units", []):
+        if "engaged" in u:
+            u["engaged"] = [to_id(n) for n in u["engaged"]]
+    turn = out.get("turn", {})
+    if "units" in turn:
+        turn["units"] = [to_id(n) for n in turn["units"]]
+    for key in ("left", "done", "standing"):
+        if key in turn:
+            turn[key] = {to_id(n): v for n, v in turn[key].items()}
+    for record in turn.get("initiative", []):
+        record["id"] = to_id(record["unit"])
+    if turn.get("at") is not None and str(turn.get("mode")) == "initiative":
+        turn["at"] = to_id(turn["at"])
+    out["next_id"] = len(out.get("units", [])) + 1
+    out["schema_version"] = 2
+    return out
+
+
+__all__ = ["Battle", "Side", "check_name", "upgrade_v1"]

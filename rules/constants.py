@@ -8,14 +8,14 @@ if TYPE_CHECKING:
     from rules.battle import Battle
 
 
-def const_or(battle: Battle, key: str, default: Any) -> Any:
+def const_or(battle: Battle[Any], key: str, default: Any) -> Any:
     """Return a rule constant, or the default where this battle's scale has no such rule."""
     if key in battle.constants or key in battle.ruleset.constants:
         return battle.const(key)
     return default
 
 
-def list_constants(battle: Battle) -> list[dict[str, Any]]:
+def list_constants(battle: Battle[Any]) -> list[dict[str, Any]]:
     """List every rule constant of the battle's ruleset with its value, default, ruling and explanation."""
     out: list[dict[str, Any]] = []
     for key in sorted(battle.ruleset.constants):

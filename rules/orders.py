@@ -9,21 +9,41 @@ import json
 import shlex
 import types
 import typing
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar, Literal, TypeVar, Union
 
 from rules.coords import Cell
 from rules.errors import InvalidOrderError
 
-_REGISTRY: dict[str, type[Order]] = {}
+# Who may give an order: the GM only, the GM or a player of the side it names (or of the side whose
+# square it acts on), the GM or the owner of the unit it names, or anyone in the battle's server.
+Authority = Literal["gm", "side", "owner", "anyone"]
+AUTHORITIES: tuple[Authority, ...] = ("gm", "side", "owner", "anyone")
+
+OrderT = TypeVar("OrderT", bound="type[Order]")
+
+# The orders every rule system shares (setup, the map, rule overrides, dice); systems add their own.
+CORE_ORDERS: dict[str, type[Order]] = {}
 
 
-def _order(kind: str) -> Any:
-    """Register an Order subclass under its kind."""
+def order_kind(kind: str, authority: Authority = "gm") -> Callable[[OrderT], OrderT]:
+    """Name an Order subclass's kind and who may give it (unknown means the GM only)."""
 
-    def wrap(cls: type[Order]) -> type[Order]:
+    def wrap(cls: OrderT) -> OrderT:
         cls.kind = kind
-        _REGISTRY[kind] = cls
+        cls.authority = authority
+        return cls
+
+    return wrap
+
+
+def _order(kind: str, authority: Authority = "gm") -> Callable[[OrderT], OrderT]:
+    """Declare one of the core orders."""
+
+    def wrap(cls: OrderT) -> OrderT:
+        order_kind(kind, authority)(cls)
+        CORE_ORDERS[kind] = cls
         return cls
 
     return wrap
@@ -80,6 +100,19 @@ class Order:
     """Base of every order; subclasses are frozen dataclasses registered by kind."""
 
     kind: ClassVar[str] = ""
+    authority: ClassVar[Authority] = "gm"
+    # Options only a GM may set to anything but their default (a hidden roll, an attack's adjustment).
+    gm_options: ClassVar[tuple[str, ...]] = ()
+
+    def acting_side(self, squares: Mapping[str, Mapping[str, Any]]) -> str | None:
+        """Return the side a side-authority order acts for: by default the side it names."""
+        side = getattr(self, "side", None)
+        return str(side) if side else None
+
+    def gm_options_used(self) -> list[str]:
+        """Return the GM-only options this order sets away from their defaults."""
+        defaults = {f.name: f.default for f in fields(self)}
+        return [name for name in self.gm_options if getattr(self, name) != defaults.get(name)]
 
     def __str__(self) -> str:
         parts = [self.kind]
@@ -91,17 +124,18 @@ class Order:
         return " ".join(parts)
 
     @staticmethod
-    def parse(text: str) -> Order:
-        """Parse the text form of an order."""
+    def parse(text: str, kinds: Mapping[str, type[Order]] | None = None) -> Order:
+        """Parse the text form of an order among these kinds (default: every known kind)."""
         try:
             tokens = shlex.split(text)
         except ValueError as exc:
             raise InvalidOrderError(f"Cannot read that order: {exc}.") from None
         if not tokens:
             raise InvalidOrderError("An order needs a kind, like `move unit:Eva-01 to:E5`.")
-        cls = _REGISTRY.get(tokens[0].lower())
+        table = known_orders() if kinds is None else kinds
+        cls = table.get(tokens[0].lower())
         if cls is None:
-            known = ", ".join(sorted(_REGISTRY))
+            known = ", ".join(sorted(table))
             raise InvalidOrderError(f"`{tokens[0]}` is not an order. Known orders: {known}.")
         hints = typing.get_type_hints(cls)
         by_key = {_key(f.name): f for f in fields(cls)}
@@ -187,7 +221,7 @@ class SetRule(Order):
 # --- play -------------------------------------------------------------------
 
 
-@_order("move")
+@_order("move", "owner")
 @dataclass(frozen=True)
 class Move(Order):
     """Move a unit along the cheapest legal path to a square."""
@@ -197,7 +231,7 @@ class Move(Order):
     mode: str = "full"
 
 
-@_order("test")
+@_order("test", "owner")
 @dataclass(frozen=True)
 class SkillTest(Order):
     """Make a d100 test of a characteristic or skill with a modifier."""
@@ -208,16 +242,35 @@ class SkillTest(Order):
     reason: str = ""
 
 
-@_order("roll")
+@_order("roll", "anyone")
 @dataclass(frozen=True)
 class Roll(Order):
     """Roll dice in the open (or hidden, for the GM)."""
+
+    gm_options = ("hidden",)
 
     dice: str
     purpose: str = ""
     hidden: bool = False
 
 
+_SYSTEM_ORDERS: list[Mapping[str, type[Order]]] = []
+
+
+def add_order_table(table: Mapping[str, type[Order]]) -> None:
+    """Make a rule system's orders parseable without naming the system (its registration calls this)."""
+    if not any(t is table for t in _SYSTEM_ORDERS):
+        _SYSTEM_ORDERS.append(table)
+
+
+def known_orders(tables: Iterable[Mapping[str, type[Order]]] = ()) -> dict[str, type[Order]]:
+    """Return the core orders with every registered system's orders (a system's own win a clash)."""
+    out = dict(CORE_ORDERS)
+    for table in [*_SYSTEM_ORDERS, *tables]:
+        out.update(table)
+    return out
+
+
 def order_kinds() -> list[str]:
-    """Return every registered order kind."""
-    return sorted(_REGISTRY)
+    """Return every known order kind."""
+    return sorted(known_orders())

@@ -16,7 +16,7 @@ from typing import Any
 from rules.battle import Battle
 from rules.dice import Dice
 from rules.errors import GameError
-from rules.orders import Order
+from rules.orders import Order, known_orders
 
 
 class ReplayError(GameError):
@@ -51,7 +51,7 @@ def faces_of(outcome: Mapping[str, Any] | None) -> list[int]:
     return faces
 
 
-def replay(initial: Mapping[str, Any], steps: Iterable[Step]) -> Battle:
+def replay(initial: Mapping[str, Any], steps: Iterable[Step]) -> Battle[Any]:
     """Return the battle the steps make of the initial state, or raise ReplayError at the first that fails."""
     battle = Battle.from_dict(dict(initial))
     for step in steps:
@@ -59,10 +59,10 @@ def replay(initial: Mapping[str, Any], steps: Iterable[Step]) -> Battle:
     return battle
 
 
-def apply_step(battle: Battle, step: Step) -> None:
+def apply_step(battle: Battle[Any], step: Step) -> None:
     """Re-apply one logged order with its recorded dice."""
     try:
-        order = Order.parse(step.order)
+        order = Order.parse(step.order, known_orders([battle.system.handlers.orders]))
     except GameError as exc:
         raise ReplayError(step.seq, f"Order #{step.seq} `{step.order[:80]}` cannot be read: {exc.message}") from None
     # The fallback source only matters when an order asks for more dice than it recorded, which is caught below.

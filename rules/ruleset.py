@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 from rules.errors import RulesetError
+from rules.system import registered, system_of
 
 ELEVATIONS = ("low", "middle", "high")
 PATTERNS = (
@@ -268,25 +267,16 @@ def parse_ruleset(data: dict[str, Any], source: str = "<data>") -> Ruleset:
 
 
 _CACHE: dict[str, Ruleset] = {}
-RULESET_IDS = ("strategic-e", "strategic-p")
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
-    """Return the ruleset with this id, loading and validating its data file once."""
+    """Return the ruleset with this id, loading and validating its system's data file once."""
     rid = ruleset_id.strip().lower()
-    if rid not in RULESET_IDS:
-        known = ", ".join(f"`{r}`" for r in RULESET_IDS)
-        raise RulesetError(f"There is no ruleset `{ruleset_id}`. Choose one of: {known}.")
     if rid not in _CACHE:
-        text = resources.files("rules").joinpath("data", f"{rid}.toml").read_text(encoding="utf-8")
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise RulesetError(f"{rid}.toml is not valid TOML: {exc}") from exc
-        _CACHE[rid] = parse_ruleset(data, f"{rid}.toml")
+        _CACHE[rid] = parse_ruleset(system_of(rid).document(rid), f"{rid}.toml")
     return _CACHE[rid]
 
 
 def list_rulesets() -> list[Ruleset]:
-    """Return every ruleset this engine plays."""
-    return [get_ruleset(r) for r in RULESET_IDS]
+    """Return every ruleset of every registered rule system."""
+    return [get_ruleset(r) for s in registered() for r in s.ruleset_ids]

@@ -4,12 +4,15 @@ A battle's turn state lives in `battle.turn`, a JSON-able dict saved with the ba
 
     mode        "initiative", "side" or "free" (set by the GM; the ruleset gives the default)
     round       the round these turns belong to
-    units       the units taking part this round, in acting order
+    units       the ids of the units taking part this round, in acting order
     initiative  this round's initiative records, best first (initiative mode only)
-    left        actions left this turn, per unit
-    done        units whose turn is over this round, and how ("ended", "held", "skipped", ...)
-    at          the unit or side play was last announced to stand at
-    standing    standing orders per unit, as order text
+    left        actions left this turn, per unit id
+    done        ids of units whose turn is over this round, and how ("ended", "held", "skipped", ...)
+    at          the unit id or side play was last announced to stand at
+    standing    standing orders per unit id, as order text
+
+Units are recorded by their stable id, so renaming a unit mid-round changes nothing here. Functions
+that return units (`next_due`, `still_due`...) return ids; `battle.unit(id).name` is what players read.
 
 Who is due is always derived from these (the first unit not done in initiative order; the first
 side, in the order sides were created, that still has a unit not done), so a unit that is
@@ -20,21 +23,19 @@ from __future__ import annotations
 
 import itertools
 import re
-import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from rules.dice import Dice, parse_dice
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError, NotYourTurnError, RulesetError
 from rules.orders import Order
 from rules.outcome import Outcome
-from rules.ruleset import get_ruleset
+from rules.system import system_of
 
 if TYPE_CHECKING:
     from rules.battle import Battle
-    from rules.units import Unit
+    from rules.systems.strategic.units import Unit
 
 MODES = ("initiative", "side", "free")
 
@@ -52,20 +53,13 @@ DONE_PHRASES = {
     "standing": "followed its standing order",
 }
 
-# Characteristic bonus tokens an initiative formula may use, as the parent system names them.
-BONUS_TOKENS = {
-    "WSB": "ws", "BSB": "bs", "SB": "s", "TB": "t", "AB": "ag", "IB": "int", "PERB": "per", "WPB": "wp",
-    "FELB": "fel",
-}
 _BONUS_RE = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]+B)(?![A-Za-z0-9])", re.IGNORECASE)
 
 # Dice can tie forever only in theory; after this many roll-offs the order units were added decides.
 MAX_ROLL_OFFS = 20
 
-# Map-wide effects (storms, fire, smoke) resolve once at the start of every round, in list order,
-# before any unit acts (A06); the modules that own them append their functions here.
-RoundStartEffect = Callable[["Battle", Dice, Outcome], None]
-ROUND_START_EFFECTS: list[RoundStartEffect] = []
+# Map-wide effects (storms, fire, smoke) resolve once at the start of every round, before any unit
+# acts (A06): each rule system lists its own in `System.round_start`.
 
 
 # --- the ruleset's [turns] table ------------------------------------------
@@ -123,11 +117,11 @@ def _names(value: Any, key: str, where: str) -> frozenset[str]:
     return frozenset(value)
 
 
-def check_initiative_formula(formula: str, where: str = "initiative") -> str:
-    """Validate an initiative formula: dice notation with characteristic bonuses such as AB."""
+def check_initiative_formula(formula: str, tokens: frozenset[str], where: str = "initiative") -> str:
+    """Validate an initiative formula: dice notation with the unit's bonuses (such as AB) as tokens."""
     for token in _BONUS_RE.findall(formula):
-        if token.upper() not in BONUS_TOKENS:
-            known = ", ".join(BONUS_TOKENS)
+        if token.upper() not in tokens:
+            known = ", ".join(sorted(tokens)) or "none in this rule system"
             raise RulesetError(f"{where}: `{token}` is not a characteristic bonus; use one of {known}")
     try:
         parse_dice(_BONUS_RE.sub("0", formula))
@@ -136,7 +130,7 @@ def check_initiative_formula(formula: str, where: str = "initiative") -> str:
     return formula
 
 
-def parse_turn_rules(data: Mapping[str, Any], where: str = "<data>") -> TurnRules:
+def parse_turn_rules(data: Mapping[str, Any], where: str = "<data>", tokens: frozenset[str] = frozenset()) -> TurnRules:
     """Validate the `[turns]` table of a ruleset document and build its TurnRules."""
     table = data.get("turns", {})
     if not isinstance(table, dict):
@@ -145,7 +139,7 @@ def parse_turn_rules(data: Mapping[str, Any], where: str = "<data>") -> TurnRule
     mode = table.get("turn_mode", "initiative")
     if mode not in MODES:
         raise RulesetError(f"{where}: `turn_mode` must be one of {', '.join(MODES)}")
-    formula = check_initiative_formula(str(table.get("initiative", "1d10+AB")), f"{where} initiative")
+    formula = check_initiative_formula(str(table.get("initiative", "1d10+AB")), tokens, f"{where} initiative")
     budget = table.get("budget", 2)
     if not isinstance(budget, int) or isinstance(budget, bool) or not 1 <= budget <= 20:
         raise RulesetError(f"{where}: `budget` must be a whole number from 1 to 20")
@@ -189,14 +183,14 @@ _CACHE: dict[str, TurnRules] = {}
 
 def turn_rules(ruleset_id: str) -> TurnRules:
     """Return the turn rules of a ruleset, read from its data file once."""
-    rid = get_ruleset(ruleset_id).id
+    rid = ruleset_id.strip().lower()
     if rid not in _CACHE:
-        text = resources.files("rules").joinpath("data", f"{rid}.toml").read_text(encoding="utf-8")
-        _CACHE[rid] = parse_turn_rules(tomllib.loads(text), f"{rid}.toml")
+        system = system_of(rid)
+        _CACHE[rid] = parse_turn_rules(system.document(rid), f"{rid}.toml", system.initiative_tokens)
     return _CACHE[rid]
 
 
-def order_cost(battle: Battle, order: Order) -> Cost:
+def order_cost(battle: Battle[Any], order: Order) -> Cost:
     """Return what an order costs in this battle's ruleset."""
     return turn_rules(battle.ruleset_id).cost(order)
 
@@ -204,38 +198,51 @@ def order_cost(battle: Battle, order: Order) -> Cost:
 # --- reading the state ------------------------------------------------------
 
 
-def engaged(battle: Battle) -> bool:
+def engaged(battle: Battle[Any]) -> bool:
     """Return whether turns are running: the battle is active and a round has been set up."""
     return battle.status == "active" and "units" in battle.turn
 
 
-def mode_of(battle: Battle) -> str:
+def mode_of(battle: Battle[Any]) -> str:
     """Return the battle's turn mode (the GM's choice, else the ruleset's default)."""
     return str(battle.turn.get("mode") or turn_rules(battle.ruleset_id).mode)
 
 
-def _done(battle: Battle) -> dict[str, str]:
+def _done(battle: Battle[Any]) -> dict[str, str]:
     done: dict[str, str] = battle.turn.get("done", {})
     return done
 
 
-def _live(battle: Battle, name: str) -> Unit | None:
-    unit = battle.units.get(name.strip().lower())
+def _live(battle: Battle[Any], uid: str) -> Unit | None:
+    unit = battle.units.get(uid)
     return unit if unit is not None and unit.alive else None
 
 
-def participants(battle: Battle) -> list[str]:
-    """Return the units taking part in this round that are still in the fight, in acting order."""
+def participants(battle: Battle[Any]) -> list[str]:
+    """Return the ids of the units taking part in this round still in the fight, in acting order."""
     return [n for n in battle.turn.get("units", []) if _live(battle, n) is not None]
 
 
-def _entry(battle: Battle, name: str) -> str | None:
-    """Return a unit's name as this round recorded it, if it takes part in the round."""
-    wanted = name.strip().lower()
-    return next((n for n in participants(battle) if n.lower() == wanted), None)
+def _entry(battle: Battle[Any], ref: str) -> str | None:
+    """Return a unit's id if it takes part in the round (`ref` is its id or its name)."""
+    unit = battle.find_unit(ref)
+    if unit is None:
+        return None
+    return unit.id if unit.id in participants(battle) else None
 
 
-def still_due(battle: Battle) -> list[str]:
+def name_of(battle: Battle[Any], uid: str) -> str:
+    """Return the name players read for a unit id (the id itself if the unit is gone)."""
+    unit = battle.units.get(uid)
+    return unit.name if unit is not None else uid
+
+
+def names_of(battle: Battle[Any], ids: list[str]) -> list[str]:
+    """Return the names players read for a list of unit ids."""
+    return [name_of(battle, i) for i in ids]
+
+
+def still_due(battle: Battle[Any]) -> list[str]:
     """Return the units that have not finished their turn this round, in acting order."""
     if not engaged(battle):
         return []
@@ -243,12 +250,12 @@ def still_due(battle: Battle) -> list[str]:
     return [n for n in participants(battle) if n not in done]
 
 
-def _side_of(battle: Battle, name: str) -> str:
+def _side_of(battle: Battle[Any], name: str) -> str:
     unit = _live(battle, name)
     return unit.side if unit is not None else ""
 
 
-def _sides_due(battle: Battle) -> list[str]:
+def _sides_due(battle: Battle[Any]) -> list[str]:
     """Return the sides that still have a unit due, in the order the sides were created."""
     due_sides = {_side_of(battle, n) for n in still_due(battle)}
     lowered = {s.lower() for s in due_sides}
@@ -258,7 +265,7 @@ def _sides_due(battle: Battle) -> list[str]:
     return ordered + sorted(s for s in due_sides if s.lower() not in known)
 
 
-def current_side(battle: Battle) -> str | None:
+def current_side(battle: Battle[Any]) -> str | None:
     """Return the side whose phase it is (side mode), if any unit is still due."""
     if not engaged(battle) or mode_of(battle) != "side":
         return None
@@ -266,7 +273,7 @@ def current_side(battle: Battle) -> str | None:
     return sides[0] if sides else None
 
 
-def current_unit(battle: Battle) -> str | None:
+def current_unit(battle: Battle[Any]) -> str | None:
     """Return the unit whose turn it is (initiative mode), if any unit is still due."""
     if not engaged(battle) or mode_of(battle) != "initiative":
         return None
@@ -274,7 +281,7 @@ def current_unit(battle: Battle) -> str | None:
     return due[0] if due else None
 
 
-def next_due(battle: Battle) -> list[str]:
+def next_due(battle: Battle[Any]) -> list[str]:
     """Return the units that may act now: the current unit, the phase's units due, or all units due."""
     due = still_due(battle)
     mode = mode_of(battle)
@@ -286,32 +293,36 @@ def next_due(battle: Battle) -> list[str]:
     return due
 
 
-def initiative_of(battle: Battle, name: str) -> int | None:
+def initiative_of(battle: Battle[Any], ref: str) -> int | None:
     """Return a unit's initiative this round, if initiative was rolled."""
-    wanted = name.lower()
+    unit = battle.find_unit(ref)
     for record in battle.turn.get("initiative", []):
-        if str(record["unit"]).lower() == wanted:
+        if unit is not None and record["id"] == unit.id:
             return int(record["total"])
     return None
 
 
-def actions_left(battle: Battle, unit_name: str) -> int:
+def _maybe_name(battle: Battle[Any], uid: str | None) -> str | None:
+    return None if uid is None else name_of(battle, uid)
+
+
+def actions_left(battle: Battle[Any], unit_name: str) -> int:
     """Return how many action points a unit has left this turn."""
     unit = battle.unit(unit_name)
     rules = turn_rules(battle.ruleset_id)
     if not engaged(battle):
         return rules.budget if battle.status == "setup" else 0
-    entry = _entry(battle, unit.name)
+    entry = _entry(battle, unit.id)
     if entry is None or entry in _done(battle) or "stunned" in unit.statuses:
         return 0
     return int(battle.turn.get("left", {}).get(entry, 0))
 
 
-def standing_order_of(battle: Battle, unit_name: str) -> str | None:
+def standing_order_of(battle: Battle[Any], unit_name: str) -> str | None:
     """Return a unit's standing order text, if it has one."""
-    wanted = unit_name.strip().lower()
+    unit = battle.find_unit(unit_name)
     standing: dict[str, str] = battle.turn.get("standing", {})
-    return next((text for name, text in standing.items() if name.lower() == wanted), None)
+    return standing.get(unit.id) if unit is not None else None
 
 
 def _join(names: list[str], limit: int = 4) -> str:
@@ -323,23 +334,23 @@ def _join(names: list[str], limit: int = 4) -> str:
     return f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
-def turn_status(battle: Battle) -> dict[str, Any]:
+def turn_status(battle: Battle[Any]) -> dict[str, Any]:
     """Return the turn state for a status board: round, mode, whose turn, who is due, budgets."""
     rules = turn_rules(battle.ruleset_id)
     running = engaged(battle)
     done = _done(battle) if running else {}
     now = set(next_due(battle))
     taking_part = participants(battle) if running else []
-    recorded = {n.lower(): n for n in taking_part}
+    recorded = set(taking_part)
     # Built once so the board stays linear in the number of units.
-    initiative = {str(r["unit"]).lower(): int(r["total"]) for r in battle.turn.get("initiative", [])}
-    standing = {k.lower(): v for k, v in battle.turn.get("standing", {}).items()}
+    initiative = {str(r["id"]): int(r["total"]) for r in battle.turn.get("initiative", [])}
+    standing = battle.turn.get("standing", {})
     left = battle.turn.get("left", {})
-    rank = {name.lower(): i for i, name in enumerate(taking_part)}
+    rank = {uid: i for i, uid in enumerate(taking_part)}
     units: list[dict[str, Any]] = []
-    for unit in sorted(battle.iter_units(), key=lambda u: rank.get(u.name.lower(), len(rank))):
-        key = unit.name.lower()
-        entry = recorded.get(key)
+    for unit in sorted(battle.iter_units(), key=lambda u: rank.get(u.id, len(rank))):
+        key = unit.id
+        entry = key if key in recorded else None
         actions = 0
         if not running:
             state = battle.status
@@ -354,13 +365,13 @@ def turn_status(battle: Battle) -> dict[str, Any]:
             state = "acting" if entry in now else "waiting"
             actions = 0 if "stunned" in unit.statuses else int(left.get(entry, 0))
         units.append({
-            "unit": unit.name, "side": unit.side, "owner": unit.owner, "state": state, "actions_left": actions,
+            "unit": unit.name, "id": unit.id, "side": unit.side, "owner": unit.owner, "state": state, "actions_left": actions,
             "initiative": initiative.get(key) if running else None, "standing_order": standing.get(key),
         })
     return {
         "round": battle.round, "status": battle.status, "mode": mode_of(battle), "running": running,
-        "budget": rules.budget, "current": current_unit(battle), "phase": current_side(battle),
-        "next_due": next_due(battle), "still_due": still_due(battle),
+        "budget": rules.budget, "current": _maybe_name(battle, current_unit(battle)), "phase": current_side(battle),
+        "next_due": names_of(battle, next_due(battle)), "still_due": names_of(battle, still_due(battle)),
         "initiative": [dict(r) for r in battle.turn.get("initiative", [])] if running else [],
         "units": units,
     }
@@ -369,40 +380,40 @@ def turn_status(battle: Battle) -> dict[str, Any]:
 # --- may this unit act now? -------------------------------------------------
 
 
-def _actor(battle: Battle, order: Order) -> str | None:
+def _actor(battle: Battle[Any], order: Order) -> str | None:
     """Return the unit that plays an order, when the turn system governs that order."""
     if order.kind in TURN_KINDS or order.kind in turn_rules(battle.ruleset_id).not_counted:
         return None
     name = getattr(order, "unit", None)
     if not isinstance(name, str) or not name.strip():
         return None
-    unit = battle.units.get(name.strip().lower())
-    return unit.name if unit is not None else None
+    unit = battle.find_unit(name)
+    return unit.id if unit is not None else None
 
 
-def why_not_now(battle: Battle, unit_name: str) -> str | None:
+def why_not_now(battle: Battle[Any], unit_name: str) -> str | None:
     """Return why a unit may not act at this moment of the round, or None if it may."""
     unit = battle.unit(unit_name)
     following = battle.round + 1
     if not unit.alive:
         return f"{unit.name} is out of the fight and takes no more turns."
-    entry = _entry(battle, unit.name)
+    entry = _entry(battle, unit.id)
     if entry is None:
         return f"{unit.name} joined the battle during round {battle.round}; its first turn is in round {following}."
     how = _done(battle).get(entry)
     if how is not None:
         phrase = DONE_PHRASES.get(how, "has finished its turn")
-        return f"{entry} {phrase} this round; it acts again in round {following}."
+        return f"{unit.name} {phrase} this round; it acts again in round {following}."
     mode = mode_of(battle)
     if mode == "initiative":
         due = still_due(battle)
         current = due[0]
         if current != entry:
-            ahead = due[: due.index(entry)]
+            ahead = names_of(battle, due[: due.index(entry)])
             when = "next" if len(ahead) == 1 else f"after {_join(ahead)}"
             return (
-                f"It is {current}'s turn (initiative {initiative_of(battle, current)}); "
-                f"{entry} acts {when}, at initiative {initiative_of(battle, entry)}."
+                f"It is {name_of(battle, current)}'s turn (initiative {initiative_of(battle, current)}); "
+                f"{unit.name} acts {when}, at initiative {initiative_of(battle, entry)}."
             )
     elif mode == "side":
         sides = _sides_due(battle)
@@ -414,16 +425,16 @@ def why_not_now(battle: Battle, unit_name: str) -> str | None:
     return None
 
 
-def due_entry(battle: Battle, unit_name: str) -> str:
-    """Return a unit's name as this round recorded it, or explain why its turn is already over."""
+def due_entry(battle: Battle[Any], unit_name: str) -> str:
+    """Return the id of a unit due this round, or explain why its turn is already over."""
     unit = battle.unit(unit_name)
-    entry = _entry(battle, unit.name)
+    entry = _entry(battle, unit.id)
     if entry is not None and entry not in _done(battle):
         return entry
     raise IllegalOrderError(why_not_now(battle, unit.name) or f"{unit.name} has no turn left this round.")
 
 
-def check_may_act(battle: Battle, order: Order) -> None:
+def check_may_act(battle: Battle[Any], order: Order) -> None:
     """Refuse an order whose unit may not act now: not its turn or phase, or no actions left."""
     if not engaged(battle):
         return
@@ -436,6 +447,7 @@ def check_may_act(battle: Battle, order: Order) -> None:
         raise NotYourTurnError(why)
     cost = rules.cost(order)
     left = actions_left(battle, name)
+    name = name_of(battle, name)
     if cost.points == 0 or cost.points <= left:
         return
     if left == 0:
@@ -450,7 +462,7 @@ def check_may_act(battle: Battle, order: Order) -> None:
 # --- changing the state -----------------------------------------------------
 
 
-def spend(battle: Battle, order: Order, outcome: Outcome, dice: Dice) -> None:
+def spend(battle: Battle[Any], order: Order, outcome: Outcome, dice: Dice) -> None:
     """Deduct what an order cost from its unit's budget, then pass the turn if nobody is due."""
     if not engaged(battle):
         return
@@ -469,7 +481,7 @@ def spend(battle: Battle, order: Order, outcome: Outcome, dice: Dice) -> None:
     settle(battle, dice, outcome)
 
 
-def finish_turn(battle: Battle, name: str, how: str) -> bool:
+def finish_turn(battle: Battle[Any], name: str, how: str) -> bool:
     """Mark a unit's turn over for this round; return False if it was not due."""
     entry = _entry(battle, name)
     done = battle.turn.setdefault("done", {})
@@ -479,20 +491,20 @@ def finish_turn(battle: Battle, name: str, how: str) -> bool:
     return True
 
 
-def _lose_stunned_turns(battle: Battle, outcome: Outcome) -> bool:
+def _lose_stunned_turns(battle: Battle[Any], outcome: Outcome) -> bool:
     """End the turns of stunned units as they come due: a Stunned unit loses its actions (A01)."""
     changed = False
     while True:
-        stunned = [n for n in next_due(battle) if "stunned" in battle.units[n.lower()].statuses]
+        stunned = [n for n in next_due(battle) if "stunned" in battle.units[n].statuses]
         if not stunned:
             return changed
-        for name in stunned:
-            finish_turn(battle, name, "stunned")
-            outcome.effect("turn_lost", unit=name, reason="stunned")
+        for uid in stunned:
+            finish_turn(battle, uid, "stunned")
+            outcome.effect("turn_lost", unit=name_of(battle, uid), reason="stunned")
         changed = True
 
 
-def _announce(battle: Battle, outcome: Outcome) -> bool:
+def _announce(battle: Battle[Any], outcome: Outcome) -> bool:
     """Record an effect when play has moved to another unit or side; return whether it moved."""
     mode = mode_of(battle)
     at = current_unit(battle) if mode == "initiative" else current_side(battle) if mode == "side" else None
@@ -504,15 +516,15 @@ def _announce(battle: Battle, outcome: Outcome) -> bool:
         return True
     details: dict[str, Any] = {"round": battle.round}
     if before is not None:
-        details["frm"] = before
+        details["frm"] = name_of(battle, before) if mode == "initiative" else before
     if mode == "initiative":
-        outcome.effect("turn_passed", to=at, initiative=initiative_of(battle, at), **details)
+        outcome.effect("turn_passed", to=name_of(battle, at), initiative=initiative_of(battle, at), **details)
     else:
         outcome.effect("phase_changed", side=at, **details)
     return True
 
 
-def settle(battle: Battle, dice: Dice, outcome: Outcome) -> None:
+def settle(battle: Battle[Any], dice: Dice, outcome: Outcome) -> None:
     """Pass the turn, change the phase or start the next round when nobody is due where play stands."""
     if not engaged(battle):
         return
@@ -525,32 +537,31 @@ def settle(battle: Battle, dice: Dice, outcome: Outcome) -> None:
         advance_round(battle, dice, outcome)
         return
     if _announce(battle, outcome) or changed:
-        outcome.data["next_due"] = next_due(battle)
+        outcome.data["next_due"] = names_of(battle, next_due(battle))
 
 
 def initiative_notation(formula: str, unit: Unit) -> str:
     """Return an initiative formula with the unit's bonuses written in (`1d10+AB` -> `1d10+4`)."""
 
     def value(match: re.Match[str]) -> str:
-        return str(unit.bonus(BONUS_TOKENS[match.group(1).upper()]))
+        return str(unit.stat_bonus(match.group(1)) or 0)
 
     return _BONUS_RE.sub(value, formula)
 
 
-def roll_initiative(battle: Battle, dice: Dice) -> list[dict[str, Any]]:
+def roll_initiative(battle: Battle[Any], dice: Dice) -> list[dict[str, Any]]:
     """Roll initiative for this round's units, order them and record every roll."""
     formula = turn_rules(battle.ruleset_id).initiative
     records: list[dict[str, Any]] = []
     # Roll in the order units were added, so a round's dice read the same whatever last round's order was.
-    taking_part = {n.lower(): n for n in participants(battle)}
+    taking_part = set(participants(battle))
     for unit in battle.iter_units():
-        name = taking_part.get(unit.name.lower())
-        if name is None:
+        if unit.id not in taking_part:
             continue
-        roll = dice.roll(initiative_notation(formula, unit), f"Initiative: {name}")
+        roll = dice.roll(initiative_notation(formula, unit), f"Initiative: {unit.name}")
         records.append({
-            "unit": name, "total": roll.total, "faces": list(roll.faces), "bonus": roll.total - sum(roll.faces),
-            "ag": unit.chars.get("ag", 0), "rolloff": [],
+            "id": unit.id, "unit": unit.name, "total": roll.total, "faces": list(roll.faces),
+            "bonus": roll.total - sum(roll.faces), "ag": unit.initiative_tiebreak(), "rolloff": [],
         })
     # Highest total first; ties go to the higher Agility, then to a roll-off among those still tied.
     ranked = sorted(records, key=lambda r: (-r["total"], -r["ag"]))
@@ -558,7 +569,7 @@ def roll_initiative(battle: Battle, dice: Dice) -> list[dict[str, Any]]:
     for _key, group in itertools.groupby(ranked, key=lambda r: (r["total"], r["ag"])):
         ordered.extend(_roll_off(list(group), dice, 0))
     battle.turn["initiative"] = ordered
-    battle.turn["units"] = [r["unit"] for r in ordered]
+    battle.turn["units"] = [r["id"] for r in ordered]
     return ordered
 
 
@@ -574,7 +585,7 @@ def _roll_off(group: list[dict[str, Any]], dice: Dice, depth: int) -> list[dict[
     return ordered
 
 
-def _start_round(battle: Battle, dice: Dice, outcome: Outcome, effects: bool = True) -> None:
+def _start_round(battle: Battle[Any], dice: Dice, outcome: Outcome, effects: bool = True) -> None:
     """Set up the current round: who takes part, fresh budgets, initiative, start-of-round effects."""
     rules = turn_rules(battle.ruleset_id)
     mode = mode_of(battle)
@@ -582,7 +593,7 @@ def _start_round(battle: Battle, dice: Dice, outcome: Outcome, effects: bool = T
     turn["mode"] = mode
     turn["round"] = battle.round
     # Units added during the last round join here; destroyed ones are left out.
-    turn["units"] = [u.name for u in battle.iter_units() if u.alive]
+    turn["units"] = [u.id for u in battle.iter_units() if u.alive]
     turn["left"] = dict.fromkeys(turn["units"], rules.budget)
     turn["done"] = {}
     turn["initiative"] = []
@@ -590,23 +601,23 @@ def _start_round(battle: Battle, dice: Dice, outcome: Outcome, effects: bool = T
     if mode == "initiative":
         roll_initiative(battle, dice)
         outcome.data["initiative"] = [dict(r) for r in turn["initiative"]]
-    outcome.effect("round_started", round=battle.round, mode=mode, order=list(turn["units"]))
-    for effect in ROUND_START_EFFECTS if effects else ():
+    outcome.effect("round_started", round=battle.round, mode=mode, order=names_of(battle, turn["units"]))
+    for effect in battle.system.round_start if effects else ():
         effect(battle, dice, outcome)
     _lose_stunned_turns(battle, outcome)
     _announce(battle, outcome)
     outcome.data["round"] = battle.round
-    outcome.data["next_due"] = next_due(battle)
+    outcome.data["next_due"] = names_of(battle, next_due(battle))
 
 
-def advance_round(battle: Battle, dice: Dice, outcome: Outcome) -> None:
+def advance_round(battle: Battle[Any], dice: Dice, outcome: Outcome) -> None:
     """End the round and start the next: budgets, initiative, first unit or phase, then round effects."""
     require_active(battle)
     battle.round += 1
     _start_round(battle, dice, outcome)
 
 
-def begin_battle(battle: Battle, dice: Dice, outcome: Outcome) -> None:
+def begin_battle(battle: Battle[Any], dice: Dice, outcome: Outcome) -> None:
     """Set up round 1 as a new round is set up (the `start` order calls this).
 
     Start-of-round effects do not run here: the map the GM set up is the state at the start of round 1,
@@ -616,7 +627,7 @@ def begin_battle(battle: Battle, dice: Dice, outcome: Outcome) -> None:
     _start_round(battle, dice, outcome, effects=False)
 
 
-def require_active(battle: Battle) -> None:
+def require_active(battle: Battle[Any]) -> None:
     """Refuse an order outside an active battle, saying whether it has not started or has ended."""
     if battle.status == "setup":
         raise IllegalOrderError("The battle has not started yet; the GM starts it with /battle start.")
@@ -624,14 +635,14 @@ def require_active(battle: Battle) -> None:
         raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
 
 
-def require_running(battle: Battle) -> None:
+def require_running(battle: Battle[Any]) -> None:
     """Refuse turn orders unless the battle is active with its turns set up."""
     require_active(battle)
     if not engaged(battle):
         raise IllegalOrderError("This battle has no turn order yet; the GM can start a round with /turn close-round.")
 
 
-def set_mode(battle: Battle, mode: str, dice: Dice, outcome: Outcome) -> None:
+def set_mode(battle: Battle[Any], mode: str, dice: Dice, outcome: Outcome) -> None:
     """Switch the turn mode; in a running round, units keep what they have done and spent."""
     battle.turn["mode"] = mode
     if not engaged(battle):
@@ -644,7 +655,7 @@ def set_mode(battle: Battle, mode: str, dice: Dice, outcome: Outcome) -> None:
     # Forget where play stood so the new mode's first unit or side is announced.
     battle.turn["at"] = None
     settle(battle, dice, outcome)
-    outcome.data["next_due"] = next_due(battle)
+    outcome.data["next_due"] = names_of(battle, next_due(battle))
 
 
 def check_mode(mode: str) -> str:

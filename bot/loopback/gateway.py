@@ -18,7 +18,7 @@ log = logging.getLogger(__name__)
 
 # Gateway opcodes.
 DISPATCH = 0
-HEARTBEAT = 1
+HEARTBEAT = 1  # only ever received: discord.py answers a server heartbeat through its send rate limiter
 IDENTIFY = 2
 PRESENCE_UPDATE = 3
 VOICE_STATE_UPDATE = 4
@@ -51,7 +51,6 @@ class GatewaySession:
     sequence: int = 0
     identified: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    barriers: list[asyncio.Future[None]] = field(default_factory=list)
 
     async def send(self, payload: dict[str, Any]) -> None:
         """Send one gateway payload as a text frame."""
@@ -63,23 +62,6 @@ class GatewaySession:
         """Send one DISPATCH event with the next sequence number."""
         self.sequence += 1
         await self.send({"op": DISPATCH, "t": event, "s": self.sequence, "d": data})
-
-    async def barrier(self, limit: float) -> None:
-        """Wait until the client has read everything sent so far.
-
-        A client must answer a server HEARTBEAT at once and reads the socket in order, so its
-        answer proves that every earlier event went through discord.py's parsers.
-        """
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.barriers.append(future)
-        await self.send({"op": HEARTBEAT, "d": None})
-        try:
-            await asyncio.wait_for(future, timeout=limit)
-        except TimeoutError:
-            log.warning("gateway client did not answer a heartbeat within %.1fs", limit)
-        finally:
-            if future in self.barriers:
-                self.barriers.remove(future)
 
 
 class Gateway:
@@ -103,11 +85,6 @@ class Gateway:
                 await session.dispatch(event, data)
                 sent += 1
         return sent
-
-    async def barrier(self, limit: float = 5.0) -> None:
-        """Wait until every identified client has read all events sent to it so far."""
-        for session in self.identified_sessions():
-            await session.barrier(limit)
 
     async def close(self) -> None:
         """Close every open gateway connection."""
@@ -140,10 +117,6 @@ class Gateway:
         data: Any = payload.get("d")
         if op == HEARTBEAT:
             await session.send({"op": HEARTBEAT_ACK})
-            for future in session.barriers:
-                if not future.done():
-                    future.set_result(None)
-            session.barriers.clear()
         elif op == IDENTIFY:
             await self._identify(session, data)
         elif op == RESUME:

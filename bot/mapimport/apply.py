@@ -6,12 +6,12 @@ import logging
 from typing import TYPE_CHECKING
 
 from bot.mapimport.grid import FeaturePlacement
-from rules.actions.features import PlaceFeature
-from rules.actions.terrain import ImportMap
 from rules.battle import Battle
 from rules.dice import Dice
 from rules.errors import GameError, IllegalOrderError
 from rules.orders import Order
+from rules.systems.strategic.actions.features import PlaceFeature
+from rules.systems.strategic.actions.terrain import ImportMap
 
 if TYPE_CHECKING:
     from bot.service import Actor, BattleRecord, Result, TableService

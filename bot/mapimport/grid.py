@@ -10,9 +10,9 @@ from bot.mapimport.limits import MapImportError
 from rules.battle import Battle
 from rules.coords import MAX_SIDE, Cell
 from rules.errors import RulesetError
-from rules.mapfile import LAYERS, format_map
 from rules.ruleset import Ruleset
-from rules.terrain import OVER_WATER
+from rules.systems.strategic.mapfile import LAYERS, format_map
+from rules.systems.strategic.terrain import OVER_WATER
 
 log = logging.getLogger(__name__)
 

@@ -55,7 +55,7 @@ def _secret_standing(event: EventRecord, battle: Battle, viewer: int) -> bool:
         name = str(getattr(Order.parse(event.order_text), "unit", ""))
     except GameError:
         return True
-    unit = battle.units.get(name.strip().lower())
+    unit = battle.find_unit(name)
     return unit is None or unit.owner != viewer
 
 

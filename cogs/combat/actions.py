@@ -12,8 +12,8 @@ from cogs.combat.post import post_order
 from cogs.common.autocomplete import unit_choices
 from cogs.common.autocomplete_combat import target_choices
 from cogs.common.transformers import CellArg
-from rules.actions.battlefield import BreakFree, Extinguish
-from rules.actions.other import Aim, Defend, Hide, Maneuver
+from rules.systems.strategic.actions.battlefield import BreakFree, Extinguish
+from rules.systems.strategic.actions.other import Aim, Defend, Hide, Maneuver
 
 
 class ActionsCog(commands.Cog):

@@ -10,30 +10,21 @@ from cogs.combat.post import post_order
 from cogs.combat.preview import range_embed
 from cogs.common.autocomplete import unit_choices
 from cogs.common.autocomplete_combat import target_choices, weapon_choices
-from cogs.common.context import actor_of, battle_here, service_of
+from cogs.common.context import battle_here, service_of
 from cogs.common.replies import defer, reply
 from cogs.common.transformers import CellArg
-from rules.actions.combat import Attack
 from rules.battle import Battle
 from rules.coords import Cell
-from rules.errors import GameError, NotAllowedError, NotFoundError
-from rules.ranges import range_preview
-from rules.units import Unit, Weapon
+from rules.errors import GameError, NotFoundError
+from rules.systems.strategic.actions.combat import Attack
+from rules.systems.strategic.combat import range_preview
+from rules.systems.strategic.units import Unit, Weapon
 
 LOCATIONS = [
     app_commands.Choice(name="Head", value="head"), app_commands.Choice(name="Body", value="body"),
     app_commands.Choice(name="Right arm", value="r_arm"), app_commands.Choice(name="Left arm", value="l_arm"),
     app_commands.Choice(name="Right leg", value="r_leg"), app_commands.Choice(name="Left leg", value="l_leg"),
 ]
-
-
-def weapon_of(unit: Unit, name: str) -> Weapon:
-    """Return a unit's weapon by name, or list the weapons it has."""
-    weapon = unit.weapon(name)
-    if weapon is None:
-        names = ", ".join(w.name for w in unit.weapons) or "none"
-        raise NotFoundError(f"{unit.name} has no weapon `{name}`. Its weapons: {names}.")
-    return weapon
 
 
 def any_weapon(battle: Battle, name: str, user_id: int) -> tuple[Unit, Weapon]:
@@ -69,10 +60,6 @@ class CombatCog(commands.Cog):
         """Resolve an attack and post the breakdown, the dice, the damage and the map."""
         if not (target or "").strip() and at is None:
             raise GameError("Say what to attack: `target` (a unit, or `bridge`) or `at` (a square, for area weapons).")
-        if adjust:
-            record = await battle_here(interaction)
-            if not await service_of(interaction).is_gm(actor_of(interaction), record):
-                raise NotAllowedError("Only a GM can adjust an attack's to-hit test; leave `adjust` out.")
         order = Attack(unit=unit, weapon=weapon, target=(target or "").strip(), at=at, adjust=adjust,
                        called=called.value if called else "")
         await post_order(interaction, order)
@@ -96,7 +83,7 @@ class CombatCog(commands.Cog):
         battle = await service.load(record)
         if (unit or "").strip():
             owner = battle.unit(unit or "")
-            gun = weapon_of(owner, weapon)
+            gun = owner.require_weapon(weapon)
         else:
             owner, gun = any_weapon(battle, weapon, interaction.user.id)
         # From a bare square nobody stands there to fire, so the rules count no one's skill or aim.

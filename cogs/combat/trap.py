@@ -9,8 +9,8 @@ from discord.ext import commands
 from cogs.combat.post import post_order
 from cogs.common.autocomplete import unit_choices
 from cogs.common.autocomplete_combat import side_choices, trap_choices
-from rules.actions.battlefield import DetectTraps, TriggerTrap
 from rules.coords import Cell
+from rules.systems.strategic.actions.battlefield import DetectTraps, TriggerTrap
 
 
 class TrapCog(commands.GroupCog, group_name="trap", group_description="Spring your side's traps, find the enemy's"):

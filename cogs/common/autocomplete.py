@@ -6,7 +6,8 @@ import discord
 from discord import app_commands
 
 from cogs.common.context import service_of
-from rules.ruleset import RULESET_IDS, get_ruleset
+from rules.ruleset import get_ruleset
+from rules.system import ruleset_ids
 
 LIMIT = 25
 
@@ -39,7 +40,7 @@ async def unit_choices(interaction: discord.Interaction, current: str) -> list[a
 async def ruleset_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Offer the rulesets the engine plays."""
     out = []
-    for rid in RULESET_IDS:
+    for rid in ruleset_ids():
         r = get_ruleset(rid)
         if _matches(current, rid, r.name):
             out.append(app_commands.Choice(name=f"{rid}: {r.name}"[:100], value=rid))
@@ -48,7 +49,7 @@ async def ruleset_choices(interaction: discord.Interaction, current: str) -> lis
 
 async def terrain_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Offer the terrains of this channel's battle's ruleset."""
-    rulesets = [get_ruleset(r) for r in RULESET_IDS]
+    rulesets = [get_ruleset(r) for r in ruleset_ids()]
     if interaction.guild_id is not None and interaction.channel_id is not None:
         found = await service_of(interaction).peek(interaction.guild_id, interaction.channel_id)
         if found is not None:

@@ -9,12 +9,12 @@ from bot.service import BattleRecord
 from cogs.common.autocomplete import LIMIT
 from cogs.common.context import actor_of, service_of
 from rules.battle import Battle
-from rules.battlefield import bridge_at
-from rules.combat import melee_reach
 from rules.coords import Cell
 from rules.errors import GameError
-from rules.ranges import weapon_range
-from rules.units import CHARACTERISTIC_NAMES, Unit, Weapon
+from rules.systems.strategic.battlefield import bridge_at
+from rules.systems.strategic.combat import melee_reach
+from rules.systems.strategic.ranges import weapon_range
+from rules.systems.strategic.units import CHARACTERISTIC_NAMES, Unit, Weapon
 
 Choice = app_commands.Choice
 TRAP_FEATURES = ("bakelite_trap", "fire_trap")
@@ -41,7 +41,7 @@ def chosen_unit(interaction: discord.Interaction, battle: Battle, option: str = 
     name = getattr(interaction.namespace, option, None)
     if not isinstance(name, str) or not name.strip():
         return None
-    return battle.units.get(name.strip().lower())
+    return battle.find_unit(name)
 
 
 def weapon_label(battle: Battle, weapon: Weapon) -> str:

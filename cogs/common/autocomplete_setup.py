@@ -7,8 +7,9 @@ from discord import app_commands
 
 from cogs.common.context import service_of
 from rules.battle import Battle
-from rules.features import terrain_names
-from rules.ruleset import RULESET_IDS, Ruleset, get_ruleset
+from rules.ruleset import Ruleset, get_ruleset
+from rules.system import ruleset_ids
+from rules.systems.strategic.features import terrain_names
 
 LIMIT = 25
 
@@ -87,7 +88,7 @@ def _terrain_label(ruleset: Ruleset, key: str) -> str:
 async def map_terrain_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Offer the terrains of this battle's ruleset with the character a map file uses for each."""
     battle = await _battle(interaction)
-    rulesets = [battle.ruleset] if battle is not None else [get_ruleset(r) for r in RULESET_IDS]
+    rulesets = [battle.ruleset] if battle is not None else [get_ruleset(r) for r in ruleset_ids()]
     out: list[app_commands.Choice[str]] = []
     seen: set[str] = set()
     for ruleset in rulesets:

@@ -18,12 +18,12 @@ from cogs.common.embeds_damage import (
     location_line,
     roster,
 )
-from rules.area import area_kind, target_count
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError
 from rules.orders import Order
 from rules.outcome import Outcome
+from rules.systems.strategic.area import area_kind, target_count
 
 COMBAT_KINDS = frozenset({
     "attack", "aim", "hide", "maneuver", "defend", "act", "extinguish", "trigger-trap", "detect-traps", "break-free",
@@ -163,7 +163,7 @@ def _finish(embed: discord.Embed, fields: _Fields, outcome: Outcome, effects: li
 
 
 def _weapon_line(battle: Battle | None, unit: str, weapon_name: str) -> str | None:
-    attacker = battle.units.get(unit.lower()) if battle is not None else None
+    attacker = battle.find_unit(unit) if battle is not None else None
     weapon = attacker.weapon(weapon_name) if attacker is not None else None
     if weapon is None:
         return None
@@ -227,7 +227,7 @@ def _area_line(outcome: Outcome, battle: Battle | None) -> str | None:
     if kind == "line":
         cells = outcome.highlight.get("cells", [])
         return f"Line: crosses {len(cells)} square(s), {cells[0]} \u2192 {cells[-1]}" if cells else "Line attack"
-    attacker = battle.units.get(str(data["unit"]).lower()) if battle is not None else None
+    attacker = battle.find_unit(str(data["unit"])) if battle is not None else None
     weapon = attacker.weapon(data["weapon"]) if attacker is not None else None
     if battle is not None and weapon is not None and area_kind(weapon) == kind:
         return f"{AREA_NAMES[kind]} on {data['at']}: up to **{target_count(battle, weapon)}** target(s)"
@@ -259,7 +259,7 @@ def attack_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, a
     for r in outcome.rolls:
         if r.purpose.startswith("hit location for "):
             location_rolls[r.purpose.removeprefix("hit location for ")].append(r.total)
-    attacker = battle.units.get(str(data["unit"]).lower()) if battle is not None else None
+    attacker = battle.find_unit(str(data["unit"])) if battle is not None else None
     sb = attacker.bonus("s") if attacker is not None and battle is not None and battle.const("melee_strength_bonus") else 0
     damage = data.get("damage", [])
     feature_aps = feature_ap_at_each_hit(outcome, battle, cells)

@@ -8,9 +8,9 @@ from typing import Any
 from cogs.common.effects_combat import location_name, loss_text
 from cogs.common.embeds import safe
 from rules.battle import Battle
-from rules.combat import reverse_roll
 from rules.coords import Cell
 from rules.outcome import Outcome
+from rules.systems.strategic.combat import reverse_roll
 
 WHY_HIT = {
     "aimed": "aimed at", "random": "drawn at random", "horde_extra": "spare slot: extra hit on the Horde",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.battle import Battle
-from rules.features import visible_features
+from rules.systems.strategic.features import visible_features
 
 
 def own_sides(battle: Battle, user_id: int) -> list[str]:

@@ -13,12 +13,12 @@ from cogs.common.embeds import INFO, safe
 from cogs.common.embeds_setup import setup_embed
 from cogs.common.replies import defer, reply
 from cogs.common.transformers import CellArg, cells_from_text
-from rules.actions.features import PlaceFeature, RemoveFeature, SetFp, require_features
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError
-from rules.features import FeatureView, can_see, feature_at, fp_status, visible_features
 from rules.orders import Order
+from rules.systems.strategic.actions.features import PlaceFeature, RemoveFeature, SetFp, require_features
+from rules.systems.strategic.features import FeatureView, can_see, feature_at, fp_status, visible_features
 
 MAX_LIST = 30
 

@@ -11,7 +11,7 @@ from bot.service import EventRecord
 from cogs.common.embeds import INFO, roll_line, safe
 from cogs.turn.board import health
 from rules.battle import Battle
-from rules.statblock import STAT_FIELDS
+from rules.systems.strategic.statblock import STAT_FIELDS
 
 GM_COLOUR = discord.Colour.from_rgb(120, 80, 160)
 # Fields /gm set offers first; any stat-block field works.

@@ -28,7 +28,7 @@ from cogs.map.show import ShowRequest, access, render_request, shown_embed
 from cogs.map.text import page_embed, text_pages
 from rules import orders as o
 from rules.errors import GameError
-from rules.mapfile import format_map
+from rules.systems.strategic.mapfile import format_map
 
 StyleName = Literal["river-valley", "city", "mountains", "forest", "coast", "islands"]
 

@@ -16,9 +16,9 @@ from cogs.common.embeds_combat import combat_embed
 from cogs.common.replies import defer, reply
 from cogs.common.transformers import CellArg
 from rules import orders as o
-from rules.actions.other import Act
 from rules.dice import Dice
 from rules.errors import NotAllowedError
+from rules.systems.strategic.actions.other import Act
 
 
 class PlayCog(commands.Cog):

@@ -10,7 +10,7 @@ from bot.service import BattleRecord, ClockRecord
 from cogs.common.embeds import INFO, safe
 from cogs.turn.text import deadline_line, whose_turn
 from rules.battle import Battle
-from rules.features import fp_status
+from rules.systems.strategic.features import fp_status
 from rules.turns import turn_status
 
 STATE_MARKS = {

@@ -18,9 +18,9 @@ from cogs.turn.buttons import DYNAMIC_ITEMS
 from cogs.turn.notifier import Notifier
 from cogs.turn.text import clock_summary, outcome_lines, turn_embed, whose_turn
 from rules import turns
-from rules.actions.turns import CloseRound, EndTurn, Hold, SetTurnMode, StandingOrder
 from rules.errors import IllegalOrderError
 from rules.orders import Order
+from rules.systems.strategic.actions.turns import CloseRound, EndTurn, Hold, SetTurnMode, StandingOrder
 
 
 def service_listeners(bot: commands.Bot) -> list[Listener]:
@@ -88,7 +88,7 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
         else:
             battle = await service.load(record)
             due = turns.next_due(battle) if turns.engaged(battle) else []
-            mine = [n for n in due if battle.unit(n).owner == actor.user_id]
+            mine = [battle.unit(n).name for n in due if battle.unit(n).owner == actor.user_id]
             if mine:
                 orders = [EndTurn(unit=n) for n in mine]
             elif not due or await service.is_gm(actor, record):

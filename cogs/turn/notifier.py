@@ -21,7 +21,7 @@ from cogs.turn.board import BOARD_KIND, board_embed
 from cogs.turn.buttons import turn_view
 from cogs.turn.prompts import deadline_embed, mentions, reminder_content, turn_content, turn_prompt
 from rules.battle import Battle
-from rules.units import Unit
+from rules.systems.strategic.units import Unit
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +96,8 @@ class Notifier:
         if record is None:
             return
         battle = Battle.from_dict(record.state)
+        if not battle.system.has_map:  # the board shows squares, turns and feature points; map-less systems post reports
+            return
         embed = board_embed(record, battle, await self.service.clock_of(record))
         ref = await db.messages.get(record.id, BOARD_KIND)
         if ref is not None:
@@ -142,7 +144,7 @@ class Notifier:
         assert turn is not None
         if (await self.service.clock_of(record)).turn_key != turn.key:
             return  # that turn is already over (a skip or a deadline came right after); its successor is called
-        units = [battle.units[n.lower()] for n in turn.units if n.lower() in battle.units]
+        units = [u for u in (battle.find_unit(n) for n in turn.units) if u is not None]
         if not units:
             return
         owners, channel_users, dm_users = await self._recipients(record, units)
@@ -164,7 +166,7 @@ class Notifier:
         record, battle, clock = notice.record, notice.battle, notice.clock
         assert clock is not None
         names = list(notice.extra.get("units", []))
-        units = [battle.units[n.lower()] for n in names if n.lower() in battle.units]
+        units = [u for u in (battle.find_unit(n) for n in names) if u is not None]
         owners, channel_users, dm_users = await self._recipients(record, units)
         for uid in dm_users:
             mine = [u.name for u in units if owners[u.name] == uid]

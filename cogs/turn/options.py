@@ -9,12 +9,12 @@ import discord
 from bot.service import MapImage, TableService
 from cogs.common.embeds import INFO, safe, signed
 from rules import turns
-from rules.actions.combat import Attack
 from rules.battle import Battle
 from rules.errors import GameError
 from rules.orders import Move
-from rules.ranges import range_preview
-from rules.units import Unit
+from rules.systems.strategic.actions.combat import Attack
+from rules.systems.strategic.combat import range_preview
+from rules.systems.strategic.units import Unit
 
 MAX_TARGETS = 6
 MAX_WEAPONS = 8

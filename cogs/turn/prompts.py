@@ -12,11 +12,11 @@ from cogs.common.embeds import INFO, safe
 from cogs.turn.board import health
 from cogs.turn.text import effect_sentence, join
 from rules import turns
-from rules.actions.combat import Attack
 from rules.battle import Battle
 from rules.orders import Move
 from rules.outcome import Outcome
-from rules.units import Unit
+from rules.systems.strategic.actions.combat import Attack
+from rules.systems.strategic.units import Unit
 
 WARN = discord.Colour.from_rgb(220, 150, 40)
 MAX_UNIT_FIELDS = 12

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from cogs.common.embeds import INFO, safe
-from rules.units import CHARACTERISTIC_NAMES, Unit
+from rules.systems.strategic.units import CHARACTERISTIC_NAMES, Unit
 
 
 def _traits(unit: Unit) -> list[str]:

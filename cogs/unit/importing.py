@@ -10,11 +10,11 @@ from bot.service import Actor, BattleRecord, TableService
 from rules.battle import Battle, check_name
 from rules.dice import Dice
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError
-from rules.movement import blocker
 from rules.orders import AddUnit, RemoveUnit
-from rules.statblock import StatError, apply_stats, field_label
-from rules.statblock_file import UnitSpec, parse_statblock_file
-from rules.units import Unit
+from rules.systems.strategic.movement import blocker
+from rules.systems.strategic.statblock import StatError, apply_stats, field_label
+from rules.systems.strategic.statblock_file import UnitSpec, parse_statblock_file
+from rules.systems.strategic.units import Unit
 
 log = logging.getLogger(__name__)
 
@@ -81,8 +81,9 @@ class ImportPlan:
 
 def _check_placement(trial: Battle, lines: list[str], spec: UnitSpec, order: AddUnit) -> None:
     """Refuse a unit that cannot go where the file puts it, naming the line and field."""
-    if order.name.lower() in trial.units:
-        existing = trial.units[order.name.lower()].name
+    clash = trial.find_unit(order.name)
+    if clash is not None and clash.name.lower() == order.name.lower():
+        existing = clash.name
         raise IllegalOrderError(f"{where(lines, spec, ('name',))}: there is already a unit called {existing} in "
                                 "this battle; rename one of them.")
     try:
@@ -162,7 +163,7 @@ async def _take_back(service: TableService, actor: Actor, record: BattleRecord, 
             log.warning("battle %s: undoing a failed import failed; removing its units instead", record.id)
     battle = await service.load(await service.get_battle(actor.guild_id, record.id))
     for name in reversed(added):
-        if name.lower() not in battle.units:
+        if battle.find_unit(name) is None:
             continue
         try:
             await service.execute(actor, record, RemoveUnit(unit=name), render=False)

@@ -11,8 +11,8 @@ import pytest
 
 from bot.mapgen import STYLES, generate, palette_for
 from bot.mapimport import MapImportError
-from rules.mapfile import parse_map
 from rules.ruleset import get_ruleset
+from rules.systems.strategic.mapfile import parse_map
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = ("strategic-e", "strategic-p")
@@ -43,6 +43,7 @@ def test_different_seeds_give_different_maps_and_sizes_are_kept() -> None:
 def test_a_seed_gives_the_same_map_in_another_process() -> None:
     """Nothing in a generated map may depend on the process (hash seeds, dict order)."""
     script = ("import sys; sys.path.insert(0, sys.argv[1])\n"
+              "from rules.systems import install\ninstall()\n"
               "from bot.mapgen import generate\nfrom rules.ruleset import get_ruleset\n"
               "print(generate(get_ruleset('strategic-e'), 'coast', 42, 30, 20), end='')\n")
     other = subprocess.run([sys.executable, "-c", script, str(ROOT)], check=True, capture_output=True, text=True,

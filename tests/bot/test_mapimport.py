@@ -18,8 +18,8 @@ from PIL import Image
 from bot.mapimport import MapImportError, convert
 from bot.mapimport.limits import MAX_PIXELS, MAX_UNPACKED
 from rules.coords import Cell
-from rules.mapfile import parse_map
 from rules.ruleset import get_ruleset
+from rules.systems.strategic.mapfile import parse_map
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "tiled"
 P_SCALE = get_ruleset("strategic-p")

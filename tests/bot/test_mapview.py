@@ -6,13 +6,13 @@ import random
 
 from bot.mapview import build_view, last_action, overlays_for, range_overlay, status_line
 from render import AreaOfEffect, LineOfFire, MissLanding, MovePath, TargetSquare
-from rules.actions.turns import SetTurnMode
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.dice import Dice
 from rules.orders import AddUnit, Move, Start
-from rules.ranges import bands, weapon_range
-from rules.units import Weapon
+from rules.systems.strategic.actions.turns import SetTurnMode
+from rules.systems.strategic.ranges import bands, weapon_range
+from rules.systems.strategic.units import Weapon
 
 
 def dice() -> Dice:

@@ -14,10 +14,10 @@ from bot.loopback.replies import Reply
 from bot.mapview import build_view
 from bot.service import Actor
 from render import cell_box
-from rules.actions.turns import SetTurnMode
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.orders import AddUnit, Order
+from rules.systems.strategic.actions.turns import SetTurnMode
 from storage import BattleRecord
 from tests.e2e.conftest import Table, last_message, text_of
 

@@ -77,7 +77,7 @@ async def test_a_miss_changes_no_wounds_but_spends_the_action(armed: Table) -> N
     assert "Eva-01 fires at Sachiel: miss" in text and "❌ **miss**, 3 degrees of failure" in text
     assert "Damage to" not in text
     battle = await stored_battle(armed)
-    assert battle.unit("Sachiel").wounds == 20 and battle.turn["left"]["Eva-01"] == 1
+    assert battle.unit("Sachiel").wounds == 20 and battle.turn["left"][battle.unit("Eva-01").id] == 1
 
 
 async def test_a_destroyed_unit_leaves_the_map(armed: Table) -> None:
@@ -88,7 +88,7 @@ async def test_a_destroyed_unit_leaves_the_map(armed: Table) -> None:
     assert "Sachiel loses **11 wounds** → 0 left" in text and "💀 **Sachiel is destroyed**" in text
     assert "💀 Sachiel (Angels) is destroyed on H3 and leaves the map" in text
     battle = await stored_battle(armed)
-    assert "sachiel" not in battle.units
+    assert battle.find_unit("Sachiel") is None
 
 
 async def test_a_called_shot_and_a_gm_adjustment_are_in_the_breakdown(armed: Table) -> None:
@@ -122,7 +122,7 @@ async def test_melee_counts_terrain_strength_and_tearing_but_no_cover(table: Tab
     ):
         assert line in text, f"missing {line!r} in:\n{text}"
     battle = await stored_battle(table)
-    assert battle.unit("Shamshel").wounds == 9 and battle.unit("Eva-01").engaged == ["Shamshel"]
+    assert battle.unit("Shamshel").wounds == 9 and battle.unit("Eva-01").engaged == [battle.unit("Shamshel").id]
 
 
 async def test_a_blast_hits_everyone_on_the_square_with_half_cover(table: Table) -> None:
@@ -237,7 +237,7 @@ async def test_someone_elses_unit(armed: Table) -> None:
 
 
 async def test_only_a_gm_adjusts(armed: Table) -> None:
-    await refused(armed, "attack", "Only a GM can adjust", user=armed.alice, unit="Eva-01", weapon="Pallet Rifle",
+    await refused(armed, "attack", "Only a GM can set `adjust` on `attack`", user=armed.alice, unit="Eva-01", weapon="Pallet Rifle",
                   target="Sachiel", adjust=10)
 
 

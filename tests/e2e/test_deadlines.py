@@ -99,7 +99,7 @@ async def test_default_policy_follows_standing_orders_and_falls_back_to_hold(tab
     await table.tick(days=1)
     battle = await stored_battle(table)
     assert str(battle.unit("Eva-01").cell) == "E3" and str(battle.unit("Eva-02").cell) == "C5"
-    assert battle.turn["done"] == {"Eva-01": "standing", "Eva-02": "held"}
+    assert {battle.unit(k).name: v for k, v in battle.turn["done"].items()} == {"Eva-01": "standing", "Eva-02": "held"}
     summary = next(m for m in new_since(table, before) if "Deadline passed" in message_text(m))
     text = message_text(summary)
     assert "Eva-01 follows its standing order `move unit:Eva-01 to:E3 mode:half`." in text

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from PIL import Image
 
 from tests.e2e.conftest import Table, embed_text, last_message, text_of
 from tests.e2e.setup_helpers import refused, stored, stored_battle
@@ -75,6 +78,8 @@ async def test_a_trap_is_secret_to_its_side(field: Table) -> None:
     assert "Fire Trap (hidden from the other side)" in (await table.service.text_map(
         battle, viewer_sides=["NERV"])).full()
     assert "Fire Trap" not in (await table.service.text_map(battle)).full()
+    # The owner's legend may list its own hidden trap; the enemy's image is the public one, byte for byte.
+    assert Image.open(io.BytesIO(own_png)).size[1] == Image.open(io.BytesIO(public_png)).size[1]
 
     gm_view = await table.slash("map show", hidden=True)
     assert last_message(gm_view).ephemeral

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.coords import Cell
-from rules.mapfile import format_map
+from rules.systems.strategic.mapfile import format_map
 from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.setup_helpers import refused, stored, stored_battle
 

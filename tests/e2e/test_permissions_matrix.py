@@ -17,9 +17,9 @@ import pytest
 from bot.loopback.models import LoopbackChannel, LoopbackUser
 from bot.loopback.replies import Reply
 from bot.service import Actor
-from rules.actions.turns import StandingOrder
 from rules.coords import Cell
 from rules.orders import AddUnit, Roll, Start
+from rules.systems.strategic.actions.turns import StandingOrder
 from storage import BattleRecord
 from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.turn_helpers import posted, prompts

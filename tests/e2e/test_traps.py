@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.actions.features import PlaceFeature
 from rules.coords import Cell
+from rules.systems.strategic.actions.features import PlaceFeature
 from tests.e2e.combat_helpers import add, battle_with, dice, give, public, refused, start, stored_battle
 from tests.e2e.conftest import Table, last_message
 

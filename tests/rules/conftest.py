@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from rules.actions.turns import CloseRound, SetTurnMode
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.dice import Dice
 from rules.orders import AddUnit, Start
+from rules.systems.strategic.actions.turns import CloseRound, SetTurnMode
 
 
 def dice(*faces: int) -> Dice:

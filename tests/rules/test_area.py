@@ -6,12 +6,18 @@ from typing import Any
 
 import pytest
 
-from rules.actions.combat import Attack
-from rules.area import choose_targets, line_squares, line_targets, melee_partners, target_count
 from rules.battle import Battle
 from rules.coords import Cell, line_cells
 from rules.errors import IllegalOrderError
-from rules.statblock import parse_weapon
+from rules.systems.strategic.actions.combat import Attack
+from rules.systems.strategic.area import (
+    choose_targets,
+    line_squares,
+    line_targets,
+    melee_partners,
+    target_count,
+)
+from rules.systems.strategic.statblock import parse_weapon
 from tests.rules.conftest import add, dice, start
 
 N2 = {"name": "N2", "range": 100, "blast": 2, "damage": "1d10", "type": "I"}
@@ -81,9 +87,9 @@ def test_melee_partners_of_a_direct_hit_are_extra_targets() -> None:
     add(b, "Angel", "SEELE", "C3")
     add(b, "Rei", "NERV", "C4")
     add(b, "Asuka", "NERV", "D3")
-    b.unit("Angel").engaged[:] = ["Rei", "Asuka"]
-    b.unit("Rei").engaged[:] = ["Angel"]
-    b.unit("Asuka").engaged[:] = ["Angel"]
+    b.unit("Angel").engaged[:] = [b.unit("Rei").id, b.unit("Asuka").id]
+    b.unit("Rei").engaged[:] = [b.unit("Angel").id]
+    b.unit("Asuka").engaged[:] = [b.unit("Angel").id]
     hits = choose_targets(b, dice(), Cell.parse("C3"), 4, b.unit("Angel"))
     extra = melee_partners(b, hits)
     assert [(h.unit.name, h.why, str(h.cell)) for h in extra] == [("Rei", "melee_partner", "C4"),

@@ -6,13 +6,14 @@ from typing import Any
 
 import pytest
 
-from rules.actions.combat import Attack
+from rules import turns
 from rules.battle import Battle
-from rules.combat import clear_engagement, hit_location, prune_engagement, reverse_roll
 from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError, NotFoundError
 from rules.orders import EditUnit, Order
 from rules.outcome import Outcome
+from rules.systems.strategic.actions.combat import Attack
+from rules.systems.strategic.combat import clear_engagement, hit_location, prune_engagement, reverse_roll
 from tests.rules.conftest import add, dice, new_round, start
 
 RIFLE = {"name": "Rifle", "range": 30, "damage": "1d10", "type": "I"}
@@ -349,7 +350,7 @@ def test_a_destroyed_unit_cannot_act() -> None:
     add(b, "Target", "Blue", "A6", bs=40, wounds=1, weapons=[RIFLE])
     start(b)
     _shoot(b, 5, 10)
-    assert "target" not in b.units
+    assert b.find_unit("target") is None
     _refused(b, Attack(unit="Target", weapon="Rifle", target="Shooter"), NotFoundError, "no unit `Target`")
     b.apply(EditUnit(unit="Shooter", stats={"wounds": 0}), dice())
     add(b, "Other", "Blue", "A9")
@@ -448,7 +449,7 @@ def test_melee_engages_both_even_on_a_miss_and_adds_strength_bonus() -> None:
     add(b, "Target", "Blue", "B1", t=0)
     start(b)
     _shoot(b, 100, weapon="Knife")
-    assert b.unit("Shooter").engaged == ["Target"] and b.unit("Target").engaged == ["Shooter"]
+    assert turns.names_of(b, b.unit("Shooter").engaged) == ["Target"] and turns.names_of(b, b.unit("Target").engaged) == ["Shooter"]
     out = _shoot(b, 5, 3, weapon="Knife")
     dmg = out.data["damage"][0]
     assert dmg["roll"]["notation"] == "1d10+4" and dmg["damage"] == 7 and dmg["melee"] is True
@@ -464,12 +465,12 @@ def test_engagement_clears_when_a_partner_leaves_or_dies() -> None:
     _shoot(b, 100, weapon="Knife")
     _shoot(b, 100, weapon="Knife", target="Other")
     shooter, other = b.unit("Shooter"), b.unit("Other")
-    assert sorted(shooter.engaged) == ["Other", "Target"]
+    assert sorted(turns.names_of(b, shooter.engaged)) == ["Other", "Target"]
     assert clear_engagement(b, other) == ["Shooter"]
-    assert shooter.engaged == ["Target"] and other.engaged == []
+    assert turns.names_of(b, shooter.engaged) == ["Target"] and other.engaged == []
     new_round(b)
     _shoot(b, 5, 9, weapon="Knife")
-    assert "target" not in b.units and shooter.engaged == []
+    assert b.find_unit("target") is None and shooter.engaged == []
 
 
 def test_prune_engagement_drops_partners_out_of_reach() -> None:
@@ -482,7 +483,7 @@ def test_prune_engagement_drops_partners_out_of_reach() -> None:
     target = b.unit("Target")
     target.x = 5
     assert prune_engagement(b, target) == ["Shooter"]
-    assert b.unit("Shooter").engaged == []
+    assert turns.names_of(b, b.unit("Shooter").engaged) == []
 
 
 def test_undo_restores_everything_an_attack_changed() -> None:
@@ -494,6 +495,6 @@ def test_undo_restores_everything_an_attack_changed() -> None:
     start(b)
     before = b.to_dict()
     b.apply(Attack(unit="Shooter", weapon="Rifle", target="Target"), dice(5, 10, 1, 2))
-    assert "target" not in b.units and b.square_state(Cell.parse("A6"))["fire"] == 2
+    assert b.find_unit("target") is None and b.square_state(Cell.parse("A6"))["fire"] == 2
     b.undo()
     assert b.to_dict() == before

@@ -6,15 +6,15 @@ from typing import Any
 
 import pytest
 
-from rules.actions.battlefield import DetectTraps, Extinguish, NextRound, TriggerTrap
-from rules.actions.combat import Attack
 from rules.battle import Battle
-from rules.battlefield import on_hit_square
-from rules.combat import skill_breakdown
 from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError, NotFoundError
 from rules.orders import End, Order
 from rules.outcome import Outcome
+from rules.systems.strategic.actions.battlefield import DetectTraps, Extinguish, NextRound, TriggerTrap
+from rules.systems.strategic.actions.combat import Attack
+from rules.systems.strategic.battlefield import on_hit_square
+from rules.systems.strategic.combat import skill_breakdown
 from tests.rules.conftest import add, dice, start
 
 C = Cell.parse

@@ -6,10 +6,12 @@ from typing import Any
 
 import pytest
 
+from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
-from rules.damage import apply_damage, apply_magdam, cover_ap, devastating, roll_damage
 from rules.outcome import Outcome
+from rules.systems.strategic.damage import apply_damage, apply_magdam, devastating, roll_damage
+from rules.systems.strategic.terrain import cover_ap
 from tests.rules.conftest import add, dice
 
 
@@ -109,11 +111,11 @@ def test_feature_cover_combines_with_terrain_and_decays() -> None:
     """000:L84 "take the highest value between them and increase it by +1"; A22: a ranged hit beating it wears the feature."""
     b = _battle(terrain="forest")
     b.square(Cell.parse("C3")).update(feature="barrier_walls", feature_side="Blue", feature_ap=16)
-    assert cover_ap(b, Cell.parse("C3")) == {"terrain": 2, "feature": 16, "total": 17}
+    assert cover_ap(b, Cell.parse("C3")) == (2, 16, 17)
     result, outcome = _hit(b, 10, notation="1d10+10")
     assert result["damage"] == 20 and result["cover_used"] == 17 and result["feature_ap_left"] == 15
     assert {"type": "cover_decayed", "cell": "C3", "feature": "barrier_walls", "before": 16, "after": 15} in outcome.effects
-    assert cover_ap(b, Cell.parse("C3"))["total"] == 16
+    assert cover_ap(b, Cell.parse("C3"))[2] == 16
 
 
 def test_cover_does_not_decay_on_weak_hits_or_melee() -> None:
@@ -129,7 +131,7 @@ def test_worn_out_feature_leaves_only_terrain_cover() -> None:
     """A22: "once the feature is worn away only the terrain value remains"; terrain AP never decays (000:L35)."""
     b = _battle(terrain="forest")
     b.square(Cell.parse("C3")).update(feature="barrier_walls", feature_ap=0)
-    assert cover_ap(b, Cell.parse("C3")) == {"terrain": 2, "feature": 0, "total": 2}
+    assert cover_ap(b, Cell.parse("C3")) == (2, 0, 2)
 
 
 def test_ignore_armour_and_toughness_for_falls_and_mines() -> None:
@@ -166,13 +168,13 @@ def test_destroyed_units_leave_the_map_and_the_log_keeps_them() -> None:
     """Brief: destroyed units leave the map, with an effect holding their last state; A58 engagement ends."""
     b = _battle(wounds=3)
     add(b, "Rei", "Red", "C4")
-    b.unit("Target").engaged.append("Rei")
-    b.unit("Rei").engaged.append("Target")
+    b.unit("Target").engaged.append(b.unit("Rei").id)
+    b.unit("Rei").engaged.append(b.unit("Target").id)
     result, outcome = _hit(b, 9)
-    assert result["destroyed"] is True and "target" not in b.units
+    assert result["destroyed"] is True and b.find_unit("target") is None
     gone = next(e for e in outcome.effects if e["type"] == "destroyed")
     assert gone["last"]["name"] == "Target" and gone["last"]["wounds"] == 0 and gone["engaged_with"] == ["Rei"]
-    assert b.unit("Rei").engaged == []
+    assert turns.names_of(b, b.unit("Rei").engaged) == []
     assert outcome.highlight["marks"] == [{"cell": "C3", "text": "Target destroyed"}]
 
 
@@ -180,3 +182,13 @@ def test_a_horde_at_zero_magnitude_is_destroyed() -> None:
     """A01: a Horde has Magnitude instead of Wounds; at 0 it is gone."""
     b = _battle(kind="horde", magnitude=1)
     assert _hit(b, 9)[0]["destroyed"] is True and not b.units
+
+
+def test_gm_cover_combine_bonus_reaches_the_damage() -> None:
+    """000:L84 "take the highest value between them and increase it by +1" (A22): a GM who sets the bonus to 3
+    sees the same cover on the square and in the damage, Barrier Walls 16 over Forest 2 giving 19, not 17."""
+    b = _battle(terrain="forest")
+    b.square(Cell.parse("C3")).update(feature="barrier_walls", feature_side="Blue", feature_ap=16)
+    b.constants["cover_combine_bonus"] = 3
+    result, _ = _hit(b, 10, notation="1d10+30")
+    assert result["cover_ap"] == 19 and result["cover_used"] == 19

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from rules.actions.features import PlaceFeature, RemoveFeature, SetFp
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError, NotFoundError
-from rules.features import fp_pool, fp_status, visible_features
 from rules.orders import Order, Paint, SetRule
+from rules.systems.strategic.actions.features import PlaceFeature, RemoveFeature, SetFp
+from rules.systems.strategic.features import fp_pool, fp_status, visible_features
 from tests.rules.conftest import add, dice, start
 
 

@@ -6,14 +6,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.actions.features import PlaceFeature
-from rules.actions.terrain import ImportMap
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError
-from rules.mapfile import format_map, map_flags, parse_map
 from rules.orders import Order, Paint
 from rules.ruleset import get_ruleset
+from rules.systems.strategic.actions.features import PlaceFeature
+from rules.systems.strategic.actions.terrain import ImportMap
+from rules.systems.strategic.mapfile import format_map, map_flags, parse_map
 from tests.rules.conftest import add, dice
 
 P = get_ruleset("strategic-p")

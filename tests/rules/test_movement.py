@@ -8,14 +8,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.actions.features import PlaceFeature
+from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.dice import Dice
 from rules.errors import IllegalOrderError, InvalidOrderError
-from rules.movement import allowance, find_path, movement_base
 from rules.orders import EditUnit, Move, Paint, SetRule
 from rules.outcome import Outcome
+from rules.systems.strategic.actions.features import PlaceFeature
+from rules.systems.strategic.movement import allowance, find_path, movement_base
 from tests.rules.conftest import add, dice, new_round, start
 
 
@@ -503,7 +504,7 @@ def test_a_unit_destroyed_by_mines_stops_there() -> None:
     mined(b)
     start(b)
     out = move(b, "Foe", "D1", "full", 90, 50, 10, 10)
-    assert out.data["stopped_at"] == "B1" and "foe" not in b.units
+    assert out.data["stopped_at"] == "B1" and b.find_unit("foe") is None
 
 
 def test_path_avoids_a_known_minefield_when_it_costs_nothing(battle_p: Battle) -> None:
@@ -640,9 +641,9 @@ def test_moving_away_ends_melee_engagement(battle_e: Battle) -> None:
     """A58: "Engaged" clears when either leaves the square."""
     add(battle_e, "Eva", "NERV", "A1", ag=40)
     add(battle_e, "Angel", "Angels", "A1", ag=40)
-    battle_e.unit("Eva").engaged.append("Angel")
-    battle_e.unit("Angel").engaged.append("Eva")
+    battle_e.unit("Eva").engaged.append(battle_e.unit("Angel").id)
+    battle_e.unit("Angel").engaged.append(battle_e.unit("Eva").id)
     start(battle_e)
     out = move(battle_e, "Eva", "C1")
-    assert battle_e.unit("Eva").engaged == [] and battle_e.unit("Angel").engaged == []
+    assert turns.names_of(battle_e, battle_e.unit("Eva").engaged) == [] and turns.names_of(battle_e, battle_e.unit("Angel").engaged) == []
     assert {"type": "disengaged", "unit": "Eva", "from_units": ["Angel"]} in out.effects

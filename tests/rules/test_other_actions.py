@@ -6,12 +6,13 @@ from typing import Any
 
 import pytest
 
-from rules.actions.combat import Attack
-from rules.actions.other import Act, Aim, Defend, Hide, Maneuver
+from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError
 from rules.orders import Order
+from rules.systems.strategic.actions.combat import Attack
+from rules.systems.strategic.actions.other import Act, Aim, Defend, Hide, Maneuver
 from tests.rules.conftest import add, dice, start
 
 C = Cell.parse
@@ -133,12 +134,12 @@ def _melee_pair(ruleset: str = "strategic-p", mine: str = "A1", theirs: str = "B
 def test_a_won_maneuver_pushes_the_target_away() -> None:
     """000:L7 "actions such as Maneuver shift an enemy 1dm"; A58: leaving the square ends the engagement."""
     b = _melee_pair()
-    b.unit("Rei").engaged.append("Angel")
-    b.unit("Angel").engaged.append("Rei")
+    b.unit("Rei").engaged.append(b.unit("Angel").id)
+    b.unit("Angel").engaged.append(b.unit("Rei").id)
     out = b.apply(Maneuver(unit="Rei", target="Angel"), dice(10, 90))
     assert b.unit("Angel").cell == C("C1") and out.data["won"] is True
     assert [t["purpose"] for t in out.tests] == ["Rei maneuvers", "Angel holds its ground"]
-    assert b.unit("Rei").engaged == [] and b.unit("Angel").engaged == []
+    assert turns.names_of(b, b.unit("Rei").engaged) == [] and turns.names_of(b, b.unit("Angel").engaged) == []
     assert out.highlight["path"] == ["B1", "C1"]
 
 

@@ -10,9 +10,17 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import RulesetError
 from rules.orders import SetRule
-from rules.ranges import band_for, bands, evaluate, max_range, range_preview, strategic_length, weapon_range
 from rules.ruleset import list_rulesets
-from rules.units import Weapon
+from rules.systems.strategic.combat import range_preview
+from rules.systems.strategic.ranges import (
+    band_for,
+    bands,
+    evaluate,
+    max_range,
+    strategic_length,
+    weapon_range,
+)
+from rules.systems.strategic.units import Weapon
 from tests.rules.conftest import add, dice
 
 Span = tuple[int, int] | None

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from rules.actions.features import PlaceFeature
 from rules.battle import Battle
 from rules.constants import list_constants
 from rules.coords import Cell
 from rules.orders import Paint, SetRule, SkillTest
 from rules.ruleset import get_ruleset
-from rules.terrain import (
+from rules.systems.strategic.actions.features import PlaceFeature
+from rules.systems.strategic.terrain import (
     combine,
     cover_ap,
     dtv_penalty,

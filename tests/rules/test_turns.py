@@ -10,16 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules import turns
-from rules.actions.turns import (
-    CloseRound,
-    EndTurn,
-    Hold,
-    SetTurnMode,
-    SkipTurn,
-    StandingOrder,
-    StandingTurn,
-    apply_standing_order,
-)
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.dice import Dice
@@ -33,6 +23,17 @@ from rules.errors import (
 )
 from rules.orders import AddUnit, EditUnit, Move, Order, RemoveUnit, Roll, SkillTest, Start
 from rules.outcome import Outcome
+from rules.systems.strategic import SYSTEM as STRATEGIC
+from rules.systems.strategic.actions.turns import (
+    CloseRound,
+    EndTurn,
+    Hold,
+    SetTurnMode,
+    SkipTurn,
+    StandingOrder,
+    StandingTurn,
+    apply_standing_order,
+)
 from tests.rules.conftest import add, dice
 
 
@@ -136,7 +137,7 @@ def test_nothing_is_blocked_in_setup(three: Battle) -> None:
     for _ in range(3):
         three.apply(SkillTest(unit="Eva-01", stat="ag"), dice(10))
     assert turns.actions_left(three, "Eva-01") == 2
-    assert turns.next_due(three) == []
+    assert turns.names_of(three, turns.next_due(three)) == []
     assert turns.turn_status(three)["units"][0]["state"] == "setup"
 
 
@@ -190,14 +191,14 @@ def test_end_turn_passes_to_the_next_and_the_round_ends_after_the_last(initiativ
     initiative.apply(EndTurn(), dice())
     out = initiative.apply(EndTurn(), dice(3, 3, 3))
     assert initiative.round == 3 and effect(out, "round_started")["round"] == 3
-    assert turns.current_unit(initiative) == "Asuka"
+    assert turns.name_of(initiative, turns.current_unit(initiative) or "") == "Asuka"
 
 
 def test_hold_spends_the_turn_and_is_recorded(initiative: Battle) -> None:
     initiative.apply(Move(unit="Asuka", to=Cell.parse("A2"), mode="half"), dice())
     out = initiative.apply(Hold(unit="Asuka"), dice())
     assert effect(out, "held") == {"type": "held", "unit": "Asuka", "unused": 1}
-    assert initiative.turn["done"] == {"Asuka": "held"}
+    assert {turns.name_of(initiative, k): v for k, v in initiative.turn["done"].items()} == {"Asuka": "held"}
     with pytest.raises(NotYourTurnError, match="Asuka is holding this round"):
         initiative.apply(SkillTest(unit="Asuka", stat="ag"), dice(5))
 
@@ -219,7 +220,7 @@ def sides(three: Battle) -> Battle:
 
 def test_side_phases_alternate_in_the_order_sides_were_created(sides: Battle) -> None:
     assert turns.current_side(sides) == "NERV"
-    assert turns.next_due(sides) == ["Asuka", "Eva-01"]
+    assert turns.names_of(sides, turns.next_due(sides)) == ["Asuka", "Eva-01"]
     before = sides.to_dict()
     with pytest.raises(NotYourTurnError, match=r"^It is the NERV phase; SEELE units act next phase\.$"):
         sides.apply(Move(unit="MP-Eva", to=Cell.parse("T14"), mode="half"), dice())
@@ -253,7 +254,7 @@ def test_gm_skip_ends_the_whole_phase(sides: Battle) -> None:
     out = sides.apply(SkipTurn(), dice())
     assert effect(out, "turn_skipped") == {"type": "turn_skipped", "units": ["Asuka", "Eva-01"], "side": "NERV"}
     assert turns.current_side(sides) == "SEELE"
-    assert sides.turn["done"] == {"Asuka": "skipped", "Eva-01": "skipped"}
+    assert {turns.name_of(sides, k): v for k, v in sides.turn["done"].items()} == {"Asuka": "skipped", "Eva-01": "skipped"}
 
 
 # --- free mode ---------------------------------------------------------------------
@@ -285,7 +286,7 @@ def test_gm_skips_the_current_unit_or_a_named_one(initiative: Battle) -> None:
     out = initiative.apply(SkipTurn(), dice())
     assert effect(out, "turn_skipped")["units"] == ["Asuka"] and out.data["next_due"] == ["MP-Eva"]
     initiative.apply(SkipTurn(unit="Eva-01"), dice())
-    assert turns.next_due(initiative) == ["MP-Eva"]
+    assert turns.names_of(initiative, turns.next_due(initiative)) == ["MP-Eva"]
     with pytest.raises(IllegalOrderError, match="Eva-01 had its turn skipped this round"):
         initiative.apply(SkipTurn(unit="Eva-01"), dice())
     out = initiative.apply(EndTurn(), dice(1, 1, 1))
@@ -296,7 +297,7 @@ def test_close_round_works_in_any_mode(initiative: Battle) -> None:
     out = initiative.apply(CloseRound(), dice(2, 2, 2))
     assert initiative.round == 2 and effect(out, "round_closed")["skipped"] == ["Asuka", "MP-Eva", "Eva-01"]
     # Initiative ties: 2+6=8, 2+4=6, 2+3=5; no roll-off is needed.
-    assert turns.current_unit(initiative) == "Asuka"
+    assert turns.name_of(initiative, turns.current_unit(initiative) or "") == "Asuka"
 
 
 def test_switching_mode_mid_round_keeps_what_units_did(initiative: Battle) -> None:
@@ -328,11 +329,11 @@ def test_removed_and_destroyed_units_drop_out(initiative: Battle) -> None:
     out = initiative.apply(RemoveUnit(unit="Asuka"), dice())
     assert effect(out, "turn_passed")["to"] == "MP-Eva" and out.data["next_due"] == ["MP-Eva"]
     initiative.apply(EditUnit(unit="MP-Eva", stats={"wounds": 0}), dice())
-    assert turns.next_due(initiative) == ["Eva-01"]
+    assert turns.names_of(initiative, turns.next_due(initiative)) == ["Eva-01"]
     with pytest.raises(NotYourTurnError, match="MP-Eva is out of the fight"):
         initiative.apply(SkillTest(unit="MP-Eva", stat="ag"), dice(5))
     out = initiative.apply(EndTurn(), dice(4))
-    assert initiative.round == 2 and turns.participants(initiative) == ["Eva-01"]
+    assert initiative.round == 2 and turns.names_of(initiative, turns.participants(initiative)) == ["Eva-01"]
     assert turns.turn_status(initiative)["units"][-1]["state"] == "out"
 
 
@@ -342,7 +343,7 @@ def test_a_unit_added_mid_battle_joins_at_the_next_round(initiative: Battle) -> 
         initiative.apply(SkillTest(unit="Rei", stat="ag"), dice(5))
     assert turns.turn_status(initiative)["units"][-1]["state"] == "next_round"
     initiative.apply(CloseRound(), dice(1, 1, 1, 9))
-    assert turns.current_unit(initiative) == "Rei"
+    assert turns.name_of(initiative, turns.current_unit(initiative) or "") == "Rei"
 
 
 def test_round_start_effects_run_after_the_round_is_set_up(initiative: Battle, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -353,9 +354,9 @@ def test_round_start_effects_run_after_the_round_is_set_up(initiative: Battle, m
         battle.unit("Asuka").wounds = 0  # a fire or storm can take a unit out before it acts
         out.effect("storm_moved")
 
-    monkeypatch.setattr(turns, "ROUND_START_EFFECTS", [storm])
+    monkeypatch.setattr(initiative.system, "round_start", [storm])
     out = initiative.apply(CloseRound(), dice(9, 1, 1))
-    assert seen == [(2, ["Asuka", "Eva-01", "MP-Eva"])]
+    assert [(r, turns.names_of(initiative, ids)) for r, ids in seen] == [(2, ["Asuka", "Eva-01", "MP-Eva"])]
     assert types(out) == ["round_closed", "round_started", "storm_moved", "turn_passed"]
     assert out.data["next_due"] == ["Eva-01"]
 
@@ -366,7 +367,7 @@ def test_a_round_moved_on_by_another_order_gets_its_turns_set_up(initiative: Bat
     out = Outcome(order="next-round", kind="next-round")
     turns.settle(initiative, dice(1, 1, 1), out)
     assert types(out) == ["round_started", "turn_passed"] and out.data["round"] == 2
-    assert initiative.turn["done"] == {} and initiative.turn["round"] == 2
+    assert {turns.name_of(initiative, k): v for k, v in initiative.turn["done"].items()} == {} and initiative.turn["round"] == 2
     assert turns.actions_left(initiative, "Asuka") == 2
 
 
@@ -407,7 +408,7 @@ def test_standing_order_is_followed_when_the_deadline_passes(initiative: Battle)
     assert out.tests[0]["roll"] == 20 and [r.faces for r in out.rolls] == [(20,)]
     assert "fallback" not in out.data
     assert types(out)[-2:] == ["standing_order_followed", "turn_passed"]
-    assert initiative.turn["done"] == {"Asuka": "standing"} and out.data["next_due"] == ["MP-Eva"]
+    assert {turns.name_of(initiative, k): v for k, v in initiative.turn["done"].items()} == {"Asuka": "standing"} and out.data["next_due"] == ["MP-Eva"]
     # One undo takes back the order and the end of the turn together.
     initiative.undo()
     assert initiative.to_dict() == before
@@ -419,7 +420,7 @@ def test_an_illegal_standing_order_falls_back_to_hold_and_says_why(initiative: B
     assert "squares from Asuka" in out.data["fallback"]
     assert effect(out, "held")["reason"] == "fallback"
     assert initiative.unit("Asuka").cell == Cell.parse("A1")
-    assert initiative.turn["done"] == {"Asuka": "held"}
+    assert {turns.name_of(initiative, k): v for k, v in initiative.turn["done"].items()} == {"Asuka": "held"}
 
 
 def test_no_standing_order_means_hold(initiative: Battle) -> None:
@@ -494,7 +495,7 @@ def test_costs_come_from_the_ruleset() -> None:
 )
 def test_bad_turn_tables_are_refused(table: dict[str, Any], fragment: str) -> None:
     with pytest.raises(RulesetError, match=fragment):
-        turns.parse_turn_rules({"turns": table}, "test.toml")
+        turns.parse_turn_rules({"turns": table}, "test.toml", STRATEGIC.initiative_tokens)
 
 
 def test_initiative_formula_may_use_other_bonuses(battle_e: Battle) -> None:
@@ -551,13 +552,13 @@ def test_turn_sequences_never_leave_a_missing_unit_due_or_go_back_a_round(
             b.apply(_order_for(action, arg), Dice.seeded(seed + step))
         except GameError:
             assert b.to_dict() == before
-        due = turns.still_due(b)
-        assert all(n.lower() in b.units and b.units[n.lower()].alive for n in due)
-        assert set(turns.next_due(b)) <= set(due)
+        due = turns.names_of(b, turns.still_due(b))
+        assert all(b.find_unit(n) is not None and b.unit(n).alive for n in due)
+        assert set(turns.names_of(b, turns.next_due(b))) <= set(due)
         assert b.round >= last_round
         last_round = b.round
         status = turns.turn_status(b)
         assert all(u["actions_left"] == turns.actions_left(b, u["unit"]) for u in status["units"])
         # Play never stalls: while any unit is in the fight, someone is due.
         if any(u.alive for u in b.iter_units()):
-            assert turns.next_due(b)
+            assert turns.names_of(b, turns.next_due(b))

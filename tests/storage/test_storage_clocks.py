@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -80,12 +79,12 @@ async def test_a_deleted_battle_takes_its_clock_along(db: Database, new_battle: 
     assert await db.clocks.get(battle.id) == ClockRecord(battle_id=battle.id)
 
 
-async def test_clock_survives_reopening(db_path: Path, new_battle: NewBattle, db: Database) -> None:
+async def test_clock_survives_reopening(db_target: str, new_battle: NewBattle, db: Database) -> None:
     battle = await new_battle()
     await db.clocks.save(ClockRecord(battle_id=battle.id, deadline=120.0, reminders=()),
                          timers=[NewTimer("deadline", 99.0, {"turn": "t"})])
     await db.close()
-    async with await Database.open(db_path) as again:
+    async with await Database.open(db_target) as again:
         assert (await again.clocks.get(battle.id)).deadline == 120.0
         assert (await again.clocks.get(battle.id)).reminders == ()
         assert [t.payload for t in await again.timers.due(100.0)] == [{"turn": "t"}]

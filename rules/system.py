@@ -1,0 +1,147 @@
+"""Rule systems: the protocol every system implements, and the registry battles look them up in.
+
+The core never imports a system. A system is a package under `rules.systems` that builds a `System`
+value (its rulesets, order classes, handlers, unit type and legal-order generator); a front end
+registers the systems it plays explicitly, with `rules.systems.install()` or `register(...)`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from rules.errors import RulesetError
+from rules.orders import Authority, Order, add_order_table, order_kind
+
+if TYPE_CHECKING:
+    from rules.battle import Battle
+    from rules.dice import Dice
+    from rules.outcome import Outcome
+    from rules.units import Unit
+
+Handler = Callable[["Battle[Any]", Any, "Dice", "Outcome"], None]
+Check = Callable[["Battle[Any]", Any], object]
+CheckT = TypeVar("CheckT", bound=Callable[..., object])
+LegalOrders = Callable[["Battle[Any]", "Unit"], Iterator["Order"]]
+RoundStartEffect = Callable[["Battle[Any]", "Dice", "Outcome"], None]
+OrderClass = TypeVar("OrderClass", bound=type[Order])
+
+
+
+class HandlerTable:
+    """The handlers of one rule system, keyed by order kind."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[str, Handler] = {}
+        self._checks: dict[str, Check] = {}
+        self._orders: dict[str, type[Order]] = {}
+
+    def handles(self, kind: str) -> Callable[[Handler], Handler]:
+        """Register the function that resolves orders of a kind in this system."""
+
+        def wrap(fn: Handler) -> Handler:
+            self._handlers[kind] = fn
+            return fn
+
+        return wrap
+
+    def order(self, kind: str, authority: Authority = "gm") -> Callable[[OrderClass], OrderClass]:
+        """Declare an order class of this system, its kind and who may give it (default: the GM)."""
+
+        def wrap(cls: OrderClass) -> OrderClass:
+            order_kind(kind, authority)(cls)
+            self._orders[kind] = cls
+            return cls
+
+        return wrap
+
+    def checks(self, kind: str) -> Callable[[CheckT], CheckT]:
+        """Register the check phase of an order kind: it raises a GameError if the order is illegal now.
+
+        A check reads the battle and rolls no dice, so `Battle.is_legal` can ask it without copying the
+        battle; the kind's handler runs the same check before it resolves.
+        """
+
+        def wrap(fn: CheckT) -> CheckT:
+            self._checks[kind] = fn
+            return fn
+
+        return wrap
+
+    def check(self, kind: str) -> Check | None:
+        """Return the check phase of an order kind, if the system has one apart from resolution."""
+        return self._checks.get(kind)
+
+    def handler(self, kind: str) -> Handler | None:
+        """Return the handler of an order kind, if this system plays it."""
+        return self._handlers.get(kind)
+
+    @property
+    def orders(self) -> Mapping[str, type[Order]]:
+        """Return the order classes this system plays, by kind."""
+        return self._orders
+
+    @property
+    def kinds(self) -> frozenset[str]:
+        """Return the order kinds this system resolves."""
+        return frozenset(self._handlers)
+
+
+@dataclass
+class System:
+    """A rule system: rulesets, orders and how they resolve, its unit type and legal-order generation."""
+
+    id: str
+    name: str
+    package: str  # where its `data/<ruleset>.toml` files live
+    ruleset_ids: tuple[str, ...]
+    handlers: HandlerTable
+    unit_type: type[Unit]
+    legal_orders: LegalOrders
+    round_start: list[RoundStartEffect] = field(default_factory=list)
+    initiative_tokens: frozenset[str] = frozenset()
+    has_map: bool = True
+    describe: str = ""
+
+    def document(self, ruleset_id: str) -> dict[str, Any]:
+        """Return the parsed TOML document of one of this system's rulesets."""
+        path = resources.files(self.package).joinpath("data", f"{ruleset_id}.toml")
+        try:
+            return tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise RulesetError(f"{ruleset_id}.toml is not valid TOML: {exc}") from exc
+
+
+_SYSTEMS: dict[str, System] = {}
+_BY_RULESET: dict[str, System] = {}
+
+
+def register(system: System) -> System:
+    """Make a system's rulesets playable; registering the same system again changes nothing."""
+    _SYSTEMS[system.id] = system
+    add_order_table(system.handlers.orders)
+    for rid in system.ruleset_ids:
+        _BY_RULESET[rid] = system
+    return system
+
+
+def registered() -> list[System]:
+    """Return the registered systems, in registration order."""
+    return list(_SYSTEMS.values())
+
+
+def system_of(ruleset_id: str) -> System:
+    """Return the system that plays a ruleset, or explain which rulesets exist."""
+    found = _BY_RULESET.get(ruleset_id.strip().lower())
+    if found is None:
+        known = ", ".join(f"`{r}`" for r in _BY_RULESET) or "none (no rule system is installed)"
+        raise RulesetError(f"There is no ruleset `{ruleset_id}`. Choose one of: {known}.")
+    return found
+
+
+def ruleset_ids() -> Iterable[str]:
+    """Return the ids of every playable ruleset."""
+    return tuple(_BY_RULESET)

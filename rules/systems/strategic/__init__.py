@@ -1,0 +1,26 @@
+"""The Strategic Combat Rules at 1 km (`strategic-e`) and 1 decametre (`strategic-p`) a square."""
+
+from __future__ import annotations
+
+from rules.system import System
+from rules.systems.strategic import actions
+from rules.systems.strategic.battlefield import begin_round
+from rules.systems.strategic.legal import legal_orders
+from rules.systems.strategic.table import TABLE
+from rules.systems.strategic.units import BONUS_TOKENS, Unit
+
+SYSTEM = System(
+    id="strategic",
+    name="Strategic Combat Rules",
+    package="rules.systems.strategic",
+    ruleset_ids=("strategic-e", "strategic-p"),
+    handlers=TABLE,
+    unit_type=Unit,
+    legal_orders=legal_orders,
+    round_start=[begin_round],
+    initiative_tokens=frozenset(BONUS_TOKENS),
+    describe="Independent Characters and Hordes moving by Agility Bonus, ranged and area attacks, "
+             "terrain, artificial features, fire, smoke, storms and traps.",
+)
+
+__all__ = ["SYSTEM", "actions"]

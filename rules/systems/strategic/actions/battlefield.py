@@ -1,0 +1,214 @@
+"""Battlefield orders: the next round, putting out fires, traps and breaking free of them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rules import turns
+from rules.coords import Cell
+from rules.errors import IllegalOrderError, NotFoundError
+from rules.orders import Order
+from rules.systems.strategic.battlefield import (
+    ICE,
+    add_status,
+    freeze,
+    remove_status,
+    resist_fire_line,
+    search_for_traps,
+    spring_fire_trap,
+)
+from rules.systems.strategic.combat import can_act, roll_test, skill_breakdown
+from rules.systems.strategic.table import handles
+from rules.systems.strategic.table import order as _order
+from rules.turns import require_active
+
+if TYPE_CHECKING:
+    from rules.dice import Dice
+    from rules.outcome import Outcome
+    from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.units import Unit
+
+TRAPS = ("bakelite_trap", "fire_trap")
+
+
+@_order("next-round")
+@dataclass(frozen=True)
+class NextRound(Order):
+    """Begin the next round: storms move, fires spread, smoke clears, timed conditions run down."""
+
+
+@_order("extinguish", "owner")
+@dataclass(frozen=True)
+class Extinguish(Order):
+    """Put out the fire on a unit."""
+
+    unit: str
+
+
+@_order("trigger-trap", "side")
+@dataclass(frozen=True)
+class TriggerTrap(Order):
+    """Set off one of a side's traps (the side's Supreme Commander must be alive)."""
+
+    side: str
+    at: Cell
+
+
+@_order("detect-traps", "owner")
+@dataclass(frozen=True)
+class DetectTraps(Order):
+    """Search the unit's square and the squares around it for hidden traps (Awareness -20)."""
+
+    unit: str
+
+
+@_order("freeze")
+@dataclass(frozen=True)
+class Freeze(Order):
+    """Turn a Water square to Ice (a GM's cryo power or weather); the units in it are frozen in place."""
+
+    at: Cell
+
+
+@_order("break-free", "owner")
+@dataclass(frozen=True)
+class BreakFree(Order):
+    """Test Strength to shake off a Bakelite Trap or break out of ice."""
+
+    unit: str
+
+
+@handles("next-round")
+def next_round(battle: Battle, order: NextRound, dice: Dice, outcome: Outcome) -> None:
+    """Advance the round counter and resolve the start-of-round effects (A06)."""
+    if battle.status != "active":
+        raise IllegalOrderError(f"The battle is {battle.status}; rounds only advance while it is active.")
+    # The turn system owns the round counter; it runs begin_round, the system's round-start effect.
+    turns.advance_round(battle, dice, outcome)
+
+
+
+
+def _near_water(battle: Battle, unit: Unit) -> bool:
+    cells = [unit.cell, *(c for c in unit.cell.neighbours() if battle.on_map(c))]
+    return any(battle.terrain_at(c).water for c in cells)
+
+
+@handles("extinguish")
+def extinguish(battle: Battle, order: Extinguish, dice: Dice, outcome: Outcome) -> None:
+    """Put out a burning unit: at once in or next to water or in a storm, else with an Agility test."""
+    require_active(battle)
+    unit = battle.unit(order.unit)
+    can_act(unit)
+    if "on_fire" not in unit.statuses:
+        raise IllegalOrderError(f"{unit.name} is not on fire.")
+    outcome.actor = unit.name
+    outcome.highlight["actor"] = str(unit.cell)
+    if _near_water(battle, unit) or battle.square_state(unit.cell).get("storm"):
+        # 000:L74, 001:L61-62: water or a storm lets a unit put its fire out.
+        remove_status(unit, "on_fire")
+        outcome.effect("fire_out", unit=unit.name, cause="water or storm")
+        return
+    bd = skill_breakdown(battle, unit, "ag", int(battle.const("extinguish_test_mod")), "Putting out the flames")
+    resist_fire_line(battle, bd, unit)
+    result = roll_test(battle, dice, bd, f"{unit.name} puts out the flames")
+    outcome.tests.append(result)
+    if result["success"]:
+        remove_status(unit, "on_fire")
+        outcome.effect("fire_out", unit=unit.name, cause="test")
+
+
+def _commander(battle: Battle, side: str) -> Unit:
+    wanted = side.strip().lower()
+    if battle.side(side) is None:
+        raise NotFoundError(f"There is no side `{side}` in this battle.")
+    for unit in battle.iter_units():
+        if unit.side.lower() == wanted and unit.supreme_commander and unit.alive:
+            return unit
+    raise IllegalOrderError(f"{side} has no living Supreme Commander, so its traps can no longer be triggered.")
+
+
+@handles("trigger-trap")
+def trigger_trap(battle: Battle, order: TriggerTrap, dice: Dice, outcome: Outcome) -> None:
+    """Set off a Bakelite Trap or Fire Trap of the side (000:L107, L109, A29)."""
+    require_active(battle)
+    commander = _commander(battle, order.side)
+    cell = battle.check_cell(order.at)
+    state = battle.square_state(cell)
+    feature = str(state.get("feature", ""))
+    if feature not in TRAPS or str(state.get("feature_side", "")).lower() != commander.side.lower():
+        raise IllegalOrderError(f"{commander.side} has no trap on {cell} to trigger.")
+    outcome.actor = commander.name
+    outcome.highlight.update(actor=str(commander.cell), target=str(cell))
+    if feature == "fire_trap":
+        if state.get("storm") or state.get("rain"):
+            raise IllegalOrderError(f"The Fire Trap on {cell} cannot be triggered while it rains or storms there.")
+        spring_fire_trap(battle, cell, dice, outcome, cause=f"triggered by {commander.name}")
+        return
+    _spring_bakelite(battle, cell, dice, outcome, commander.name)
+
+
+def _spring_bakelite(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, by: str) -> None:
+    state = battle.square(cell)
+    for key in ("feature", "feature_side", "feature_ap", "revealed"):
+        state.pop(key, None)
+    if not state:
+        del battle.cells[str(cell)]
+    outcome.effect("trap_sprung", feature="bakelite_trap", cell=str(cell), cause=f"triggered by {by}")
+    outcome.highlight.setdefault("marks", []).append({"cell": str(cell), "text": "Bakelite"})
+    for unit in battle.units_at(cell):
+        if not unit.is_horde:  # Hordes are caught automatically (000:L107)
+            result = roll_test(battle, dice, skill_breakdown(battle, unit, "dodge"), f"{unit.name} dodges the Bakelite")
+            outcome.tests.append(result)
+            if result["success"]:
+                continue
+        penalty = dice.roll(str(battle.const("bakelite_penalty")), f"Bakelite penalty on {unit.name}").total
+        add_status(unit, "bakelite", penalty + int(unit.status_rounds.get("bakelite", 0)))
+        outcome.effect("bakelite", unit=unit.name, penalty=penalty, total=unit.status_rounds["bakelite"])
+
+
+@handles("detect-traps")
+def detect_traps(battle: Battle, order: DetectTraps, dice: Dice, outcome: Outcome) -> None:
+    """Make one Awareness test against every hidden enemy trap on or next to the unit (A29)."""
+    require_active(battle)
+    unit = battle.unit(order.unit)
+    can_act(unit)
+    if not battle.ruleset.features_allowed:
+        raise IllegalOrderError(f"{battle.ruleset.name} has no artificial features, so there are no traps to find.")
+    outcome.actor = unit.name
+    outcome.highlight["actor"] = str(unit.cell)
+    outcome.data["revealed"] = search_for_traps(battle, unit, dice, outcome)
+
+
+@handles("freeze")
+def freeze_square(battle: Battle, order: Freeze, dice: Dice, outcome: Outcome) -> None:
+    """Freeze a Water square into Ice over that water (000:L74, A34)."""
+    require_active(battle)
+    cell = battle.check_cell(order.at)
+    terrain = battle.terrain_at(cell)
+    if ICE not in battle.ruleset.terrain:
+        raise IllegalOrderError(f"{battle.ruleset.name} has no Ice terrain, so water cannot freeze.")
+    if not terrain.water:
+        raise IllegalOrderError(f"{cell} is {terrain.name}; only Water freezes. Pick a Water square.")
+    freeze(battle, cell, outcome, cause="GM")
+    outcome.highlight["target"] = str(cell)
+
+
+@handles("break-free")
+def break_free(battle: Battle, order: BreakFree, dice: Dice, outcome: Outcome) -> None:
+    """Test Strength (a Free Action) to end a Bakelite penalty or an icy grip (000:L107, A34)."""
+    require_active(battle)
+    unit = battle.unit(order.unit)
+    can_act(unit)
+    held = [s for s in ("bakelite", "immobilised") if s in unit.statuses]
+    if not held:
+        raise IllegalOrderError(f"{unit.name} is not held by a Bakelite Trap or ice.")
+    outcome.actor = unit.name
+    outcome.highlight["actor"] = str(unit.cell)
+    result = roll_test(battle, dice, skill_breakdown(battle, unit, "s"), f"{unit.name} breaks free")
+    outcome.tests.append(result)
+    if result["success"]:
+        for status in held:
+            remove_status(unit, status)
+            outcome.effect("status_ended", unit=unit.name, status=status)

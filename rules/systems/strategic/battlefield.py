@@ -1,0 +1,372 @@
+"""The living battlefield: storms, forest fires, smoke, melting ice and destructible bridges."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules.constants import const_or
+from rules.coords import Cell
+from rules.systems.strategic.combat import roll_test, skill_breakdown
+from rules.systems.strategic.damage import apply_damage, apply_magdam, roll_damage
+
+if TYPE_CHECKING:
+    from rules.dice import Dice
+    from rules.modifiers import Breakdown
+    from rules.outcome import Outcome
+    from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.units import Unit
+
+# A52: d8 scatter, 1 = North (towards row 1), clockwise.
+DIRECTIONS = {1: ("N", 0, -1), 2: ("NE", 1, -1), 3: ("E", 1, 0), 4: ("SE", 1, 1),
+              5: ("S", 0, 1), 6: ("SW", -1, 1), 7: ("W", -1, 0), 8: ("NW", -1, -1)}
+# Statuses whose number is not a count of rounds (the Bakelite number is the WS/Ag penalty).
+UNTIMED = ("bakelite",)
+ICE = "ice"
+FREEZING = "freezing"  # the weapon quality that turns the water it lands on to ice (A34)
+HEAT_TYPES = ("E", "X")  # Energy or Explosive melt ice and raise smoke (000:L64, L70)
+
+
+def _mark(outcome: Outcome, cell: Cell, text: str) -> None:
+    outcome.highlight.setdefault("marks", []).append({"cell": str(cell), "text": text})
+
+
+def _drop(battle: Battle, cell: Cell, *keys: str) -> None:
+    state = battle.cells.get(str(cell))
+    if state is None:
+        return
+    for key in keys:
+        state.pop(key, None)
+    if not state:
+        del battle.cells[str(cell)]  # keep the saved state free of empty squares
+
+
+def _cells_with(battle: Battle, key: str) -> list[Cell]:
+    return sorted(Cell.parse(k) for k, s in battle.cells.items() if s.get(key))
+
+
+def add_status(unit: Unit, status: str, rounds: int | None = None) -> None:
+    """Give a unit a status, timed in rounds when `rounds` is given."""
+    if status not in unit.statuses:
+        unit.statuses.append(status)
+    if rounds is not None:
+        unit.status_rounds[status] = rounds
+
+
+def remove_status(unit: Unit, status: str) -> None:
+    """Take a status (and its timer) off a unit."""
+    if status in unit.statuses:
+        unit.statuses.remove(status)
+    unit.status_rounds.pop(status, None)
+
+
+# --- the start of a round (A06) ----------------------------------------------------------
+
+
+def begin_round(battle: Battle, dice: Dice, outcome: Outcome) -> None:
+    """Resolve the map-wide effects at the start of a round: storms, fire, smoke, then timed conditions."""
+    move_storms(battle, dice, outcome)
+    spread_fire(battle, dice, outcome)
+    expire_smoke(battle, outcome)
+    count_down_statuses(battle, outcome)
+    burn_units(battle, dice, outcome)
+
+
+def move_storms(battle: Battle, dice: Dice, outcome: Outcome) -> None:
+    """Move every storm by one shared d8 direction and 1d5 squares; off-map squares vanish (A52)."""
+    storms = _cells_with(battle, "storm")
+    if not storms or not const_or(battle, "storm_moves", False):
+        return
+    name, dx, dy = DIRECTIONS[dice.d(8, "storm direction")]
+    distance = dice.d(5, "storm distance")
+    moved = sorted({Cell(c.x + dx * distance, c.y + dy * distance) for c in storms})
+    kept = [c for c in moved if battle.on_map(c)]
+    for cell in storms:
+        _drop(battle, cell, "storm")
+    for cell in kept:
+        battle.square(cell)["storm"] = True
+        if battle.square_state(cell).get("fire"):
+            _drop(battle, cell, "fire")  # A52: the map is re-evaluated, and storms put fires out
+            outcome.effect("fire_out", cell=str(cell), cause="storm")
+    outcome.effect("storms_moved", direction=name, distance=distance, before=[str(c) for c in storms],
+                   after=[str(c) for c in kept], dropped=len(moved) - len(kept))
+    outcome.highlight.setdefault("cells", []).extend(str(c) for c in kept)
+
+
+def can_burn(battle: Battle, cell: Cell) -> bool:
+    """Return whether a square could catch fire now: unburnt Forest, not burning, not under rain or storm."""
+    state = battle.square_state(cell)
+    return (battle.on_map(cell) and battle.terrain_at(cell).flammable and not state.get("fire")
+            and not state.get("burnt") and not state.get("storm") and not state.get("rain"))
+
+
+def spread_fire(battle: Battle, dice: Dice, outcome: Outcome) -> None:
+    """Spread every fire to the adjacent Forest, then burn the old fires down a round (A36)."""
+    burning = _cells_with(battle, "fire")
+    for cell in burning:
+        for near in cell.neighbours():
+            if can_burn(battle, near):
+                ignite(battle, near, dice, outcome, cause=f"spread from {cell}")
+    for cell in burning:
+        state = battle.square(cell)
+        left = int(state.get("fire", 0)) - 1
+        if left > 0:
+            state["fire"] = left
+            continue
+        _drop(battle, cell, "fire")
+        battle.square(cell)["burnt"] = True
+        outcome.effect("burnt_out", cell=str(cell))
+
+
+def expire_smoke(battle: Battle, outcome: Outcome) -> None:
+    """Thin every smoke cloud by a round, clearing the spent ones."""
+    for cell in _cells_with(battle, "smoke"):
+        left = int(battle.square(cell)["smoke"]) - 1
+        if left > 0:
+            battle.square(cell)["smoke"] = left
+        else:
+            _drop(battle, cell, "smoke")
+            outcome.effect("smoke_cleared", cell=str(cell))
+
+
+def count_down_statuses(battle: Battle, outcome: Outcome) -> None:
+    """Count timed statuses down; a status with no rounds left ends now."""
+    for unit in battle.iter_units():
+        for status, left in sorted(unit.status_rounds.items()):
+            if status in UNTIMED:
+                continue
+            if left <= 0:
+                remove_status(unit, status)
+                outcome.effect("status_ended", unit=unit.name, status=status)
+            else:
+                unit.status_rounds[status] = left - 1
+
+
+def burn_units(battle: Battle, dice: Dice, outcome: Outcome) -> None:
+    """Burn every unit that is on fire (parent On Fire: damage that ignores armour, A36)."""
+    for unit in list(battle.iter_units()):
+        if "on_fire" in unit.statuses:
+            apply_damage(battle, unit, dice, outcome, notation=str(battle.const("on_fire_damage")), dtype="E",
+                         ignore_armour=True, source="on fire")
+
+
+# --- fire --------------------------------------------------------------------------------
+
+
+def resist_fire_line(battle: Battle, bd: Breakdown, unit: Unit) -> None:
+    """Add the Storm's bonus to a test to resist catching or keeping fire (001:L62, A53)."""
+    if battle.square_state(unit.cell).get("storm"):
+        bd.add("Storm", int(const_or(battle, "storm_fire_resist", 0)), "A53")
+
+
+def ignite(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, test_mod: int | None = None,
+           cause: str = "") -> None:
+    """Set a square ablaze for 1d3 rounds; the units on it test Agility or catch fire (A36)."""
+    rounds = dice.d(int(battle.const("fire_rounds_die")), f"fire duration on {cell}")
+    battle.square(cell)["fire"] = rounds
+    outcome.effect("ignited", cell=str(cell), rounds=rounds, cause=cause)
+    _mark(outcome, cell, "fire")
+    trap = battle.square_state(cell).get("feature") == "fire_trap"
+    if test_mod is None:
+        # A29: a Fire Trap square that catches fire by any means sets the trap off, with its harder test.
+        test_mod = int(const_or(battle, "fire_trap_test_mod", 0) if trap else battle.const("fire_catch_test_mod"))
+    mod = test_mod
+    for unit in battle.units_at(cell):
+        if unit.flying or "on_fire" in unit.statuses:
+            continue
+        bd = skill_breakdown(battle, unit, "ag", mod, "Catching fire")
+        resist_fire_line(battle, bd, unit)
+        result = roll_test(battle, dice, bd, f"{unit.name} avoids catching fire")
+        outcome.tests.append(result)
+        if not result["success"]:
+            add_status(unit, "on_fire")
+            outcome.effect("caught_fire", unit=unit.name, cell=str(cell))
+    if trap:
+        spring_fire_trap(battle, cell, dice, outcome, cause="premature")
+
+
+def spring_fire_trap(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, cause: str) -> None:
+    """Set off a Fire Trap: its square and every adjacent Forest burn; those caught test Agility -20."""
+    _drop(battle, cell, "feature", "feature_side", "feature_ap", "revealed")
+    outcome.effect("trap_sprung", feature="fire_trap", cell=str(cell), cause=cause)
+    mod = int(battle.const("fire_trap_test_mod"))
+    if not battle.square_state(cell).get("fire") and can_burn(battle, cell):
+        ignite(battle, cell, dice, outcome, test_mod=mod, cause="Fire Trap")
+    for near in cell.neighbours():
+        if can_burn(battle, near):
+            ignite(battle, near, dice, outcome, test_mod=mod, cause="Fire Trap")
+
+
+# --- what a hit does to the square it lands on ---------------------------------------------------
+
+
+def _chance(battle: Battle, dice: Dice, outcome: Outcome, key: str, purpose: str, cell: Cell) -> bool:
+    chance = int(const_or(battle, key, 0))
+    if chance <= 0:
+        return False
+    roll = dice.d100(purpose)  # A07: the event happens on d100 <= chance
+    outcome.effect("chance", what=purpose, cell=str(cell), chance=chance, roll=roll, happened=roll <= chance)
+    return roll <= chance
+
+
+def freezing(qualities: tuple[str, ...] | list[str]) -> bool:
+    """Return whether a weapon's qualities include Freezing."""
+    return any(q.strip().lower().startswith(FREEZING) for q in qualities)
+
+
+def freeze(battle: Battle, cell: Cell, outcome: Outcome, cause: str) -> bool:
+    """Turn a Water square to Ice; every unit standing in it is immobilised until it breaks free (000:L74, A34)."""
+    terrain = battle.terrain_at(cell)
+    if not terrain.water or ICE not in battle.ruleset.terrain:
+        return False
+    battle.square(cell)["underlying"] = terrain.key  # A33: the ice melts back into this water
+    battle.set_terrain(cell, ICE)
+    battle.map_version += 1
+    outcome.effect("frozen", cell=str(cell), cause=cause)
+    _mark(outcome, cell, "ice")
+    for unit in battle.units_at(cell):
+        if unit.flying or unit.hovering:
+            continue  # A34: only the units standing in the water are caught
+        add_status(unit, "immobilised")
+        outcome.effect("frozen_in", unit=unit.name, cell=str(cell))
+    return True
+
+
+def on_hit_square(battle: Battle, cell: Cell, dtype: str, dice: Dice, outcome: Outcome,
+                  qualities: tuple[str, ...] = ()) -> None:
+    """Roll what a hit of this damage type does to the square it lands on: fire, melt, smoke, ice (1.8, 2.6)."""
+    if freezing(qualities) and freeze(battle, cell, outcome, cause="freezing hit"):
+        return
+    terrain = battle.terrain_at(cell)
+    fire_types = ("E", "X") if battle.const("fire_on_explosive") else ("E",)  # A55: E-Scale burns on Energy only
+    if dtype in fire_types and can_burn(battle, cell):
+        if _chance(battle, dice, outcome, "fire_chance", f"forest fire on {cell}", cell):
+            ignite(battle, cell, dice, outcome, cause="hit")
+    if dtype not in HEAT_TYPES:
+        return
+    if terrain.key == "ice":
+        if _chance(battle, dice, outcome, "ice_melt_chance", f"ice melting on {cell}", cell):
+            melt_ice(battle, cell, dice, outcome)
+    elif terrain.key == "shallows" or terrain.water:
+        if _chance(battle, dice, outcome, "water_smoke_chance", f"smoke on {cell}", cell):
+            state = battle.square(cell)
+            state["smoke"] = max(int(state.get("smoke", 0)), int(const_or(battle, "water_smoke_rounds", 1)))
+            outcome.effect("smoke", cell=str(cell), rounds=state["smoke"])
+            _mark(outcome, cell, "smoke")
+
+
+def _revert(battle: Battle, cell: Cell) -> str:
+    key = str(battle.square_state(cell).get("underlying", "water"))
+    if key not in battle.ruleset.terrain:
+        key = "water"
+    battle.set_terrain(cell, key)
+    battle.map_version += 1
+    _drop(battle, cell, "underlying")
+    return key
+
+
+def melt_ice(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome) -> None:
+    """Turn Ice into the water under it; the units on it plunge (000:L64, A33, A34)."""
+    new = _revert(battle, cell)
+    outcome.effect("ice_melted", cell=str(cell), terrain=new)
+    _mark(outcome, cell, "ice melted")
+    for unit in battle.units_at(cell):
+        remove_status(unit, "immobilised")  # A34: frozen-in units go free when the ice melts
+        plunge(battle, unit, cell, dice, outcome)
+
+
+def plunge(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: Outcome) -> None:
+    """Drop a unit into the water: a Horde takes 1d5 magdam per Squad and tests Toughness (A31, A40)."""
+    if unit.flying or unit.hoverer:
+        return
+    outcome.effect("plunged", unit=unit.name, cell=str(cell))
+    if unit.is_horde:
+        die = int(const_or(battle, "plunge_magdam_die", 5))
+        magdam = sum(dice.d(die, f"magdam to {unit.name}") for _ in range(max(1, unit.squads)))
+        if apply_magdam(battle, unit, magdam, outcome, source="plunge")["destroyed"]:
+            return
+        result = roll_test(battle, dice, skill_breakdown(battle, unit, "t"), f"{unit.name} resists the plunge")
+        outcome.tests.append(result)
+        if not result["success"]:
+            add_status(unit, "stunned", int(const_or(battle, "plunge_stun_rounds", 1)))
+            outcome.effect("stunned", unit=unit.name, rounds=unit.status_rounds["stunned"])
+    elif unit.unit_class in ("eva", "superheavy") and battle.square_state(cell).get("deep"):
+        skill = "pilot" if unit.unit_class == "superheavy" else "athletics"  # A35
+        result = roll_test(battle, dice, skill_breakdown(battle, unit, skill), f"{unit.name} keeps afloat")
+        outcome.tests.append(result)
+        if not result["success"]:
+            unit.altitude = -1
+            add_status(unit, "sunk")
+            outcome.effect("sunk", unit=unit.name, cell=str(cell))
+
+
+# --- bridges ---------------------------------------------------------------------------------
+
+
+def bridge_at(battle: Battle, cell: Cell) -> dict[str, Any] | None:
+    """Return the kind, TB, AP and Wounds of the bridge on a square, if one stands there (000:L60, L111)."""
+    state = battle.square_state(cell)
+    ftype = battle.ruleset.features.get(str(state.get("feature", "")))
+    if ftype is not None and ftype.bridge:
+        prefix, kind = "temp_bridge", "temporary"
+    elif battle.terrain_at(cell).key == "bridge":
+        prefix, kind = "bridge", "bridge"
+    else:
+        return None
+    wounds = int(battle.const(f"{prefix}_wounds"))
+    return {"kind": kind, "tb": int(battle.const(f"{prefix}_tb")), "ap": int(battle.const(f"{prefix}_ap")),
+            "wounds": wounds, "lost": int(state.get("bridge_wounds", 0))}
+
+
+def damage_bridge(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, notation: str, pen: int = 0,
+                  tearing: bool = False) -> dict[str, Any]:
+    """Damage a bridge as an object (A32); at its Wounds it falls and the units on it plunge (A31)."""
+    bridge = bridge_at(battle, cell)
+    if bridge is None:
+        raise ValueError(f"no bridge on {cell}")
+    rolled = roll_damage(dice, notation, tearing, f"damage to the bridge on {cell}")
+    armour = max(0, bridge["ap"] - pen)
+    lost = max(0, rolled["total"] - armour - bridge["tb"])
+    total = bridge["lost"] + lost
+    battle.square(cell)["bridge_wounds"] = total
+    result = {"cell": str(cell), "bridge": bridge["kind"], "roll": rolled, "damage": rolled["total"],
+              "armour": armour, "tb": bridge["tb"], "wounds_lost": lost, "total_lost": total,
+              "wounds": bridge["wounds"], "destroyed": total >= bridge["wounds"]}
+    outcome.effect("bridge_damaged", **{k: v for k, v in result.items() if k != "roll"})
+    if result["destroyed"]:
+        if bridge["kind"] == "temporary":
+            _drop(battle, cell, "feature", "feature_side", "feature_ap", "revealed", "bridge_wounds")
+            terrain = battle.terrain_at(cell).key
+        else:
+            _drop(battle, cell, "bridge_wounds")
+            terrain = _revert(battle, cell)
+        outcome.effect("bridge_destroyed", cell=str(cell), bridge=bridge["kind"], terrain=terrain)
+        _mark(outcome, cell, "bridge down")
+        for unit in battle.units_at(cell):
+            plunge(battle, unit, cell, dice, outcome)
+    return result
+
+
+# --- traps -------------------------------------------------------------------------------------
+
+
+def search_for_traps(battle: Battle, unit: Unit, dice: Dice, outcome: Outcome) -> list[str]:
+    """Test Awareness once against the hidden enemy traps on or next to a unit; return the squares revealed (A29)."""
+    # One roll for the whole search, so the number of rolls never tells how many traps lie near.
+    bd = skill_breakdown(battle, unit, "awareness", int(const_or(battle, "trap_detect_mod", -20)), "Hidden trap")
+    result = roll_test(battle, dice, bd, f"{unit.name} searches for traps")
+    outcome.tests.append(result)
+    if not result["success"]:
+        return []
+    found = []
+    for cell in [unit.cell, *unit.cell.neighbours()]:
+        state = battle.square_state(cell)
+        ftype = battle.ruleset.features.get(str(state.get("feature", "")))
+        if ftype is None or not ftype.hidden or str(state.get("feature_side", "")).lower() == unit.side.lower():
+            continue
+        revealed = battle.square(cell).setdefault("revealed", [])
+        if unit.side not in revealed:
+            revealed.append(unit.side)
+            found.append(str(cell))
+            outcome.effect("trap_revealed", cell=str(cell), feature=ftype.key, side=unit.side)
+            _mark(outcome, cell, ftype.label)
+    return found

@@ -1,0 +1,162 @@
+"""Artificial features on the map: what stands where, feature point pools, and who may see a hidden feature."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rules.constants import const_or
+from rules.coords import Cell
+
+if TYPE_CHECKING:
+    from rules.battle import Side
+    from rules.ruleset import FeatureType
+    from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.units import Unit
+
+# The per-square keys a feature owns; removing the feature removes them all.
+FEATURE_KEYS = ("feature", "feature_side", "feature_ap", "revealed", "mine_triggers", "bridge_wounds",
+                "feature_purchase")
+# A26: the features table's "Tech" is Urban; a map's own `tech` terrain counts as Urban for placement.
+TECH_TERRAIN = "tech"
+URBAN_TERRAIN = "urban"
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureView:
+    """One feature as a viewer may see it: where, what, whose, and its current state."""
+
+    cell: Cell
+    key: str
+    name: str
+    label: str
+    side: str
+    hidden: bool
+    revealed_to: tuple[str, ...]
+    cover_ap: int | None
+    triggers_left: int | None
+    bridge_wounds_lost: int | None
+    purchase: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the feature view as a JSON-able dict."""
+        return {
+            "cell": str(self.cell), "key": self.key, "name": self.name, "label": self.label, "side": self.side,
+            "hidden": self.hidden, "revealed_to": list(self.revealed_to), "cover_ap": self.cover_ap,
+            "triggers_left": self.triggers_left, "bridge_wounds_lost": self.bridge_wounds_lost,
+            "purchase": self.purchase,
+        }
+
+
+def feature_at(battle: Battle, cell: Cell) -> FeatureType | None:
+    """Return the type of the feature on a square, if any."""
+    key = battle.square_state(cell).get("feature")
+    return battle.ruleset.features.get(str(key)) if key else None
+
+
+def feature_cells(battle: Battle) -> list[Cell]:
+    """Return every square that holds a feature, in reading order (row by row)."""
+    cells = [Cell.parse(k) for k, state in battle.cells.items() if state.get("feature")]
+    return sorted(cells, key=lambda c: (c.y, c.x))
+
+
+def clear_feature(battle: Battle, cell: Cell) -> None:
+    """Remove the feature of a square and all of its state, dropping the square's record if it is empty."""
+    state = battle.cells.get(str(cell))
+    if state is None:
+        return
+    for key in FEATURE_KEYS:
+        state.pop(key, None)
+    if not state:
+        del battle.cells[str(cell)]
+
+
+def allows_terrain(ftype: FeatureType, terrain_key: str) -> bool:
+    """Return whether a feature may stand on a terrain (Tech counts as Urban, A26)."""
+    if terrain_key in ftype.terrain:
+        return True
+    return terrain_key == TECH_TERRAIN and URBAN_TERRAIN in ftype.terrain
+
+
+def terrain_names(battle: Battle, ftype: FeatureType) -> str:
+    """Return the terrains a feature may stand on, as a player reads them."""
+    names = []
+    for key in ftype.terrain:
+        terrain = battle.ruleset.terrain.get(key)
+        name = terrain.name if terrain else key
+        names.append(f"{name} (Tech)" if key == URBAN_TERRAIN else name)
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def supreme_commander(battle: Battle, side: str) -> Unit | None:
+    """Return the side's Supreme Commander (the one with the best Intelligence Bonus if the GM named several)."""
+    wanted = side.lower()
+    commanders = [u for u in battle.iter_units() if u.supreme_commander and u.side.lower() == wanted]
+    return max(commanders, key=lambda u: u.bonus("int"), default=None)
+
+
+def fp_pool(battle: Battle, side: Side) -> int:
+    """Return a side's feature point pool: the GM's override, or fp_per_ib x IB(Supreme Commander) + adjustment."""
+    if side.fp_override is not None:
+        return max(0, side.fp_override)
+    commander = supreme_commander(battle, side.name)
+    ib = commander.bonus("int") if commander else 0
+    return max(0, int(const_or(battle, "fp_per_ib", 0)) * ib + side.fp_adjust)  # 000:L78, A28
+
+
+def fp_status(battle: Battle) -> dict[str, dict[str, int]]:
+    """Return each side's feature points: pool, spent and left (negative if the GM cut the pool below spending)."""
+    out: dict[str, dict[str, int]] = {}
+    for side in battle.sides:
+        pool = fp_pool(battle, side)
+        out[side.name] = {"pool": pool, "spent": side.fp_spent, "left": pool - side.fp_spent}
+    return out
+
+
+def can_see(battle: Battle, cell: Cell, viewer_sides: set[str], gm: bool) -> bool:
+    """Return whether a viewer sees the feature on a square: hidden ones show to their side, the GM and detectors."""
+    ftype = feature_at(battle, cell)
+    if ftype is None:
+        return False
+    if gm or not ftype.hidden:
+        return True
+    state = battle.square_state(cell)
+    sides = {s.lower() for s in viewer_sides}
+    if str(state.get("feature_side", "")).lower() in sides:
+        return True
+    return any(str(s).lower() in sides for s in state.get("revealed", []))
+
+
+def visible_features(battle: Battle, viewer_sides: set[str], gm: bool) -> list[FeatureView]:
+    """List the features a viewer may see, in reading order."""
+    out: list[FeatureView] = []
+    for cell in feature_cells(battle):
+        ftype = feature_at(battle, cell)
+        if ftype is None or not can_see(battle, cell, viewer_sides, gm):
+            continue
+        state = battle.square_state(cell)
+        out.append(FeatureView(
+            cell=cell, key=ftype.key, name=ftype.name, label=ftype.label, side=str(state.get("feature_side", "")),
+            hidden=ftype.hidden, revealed_to=tuple(str(s) for s in state.get("revealed", [])),
+            cover_ap=int(state.get("feature_ap", ftype.cover_ap)) if ftype.cover_ap else None,
+            triggers_left=int(state["mine_triggers"]) if "mine_triggers" in state else None,
+            bridge_wounds_lost=int(state.get("bridge_wounds", 0)) if ftype.bridge else None,
+            purchase=int(state["feature_purchase"]) if "feature_purchase" in state else None,
+        ))
+    return out
+
+
+def next_purchase(battle: Battle) -> int:
+    """Return a fresh purchase number: one purchase may lay several squares (A27)."""
+    used = [int(s["feature_purchase"]) for s in battle.cells.values() if "feature_purchase" in s]
+    return max(used, default=0) + 1
+
+
+def purchase_cells(battle: Battle, purchase: int) -> list[Cell]:
+    """Return the squares still holding a part of one purchase."""
+    return sorted(
+        (Cell.parse(k) for k, s in battle.cells.items() if s.get("feature_purchase") == purchase),
+        key=lambda c: (c.y, c.x),
+    )

@@ -1,0 +1,69 @@
+"""The orders a Strategic Combat unit may give now, generated from its reach and its weapons' ranges."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from rules import turns
+from rules.errors import GameError
+from rules.orders import Move, Order
+from rules.systems.strategic.actions.combat import Attack
+from rules.systems.strategic.actions.other import Aim, Defend, Hide
+from rules.systems.strategic.actions.turns import EndTurn, Hold
+from rules.systems.strategic.combat import in_reach
+from rules.systems.strategic.movement import allowance, reachable
+from rules.systems.strategic.ranges import max_range, weapon_range
+from rules.systems.strategic.units import Unit
+
+if TYPE_CHECKING:
+    from rules.systems.strategic.board import Battle
+    from rules.units import Unit as BaseUnit
+
+
+def _may_act(battle: Battle, unit: Unit) -> bool:
+    if battle.status != "active" or not unit.alive or "stunned" in unit.statuses:
+        return False
+    return not turns.engaged(battle) or turns.why_not_now(battle, unit.id) is None
+
+
+def _affordable(battle: Battle, order: Order, left: int | None) -> bool:
+    return left is None or turns.order_cost(battle, order).points <= left
+
+
+def legal_orders(battle: Battle, base: BaseUnit) -> Iterator[Order]:
+    """Yield the orders this unit may give now: moves per mode, attacks on targets in range, the rest."""
+    if not isinstance(base, Unit) or not _may_act(battle, base):
+        return
+    unit = base
+    left = turns.actions_left(battle, unit.id) if turns.engaged(battle) else None
+    for mode in battle.ruleset.move_modes:
+        probe = Move(unit=unit.name, to=unit.cell, mode=mode)
+        if not _affordable(battle, probe, left) or "immobilised" in unit.statuses:
+            continue
+        for cell in sorted(reachable(battle, unit, allowance(battle, unit, mode)), key=lambda c: (c.y, c.x)):
+            yield Move(unit=unit.name, to=cell, mode=mode)
+    enemies = [u for u in battle.iter_units() if u.alive and battle.enemies(unit, u)]
+    for weapon in unit.weapons:
+        probe_attack = Attack(unit=unit.name, weapon=weapon.name, target=unit.name)
+        if not _affordable(battle, probe_attack, left):
+            continue
+        if weapon.melee:
+            targets = [e for e in enemies if in_reach(battle, unit, e, weapon)]
+        else:
+            reach = max_range(battle, weapon_range(battle, weapon))
+            targets = [e for e in enemies if 0 < unit.cell.distance(e.cell) <= reach]
+        for enemy in targets:
+            yield Attack(unit=unit.name, weapon=weapon.name, target=enemy.name)
+    for other in (Aim(unit=unit.name), Hide(unit=unit.name), Defend(unit=unit.name)):
+        check = battle.system.handlers.check(other.kind)
+        if check is None or not _affordable(battle, other, left):
+            continue
+        try:
+            check(battle, other)
+        except GameError:
+            continue
+        yield other
+    if turns.engaged(battle):
+        yield Hold(unit=unit.name)
+        yield EndTurn(unit=unit.name)
