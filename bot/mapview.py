@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from bot.clock import turn_label
+from bot.clock import whose_turn
 from render.view import (
     AREA_KINDS,
     AreaOfEffect,
@@ -103,12 +103,9 @@ def health_text(unit: Unit) -> str:
 
 def status_line(battle: Battle) -> str:
     """Return the title's second line: the round, the phase or turn, and who may act now."""
-    if battle.status == "setup":
-        return "Setting up: the battle has not started"
-    if battle.status == "ended":
-        return f"Battle over after round {battle.round}"
-    label = turn_label(battle)
-    line = label[0].upper() + label[1:]
+    line = whose_turn(battle)
+    if battle.status != "active":
+        return line
     due = turns.next_due(battle)
     if not due:
         return f"{line} \u00b7 everyone has acted"

@@ -388,17 +388,22 @@ class TableService:
         assert revealed is not None
         return revealed
 
-    async def export_battle(self, actor: Actor, record: BattleRecord) -> dict[str, Any]:
-        """Return the whole battle as an export document: setup, every order with its dice, the state."""
-        from bot.archive import export_document
-
-        await self.require_gm(actor, record, "export the battle")
+    async def all_events(self, record: BattleRecord) -> list[EventRecord]:
+        """Return every event of a battle's log, oldest first, read a page at a time."""
         events: list[EventRecord] = []
         while True:
             page = await self.db.events.list(record.id, limit=500, offset=len(events), newest_first=False)
             events += page
             if len(page) < 500:
                 break
+        return events
+
+    async def export_battle(self, actor: Actor, record: BattleRecord) -> dict[str, Any]:
+        """Return the whole battle as an export document: setup, every order with its dice, the state."""
+        from bot.archive import export_document
+
+        await self.require_gm(actor, record, "export the battle")
+        events = await self.all_events(record)
         initial = await self.db.events.initial_state(record.id) or record.state
         return export_document(record, await self.clock_of(record), events, initial, self.clock())
 
@@ -531,12 +536,7 @@ class TableService:
                                 show_hidden: bool = False, full: bool = False,
                                 palette: str = "colour") -> tuple[str, MapImage]:
         """Return the previous turn's label and its map: the battle as that turn left it, its moves and shots drawn."""
-        events: list[EventRecord] = []
-        while True:
-            page = await self.db.events.list(record.id, limit=500, offset=len(events), newest_first=False)
-            events += page
-            if len(page) < 500:
-                break
+        events = await self.all_events(record)
         initial = await self.db.events.initial_state(record.id) or record.state
         logged = [{"seq": e.seq, "kind": e.kind, "order": e.order_text, "outcome": e.outcome, "undone": e.undone,
                    "hidden": e.hidden} for e in events]

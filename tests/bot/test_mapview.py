@@ -46,7 +46,7 @@ def test_the_key_gets_names_owners_health_and_statuses() -> None:
 
 def test_the_title_line_says_the_phase_and_who_acts() -> None:
     battle = battle_with_units("side")
-    assert status_line(battle) == "Setting up: the battle has not started"
+    assert status_line(battle) == "Setting up"
     battle.apply(Start(), dice())
     assert status_line(battle) == "Round 1, NERV phase \u00b7 to act: Eva-01, Eva-02"
     assert build_view(battle).status == status_line(battle)
