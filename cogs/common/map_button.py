@@ -41,7 +41,7 @@ class MapButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bp:ma
         await interaction.response.defer(thinking=True, ephemeral=True)
         image = await service.render(battle, full=True, viewer_sides=secret_sides(battle, actor.user_id),
                                      battle_id=record.id)
-        embed = discord.Embed(title=f"{safe(battle.name)}: whole map", colour=INFO)
+        embed = discord.Embed(title=f"{safe(battle.name)}: map", colour=INFO)
         embed.set_image(url=f"attachment://{MAP_NAME}")
         file = map_file(image)
         assert file is not None

@@ -47,7 +47,7 @@ async def test_every_map_post_carries_alt_text_and_a_crop_has_a_whole_map_button
     assert f"bp:map:{record.id}" in message.custom_ids(), "a crop of a 60x40 map offers the whole map"
     whole = await big.click(message, f"bp:map:{record.id}", user=big.carol)
     shown = last_message(whole)
-    assert shown.ephemeral and "whole map" in text_of(whole)
+    assert shown.ephemeral and "Wide Front: map" in text_of(whole)
     battle = await stored_battle(big)
     full = Geometry.for_view(big.service.view_of(battle))
     assert image_of(shown).width >= full.board_width > image_of(message).width
