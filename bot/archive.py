@@ -278,6 +278,6 @@ async def import_battle(service: TableService, actor: Actor, *, channel_id: int,
         # The battle is saved; the scheduler's recovery starts its turn clock at the next startup.
         log.exception("could not start the turn clock of imported battle %s", record.id)
     service.publish(Notice("created", record, battle, actor=actor, turn=started))
-    png = await service.render(battle, full=True) if service.render_enabled else None
+    png = await service.render(battle, full=True, battle_id=record.id) if service.render_enabled else None
     return Result(record=record, battle=battle, png=png,
                   extra={"orders": len(plan.orders), "left_out": plan.left_out, "unassigned": unassigned})

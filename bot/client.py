@@ -43,6 +43,7 @@ class _Battlepost(commands.bot.BotBase):
             allowed_mentions=discord.AllowedMentions.none(), **options,  # type: ignore[arg-type]
         )
         self.service = service
+        service.name_lookup = self.display_name
         self.sync_guild_id = sync_guild_id
         self.extension_names = tuple(extensions)
         # None leaves the scheduler to the caller (tests drive it with a fake clock through tick()).
@@ -54,6 +55,11 @@ class _Battlepost(commands.bot.BotBase):
     def syncs_commands(self) -> bool:
         """Return whether this process registers the slash commands with Discord."""
         return True
+
+    def display_name(self, user_id: int) -> str | None:
+        """Return the name a user goes by, if the client has seen them (no member intent: no fetching)."""
+        user = cast(discord.Client, self).get_user(user_id)  # both subclasses are discord.Client
+        return user.display_name if user is not None else None
 
     async def setup_hook(self) -> None:
         """Load the cogs (they register their persistent buttons), sync the commands, start the scheduler."""

@@ -67,6 +67,16 @@ def turn_label(battle: Battle) -> str:
     return f"round {battle.round} (free order)"
 
 
+def whose_turn(battle: Battle) -> str:
+    """Say whose turn it is, for boards, replies and map titles: `Round 2, NERV phase`, `Setting up`."""
+    if battle.status == "setup":
+        return "Setting up"
+    if battle.status == "ended":
+        return f"Ended after round {battle.round}"
+    label = turn_label(battle)
+    return label[0].upper() + label[1:]
+
+
 # --- durations and reminders ----------------------------------------------------------
 
 

@@ -230,6 +230,6 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         service = service_of(interaction)
         result = await service.execute(actor_of(interaction), record, order, render=False)
         await defer(interaction)
-        png = await service.render(result.battle, full=True) if render_map else None
+        png = await service.render(result.battle, full=True, battle_id=record.id) if render_map else None
         assert result.outcome is not None
         await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name), png=png)

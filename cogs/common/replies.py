@@ -6,23 +6,21 @@ the channel instead: what an order did is never left unannounced.
 
 from __future__ import annotations
 
-import io
 import logging
 
 import discord
 
 from bot.answers import PRIVATE_THINKING, answer_lock
+from bot.service import MapImage
+from cogs.common.map_button import with_map_button
+from cogs.common.mapfiles import MAP_NAME, map_file
 
 log = logging.getLogger(__name__)
 
 NO_PINGS = discord.AllowedMentions.none()
-MAP_NAME = "map.png"
 POSTED_NOTE = "Done: the result is posted in the channel."
 
-
-def map_file(png: bytes | None, name: str = MAP_NAME) -> discord.File | None:
-    """Wrap map bytes as an attachment."""
-    return discord.File(io.BytesIO(png), filename=name) if png else None
+__all__ = ["MAP_NAME", "NO_PINGS", "defer", "map_file", "reply"]
 
 
 async def reply(
@@ -30,14 +28,20 @@ async def reply(
     content: str | None = None,
     *,
     embed: discord.Embed | None = None,
-    png: bytes | None = None,
+    png: MapImage | None = None,
     ephemeral: bool = False,
     view: discord.ui.View | None = None,
     mentions: discord.AllowedMentions = NO_PINGS,
 ) -> None:
-    """Send the answer to an interaction, attaching the map and pinging nobody unless told."""
-    if embed is not None and png:
+    """Send the answer to an interaction, pinging nobody unless told.
+
+    A map goes in as an attachment with its alt text; a map cropped around the action gets a
+    Whole map button. Should a public answer fail, its result is posted in the channel instead.
+    """
+    if embed is not None and png is not None:
         embed.set_image(url=f"attachment://{MAP_NAME}")
+    if png is not None and png.cropped and png.battle_id is not None:
+        view = with_map_button(view, png.battle_id)
     kwargs: dict[str, object] = {"content": content, "embed": embed, "allowed_mentions": mentions}
     if view is not None:
         kwargs["view"] = view
@@ -57,7 +61,7 @@ async def reply(
         await interaction.channel.send(**kwargs)  # type: ignore[call-overload]
 
 
-async def _answer(interaction: discord.Interaction, kwargs: dict[str, object], png: bytes | None,
+async def _answer(interaction: discord.Interaction, kwargs: dict[str, object], png: MapImage | None,
                   ephemeral: bool) -> None:
     file = map_file(png)
     if file is not None:

@@ -139,7 +139,7 @@ class FeatureCog(commands.GroupCog, group_name="feature",
         png = None
         if show_map:
             sides = [str(e["side"]) for e in outcome.effects if e.get("side")] if outcome.hidden else []
-            png = await service.render(result.battle, outcome.highlight, viewer_sides=sides)
+            png = await service.render(result.battle, outcome=outcome, viewer_sides=sides, battle_id=record.id)
         embed = setup_embed(outcome, battle_name=result.battle.name)
         if outcome.kind == "set-fp":
             embed.set_footer(text="Only you see this: each side's players see their own points with /feature list.")

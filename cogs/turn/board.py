@@ -6,9 +6,10 @@ from typing import Any
 
 import discord
 
+from bot.clock import whose_turn
 from bot.service import BattleRecord, ClockRecord
 from cogs.common.embeds import INFO, safe
-from cogs.turn.text import deadline_line, whose_turn
+from cogs.turn.text import deadline_line
 from rules.battle import Battle
 from rules.turns import turn_status
 

@@ -97,7 +97,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         plan, unowned = await without_strangers(plan, member_check(interaction))
         placed = await place_all(service, actor, record, plan)
         battle = await service.load(await service.get_battle(actor.guild_id, record.id))
-        png = await service.render(battle, {"cells": [str(order.at) for order in plan.orders]})
+        png = await service.render(battle, {"cells": [str(order.at) for order in plan.orders]}, battle_id=record.id)
         count = f"{len(placed)} unit{'s' if len(placed) != 1 else ''}"
         waiting = (f" {len(unowned)} of them ({', '.join(safe(n) for n in unowned[:10])}"
                    f"{', ...' if len(unowned) > 10 else ''}) have no player: the file's `owner` is not a member of "
@@ -197,7 +197,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         result = await service.execute(actor_of(interaction), record, order, render=False)
         await defer(interaction)
         assert result.outcome is not None
-        png = await service.render(result.battle, result.outcome.highlight)
+        png = await service.render(result.battle, outcome=result.outcome, battle_id=record.id)
         if order.kind == "edit-unit":
             embed = setup_embed(result.outcome, battle_name=result.battle.name, extra=extra)
         else:
