@@ -59,7 +59,8 @@ async def test_a_reminder_claimed_by_a_pass_that_died_is_sent_after_restart(tabl
     [first, _, _] = await table.db.timers.pending(record.id)
     table.clock.advance(hours=12)
     # A pass leased the reminder, then the process stopped before Discord had it.
-    assert await table.db.timers.lease(first.id, table.clock.now, table.clock.now + REMINDER_LEASE)
+    leased = await table.db.timers.claim_due(table.clock.now, lease_until=table.clock.now + REMINDER_LEASE)
+    assert leased is not None and leased.id == first.id
     await table.restart()
     before = posted(table)
     assert await table.tick() == []

@@ -36,7 +36,7 @@ async def p_battle(table: Table) -> Table:
 async def test_a_tiled_map_replaces_the_map(p_battle: Table) -> None:
     table = p_battle
     reply = await table.slash("map import", **tiled_files())
-    assert "Map imported from `gora-crossing.tmj`" in reply.message.content  # type: ignore[union-attr]
+    assert "Map imported from gora-crossing.tmj" in text_of(reply)
     posted = last_message(reply)
     assert not posted.ephemeral and posted.files[0].filename == "map.png"
     assert "From a Tiled map: 24x14: 221 Plain, 34 Forest" in text_of(reply)
