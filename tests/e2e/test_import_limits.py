@@ -80,7 +80,7 @@ async def test_a_fifty_megabyte_file_of_any_kind_is_refused_before_download(tabl
     blob = b"[" * FIFTY_MB
     await import_refused(table, blob, "That file is 51200 KiB; an export can be at most 8 MiB.")
     await refused(table, "unit import", "may be at most 256 KiB", file=("units.toml", blob))
-    await refused(table, "map import", "may be at most 256 KiB", file=("map.txt", blob))
+    await refused(table, "map import", "a map file may be at most 4 MiB", file=("map.txt", blob))
 
 
 async def test_deeply_nested_stat_blocks_are_refused(table: Table) -> None:

@@ -119,8 +119,8 @@ async def test_no_role_sees_a_secret_it_may_not_know(table: Table) -> None:
     plain = Battle.from_dict(battle.to_dict())
     for key in ("feature", "feature_side", "feature_purchase"):
         plain.cells["B2"].pop(key, None)
-    without_trap = trap_square(await table.service.render(plain, full=True))
-    with_trap = trap_square(await table.service.render(battle, full=True, show_hidden=True))
+    without_trap = trap_square((await table.service.render(plain, full=True)).png)
+    with_trap = trap_square((await table.service.render(battle, full=True, show_hidden=True)).png)
     assert without_trap is not None and with_trap != without_trap, "the probe can tell a drawn trap"
     problems = []
     for role, user in users.items():
