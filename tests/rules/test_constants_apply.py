@@ -13,6 +13,7 @@ from rules.coords import Cell
 from rules.errors import GameError
 from rules.orders import Move, SetRule, SkillTest
 from rules.outcome import Outcome
+from rules.systems import builtin
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.actions.other import Aim
 from rules.systems.strategic.area import target_count
@@ -24,19 +25,20 @@ RIFLE = {"name": "Rifle", "range": 300, "range_unit": "dm", "damage": "1d10", "t
 KNIFE = {"name": "Knife", "melee": True, "damage": "1d10", "type": "R"}
 
 
-def _data(ruleset: str) -> dict[str, dict[str, Any]]:
+def _data(package: str, ruleset: str) -> dict[str, dict[str, Any]]:
     """Read the constants as the data file writes them, not through the code under test."""
-    text = resources.files("rules.systems.strategic").joinpath(f"data/{ruleset}.toml").read_text()
+    text = resources.files(package).joinpath(f"data/{ruleset}.toml").read_text()
     constants: dict[str, dict[str, Any]] = tomllib.loads(text)["constants"]
     return constants
 
 
 def _bounded() -> list[tuple[str, str, int, int]]:
     out = []
-    for ruleset in ("strategic-p", "strategic-e"):
-        for key, spec in _data(ruleset).items():
-            if "min" in spec and "max" in spec:
-                out.append((ruleset, key, int(spec["min"]), int(spec["max"])))
+    for system in builtin():
+        for ruleset in system.ruleset_ids:
+            for key, spec in _data(system.package, ruleset).items():
+                if "min" in spec and "max" in spec:
+                    out.append((ruleset, key, int(spec["min"]), int(spec["max"])))
     return out
 
 
