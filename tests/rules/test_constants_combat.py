@@ -39,6 +39,14 @@ def _strike(b: Battle, *faces: int) -> Outcome:
     return b.apply(Attack(unit="Fighter", target="Target", weapon="Knife"), dice(*faces))
 
 
+def _strike_or_refused(b: Battle, allowed: bool) -> None:
+    if allowed:
+        _strike(b, 99)
+        return
+    with pytest.raises(GameError, match="melee weapon"):
+        _strike(b, 99)
+
+
 @pytest.mark.constant("maneuver_push")
 @pytest.mark.parametrize(("push", "lands"), [(2, "C6"), (3, "C7")])
 def test_maneuver_push(push: int, lands: str) -> None:
@@ -65,11 +73,7 @@ def test_melee_reach(reach: int, target_at: str, allowed: bool) -> None:
     """000:L16 "in range, which is considered to be, for most melee weapons, adjacent squares" (melee_reach)."""
     b = _melee("strategic-p", target_at)
     _set(b, "melee_reach", reach)
-    if allowed:
-        _strike(b, 99)
-    else:
-        with pytest.raises(GameError, match="melee weapon"):
-            _strike(b, 99)
+    _strike_or_refused(b, allowed)
 
 
 @pytest.mark.constant("melee_reach_vs_horde")
@@ -78,11 +82,7 @@ def test_melee_reach_vs_horde(reach: int, target_at: str, allowed: bool) -> None
     """001:L24 "The only exception is when attacking Hordes": E-Scale melee reaches a Horde this many squares (A58)."""
     b = _melee("strategic-e", target_at, kind="horde", magnitude=20)
     _set(b, "melee_reach_vs_horde", reach)
-    if allowed:
-        _strike(b, 99)
-    else:
-        with pytest.raises(GameError, match="melee weapon"):
-            _strike(b, 99)
+    _strike_or_refused(b, allowed)
 
 
 @pytest.mark.constant("melee_strength_bonus")

@@ -22,6 +22,15 @@ def _rule(b, key: str, value: object) -> None:  # type: ignore[no-untyped-def]
     give(b, f"set-rule key:{key} value:{value}")
 
 
+def _harmless_forces():  # type: ignore[no-untyped-def]
+    """Two sides of two units that cannot hurt each other, so every planned round is fought."""
+    b = battle()
+    for side in ("Red", "Blue"):
+        for i in range(2):
+            add(b, f"{side}{i}", side, accuracy=1, evade=4, attack_strength=0, armor=5)
+    return b
+
+
 @pytest.mark.constant("morale_die")
 def test_morale_die() -> None:
     """A60: "roll 1d10 ... roll <= M -> recovers"; on the GM's d4 a Morale of 5 always recovers."""
@@ -89,10 +98,7 @@ def test_plan_maximums(key: str, field: str) -> None:
 @pytest.mark.parametrize("intensity", [0, 3])
 def test_default_intensity(intensity: int) -> None:
     """A65: a side with no plan fights at the default Intensity: rounds = base 3 + that, the larger plan wins."""
-    b = battle()
-    for side in ("Red", "Blue"):
-        for i in range(2):
-            add(b, f"{side}{i}", side, accuracy=1, evade=4, attack_strength=0, armor=5)
+    b = _harmless_forces()
     _rule(b, "rounds_base", 3)
     _rule(b, "default_intensity", intensity)
     give(b, "surface-plan side:Red intensity:0")
@@ -134,10 +140,7 @@ def test_escape_blockade_divisor(divisor: int, needed: int) -> None:
 @pytest.mark.parametrize("per_shot", [0, 3])
 def test_collateral_per_shot(per_shot: int) -> None:
     """A70: "Collateral Damage Count added by every firing action, hit or miss": 4 units fire each round."""
-    b = battle()
-    for side in ("Red", "Blue"):
-        for i in range(2):
-            add(b, f"{side}{i}", side, accuracy=1, evade=4, attack_strength=0, armor=5)
+    b = _harmless_forces()
     _rule(b, "rounds_base", 1)
     _rule(b, "collateral_per_shot", per_shot)
     give(b, "surface-plan side:Red intensity:0")
