@@ -7,9 +7,10 @@ from rules.system import System, register, registered
 
 def builtin() -> list[System]:
     """Return every rule system shipped with battlepost."""
+    from rules.systems.m42 import SYSTEM as m42
     from rules.systems.strategic import SYSTEM as strategic
 
-    return [strategic]
+    return [strategic, m42]
 
 
 def install() -> list[System]:

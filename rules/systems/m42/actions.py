@@ -1,0 +1,279 @@
+"""The handlers of M42: setup, the map's edges, roads and floors, actions and placement of models."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules import turns
+from rules.battle import MAX_UNITS, check_name
+from rules.coords import Cell, Edge
+from rules.edges import Obstacle
+from rules.errors import IllegalOrderError, InvalidOrderError
+from rules.orders import AddUnit, EditUnit, End, Move, Paint, RemoveUnit, SetRule, Start
+from rules.systems.m42.board import Battle, kind_at
+from rules.systems.m42.movement import action_of, explain_unreachable, reachable
+from rules.systems.m42.orders import Act, ClearEdge, Place, SetEdge, SetFloors, SetRoad
+from rules.systems.m42.placement import auto_place, check_placement, legal_spots
+from rules.systems.m42.table import handles
+from rules.systems.m42.units import Spot, Unit, read_stats
+
+if TYPE_CHECKING:
+    from rules.dice import Dice
+    from rules.outcome import Outcome
+
+MAX_EDGES_AT_ONCE = 200
+MAX_FLOORS = 10
+
+
+def _not_ended(battle: Battle) -> None:
+    if battle.status == "ended":
+        raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
+
+
+def _rect(battle: Battle, a: Cell, b: Cell | None) -> list[Cell]:
+    a = battle.check_cell(a)
+    b = battle.check_cell(b) if b is not None else a
+    return [Cell(x, y) for y in range(min(a.y, b.y), max(a.y, b.y) + 1) for x in range(min(a.x, b.x), max(a.x, b.x) + 1)]
+
+
+def parse_spots(text: str) -> list[Spot]:
+    """Parse a comma-separated list of spots (`C4,D4,C5^1`)."""
+    spots = [Spot.parse(p) for p in text.replace(" ", ",").split(",") if p.strip()]
+    if len(set(spots)) != len(spots):
+        raise InvalidOrderError("Each model needs a spot of its own; a spot is listed twice.")
+    return spots
+
+
+def parse_edges(battle: Battle, text: str) -> list[Edge]:
+    """Parse a comma-separated list of edges and check each lies on the map."""
+    edges = [battle.check_edge(Edge.parse(p)) for p in text.split(",") if p.strip()]
+    if not edges:
+        raise InvalidOrderError("Name at least one edge, like `C3|C4` or `C3:n`.")
+    if len(edges) > MAX_EDGES_AT_ONCE:
+        raise InvalidOrderError(f"Set at most {MAX_EDGES_AT_ONCE} edges at once.")
+    return edges
+
+
+def _inches(text: str, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise InvalidOrderError(f"`{what}` is a number of inches, like `2.5`, not `{text}`.") from None
+    return value
+
+
+@handles("paint")
+def paint(battle: Battle, order: Paint, dice: Dice, outcome: Outcome) -> None:
+    """Paint terrain over a rectangle or a list of squares, never under a unit's model where it could not stand."""
+    _not_ended(battle)
+    terrain = battle.ruleset.terrain_type(order.terrain)
+    if order.cells:
+        cells = [battle.check_cell(c) for c in order.cells]
+    elif order.frm is not None:
+        cells = _rect(battle, order.frm, order.to)
+    else:
+        raise InvalidOrderError("Say where to paint: `from:` a cell (and `to:` a second corner for a rectangle).")
+    for cell in cells:
+        battle.set_terrain(cell, terrain.key)
+    battle.map_version += 1
+    outcome.data.update(terrain=terrain.key, count=len(cells))
+    outcome.highlight["cells"] = [str(c) for c in cells[:200]]
+    outcome.effect("painted", terrain=terrain.key, cells=len(cells))
+
+
+@handles("set-edge")
+def set_edge(battle: Battle, order: SetEdge, dice: Dice, outcome: Outcome) -> None:
+    """Put an obstacle on each named edge."""
+    _not_ended(battle)
+    edges = parse_edges(battle, order.edges)
+    obs = Obstacle.from_dict({
+        "kind": order.obstacle.strip().lower(), "height": _inches(order.height, "height"),
+        "thickness": _inches(order.thickness, "thickness"), "opening": _inches(order.opening, "opening"),
+        "openable": order.openable,
+    }, "the obstacle")
+    for edge in edges:
+        battle.edges[edge] = obs
+    battle.map_version += 1
+    outcome.effect("edges_set", obstacle=obs.kind, edges=[str(e) for e in edges[:50]], count=len(edges))
+
+
+@handles("clear-edge")
+def clear_edge(battle: Battle, order: ClearEdge, dice: Dice, outcome: Outcome) -> None:
+    """Take the obstacles off the named edges."""
+    _not_ended(battle)
+    edges = parse_edges(battle, order.edges)
+    bare = [e for e in edges if e not in battle.edges]
+    if bare:
+        raise IllegalOrderError(f"There is no obstacle on {bare[0]}; nothing to clear there.")
+    for edge in edges:
+        del battle.edges[edge]
+    battle.map_version += 1
+    outcome.effect("edges_cleared", edges=[str(e) for e in edges[:50]], count=len(edges))
+
+
+@handles("set-road")
+def set_road(battle: Battle, order: SetRoad, dice: Dice, outcome: Outcome) -> None:
+    """Lay or lift a road over a rectangle of squares."""
+    _not_ended(battle)
+    cells = _rect(battle, order.frm, order.to)
+    for cell in cells:
+        if order.on:
+            battle.square(cell)["road"] = True
+        else:
+            battle.square(cell).pop("road", None)
+    battle.map_version += 1
+    outcome.effect("road", on=order.on, cells=len(cells))
+
+
+@handles("set-floors")
+def set_floors(battle: Battle, order: SetFloors, dice: Dice, outcome: Outcome) -> None:
+    """Give building or ruin squares their number of floors."""
+    _not_ended(battle)
+    if not 1 <= order.floors <= MAX_FLOORS:
+        raise InvalidOrderError(f"`floors` is 1 to {MAX_FLOORS}; 1 is the ground floor alone.")
+    cells = _rect(battle, order.frm, order.to)
+    for cell in cells:
+        if not kind_at(battle, cell).floors:
+            raise IllegalOrderError(f"{cell} is {battle.terrain_at(cell).name}: only buildings and ruins have floors.")
+    for cell in cells:
+        battle.square(cell)["floors"] = order.floors
+    battle.map_version += 1
+    outcome.effect("floors", floors=order.floors, cells=len(cells))
+
+
+@handles("add-unit")
+def add_unit(battle: Battle, order: AddUnit, dice: Dice, outcome: Outcome) -> None:
+    """Put a unit on the map: its leader on the square given, its models placed legally around it."""
+    _not_ended(battle)
+    name = check_name(order.name, "unit name")
+    existing = battle.find_unit(name)
+    if existing is not None and existing.name.lower() == name.lower():
+        raise IllegalOrderError(f"There is already a unit called {existing.name}; pick another name.")
+    if len(battle.units) >= MAX_UNITS:
+        raise IllegalOrderError(f"A battle holds at most {MAX_UNITS} units.")
+    cell = battle.check_cell(order.at)
+    ld, size, traits = read_stats(dict(order.stats or {}))
+    side = battle.ensure_side(order.side)
+    unit = Unit(name=name, side=side.name, x=cell.x, y=cell.y, owner=order.owner, ld=ld, size=size, traits=traits)
+    if unit.infantry and kind_at(battle, cell).impassable:
+        raise IllegalOrderError(f"{cell} is impassable terrain: infantry may not enter it at all (004:L129).")
+    if any(unit.leader in u.spots() for u in battle.iter_units()):
+        raise IllegalOrderError(f"{cell} already holds a model; put the leader elsewhere.")
+    unit.models = auto_place(battle, unit, unit.leader)
+    battle.add_unit(unit)
+    outcome.actor = unit.name
+    outcome.effect("unit_added", unit=unit.name, side=side.name, at=str(cell), models=[str(s) for s in unit.models])
+    outcome.highlight.update(actor=str(cell))
+
+
+@handles("edit-unit")
+def edit_unit(battle: Battle, order: EditUnit, dice: Dice, outcome: Outcome) -> None:
+    """Change a unit's Ld, size or special rules; its models are placed again around the leader."""
+    _not_ended(battle)
+    unit = battle.unit(order.unit)
+    current = {"ld": unit.ld, "models": unit.size, "traits": list(unit.traits)}
+    unit.ld, unit.size, unit.traits = read_stats({**current, **dict(order.stats or {})})
+    unit.models = auto_place(battle, unit, unit.leader)
+    outcome.effect("unit_edited", unit=unit.name)
+
+
+@handles("remove-unit")
+def remove_unit(battle: Battle, order: RemoveUnit, dice: Dice, outcome: Outcome) -> None:
+    """Take a unit off the map."""
+    _not_ended(battle)
+    unit = battle.unit(order.unit)
+    battle.remove_unit(unit)
+    outcome.effect("unit_removed", unit=unit.name)
+
+
+@handles("start")
+def start(battle: Battle, order: Start, dice: Dice, outcome: Outcome) -> None:
+    """End setup and begin the first round."""
+    if battle.status != "setup":
+        raise IllegalOrderError(f"The battle is already {battle.status}; only a battle in setup can start.")
+    if not battle.units:
+        raise IllegalOrderError("Add at least one unit with /unit add before starting the battle.")
+    battle.status = "active"
+    battle.round = 1
+    outcome.effect("battle_started", round=1)
+    turns.begin_battle(battle, dice, outcome)
+
+
+@handles("end")
+def end(battle: Battle, order: End, dice: Dice, outcome: Outcome) -> None:
+    """End the battle."""
+    _not_ended(battle)
+    battle.status = "ended"
+    outcome.effect("battle_ended", round=battle.round)
+
+
+@handles("set-rule")
+def set_rule(battle: Battle, order: SetRule, dice: Dice, outcome: Outcome) -> None:
+    """Override a rule constant for this battle, validated against its declared range."""
+    _not_ended(battle)
+    const = battle.ruleset.constant(order.key)
+    battle.constants[const.key] = const.coerce(order.value)
+    outcome.effect("rule_set", key=const.key, value=battle.constants[const.key])
+
+
+def _act(battle: Battle, unit: Unit, action_key: str, goal: Spot, models: str, outcome: Outcome) -> None:
+    if battle.status != "active":
+        raise IllegalOrderError("The battle has not started yet; the GM starts it with /battle start.")
+    action = action_of(battle, action_key)
+    battle.check_cell(goal.cell)
+    found = reachable(battle, unit, action).get(goal)
+    if found is None:
+        raise IllegalOrderError(f"{unit.name}'s leader cannot {action.key} to {goal}: "
+                                f"{explain_unreachable(battle, unit, action, goal)}")
+    start_spot = unit.leader
+    unit.x, unit.y, unit.level = goal.x, goal.y, goal.level
+    _place(battle, unit, parse_spots(models) if models else [])
+    outcome.actor = unit.name
+    outcome.data.update(action=action.key, walked=round(found.walked, 3), allowance=found.allowance,
+                        halved=sorted(found.causes))
+    outcome.effect("moved", unit=unit.name, action=action.key, frm=str(start_spot), to=str(goal),
+                   walked=round(found.walked, 3), allowance=found.allowance, halved=sorted(found.causes),
+                   models=[str(s) for s in unit.models])
+    outcome.highlight.update(path=[str(start_spot.cell), str(goal.cell)], actor=str(goal.cell))
+
+
+def _place(battle: Battle, unit: Unit, spots: list[Spot]) -> None:
+    """Place the given models by hand and the rest by the bot, all checked against the rules."""
+    wanted = unit.size - 1
+    if len(spots) > wanted:
+        raise InvalidOrderError(f"{unit.name} has {wanted} models besides its leader; {len(spots)} spots were given.")
+    check_placement(battle, unit, unit.leader, spots)
+    rest = [p for p in legal_spots(battle, unit, unit.leader, set(spots)) if p not in spots]
+    if len(spots) + len(rest) < wanted:
+        raise IllegalOrderError(
+            f"Only {len(spots) + len(rest)} of the {wanted} other models of {unit.name} can stand within its "
+            f"Command Radius around {unit.leader}; choose another square."
+        )
+    unit.models = [*spots, *rest[:wanted - len(spots)]]
+
+
+@handles("move")
+def move(battle: Battle, order: Move, dice: Dice, outcome: Outcome) -> None:
+    """Take an action on the ground floor: the leader moves, then the models are placed around it."""
+    unit = battle.unit(order.unit)
+    _act(battle, unit, order.mode, Spot(order.to.x, order.to.y), "", outcome)
+
+
+@handles("act")
+def act(battle: Battle, order: Act, dice: Dice, outcome: Outcome) -> None:
+    """Take an action to a square and floor, with the models placed by hand or by the bot."""
+    unit = battle.unit(order.unit)
+    _act(battle, unit, order.action, Spot(order.to.x, order.to.y, order.level), order.models, outcome)
+
+
+@handles("place")
+def place(battle: Battle, order: Place, dice: Dice, outcome: Outcome) -> None:
+    """Place models by hand around where the leader stands now."""
+    _not_ended(battle)
+    unit = battle.unit(order.unit)
+    spots = parse_spots(order.models)
+    if not spots:
+        raise InvalidOrderError("List the spots for the models, like `models:C4,D4,C5`.")
+    _place(battle, unit, spots)
+    outcome.actor = unit.name
+    outcome.effect("placed", unit=unit.name, models=[str(s) for s in unit.models])
