@@ -8,7 +8,8 @@ from rules.coords import Cell
 from rules.errors import IllegalOrderError
 from rules.orders import Move
 from rules.systems.m42.movement import action_of, reachable
-from tests.rules.m42.helpers import DICE, field, paint, rule, spot, start, unit, wall
+from rules.systems.m42.orders import SetRoad
+from tests.rules.m42.helpers import DICE, field, paint, rule, start, unit, wall
 
 
 def ends(battle, name: str, action: str) -> set[str]:  # type: ignore[no-untyped-def]
@@ -63,7 +64,7 @@ def test_several_causes_halve_once_and_the_override_stacks_them() -> None:
 def test_road_bonus_before_halving() -> None:
     """004:L72 "may add 2" to it's normal movement distance"; A91 "distance = (base + 2 if road) / (2 if halved)"."""
     b = field()
-    b.apply(__import__("rules.systems.m42.orders", fromlist=["SetRoad"]).SetRoad(frm=Cell.parse("A5"), to=Cell.parse("Z5")), DICE)
+    b.apply(SetRoad(frm=Cell.parse("A5"), to=Cell.parse("Z5")), DICE)
     unit(b, "A", "C5")
     start(b)
     assert "K5" in ends(b, "A", "advance") and "L5" not in ends(b, "A", "advance")
