@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules import turns
+from rules import lifecycle
 from rules.battle import MAX_UNITS, check_name
 from rules.coords import Cell, Edge
 from rules.edges import Obstacle
 from rules.errors import IllegalOrderError, InvalidOrderError
-from rules.orders import AddUnit, EditUnit, End, Move, Paint, RemoveUnit, SetRule, Start
+from rules.orders import AddUnit, EditUnit, Move, Paint, RemoveUnit
 from rules.systems.m42.board import Battle, kind_at
 from rules.systems.m42.movement import action_of, explain_unreachable, reachable
 from rules.systems.m42.orders import Act, ClearEdge, Place, SetEdge, SetFloors, SetRoad
@@ -23,11 +23,6 @@ if TYPE_CHECKING:
 
 MAX_EDGES_AT_ONCE = 200
 MAX_FLOORS = 10
-
-
-def _not_ended(battle: Battle) -> None:
-    if battle.status == "ended":
-        raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
 
 
 def _rect(battle: Battle, a: Cell, b: Cell | None) -> list[Cell]:
@@ -65,7 +60,7 @@ def _inches(text: str, what: str) -> float:
 @handles("paint")
 def paint(battle: Battle, order: Paint, dice: Dice, outcome: Outcome) -> None:
     """Paint terrain over a rectangle or a list of squares, never under a unit's model where it could not stand."""
-    _not_ended(battle)
+    lifecycle.require_not_ended(battle)
     terrain = battle.ruleset.terrain_type(order.terrain)
     if order.cells:
         cells = [battle.check_cell(c) for c in order.cells]
@@ -84,7 +79,7 @@ def paint(battle: Battle, order: Paint, dice: Dice, outcome: Outcome) -> None:
 @handles("set-edge")
 def set_edge(battle: Battle, order: SetEdge, dice: Dice, outcome: Outcome) -> None:
     """Put an obstacle on each named edge."""
-    _not_ended(battle)
+    lifecycle.require_not_ended(battle)
     edges = parse_edges(battle, order.edges)
     obs = Obstacle.from_dict({
         "kind": order.obstacle.strip().lower(), "height": _inches(order.height, "height"),
@@ -100,7 +95,7 @@ def set_edge(battle: Battle, order: SetEdge, dice: Dice, outcome: Outcome) -> No
 @handles("clear-edge")
 def clear_edge(battle: Battle, order: ClearEdge, dice: Dice, outcome: Outcome) -> None:
     """Take the obstacles off the named edges."""
-    _not_ended(battle)
+    lifecycle.require_not_ended(battle)
     edges = parse_edges(battle, order.edges)
     bare = [e for e in edges if e not in battle.edges]
     if bare:
@@ -114,7 +109,7 @@ def clear_edge(battle: Battle, order: ClearEdge, dice: Dice, outcome: Outcome) -
 @handles("set-road")
 def set_road(battle: Battle, order: SetRoad, dice: Dice, outcome: Outcome) -> None:
     """Lay or lift a road over a rectangle of squares."""
-    _not_ended(battle)
+    lifecycle.require_not_ended(battle)
     cells = _rect(battle, order.frm, order.to)
     for cell in cells:
         if order.on:
@@ -128,7 +123,7 @@ def set_road(battle: Battle, order: SetRoad, dice: Dice, outcome: Outcome) -> No
 @handles("set-floors")
 def set_floors(battle: Battle, order: SetFloors, dice: Dice, outcome: Outcome) -> None:
     """Give building or ruin squares their number of floors."""
-    _not_ended(battle)
+    lifecycle.require_not_ended(battle)
     if not 1 <= order.floors <= MAX_FLOORS:
         raise InvalidOrderError(f"`floors` is 1 to {MAX_FLOORS}; 1 is the ground floor alone.")
     cells = _rect(battle, order.frm, order.to)
@@ -144,7 +139,7 @@ def set_floors(battle: Battle, order: SetFloors, dice: Dice, outcome: Outcome) -
 @handles("add-unit")
 def add_unit(battle: Battle, order: AddUnit, dice: Dice, outcome: Outcome) -> None:
     """Put a unit on the map: its leader on the square given, its models placed legally around it."""
-    _not_ended(battle)
+    lifecycle.require_not_ended(battle)
     name = check_name(order.name, "unit name")
     existing = battle.find_unit(name)
     if existing is not None and existing.name.lower() == name.lower():
@@ -169,7 +164,7 @@ def add_unit(battle: Battle, order: AddUnit, dice: Dice, outcome: Outcome) -> No
 @handles("edit-unit")
 def edit_unit(battle: Battle, order: EditUnit, dice: Dice, outcome: Outcome) -> None:
     """Change a unit's Ld, size or special rules; its models are placed again around the leader."""
-    _not_ended(battle)
+    lifecycle.require_not_ended(battle)
     unit = battle.unit(order.unit)
     current = {"ld": unit.ld, "models": unit.size, "traits": list(unit.traits)}
     unit.ld, unit.size, unit.traits = read_stats({**current, **dict(order.stats or {})})
@@ -180,40 +175,16 @@ def edit_unit(battle: Battle, order: EditUnit, dice: Dice, outcome: Outcome) -> 
 @handles("remove-unit")
 def remove_unit(battle: Battle, order: RemoveUnit, dice: Dice, outcome: Outcome) -> None:
     """Take a unit off the map."""
-    _not_ended(battle)
+    lifecycle.require_not_ended(battle)
     unit = battle.unit(order.unit)
     battle.remove_unit(unit)
     outcome.effect("unit_removed", unit=unit.name)
 
 
-@handles("start")
-def start(battle: Battle, order: Start, dice: Dice, outcome: Outcome) -> None:
-    """End setup and begin the first round."""
-    if battle.status != "setup":
-        raise IllegalOrderError(f"The battle is already {battle.status}; only a battle in setup can start.")
-    if not battle.units:
-        raise IllegalOrderError("Add at least one unit with /unit add before starting the battle.")
-    battle.status = "active"
-    battle.round = 1
-    outcome.effect("battle_started", round=1)
-    turns.begin_battle(battle, dice, outcome)
-
-
-@handles("end")
-def end(battle: Battle, order: End, dice: Dice, outcome: Outcome) -> None:
-    """End the battle."""
-    _not_ended(battle)
-    battle.status = "ended"
-    outcome.effect("battle_ended", round=battle.round)
-
-
-@handles("set-rule")
-def set_rule(battle: Battle, order: SetRule, dice: Dice, outcome: Outcome) -> None:
-    """Override a rule constant for this battle, validated against its declared range."""
-    _not_ended(battle)
-    const = battle.ruleset.constant(order.key)
-    battle.constants[const.key] = const.coerce(order.value)
-    outcome.effect("rule_set", key=const.key, value=battle.constants[const.key])
+# Starting, ending and rule overrides play as in every system.
+handles("start")(lifecycle.start)
+handles("end")(lifecycle.end)
+handles("set-rule")(lifecycle.set_rule)
 
 
 def _act(battle: Battle, unit: Unit, action_key: str, goal: Spot, models: str, outcome: Outcome) -> None:
@@ -269,7 +240,7 @@ def act(battle: Battle, order: Act, dice: Dice, outcome: Outcome) -> None:
 @handles("place")
 def place(battle: Battle, order: Place, dice: Dice, outcome: Outcome) -> None:
     """Place models by hand around where the leader stands now."""
-    _not_ended(battle)
+    lifecycle.require_not_ended(battle)
     unit = battle.unit(order.unit)
     spots = parse_spots(order.models)
     if not spots:

@@ -58,6 +58,11 @@ class Unit(BaseUnit):
         return Spot(self.x, self.y, self.level)
 
     @property
+    def is_horde(self) -> bool:
+        """Return False: an M42 unit is never a Horde (the map view asks every unit)."""
+        return False
+
+    @property
     def interlinked(self) -> bool:
         """Return whether the unit has the Interlinked special rule."""
         return "interlinked" in self.traits
