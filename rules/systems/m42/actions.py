@@ -230,7 +230,7 @@ def move(battle: Battle, order: Move, dice: Dice, outcome: Outcome) -> None:
     _act(battle, unit, order.mode, Spot(order.to.x, order.to.y), "", outcome)
 
 
-@handles("act")
+@handles("take-action")
 def act(battle: Battle, order: Act, dice: Dice, outcome: Outcome) -> None:
     """Take an action to a square and floor, with the models placed by hand or by the bot."""
     unit = battle.unit(order.unit)

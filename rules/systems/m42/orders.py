@@ -9,7 +9,7 @@ from rules.orders import Order
 from rules.systems.m42.table import order
 
 
-@order("act", "owner")
+@order("take-action", "owner")
 @dataclass(frozen=True)
 class Act(Order):
     """Take an action: the leader moves to a square (and floor), then the models are placed around it."""
