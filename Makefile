@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test demo bench lint console clean
+.PHONY: run test demo bench bench-processes lint console clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,9 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_orders.py
+
+bench-processes: $(STAMP)
+	$(PY) benchmarks/bench_processes.py
 
 clean:
 	rm -rf $(VENV) demo-out .pytest_cache .mypy_cache .ruff_cache

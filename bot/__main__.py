@@ -1,4 +1,10 @@
-"""Start battlepost: `python -m bot` runs the bot; `console` and `play FILE` run it locally."""
+"""Start battlepost: `python -m bot` runs the bot; `console` and `play FILE` run it locally.
+
+`python -m bot --shards 0-3 --shard-count 8` runs only those shards (other processes run the rest over
+the same PostgreSQL database); `python -m bot migrate-db --from FILE --to URL` moves the battles between
+backends. Settings that cannot work (a malformed database URL, an unreachable server, a schema from a
+newer release) stop the start with a message and exit status 2, before anything is written.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,7 @@ import asyncio
 import logging
 import sys
 
-from bot.config import ConfigError, load_settings
+from bot.config import ConfigError, Settings, load_settings
 
 NO_TOKEN = """\
 battlepost needs a Discord bot token to connect to Discord.
@@ -21,11 +27,21 @@ To try battlepost without Discord, run `make demo` (a scripted battle) or `pytho
 """
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Parse the command line and run the bot, the console or a script."""
+def _shard_options(parser: argparse.ArgumentParser, default: object = None) -> None:
+    parser.add_argument("--shards", default=default, metavar="IDS",
+                        help="run only these shards, e.g. 0-3 or 4,5,7 (needs --shard-count); default: all")
+    parser.add_argument("--shard-count", default=default, metavar="N",
+                        help="how many shards the bot has in all, across every process")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the command line's parser."""
     parser = argparse.ArgumentParser(prog="python -m bot", description="battlepost: play-by-post battles on Discord")
+    _shard_options(parser)
     sub = parser.add_subparsers(dest="command")
-    sub.add_parser("run", help="connect to Discord (the default)")
+    run = sub.add_parser("run", help="connect to Discord (the default)")
+    # SUPPRESS keeps `python -m bot --shards 0-3 run` from being reset by the subcommand's own defaults.
+    _shard_options(run, argparse.SUPPRESS)
     console = sub.add_parser("console", help="type slash commands locally, without Discord")
     console.add_argument("--out", default="console-out", help="folder for map images")
     console.add_argument("--seed", type=int, default=None, help="seed the dice")
@@ -34,27 +50,54 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--json", action="store_true", help="print one JSON object per command line")
     play.add_argument("--seed", type=int, default=None, help="seed the dice")
     play.add_argument("--out", default="console-out", help="folder for map images")
-    backup = sub.add_parser("backup", help="copy the database to a file while the bot may be running")
+    backup = sub.add_parser("backup", help="copy the database to a SQLite file while the bot may be running")
     backup.add_argument("dest", help="backup file to write")
-    args = parser.parse_args(argv)
+    migrate = sub.add_parser("migrate-db", help="copy every battle to another database (SQLite <-> PostgreSQL)")
+    migrate.add_argument("--from", dest="source", required=True, metavar="DB",
+                         help="the database to copy: a SQLite file or a postgresql:// URL")
+    migrate.add_argument("--to", dest="target", required=True, metavar="DB",
+                         help="an empty database to copy into: a SQLite file or a postgresql:// URL")
+    migrate.add_argument("--sample", type=int, default=20, metavar="N",
+                         help="replay this many battles, spread over the database, to check the copy (default 20)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line and run the bot, the console or a script."""
+    args = build_parser().parse_args(argv)
     try:
-        settings = load_settings()
+        settings = load_settings(shards=args.shards, shard_count=args.shard_count)
     except ConfigError as exc:
         print(f"battlepost: {exc}", file=sys.stderr)
         return 2
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.app import StartupError
+
+    try:
+        return _dispatch(args, settings)
+    except StartupError as exc:
+        print(f"battlepost: {exc}", file=sys.stderr)
+        return 2
+
+
+def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     command = args.command or "run"
     if command == "run":
         if not settings.discord_token:
             print(NO_TOKEN, file=sys.stderr)
             return 2
-        from bot.runner import run_discord
+        from bot.runner import check_shards, run_discord
 
+        check_shards(settings)
         return asyncio.run(run_discord(settings))
     if command == "backup":
         from bot.runner import backup_to
 
         return asyncio.run(backup_to(settings, args.dest))
+    if command == "migrate-db":
+        from bot.migrate_db import migrate_db
+
+        return asyncio.run(migrate_db(args.source, args.target, sample=args.sample))
     from bot.console import run_console, run_script
 
     if command == "console":

@@ -1,4 +1,8 @@
-"""The Discord client: a Bot with no privileged intents that loads the cogs and syncs the commands."""
+"""The Discord client: a Bot with no privileged intents that loads the cogs and syncs the commands.
+
+`BattleBot` is one plain connection (every server on one shard); `ShardedBattleBot` runs some or all
+of the shards of a bot that several processes share, each process over the same PostgreSQL database.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
+from typing import Any, cast
 
 import discord
 from discord.ext import commands
@@ -16,7 +21,7 @@ from bot.tree import BattleTree
 
 log = logging.getLogger(__name__)
 
-DEFAULT_EXTENSIONS = ("cogs.battle", "cogs.map", "cogs.unit", "cogs.feature", "cogs.play", "cogs.combat", "cogs.turn", "cogs.gm", "cogs.settings", "cogs.help")
+DEFAULT_EXTENSIONS = ("cogs.battle", "cogs.map", "cogs.unit", "cogs.feature", "cogs.play", "cogs.combat", "cogs.turn", "cogs.gm", "cogs.settings", "cogs.help", "cogs.surface")
 
 
 def intents() -> discord.Intents:
@@ -26,8 +31,8 @@ def intents() -> discord.Intents:
     return wanted
 
 
-class BattleBot(commands.Bot):
-    """The battlepost bot: slash commands only, the table service attached."""
+class _Battlepost(commands.bot.BotBase):
+    """What both kinds of battlepost client share: the service, the cogs, the command sync, the scheduler."""
 
     def __init__(self, service: TableService, *, sync_guild_id: int | None = None,
                  extensions: Sequence[str] = DEFAULT_EXTENSIONS, scheduler_poll: float | None = DEFAULT_POLL,
@@ -43,11 +48,17 @@ class BattleBot(commands.Bot):
         self.scheduler_poll = scheduler_poll
         self.scheduler_task: asyncio.Task[None] | None = None
 
+    def syncs_commands(self) -> bool:
+        """Return whether this process registers the slash commands with Discord."""
+        return True
+
     async def setup_hook(self) -> None:
         """Load the cogs (they register their persistent buttons), sync the commands, start the scheduler."""
         for name in self.extension_names:
             await self.load_extension(name)
-        if self.sync_guild_id:
+        if not self.syncs_commands():
+            log.info("commands are synced by the process running shard 0")
+        elif self.sync_guild_id:
             guild = discord.Object(id=self.sync_guild_id)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
@@ -56,8 +67,10 @@ class BattleBot(commands.Bot):
             synced = await self.tree.sync()
             log.info("synced %d global commands", len(synced))
         if self.scheduler_poll is not None:
+            # Every process runs a scheduler: claims are atomic in the database, so each timer fires once
+            # whichever process is up, and a process that stops leaves its timers to the others.
             self.scheduler_task = asyncio.create_task(
-                self.service.scheduler.run_forever(self.scheduler_poll, ready=self.wait_until_ready),
+                self.service.scheduler.run_forever(self.scheduler_poll, ready=cast(discord.Client, self).wait_until_ready),
                 name="battlepost-scheduler",
             )
 
@@ -70,3 +83,19 @@ class BattleBot(commands.Bot):
                 await task
         await self.service.drain()
         await super().close()
+
+
+class BattleBot(_Battlepost, commands.Bot):
+    """The battlepost bot on one connection: slash commands only, the table service attached."""
+
+
+class ShardedBattleBot(_Battlepost, commands.AutoShardedBot):
+    """The battlepost bot running the given shards; other processes run the rest over the same database."""
+
+    def __init__(self, service: TableService, *, shard_ids: Sequence[int], shard_count: int,
+                 **options: Any) -> None:
+        super().__init__(service, shard_ids=list(shard_ids), shard_count=shard_count, **options)
+
+    def syncs_commands(self) -> bool:
+        """Sync from one process only: the one running shard 0 (every process would send the same commands)."""
+        return 0 in (self.shard_ids or [0])

@@ -8,8 +8,15 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from bot.sharding import ShardError, ShardPlan, plan
+from storage.postgres import redact
+
 DEFAULT_DB = "./data/battlepost.sqlite3"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# How often the scheduler looks for deadlines and reminders that have come due.
+DEFAULT_SCHEDULER_POLL = 5.0
+MIN_SCHEDULER_POLL = 0.1
+MAX_SCHEDULER_POLL = 300.0
 
 
 class ConfigError(Exception):
@@ -21,21 +28,29 @@ class Settings:
     """Every setting of the bot. The token is kept out of repr so it is never logged."""
 
     discord_token: str | None
-    db_path: Path
+    database: str
     dev_guild_id: int | None
     log_level: str
     backup_dir: Path | None
+    shards: ShardPlan | None = None
+    scheduler_poll: float = DEFAULT_SCHEDULER_POLL
 
     def __repr__(self) -> str:
         token = "set" if self.discord_token else "missing"
         return (
-            f"Settings(discord_token=<{token}>, db_path={str(self.db_path)!r}, dev_guild_id={self.dev_guild_id}, "
-            f"log_level={self.log_level!r}, backup_dir={self.backup_dir!r})"
+            f"Settings(discord_token=<{token}>, database={redact(self.database)!r}, "
+            f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r}, backup_dir={self.backup_dir!r}, "
+            f"shards={self.shards})"
         )
 
 
-def load_settings(env_file: str | os.PathLike[str] | None = ".env") -> Settings:
-    """Read settings from the environment, after loading `.env` if it exists (the environment wins)."""
+def load_settings(env_file: str | os.PathLike[str] | None = ".env", *, shards: str | None = None,
+                  shard_count: str | None = None) -> Settings:
+    """Read settings from the environment, after loading `.env` if it exists (the environment wins).
+
+    shards and shard_count come from the command line and win over BATTLEPOST_SHARDS and
+    BATTLEPOST_SHARD_COUNT, each on its own.
+    """
     if env_file is not None and Path(env_file).is_file():
         load_dotenv(env_file, override=False)
     token = os.environ.get("DISCORD_TOKEN", "").strip() or None
@@ -49,10 +64,31 @@ def load_settings(env_file: str | os.PathLike[str] | None = ".env") -> Settings:
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
     backup = os.environ.get("BATTLEPOST_BACKUP_DIR", "").strip()
+    where = "--shards / --shard-count" if shards is not None or shard_count is not None else (
+        "BATTLEPOST_SHARDS / BATTLEPOST_SHARD_COUNT")
+    try:
+        shard_plan = plan(shards if shards is not None else os.environ.get("BATTLEPOST_SHARDS"),
+                          shard_count if shard_count is not None else os.environ.get("BATTLEPOST_SHARD_COUNT"))
+    except ShardError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+    poll_raw = os.environ.get("BATTLEPOST_SCHEDULER_POLL", "").strip()
+    poll = DEFAULT_SCHEDULER_POLL
+    if poll_raw:
+        try:
+            poll = float(poll_raw)
+        except ValueError:
+            poll = -1.0
+        if not MIN_SCHEDULER_POLL <= poll <= MAX_SCHEDULER_POLL:
+            raise ConfigError(
+                f"BATTLEPOST_SCHEDULER_POLL must be a number of seconds from {MIN_SCHEDULER_POLL:g} to "
+                f"{MAX_SCHEDULER_POLL:g}, not {poll_raw!r}."
+            )
     return Settings(
         discord_token=token,
-        db_path=Path(os.environ.get("BATTLEPOST_DB", "").strip() or DEFAULT_DB),
+        database=os.environ.get("BATTLEPOST_DB", "").strip() or DEFAULT_DB,
         dev_guild_id=dev_guild,
         log_level=level,
         backup_dir=Path(backup) if backup else None,
+        shards=shard_plan,
+        scheduler_poll=poll,
     )

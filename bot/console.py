@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.app import open_database
 from bot.client import BattleBot
 from bot.config import Settings
 from bot.loopback import LoopbackDiscord
@@ -271,10 +272,10 @@ async def open_console(settings: Settings, out_dir: Path, seed: int | None,
                        ) -> tuple[LoopbackDiscord, Database, Console]:
     """Start the loopback Discord and the real bot over the configured database."""
     logging.getLogger("discord").setLevel(logging.WARNING)
+    db = await open_database(settings.database)
     discord = LoopbackDiscord(guild_name=CONSOLE_GUILD)
     await discord.start()
     discord.add_channel(discord.guild, "battle")
-    db = await Database.open(settings.db_path)
     service = TableService(db, rng_factory=seeded_rng(seed))
     bot = BattleBot(service, sync_guild_id=discord.guild.id, guild_ready_timeout=0.05)
     await discord.start_bot(bot)

@@ -2,23 +2,51 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
+from typing import Any
 
 import discord
 
-from bot.app import open_services
-from bot.client import BattleBot
+from bot.app import StartupError, open_database, open_services
+from bot.client import BattleBot, ShardedBattleBot
 from bot.config import Settings
-from storage import Database
+from bot.service import TableService
+from storage import is_postgres
 
 log = logging.getLogger(__name__)
 
 
-async def run_discord(settings: Settings) -> int:
+def check_shards(settings: Settings) -> None:
+    """Refuse to run part of the shards over a SQLite file: the other processes could not share it."""
+    shards = settings.shards
+    if shards is not None and not shards.everything and not is_postgres(settings.database):
+        raise StartupError(
+            f"this process would run only {shards}, so other processes must run the rest, and they all need "
+            "one database to share: set BATTLEPOST_DB to a postgresql:// URL (see docs/scaling.md). "
+            "A SQLite file serves one process, which then runs every shard."
+        )
+
+
+def make_client(service: TableService, settings: Settings, **options: Any) -> BattleBot | ShardedBattleBot:
+    """Build the client: one plain connection, or the shards the settings name."""
+    options.setdefault("scheduler_poll", settings.scheduler_poll)
+    if settings.shards is None:
+        return BattleBot(service, sync_guild_id=settings.dev_guild_id, **options)
+    return ShardedBattleBot(service, shard_ids=settings.shards.ids, shard_count=settings.shards.count,
+                            sync_guild_id=settings.dev_guild_id, **options)
+
+
+async def run_discord(settings: Settings, **options: Any) -> int:
     """Open the services and run the Discord client until it stops."""
     assert settings.discord_token
+    check_shards(settings)
     async with open_services(settings) as service:
-        bot = BattleBot(service, sync_guild_id=settings.dev_guild_id)
+        bot = make_client(service, settings, **options)
+        if settings.shards is not None:
+            log.info("running %s", settings.shards)
+        _stop_on_signals(bot)
         try:
             async with bot:
                 await bot.start(settings.discord_token)
@@ -28,12 +56,26 @@ async def run_discord(settings: Settings) -> int:
     return 0
 
 
+def _stop_on_signals(bot: BattleBot | ShardedBattleBot) -> None:
+    """Close the bot cleanly on Ctrl-C or SIGTERM (a service manager stopping it): notices still go out."""
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+
+    def close() -> None:
+        if not closing:
+            log.info("stopping: closing the connection to Discord and the database")
+            closing.append(loop.create_task(bot.close()))
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, close)
+
+
 async def backup_to(settings: Settings, dest: str) -> int:
-    """Copy the database to a file with SQLite's online backup."""
-    db = await Database.open(settings.db_path)
+    """Copy the database to a SQLite file: SQLite's online backup, or a full copy out of PostgreSQL."""
+    db = await open_database(settings.database)
     try:
         await db.backup(dest)
+        print(f"backed up {db.describe()} to {dest}")
     finally:
         await db.close()
-    print(f"backed up {settings.db_path} to {dest}")
     return 0

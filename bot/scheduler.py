@@ -1,18 +1,25 @@
-"""The scheduler: wake up for deadlines and reminders kept in SQLite, and act on each exactly once.
+"""The scheduler: wake up for deadlines and reminders kept in the database, and act on each exactly once.
 
 How no timer is lost or fired twice:
 
-* Timers are rows in SQLite, written in the same transaction as the clock change that needs them, so a
-  restart or a day of downtime finds them all; `run_due` then handles every timer due by now, oldest
-  first, across battles.
-* A timer is claimed (`mark_fired`, an UPDATE that succeeds once) before it is acted on, so two passes,
-  or a pass after a restart, never act on it twice.
+* Timers are rows in the database, written in the same transaction as the clock change that needs them,
+  so a restart or a day of downtime finds them all; `run_due` then handles every timer due by now,
+  oldest first, across battles.
+* A timer is claimed (`claim_due`, an UPDATE that succeeds once; on PostgreSQL with FOR UPDATE SKIP
+  LOCKED, so the schedulers of several bot processes share the due timers without waiting on each
+  other) before it is acted on, so two passes, two processes, or a pass after a restart never act on it
+  twice. It is then handled under the battle's lock, which every process respects, so the checks below
+  and the orders they lead to see the battle as it is.
 * What a timer does is checked against the battle's clock row: a timer for a turn that has since ended,
   a paused clock or a deadline already dealt with does nothing. A deadline is applied through the table
   service with `expect_turn`, so a player finishing their turn at the same moment wins cleanly.
 * If the process stops between claiming a deadline and applying it, the clock still says the turn is
   running with nothing to wake it; `recover` (run once at startup) arms the deadline again. A turn that
   was committed but whose clock was never started (a stop right after the commit) is started then too.
+  With several processes the one that stopped may never start again, so every pass also looks for
+  deadlines overdue by OVERDUE_GRACE with no timer left (`rearm_overdue`) and arms those again. A re-armed
+  deadline that turns out to have been applied after all finds its turn over and does nothing. A reminder
+  lost that way stays lost: better one reminder missing than one sent twice.
 """
 
 from __future__ import annotations
@@ -36,9 +43,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-BATCH = 50
-MAX_PASSES = 100  # a pass never schedules timers due at once, so this only stops a runaway loop
+# A pass never schedules timers due at once, so this only stops a runaway loop.
+MAX_CLAIMS = 5000
 DEFAULT_POLL = 5.0
+# Far longer than any process takes between claiming a deadline and applying it.
+OVERDUE_GRACE = 60.0
 
 Sleep = Callable[[float], Awaitable[Any]]
 
@@ -66,9 +75,11 @@ class Scheduler:
         return self.service.db
 
     async def tick(self) -> list[Fired]:
-        """Recover once after startup, then handle every timer due by the service's clock."""
+        """Recover once after startup (later, re-arm overdue deadlines), then handle every timer due by now."""
         if not self.recovered:
             await self.recover()
+        else:
+            await self.rearm_overdue()
         return await self.run_due()
 
     async def run_forever(self, poll: float = DEFAULT_POLL, *, ready: Callable[[], Awaitable[Any]] | None = None,
@@ -85,36 +96,48 @@ class Scheduler:
 
     async def recover(self) -> int:
         """Bring every active battle's clock back in step after a restart; return how many turns began unseen."""
-        from bot.service import Notice
-
         begun = 0
         for battle_id in await self.db.battles.active_ids():
-            async with self.service.locks.get(battle_id):
-                record = await self.db.battles.get(battle_id)
-                if record is None or record.status != "active":
-                    continue
-                battle = Battle.from_dict(record.state)
-                started = await self.service.turn_clocks.recover(record, battle)
-            if started is not None:
-                begun += 1
-                self.service.publish(Notice("recovered", record, battle, turn=started))
+            begun += await self._recover_one(battle_id)
         self.recovered = True
         log.info("scheduler recovered %d battle clock(s)", begun)
         return begun
+
+    async def rearm_overdue(self) -> int:
+        """Arm again the deadlines a process claimed and then never applied (it stopped); return how many."""
+        overdue = await self.db.clocks.overdue(self.service.clock() - OVERDUE_GRACE)
+        for battle_id in overdue:
+            log.warning("battle %s: its deadline is overdue with no timer left; arming it again", battle_id)
+            await self._recover_one(battle_id)
+        return len(overdue)
+
+    async def _recover_one(self, battle_id: int) -> int:
+        from bot.service import Notice
+
+        async with self.service.locks.get(battle_id):
+            record = await self.db.battles.get(battle_id)
+            if record is None or record.status != "active":
+                return 0
+            battle = Battle.from_dict(record.state)
+            started = await self.service.turn_clocks.recover(record, battle)
+        if started is None:
+            return 0
+        self.service.publish(Notice("recovered", record, battle, turn=started))
+        return 1
 
     async def run_due(self) -> list[Fired]:
         """Handle every timer due now, earliest first, each once; return what was done."""
         async with self._lock:
             fired: list[Fired] = []
-            for _ in range(MAX_PASSES):
+            for _ in range(MAX_CLAIMS):
                 now = self.service.clock()
-                batch = await self.db.timers.due(now, limit=BATCH)
-                if not batch:
+                timer = await self.db.timers.claim_due(now)
+                if timer is None:
                     break
-                for timer in batch:
-                    if not await self.db.timers.mark_fired(timer.id, now):
-                        continue
-                    fired.append(await self._fire(timer, now))
+                async with self.service.locks.get(timer.battle_id):
+                    done = await self._fire(timer, now)
+                log.info("timer %s (%s) of battle %s: %s", timer.id, timer.kind, timer.battle_id, done.action)
+                fired.append(done)
         await self.service.drain()
         return fired
 
@@ -128,7 +151,7 @@ class Scheduler:
         battle = Battle.from_dict(record.state)
         if turn_key(battle) != clock.turn_key:
             return Fired(timer, "stale", {"why": "clock behind the battle"})
-        due_units = turns.next_due(battle)
+        due_units = turns.names_of(battle, turns.next_due(battle))
         if timer.kind == "reminder":
             if clock.due_at is None or clock.due_at <= now:
                 # Sent late after downtime, a reminder of a deadline already gone would only confuse.

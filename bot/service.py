@@ -16,6 +16,7 @@ from bot.locks import BattleLocks
 from bot.mapview import action_cells, build_view, overlays_for, reach_overlays
 from bot.scheduler import Scheduler
 from render import crop_around, render_map
+from render.surface_chart import render_surface_chart
 from rules import orders as o
 from rules.battle import Battle
 from rules.dice import Dice
@@ -30,6 +31,7 @@ from storage import (
     Database,
     DeadlinePolicy,
     EventRecord,
+    LockSpace,
     NewEvent,
     NothingToUndo,
     NotifyMode,
@@ -120,7 +122,10 @@ class TableService:
         self.clock = clock
         self.rng_factory = rng_factory
         self.render_enabled = render
-        self.locks = BattleLocks()
+        # A battle's orders, clock and deadlines are serialised across every process sharing the database;
+        # its status board has a lock of its own, so a slow edit on Discord never holds up an order.
+        self.locks = BattleLocks(lambda battle_id: db.lock(LockSpace.BATTLE, battle_id))
+        self.board_locks = BattleLocks(lambda battle_id: db.lock(LockSpace.BOARD, battle_id))
         self._peek_cache: dict[int, tuple[int, Battle]] = {}
         # Called with a Notice after every change, in order per battle, off the caller's path.
         self.listeners: list[Listener] = []
@@ -455,6 +460,10 @@ class TableService:
             if cells:
                 crop = crop_around(view, cells)
         return await asyncio.to_thread(render_map, view, overlays=marks, crop=crop)
+
+    async def surface_chart(self, report: dict[str, Any]) -> bytes:
+        """Draw a Surface Combat report's losses per side per round, in a worker thread."""
+        return await asyncio.to_thread(render_surface_chart, report)
 
     async def reach_map(self, battle: Battle, unit_name: str) -> tuple[dict[str, dict[str, int]], bytes]:
         """Return where a unit can go in each move mode, and the map tinted with it."""

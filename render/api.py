@@ -6,18 +6,30 @@ import io
 import logging
 from collections.abc import Sequence
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from render.geometry import Crop, Geometry
+from render.key import build_key
+from render.layers.areas import draw_area_marks, draw_area_tints
 from render.layers.base import BASE_CACHE, base_layer
 from render.layers.effects import draw_effects
 from render.layers.features import draw_features
 from render.layers.overlays import draw_overlays, draw_reachable
-from render.layers.title import draw_title
+from render.layers.title import draw_title, title_width
 from render.layers.units import draw_units, stacks
 from render.legend import build_legend
-from render.palette import PAPER, palette_named
-from render.view import XY, LineOfFire, MapView, Marker, MovePath, Overlay, TargetSquare
+from render.palette import LEGEND_PAPER, PAPER, palette_named
+from render.view import (
+    XY,
+    AreaOfEffect,
+    LineOfFire,
+    MapView,
+    Marker,
+    MissLanding,
+    MovePath,
+    Overlay,
+    TargetSquare,
+)
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +43,7 @@ def render_image(
     crop: Crop | None = None,
     cell_px: int | None = None,
     palette: str = "colour",
+    show_key: bool = True,
 ) -> Image.Image:
     """Draw the map and return the image: RGB, or L for the grey palette.
 
@@ -46,16 +59,28 @@ def render_image(
     draw_features(grid, geometry, pal, view.features)
     draw_effects(grid, geometry, pal, view.effects)
     draw_reachable(grid, geometry, pal, overlays)
+    draw_area_tints(grid, geometry, pal, overlays)
     draw_units(grid, geometry, pal, view)
+    draw_area_marks(grid, geometry, pal, overlays)
     draw_overlays(grid, geometry, pal, overlays, frozenset(stacks(view, geometry)))
 
     legend = build_legend(view, geometry, pal, base.terrain_keys, overlays, geometry.board_height)
-    width = geometry.board_width + legend.width
-    height = geometry.title_height + max(geometry.board_height, legend.height)
+    # Wide enough for the whole title bar: a narrow crop never cuts the title.
+    width = max(geometry.board_width + legend.width, title_width(view, geometry))
+    key = build_key(view, geometry, width) if show_key else None
+    board_h = max(geometry.board_height, legend.height)
+    height = geometry.title_height + board_h + (key.height if key else 0)
     canvas = Image.new("RGB", (width, height), pal(PAPER))
     canvas.paste(base.image, (0, geometry.title_height))
     canvas.paste(grid, (gl, geometry.title_height + gt))
-    legend.draw(canvas, geometry.board_width, geometry.title_height, height - 1, pal)
+    legend_bottom = geometry.title_height + board_h - 1
+    if width > geometry.board_width + legend.width or not legend.columns:
+        ImageDraw.Draw(canvas).rectangle(
+            (geometry.board_width, geometry.title_height, width - 1, legend_bottom), fill=pal(LEGEND_PAPER)
+        )
+    legend.draw(canvas, geometry.board_width, geometry.title_height, legend_bottom, pal)
+    if key is not None:
+        key.draw(canvas, geometry.title_height + board_h, view, pal)
     draw_title(canvas, view, geometry, pal)
     if pal.grey:
         # Every colour already went through the grey palette; L mode makes it exact and smaller.
@@ -77,13 +102,15 @@ def render_map(
     crop: Crop | None = None,
     cell_px: int | None = None,
     palette: str = "colour",
+    show_key: bool = True,
 ) -> bytes:
     """Draw the map and return it as PNG bytes; the same input always gives the same bytes.
 
-    `crop` is (x0, y0, x1, y1) in squares, inclusive; `palette` is "colour" or "grey".
+    `crop` is (x0, y0, x1, y1) in squares, inclusive; `palette` is "colour" or "grey"; the unit
+    key under the map lists every unit shown unless `show_key` is False.
     Run it in a worker thread (`asyncio.to_thread`): it is pure and thread-safe.
     """
-    image = render_image(view, overlays=overlays, crop=crop, cell_px=cell_px, palette=palette)
+    image = render_image(view, overlays=overlays, crop=crop, cell_px=cell_px, palette=palette, show_key=show_key)
     data = encode_png(image)
     log.debug("rendered %s: %dx%d px, %d bytes", view.map_version, image.width, image.height, len(data))
     return data
@@ -101,6 +128,12 @@ def overlay_cells(overlays: Sequence[Overlay]) -> set[XY]:
             cells.update((o.src, o.dst))
         elif isinstance(o, (TargetSquare, Marker)):
             cells.add((o.x, o.y))
+        elif isinstance(o, AreaOfEffect):
+            cells.update(o.cells)
+            if o.src is not None:
+                cells.add(o.src)
+        elif isinstance(o, MissLanding):
+            cells.update((o.aim, o.landed))
     return cells
 
 

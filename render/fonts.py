@@ -6,7 +6,7 @@ import logging
 import threading
 from functools import lru_cache
 
-from PIL import ImageDraw, ImageFont, features
+from PIL import Image, ImageDraw, ImageFont, features
 
 from render.view import RGB
 
@@ -89,11 +89,36 @@ def draw_right(draw: ImageDraw.ImageDraw, x: float, cy: float, text: str, size: 
     draw.text((round(x - right), round(cy - (top + bottom) / 2)), text, font=font(size), fill=fill)
 
 
+@lru_cache(maxsize=8192)
+def text_mask(text: str, size: int) -> Image.Image:
+    """Return the rasterised ink of text as an L mask cropped to its ink box; treat it as read-only."""
+    # Rasterising is the costly part of drawing text, and a battle's key and labels repeat
+    # from one render to the next, so each (text, size) is rasterised once.
+    left, top, right, bottom = text_bbox(text, size)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=font(size), fill=255)
+    return mask
+
+
+def paste_left(image: Image.Image, x: float, cy: float, text: str, size: int, fill: RGB) -> None:
+    """Paint text starting at x with its ink box centred vertically on cy, from the rasterised-text cache."""
+    if not text:
+        return
+    mask = text_mask(text, size)
+    image.paste(fill, (round(x), round(cy - mask.height / 2)), mask)
+
+
 def ellipsize(text: str, size: int, max_w: int) -> str:
     """Shorten text with an ellipsis until it fits max_w pixels."""
     if text_width(text, size) <= max_w:
         return text
-    cut = text
-    while cut and text_width(cut + "…", size) > max_w:
-        cut = cut[:-1]
+    # Binary search on the kept prefix: a handful of measurements however long the text.
+    lo, hi = 0, len(text) - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if text_width(text[:mid].rstrip() + "…", size) <= max_w:
+            lo = mid
+        else:
+            hi = mid - 1
+    cut = text[:lo].rstrip()
     return cut + "…" if cut else ""

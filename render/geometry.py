@@ -20,6 +20,7 @@ MIN_CELL_PX = 8
 MAX_CELL_PX = 96
 TITLE_FONT_PX = 16
 TITLE_HEIGHT = 30
+TITLE_HEIGHT_TWO_LINES = 50  # the title, then the round, the phase and who acts now
 MAP_EDGE_PX = 2  # the dark frame drawn outside the grid where the map really ends
 LABEL_PAD = 4
 MIN_CROP = 12
@@ -27,9 +28,10 @@ MIN_CROP = 12
 
 def default_cell_px(cols: int, rows: int) -> int:
     """Return a readable cell size for a window of cols x rows squares."""
-    # 40 squares -> 28 px keeps labels legible; 100 squares -> 18 px keeps the
-    # image under ~2000 px a side, so it encodes fast and stays far below 10 MiB.
-    return max(18, min(32, 1120 // max(cols, rows)))
+    # A crop of up to 30 squares gets 40 px, so every unit of a shared square reads;
+    # 40 squares -> 30 px; 100 squares -> 18 px keeps the image under ~2000 px a
+    # side, so it encodes fast and stays far below 10 MiB.
+    return max(18, min(40, 1200 // max(cols, rows)))
 
 
 def label_font_px(cell_px: int) -> int:
@@ -107,7 +109,12 @@ class Geometry:
 
     @classmethod
     def build(
-        cls, map_width: int, map_height: int, crop: Crop | None = None, cell_px: int | None = None
+        cls,
+        map_width: int,
+        map_height: int,
+        crop: Crop | None = None,
+        cell_px: int | None = None,
+        title_height: int = TITLE_HEIGHT,
     ) -> Geometry:
         """Lay out a map of the given size, cropped and scaled as asked."""
         window = normalise_crop(map_width, map_height, crop)
@@ -135,12 +142,14 @@ class Geometry:
             gutter_right=side,
             gutter_bottom=top,
             label_step=step,
+            title_height=title_height,
         )
 
     @classmethod
     def for_view(cls, view: MapView, crop: Crop | None = None, cell_px: int | None = None) -> Geometry:
         """Lay out a view's map, cropped and scaled as asked."""
-        return cls.build(view.width, view.height, crop, cell_px)
+        title = TITLE_HEIGHT_TWO_LINES if view.status else TITLE_HEIGHT
+        return cls.build(view.width, view.height, crop, cell_px, title)
 
     @property
     def cols(self) -> int:

@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from render.fonts import draw_left, ellipsize, text_width
+from render.fonts import draw_centred, draw_left, ellipsize, fit_size, text_width
 from render.geometry import Geometry
+from render.layers.areas import area_colour, band_cells, band_colour
 from render.layers.base import style_of
 from render.layers.effects import EFFECT_NAMES, effect_tile
 from render.layers.overlays import casing_for, reach_dashed
-from render.layers.units import TokenSize, stacks
+from render.layers.units import TokenSize, contested, draw_contested, stack_slots, stacks
 from render.palette import (
+    AREA_STYLES,
     HEALTH_GOOD,
     HEALTH_TROUGH,
     LABEL_INK,
+    LANDED,
     LEGEND_PAPER,
     MARK_STYLES,
     OTHER_MARK,
@@ -33,8 +37,28 @@ from render.palette import (
     rgba,
 )
 from render.patterns import pattern_tile
-from render.shapes import arrowhead, badge, burst, cased_line, cross, dash_border, paste_smooth, smooth_box
-from render.view import LineOfFire, MapView, MovePath, Overlay, Reachable, TargetSquare
+from render.shapes import (
+    arrowhead,
+    badge,
+    burst,
+    cased_line,
+    cross,
+    dash_border,
+    dot,
+    paste_smooth,
+    smooth_box,
+)
+from render.view import (
+    AreaOfEffect,
+    LineOfFire,
+    MapView,
+    MissLanding,
+    MovePath,
+    Overlay,
+    RangeBands,
+    Reachable,
+    TargetSquare,
+)
 
 log = logging.getLogger(__name__)
 
@@ -109,8 +133,9 @@ def build_legend(
     lines.extend(_terrain_lines(view, palette, terrain_keys))
     lines.extend(_side_lines(view, palette))
     lines.extend(_unit_lines(view, geometry, palette))
+    lines.extend(_feature_lines(view, geometry, palette))
     lines.extend(_effect_lines(view, geometry, palette))
-    lines.extend(_overlay_lines(palette, overlays))
+    lines.extend(_overlay_lines(palette, [o for o in overlays if _shown(o, geometry)]))
     return _flow(lines, max_height)
 
 
@@ -215,22 +240,20 @@ def _unit_lines(view: MapView, geometry: Geometry, palette: Palette) -> list[Lin
             paste_smooth(canvas, sprite, box[0], box[1])
 
         out.append(Line("Horde", horde))
-    if any(len(g) > 1 for g in groups):
+    if any(contested(g) for g in groups):
 
-        def stack(canvas: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
-            badge(
-                canvas,
-                draw,
-                box[0] + 2,
-                box[1] + 2,
-                SWATCH - 4,
-                "3",
-                palette(WHITE),
-                palette(OUTLINE),
-                palette(OUTLINE),
-            )
+        def shared(canvas: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
+            draw.rectangle(box, fill=palette(PAPER))
+            draw_contested(draw, box, SWATCH, palette)
 
-        out.append(Line("Units stacked (count)", stack))
+        out.append(Line("Enemies share the square", shared))
+    if any(len(g) > len(stack_slots(len(g), geometry.cell_px)) for g in groups):
+
+        def more(canvas: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
+            badge(canvas, draw, box[0], box[1] + 2, SWATCH - 4, "+3", palette(WHITE), palette(OUTLINE),
+                  palette(OUTLINE))
+
+        out.append(Line("More units (see the key)", more))
     if details and any(u.health is not None for u in units):
 
         def bar(canvas: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
@@ -270,6 +293,35 @@ def _unit_lines(view: MapView, geometry: Geometry, palette: Palette) -> list[Lin
 
         out.append(Line(name if name != mark else f"Status {mark}", paint))
     return [Line("Units"), *out] if out else []
+
+
+def _feature_lines(view: MapView, geometry: Geometry, palette: Palette) -> list[Line]:
+    """Return a tag swatch per kind of feature shown (hidden ones with their dashed frame)."""
+    seen: dict[tuple[str, str, bool], tuple[int, int, int]] = {}
+    for f in view.features:
+        if geometry.contains(f.x, f.y):
+            seen.setdefault((f.label[:3], f.name, f.hidden), f.color)
+    if not seen:
+        return []
+    out = [Line("Features")]
+    for (label, name, hidden), colour in sorted(seen.items(), key=lambda item: (item[0][1] or item[0][0], item[0][2])):
+
+        def paint(
+            canvas: Image.Image,
+            draw: ImageDraw.ImageDraw,
+            box: tuple[int, int, int, int],
+            label: str = label,
+            colour: tuple[int, int, int] = palette(colour),
+            hidden: bool = hidden,
+        ) -> None:
+            draw.rectangle(box, fill=palette(WHITE) if hidden else colour, outline=colour)
+            size = fit_size(label or "?", SWATCH - 2, SWATCH - 4, 11)
+            ink = colour if hidden else palette(WHITE if sum(colour) < 400 else OUTLINE)
+            draw_centred(draw, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, label or "?", size, ink)
+
+        text = name or label
+        out.append(Line(f"{text} (hidden: only you see it)" if hidden else text, paint))
+    return out
 
 
 def _effect_lines(view: MapView, geometry: Geometry, palette: Palette) -> list[Line]:
@@ -340,6 +392,7 @@ def _overlay_lines(palette: Palette, overlays: Sequence[Overlay]) -> list[Line]:
                 layer.rectangle(box, outline=colour, width=2)
 
         out.append(Line(area.label or "Reachable", reach))
+    out.extend(_area_lines(palette, overlays))
     # Markers carry their own text, so they need no legend line.
     return [Line("Overlays"), *out] if out else []
 
@@ -361,3 +414,73 @@ def _shot_swatch(palette: Palette, hit: bool | None) -> Swatch:
             arrowhead(draw, a, (box[2], y), 7, palette(SHOT_PENDING), palette(OUTLINE))
 
     return paint
+
+
+def _shown(overlay: Overlay, geometry: Geometry) -> bool:
+    """Return whether an area, landing or range band overlay shows in the window (others always count)."""
+    if isinstance(overlay, AreaOfEffect):
+        return any(geometry.contains(*c) for c in overlay.cells)
+    if isinstance(overlay, MissLanding):
+        return geometry.contains(*overlay.landed)
+    if isinstance(overlay, RangeBands):
+        return any(band_cells(geometry, overlay.src, b.low, b.high) for b in overlay.bands)
+    return True
+
+
+def _area_lines(palette: Palette, overlays: Sequence[Overlay]) -> list[Line]:
+    """Return a line per area shape, for a missed shot's landing and per range band present."""
+    out: list[Line] = []
+    kinds: list[str] = []
+    for o in overlays:
+        if isinstance(o, AreaOfEffect) and o.kind not in kinds:
+            kinds.append(o.kind)
+    for kind in kinds:
+
+        def area(
+            canvas: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], kind: str = kind
+        ) -> None:
+            colour = palette(area_colour(kind))
+            draw.rectangle(box, fill=palette(PAPER))
+            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            if kind == "at_field":
+                r = SWATCH / 2
+                pts = [(cx + r * math.cos(math.pi / 8 + i * math.pi / 4), cy + r * math.sin(math.pi / 8 + i * math.pi / 4))
+                       for i in range(8)]
+                draw.polygon(pts, outline=colour, width=3)
+            elif kind == "cone":
+                draw.polygon([(box[0], cy), (box[2], box[1]), (box[2], box[3])], fill=colour, outline=palette(OUTLINE))
+            elif kind == "line":
+                draw.rectangle(box, fill=colour, outline=palette(OUTLINE))
+                for k in range(-SWATCH, SWATCH, 5):
+                    draw.line((box[0] + k, box[3], box[0] + k + SWATCH, box[1]), fill=palette(OUTLINE), width=1)
+            else:
+                burst(draw, (cx, cy), SWATCH / 2, colour, palette(OUTLINE))
+
+        out.append(Line(AREA_STYLES.get(kind, (kind.replace("_", " ").title(), (0, 0, 0)))[0], area))
+    if any(isinstance(o, MissLanding) for o in overlays):
+
+        def landed(canvas: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
+            centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+            dot(draw, centre, SWATCH / 2 - 2, None, palette(LANDED), width=3)
+            cross(draw, centre, SWATCH / 4, palette(LANDED), palette(WHITE), 2)
+
+        out.append(Line("Missed shot landed", landed))
+    for bands in (o for o in overlays if isinstance(o, RangeBands)):
+        for i, band in enumerate(bands.bands):
+
+            def ring(
+                canvas: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], i: int = i
+            ) -> None:
+                layer = ImageDraw.Draw(canvas, "RGBA")
+                layer.rectangle(box, fill=palette(PAPER))
+                layer.rectangle(box, fill=rgba(palette(band_colour(i)), 150))
+                if i % 2:
+                    for p, q in dash_border(box, 4):
+                        layer.line((p, q), fill=palette(OUTLINE), width=2)
+                else:
+                    layer.rectangle(box, outline=palette(OUTLINE), width=2)
+
+            reach = f"{band.low}-{band.high}" if band.high is not None else f"{band.low}+"
+            prefix = f"{bands.label}: " if bands.label and i == 0 else ""
+            out.append(Line(f"{prefix}{band.name} ({reach} sq)", ring))
+    return out

@@ -33,6 +33,25 @@ SHOT_HIT: RGB = (222, 38, 30)
 SHOT_MISS: RGB = (240, 240, 240)
 SHOT_PENDING: RGB = (255, 150, 20)
 TARGET: RGB = (230, 30, 30)
+CONTESTED: RGB = (255, 204, 0)  # hazard yellow, dashed over black: enemies share a square
+
+# Area attacks: one colour per shape, each also drawn in its own way so shape, not hue, tells them apart.
+AREA_STYLES: dict[str, tuple[str, RGB]] = {
+    "blast": ("Blast", (255, 120, 0)),
+    "cone": ("Cone", (230, 60, 150)),
+    "line": ("Line", (150, 60, 230)),
+    "at_field": ("AT-field", (255, 150, 20)),
+}
+LANDED: RGB = (120, 72, 30)  # where a missed shot came down
+# Range bands, nearest first: light to dark so the order reads in greyscale too.
+BAND_COLOURS: tuple[RGB, ...] = (
+    (120, 220, 120),
+    (90, 170, 240),
+    (250, 210, 70),
+    (240, 130, 60),
+    (200, 60, 60),
+    (140, 80, 160),
+)
 
 # Status marks: letter -> (legend name, badge colour). Unknown letters get a neutral badge.
 MARK_STYLES: dict[str, tuple[str, RGB]] = {
@@ -40,6 +59,10 @@ MARK_STYLES: dict[str, tuple[str, RGB]] = {
     "S": ("Stunned", (138, 78, 200)),
     "F": ("On fire", (214, 44, 28)),
     "H": ("Hidden", (96, 100, 110)),
+    "p": ("Prone", (120, 96, 60)),
+    "I": ("Immobilised", (60, 110, 160)),
+    "R": ("Routing", (200, 40, 120)),
+    "~": ("Sunk", (30, 80, 170)),
 }
 OTHER_MARK: RGB = (70, 74, 82)
 

@@ -64,6 +64,15 @@ class UnitToken:
     health: float | None = None
     marks: tuple[str, ...] = ()
     is_horde: bool = False
+    name: str = ""
+    owner: str = ""
+    health_text: str = ""
+    statuses: tuple[str, ...] = ()
+
+    @property
+    def shown_name(self) -> str:
+        """Return the name the unit key gives the unit (its key when it has no name)."""
+        return self.name or self.key
 
 
 @dataclass(frozen=True)
@@ -75,6 +84,7 @@ class FeatureMark:
     label: str
     color: RGB
     hidden: bool = False
+    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -91,7 +101,8 @@ class MapView:
     """Describe everything drawn on one map image.
 
     `map_version` is the base-layer cache key: two views with the same value
-    must have the same size, terrain and terrain styles.
+    must have the same size, terrain and terrain styles. `status` is the title's
+    second line: the round, the phase and who acts now.
     """
 
     title: str
@@ -104,6 +115,7 @@ class MapView:
     units: tuple[UnitToken, ...] = ()
     features: tuple[FeatureMark, ...] = ()
     effects: tuple[CellEffect, ...] = ()
+    status: str = ""
 
     def __post_init__(self) -> None:
         """Refuse a terrain tuple that does not match the map size."""
@@ -175,4 +187,43 @@ class Marker:
     text: str
 
 
-Overlay = MovePath | LineOfFire | TargetSquare | Reachable | Marker
+AREA_KINDS: frozenset[str] = frozenset({"blast", "cone", "line", "at_field"})
+
+
+@dataclass(frozen=True)
+class AreaOfEffect:
+    """Draw the squares an area attack covers: a blast, a cone from `src`, a line, or an AT-field."""
+
+    kind: str
+    cells: tuple[XY, ...]
+    src: XY | None = None
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class MissLanding:
+    """Draw where a missed shot aimed at `aim` came down."""
+
+    aim: XY
+    landed: XY
+
+
+@dataclass(frozen=True)
+class RangeBand:
+    """Name one range band and the distances in squares it spans (`high` None: no limit)."""
+
+    name: str
+    low: int
+    high: int | None
+
+
+@dataclass(frozen=True)
+class RangeBands:
+    """Ring the squares around `src` by range band, nearest first."""
+
+    src: XY
+    bands: tuple[RangeBand, ...]
+    label: str = ""
+
+
+Overlay = MovePath | LineOfFire | TargetSquare | Reachable | Marker | AreaOfEffect | MissLanding | RangeBands

@@ -12,6 +12,7 @@ from rules.coords import MAX_SIDE, Cell, Edge
 from rules.dice import Dice
 from rules.edges import Obstacle, edges_from_list, edges_to_list
 from rules.errors import (
+    GameError,
     IllegalOrderError,
     InvalidOrderError,
     NotFoundError,
@@ -245,14 +246,31 @@ class Battle(Generic[U]):
         self._history.append(snapshot)
         return outcome
 
+    def legal_orders(self, unit: U | str) -> list[Order]:
+        """Return the orders a unit may give now, as its rule system generates them."""
+        found = self.unit(unit) if isinstance(unit, str) else unit
+        return list(self.system.legal_orders(self, found))
+
     def is_legal(self, order: Order) -> bool:
-        """Return whether an order could be applied now (dice are rolled on a copy)."""
+        """Return whether an order could be applied now.
+
+        Kinds with a check phase are answered by it alone (no copy, no dice); the others are tried on a
+        copy of the battle with throwaway dice.
+        """
+        if self.system.handlers.handler(order.kind) is None:
+            return False
+        check = self.system.handlers.check(order.kind)
+        try:
+            turns.check_may_act(self, order)
+            if check is not None:
+                check(self, order)
+                return True
+        except GameError:
+            return False
         trial = Battle.from_dict(self.to_dict())
         try:
             trial.apply(order, Dice.seeded(0))
-        except IllegalOrderError:
-            return False
-        except (NotFoundError, InvalidOrderError):
+        except GameError:
             return False
         return True
 

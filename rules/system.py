@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from rules.units import Unit
 
 Handler = Callable[["Battle[Any]", Any, "Dice", "Outcome"], None]
+Check = Callable[["Battle[Any]", Any], object]
+CheckT = TypeVar("CheckT", bound=Callable[..., object])
 LegalOrders = Callable[["Battle[Any]", "Unit"], Iterator["Order"]]
 RoundStartEffect = Callable[["Battle[Any]", "Dice", "Outcome"], None]
 OrderClass = TypeVar("OrderClass", bound=type[Order])
@@ -34,6 +36,7 @@ class HandlerTable:
 
     def __init__(self) -> None:
         self._handlers: dict[str, Handler] = {}
+        self._checks: dict[str, Check] = {}
         self._orders: dict[str, type[Order]] = {}
 
     def handles(self, kind: str) -> Callable[[Handler], Handler]:
@@ -54,6 +57,23 @@ class HandlerTable:
             return cls
 
         return wrap
+
+    def checks(self, kind: str) -> Callable[[CheckT], CheckT]:
+        """Register the check phase of an order kind: it raises a GameError if the order is illegal now.
+
+        A check reads the battle and rolls no dice, so `Battle.is_legal` can ask it without copying the
+        battle; the kind's handler runs the same check before it resolves.
+        """
+
+        def wrap(fn: CheckT) -> CheckT:
+            self._checks[kind] = fn
+            return fn
+
+        return wrap
+
+    def check(self, kind: str) -> Check | None:
+        """Return the check phase of an order kind, if the system has one apart from resolution."""
+        return self._checks.get(kind)
 
     def handler(self, kind: str) -> Handler | None:
         """Return the handler of an order kind, if this system plays it."""

@@ -1,9 +1,18 @@
-"""Persistence for battlepost: one SQLite connection, migrations, repositories, backups."""
+"""Persistence for battlepost: one interface over SQLite (embedded) or PostgreSQL (several processes)."""
 
 from .battles import BattleRepo
 from .clocks import ClockRepo
-from .db import Database
-from .errors import BattleNotFound, MigrationError, NothingToUndo, StaleVersionError, StorageError
+from .db import Database, is_postgres
+from .engine import LockSpace
+from .errors import (
+    BattleNotFound,
+    DatabaseAddressError,
+    DatabaseUnavailable,
+    MigrationError,
+    NothingToUndo,
+    StaleVersionError,
+    StorageError,
+)
 from .events import EventRepo
 from .messages import MessageRepo
 from .records import (
@@ -33,12 +42,15 @@ __all__ = [
     "ClockRecord",
     "ClockRepo",
     "Database",
+    "DatabaseAddressError",
+    "DatabaseUnavailable",
     "DeadlinePolicy",
     "EventRecord",
     "EventRepo",
     "GuildRepo",
     "GuildSettings",
     "JsonDict",
+    "LockSpace",
     "MessageRef",
     "MessageRepo",
     "MigrationError",
@@ -51,4 +63,5 @@ __all__ = [
     "TimerRecord",
     "TimerRepo",
     "UserRepo",
+    "is_postgres",
 ]

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, cast
 
 from . import codec
+from .engine import Engine
 from .errors import BattleNotFound, NothingToUndo, StaleVersionError
 from .events import EVENT_COLUMNS, event_from_row, next_seq
-from .executor import Executor
+from .program import Program, Query, changed, every, one, rows, single
+from .program import count as step_count
 from .records import (
     BATTLE_STATUSES,
     CREATE_KIND,
@@ -30,55 +31,68 @@ SUMMARY_COLUMNS = (
     "id, guild_id, channel_id, thread_id, name, ruleset, status, created_by, created_at, updated_at, version"
 )
 
-_INSERT_BATTLE = """
+_INSERT_BATTLE = Query.of("""
 INSERT INTO battles (guild_id, channel_id, thread_id, name, ruleset, status, created_by,
                      created_at, updated_at, version, state)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
-"""
-_INSERT_CREATE_EVENT = """
+RETURNING id
+""")
+_INSERT_CREATE_EVENT = Query.of("""
 INSERT INTO events (battle_id, seq, actor_id, kind, order_text, outcome, hidden, undone, created_at)
 VALUES (?, 1, ?, ?, ?, NULL, 0, 0, ?)
-"""
-_SELECT_RECORD = f"SELECT {SUMMARY_COLUMNS}, state FROM battles WHERE id = ?"
-_INSERT_EVENT = """
+""")
+_SELECT_RECORD = Query.of(f"SELECT {SUMMARY_COLUMNS}, state FROM battles WHERE id = ?")
+# Inside a write, PostgreSQL must lock the row it checks the version of: otherwise two
+# transactions read the same version and the loser fails on the event's key, not as stale.
+# SQLite's BEGIN IMMEDIATE already holds the whole database.
+_SELECT_RECORD_FOR_WRITE = Query.of(
+    f"SELECT {SUMMARY_COLUMNS}, state FROM battles WHERE id = ?",
+    postgres=f"SELECT {SUMMARY_COLUMNS}, state FROM battles WHERE id = ? FOR UPDATE",
+)
+_INSERT_EVENT = Query.of("""
 INSERT INTO events (battle_id, seq, actor_id, kind, order_text, outcome, hidden, undone, created_at,
                     status_before, state_before)
 VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
-"""
-_UPDATE_STATE = "UPDATE battles SET state = ?, status = ?, version = ?, updated_at = ? WHERE id = ?"
-_SELECT_UNDOABLE = """
+""")
+_UPDATE_STATE = Query.of("UPDATE battles SET state = ?, status = ?, version = ?, updated_at = ? WHERE id = ?")
+_SELECT_UNDOABLE = Query.of("""
 SELECT seq FROM events
 WHERE battle_id = ? AND undone = 0 AND kind NOT IN (?, ?)
 ORDER BY seq DESC LIMIT ?
-"""
-_SELECT_SNAPSHOT = "SELECT state_before, status_before FROM events WHERE battle_id = ? AND seq = ?"
-_MARK_UNDONE = """
+""")
+_SELECT_SNAPSHOT = Query.of("SELECT state_before, status_before FROM events WHERE battle_id = ? AND seq = ?")
+_MARK_UNDONE = Query.of("""
 UPDATE events SET undone = 1
 WHERE battle_id = ? AND seq >= ? AND undone = 0 AND kind NOT IN (?, ?)
-"""
-_SELECT_EVENTS_IN = f"""
+""")
+# Every event from the oldest undone one on; the caller keeps those it just undid.
+_SELECT_EVENTS_FROM = Query.of(f"""
 SELECT {EVENT_COLUMNS} FROM events
-WHERE battle_id = ? AND seq IN (SELECT value FROM json_each(?))
+WHERE battle_id = ? AND seq >= ?
 ORDER BY seq DESC
-"""
+""")
 # Each arm of the UNION uses its own index (an OR across two columns would scan the
 # guild's battles), and only ids go through it so no state document is copied twice.
-_IN_CHANNEL = f"""
+_IN_CHANNEL = Query.of(f"""
 SELECT {SUMMARY_COLUMNS}, state FROM battles WHERE id = (
     SELECT MAX(id) FROM (
         SELECT id FROM battles WHERE guild_id = ? AND channel_id = ? AND status != 'ended'
         UNION ALL
         SELECT id FROM battles WHERE guild_id = ? AND thread_id = ? AND status != 'ended'
-    )
+    ) AS here
 )
-"""
-_LIST_FOR_GUILD = f"""
+""")
+_LIST_FOR_GUILD = Query.of(f"""
 SELECT {SUMMARY_COLUMNS} FROM battles
-WHERE guild_id = ? AND (? OR status != 'ended')
+WHERE guild_id = ? AND (? = 1 OR status != 'ended')
 ORDER BY updated_at DESC, id DESC
-"""
+""")
 
-_ACTIVE_IDS = "SELECT id FROM battles WHERE status = 'active' ORDER BY id"
+_ACTIVE_IDS = Query.of("SELECT id FROM battles WHERE status = 'active' ORDER BY id")
+_ALL_IDS = Query.of("SELECT id FROM battles ORDER BY id")
+_SET_CHANNEL = Query.of("UPDATE battles SET channel_id = ?, thread_id = ? WHERE id = ?")
+_DELETE = Query.of("DELETE FROM battles WHERE id = ?")
+_COUNT = Query.of("SELECT COUNT(*) FROM battles")
 
 _SummaryRow = tuple[int, int, int, int | None, str, str, str, int, float, float, int]
 
@@ -125,11 +139,9 @@ def _check_status(status: str) -> None:
         raise ValueError(f"status must be one of {sorted(BATTLE_STATUSES)}, not {status!r}")
 
 
-def _load_current(
-    raw: sqlite3.Connection, battle_id: int, expected_version: int
-) -> tuple[BattleSummary, str]:
+def _load_current(battle_id: int, expected_version: int) -> Program[tuple[BattleSummary, str]]:
     """Read the battle inside the write transaction and check nobody changed it since it was loaded."""
-    row = raw.execute(_SELECT_RECORD, (battle_id,)).fetchone()
+    row = yield one(_SELECT_RECORD_FOR_WRITE, battle_id)
     if row is None:
         raise BattleNotFound(battle_id)
     summary = _summary(row[:11])
@@ -141,8 +153,8 @@ def _load_current(
 class BattleRepo:
     """Store battles and their state documents with optimistic versioning."""
 
-    def __init__(self, executor: Executor) -> None:
-        self._executor = executor
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
 
     async def create(
         self,
@@ -160,17 +172,17 @@ class BattleRepo:
         """Create a battle at version 1 and record its 'create' event."""
         _check_status(status)
         text = codec.encode(state)
+        now = float(now)
 
-        def run(raw: sqlite3.Connection) -> int:
-            cursor = raw.execute(
-                _INSERT_BATTLE,
-                (guild_id, channel_id, thread_id, name, ruleset, status, created_by, now, now, text),
+        def run() -> Program[int]:
+            row = yield one(
+                _INSERT_BATTLE, guild_id, channel_id, thread_id, name, ruleset, status, created_by, now, now, text
             )
-            battle_id = cast(int, cursor.lastrowid)
-            raw.execute(_INSERT_CREATE_EVENT, (battle_id, created_by, CREATE_KIND, CREATE_KIND, now))
+            battle_id = int(row[0])
+            yield step_count(_INSERT_CREATE_EVENT, battle_id, created_by, CREATE_KIND, CREATE_KIND, now)
             return battle_id
 
-        battle_id = await self._executor.write(run)
+        battle_id = await self._engine.write(run())
         log.info("created battle %d %r in guild %d channel %d", battle_id, name, guild_id, channel_id)
         return BattleRecord(
             id=battle_id,
@@ -191,20 +203,18 @@ class BattleRepo:
 
     async def get(self, battle_id: int) -> BattleRecord | None:
         """Load one battle with its state, or None when it does not exist."""
-        row = await self._executor.read(lambda raw: raw.execute(_SELECT_RECORD, (battle_id,)).fetchone())
+        row = await self._engine.read(single(_SELECT_RECORD, battle_id))
         return None if row is None else _record_from_row(row)
 
     async def in_channel(self, guild_id: int, channel_id: int) -> BattleRecord | None:
         """Return the newest battle not ended whose channel or thread is channel_id."""
-        params = (guild_id, channel_id, guild_id, channel_id)
-        row = await self._executor.read(lambda raw: raw.execute(_IN_CHANNEL, params).fetchone())
+        row = await self._engine.read(single(_IN_CHANNEL, guild_id, channel_id, guild_id, channel_id))
         return None if row is None else _record_from_row(row)
 
     async def list_for_guild(self, guild_id: int, *, include_ended: bool = False) -> list[BattleSummary]:
         """List a guild's battles, most recently changed first, without their states."""
-        params = (guild_id, int(include_ended))
-        rows = await self._executor.read(lambda raw: raw.execute(_LIST_FOR_GUILD, params).fetchall())
-        return [_summary(row) for row in rows]
+        found = await self._engine.read(every(_LIST_FOR_GUILD, guild_id, int(include_ended)))
+        return [_summary(cast(_SummaryRow, tuple(row))) for row in found]
 
     async def commit(
         self,
@@ -223,30 +233,29 @@ class BattleRepo:
             _check_status(status)
         text = codec.encode(state)
         outcome = codec.encode_optional(event.outcome)
+        now = float(now)
 
-        def run(raw: sqlite3.Connection) -> BattleSummary:
-            before, old_state = _load_current(raw, battle_id, expected_version)
-            seq = next_seq(raw, battle_id)
-            raw.execute(
+        def run() -> Program[BattleSummary]:
+            before, old_state = yield from _load_current(battle_id, expected_version)
+            seq = yield from next_seq(battle_id)
+            yield step_count(
                 _INSERT_EVENT,
-                (
-                    battle_id,
-                    seq,
-                    event.actor_id,
-                    event.kind,
-                    event.order_text,
-                    outcome,
-                    int(event.hidden),
-                    now,
-                    before.status,
-                    codec.pack_snapshot(old_state),
-                ),
+                battle_id,
+                seq,
+                event.actor_id,
+                event.kind,
+                event.order_text,
+                outcome,
+                int(event.hidden),
+                now,
+                before.status,
+                codec.pack_snapshot(old_state),
             )
             new_status = before.status if status is None else status
-            raw.execute(_UPDATE_STATE, (text, new_status, before.version + 1, now, battle_id))
+            yield step_count(_UPDATE_STATE, text, new_status, before.version + 1, now, battle_id)
             return replace(before, status=new_status, updated_at=now, version=before.version + 1)
 
-        after = await self._executor.write(run)
+        after = await self._engine.write(run())
         log.debug("battle %d now at version %d (%s)", battle_id, after.version, event.kind)
         return _record(after, codec.decode(text))
 
@@ -256,78 +265,73 @@ class BattleRepo:
         """Restore the state from before the last count orders; return it and the undone events, newest first."""
         if count < 1:
             raise ValueError("count must be at least 1")
+        wanted = count
+        now = float(now)
 
-        def run(raw: sqlite3.Connection) -> tuple[BattleSummary, str, list[EventRecord]]:
-            before, old_state = _load_current(raw, battle_id, expected_version)
-            seqs = [row[0] for row in raw.execute(_SELECT_UNDOABLE, (battle_id, *RESERVED_KINDS, count))]
-            if len(seqs) < count:
-                raise NothingToUndo(battle_id, count, len(seqs))
+        def run() -> Program[tuple[BattleSummary, str, list[EventRecord]]]:
+            before, old_state = yield from _load_current(battle_id, expected_version)
+            found = yield rows(_SELECT_UNDOABLE, battle_id, *sorted(RESERVED_KINDS), wanted)
+            seqs = [int(row[0]) for row in found]
+            if len(seqs) < wanted:
+                raise NothingToUndo(battle_id, wanted, len(seqs))
             oldest = seqs[-1]
-            packed, status_before = raw.execute(_SELECT_SNAPSHOT, (battle_id, oldest)).fetchone()
+            packed, status_before = yield one(_SELECT_SNAPSHOT, battle_id, oldest)
             if packed is None:
                 raise ValueError(f"event {battle_id}/{oldest} has no snapshot to restore")
             snapshot = codec.unpack_snapshot(packed)
-            seq = next_seq(raw, battle_id)
-            seq_list = codec.encode_list(seqs)
+            seq = yield from next_seq(battle_id)
             outcome = codec.encode({"undone": seqs})
             # The undo keeps the state it replaced too, so the log always holds every
             # state the battle has been in (a later redo could restore it).
-            raw.execute(
+            yield step_count(
                 _INSERT_EVENT,
-                (
-                    battle_id,
-                    seq,
-                    actor_id,
-                    UNDO_KIND,
-                    f"undo {count}",
-                    outcome,
-                    0,
-                    now,
-                    before.status,
-                    codec.pack_snapshot(old_state),
-                ),
+                battle_id,
+                seq,
+                actor_id,
+                UNDO_KIND,
+                f"undo {wanted}",
+                outcome,
+                0,
+                now,
+                before.status,
+                codec.pack_snapshot(old_state),
             )
-            raw.execute(_MARK_UNDONE, (battle_id, oldest, *RESERVED_KINDS))
+            yield step_count(_MARK_UNDONE, battle_id, oldest, *sorted(RESERVED_KINDS))
             status = before.status if status_before is None else status_before
-            raw.execute(_UPDATE_STATE, (snapshot, status, before.version + 1, now, battle_id))
-            undone = [event_from_row(row) for row in raw.execute(_SELECT_EVENTS_IN, (battle_id, seq_list))]
+            yield step_count(_UPDATE_STATE, snapshot, status, before.version + 1, now, battle_id)
+            chosen = set(seqs)
+            since = yield rows(_SELECT_EVENTS_FROM, battle_id, oldest)
+            undone = [event_from_row(row) for row in since if row[1] in chosen]
             after = replace(before, status=status, updated_at=now, version=before.version + 1)
             return after, snapshot, undone
 
-        after, snapshot, undone = await self._executor.write(run)
+        after, snapshot, undone = await self._engine.write(run())
         log.info("battle %d: undid %s, now at version %d", battle_id, [e.seq for e in undone], after.version)
         return _record(after, codec.decode(snapshot)), undone
 
     async def set_channel(self, battle_id: int, *, channel_id: int, thread_id: int | None) -> None:
         """Move a battle to another channel and/or thread."""
-
-        def run(raw: sqlite3.Connection) -> int:
-            cursor = raw.execute(
-                "UPDATE battles SET channel_id = ?, thread_id = ? WHERE id = ?",
-                (channel_id, thread_id, battle_id),
-            )
-            return cursor.rowcount
-
-        if await self._executor.write(run) == 0:
+        if await self._engine.write(changed(_SET_CHANNEL, channel_id, thread_id, battle_id)) == 0:
             raise BattleNotFound(battle_id)
 
     async def delete(self, battle_id: int) -> bool:
         """Delete a battle with its events, timers and messages; return whether it existed."""
-
-        def run(raw: sqlite3.Connection) -> int:
-            return raw.execute("DELETE FROM battles WHERE id = ?", (battle_id,)).rowcount
-
-        deleted = await self._executor.write(run) > 0
+        deleted = await self._engine.write(changed(_DELETE, battle_id)) > 0
         if deleted:
             log.info("deleted battle %d", battle_id)
         return deleted
 
     async def active_ids(self) -> list[int]:
         """Return the ids of every active battle (those whose turns and deadlines are running)."""
-        rows = await self._executor.read(lambda raw: raw.execute(_ACTIVE_IDS).fetchall())
-        return [int(row[0]) for row in rows]
+        found = await self._engine.read(every(_ACTIVE_IDS))
+        return [int(row[0]) for row in found]
+
+    async def all_ids(self) -> list[int]:
+        """Return the id of every battle, ended ones too, oldest first."""
+        found = await self._engine.read(every(_ALL_IDS))
+        return [int(row[0]) for row in found]
 
     async def count(self) -> int:
         """Return how many battles are stored."""
-        row = await self._executor.read(lambda raw: raw.execute("SELECT COUNT(*) FROM battles").fetchone())
+        row = await self._engine.read(single(_COUNT))
         return int(row[0])

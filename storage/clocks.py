@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Sequence
 from typing import Any, cast
 
 from . import codec
+from .engine import Engine
 from .errors import BattleNotFound
-from .executor import Executor
+from .program import Program, Query, count, every, one, single
 from .records import DEADLINE_POLICIES, TURN_TIMER_KINDS, ClockRecord, DeadlinePolicy, NewTimer
 
 log = logging.getLogger(__name__)
@@ -17,20 +17,30 @@ log = logging.getLogger(__name__)
 _COLUMNS = (
     "battle_id, deadline, policy, reminders, turn_key, turn_started, due_at, paused_at, remaining, expired_at"
 )
-_GET = f"SELECT {_COLUMNS} FROM battle_clocks WHERE battle_id = ?"
-_UPSERT = f"""
+_GET = Query.of(f"SELECT {_COLUMNS} FROM battle_clocks WHERE battle_id = ?")
+_UPSERT = Query.of(f"""
 INSERT INTO battle_clocks ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (battle_id) DO UPDATE SET
     deadline = excluded.deadline, policy = excluded.policy, reminders = excluded.reminders,
     turn_key = excluded.turn_key, turn_started = excluded.turn_started, due_at = excluded.due_at,
     paused_at = excluded.paused_at, remaining = excluded.remaining, expired_at = excluded.expired_at
-"""
-_BATTLE_EXISTS = "SELECT 1 FROM battles WHERE id = ?"
+""")
+_BATTLE_EXISTS = Query.of("SELECT 1 FROM battles WHERE id = ?")
 # Only unfired rows go: fired ones are the history of what already happened.
-_CANCEL_TURN_TIMERS = (
+_CANCEL_TURN_TIMERS = Query.of(
     f"DELETE FROM timers WHERE battle_id = ? AND fired_at IS NULL AND kind IN ({', '.join('?' * len(TURN_TIMER_KINDS))})"
 )
-_INSERT_TIMER = "INSERT INTO timers (battle_id, kind, due_at, payload) VALUES (?, ?, ?, ?)"
+# Running turns of active battles whose deadline is past and neither dealt with nor still scheduled: the
+# process that claimed the deadline stopped before applying it.
+_OVERDUE = Query.of("""
+SELECT c.battle_id FROM battle_clocks c JOIN battles b ON b.id = c.battle_id
+WHERE b.status = 'active' AND c.turn_key IS NOT NULL AND c.expired_at IS NULL AND c.paused_at IS NULL
+  AND c.due_at < ?
+  AND NOT EXISTS (SELECT 1 FROM timers t WHERE t.battle_id = c.battle_id AND t.kind = 'deadline'
+                  AND t.fired_at IS NULL)
+ORDER BY c.battle_id
+""")
+_INSERT_TIMER = Query.of("INSERT INTO timers (battle_id, kind, due_at, payload) VALUES (?, ?, ?, ?) RETURNING id")
 
 
 def _clock(row: tuple[Any, ...]) -> ClockRecord:
@@ -42,16 +52,26 @@ def _clock(row: tuple[Any, ...]) -> ClockRecord:
     )
 
 
+def _real(value: float | None) -> float | None:
+    # PostgreSQL's driver types parameters strictly: a whole number of seconds must still go as a float.
+    return None if value is None else float(value)
+
+
 class ClockRepo:
     """Read and replace battle clocks, together with the timers that wake the scheduler for them."""
 
-    def __init__(self, executor: Executor) -> None:
-        self._executor = executor
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
 
     async def get(self, battle_id: int) -> ClockRecord:
         """Return a battle's clock; a battle whose GM never set one gets the defaults."""
-        row = await self._executor.read(lambda raw: raw.execute(_GET, (battle_id,)).fetchone())
+        row = await self._engine.read(single(_GET, battle_id))
         return ClockRecord(battle_id=battle_id) if row is None else _clock(row)
+
+    async def overdue(self, before: float) -> list[int]:
+        """Return active battles whose turn was due before `before` with no deadline timer left to apply it."""
+        found = await self._engine.read(every(_OVERDUE, float(before)))
+        return [int(row[0]) for row in found]
 
     async def save(self, clock: ClockRecord, *, timers: Sequence[NewTimer] | None = None) -> list[int]:
         """Store a clock; with timers, replace its pending deadline and reminders in the same transaction."""
@@ -63,21 +83,26 @@ class ClockRepo:
             if timer.kind not in TURN_TIMER_KINDS:
                 raise ValueError(f"a clock schedules only {TURN_TIMER_KINDS} timers, not {timer.kind!r}")
         params = (
-            clock.battle_id, clock.deadline, clock.policy, codec.encode_list(list(clock.reminders)), clock.turn_key,
-            clock.turn_started, clock.due_at, clock.paused_at, clock.remaining, clock.expired_at,
+            clock.battle_id, float(clock.deadline), clock.policy, codec.encode_list(list(clock.reminders)),
+            clock.turn_key, _real(clock.turn_started), _real(clock.due_at), _real(clock.paused_at),
+            _real(clock.remaining), _real(clock.expired_at),
         )
-        rows = [(clock.battle_id, t.kind, t.due_at, codec.encode(t.payload)) for t in timers or ()]
+        new_rows = [(clock.battle_id, t.kind, float(t.due_at), codec.encode(t.payload)) for t in timers or ()]
 
-        def run(raw: sqlite3.Connection) -> list[int]:
-            if raw.execute(_BATTLE_EXISTS, (clock.battle_id,)).fetchone() is None:
+        def run() -> Program[list[int]]:
+            if (yield one(_BATTLE_EXISTS, clock.battle_id)) is None:
                 raise BattleNotFound(clock.battle_id)
-            raw.execute(_UPSERT, params)
+            yield count(_UPSERT, *params)
             if timers is None:
                 return []
-            raw.execute(_CANCEL_TURN_TIMERS, (clock.battle_id, *TURN_TIMER_KINDS))
-            return [cast(int, raw.execute(_INSERT_TIMER, row).lastrowid) for row in rows]
+            yield count(_CANCEL_TURN_TIMERS, clock.battle_id, *TURN_TIMER_KINDS)
+            ids: list[int] = []
+            for row in new_rows:
+                inserted = yield one(_INSERT_TIMER, *row)
+                ids.append(int(inserted[0]))
+            return ids
 
-        ids = await self._executor.write(run)
+        ids = await self._engine.write(run())
         log.debug("battle %d clock saved (turn %s, due %s, %d timer(s))", clock.battle_id, clock.turn_key,
                   clock.due_at, len(ids))
         return ids

@@ -1,56 +1,79 @@
-"""The Database: one connection, its migrations, and the repositories over it."""
+"""The Database: one backend (a SQLite file or a PostgreSQL server) and the repositories over it."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from types import TracebackType
 
-from .backup import backup_file
 from .battles import BattleRepo
 from .clocks import ClockRepo
+from .engine import Engine, LockSpace
 from .events import EventRepo
-from .executor import Executor
 from .messages import MessageRepo
-from .migrate import Migration, apply_migrations, load_migrations, user_version
+from .postgres import check_url, is_url
 from .settings import GuildRepo, UserRepo
+from .sqlite_engine import SqliteEngine
 from .timers import TimerRepo
 
 log = logging.getLogger(__name__)
 
+Target = str | os.PathLike[str]
+
+
+def is_postgres(target: Target) -> bool:
+    """Return whether a BATTLEPOST_DB value names a server (a URL) rather than a SQLite file."""
+    return isinstance(target, str) and is_url(target)
+
 
 class Database:
-    """Own the process's single SQLite connection and expose one repository per table."""
+    """Expose one repository per table over whichever backend the target names."""
 
-    def __init__(self, path: Path, executor: Executor) -> None:
-        self.path = path
-        self._executor = executor
-        self.battles = BattleRepo(executor)
-        self.events = EventRepo(executor)
-        self.guilds = GuildRepo(executor)
-        self.users = UserRepo(executor)
-        self.timers = TimerRepo(executor)
-        self.messages = MessageRepo(executor)
-        self.clocks = ClockRepo(executor)
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.battles = BattleRepo(engine)
+        self.events = EventRepo(engine)
+        self.guilds = GuildRepo(engine)
+        self.users = UserRepo(engine)
+        self.timers = TimerRepo(engine)
+        self.messages = MessageRepo(engine)
+        self.clocks = ClockRepo(engine)
 
     @classmethod
-    async def open(cls, path: str | os.PathLike[str]) -> Database:
-        """Open (creating if needed) the database file and bring its schema up to date."""
-        resolved, migrations = await asyncio.to_thread(_prepare, path)
-        executor = await Executor.connect(resolved)
-        try:
-            version = await executor.read(lambda raw: apply_migrations(raw, migrations))
-        except BaseException:
-            await executor.close()
-            raise
-        log.info("opened %s at schema version %d", resolved, version)
-        return cls(resolved, executor)
+    async def open(cls, target: Target) -> Database:
+        """Open a SQLite file (a path) or a PostgreSQL database (a postgresql:// URL) and migrate it."""
+        if is_postgres(target):
+            # Imported here so a SQLite-only bot never loads the PostgreSQL driver.
+            from .postgres.engine import PostgresEngine
+
+            engine: Engine = await PostgresEngine.open(check_url(str(target)))
+        else:
+            engine = await SqliteEngine.open(target)
+        return cls(engine)
+
+    @property
+    def backend(self) -> str:
+        """Return `sqlite` or `postgresql`."""
+        return self.engine.backend
+
+    @property
+    def path(self) -> Path | None:
+        """Return the SQLite file, or None on PostgreSQL."""
+        return self.engine.path if isinstance(self.engine, SqliteEngine) else None
+
+    def describe(self) -> str:
+        """Say where the data lives, without any password."""
+        return self.engine.describe()
+
+    def lock(self, space: LockSpace, key: int) -> AbstractAsyncContextManager[None]:
+        """Hold a lock every process sharing this database respects (a no-op for a SQLite file)."""
+        return self.engine.lock(space, key)
 
     async def close(self) -> None:
-        """Close the connection; pending work queued before this call still completes."""
-        await self._executor.close()
+        """Close the connections; pending work queued before this call still completes."""
+        await self.engine.close()
 
     async def __aenter__(self) -> Database:
         return self
@@ -61,15 +84,14 @@ class Database:
         await self.close()
 
     async def schema_version(self) -> int:
-        """Return the number of the last migration applied to this file."""
-        return await self._executor.read(user_version)
+        """Return the number of the last migration applied."""
+        return await self.engine.schema_version()
 
-    async def backup(self, dest: str | os.PathLike[str]) -> None:
-        """Write a consistent copy of the database to dest without pausing writers."""
-        await asyncio.to_thread(backup_file, self.path, dest)
+    async def backup(self, dest: Target) -> None:
+        """Write a consistent copy of the whole database to a SQLite file at dest."""
+        if isinstance(self.engine, SqliteEngine):
+            await self.engine.backup(dest)
+            return
+        from .copy import copy_to_new_file
 
-
-def _prepare(path: str | os.PathLike[str]) -> tuple[Path, list[Migration]]:
-    resolved = Path(path).resolve()
-    resolved.parent.mkdir(parents=True, exist_ok=True)
-    return resolved, load_migrations()
+        await copy_to_new_file(self, dest)

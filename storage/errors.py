@@ -37,3 +37,11 @@ class NothingToUndo(StorageError):
         self.battle_id = battle_id
         self.requested = requested
         self.available = available
+
+
+class DatabaseAddressError(StorageError):
+    """Signal that BATTLEPOST_DB is not a path or URL battlepost can use."""
+
+
+class DatabaseUnavailable(StorageError):
+    """Signal that the database server could not be reached or refused the connection."""

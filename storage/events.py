@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 from typing import Any
 
 from . import codec
-from .executor import Executor
+from .engine import Engine
+from .program import Program, Query, changed, every, one, single
 from .records import EventRecord, JsonDict
 
 log = logging.getLogger(__name__)
@@ -17,26 +17,26 @@ EVENT_COLUMNS = "battle_id, seq, actor_id, kind, order_text, outcome, hidden, un
 
 EventList = list[EventRecord]
 
-_LAST_SEQ = "SELECT seq FROM events WHERE battle_id = ? ORDER BY seq DESC LIMIT 1"
-_GET = f"SELECT {EVENT_COLUMNS} FROM events WHERE battle_id = ? AND seq = ?"
-_COUNT = "SELECT COUNT(*) FROM events WHERE battle_id = ? AND (? OR hidden = 0)"
-# The filters are written as "(? OR column = 0)" so the statement text is fixed and
-# SQLite's statement cache serves every combination of flags.
-_LIST_NEWEST = f"""
+_LAST_SEQ = Query.of("SELECT seq FROM events WHERE battle_id = ? ORDER BY seq DESC LIMIT 1")
+_GET = Query.of(f"SELECT {EVENT_COLUMNS} FROM events WHERE battle_id = ? AND seq = ?")
+_COUNT = Query.of("SELECT COUNT(*) FROM events WHERE battle_id = ? AND (? = 1 OR hidden = 0)")
+# The filters are written as "(? = 1 OR column = 0)" so the statement text is fixed and
+# the statement cache serves every combination of flags.
+_LIST_NEWEST = Query.of(f"""
 SELECT {EVENT_COLUMNS} FROM events
-WHERE battle_id = ? AND (? OR hidden = 0) AND (? OR undone = 0)
+WHERE battle_id = ? AND (? = 1 OR hidden = 0) AND (? = 1 OR undone = 0)
 ORDER BY seq DESC LIMIT ? OFFSET ?
-"""
-_LIST_OLDEST = f"""
+""")
+_LIST_OLDEST = Query.of(f"""
 SELECT {EVENT_COLUMNS} FROM events
-WHERE battle_id = ? AND (? OR hidden = 0) AND (? OR undone = 0)
+WHERE battle_id = ? AND (? = 1 OR hidden = 0) AND (? = 1 OR undone = 0)
 ORDER BY seq ASC LIMIT ? OFFSET ?
-"""
-_SET_HIDDEN = "UPDATE events SET hidden = ? WHERE battle_id = ? AND seq = ?"
+""")
+_SET_HIDDEN = Query.of("UPDATE events SET hidden = ? WHERE battle_id = ? AND seq = ?")
 # The first order's snapshot is the state the battle was created with (every change is an event).
-_FIRST_SNAPSHOT = """
+_FIRST_SNAPSHOT = Query.of("""
 SELECT state_before FROM events WHERE battle_id = ? AND state_before IS NOT NULL ORDER BY seq ASC LIMIT 1
-"""
+""")
 
 
 def event_from_row(row: tuple[Any, ...]) -> EventRecord:
@@ -54,17 +54,17 @@ def event_from_row(row: tuple[Any, ...]) -> EventRecord:
     )
 
 
-def next_seq(raw: sqlite3.Connection, battle_id: int) -> int:
+def next_seq(battle_id: int) -> Program[int]:
     """Return the next event number of a battle (the primary key makes this one index probe)."""
-    row = raw.execute(_LAST_SEQ, (battle_id,)).fetchone()
+    row = yield one(_LAST_SEQ, battle_id)
     return 1 if row is None else int(row[0]) + 1
 
 
 class EventRepo:
     """Read a battle's event log and toggle its hidden flags."""
 
-    def __init__(self, executor: Executor) -> None:
-        self._executor = executor
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
 
     async def list(
         self,
@@ -80,35 +80,32 @@ class EventRepo:
         if limit < 0 or offset < 0:
             raise ValueError("limit and offset must not be negative")
         sql = _LIST_NEWEST if newest_first else _LIST_OLDEST
-        params = (battle_id, int(include_hidden), int(include_undone), limit, offset)
-        rows = await self._executor.read(lambda raw: raw.execute(sql, params).fetchall())
-        return [event_from_row(row) for row in rows]
+        found = await self._engine.read(every(sql, battle_id, int(include_hidden), int(include_undone), limit, offset))
+        return [event_from_row(row) for row in found]
 
     async def count(self, battle_id: int, *, include_hidden: bool = True) -> int:
         """Return how many events a battle has."""
-        params = (battle_id, int(include_hidden))
-        row = await self._executor.read(lambda raw: raw.execute(_COUNT, params).fetchone())
+        row = await self._engine.read(single(_COUNT, battle_id, int(include_hidden)))
         return int(row[0])
 
     async def get(self, battle_id: int, seq: int) -> EventRecord | None:
         """Return one event, or None when it does not exist."""
-        row = await self._executor.read(lambda raw: raw.execute(_GET, (battle_id, seq)).fetchone())
+        row = await self._engine.read(single(_GET, battle_id, seq))
         return None if row is None else event_from_row(row)
 
     async def latest_seq(self, battle_id: int) -> int:
         """Return the number of a battle's newest event (0 when it has none)."""
-        row = await self._executor.read(lambda raw: raw.execute(_LAST_SEQ, (battle_id,)).fetchone())
+        row = await self._engine.read(single(_LAST_SEQ, battle_id))
         return 0 if row is None else int(row[0])
 
     async def initial_state(self, battle_id: int) -> JsonDict | None:
         """Return the state a battle was created with, or None when no order was ever given."""
-        row = await self._executor.read(lambda raw: raw.execute(_FIRST_SNAPSHOT, (battle_id,)).fetchone())
+        row = await self._engine.read(single(_FIRST_SNAPSHOT, battle_id))
         return None if row is None else codec.decode(codec.unpack_snapshot(row[0]))
 
     async def set_hidden(self, battle_id: int, seq: int, hidden: bool) -> bool:
         """Hide or reveal one event; return whether it exists."""
-        params = (int(hidden), battle_id, seq)
-        changed = await self._executor.write(lambda raw: raw.execute(_SET_HIDDEN, params).rowcount)
-        if changed:
+        updated = await self._engine.write(changed(_SET_HIDDEN, int(hidden), battle_id, seq))
+        if updated:
             log.debug("battle %d event %d hidden=%s", battle_id, seq, hidden)
-        return bool(changed)
+        return bool(updated)

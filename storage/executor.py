@@ -28,6 +28,7 @@ from typing import Any, TypeVar, cast
 import aiosqlite
 
 from .errors import StorageError
+from .program import Program
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,14 @@ class Executor:
             raise
         return executor
 
+    async def read_program(self, program: Program[T]) -> T:
+        """Run a storage program on the database thread without opening a transaction."""
+        return await self.read(lambda raw: drive(raw, program))
+
+    async def write_program(self, program: Program[T]) -> T:
+        """Run a storage program inside one BEGIN IMMEDIATE transaction, in one hop."""
+        return await self.write(lambda raw: drive(raw, program))
+
     async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run fn on the database thread without opening a transaction."""
         # Every write in this process is a single queued function, so a read function
@@ -95,6 +104,28 @@ class Executor:
             await self._submit(_optimize, self._raw)
         finally:
             await self._connection.close()
+
+
+def drive(raw: sqlite3.Connection, program: Program[T]) -> T:
+    """Run every step of a program on this connection and return what the program returns."""
+    result: Any = None
+    try:
+        while True:
+            step = program.send(result)
+            cursor = raw.execute(step.query.sqlite, step.params)
+            if step.want == "one":
+                # fetchall even for one row: it finishes the statement (an INSERT ... RETURNING
+                # left half-stepped would keep the transaction from committing).
+                found = cursor.fetchall()
+                result = found[0] if found else None
+            elif step.want == "rows":
+                result = cursor.fetchall()
+            else:
+                result = cursor.rowcount
+    except StopIteration as stop:
+        return cast(T, stop.value)
+    finally:
+        program.close()
 
 
 def run_in_transaction(raw: sqlite3.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:

@@ -1,6 +1,8 @@
-"""Load the numbered SQL migrations and apply the missing ones in order.
+"""Load the numbered SQL migrations and apply the missing ones to a SQLite file in order.
 
-Each file ``migrations/NNNN_name.sql`` is applied in its own ``BEGIN IMMEDIATE``
+Each backend has its own folder, ``migrations/sqlite/`` and ``migrations/postgresql/``, with the
+same numbers and names: migration N means the same schema on both, written in each dialect.
+On SQLite each file ``NNNN_name.sql`` is applied in its own ``BEGIN IMMEDIATE``
 transaction together with ``PRAGMA user_version = NNNN``, so a failed migration leaves
 both the schema and the recorded version exactly as they were. Statements are split
 here and run one by one: ``executescript`` would commit the open transaction first.
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import Literal
 
 from .errors import MigrationError
 
@@ -26,6 +29,9 @@ _LINE_COMMENT = re.compile(r"--[^\n]*")
 _BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
 # Statements that would end or nest the transaction the runner wraps around each file.
 _FORBIDDEN = re.compile(r"^\s*(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|VACUUM)\b", re.IGNORECASE)
+
+Dialect = Literal["sqlite", "postgresql"]
+DIALECTS: tuple[Dialect, ...] = ("sqlite", "postgresql")
 
 
 @dataclass(frozen=True)
@@ -72,11 +78,14 @@ def _parse(name: str, sql: str) -> Migration:
     return Migration(version=int(match.group(1)), name=match.group(2), statements=tuple(statements))
 
 
-def load_migrations(directory: Traversable | Path | None = None) -> list[Migration]:
+def migrations_folder(dialect: Dialect) -> Traversable:
+    """Return the packaged folder of one backend's migrations."""
+    return resources.files(__package__ or "storage").joinpath("migrations", dialect)
+
+
+def load_migrations(directory: Traversable | Path | None = None, *, dialect: Dialect = "sqlite") -> list[Migration]:
     """Read the migration files in version order and check they are numbered 1..N."""
-    folder: Traversable | Path = (
-        resources.files(__package__ or "storage").joinpath("migrations") if directory is None else directory
-    )
+    folder: Traversable | Path = migrations_folder(dialect) if directory is None else directory
     migrations = sorted(
         (
             _parse(entry.name, entry.read_text(encoding="utf-8"))
@@ -98,14 +107,21 @@ def user_version(raw: sqlite3.Connection) -> int:
     return int(raw.execute("PRAGMA user_version").fetchone()[0])
 
 
-def apply_migrations(raw: sqlite3.Connection, migrations: Sequence[Migration]) -> int:
-    """Apply every migration newer than the file's version; return the final version."""
+def refuse_newer(current: int, migrations: Sequence[Migration]) -> None:
+    """Refuse a database whose schema comes from newer code: this code would misread it."""
     latest = migrations[-1].version if migrations else 0
-    current = user_version(raw)
     if current > latest:
         raise MigrationError(
-            f"database schema version {current} is newer than this code knows ({latest}); refusing to open it"
+            f"the database's schema version is {current}, newer than this battlepost knows ({latest}); "
+            "it was written by a newer release. Upgrade battlepost, or point BATTLEPOST_DB at another "
+            "database. Nothing was changed."
         )
+
+
+def apply_migrations(raw: sqlite3.Connection, migrations: Sequence[Migration]) -> int:
+    """Apply every migration newer than the file's version; return the final version."""
+    current = user_version(raw)
+    refuse_newer(current, migrations)
     for migration in migrations:
         if migration.version > current:
             current = _apply_one(raw, migration)

@@ -3,31 +3,35 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 from typing import Any, cast
 
 from . import codec
-from .executor import Executor
+from .engine import Engine
+from .program import Program, Query, changed, count, one, single
 from .records import NOTIFY_MODES, GuildSettings, NotifyMode
 
 log = logging.getLogger(__name__)
 
 DEFAULT_NOTIFY: NotifyMode = "channel"
 
-_GET_GUILD = "SELECT gm_role_id, settings FROM guild_settings WHERE guild_id = ?"
-_SET_GM_ROLE = """
+_GET_GUILD = Query.of("SELECT gm_role_id, settings FROM guild_settings WHERE guild_id = ?")
+_SET_GM_ROLE = Query.of("""
 INSERT INTO guild_settings (guild_id, gm_role_id) VALUES (?, ?)
 ON CONFLICT (guild_id) DO UPDATE SET gm_role_id = excluded.gm_role_id
-"""
-_SET_GUILD_SETTINGS = """
-INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?)
-ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings
-"""
-_GET_NOTIFY = "SELECT notify FROM user_settings WHERE user_id = ?"
-_SET_NOTIFY = """
+""")
+# The merge reads, changes and writes the row; on PostgreSQL the row is made to exist and then
+# locked first, so two processes merging at once cannot both start from the same settings.
+_ENSURE_GUILD = Query.of("INSERT INTO guild_settings (guild_id) VALUES (?) ON CONFLICT (guild_id) DO NOTHING")
+_GET_GUILD_FOR_WRITE = Query.of(
+    "SELECT gm_role_id, settings FROM guild_settings WHERE guild_id = ?",
+    postgres="SELECT gm_role_id, settings FROM guild_settings WHERE guild_id = ? FOR UPDATE",
+)
+_SET_GUILD_SETTINGS = Query.of("UPDATE guild_settings SET settings = ? WHERE guild_id = ?")
+_GET_NOTIFY = Query.of("SELECT notify FROM user_settings WHERE user_id = ?")
+_SET_NOTIFY = Query.of("""
 INSERT INTO user_settings (user_id, notify) VALUES (?, ?)
 ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify
-"""
+""")
 
 
 def _guild_from_row(guild_id: int, row: tuple[Any, ...] | None) -> GuildSettings:
@@ -39,17 +43,17 @@ def _guild_from_row(guild_id: int, row: tuple[Any, ...] | None) -> GuildSettings
 class GuildRepo:
     """Store each guild's GM role and default settings."""
 
-    def __init__(self, executor: Executor) -> None:
-        self._executor = executor
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
 
     async def get(self, guild_id: int) -> GuildSettings:
         """Return a guild's settings; a guild never configured gets empty defaults."""
-        row = await self._executor.read(lambda raw: raw.execute(_GET_GUILD, (guild_id,)).fetchone())
+        row = await self._engine.read(single(_GET_GUILD, guild_id))
         return _guild_from_row(guild_id, row)
 
     async def set_gm_role(self, guild_id: int, role_id: int | None) -> None:
         """Set or clear the role whose members act as GM in this guild."""
-        await self._executor.write(lambda raw: raw.execute(_SET_GM_ROLE, (guild_id, role_id)).rowcount)
+        await self._engine.write(changed(_SET_GM_ROLE, guild_id, role_id))
         log.info("guild %d GM role set to %s", guild_id, role_id)
 
     async def update_settings(self, guild_id: int, **values: Any) -> GuildSettings:
@@ -57,8 +61,9 @@ class GuildRepo:
         # Encode once up front so a value orjson cannot serialise fails before any write.
         codec.encode(values)
 
-        def run(raw: sqlite3.Connection) -> GuildSettings:
-            current = _guild_from_row(guild_id, raw.execute(_GET_GUILD, (guild_id,)).fetchone())
+        def run() -> Program[GuildSettings]:
+            yield count(_ENSURE_GUILD, guild_id)
+            current = _guild_from_row(guild_id, (yield one(_GET_GUILD_FOR_WRITE, guild_id)))
             merged = dict(current.settings)
             for key, value in values.items():
                 if value is None:
@@ -66,27 +71,27 @@ class GuildRepo:
                 else:
                     merged[key] = value
             text = codec.encode(merged)
-            raw.execute(_SET_GUILD_SETTINGS, (guild_id, text))
+            yield count(_SET_GUILD_SETTINGS, text, guild_id)
             return GuildSettings(
                 guild_id=guild_id, gm_role_id=current.gm_role_id, settings=codec.decode(text)
             )
 
-        return await self._executor.write(run)
+        return await self._engine.write(run())
 
 
 class UserRepo:
     """Store each user's notification preference."""
 
-    def __init__(self, executor: Executor) -> None:
-        self._executor = executor
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
 
     async def get_notify(self, user_id: int) -> NotifyMode:
         """Return how a user wants to be told it is their turn ('channel' unless set)."""
-        row = await self._executor.read(lambda raw: raw.execute(_GET_NOTIFY, (user_id,)).fetchone())
+        row = await self._engine.read(single(_GET_NOTIFY, user_id))
         return DEFAULT_NOTIFY if row is None else cast(NotifyMode, row[0])
 
     async def set_notify(self, user_id: int, mode: NotifyMode) -> None:
         """Set how a user wants to be told it is their turn."""
         if mode not in NOTIFY_MODES:
             raise ValueError(f"notify mode must be one of {sorted(NOTIFY_MODES)}, not {mode!r}")
-        await self._executor.write(lambda raw: raw.execute(_SET_NOTIFY, (user_id, mode)).rowcount)
+        await self._engine.write(changed(_SET_NOTIFY, user_id, mode))

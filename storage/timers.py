@@ -3,38 +3,54 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 from . import codec
+from .engine import Engine
 from .errors import BattleNotFound
-from .executor import Executor
+from .program import Program, Query, changed, count, every, one, single
 from .records import TimerRecord
 
 log = logging.getLogger(__name__)
 
 _COLUMNS = "id, battle_id, kind, due_at, payload, fired_at"
 
-_BATTLE_EXISTS = "SELECT 1 FROM battles WHERE id = ?"
-_INSERT = "INSERT INTO timers (battle_id, kind, due_at, payload) VALUES (?, ?, ?, ?)"
+_BATTLE_EXISTS = Query.of("SELECT 1 FROM battles WHERE id = ?")
+_INSERT = Query.of("INSERT INTO timers (battle_id, kind, due_at, payload) VALUES (?, ?, ?, ?) RETURNING id")
 # Cancelling deletes: a cancelled timer has nothing worth keeping, and a row that is
 # gone can never be picked up by due().
-_CANCEL_KIND = "DELETE FROM timers WHERE battle_id = ? AND kind = ? AND fired_at IS NULL"
-_CANCEL_ALL = "DELETE FROM timers WHERE battle_id = ? AND fired_at IS NULL"
+_CANCEL_KIND = Query.of("DELETE FROM timers WHERE battle_id = ? AND kind = ? AND fired_at IS NULL")
+_CANCEL_ALL = Query.of("DELETE FROM timers WHERE battle_id = ? AND fired_at IS NULL")
 # "fired_at IS NULL" must appear literally for SQLite to use the partial index.
-_DUE = f"""
+_DUE = Query.of(f"""
 SELECT {_COLUMNS} FROM timers
 WHERE fired_at IS NULL AND due_at <= ?
 ORDER BY due_at, id LIMIT ?
-"""
-_PENDING = f"""
+""")
+_PENDING = Query.of(f"""
 SELECT {_COLUMNS} FROM timers
 WHERE battle_id = ? AND fired_at IS NULL
 ORDER BY due_at, id
-"""
-_GET = f"SELECT {_COLUMNS} FROM timers WHERE id = ?"
-_MARK_FIRED = "UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL"
+""")
+_GET = Query.of(f"SELECT {_COLUMNS} FROM timers WHERE id = ?")
+_MARK_FIRED = Query.of("UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL")
+# Claim the earliest due timer nobody else is claiming. On PostgreSQL, SKIP LOCKED passes over a
+# row another process is claiming this instant instead of waiting for it, and the row lock makes
+# sure only one of them sets fired_at; SQLite's write lock serialises the claims by itself.
+_CLAIM_DUE = Query.of(
+    f"""
+UPDATE timers SET fired_at = ? WHERE id = (
+    SELECT id FROM timers WHERE fired_at IS NULL AND due_at <= ? ORDER BY due_at, id LIMIT 1
+) RETURNING {_COLUMNS}
+""",
+    postgres=f"""
+UPDATE timers SET fired_at = ? WHERE id = (
+    SELECT id FROM timers WHERE fired_at IS NULL AND due_at <= ? ORDER BY due_at, id LIMIT 1
+    FOR UPDATE SKIP LOCKED
+) RETURNING {_COLUMNS}
+""",
+)
 
 
 def _timer(row: tuple[Any, ...]) -> TimerRecord:
@@ -46,8 +62,8 @@ def _timer(row: tuple[Any, ...]) -> TimerRecord:
 class TimerRepo:
     """Schedule, cancel and claim battle timers."""
 
-    def __init__(self, executor: Executor) -> None:
-        self._executor = executor
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
 
     async def schedule(
         self,
@@ -61,41 +77,46 @@ class TimerRepo:
         """Schedule a timer and return its id; with replace, first cancel pending timers of that kind."""
         text = codec.encode(payload or {})
 
-        def run(raw: sqlite3.Connection) -> int:
-            if raw.execute(_BATTLE_EXISTS, (battle_id,)).fetchone() is None:
+        def run() -> Program[int]:
+            if (yield one(_BATTLE_EXISTS, battle_id)) is None:
                 raise BattleNotFound(battle_id)
             if replace:
-                raw.execute(_CANCEL_KIND, (battle_id, kind))
-            return cast(int, raw.execute(_INSERT, (battle_id, kind, due_at, text)).lastrowid)
+                yield count(_CANCEL_KIND, battle_id, kind)
+            row = yield one(_INSERT, battle_id, kind, float(due_at), text)
+            return int(row[0])
 
-        timer_id = await self._executor.write(run)
+        timer_id = await self._engine.write(run())
         log.debug("scheduled timer %d (%s) for battle %d at %.3f", timer_id, kind, battle_id, due_at)
         return timer_id
 
     async def cancel(self, battle_id: int, kind: str | None = None) -> int:
         """Cancel a battle's pending timers (of one kind, or all); return how many."""
-        sql, params = (_CANCEL_ALL, (battle_id,)) if kind is None else (_CANCEL_KIND, (battle_id, kind))
-        cancelled = await self._executor.write(lambda raw: raw.execute(sql, params).rowcount)
+        program = changed(_CANCEL_ALL, battle_id) if kind is None else changed(_CANCEL_KIND, battle_id, kind)
+        cancelled = await self._engine.write(program)
         if cancelled:
             log.debug("cancelled %d timer(s) of battle %d (kind %s)", cancelled, battle_id, kind)
         return int(cancelled)
 
     async def due(self, now: float, *, limit: int = 100) -> list[TimerRecord]:
         """Return unfired timers due at or before now, earliest first."""
-        rows = await self._executor.read(lambda raw: raw.execute(_DUE, (now, limit)).fetchall())
-        return [_timer(row) for row in rows]
+        found = await self._engine.read(every(_DUE, float(now), limit))
+        return [_timer(row) for row in found]
 
     async def mark_fired(self, timer_id: int, now: float) -> bool:
         """Claim a timer; True only for the first claim, so a timer never fires twice."""
-        changed = await self._executor.write(lambda raw: raw.execute(_MARK_FIRED, (now, timer_id)).rowcount)
-        return bool(changed)
+        return bool(await self._engine.write(changed(_MARK_FIRED, float(now), timer_id)))
+
+    async def claim_due(self, now: float) -> TimerRecord | None:
+        """Claim the earliest timer due by now that no process has claimed; None when there is none."""
+        row = await self._engine.write(single(_CLAIM_DUE, float(now), float(now)))
+        return None if row is None else _timer(row)
 
     async def get(self, timer_id: int) -> TimerRecord | None:
         """Return one timer, fired or not, or None when it was cancelled or never existed."""
-        row = await self._executor.read(lambda raw: raw.execute(_GET, (timer_id,)).fetchone())
+        row = await self._engine.read(single(_GET, timer_id))
         return None if row is None else _timer(row)
 
     async def pending(self, battle_id: int) -> list[TimerRecord]:
         """Return a battle's unfired timers, earliest first."""
-        rows = await self._executor.read(lambda raw: raw.execute(_PENDING, (battle_id,)).fetchall())
-        return [_timer(row) for row in rows]
+        found = await self._engine.read(every(_PENDING, battle_id))
+        return [_timer(row) for row in found]

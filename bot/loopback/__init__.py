@@ -15,6 +15,11 @@ Interactions are built from the commands the bot synced, so calling a command, o
 Discord would not offer raises ``InteractionError``. Every message keeps the ``allowed_mentions``
 it was sent with and ``pings``, who it actually notified. Pytest fixtures live in
 ``bot.loopback.pytest_fixtures``.
+
+Sharded bots work as on Discord: ``add_guild(name, shard=(id, count))`` puts a guild on a shard, a
+session hears only its shards' guilds (direct messages: shard 0), and an interaction goes to the one
+session serving it. Bots in other processes are started with ``python -m bot.loopback.launch URL MODULE
+ARGS...`` and awaited with ``serve_processes(token, shard_count)``.
 """
 
 from bot.loopback.errors import InteractionError

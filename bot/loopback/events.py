@@ -35,7 +35,7 @@ class Announcer:
         payload = message_payload(message, self.world)
         if message.guild_id is not None:
             payload["guild_id"] = str(message.guild_id)
-        for session in self.gateway.identified_sessions():
+        for session in self.gateway.sessions_for(message.guild_id):
             if not session.intents & self._message_intent(message):
                 continue
             event = dict(payload)
@@ -48,7 +48,7 @@ class Announcer:
         """Send MESSAGE_UPDATE for a public message."""
         if message.ephemeral:
             return
-        for session in self.gateway.identified_sessions():
+        for session in self.gateway.sessions_for(message.guild_id):
             if not session.intents & self._message_intent(message):
                 continue
             event = message_payload(message, self.world)
@@ -107,7 +107,7 @@ class Announcer:
 
     async def guild_created(self, guild: LoopbackGuild) -> None:
         """Send GUILD_CREATE for a guild the bot joined while connected."""
-        for session in self.gateway.identified_sessions():
+        for session in self.gateway.sessions_for(guild.id):
             all_members = bool(session.intents & GUILD_MEMBERS)
             await session.dispatch("GUILD_CREATE", guild_payload(guild, self.world, all_members=all_members))
 

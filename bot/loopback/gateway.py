@@ -1,4 +1,9 @@
-"""Serve a Discord gateway over a plain-text websocket: HELLO, IDENTIFY, heartbeats, READY, dispatches."""
+"""Serve a Discord gateway over a plain-text websocket: HELLO, IDENTIFY, heartbeats, READY, dispatches.
+
+Sharding works as on Discord: a session that identifies with ``shard: [id, count]`` hears only about the
+guilds with ``(guild_id >> 22) % count == id``, and direct messages (no guild) go to shard 0. A session
+without a shard hears everything. Several bot processes can connect at once, each with its own shards.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +23,7 @@ log = logging.getLogger(__name__)
 
 # Gateway opcodes.
 DISPATCH = 0
-HEARTBEAT = 1
+HEARTBEAT = 1  # only ever received: discord.py answers a server heartbeat through its send rate limiter
 IDENTIFY = 2
 PRESENCE_UPDATE = 3
 VOICE_STATE_UPDATE = 4
@@ -51,7 +56,15 @@ class GatewaySession:
     sequence: int = 0
     identified: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    barriers: list[asyncio.Future[None]] = field(default_factory=list)
+    shard: tuple[int, int] | None = None
+    closed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Return whether this session receives the events of a guild (None: direct messages)."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return shard_id == (0 if guild_id is None else (guild_id >> 22) % count)
 
     async def send(self, payload: dict[str, Any]) -> None:
         """Send one gateway payload as a text frame."""
@@ -63,23 +76,6 @@ class GatewaySession:
         """Send one DISPATCH event with the next sequence number."""
         self.sequence += 1
         await self.send({"op": DISPATCH, "t": event, "s": self.sequence, "d": data})
-
-    async def barrier(self, limit: float) -> None:
-        """Wait until the client has read everything sent so far.
-
-        A client must answer a server HEARTBEAT at once and reads the socket in order, so its
-        answer proves that every earlier event went through discord.py's parsers.
-        """
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.barriers.append(future)
-        await self.send({"op": HEARTBEAT, "d": None})
-        try:
-            await asyncio.wait_for(future, timeout=limit)
-        except TimeoutError:
-            log.warning("gateway client did not answer a heartbeat within %.1fs", limit)
-        finally:
-            if future in self.barriers:
-                self.barriers.remove(future)
 
 
 class Gateway:
@@ -95,19 +91,25 @@ class Gateway:
         """Return the sessions that completed IDENTIFY and are still open."""
         return [s for s in self.sessions if s.identified and not s.ws.closed]
 
-    async def dispatch(self, event: str, data: Any, *, intent: int = GUILDS) -> int:
-        """Send an event to every session whose intents cover it (intent 0: always); return how many got it."""
+    def sessions_for(self, guild_id: int | None) -> list[GatewaySession]:
+        """Return the identified sessions that serve a guild (None: direct messages)."""
+        return [s for s in self.identified_sessions() if s.serves(guild_id)]
+
+    async def dispatch(self, event: str, data: Any, *, intent: int = GUILDS, single: bool = False) -> int:
+        """Send an event to the sessions serving its guild whose intents cover it (intent 0: always).
+
+        The guild is the payload's ``guild_id`` (none: a direct message). With single, only the first such
+        session gets it, as Discord delivers an interaction once. Return how many sessions got it.
+        """
+        guild = data.get("guild_id") if isinstance(data, dict) else None
         sent = 0
-        for session in self.identified_sessions():
+        for session in self.sessions_for(None if guild is None else int(guild)):
             if intent == 0 or session.intents & intent:
                 await session.dispatch(event, data)
                 sent += 1
+                if single:
+                    break
         return sent
-
-    async def barrier(self, limit: float = 5.0) -> None:
-        """Wait until every identified client has read all events sent to it so far."""
-        for session in self.identified_sessions():
-            await session.barrier(limit)
 
     async def close(self) -> None:
         """Close every open gateway connection."""
@@ -130,6 +132,7 @@ class Gateway:
                 elif msg.type == WSMsgType.ERROR:
                     log.debug("gateway connection error: %s", ws.exception())
         finally:
+            session.closed.set()
             if session in self.sessions:
                 self.sessions.remove(session)
             log.debug("gateway connection closed (code %s)", ws.close_code)
@@ -140,10 +143,6 @@ class Gateway:
         data: Any = payload.get("d")
         if op == HEARTBEAT:
             await session.send({"op": HEARTBEAT_ACK})
-            for future in session.barriers:
-                if not future.done():
-                    future.set_result(None)
-            session.barriers.clear()
         elif op == IDENTIFY:
             await self._identify(session, data)
         elif op == RESUME:
@@ -162,12 +161,16 @@ class Gateway:
             await session.ws.close(code=AUTHENTICATION_FAILED, message=b"Authentication failed.")
             return
         session.intents = int(data.get("intents", 0))
+        shard = data.get("shard")
+        if isinstance(shard, list) and len(shard) == 2:
+            session.shard = (int(shard[0]), int(shard[1]))
         session.identified = True
         world = self.world
+        guilds = [g for g in world.guilds.values() if session.serves(g.id)]
         ready = {
             "v": 10,
             "user": {**user_payload(world.bot_user), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in world.guilds.values()],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": self.url,
@@ -182,9 +185,10 @@ class Gateway:
             ready["shard"] = data["shard"]
         await session.dispatch("READY", ready)
         all_members = bool(session.intents & GUILD_MEMBERS)
-        for guild in world.guilds.values():
+        for guild in guilds:
             await session.dispatch("GUILD_CREATE", guild_payload(guild, world, all_members=all_members))
-        log.debug("gateway session %s identified with intents %s", session.session_id, session.intents)
+        log.debug("gateway session %s identified with intents %s, shard %s", session.session_id, session.intents,
+                  session.shard)
 
     async def _send_member_chunk(self, session: GatewaySession, data: dict[str, Any]) -> None:
         guild = self.world.guilds.get(int(data["guild_id"]))

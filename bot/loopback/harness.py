@@ -33,6 +33,10 @@ from bot.loopback.world import World
 
 log = logging.getLogger(__name__)
 
+async def identify_now(self: discord.Client, shard_id: int | None, *, initial: bool = False) -> None:
+    """Identify without waiting: the stand-in does not rate-limit IDENTIFY."""
+
+
 # A bot built with discord.py's default guild_ready_timeout waits 2 s after the last GUILD_CREATE.
 SLOW_GUILD_READY = 0.5
 
@@ -55,15 +59,18 @@ class LoopbackDiscord(Roster):
         bot_permissions: int | discord.Permissions = DEFAULT_BOT_PERMISSIONS,
         timeout: float = 10.0,
         settle: float = 0.03,
+        quiet_after_reply: bool = True,
     ) -> None:
         world = World(bot_name=bot_name)
         super().__init__(world, LoopbackServer(world), permission_bits(bot_permissions), guild_name)
         self.builder = InteractionBuilder(world)
         self.timeout = timeout
         self.settle_quiet = settle
+        # Off for load tests: with many bots busy the server is never quiet, and a reply is done when answered.
+        self.quiet_after_reply = quiet_after_reply
         self._bot: discord.Client | None = None
         self._bot_task: asyncio.Task[None] | None = None
-        self._saved: tuple[str, yarl.URL] | None = None
+        self._saved: tuple[str, yarl.URL, Any] | None = None
 
     # Lifecycle
 
@@ -79,9 +86,11 @@ class LoopbackDiscord(Roster):
         if LoopbackDiscord._active is not None:
             raise RuntimeError("another LoopbackDiscord is open; discord.py's URLs are process-wide")
         await self.server.start()
-        self._saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
+        self._saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, discord.Client.before_identify_hook)
         Route.BASE = self.server.base_url + "/api/v10"
         DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.server.gateway_url)
+        # Sharded bots wait 5 s between IDENTIFYs (Discord's limit); the stand-in has no such limit.
+        discord.Client.before_identify_hook = identify_now  # type: ignore[method-assign]
         LoopbackDiscord._active = self
 
     async def close(self) -> None:
@@ -92,7 +101,8 @@ class LoopbackDiscord(Roster):
         finally:
             await self.server.close()
             if self._saved is not None:
-                Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = self._saved
+                Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, hook = self._saved
+                discord.Client.before_identify_hook = hook  # type: ignore[method-assign]
                 self._saved = None
             if LoopbackDiscord._active is self:
                 LoopbackDiscord._active = None
@@ -125,6 +135,23 @@ class LoopbackDiscord(Roster):
         await self.settle()
         log.info("bot %s is running against the loopback", self.world.bot_user.name)
 
+    async def serve_processes(self, token: str, shard_count: int, *, limit: float = 60.0) -> None:
+        """Wait until bots in other processes (see ``launch``) connect on every shard and sync their commands."""
+        self.server.token = token
+        self.server.gateway.token = token
+        await self.wait_for_shards(set(range(shard_count)), limit=limit)
+        await self._poll(lambda: self.world.command_syncs > 0, "a bot process to sync its commands", limit)
+        await self.settle()
+
+    async def wait_for_shards(self, shards: set[int], *, limit: float = 60.0) -> None:
+        """Wait until identified gateway sessions cover these shard ids (a restarted process reconnecting)."""
+
+        def covered() -> bool:
+            live = {s.shard[0] for s in self.server.gateway.identified_sessions() if s.shard is not None}
+            return shards <= live
+
+        await self._poll(covered, f"bot processes to connect shards {sorted(shards)}", limit)
+
     async def stop_bot(self) -> None:
         """Close the bot; the stand-in keeps its messages, files and synced commands for a restart."""
         bot, task = self._bot, self._bot_task
@@ -137,7 +164,7 @@ class LoopbackDiscord(Roster):
         await asyncio.wait_for(task, timeout=self.timeout)
         await self.server.gateway.close()
 
-    async def _poll(self, done: Callable[[], bool], what: str, limit: float) -> None:
+    async def _poll(self, done: Callable[[], bool], what: str, limit: float, every: float = 0.005) -> None:
         # discord.py has no awaitable for "ready" before login, so poll while watching the bot task.
         loop = asyncio.get_running_loop()
         deadline = loop.time() + limit
@@ -146,7 +173,7 @@ class LoopbackDiscord(Roster):
                 await self._bot_crashed(f"the bot stopped while waiting for {what}")
             if loop.time() > deadline:
                 raise TimeoutError(f"timed out after {limit:g}s waiting for {what}")
-            await asyncio.sleep(0.005)
+            await asyncio.sleep(every)
 
     async def _bot_crashed(self, message: str) -> None:
         bot, task = self._bot, self._bot_task
@@ -161,10 +188,37 @@ class LoopbackDiscord(Roster):
     async def settle(self) -> None:
         """Deliver queued events, then wait until the bot has read them and made no request for a short while."""
         await self._flush()
-        await self.server.gateway.barrier()
+        await self._poll(self._bot_read_all_events, "the bot to read its gateway events", self.timeout, 0.001)
         self.server.activity.touch()
         if not await self.server.activity.settle(self.settle_quiet, self.timeout):
             raise TimeoutError(f"the bot kept making requests for {self.timeout:g}s")
+
+    def _bot_read_all_events(self) -> bool:
+        """Return whether the bot's gateway socket has parsed every event sent to its session so far.
+
+        discord.py stores an event's sequence number and runs its parser in one step with no await
+        between, so a sequence at or past the last one sent proves every earlier event was parsed.
+        Asking the client for a heartbeat would prove it too, but discord.py answers through its
+        gateway rate limiter (110 frames a minute); past that it stops reading the socket until the
+        minute is out, which stalled every test that settled often.
+        """
+        if self._bot is None:
+            # A bot in another process: its events arrive in order, before any interaction sent after them.
+            return True
+        sockets = {ws.session_id: ws for ws in self._websockets()}
+        for session in self.server.gateway.identified_sessions():
+            ws = sockets.get(session.session_id)
+            if ws is None or (ws.sequence or 0) < session.sequence:
+                return False
+        return True
+
+    def _websockets(self) -> list[Any]:
+        """Return the bot's gateway sockets: one, or one per shard of an AutoShardedClient."""
+        bot = self._bot
+        if isinstance(bot, discord.AutoShardedClient):
+            # ShardInfo keeps its shard (and the shard its socket) in _parent; discord.py offers no public way.
+            return [info._parent.ws for info in bot.shards.values()]
+        return [] if bot is None or bot.ws is None else [bot.ws]
 
     @property
     def bot(self) -> discord.Client | None:
@@ -299,34 +353,46 @@ class LoopbackDiscord(Roster):
         return message
 
     def _require_bot(self) -> None:
-        if self._bot is None or not self.server.gateway.identified_sessions():
-            raise InteractionError("no bot is connected; call start_bot() first")
+        if not self.server.gateway.identified_sessions():
+            raise InteractionError("no bot is connected; call start_bot() (or start the bot's processes) first")
 
     async def _exchange(self, record: InteractionRecord, what: str, within: float | None) -> Reply:
         limit = self.timeout if within is None else within
         await self._flush()
         self._require_bot()
+        serving = self.server.gateway.sessions_for(record.guild_id)
+        if not serving:
+            # What a user sees on Discord while the process running that shard is down.
+            raise InteractionError(f"no connected bot serves the shard of {what}; the interaction failed")
+        # Discord delivers an interaction once, to the session of the guild's shard.
+        session = serving[0]
         self.world.register_interaction(record)
-        await self.server.gateway.dispatch("INTERACTION_CREATE", record.payload, intent=0)
+        await session.dispatch("INTERACTION_CREATE", record.payload)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + limit
         await self._wait(
-            record, record.answered, deadline, f"the bot did not answer {what} within {limit:g}s"
+            record, record.answered, deadline, f"the bot did not answer {what} within {limit:g}s", session.closed
         )
         if record.response_type == DEFERRED_CHANNEL_MESSAGE:
             await self._wait(
-                record, record.completed, deadline, f"the bot deferred {what} but never followed up"
+                record, record.completed, deadline, f"the bot deferred {what} but never followed up", session.closed
             )
-        if not await self.server.activity.settle(self.settle_quiet, max(0.0, deadline - loop.time())):
+        if self.quiet_after_reply and not await self.server.activity.settle(
+            self.settle_quiet, max(0.0, deadline - loop.time())
+        ):
             raise TimeoutError(f"the bot kept making requests after {what}")
         return Reply(record, self.world)
 
     async def _wait(
-        self, record: InteractionRecord, event: asyncio.Event, deadline: float, message: str
+        self, record: InteractionRecord, event: asyncio.Event, deadline: float, message: str,
+        gone: asyncio.Event | None = None,
     ) -> None:
         loop = asyncio.get_running_loop()
         waiter = asyncio.ensure_future(event.wait())
         watched: set[asyncio.Future[Any]] = {waiter}
+        lost = asyncio.ensure_future(gone.wait()) if gone is not None else None
+        if lost is not None:
+            watched.add(lost)
         if self._bot_task is not None:
             watched.add(self._bot_task)
         try:
@@ -335,8 +401,12 @@ class LoopbackDiscord(Roster):
             )
         finally:
             waiter.cancel()
-        if waiter in done:
+            if lost is not None:
+                lost.cancel()
+        if waiter in done or event.is_set():
             return
+        if lost is not None and lost in done:
+            raise InteractionError(f"the bot's connection closed before it answered: {message}")
         if self._bot_task is not None and self._bot_task in done:
             await self._bot_crashed(f"the bot stopped: {message}")
         if record.rejections:

@@ -41,6 +41,16 @@ class SnowflakeFactory:
         self._last = max(candidate, self._last + 1)
         return self._last
 
+    def on_shard(self, shard_id: int, shard_count: int) -> int:
+        """Return a new snowflake that Discord's sharding formula puts on the given shard."""
+        fresh = self()
+        stamp = fresh >> 22
+        # Discord sends a guild's events to shard (guild_id >> 22) % shard_count: move the timestamp
+        # part forward (by under shard_count ms) until it lands on the wanted shard.
+        stamp += (shard_id - stamp) % shard_count
+        self._last = max((stamp << 22) | (fresh & 0x3FFFFF), self._last + 1)
+        return self._last
+
 
 def utcnow() -> datetime:
     """Return the current time as an aware UTC datetime."""

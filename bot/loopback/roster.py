@@ -41,10 +41,14 @@ class Roster:
         self.guild = self.add_guild(guild_name)
         self.general = self.guild.channel("general")
 
-    def add_guild(self, name: str) -> LoopbackGuild:
-        """Create a guild with @everyone, a #general channel and the bot as a member with its own role."""
+    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> LoopbackGuild:
+        """Create a guild with @everyone, a #general channel and the bot as a member with its own role.
+
+        shard=(id, count) picks the guild's id so that a bot with that many shards serves it on that shard.
+        """
         world = self.world
-        guild = LoopbackGuild(id=world.new_id(), name=name, owner_id=world.new_id())
+        guild_id = world.new_id() if shard is None else world.new_id.on_shard(*shard)
+        guild = LoopbackGuild(id=guild_id, name=name, owner_id=world.new_id())
         guild.roles[guild.id] = LoopbackRole(
             id=guild.id,
             guild_id=guild.id,

@@ -27,15 +27,6 @@ LOCATIONS = [
 ]
 
 
-def weapon_of(unit: Unit, name: str) -> Weapon:
-    """Return a unit's weapon by name, or list the weapons it has."""
-    weapon = unit.weapon(name)
-    if weapon is None:
-        names = ", ".join(w.name for w in unit.weapons) or "none"
-        raise NotFoundError(f"{unit.name} has no weapon `{name}`. Its weapons: {names}.")
-    return weapon
-
-
 def any_weapon(battle: Battle, name: str, user_id: int) -> tuple[Unit, Weapon]:
     """Find a weapon by name on the map, the user's own units first, for a preview from a bare square."""
     units = sorted(battle.iter_units(), key=lambda u: u.owner != user_id)
@@ -92,7 +83,7 @@ class CombatCog(commands.Cog):
         battle = await service.load(record)
         if (unit or "").strip():
             owner = battle.unit(unit or "")
-            gun = weapon_of(owner, weapon)
+            gun = owner.require_weapon(weapon)
         else:
             owner, gun = any_weapon(battle, weapon, interaction.user.id)
         # From a bare square nobody stands there to fire, so the rules count no one's skill or aim.

@@ -163,6 +163,9 @@ SENTENCES: dict[str, Callable[[dict[str, Any], Battle | None], str]] = {
     "chance": _chance,
     "smoke": lambda e, b: f"\U0001f4a8 Smoke rises on {e['cell']} for {plural(int(e['rounds']), 'round')}",
     "ice_melted": lambda e, b: f"The ice on {e['cell']} melts into {_terrain(b, str(e['terrain']))}",
+    "frozen": lambda e, b: f"\u2744 The water on {e['cell']} freezes into ice",
+    "frozen_in": lambda e, b: (f"\u2744 {safe(e['unit'])} is frozen in on {e['cell']} until it breaks free "
+                               f"(a Strength test) or the ice melts"),
     "plunged": lambda e, b: f"\U0001f30a {safe(e['unit'])} plunges into the water on {e['cell']}",
     "stunned": lambda e, b: f"{safe(e['unit'])} is stunned for {plural(int(e['rounds']), 'round')}",
     "sunk": lambda e, b: f"{safe(e['unit'])} sinks on {e['cell']}",

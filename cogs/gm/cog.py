@@ -23,6 +23,7 @@ from cogs.common.transformers import CellArg
 from cogs.gm.summary import SET_FIELDS, end_embed, hidden_roll_embed, reveal_embed, undo_embed
 from cogs.turn.text import clock_summary, deadline_line, turn_embed
 from rules import orders as o
+from rules.systems.strategic.actions.battlefield import Freeze
 from rules.systems.strategic.actions.gm import GmPlace, GmSet
 from rules.systems.strategic.actions.turns import SkipTurn
 from rules.systems.strategic.statblock import STATUSES
@@ -85,6 +86,12 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
     async def move(self, interaction: discord.Interaction, unit: str, to: CellArg) -> None:
         """Place a unit."""
         await self._order(interaction, GmPlace(target=unit, at=to), "put units on the map")
+
+    @app_commands.command(name="freeze", description="Turn a Water square to Ice; units in it are frozen in place")
+    @app_commands.describe(at="Water square to freeze, like E5")
+    async def freeze(self, interaction: discord.Interaction, at: CellArg) -> None:
+        """Freeze water."""
+        await self._order(interaction, Freeze(at=at), "freeze water")
 
     @app_commands.command(name="edit", description="Change a unit's wounds, magnitude, statuses or actions left")
     @app_commands.describe(unit="Unit to change", wounds="Current wounds", magnitude="Current magnitude (Hordes)",

@@ -19,6 +19,14 @@ GM_GUIDE = (
     "5. `/battle start`. Then `/gm deadline`, `/gm policy`, `/turn mode`; `/gm undo`, `/gm roll` (hidden) and "
     "`/gm end` when it is over. `/battle rules show` lists the rulings you can change."
 )
+SURFACE_GUIDE = (
+    "Army against army, no map: `/battle new name:… ruleset:surface width:1 height:1`, then "
+    "`/surface add name side type [owner] [ratings] [flags]` per unit (Grunts, Space Marines, Mobile Infantry, "
+    "Powered Armor, Armor, Battleoids, Rebels, Partisans, Special Forces) and `/surface side` for leaders. "
+    "Each side's player commits `/surface plan side intensity daring [dropped] [besieged]` in secret; the battle "
+    "is fought when both are in (or `/surface resolve force:True`). `/surface report page` shows every roll, "
+    "`/surface export` the survivors, `/surface next-turn` the next game turn."
+)
 PLAYER_GUIDE = (
     "When it is your turn you are pinged with the map and buttons (End turn, My options, Show map).\n"
     "`/move unit:… to:E5 mode:full` moves along the cheapest legal path; leave out `to` to see your reach.\n"
@@ -45,6 +53,8 @@ class HelpCog(commands.Cog):
                                           "and posts the map.")
         if role in (None, "gm"):
             embed.add_field(name="GM: set up a battle in five steps", value=GM_GUIDE, inline=False)
+        if role in (None, "gm"):
+            embed.add_field(name="Surface Combat (no map)", value=SURFACE_GUIDE, inline=False)
         if role in (None, "player"):
             embed.add_field(name="Players", value=PLAYER_GUIDE, inline=False)
         await reply(interaction, embed=embed, ephemeral=True)

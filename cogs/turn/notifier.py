@@ -90,11 +90,19 @@ class Notifier:
 
     async def update_board(self, battle_id: int) -> None:
         """Edit the battle's pinned status board to its newest state, posting and pinning it if it is gone."""
+        # One process at a time: with several bot processes, two could otherwise both find no board and
+        # post two, or edit in the wrong order and leave an older state showing.
+        async with self.service.board_locks.get(battle_id):
+            await self._update_board(battle_id)
+
+    async def _update_board(self, battle_id: int) -> None:
         db = self.service.db
         record = await db.battles.get(battle_id)
         if record is None:
             return
         battle = Battle.from_dict(record.state)
+        if not battle.system.has_map:  # the board shows squares, turns and feature points; map-less systems post reports
+            return
         embed = board_embed(record, battle, await self.service.clock_of(record))
         ref = await db.messages.get(record.id, BOARD_KIND)
         if ref is not None:

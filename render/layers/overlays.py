@@ -60,18 +60,28 @@ def draw_reachable(
             lx, t, r, b = geometry.local_box(x, y)
             draw.rectangle((lx + 1, t + 1, r - 1, b - 1), fill=tint)
         # The border only where the area ends: that edge is what a player reads.
-        edge = rgba(colour, 255)
-        dashed = reach_dashed(palette, i)
-        for x, y in cells:
-            lx, t, r, b = geometry.local_box(x, y)
-            if (x - 1, y) not in area.cells:
-                _edge(draw, (lx + 1, t + 1, lx + w, b - 1), edge, dashed)
-            if (x + 1, y) not in area.cells:
-                _edge(draw, (r - w, t + 1, r - 1, b - 1), edge, dashed)
-            if (x, y - 1) not in area.cells:
-                _edge(draw, (lx + 1, t + 1, r - 1, t + w), edge, dashed)
-            if (x, y + 1) not in area.cells:
-                _edge(draw, (lx + 1, b - w, r - 1, b - 1), edge, dashed)
+        outline_area(draw, geometry, area.cells, rgba(colour, 255), w, reach_dashed(palette, i))
+
+
+def outline_area(
+    draw: ImageDraw.ImageDraw,
+    geometry: Geometry,
+    area: Collection[XY],
+    colour: tuple[int, int, int, int],
+    width: int,
+    dashed: bool = False,
+) -> None:
+    """Draw a border inside the squares of an area, only along the sides where the area ends."""
+    for x, y in sorted(c for c in area if geometry.contains(*c)):
+        lx, t, r, b = geometry.local_box(x, y)
+        if (x - 1, y) not in area:
+            _edge(draw, (lx + 1, t + 1, lx + width, b - 1), colour, dashed)
+        if (x + 1, y) not in area:
+            _edge(draw, (r - width, t + 1, r - 1, b - 1), colour, dashed)
+        if (x, y - 1) not in area:
+            _edge(draw, (lx + 1, t + 1, r - 1, t + width), colour, dashed)
+        if (x, y + 1) not in area:
+            _edge(draw, (lx + 1, b - width, r - 1, b - 1), colour, dashed)
 
 
 def _edge(
@@ -114,7 +124,7 @@ def draw_overlays(
             _line_of_fire(draw, geometry, palette, o, occupied)
     for o in overlays:
         if isinstance(o, Marker):
-            _marker(draw, geometry, palette, o)
+            draw_marker(draw, geometry, palette, o)
 
 
 def _move_path(
@@ -201,7 +211,7 @@ def _target(draw: ImageDraw.ImageDraw, geometry: Geometry, palette: Palette, tar
         draw.line((x0, y0, x1, y1), fill=red, width=2)
 
 
-def _marker(draw: ImageDraw.ImageDraw, geometry: Geometry, palette: Palette, marker: Marker) -> None:
+def draw_marker(draw: ImageDraw.ImageDraw, geometry: Geometry, palette: Palette, marker: Marker) -> None:
     """Pin a text callout above a square (below it on the top row), kept inside the grid."""
     if not geometry.contains(marker.x, marker.y) or not marker.text:
         return

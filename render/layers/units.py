@@ -1,4 +1,4 @@
-"""Units: round tokens in the side colour, square ones for Hordes, stacks with a count badge."""
+"""Units: round tokens in the side colour, square ones for Hordes; a shared square shows every unit in it."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 from render.fonts import draw_centred, fit_size
 from render.geometry import Geometry
 from render.palette import (
+    CONTESTED,
     HEALTH_TROUGH,
     MARK_STYLES,
     OTHER_MARK,
@@ -22,38 +23,47 @@ from render.palette import (
     ink_on,
     mix,
 )
-from render.shapes import badge, badge_measure, paste_smooth, smooth_box
+from render.shapes import badge, badge_measure, dash_border, paste_smooth, smooth_box
 from render.view import RGB, MapView, UnitToken
 
 log = logging.getLogger(__name__)
 
-TOKEN_SCALE = 0.39  # token radius as a share of the square: leaves room for the corner badges
-DETAIL_MIN_PX = 18  # below this, health bars and status badges would bury the token
-MAX_SHADOWS = 2  # tokens drawn behind the top one in a stack, however tall it is
+TOKEN_SCALE = 0.43  # a lone token's radius as a share of the square: big, with room for its health bar
+DETAIL_MIN_PX = 14  # below this, health bars and status badges would bury the token
+MINI_LABEL_MIN_PX = 7  # a stacked token's label smaller than this is left out (the unit key names it)
+STACK_GRID_MIN_PX = 44  # from this size up, a square shows up to nine units; below it, four
 UNKNOWN_SIDE: RGB = (150, 150, 150)
+
+# Where a stack's tokens sit, as (centre x, centre y, radius) shares of the square, per layout.
+_PAIR = ((0.26, 0.5, 0.25), (0.74, 0.5, 0.25))
+_FOUR = ((0.26, 0.26, 0.245), (0.74, 0.26, 0.245), (0.26, 0.74, 0.245), (0.74, 0.74, 0.245))
+_NINE = tuple((c / 6, r / 6, 0.165) for r in (1, 3, 5) for c in (1, 3, 5))
 
 
 @dataclass(frozen=True)
 class TokenSize:
-    """Hold the pixel measures of tokens and badges at one square size."""
+    """Hold the pixel measures of tokens, health bars and badges at one square size."""
 
     radius: int
     outline: int
     badge: int
     bar_h: int
-    offset: int
+    lift: int
     details: bool
 
     @classmethod
     def for_cell(cls, cell_px: int) -> TokenSize:
         """Return the measures for a square size."""
+        details = cell_px >= DETAIL_MIN_PX
+        bar_h = max(3, round(cell_px * 0.16))
         return cls(
             radius=max(4, round(cell_px * TOKEN_SCALE)),
             outline=1 if cell_px < 26 else 2,
             badge=max(8, round(cell_px * 0.33)),
-            bar_h=max(3, round(cell_px * 0.12)),
-            offset=max(2, cell_px // 10),
-            details=cell_px >= DETAIL_MIN_PX,
+            bar_h=bar_h,
+            # Raise the token so its health bar sits under it rather than across its label.
+            lift=max(1, bar_h // 2) if details else 0,
+            details=details,
         )
 
 
@@ -76,6 +86,20 @@ def stacks(view: MapView, geometry: Geometry) -> dict[tuple[int, int], list[Unit
     return out
 
 
+def contested(group: Sequence[UnitToken]) -> bool:
+    """Return whether units of more than one side share the square."""
+    return len({u.side.lower() for u in group}) > 1
+
+
+def stack_slots(count: int, cell_px: int) -> tuple[tuple[float, float, float], ...]:
+    """Return where a square's `count` tokens go (the last slot may hold a "+N" for the rest)."""
+    if count <= 2:
+        return _PAIR
+    if count <= 4 or cell_px < STACK_GRID_MIN_PX:
+        return _FOUR
+    return _NINE
+
+
 def side_colour(view: MapView, palette: Palette, side: str) -> RGB:
     """Return the token colour of a side name, grey for a side the view does not list."""
     index = view.side_index(side)
@@ -89,7 +113,36 @@ def draw_units(grid: Image.Image, geometry: Geometry, palette: Palette, view: Ma
     draw = ImageDraw.Draw(grid)
     size = TokenSize.for_cell(geometry.cell_px)
     for (x, y), group in stacks(view, geometry).items():
-        _draw_stack(grid, draw, geometry, palette, view, size, x, y, group)
+        if len(group) == 1:
+            _draw_single(grid, draw, geometry, palette, view, size, x, y, group[0])
+        else:
+            _draw_stack(grid, draw, geometry, palette, view, size, x, y, group)
+
+
+def _draw_single(
+    grid: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    geometry: Geometry,
+    palette: Palette,
+    view: MapView,
+    size: TokenSize,
+    x: int,
+    y: int,
+    unit: UnitToken,
+) -> None:
+    """Draw a lone unit: a big token, its health bar along the bottom, its status badges along the top."""
+    left, top, right, bottom = geometry.local_box(x, y)
+    cx, cy = geometry.local_centre(x, y)
+    has_bar = unit.health is not None and size.details
+    cy -= size.lift if has_bar else 0
+    colour = side_colour(view, palette, unit.side)
+    fill = _token(grid, unit, cx, cy, size.radius, size.outline, colour, palette)
+    _token_label(draw, unit, cx, cy, size.radius, size.outline, fill, min_px=6)
+    if has_bar and unit.health is not None:
+        margin = max(2, round(geometry.cell_px * 0.08))
+        _health_bar(draw, unit.health, (left + margin, bottom - 1 - size.bar_h, right - margin, bottom - 2), palette)
+    if unit.marks and size.details:
+        _marks(grid, draw, unit.marks, left + 1, top + 1, right - 1, size.badge, palette)
 
 
 def _draw_stack(
@@ -103,106 +156,125 @@ def _draw_stack(
     y: int,
     group: Sequence[UnitToken],
 ) -> None:
-    """Draw one square's units: offset copies of the lower tokens, the top token, then its badges."""
-    left, top, right, bottom = geometry.local_box(x, y)
-    cx, cy = geometry.local_centre(x, y)
-    top_unit = group[0]
-    shadows = group[1 : 1 + MAX_SHADOWS]
-    if shadows:
-        # Shift the top token down-left so the offset copies stay inside the square.
-        shift = size.offset * len(shadows) / 2
-        cx, cy = cx - shift, cy + shift
-        for depth in range(len(shadows), 0, -1):
-            unit = shadows[depth - 1]
-            d = depth * size.offset
-            # Lighten deeper tokens so the layers of a one-side stack stay apart.
-            shade = mix(side_colour(view, palette, unit.side), palette(WHITE), 0.22 * depth)
-            _token(grid, unit, cx + d, cy - d, size, shade, palette)
-    colour = side_colour(view, palette, top_unit.side)
-    fill = _token(grid, top_unit, cx, cy, size, colour, palette)
-    _token_label(draw, top_unit, cx, cy, size, fill)
-    if top_unit.health is not None and size.details:
-        _health_bar(draw, top_unit.health, left, bottom, geometry.cell_px, size, palette)
-    count_w = 0
-    if len(group) > 1:
-        text = str(len(group)) if len(group) < 100 else "99+"
-        _, count_w = badge_measure(text, size.badge)
-        badge(
-            grid,
-            draw,
-            right - count_w,
-            top + 1,
-            size.badge,
-            text,
-            palette(WHITE),
-            palette(OUTLINE),
-            palette(OUTLINE),
-        )
-    marks = _stack_marks(group)
-    if marks and size.details:
-        _marks(grid, draw, marks, left + 1, top + 1, right - count_w - 1, size, palette)
+    """Draw every unit of a shared square side by side, each with its own health bar; "+N" for any beyond."""
+    cp = geometry.cell_px
+    left, top, _, _ = geometry.local_box(x, y)
+    slots = stack_slots(len(group), cp)
+    shown = list(group) if len(group) <= len(slots) else list(group[: len(slots) - 1])
+    for unit, (fx, fy, fr) in zip(shown, slots, strict=False):
+        _mini(grid, draw, palette, view, size, unit, (left + fx * cp, top + fy * cp), max(3, round(fr * cp)))
+    if len(shown) < len(group):
+        fx, fy, fr = slots[len(shown)]
+        more = f"+{len(group) - len(shown)}"
+        height = max(7, round(fr * cp * 1.3))
+        _, width = badge_measure(more, height)
+        bx, by = left + fx * cp - width / 2, top + fy * cp - height / 2
+        badge(grid, draw, round(bx), round(by), height, more, palette(WHITE), palette(OUTLINE), palette(OUTLINE))
+    if contested(group):
+        draw_contested(draw, geometry.local_box(x, y), cp, palette)
+
+
+def draw_contested(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], cell_px: int, palette: Palette) -> None:
+    """Frame a square shared by enemies in black and yellow hazard dashes (they read in greyscale too)."""
+    left, top, right, bottom = box
+    width = max(2, cell_px // 14)
+    inner = (left + 1, top + 1, right - 1, bottom - 1)
+    dash = max(3.0, cell_px / 6)
+    draw.rectangle(inner, outline=palette(OUTLINE), width=width)
+    for p, q in dash_border(inner, dash, width / 2):
+        draw.line((p, q), fill=palette(CONTESTED), width=width)
+
+
+def _mini(
+    grid: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    view: MapView,
+    size: TokenSize,
+    unit: UnitToken,
+    centre: tuple[float, float],
+    radius: int,
+) -> None:
+    """Draw one unit of a shared square: a smaller token, its label, a bar across its foot, one status badge."""
+    cx, cy = centre
+    colour = side_colour(view, palette, unit.side)
+    outline = 1 if radius < 10 else size.outline
+    fill = _token(grid, unit, cx, cy, radius, outline, colour, palette)
+    has_bar = unit.health is not None and size.details
+    # The label moves up a little when a bar crosses the token's foot.
+    _token_label(draw, unit, cx, cy - (radius * 0.15 if has_bar else 0), radius, outline, fill,
+                 min_px=MINI_LABEL_MIN_PX)
+    if has_bar and unit.health is not None:
+        bar_h = max(3, round(radius * 0.42))
+        half = max(4, round(radius * 0.9))
+        y1 = round(cy + radius)
+        _health_bar(draw, unit.health, (round(cx - half), y1 - bar_h + 1, round(cx + half), y1), palette)
+    if unit.marks and size.details and radius >= 7:
+        text = unit.marks[0][:2] + ("+" if len(unit.marks) > 1 else "")
+        height = max(7, round(radius * 0.8))
+        style = MARK_STYLES.get(unit.marks[0], ("", OTHER_MARK))[1]
+        fill_mark = palette(OUTLINE) if palette.grey else style
+        badge(grid, draw, round(cx + radius * 0.35), round(cy - radius - 1), height, text, fill_mark,
+              palette(WHITE), palette(WHITE))
 
 
 def _token(
-    grid: Image.Image, unit: UnitToken, cx: float, cy: float, size: TokenSize, colour: RGB, palette: Palette
+    grid: Image.Image,
+    unit: UnitToken,
+    cx: float,
+    cy: float,
+    radius: int,
+    outline: int,
+    colour: RGB,
+    palette: Palette,
 ) -> RGB:
     """Draw a unit's body, a disc or a double-framed square for a Horde, pale when hidden; return its fill."""
-    r = size.radius
+    r = radius
     hidden = "H" in unit.marks
     fill = mix(colour, palette(WHITE), 0.6) if hidden else colour
     edge = colour if hidden else palette(OUTLINE)
     side = 2 * r + 1
     if unit.is_horde:
-        sprite = smooth_box(side, side, max(2, r // 3), fill, edge, size.outline, ink_on(fill))
+        sprite = smooth_box(side, side, max(2, r // 3), fill, edge, outline, ink_on(fill))
     else:
-        sprite = smooth_box(side, side, side / 2, fill, edge, size.outline)
+        sprite = smooth_box(side, side, side / 2, fill, edge, outline)
     paste_smooth(grid, sprite, math.floor(cx + 0.5) - r, math.floor(cy + 0.5) - r)
     return fill
 
 
 def _token_label(
-    draw: ImageDraw.ImageDraw, unit: UnitToken, cx: float, cy: float, size: TokenSize, fill: RGB
+    draw: ImageDraw.ImageDraw,
+    unit: UnitToken,
+    cx: float,
+    cy: float,
+    radius: int,
+    outline: int,
+    fill: RGB,
+    min_px: int,
 ) -> None:
-    """Write the unit's short label inside its token."""
+    """Write the unit's short label inside its token, when it can be read at this size."""
     text = unit.label[:4]
     if not text:
         return
-    inner = int(size.radius * 2 * (0.8 if unit.is_horde else 0.86)) - 2 * size.outline
-    px = fit_size(text, inner, int(size.radius * 1.1), max(7, size.radius))
+    inner = int(radius * 2 * (0.8 if unit.is_horde else 0.86)) - 2 * outline
+    px = fit_size(text, inner, int(radius * 1.1), max(7, radius))
+    if px < min_px:
+        return
     draw_centred(draw, math.floor(cx + 0.5), math.floor(cy + 0.5), text, px, ink_on(fill))
 
 
 def _health_bar(
-    draw: ImageDraw.ImageDraw,
-    health: float,
-    left: int,
-    bottom: int,
-    cell_px: int,
-    size: TokenSize,
-    palette: Palette,
+    draw: ImageDraw.ImageDraw, health: float, box: tuple[int, int, int, int], palette: Palette
 ) -> None:
-    """Draw a small bar along the bottom of the square, filled by health 0..1."""
+    """Draw a health bar in a box: a dark frame and trough, filled by health 0..1 (white in greyscale)."""
     h = min(1.0, max(0.0, health))
-    margin = max(3, round(cell_px * 0.16))
-    x0, x1 = left + margin, left + cell_px - margin
-    y1 = bottom - 2
-    y0 = y1 - size.bar_h + 1
-    draw.rectangle((x0, y0, x1, y1), fill=palette(HEALTH_TROUGH), outline=palette(WHITE), width=1)
-    inner = x1 - x0 - 2
+    x0, y0, x1, y1 = box
+    draw.rectangle((x0, y0, x1, y1), fill=palette(HEALTH_TROUGH), outline=palette(OUTLINE), width=1)
+    inner = x1 - x0 - 1
     filled = round(inner * h)
-    if filled > 0:
+    if filled > 0 and y1 - y0 >= 2:
         fill = palette(WHITE) if palette.grey else health_colour(h)
         draw.rectangle((x0 + 1, y0 + 1, x0 + filled, y1 - 1), fill=fill)
-
-
-def _stack_marks(group: Sequence[UnitToken]) -> list[str]:
-    """Return the status marks of a square's units, each once, top unit's first."""
-    seen: list[str] = []
-    for unit in group:
-        for mark in unit.marks:
-            if mark and mark not in seen:
-                seen.append(mark)
-    return seen
 
 
 def _marks(
@@ -212,23 +284,23 @@ def _marks(
     left: int,
     top: int,
     limit: int,
-    size: TokenSize,
+    height: int,
     palette: Palette,
 ) -> None:
     """Line status badges along the square's top edge, above the label; "+" when they do not all fit."""
     texts = [m[:2] for m in marks]
-    widths = [badge_measure(t, size.badge)[1] for t in texts]
-    plus_w = badge_measure("+", size.badge)[1]
+    widths = [badge_measure(t, height)[1] for t in texts]
+    plus_w = badge_measure("+", height)[1]
     x = left
     for i, (text, width) in enumerate(zip(texts, widths, strict=True)):
         last = i == len(texts) - 1
         # Keep room for a "+" unless this badge is the last one.
         if x + width - 1 > limit or (not last and x + width - 1 + plus_w - 1 > limit):
             if x + plus_w - 1 <= limit:
-                badge(grid, draw, x, top, size.badge, "+", palette(OUTLINE), palette(WHITE), palette(WHITE))
+                badge(grid, draw, x, top, height, "+", palette(OUTLINE), palette(WHITE), palette(WHITE))
             return
         mark = marks[i]
         colour = MARK_STYLES[mark][1] if mark in MARK_STYLES else OTHER_MARK
         fill = palette(OUTLINE) if palette.grey else colour
-        badge(grid, draw, x, top, size.badge, text, fill, palette(WHITE), palette(WHITE))
+        badge(grid, draw, x, top, height, text, fill, palette(WHITE), palette(WHITE))
         x += width - 1

@@ -92,7 +92,7 @@ def test_turn_key_names_round_mode_and_who() -> None:
     battle.apply(SetTurnMode(mode="free"), dice())
     assert turn_key(battle) == "1|free|*"
     battle.apply(SetTurnMode(mode="initiative"), dice(5, 5, 1, 9))
-    assert turn_key(battle) in ("1|initiative|A1", "1|initiative|B1")
+    assert turn_key(battle) in (f"1|initiative|{battle.unit('A1').id}", f"1|initiative|{battle.unit('B1').id}")
 
 
 async def test_the_loop_ticks_until_cancelled_and_survives_a_failed_pass(

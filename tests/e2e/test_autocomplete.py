@@ -23,7 +23,7 @@ async def test_unit_autocomplete_caps_at_25(table: Table) -> None:
 
 
 async def test_ruleset_and_terrain_autocomplete(table: Table) -> None:
-    rulesets = await table.discord.autocomplete("battle new", "ruleset", "p", user=table.gm, channel=table.channel)
+    rulesets = await table.discord.autocomplete("battle new", "ruleset", "p-s", user=table.gm, channel=table.channel)
     assert [c["value"] for c in rulesets] == ["strategic-p"]
     await table.slash("battle new", name="E", ruleset="strategic-e", width=5, height=5)
     terrains = await table.discord.autocomplete("map paint", "terrain", "", user=table.gm, channel=table.channel)

@@ -16,10 +16,10 @@ from rules.coords import Cell
 from rules.systems.strategic.actions.combat import Attack
 from tests.rules.conftest import add, dice, start
 
-RULES = Path(__file__).resolve().parents[2] / "rules"
+RULES = Path(__file__).resolve().parents[2] / "rules" / "systems" / "strategic"
 # The modules whose effects can land in the outcome of a combat or battlefield order.
 COMBAT_MODULES = ("actions/combat.py", "actions/other.py", "actions/battlefield.py", "battlefield.py", "damage.py",
-                  "hazards.py", "turns.py")
+                  "hazards.py", "../../turns.py")
 CANNON = {"name": "Cannon", "range": 30, "damage": "1d10+20", "type": "I"}
 LASER = {"name": "Laser", "range": 30, "damage": "1d10", "type": "E"}
 

@@ -33,7 +33,7 @@ as gm
 
 def settings_for(db: Path) -> Settings:
     """Return settings that point at a database file."""
-    return Settings(discord_token=None, db_path=db, dev_guild_id=None, log_level="INFO", backup_dir=None)
+    return Settings(discord_token=None, database=str(db), dev_guild_id=None, log_level="INFO", backup_dir=None)
 
 
 def scrub(outcome: dict[str, Any] | None) -> Any:

@@ -222,6 +222,27 @@ async def test_a_deadline_claimed_but_never_applied_is_armed_again_at_startup(ta
     assert (await stored_battle(table)).turn["at"] == "Angels"
 
 
+async def test_a_deadline_claimed_by_a_process_that_never_came_back_is_armed_again(table: Table) -> None:
+    """With several processes, the one that claimed a deadline may stop for good; another one applies it."""
+    await table.setup_battle()
+    await table.gm_slash("gm policy", policy="hold")
+    await table.slash("battle start")
+    assert await table.tick() == []
+    record = await stored(table)
+    [deadline] = [t for t in await table.db.timers.pending(record.id) if t.kind == "deadline"]
+    table.clock.advance(days=1)
+    # Another process claims the deadline and is killed before it applies it.
+    assert await table.db.timers.mark_fired(deadline.id, table.clock.now)
+    early = await table.tick(seconds=30)
+    assert [f.action for f in early] == ["stale", "stale"]  # the two reminders, late: a deadline is not re-armed yet
+    assert [k for k, _ in await event_kinds(table)].count("hold") == 0
+    fired = await table.tick(seconds=31)
+    assert [(f.timer.kind, f.action) for f in fired if f.timer.kind == "deadline"] == [("deadline", "held")]
+    assert [k for k, _ in await event_kinds(table)].count("hold") == 2
+    assert (await stored_battle(table)).turn["at"] == "Angels"
+    assert await table.tick(minutes=5) == []
+
+
 async def test_a_turn_whose_clock_never_started_is_started_at_startup(table: Table) -> None:
     await start_side_battle(table)
     record = await stored(table)

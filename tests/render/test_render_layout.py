@@ -165,7 +165,7 @@ def test_crop_around_accepts_cells() -> None:
 def test_default_cell_size_is_readable_and_bounded() -> None:
     assert 24 <= default_cell_px(40, 40) <= 32
     assert default_cell_px(100, 100) * 100 <= 2000
-    assert default_cell_px(12, 12) == 32
+    assert default_cell_px(12, 12) == default_cell_px(30, 30) == 40  # crops get big squares
 
 
 def test_cell_px_is_validated() -> None:

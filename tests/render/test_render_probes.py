@@ -74,27 +74,17 @@ def test_unknown_side_gets_a_neutral_token() -> None:
     assert colour[0] == colour[1] == colour[2]
 
 
-def _badge_corner(image: Image.Image, box: tuple[int, int, int, int]) -> Image.Image:
-    """Return the top-right corner of a square, where the count badge sits."""
-    _left, top, right, _ = box
-    return image.crop((right - CP // 3, top + 1, right, top + CP // 3))
-
-
-def test_stack_shows_a_count_badge() -> None:
-    units = (
-        UnitToken("a", "A", "NERV", 4, 4),
-        UnitToken("b", "B", "NERV", 4, 4),
-        UnitToken("c", "C", "NERV", 4, 4),
-        UnitToken("d", "A", "NERV", 9, 9),
-    )
+def test_a_stack_too_big_for_its_square_shows_a_plus_badge() -> None:
+    """Four tokens fit a 32 px square; a fifth unit turns the last slot into a white "+2" badge."""
+    units = (*tuple(UnitToken(k, k.upper(), "NERV", 4, 4) for k in "abcde"), UnitToken("f", "F", "NERV", 9, 9))
     view = small_view(units=units)
     image = render(view)
-    stacked = _badge_corner(image, cell_box(view, 4, 4, cell_px=CP))
-    single = _badge_corner(image, cell_box(view, 9, 9, cell_px=CP))
-    assert stacked.tobytes() != single.tobytes()
-    whites = sum(n for n, c in colour_counts(stacked) if min(c) >= 235)
-    assert whites >= 6, "the badge is white"
-    assert not any(min(c) >= 235 for _, c in colour_counts(single))
+    left, top, right, bottom = cell_box(view, 4, 4, cell_px=CP)
+    corner = image.crop(((left + right) // 2 + 2, (top + bottom) // 2 + 2, right - 1, bottom - 1))
+    whites = sum(n for n, c in colour_counts(corner) if min(c) >= 235)
+    assert whites >= 20, "the +N badge is white"
+    blues = sum(n for n, c in colour_counts(corner) if c == BLUE)
+    assert blues == 0, "the fourth slot holds the badge, not a token"
 
 
 def test_horde_is_square_and_a_unit_is_round() -> None:

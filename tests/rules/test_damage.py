@@ -10,7 +10,8 @@ from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.outcome import Outcome
-from rules.systems.strategic.damage import apply_damage, apply_magdam, cover_ap, devastating, roll_damage
+from rules.systems.strategic.damage import apply_damage, apply_magdam, devastating, roll_damage
+from rules.systems.strategic.terrain import cover_ap
 from tests.rules.conftest import add, dice
 
 
@@ -110,11 +111,11 @@ def test_feature_cover_combines_with_terrain_and_decays() -> None:
     """000:L84 "take the highest value between them and increase it by +1"; A22: a ranged hit beating it wears the feature."""
     b = _battle(terrain="forest")
     b.square(Cell.parse("C3")).update(feature="barrier_walls", feature_side="Blue", feature_ap=16)
-    assert cover_ap(b, Cell.parse("C3")) == {"terrain": 2, "feature": 16, "total": 17}
+    assert cover_ap(b, Cell.parse("C3")) == (2, 16, 17)
     result, outcome = _hit(b, 10, notation="1d10+10")
     assert result["damage"] == 20 and result["cover_used"] == 17 and result["feature_ap_left"] == 15
     assert {"type": "cover_decayed", "cell": "C3", "feature": "barrier_walls", "before": 16, "after": 15} in outcome.effects
-    assert cover_ap(b, Cell.parse("C3"))["total"] == 16
+    assert cover_ap(b, Cell.parse("C3"))[2] == 16
 
 
 def test_cover_does_not_decay_on_weak_hits_or_melee() -> None:
@@ -130,7 +131,7 @@ def test_worn_out_feature_leaves_only_terrain_cover() -> None:
     """A22: "once the feature is worn away only the terrain value remains"; terrain AP never decays (000:L35)."""
     b = _battle(terrain="forest")
     b.square(Cell.parse("C3")).update(feature="barrier_walls", feature_ap=0)
-    assert cover_ap(b, Cell.parse("C3")) == {"terrain": 2, "feature": 0, "total": 2}
+    assert cover_ap(b, Cell.parse("C3")) == (2, 0, 2)
 
 
 def test_ignore_armour_and_toughness_for_falls_and_mines() -> None:
@@ -181,3 +182,13 @@ def test_a_horde_at_zero_magnitude_is_destroyed() -> None:
     """A01: a Horde has Magnitude instead of Wounds; at 0 it is gone."""
     b = _battle(kind="horde", magnitude=1)
     assert _hit(b, 9)[0]["destroyed"] is True and not b.units
+
+
+def test_gm_cover_combine_bonus_reaches_the_damage() -> None:
+    """000:L84 "take the highest value between them and increase it by +1" (A22): a GM who sets the bonus to 3
+    sees the same cover on the square and in the damage, Barrier Walls 16 over Forest 2 giving 19, not 17."""
+    b = _battle(terrain="forest")
+    b.square(Cell.parse("C3")).update(feature="barrier_walls", feature_side="Blue", feature_ap=16)
+    b.constants["cover_combine_bonus"] = 3
+    result, _ = _hit(b, 10, notation="1d10+30")
+    assert result["cover_ap"] == 19 and result["cover_used"] == 19

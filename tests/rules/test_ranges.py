@@ -11,12 +11,12 @@ from rules.coords import Cell
 from rules.errors import RulesetError
 from rules.orders import SetRule
 from rules.ruleset import list_rulesets
+from rules.systems.strategic.combat import range_preview
 from rules.systems.strategic.ranges import (
     band_for,
     bands,
     evaluate,
     max_range,
-    range_preview,
     strategic_length,
     weapon_range,
 )

@@ -1,4 +1,4 @@
-"""Fixtures for the storage tests: every test gets a real SQLite file under tmp_path."""
+"""Fixtures for the storage tests: every test runs against a real SQLite file and a real PostgreSQL database."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from storage import BattleRecord, Database
 
 NewBattle = Callable[..., Awaitable[BattleRecord]]
 MakeState = Callable[..., dict[str, Any]]
+
+BACKENDS = ("sqlite", "postgresql")
 
 
 def build_state(turn: int = 0, **extra: Any) -> dict[str, Any]:
@@ -38,9 +40,23 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "battlepost.sqlite3"
 
 
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Run the test once per storage backend."""
+    return str(request.param)
+
+
 @pytest.fixture
-async def db(db_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(db_path)
+def db_target(backend: str, request: pytest.FixtureRequest) -> str:
+    """Return what BATTLEPOST_DB would hold: a SQLite file path, or the URL of an empty PostgreSQL database."""
+    if backend == "sqlite":
+        return str(request.getfixturevalue("db_path"))
+    return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+async def db(db_target: str) -> AsyncIterator[Database]:
+    database = await Database.open(db_target)
     try:
         yield database
     finally:

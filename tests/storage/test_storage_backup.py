@@ -8,10 +8,19 @@ import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
+
 from storage import Database, NewEvent
 
 if TYPE_CHECKING:
     from tests.storage.conftest import MakeState, NewBattle
+
+
+@pytest.fixture
+def backend() -> str:
+    """Run this module on SQLite only: it checks the file itself (test_storage_migrations_pg.py and
+    test_storage_copy.py cover PostgreSQL)."""
+    return "sqlite"
 
 
 def check_copy(path: Path) -> dict[int, int]:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from typing import TYPE_CHECKING
 
 import pytest
 
 from storage import BattleNotFound, BattleRecord, BattleSummary, Database, NewEvent, StaleVersionError
+from tests.storage.backends import allow_battle_updates, refuse_battle_updates
 
 if TYPE_CHECKING:
     from tests.storage.conftest import MakeState, NewBattle
@@ -136,17 +136,13 @@ async def test_failure_inside_the_transaction_rolls_everything_back(
     battle = await new_battle()
     # The event row is written before the battle row is updated; making the update fail
     # proves the already-inserted event is rolled back with it.
-    await db._executor.read(
-        lambda raw: raw.execute(
-            "CREATE TEMP TRIGGER refuse_update BEFORE UPDATE ON battles BEGIN SELECT RAISE(ABORT, 'refused'); END"
-        )
-    )
-    with pytest.raises(sqlite3.IntegrityError, match="refused"):
+    refused = await refuse_battle_updates(db)
+    with pytest.raises(refused, match="refused"):
         await db.battles.commit(battle.id, expected_version=1, state=make_state(5), event=MOVE, now=2.0)
     assert await db.events.count(battle.id) == 1
     assert await db.battles.get(battle.id) == battle
 
-    await db._executor.read(lambda raw: raw.execute("DROP TRIGGER temp.refuse_update"))
+    await allow_battle_updates(db)
     committed = await db.battles.commit(
         battle.id, expected_version=1, state=make_state(5), event=MOVE, now=2.0
     )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -80,12 +79,12 @@ async def test_a_deleted_battle_takes_its_clock_along(db: Database, new_battle: 
     assert await db.clocks.get(battle.id) == ClockRecord(battle_id=battle.id)
 
 
-async def test_clock_survives_reopening(db_path: Path, new_battle: NewBattle, db: Database) -> None:
+async def test_clock_survives_reopening(db_target: str, new_battle: NewBattle, db: Database) -> None:
     battle = await new_battle()
     await db.clocks.save(ClockRecord(battle_id=battle.id, deadline=120.0, reminders=()),
                          timers=[NewTimer("deadline", 99.0, {"turn": "t"})])
     await db.close()
-    async with await Database.open(db_path) as again:
+    async with await Database.open(db_target) as again:
         assert (await again.clocks.get(battle.id)).deadline == 120.0
         assert (await again.clocks.get(battle.id)).reminders == ()
         assert [t.payload for t in await again.timers.due(100.0)] == [{"turn": "t"}]
@@ -113,3 +112,26 @@ async def test_initial_state_and_latest_seq(db: Database, new_battle: NewBattle,
     assert await db.events.latest_seq(battle.id) == 4
     assert await db.events.initial_state(battle.id) == make_state(turn=0)
     assert await db.events.latest_seq(12345) == 0
+
+
+async def test_overdue_finds_running_turns_whose_deadline_was_claimed_but_never_applied(
+    db: Database, new_battle: NewBattle
+) -> None:
+    lost = await new_battle(name="lost", status="active")
+    scheduled = await new_battle(name="scheduled", status="active")
+    expired = await new_battle(name="expired", status="active")
+    paused = await new_battle(name="paused", status="active")
+    setup = await new_battle(name="setup")
+    later = await new_battle(name="later", status="active")
+    running = {"turn_key": "1|side|A", "turn_started": 0.0}
+    [claimed] = await db.clocks.save(ClockRecord(battle_id=lost.id, due_at=100.0, **running),  # type: ignore[arg-type]
+                                     timers=[NewTimer("deadline", 100.0, {"turn": "1|side|A"})])
+    await db.timers.mark_fired(claimed, 100.0)
+    await db.clocks.save(ClockRecord(battle_id=scheduled.id, due_at=100.0, **running),  # type: ignore[arg-type]
+                         timers=[NewTimer("deadline", 100.0, {"turn": "1|side|A"})])
+    await db.clocks.save(ClockRecord(battle_id=expired.id, due_at=100.0, expired_at=101.0, **running), timers=[])  # type: ignore[arg-type]
+    await db.clocks.save(ClockRecord(battle_id=paused.id, due_at=100.0, paused_at=90.0, **running), timers=[])  # type: ignore[arg-type]
+    await db.clocks.save(ClockRecord(battle_id=setup.id, due_at=100.0, **running), timers=[])  # type: ignore[arg-type]
+    await db.clocks.save(ClockRecord(battle_id=later.id, due_at=500.0, **running), timers=[])  # type: ignore[arg-type]
+    assert await db.clocks.overdue(200.0) == [lost.id]
+    assert await db.clocks.overdue(100.0) == []

@@ -1,4 +1,4 @@
-"""Schema migrations: from empty, re-open, upgrade from older versions, failure and refusal."""
+"""SQLite schema migrations: from empty, re-open, upgrade from older versions, failure and refusal."""
 
 from __future__ import annotations
 
@@ -7,10 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from storage import Database, MigrationError
+from storage import Database, MigrationError, StorageError
 from storage.migrate import Migration, apply_migrations, load_migrations, split_statements, user_version
 
-MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "storage" / "migrations"
+
+@pytest.fixture
+def backend() -> str:
+    """Run this module on SQLite only: it checks the file itself (test_storage_migrations_pg.py and
+    test_storage_copy.py cover PostgreSQL)."""
+    return "sqlite"
+
+
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "storage" / "migrations" / "sqlite"
 MIGRATIONS = load_migrations()
 EXPECTED_TABLES = {"guild_settings", "user_settings", "battles", "events", "timers", "messages"}
 
@@ -134,14 +142,31 @@ def test_a_failing_migration_rolls_back_entirely(tmp_path: Path) -> None:
         conn.close()
 
 
-async def test_refuses_a_file_from_newer_code(db_path: Path) -> None:
+async def test_refuses_a_file_from_newer_code_and_writes_nothing(db_path: Path) -> None:
     db = await Database.open(db_path)
     await db.close()
     conn = sqlite3.connect(db_path)
     conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 5}")
     conn.close()
+    before = db_path.read_bytes()
     with pytest.raises(MigrationError, match="newer"):
         await Database.open(db_path)
+    assert db_path.read_bytes() == before
+    wal = db_path.with_name(db_path.name + "-wal")
+    assert not wal.exists() or wal.stat().st_size == 0
+
+
+async def test_refuses_a_file_that_is_not_a_database(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    db_path.write_bytes(b"battle notes, not a database" * 100)
+    with pytest.raises(StorageError, match="not a battlepost database"):
+        await Database.open(db_path)
+    assert db_path.read_bytes() == b"battle notes, not a database" * 100
+
+
+async def test_refuses_a_folder(tmp_path: Path) -> None:
+    with pytest.raises(StorageError, match="is a folder"):
+        await Database.open(tmp_path)
 
 
 def test_numbering_gaps_are_rejected(tmp_path: Path) -> None:
@@ -195,7 +220,7 @@ async def test_connection_pragmas(db: Database, db_path: Path) -> None:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     finally:
         conn.close()
-    pragmas = await db._executor.read(
+    pragmas = await db.engine.executor.read(  # type: ignore[attr-defined]
         lambda raw: {
             name: raw.execute(f"PRAGMA {name}").fetchone()[0]
             for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -53,12 +52,12 @@ async def test_user_notify(db: Database) -> None:
     assert await db.users.get_notify(42) == "channel"
 
 
-async def test_settings_persist(db_path: Path) -> None:
-    db = await Database.open(db_path)
+async def test_settings_persist(db_target: str) -> None:
+    db = await Database.open(db_target)
     await db.guilds.set_gm_role(1, 2)
     await db.users.set_notify(3, "dm")
     await db.close()
-    db = await Database.open(db_path)
+    db = await Database.open(db_target)
     try:
         assert (await db.guilds.get(1)).gm_role_id == 2
         assert await db.users.get_notify(3) == "dm"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import asyncio
 from typing import TYPE_CHECKING
 
 import pytest
@@ -81,8 +81,8 @@ async def test_schedule_for_a_missing_battle(db: Database) -> None:
         await db.timers.schedule(4242, "deadline", 1.0)
 
 
-async def test_timers_survive_close_and_reopen(db_path: Path) -> None:
-    db = await Database.open(db_path)
+async def test_timers_survive_close_and_reopen(db_target: str) -> None:
+    db = await Database.open(db_target)
     battle = await db.battles.create(
         guild_id=1, channel_id=2, thread_id=None, name="n", ruleset="m42", created_by=3, state={}, now=0.0
     )
@@ -93,7 +93,7 @@ async def test_timers_survive_close_and_reopen(db_path: Path) -> None:
     await db.timers.cancel(battle.id, "poll")
     await db.close()
 
-    db = await Database.open(db_path)
+    db = await Database.open(db_target)
     try:
         due = await db.timers.due(60.0)
         assert [(t.id, t.payload) for t in due] == [(waiting, {"turn": 4})]
@@ -103,3 +103,40 @@ async def test_timers_survive_close_and_reopen(db_path: Path) -> None:
         assert await db.timers.due(60.0) == []
     finally:
         await db.close()
+
+
+async def test_claim_due_takes_the_earliest_once(db: Database, new_battle: NewBattle) -> None:
+    battle = await new_battle()
+    late = await db.timers.schedule(battle.id, "deadline", 30.0, {"turn": 2})
+    early = await db.timers.schedule(battle.id, "reminder", 10.0, {"turn": 1})
+    await db.timers.schedule(battle.id, "deadline", 500.0)
+
+    assert await db.timers.claim_due(5.0) is None
+    first = await db.timers.claim_due(40.0)
+    assert first is not None and (first.id, first.payload, first.fired_at) == (early, {"turn": 1}, 40.0)
+    second = await db.timers.claim_due(40.0)
+    assert second is not None and second.id == late
+    assert await db.timers.claim_due(40.0) is None
+    assert await db.timers.mark_fired(early, 41.0) is False
+    assert [t.due_at for t in await db.timers.pending(battle.id)] == [500.0]
+
+
+async def test_competing_claimers_fire_each_timer_once(db_target: str, db: Database, new_battle: NewBattle) -> None:
+    """Several connections (processes, on PostgreSQL) claim at once; every timer goes to exactly one."""
+    battle = await new_battle()
+    ids = {await db.timers.schedule(battle.id, "reminder", float(n)) for n in range(60)}
+    others = [await Database.open(db_target) for _ in range(3)]
+    claimed: list[list[int]] = [[] for _ in range(len(others) + 1)]
+
+    async def claimer(index: int, source: Database) -> None:
+        while (timer := await source.timers.claim_due(1_000.0)) is not None:
+            claimed[index].append(timer.id)
+
+    try:
+        await asyncio.gather(*(claimer(i, source) for i, source in enumerate([db, *others])))
+    finally:
+        for other in others:
+            await other.close()
+    every_claim = [timer_id for claims in claimed for timer_id in claims]
+    assert sorted(every_claim) == sorted(ids)
+    assert await db.timers.due(1_000.0) == []

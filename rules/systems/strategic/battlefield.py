@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules.constants import const_or
 from rules.coords import Cell
 from rules.systems.strategic.combat import roll_test, skill_breakdown
 from rules.systems.strategic.damage import apply_damage, apply_magdam, roll_damage
-from rules.systems.strategic.ranges import rule_or
 
 if TYPE_CHECKING:
     from rules.dice import Dice
+    from rules.modifiers import Breakdown
     from rules.outcome import Outcome
     from rules.systems.strategic.board import Battle
     from rules.systems.strategic.units import Unit
@@ -20,6 +21,8 @@ DIRECTIONS = {1: ("N", 0, -1), 2: ("NE", 1, -1), 3: ("E", 1, 0), 4: ("SE", 1, 1)
               5: ("S", 0, 1), 6: ("SW", -1, 1), 7: ("W", -1, 0), 8: ("NW", -1, -1)}
 # Statuses whose number is not a count of rounds (the Bakelite number is the WS/Ag penalty).
 UNTIMED = ("bakelite",)
+ICE = "ice"
+FREEZING = "freezing"  # the weapon quality that turns the water it lands on to ice (A34)
 HEAT_TYPES = ("E", "X")  # Energy or Explosive melt ice and raise smoke (000:L64, L70)
 
 
@@ -71,7 +74,7 @@ def begin_round(battle: Battle, dice: Dice, outcome: Outcome) -> None:
 def move_storms(battle: Battle, dice: Dice, outcome: Outcome) -> None:
     """Move every storm by one shared d8 direction and 1d5 squares; off-map squares vanish (A52)."""
     storms = _cells_with(battle, "storm")
-    if not storms or not rule_or(battle, "storm_moves", False):
+    if not storms or not const_or(battle, "storm_moves", False):
         return
     name, dx, dy = DIRECTIONS[dice.d(8, "storm direction")]
     distance = dice.d(5, "storm distance")
@@ -149,6 +152,12 @@ def burn_units(battle: Battle, dice: Dice, outcome: Outcome) -> None:
 # --- fire --------------------------------------------------------------------------------
 
 
+def resist_fire_line(battle: Battle, bd: Breakdown, unit: Unit) -> None:
+    """Add the Storm's bonus to a test to resist catching or keeping fire (001:L62, A53)."""
+    if battle.square_state(unit.cell).get("storm"):
+        bd.add("Storm", int(const_or(battle, "storm_fire_resist", 0)), "A53")
+
+
 def ignite(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, test_mod: int | None = None,
            cause: str = "") -> None:
     """Set a square ablaze for 1d3 rounds; the units on it test Agility or catch fire (A36)."""
@@ -159,12 +168,13 @@ def ignite(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, test_mod
     trap = battle.square_state(cell).get("feature") == "fire_trap"
     if test_mod is None:
         # A29: a Fire Trap square that catches fire by any means sets the trap off, with its harder test.
-        test_mod = int(rule_or(battle, "fire_trap_test_mod", 0) if trap else battle.const("fire_catch_test_mod"))
+        test_mod = int(const_or(battle, "fire_trap_test_mod", 0) if trap else battle.const("fire_catch_test_mod"))
     mod = test_mod
     for unit in battle.units_at(cell):
         if unit.flying or "on_fire" in unit.statuses:
             continue
         bd = skill_breakdown(battle, unit, "ag", mod, "Catching fire")
+        resist_fire_line(battle, bd, unit)
         result = roll_test(battle, dice, bd, f"{unit.name} avoids catching fire")
         outcome.tests.append(result)
         if not result["success"]:
@@ -190,7 +200,7 @@ def spring_fire_trap(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, c
 
 
 def _chance(battle: Battle, dice: Dice, outcome: Outcome, key: str, purpose: str, cell: Cell) -> bool:
-    chance = int(rule_or(battle, key, 0))
+    chance = int(const_or(battle, key, 0))
     if chance <= 0:
         return False
     roll = dice.d100(purpose)  # A07: the event happens on d100 <= chance
@@ -198,8 +208,34 @@ def _chance(battle: Battle, dice: Dice, outcome: Outcome, key: str, purpose: str
     return roll <= chance
 
 
-def on_hit_square(battle: Battle, cell: Cell, dtype: str, dice: Dice, outcome: Outcome) -> None:
-    """Roll what a hit of this damage type does to the square it lands on: fire, melt, smoke (1.8, 2.6)."""
+def freezing(qualities: tuple[str, ...] | list[str]) -> bool:
+    """Return whether a weapon's qualities include Freezing."""
+    return any(q.strip().lower().startswith(FREEZING) for q in qualities)
+
+
+def freeze(battle: Battle, cell: Cell, outcome: Outcome, cause: str) -> bool:
+    """Turn a Water square to Ice; every unit standing in it is immobilised until it breaks free (000:L74, A34)."""
+    terrain = battle.terrain_at(cell)
+    if not terrain.water or ICE not in battle.ruleset.terrain:
+        return False
+    battle.square(cell)["underlying"] = terrain.key  # A33: the ice melts back into this water
+    battle.set_terrain(cell, ICE)
+    battle.map_version += 1
+    outcome.effect("frozen", cell=str(cell), cause=cause)
+    _mark(outcome, cell, "ice")
+    for unit in battle.units_at(cell):
+        if unit.flying or unit.hovering:
+            continue  # A34: only the units standing in the water are caught
+        add_status(unit, "immobilised")
+        outcome.effect("frozen_in", unit=unit.name, cell=str(cell))
+    return True
+
+
+def on_hit_square(battle: Battle, cell: Cell, dtype: str, dice: Dice, outcome: Outcome,
+                  qualities: tuple[str, ...] = ()) -> None:
+    """Roll what a hit of this damage type does to the square it lands on: fire, melt, smoke, ice (1.8, 2.6)."""
+    if freezing(qualities) and freeze(battle, cell, outcome, cause="freezing hit"):
+        return
     terrain = battle.terrain_at(cell)
     fire_types = ("E", "X") if battle.const("fire_on_explosive") else ("E",)  # A55: E-Scale burns on Energy only
     if dtype in fire_types and can_burn(battle, cell):
@@ -213,7 +249,7 @@ def on_hit_square(battle: Battle, cell: Cell, dtype: str, dice: Dice, outcome: O
     elif terrain.key == "shallows" or terrain.water:
         if _chance(battle, dice, outcome, "water_smoke_chance", f"smoke on {cell}", cell):
             state = battle.square(cell)
-            state["smoke"] = max(int(state.get("smoke", 0)), int(rule_or(battle, "water_smoke_rounds", 1)))
+            state["smoke"] = max(int(state.get("smoke", 0)), int(const_or(battle, "water_smoke_rounds", 1)))
             outcome.effect("smoke", cell=str(cell), rounds=state["smoke"])
             _mark(outcome, cell, "smoke")
 
@@ -244,14 +280,14 @@ def plunge(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: Outcome)
         return
     outcome.effect("plunged", unit=unit.name, cell=str(cell))
     if unit.is_horde:
-        die = int(rule_or(battle, "plunge_magdam_die", 5))
+        die = int(const_or(battle, "plunge_magdam_die", 5))
         magdam = sum(dice.d(die, f"magdam to {unit.name}") for _ in range(max(1, unit.squads)))
         if apply_magdam(battle, unit, magdam, outcome, source="plunge")["destroyed"]:
             return
         result = roll_test(battle, dice, skill_breakdown(battle, unit, "t"), f"{unit.name} resists the plunge")
         outcome.tests.append(result)
         if not result["success"]:
-            add_status(unit, "stunned", int(rule_or(battle, "plunge_stun_rounds", 1)))
+            add_status(unit, "stunned", int(const_or(battle, "plunge_stun_rounds", 1)))
             outcome.effect("stunned", unit=unit.name, rounds=unit.status_rounds["stunned"])
     elif unit.unit_class in ("eva", "superheavy") and battle.square_state(cell).get("deep"):
         skill = "pilot" if unit.unit_class == "superheavy" else "athletics"  # A35
@@ -316,7 +352,7 @@ def damage_bridge(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, n
 def search_for_traps(battle: Battle, unit: Unit, dice: Dice, outcome: Outcome) -> list[str]:
     """Test Awareness once against the hidden enemy traps on or next to a unit; return the squares revealed (A29)."""
     # One roll for the whole search, so the number of rolls never tells how many traps lie near.
-    bd = skill_breakdown(battle, unit, "awareness", int(rule_or(battle, "trap_detect_mod", -20)), "Hidden trap")
+    bd = skill_breakdown(battle, unit, "awareness", int(const_or(battle, "trap_detect_mod", -20)), "Hidden trap")
     result = roll_test(battle, dice, bd, f"{unit.name} searches for traps")
     outcome.tests.append(result)
     if not result["success"]:

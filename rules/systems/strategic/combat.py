@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules.constants import const_or
 from rules.coords import Cell, line_cells
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.modifiers import Breakdown
-from rules.systems.strategic.movement import effective_dtv
-from rules.systems.strategic.ranges import Band, band_for, bands, max_range, rule_or, weapon_range
+from rules.systems.strategic.ranges import Band, band_for, bands, max_range, weapon_range
+from rules.systems.strategic.terrain import (
+    add_dtv_line,
+    elevation,
+    feature_hit_penalty,
+    hit_bonus,
+    line_penalties,
+)
 from rules.systems.strategic.units import CHARACTERISTIC_NAMES, CHARACTERISTICS
 
 if TYPE_CHECKING:
@@ -24,7 +31,6 @@ _LOCATION_WORDS = {
     "r_leg": "r_leg", "right_leg": "r_leg", "l_leg": "l_leg", "left_leg": "l_leg",
 }
 ELEVATION_RANK = {"low": 0, "middle": 1, "high": 2}
-DTV_TESTS = ("ag", "ws", "parry")
 # Untrained skills test at half their characteristic in the parent system.
 SKILL_CHARS = {"dodge": "ag", "stealth": "ag", "awareness": "per", "athletics": "s", "pilot": "ag",
                "acrobatics": "ag", "parry": "ws"}
@@ -66,23 +72,22 @@ def condition_modifiers(bd: Breakdown, unit: Unit, stat: str) -> None:
         bd.add("Bakelite Trap", -abs(int(unit.status_rounds.get("bakelite", 0))), "000:L107")
 
 
-def skill_breakdown(battle: Battle, unit: Unit, stat: str, modifier: int = 0, reason: str = "") -> Breakdown:
-    """Build a test of a characteristic or skill (untrained skills at half their characteristic)."""
+def skill_breakdown(battle: Battle, unit: Unit, stat: str, modifier: int = 0, reason: str = "",
+                    untrained: bool = True) -> Breakdown:
+    """Build a test of a characteristic or skill (untrained skills at half their characteristic, if allowed)."""
     key = stat.strip().lower()
     if key in CHARACTERISTICS:
         base, label = unit.chars.get(key, 0), f"{CHARACTERISTIC_NAMES[key]} ({key.upper()})"
     elif key in unit.skills:
         base, label = unit.skills[key], key.title()
-    elif key in SKILL_CHARS:
+    elif untrained and key in SKILL_CHARS:
         char = SKILL_CHARS[key]
         base, label = unit.chars.get(char, 0) // 2, f"{key.title()} (untrained: half {char.upper()})"
     else:
         known = ", ".join([c.upper() for c in CHARACTERISTICS] + sorted(unit.skills))
         raise InvalidOrderError(f"{unit.name} has no characteristic or skill `{stat}`. It has: {known}.")
     bd = Breakdown(label, base, cap=int(battle.const("modifier_cap")))
-    if key in DTV_TESTS and not unit.is_horde and not unit.flying:
-        dtv = effective_dtv(battle, unit, unit.cell)
-        bd.add(f"Difficult terrain (DTV {dtv})", -int(battle.const("dtv_test_penalty")) * dtv, "DTV")
+    add_dtv_line(battle, bd, unit, key)
     condition_modifiers(bd, unit, key)
     bd.add(reason or "Modifier", modifier, "order")
     return bd
@@ -130,47 +135,14 @@ def parse_location(text: str) -> str:
 # --- what a square gives to attacks against it --------------------------------------
 
 
-def is_smoky(battle: Battle, cell: Cell) -> bool:
-    """Return whether a square holds smoke: a smoke cloud, or a burning forest (A36, A37)."""
-    state = battle.square_state(cell)
-    return bool(state.get("smoke")) or (bool(state.get("fire")) and bool(rule_or(battle, "burning_makes_smoke", True)))
-
-
-def _elevation(battle: Battle, cell: Cell, unit: Unit | None) -> str:
-    terrain = battle.terrain_at(cell)
-    if unit is not None and terrain.aquatic_ignores and (unit.aquatic or unit.amphibious):
-        return "middle"  # A42: no Low-ground disadvantage in water for these units
-    return terrain.elevation
-
-
 def elevation_mod(battle: Battle, src: Cell, shooter: Unit | None, dst: Cell, target: Unit | None) -> int:
     """Return the Higher Ground modifier between two ground units: +10 higher, -10 lower (A19)."""
     if (shooter is not None and shooter.flying) or (target is not None and target.flying):
         return 0  # flyers use altitude instead (A19, A43)
-    mine = ELEVATION_RANK[_elevation(battle, src, shooter)]
-    theirs = ELEVATION_RANK[_elevation(battle, dst, target)]
-    step = int(rule_or(battle, "elevation_mod", 0))
+    mine = ELEVATION_RANK[elevation(battle, shooter, src) or "middle"]
+    theirs = ELEVATION_RANK[elevation(battle, target, dst) or "middle"]
+    step = int(const_or(battle, "elevation_mod", 0))
     return step if mine > theirs else -step if mine < theirs else 0
-
-
-def hit_bonus(battle: Battle, cell: Cell, target: Unit | None) -> int:
-    """Return the Hit Bonus every attack gets against a unit on this square (000:L46, A42, A43)."""
-    if target is not None and target.flying:
-        return 0
-    terrain = battle.terrain_at(cell)
-    value = terrain.hit_bonus
-    if target is not None and terrain.aquatic_ignores and (target.aquatic or target.amphibious):
-        value = 0
-    feature = battle.ruleset.features.get(str(battle.square_state(cell).get("feature", "")))
-    return value + (feature.hit_bonus if feature else 0)
-
-
-def feature_hit_penalty(battle: Battle, cell: Cell, target: Unit | None) -> int:
-    """Return the Hit Penalty of the feature a ranged target stands on (A24)."""
-    if target is not None and target.flying:
-        return 0
-    feature = battle.ruleset.features.get(str(battle.square_state(cell).get("feature", "")))
-    return feature.hit_penalty if feature else 0
 
 
 def _altitude_ignored(shooter: Unit | None, target: Unit | None) -> int:
@@ -187,15 +159,13 @@ def line_of_fire(battle: Battle, src: Cell, dst: Cell, shooter: Unit | None, tar
                  indirect: bool) -> dict[str, Any]:
     """Sum the Hit Penalties and smoke along the line of fire (A20, A37): shooter out, target in."""
     squares = line_cells(src, dst)[1:] or [dst]  # a target on the shooter's own square still stands on it
-    smoke_value = int(battle.const("smoke_hit_penalty"))
     found: list[dict[str, Any]] = []
     if not indirect:
         for cell in squares:
-            terrain = battle.terrain_at(cell).hit_penalty
-            smoke = smoke_value if is_smoky(battle, cell) else 0
+            terrain, smoke = line_penalties(battle, cell)
             if terrain or smoke:
                 found.append({"cell": str(cell), "terrain": terrain, "smoke": smoke})
-    drop = _altitude_ignored(shooter, target) if rule_or(battle, "altitude_ignores_penalties", False) else 0
+    drop = _altitude_ignored(shooter, target) if const_or(battle, "altitude_ignores_penalties", False) else 0
     # Altitude sees over the worst squares first; ties keep the nearer square ignored.
     ranked = sorted(found, key=lambda s: s["terrain"] + s["smoke"])
     ignored = ranked[:drop]
@@ -232,7 +202,7 @@ def ranged_breakdown(battle: Battle, shooter: Unit | None, src: Cell, dst: Cell,
     storm = storm_on_line(battle, src, dst)
     negated = storm and shooter is not None and shooter.anti_fog
     if storm and not negated:
-        bd.add("Storm", int(rule_or(battle, "storm_bs_penalty", 0)), "A53")
+        bd.add("Storm", int(const_or(battle, "storm_bs_penalty", 0)), "A53")
     if not object_target:
         bd.add("Hit Bonus of the target's square", hit_bonus(battle, dst, target), "000:L46")
         bd.add("Feature Hit Penalty", feature_hit_penalty(battle, dst, target), "A24")
@@ -247,9 +217,7 @@ def ranged_breakdown(battle: Battle, shooter: Unit | None, src: Cell, dst: Cell,
 def melee_breakdown(battle: Battle, attacker: Unit, target: Unit, adjust: int = 0, called: str = "") -> Breakdown:
     """Build the WS test of a melee attack (DTV, Hit Bonus, elevation, aim, defence)."""
     bd = Breakdown("Weapon Skill (WS)", attacker.chars.get("ws", 0), cap=int(battle.const("modifier_cap")))
-    if not attacker.is_horde and not attacker.flying:
-        dtv = effective_dtv(battle, attacker, attacker.cell)
-        bd.add(f"Difficult terrain (DTV {dtv})", -int(battle.const("dtv_test_penalty")) * dtv, "DTV")
+    add_dtv_line(battle, bd, attacker, "ws")
     bd.add("Aim", attacker.aim, "Aim action")
     bd.add("Hit Bonus of the target's square", hit_bonus(battle, target.cell, target), "000:L46")
     bd.add("Elevation", elevation_mod(battle, attacker.cell, attacker, target.cell, target), "A19")

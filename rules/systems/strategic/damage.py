@@ -6,13 +6,13 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from rules.constants import const_or
 from rules.dice import format_dice, parse_dice
 from rules.systems.strategic.combat import HEAD_AND_ARMS, clear_engagement
-from rules.systems.strategic.ranges import rule_or
+from rules.systems.strategic.terrain import cover_ap
 from rules.systems.strategic.units import LOCATIONS
 
 if TYPE_CHECKING:
-    from rules.coords import Cell
     from rules.dice import Dice
     from rules.outcome import Outcome
     from rules.systems.strategic.board import Battle
@@ -39,19 +39,6 @@ def roll_damage(dice: Dice, notation: str, tearing: bool = False, purpose: str =
             "tearing": tearing and first is not None}
 
 
-def cover_ap(battle: Battle, cell: Cell) -> dict[str, int]:
-    """Return a square's Cover AP: terrain AP, current feature AP and their combination (1.9, A22)."""
-    terrain = battle.terrain_at(cell).ap
-    state = battle.square_state(cell)
-    ftype = battle.ruleset.features.get(str(state.get("feature", "")))
-    feature = int(state.get("feature_ap", ftype.cover_ap)) if ftype and ftype.cover_ap else 0
-    if terrain > 0 and feature > 0:
-        total = max(terrain, feature) + 1
-    else:
-        total = max(terrain, feature, 0)
-    return {"terrain": terrain, "feature": feature, "total": total}
-
-
 def _cover_used(battle: Battle, unit: Unit, cover: int, *, area: bool, melee: bool, location: str) -> tuple[int, str]:
     if cover <= 0:
         return 0, "no cover"
@@ -61,7 +48,7 @@ def _cover_used(battle: Battle, unit: Unit, cover: int, *, area: bool, melee: bo
         return 0, "melee ignores cover"  # 000:L36, 001:L53
     if area:
         return cover // 2, "half against area attacks"  # 000:L36, 001:L51, A03
-    if location in HEAD_AND_ARMS and bool(rule_or(battle, "cover_head_arms_bypass", False)):
+    if location in HEAD_AND_ARMS and bool(const_or(battle, "cover_head_arms_bypass", False)):
         return 0, "head or arm hit ignores cover"  # 000:L37 (P only, A57)
     return cover, "full cover"
 
@@ -82,7 +69,8 @@ def apply_damage(battle: Battle, unit: Unit, dice: Dice, outcome: Outcome, *, no
     """Roll and apply one hit's damage to a unit; Hordes lose Magnitude; the destroyed leave the map."""
     loc = location if location in LOCATIONS else "body"
     rolled = roll_damage(dice, notation, tearing, f"damage to {unit.name}")
-    cover = cover_ap(battle, unit.cell)
+    terrain_ap, feature_ap, combined = cover_ap(battle, unit.cell)
+    cover = {"terrain": terrain_ap, "feature": feature_ap, "total": combined}
     used, why = (0, "ignores armour") if ignore_armour else _cover_used(
         battle, unit, cover["total"], area=area, melee=melee, location=loc)
     personal = 0 if ignore_armour else int(unit.armour.get(loc, 0))
@@ -118,7 +106,7 @@ def _decay_cover(battle: Battle, unit: Unit, damage: int, cover: dict[str, int],
     if melee or used <= 0 or cover["feature"] <= 0 or damage <= cover["total"]:
         return
     state = battle.square(unit.cell)
-    state["feature_ap"] = max(0, cover["feature"] - int(rule_or(battle, "cover_decay", 1)))
+    state["feature_ap"] = max(0, cover["feature"] - int(const_or(battle, "cover_decay", 1)))
     result["feature_ap_left"] = state["feature_ap"]
     outcome.effect("cover_decayed", cell=str(unit.cell), feature=state.get("feature"),
                    before=cover["feature"], after=state["feature_ap"])

@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 from rules.constants import const_or
 from rules.modifiers import Breakdown
+from rules.systems.strategic.battlefield import on_hit_square
 from rules.systems.strategic.combat import condition_modifiers, hit_location, roll_test, skill_breakdown
 from rules.systems.strategic.damage import apply_damage
 from rules.systems.strategic.features import clear_feature, feature_at
-from rules.systems.strategic.terrain import deep_water, effective_dtv
+from rules.systems.strategic.terrain import add_dtv_line, deep_water, effective_dtv
 from rules.systems.strategic.units import SINKING_CLASSES
 
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ def difficult_terrain_test(battle: Battle, unit: Unit, cell: Cell, dice: Dice, o
     if dtv < 1:
         return None
     bd = Breakdown("Agility (AG)", unit.chars.get("ag", 0), cap=int(battle.const("modifier_cap")))
-    bd.add(f"Difficult terrain (DTV {dtv})", -int(battle.const("dtv_test_penalty")) * dtv, "A38")
+    add_dtv_line(battle, bd, unit, "ag", cell, "A38")
     condition_modifiers(bd, unit, "ag")
     result = roll_test(battle, dice, bd, f"{unit.name}: Difficult Terrain test on {cell}")
     result.update(test="difficult_terrain", unit=unit.name, cell=str(cell), dtv=dtv)
@@ -144,6 +145,8 @@ def trigger_minefield(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcom
             pen=int(battle.const("minefield_pen")), tearing=bool(battle.const("minefield_tearing")),
             area=True, location=location, dtype="X", qualities=(f"Blast({blast})",), source="minefield",
         )
+    # A30.5: a detonation is an Explosive attack landing on the square: forest fire, melting ice, water smoke.
+    on_hit_square(battle, cell, "X", dice, outcome)
     if left <= 0:
         clear_feature(battle, cell)
         outcome.effect("feature_expended", cell=str(cell), feature=ftype.key)

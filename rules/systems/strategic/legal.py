@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from rules import turns
+from rules.errors import GameError
 from rules.orders import Move, Order
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.actions.other import Aim, Defend, Hide
@@ -38,7 +39,7 @@ def legal_orders(battle: Battle, base: BaseUnit) -> Iterator[Order]:
     left = turns.actions_left(battle, unit.id) if turns.engaged(battle) else None
     for mode in battle.ruleset.move_modes:
         probe = Move(unit=unit.name, to=unit.cell, mode=mode)
-        if not _affordable(battle, probe, left) or "bakelite" in unit.statuses or "iced" in unit.statuses:
+        if not _affordable(battle, probe, left) or "immobilised" in unit.statuses:
             continue
         for cell in sorted(reachable(battle, unit, allowance(battle, unit, mode)), key=lambda c: (c.y, c.x)):
             yield Move(unit=unit.name, to=cell, mode=mode)
@@ -55,8 +56,14 @@ def legal_orders(battle: Battle, base: BaseUnit) -> Iterator[Order]:
         for enemy in targets:
             yield Attack(unit=unit.name, weapon=weapon.name, target=enemy.name)
     for other in (Aim(unit=unit.name), Hide(unit=unit.name), Defend(unit=unit.name)):
-        if other.kind in battle.system.handlers.kinds and _affordable(battle, other, left):
-            yield other
+        check = battle.system.handlers.check(other.kind)
+        if check is None or not _affordable(battle, other, left):
+            continue
+        try:
+            check(battle, other)
+        except GameError:
+            continue
+        yield other
     if turns.engaged(battle):
         yield Hold(unit=unit.name)
         yield EndTurn(unit=unit.name)

@@ -9,6 +9,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from rules.constants import const_or
 from rules.errors import RulesetError
 
 if TYPE_CHECKING:
@@ -24,13 +25,6 @@ _FUNCTIONS: dict[str, Callable[[list[Fraction]], Fraction]] = {
     "floor": lambda args: Fraction(math.floor(args[0])),
     "ceil": lambda args: Fraction(math.ceil(args[0])),
 }
-
-
-def rule_or(battle: Battle, key: str, default: Any) -> Any:
-    """Return a rule constant, or the default where this scale has no such rule."""
-    if key in battle.constants or key in battle.ruleset.constants:
-        return battle.const(key)
-    return default
 
 
 # --- band formulas ------------------------------------------------------------
@@ -160,7 +154,7 @@ def _num(value: Fraction) -> int | float:
 
 def bands(battle: Battle, r: int) -> list[Band]:
     """Return every band for range R, with the whole distances each covers (None when it covers none)."""
-    cap = int(rule_or(battle, "short_band_cap", 0))
+    cap = int(const_or(battle, "short_band_cap", 0))
     out: list[Band] = []
     covered = -1  # every distance up to this one already belongs to an earlier band
     for spec in battle.ruleset.bands:

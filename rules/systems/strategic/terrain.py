@@ -9,6 +9,7 @@ from rules.systems.strategic.features import feature_at
 
 if TYPE_CHECKING:
     from rules.coords import Cell
+    from rules.modifiers import Breakdown
     from rules.systems.strategic.board import Battle
     from rules.systems.strategic.units import Unit
 
@@ -54,6 +55,15 @@ def dtv_penalty(battle: Battle, unit: Unit, cell: Cell | None = None) -> int:
     return -int(battle.const("dtv_test_penalty")) * dtv
 
 
+def add_dtv_line(battle: Battle, bd: Breakdown, unit: Unit, stat: str, cell: Cell | None = None,
+                 source: str = "DTV") -> None:
+    """Add the Difficult Terrain line to a unit's test when the test is one DTV penalises (000:L39, 001:L42)."""
+    if stat not in DTV_TESTS or unit.is_horde:
+        return
+    where = cell if cell is not None else unit.cell
+    bd.add(f"Difficult terrain (DTV {effective_dtv(battle, unit, where)})", dtv_penalty(battle, unit, where), source)
+
+
 def elevation(battle: Battle, unit: Unit | None, cell: Cell) -> str | None:
     """Return the elevation a unit stands at (low, middle, high), or None for a flyer, which uses altitude (A19)."""
     if unit is not None and unit.flying:
@@ -96,15 +106,25 @@ def cover_ap(battle: Battle, cell: Cell, unit: Unit | None = None) -> tuple[int,
     return terrain, feature, combine(terrain, feature, int(const_or(battle, "cover_combine_bonus", 1)))
 
 
+def line_penalties(battle: Battle, cell: Cell) -> tuple[int, int]:
+    """Return what a square on a line of fire costs a shot: its terrain Hit Penalty and its smoke (A20, A37)."""
+    smoke = int(battle.const("smoke_hit_penalty")) if is_smoky(battle, cell) else 0
+    return battle.terrain_at(cell).hit_penalty, smoke
+
+
+def feature_hit_penalty(battle: Battle, cell: Cell, unit: Unit | None = None) -> int:
+    """Return the Hit Penalty of the feature a ranged target stands on (000:L91, A24); flyers stand on none."""
+    ftype = feature_at(battle, cell)
+    if ftype is None or (unit is not None and unit.flying):
+        return 0
+    return ftype.hit_penalty
+
+
 def hit_penalty(battle: Battle, cell: Cell, *, target_here: bool) -> int:
     """Return a square's Hit Penalty: terrain and smoke, plus its feature's when the target stands on it (A24, A37)."""
-    total = battle.terrain_at(cell).hit_penalty
-    if is_smoky(battle, cell):
-        total += int(battle.const("smoke_hit_penalty"))
-    ftype = feature_at(battle, cell)
-    if target_here and ftype is not None:
-        total += ftype.hit_penalty  # A24: penalties add; a feature counts only under the target
-    return total
+    terrain, smoke = line_penalties(battle, cell)
+    # A24: penalties add; a feature counts only under the target
+    return terrain + smoke + (feature_hit_penalty(battle, cell) if target_here else 0)
 
 
 def hit_bonus(battle: Battle, cell: Cell, unit: Unit | None = None) -> int:

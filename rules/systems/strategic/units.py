@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.errors import NotFoundError
 from rules.units import NAME_MAX as NAME_MAX
 from rules.units import Unit as BaseUnit
 
@@ -180,6 +181,14 @@ class Unit(BaseUnit):
             if w.name.lower() == wanted:
                 return w
         return None
+
+    def require_weapon(self, name: str) -> Weapon:
+        """Return the weapon with this name, or refuse, listing the weapons the unit carries."""
+        weapon = self.weapon(name)
+        if weapon is None:
+            names = ", ".join(w.name for w in self.weapons) or "none"
+            raise NotFoundError(f"{self.name} has no weapon `{name}`. Its weapons: {names}.")
+        return weapon
 
     @property
     def alive(self) -> bool:

@@ -9,11 +9,19 @@ from rules import turns
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, NotFoundError
 from rules.orders import Order
-from rules.systems.strategic.actions.move import require_active
-from rules.systems.strategic.battlefield import add_status, remove_status, search_for_traps, spring_fire_trap
+from rules.systems.strategic.battlefield import (
+    ICE,
+    add_status,
+    freeze,
+    remove_status,
+    resist_fire_line,
+    search_for_traps,
+    spring_fire_trap,
+)
 from rules.systems.strategic.combat import can_act, roll_test, skill_breakdown
 from rules.systems.strategic.table import handles
 from rules.systems.strategic.table import order as _order
+from rules.turns import require_active
 
 if TYPE_CHECKING:
     from rules.dice import Dice
@@ -53,6 +61,14 @@ class DetectTraps(Order):
     """Search the unit's square and the squares around it for hidden traps (Awareness -20)."""
 
     unit: str
+
+
+@_order("freeze")
+@dataclass(frozen=True)
+class Freeze(Order):
+    """Turn a Water square to Ice (a GM's cryo power or weather); the units in it are frozen in place."""
+
+    at: Cell
 
 
 @_order("break-free", "owner")
@@ -95,6 +111,7 @@ def extinguish(battle: Battle, order: Extinguish, dice: Dice, outcome: Outcome) 
         outcome.effect("fire_out", unit=unit.name, cause="water or storm")
         return
     bd = skill_breakdown(battle, unit, "ag", int(battle.const("extinguish_test_mod")), "Putting out the flames")
+    resist_fire_line(battle, bd, unit)
     result = roll_test(battle, dice, bd, f"{unit.name} puts out the flames")
     outcome.tests.append(result)
     if result["success"]:
@@ -162,6 +179,20 @@ def detect_traps(battle: Battle, order: DetectTraps, dice: Dice, outcome: Outcom
     outcome.actor = unit.name
     outcome.highlight["actor"] = str(unit.cell)
     outcome.data["revealed"] = search_for_traps(battle, unit, dice, outcome)
+
+
+@handles("freeze")
+def freeze_square(battle: Battle, order: Freeze, dice: Dice, outcome: Outcome) -> None:
+    """Freeze a Water square into Ice over that water (000:L74, A34)."""
+    require_active(battle)
+    cell = battle.check_cell(order.at)
+    terrain = battle.terrain_at(cell)
+    if ICE not in battle.ruleset.terrain:
+        raise IllegalOrderError(f"{battle.ruleset.name} has no Ice terrain, so water cannot freeze.")
+    if not terrain.water:
+        raise IllegalOrderError(f"{cell} is {terrain.name}; only Water freezes. Pick a Water square.")
+    freeze(battle, cell, outcome, cause="GM")
+    outcome.highlight["target"] = str(cell)
 
 
 @handles("break-free")

@@ -6,9 +6,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules.coords import Cell
-from rules.errors import IllegalOrderError, InvalidOrderError, NotFoundError
+from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.orders import Order
-from rules.systems.strategic.actions.move import require_active
 from rules.systems.strategic.area import (
     AreaHit,
     area_kind,
@@ -37,6 +36,7 @@ from rules.systems.strategic.damage import apply_damage
 from rules.systems.strategic.ranges import band_for, bands, max_range, weapon_range
 from rules.systems.strategic.table import handles
 from rules.systems.strategic.table import order as _order
+from rules.turns import require_active
 
 if TYPE_CHECKING:
     from rules.dice import Dice
@@ -67,14 +67,6 @@ class _Aim:
     cell: Cell
     unit: Unit | None = None
     bridge: bool = False
-
-
-def _weapon(unit: Unit, name: str) -> Weapon:
-    weapon = unit.weapon(name)
-    if weapon is None:
-        names = ", ".join(w.name for w in unit.weapons) or "none"
-        raise NotFoundError(f"{unit.name} has no weapon `{name}`. Its weapons: {names}.")
-    return weapon
 
 
 def _resolve(battle: Battle, attacker: Unit, weapon: Weapon, order: Attack) -> _Aim:
@@ -116,7 +108,7 @@ def attack(battle: Battle, order: Attack, dice: Dice, outcome: Outcome) -> None:
     require_active(battle)
     attacker = battle.unit(order.unit)
     can_act(attacker)
-    weapon = _weapon(attacker, order.weapon)
+    weapon = attacker.require_weapon(order.weapon)
     check_adjust(order.adjust)
     called = parse_location(order.called) if order.called else ""
     aim = _resolve(battle, attacker, weapon, order)
@@ -219,7 +211,7 @@ def _ranged(battle: Battle, attacker: Unit, weapon: Weapon, aim: _Aim, order: At
             source=weapon.name))
     outcome.data["damage"] = damage
     for cell in squares or [dst]:
-        on_hit_square(battle, cell, weapon.dtype, dice, outcome)
+        on_hit_square(battle, cell, weapon.dtype, dice, outcome, weapon.qualities)
     return True
 
 

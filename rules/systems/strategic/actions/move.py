@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.orders import Move
@@ -18,7 +18,8 @@ from rules.systems.strategic.movement import (
     reachable,
     step_cost,
 )
-from rules.systems.strategic.table import handles
+from rules.systems.strategic.table import checks, handles
+from rules.turns import require_active
 
 if TYPE_CHECKING:
     from rules.coords import Cell
@@ -28,14 +29,6 @@ if TYPE_CHECKING:
     from rules.systems.strategic.units import Unit
 
 UNBOUNDED = 1_000_000
-
-
-def require_active(battle: Battle) -> None:
-    """Refuse play orders outside an active battle."""
-    if battle.status == "setup":
-        raise IllegalOrderError("The battle has not started yet; the GM starts it with /battle start.")
-    if battle.status == "ended":
-        raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
 
 
 def _refusal(battle: Battle, unit: Unit, goal: Cell, mode: str, budget: int) -> IllegalOrderError:
@@ -72,9 +65,20 @@ def _refusal(battle: Battle, unit: Unit, goal: Cell, mode: str, budget: int) -> 
     )
 
 
-@handles("move")
-def move(battle: Battle, order: Move, dice: Dice, outcome: Outcome) -> None:
-    """Move a unit to a square along the cheapest legal path, resolving each square it enters."""
+class PlannedMove(NamedTuple):
+    """A move that passed its check: the unit, where it goes, the mode, the allowance and the path."""
+
+    unit: Unit
+    goal: Cell
+    mode: str
+    budget: int
+    path: list[Cell]
+    cost: int
+
+
+@checks("move")
+def check_move(battle: Battle, order: Move) -> PlannedMove:
+    """Check a move without making it: mode, unit able to move, goal free, a path within the allowance."""
     require_active(battle)
     unit = battle.unit(order.unit)
     mode = order.mode.lower()
@@ -89,14 +93,22 @@ def move(battle: Battle, order: Move, dice: Dice, outcome: Outcome) -> None:
     if goal == start:
         raise IllegalOrderError(f"{unit.name} is already on {goal}.")
     budget = allowance(battle, unit, mode)
-    base, base_label = movement_base(unit)
     why = blocker(battle, unit, goal)
     if why:
         raise IllegalOrderError(f"{unit.name} cannot end its move on {goal}: {why}.")
     found = find_path(battle, unit, goal, budget)
     if found is None:
         raise _refusal(battle, unit, goal, mode, budget)
-    path, cost = found
+    return PlannedMove(unit, goal, mode, budget, found[0], found[1])
+
+
+@handles("move")
+def move(battle: Battle, order: Move, dice: Dice, outcome: Outcome) -> None:
+    """Move a unit to a square along the cheapest legal path, resolving each square it enters."""
+    plan = check_move(battle, order)
+    unit, mode, budget, path, cost = plan.unit, plan.mode, plan.budget, plan.path, plan.cost
+    start = unit.cell
+    base, base_label = movement_base(unit)
     walked = [str(start)]
     outcome.actor = unit.name
     first_effect = len(outcome.effects)

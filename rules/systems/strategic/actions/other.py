@@ -9,21 +9,21 @@ from rules.coords import Cell, line_cells
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.orders import Order
 from rules.systems.strategic.actions.checks import test_breakdown
-from rules.systems.strategic.actions.move import require_active
 from rules.systems.strategic.battlefield import add_status, remove_status
 from rules.systems.strategic.combat import (
     can_act,
     clear_engagement,
     condition_modifiers,
     in_reach,
-    is_smoky,
     melee_breakdown,
     roll_test,
     skill_breakdown,
 )
 from rules.systems.strategic.movement import blocker
-from rules.systems.strategic.table import handles
+from rules.systems.strategic.table import checks, handles
 from rules.systems.strategic.table import order as _order
+from rules.systems.strategic.terrain import is_smoky
+from rules.turns import require_active
 
 if TYPE_CHECKING:
     from rules.dice import Dice
@@ -80,10 +80,30 @@ class Act(Order):
     reason: str = ""
 
 
-def _actor(battle: Battle, name: str, outcome: Outcome) -> Unit:
+def _able(battle: Battle, name: str) -> Unit:
     require_active(battle)
     unit = battle.unit(name)
     can_act(unit)
+    return unit
+
+
+@checks("aim")
+@checks("defend")
+def check_able(battle: Battle, order: Aim | Defend) -> Unit:
+    """Check that the order's unit can act (aim and defend need nothing else)."""
+    if isinstance(order, Aim) and order.mode.strip().lower() not in AIM_MODES:
+        raise InvalidOrderError(f"`{order.mode}` is not an aim; use `half` (+10) or `full` (+20).")
+    return _able(battle, order.unit)
+
+
+@checks("hide")
+def check_hide(battle: Battle, order: Hide) -> int:
+    """Check that the unit can act and its square can be hidden in; return the terrain's Stealth bonus."""
+    return _stealth_bonus(battle, _able(battle, order.unit))
+
+
+def _actor(battle: Battle, name: str, outcome: Outcome) -> Unit:
+    unit = _able(battle, name)
     outcome.actor = unit.name
     outcome.highlight["actor"] = str(unit.cell)
     return unit

@@ -1,0 +1,25 @@
+"""Combat Action (`combat-action`): squads, vehicles and robots spending action points on a d6 skirmish table."""
+
+from __future__ import annotations
+
+from rules.system import System
+from rules.systems.combat_action import actions
+from rules.systems.combat_action.actions.setup import refresh_budgets
+from rules.systems.combat_action.legal import legal_orders
+from rules.systems.combat_action.table import TABLE
+from rules.systems.combat_action.units import Unit
+
+SYSTEM = System(
+    id="combat_action",
+    name="Combat Action",
+    package="rules.systems.combat_action",
+    ruleset_ids=("combat-action",),
+    handlers=TABLE,
+    unit_type=Unit,
+    legal_orders=legal_orders,
+    round_start=[refresh_budgets],
+    describe="Squads, characters, vehicles and robots: 2 AP per model, d6 to hit against SS with range, "
+             "size, flying, speed and cover modifiers, area weapons that deviate, vehicle damage by location.",
+)
+
+__all__ = ["SYSTEM", "actions"]

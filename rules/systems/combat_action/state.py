@@ -1,0 +1,59 @@
+"""What the battle says about a model now: its cover, whether it is engaged, pinned or routing."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.systems.combat_action.fire import cover_bonus
+from rules.systems.combat_action.tables import tables
+from rules.systems.combat_action.units import Unit
+
+if TYPE_CHECKING:
+    from rules.systems.combat_action.board import Battle
+
+PINNED = "pinned"
+ROUTING = "routing"
+FLAT_DOWN = "flat_down"
+AIMED = "aimed"
+HALTED = "halted"
+
+
+def covers(battle: Battle, unit: Unit) -> list[str]:
+    """Return the cover a model has: its square's partial cover or slit, and Flat down."""
+    found = [battle.terrain_at(unit.cell).key]
+    if FLAT_DOWN in unit.statuses:
+        found.append(FLAT_DOWN)
+    return [c for c in found if c in tables().cover]
+
+
+def cover_pf(battle: Battle, unit: Unit) -> int:
+    """Return the PF bonus of a model's cover (highest only unless the GM stacks them, A78)."""
+    return cover_bonus(covers(battle, unit), bool(battle.const("cover_stacks")))
+
+
+def enemies_of(battle: Battle, unit: Unit) -> list[Unit]:
+    """Return the enemy units still in play."""
+    return [u for u in battle.iter_units() if u.alive and battle.enemies(unit, u)]
+
+
+def nearest_enemy_distance(battle: Battle, unit: Unit, at: object = None) -> int | None:
+    """Return the squares from a cell (default: the unit's) to the nearest enemy."""
+    cell = unit.cell if at is None else at
+    distances = [e.cell.distance(cell) for e in enemies_of(battle, unit)]  # type: ignore[arg-type]
+    return min(distances) if distances else None
+
+
+def engaged(battle: Battle, unit: Unit) -> bool:
+    """Return whether a model is in close combat: an enemy in base contact."""
+    reach = int(battle.const("base_contact_squares"))
+    return any(e.cell.distance(unit.cell) <= reach for e in enemies_of(battle, unit))
+
+
+def pinned_rules_apply(unit: Unit, battle: Battle) -> bool:
+    """Return whether the pinned constraints bind: pinned and not engaged in close combat (4.10.6)."""
+    return PINNED in unit.statuses and not engaged(battle, unit)
+
+
+def safe_from_pinning(battle: Battle, unit: Unit) -> bool:
+    """Return whether a pinned model may act beyond moving: in cover or flat down (4.10.4)."""
+    return bool(covers(battle, unit))

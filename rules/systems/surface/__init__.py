@@ -1,0 +1,25 @@
+"""Surface Combat (`surface`): army against army on a planet, no map, resolved round by round."""
+
+from __future__ import annotations
+
+from rules.system import System
+from rules.systems.surface import actions
+from rules.systems.surface.legal import legal_orders
+from rules.systems.surface.table import TABLE
+from rules.systems.surface.units import Unit
+
+SYSTEM = System(
+    id="surface",
+    name="Surface Combat",
+    package="rules.systems.surface",
+    ruleset_ids=("surface",),
+    handlers=TABLE,
+    unit_type=Unit,
+    legal_orders=legal_orders,
+    has_map=False,
+    describe="Two forces of Grunts, Special Forces, Armor and Battleoids fight rounds set by each side's "
+             "secret Pre-Battle Plan: initiative, morale, the target lottery, hits and deflections, then "
+             "rally, victory level, retreat, escape and collateral damage.",
+)
+
+__all__ = ["SYSTEM", "actions"]

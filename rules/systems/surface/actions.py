@@ -1,0 +1,186 @@
+"""Handlers of the Surface Combat orders and of the core setup orders the system plays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.battle import MAX_UNITS, check_name
+from rules.dice import Dice
+from rules.errors import IllegalOrderError, InvalidOrderError, NotFoundError
+from rules.orders import AddUnit, EditUnit, RemoveUnit, SetRule
+from rules.outcome import Outcome
+from rules.systems.surface.orders import NextTurn, Resolve, SetSide, SubmitPlan
+from rules.systems.surface.resolve import resolve_battle, two_forces
+from rules.systems.surface.state import KEY, Plan, Standing, SurfaceBattle, doc
+from rules.systems.surface.table import handles
+from rules.systems.surface.units import ESCAPED, Unit
+from rules.systems.surface.unittypes import FLAGS, RATINGS, check_ratings, unit_type
+
+
+def _open(battle: SurfaceBattle) -> None:
+    if doc(battle)["resolved"]:
+        raise IllegalOrderError(
+            "This engagement has been resolved; see `/surface report`. The GM opens the next turn with "
+            "`/surface next-turn`."
+        )
+
+
+def build_stats(stats: dict[str, Any] | None, base: Unit | None = None) -> dict[str, Any]:
+    """Return a unit's type, ratings and flags from a stats dict over its type's defaults (or the unit)."""
+    raw = dict(stats or {})
+    kind = unit_type(str(raw.pop("type", base.utype if base else "grunts")))
+    ratings = base.ratings() if base and base.utype == kind.key else dict(kind.ratings)
+    flags = list(base.flags if base and base.utype == kind.key else kind.flags)
+    for flag in raw.pop("flags", []) or []:
+        if flag not in FLAGS:
+            raise InvalidOrderError(f"`{flag}` is not a unit flag; flags are {', '.join(FLAGS)}.")
+        if flag not in flags:
+            flags.append(flag)
+    for key, value in raw.items():
+        if key not in RATINGS:
+            raise InvalidOrderError(f"`{key}` is not a rating; ratings are {', '.join(RATINGS)}, plus type and flags.")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidOrderError(f"`{key}` must be a whole number, not `{value}`.")
+        ratings[key] = value
+    check_ratings(ratings, "That unit")
+    return {"utype": kind.key, "category": kind.category, "flags": tuple(flags), **ratings}
+
+
+@handles("add-unit")
+def add_unit(battle: SurfaceBattle, order: AddUnit, dice: Dice, outcome: Outcome) -> None:
+    """Add a ground force to a side, from a unit type with any ratings overridden."""
+    _open(battle)
+    name = check_name(order.name, "unit name")
+    if battle.find_unit(name) is not None:
+        raise IllegalOrderError(f"There is already a unit called {name}; pick another name.")
+    if len(battle.units) >= MAX_UNITS:
+        raise IllegalOrderError(f"A battle holds at most {MAX_UNITS} units.")
+    side = battle.ensure_side(order.side)
+    unit = Unit(name=name, side=side.name, x=0, y=0, owner=order.owner, **build_stats(order.stats))
+    battle.add_unit(unit)
+    outcome.actor = unit.id
+    outcome.effect("unit_added", unit=unit.id, side=side.name, type=unit.utype)
+
+
+@handles("edit-unit")
+def edit_unit(battle: SurfaceBattle, order: EditUnit, dice: Dice, outcome: Outcome) -> None:
+    """Change a unit's type, ratings or flags (damage too, for forces carried over)."""
+    _open(battle)
+    unit = battle.unit(order.unit)
+    stats = dict(order.stats or {})
+    damage = stats.pop("damage", unit.damage)
+    for key, value in build_stats(stats, unit).items():
+        setattr(unit, key, value)
+    if not isinstance(damage, int) or not 0 <= damage < unit.capacity:
+        raise InvalidOrderError(f"`damage` must be a whole number from 0 to {unit.capacity - 1}.")
+    unit.damage = damage
+    outcome.effect("unit_edited", unit=unit.id)
+
+
+@handles("remove-unit")
+def remove_unit(battle: SurfaceBattle, order: RemoveUnit, dice: Dice, outcome: Outcome) -> None:
+    """Take a unit out of its force."""
+    _open(battle)
+    unit = battle.unit(order.unit)
+    battle.remove_unit(unit)
+    outcome.effect("unit_removed", unit=unit.id, name=unit.name)
+
+
+@handles("set-rule")
+def set_rule(battle: SurfaceBattle, order: SetRule, dice: Dice, outcome: Outcome) -> None:
+    """Override a Surface Combat constant for this battle, checked against its declared range."""
+    _open(battle)
+    const = battle.ruleset.constant(order.key)
+    value = const.coerce(order.value)
+    old = battle.const(order.key)
+    battle.constants.pop(order.key, None)
+    if value != const.value:
+        battle.constants[order.key] = value
+    outcome.effect("rule_set", key=order.key, old=old, new=value, default=const.value)
+
+
+def _side_name(battle: SurfaceBattle, side: str) -> str:
+    found = battle.side(side)
+    if found is None:
+        known = ", ".join(s.name for s in battle.sides) or "none yet"
+        raise NotFoundError(f"There is no side `{side}` in this battle. Sides: {known}.")
+    return found.name
+
+
+@handles("surface-side")
+def set_side(battle: SurfaceBattle, order: SetSide, dice: Dice, outcome: Outcome) -> None:
+    """Record a side's leader, Ability and strategic situation."""
+    _open(battle)
+    name = battle.ensure_side(order.side).name
+    if order.ability < 0:
+        raise InvalidOrderError(f"Leader Ability is 0 or more, not {order.ability}.")
+    leader = check_name(order.leader, "leader name") if order.leader else ""
+    record = Standing(leader, order.ability, order.blockaded, order.last_ground)
+    doc(battle)["standing"][name.lower()] = record.to_dict()
+    outcome.effect("side_set", side=name, **record.to_dict())
+
+
+@handles("surface-plan")
+def submit_plan(battle: SurfaceBattle, order: SubmitPlan, dice: Dice, outcome: Outcome) -> None:
+    """Store a side's plan where only resolution reads it; the outcome is hidden from the table."""
+    _open(battle)
+    outcome.hidden = True
+    name = _side_name(battle, order.side)
+    for label, value, most in (("Intensity", order.intensity, "intensity_max"), ("Daring", order.daring, "daring_max")):
+        top = int(battle.const(most))
+        if not 0 <= value <= top:
+            raise InvalidOrderError(f"{label} is 0 to {top}, not {value}.")
+    dropped: list[str] = []
+    for ref in order.dropped:
+        unit = battle.unit(ref)
+        if unit.side.lower() != name.lower():
+            raise IllegalOrderError(f"{unit.name} is not a unit of {name}; a plan drops only its own units.")
+        dropped.append(unit.id)
+    plans = doc(battle)["plans"]
+    replaced = name.lower() in plans
+    plans[name.lower()] = Plan(order.intensity, order.daring, tuple(dropped), order.besieged).to_dict()
+    sides = {s.lower() for s in two_forces_or_none(battle)}
+    outcome.data = {"side": name, "replaced": replaced, "ready": bool(sides) and sides <= set(plans)}
+    outcome.effect("plan_submitted", side=name)
+
+
+def two_forces_or_none(battle: SurfaceBattle) -> tuple[str, ...]:
+    """Return the two fighting sides, or nothing if the forces are not yet complete."""
+    try:
+        return two_forces(battle)
+    except IllegalOrderError:
+        return ()
+
+
+@handles("surface-resolve")
+def resolve(battle: SurfaceBattle, order: Resolve, dice: Dice, outcome: Outcome) -> None:
+    """Fight the engagement: when both plans are in, or at once if the GM forces it."""
+    _open(battle)
+    sides = two_forces(battle)
+    missing = [s for s in sides if s.lower() not in doc(battle)["plans"]]
+    if missing and not order.force:
+        raise IllegalOrderError(
+            f"Waiting for the plan of {' and '.join(missing)}. Each side commits one with `/surface plan`; "
+            "the GM may fight now with `/surface resolve force:true` (missing plans take the defaults)."
+        )
+    report = resolve_battle(battle, dice, outcome)
+    report["defaulted"] = missing
+    state = doc(battle)
+    state["resolved"] = True
+    state["report"] = report
+    outcome.data = report
+
+
+@handles("surface-next-turn")
+def next_turn(battle: SurfaceBattle, order: NextTurn, dice: Dice, outcome: Outcome) -> None:
+    """Clear the plans and the report so the survivors fight another game turn."""
+    state = doc(battle)
+    if not state["resolved"]:
+        raise IllegalOrderError("This turn's engagement has not been fought yet; resolve it first.")
+    gone = [u for u in battle.iter_units() if not u.alive or u.state == ESCAPED]
+    for u in gone:
+        battle.remove_unit(u)
+    battle.turn[KEY] = {"standing": state["standing"], "plans": {}, "resolved": False,
+                        "turn": int(state["turn"]) + 1, "report": None}
+    battle.round = 0
+    outcome.effect("next_turn", turn=int(state["turn"]) + 1, removed=[u.id for u in gone])

@@ -1,0 +1,99 @@
+"""After the last round (002 steps 4, 5B and 6): rally or disintegrate, damage reset, escape, collateral."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from rules.dice import Dice
+from rules.errors import RulesetError
+from rules.outcome import Outcome
+from rules.systems.surface.state import SurfaceBattle, plan, standing
+from rules.systems.surface.units import ACTIVE, DESTROYED, DISRUPTED, ESCAPED, ROUTED, Unit
+
+
+def rally_or_disintegrate(battle: SurfaceBattle, dice: Dice, outcome: Outcome) -> list[dict[str, Any]]:
+    """Recover every Disrupted unit; each Routed unit rallies on 1dN at or under Rally, else is destroyed (A66)."""
+    rows: list[dict[str, Any]] = []
+    die = int(battle.const("rally_die"))
+    for u in battle.iter_units():
+        if u.state == DISRUPTED:
+            u.state = ACTIVE
+            rows.append({"unit": u.id, "result": "recovers"})
+        elif u.state == ROUTED:
+            roll = dice.d(die, f"rally of {u.name}")
+            rallied = roll <= u.rally
+            u.state = ACTIVE if rallied else DESTROYED
+            result = "rallies" if rallied else "disintegrates"
+            outcome.tests.append({"test": "rally", "unit": u.id, "roll": roll, "rally": u.rally, "result": result})
+            outcome.effect("rallied" if rallied else "disintegrated", unit=u.id)
+            rows.append({"unit": u.id, "result": result, "roll": roll})
+    return rows
+
+
+def reset_damage(battle: SurfaceBattle) -> list[dict[str, Any]]:
+    """Clear the damage of every survivor; a besieged side recovers only `besieged_recovery` points."""
+    rows: list[dict[str, Any]] = []
+    per_point = int(battle.const("besieged_recovery"))
+    for u in battle.iter_units():
+        if u.state == DESTROYED:
+            continue
+        chosen = plan(battle, u.side)
+        before = u.damage
+        u.damage = max(0, u.damage - per_point) if chosen is not None and chosen.besieged else 0
+        if before != u.damage:
+            rows.append({"unit": u.id, "from": before, "to": u.damage})
+    return rows
+
+
+def escape(battle: SurfaceBattle, units: list[Unit], dice: Dice, outcome: Outcome) -> list[dict[str, Any]]:
+    """Flee off-world: irregulars vanish; each regular survives on d100 within the chance, halved if blockaded."""
+    rows: list[dict[str, Any]] = []
+    for u in units:
+        if u.state == DESTROYED:
+            continue
+        if not u.regular:
+            u.state = DESTROYED
+            rows.append({"unit": u.id, "result": "disappears"})
+            outcome.effect("disappeared", unit=u.id)
+            continue
+        chance = Fraction(int(battle.const("escape_pct")), 100)
+        if standing(battle, u.side).blockaded:
+            chance /= int(battle.const("escape_blockade_divisor"))
+        needed = int(chance * 100)
+        roll = dice.d100(f"escape of {u.name}")
+        u.state = ESCAPED if roll <= needed else DESTROYED
+        result = "escapes" if u.state == ESCAPED else "lost"
+        outcome.tests.append({"test": "escape", "unit": u.id, "roll": roll, "needed": needed, "result": result})
+        outcome.effect("escaped" if u.state == ESCAPED else "lost", unit=u.id)
+        rows.append({"unit": u.id, "result": result, "roll": roll, "needed": needed})
+    return rows
+
+
+def categories(text: str) -> list[tuple[str, int]]:
+    """Parse the `collateral_categories` constant (`name:weight,...`)."""
+    out: list[tuple[str, int]] = []
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        name, _, weight = part.partition(":")
+        if not name.strip() or not weight.strip().isdigit():
+            raise RulesetError(f"`collateral_categories` entry `{part}` should be `name:weight`, like `Industry:2`.")
+        out.append((name.strip(), int(weight)))
+    if not out or sum(w for _, w in out) < 1:
+        raise RulesetError("`collateral_categories` needs at least one category with a weight of 1 or more.")
+    return out
+
+
+def collateral(battle: SurfaceBattle, points: int, dice: Dice) -> dict[str, int]:
+    """Assign each point of Collateral Damage by a lottery over the weighted categories (A70)."""
+    table = categories(str(battle.const("collateral_categories")))
+    total = sum(w for _, w in table)
+    tally = {name: 0 for name, _ in table}
+    for _ in range(points):
+        roll = dice.d(total, "collateral lottery") if total > 1 else 1
+        running = 0
+        for name, weight in table:
+            running += weight
+            if roll <= running:
+                tally[name] += 1
+                break
+    return tally

@@ -1,0 +1,95 @@
+"""One Combat Round (002 steps 1 and 2): initiative (A59), morale (A60), the lottery and firing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.dice import Dice
+from rules.outcome import Outcome
+from rules.systems.surface.fire import count_hits, deflections, take_damage
+from rules.systems.surface.lottery import draw_target
+from rules.systems.surface.state import SurfaceBattle
+from rules.systems.surface.units import ACTIVE, DISRUPTED, ROUTED, Unit
+
+RECOVERS, STAYS, ROUTS = "recovers", "stays disrupted", "routs"
+
+
+def initiative(battle: SurfaceBattle, units: list[Unit], dice: Dice) -> list[dict[str, Any]]:
+    """Roll AIV = IV + 1dN for each unit; highest first, ties to the higher IV, then a roll-off (A59)."""
+    die = int(battle.const("initiative_die"))
+    rows: list[dict[str, Any]] = [
+        {"unit": u.id, "iv": u.iv, "roll": dice.d(die, f"initiative of {u.name}"), "rolloff": 0} for u in units
+    ]
+    for r in rows:
+        r["aiv"] = r["iv"] + r["roll"]
+    tied = _ties(rows)
+    while tied:
+        for r in tied:
+            r["rolloff"] = dice.d(100, f"initiative roll-off of {battle.units[r['unit']].name}")
+        tied = _ties(rows)
+    rows.sort(key=lambda r: (-r["aiv"], -r["iv"], -r["rolloff"]))
+    return rows
+
+
+def _ties(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seen: dict[tuple[int, int, int], list[dict[str, Any]]] = {}
+    for r in rows:
+        seen.setdefault((r["aiv"], r["iv"], r["rolloff"]), []).append(r)
+    return [r for group in seen.values() if len(group) > 1 for r in group]
+
+
+def morale_check(battle: SurfaceBattle, unit: Unit, dice: Dice, outcome: Outcome) -> str:
+    """Check a Disrupted unit's morale: at or under Morale recovers, within the band stays, else routs (A60)."""
+    roll = dice.d(int(battle.const("morale_die")), f"morale of {unit.name}")
+    band = int(battle.const("morale_stay_band"))
+    result = RECOVERS if roll <= unit.morale else STAYS if roll <= unit.morale + band else ROUTS
+    outcome.tests.append({"test": "morale", "unit": unit.id, "roll": roll, "morale": unit.morale,
+                          "stay_band": band, "result": result})
+    if result == RECOVERS:
+        unit.state = ACTIVE
+    elif result == ROUTS:
+        unit.state = ROUTED
+        outcome.effect("routed", unit=unit.id)
+    return result
+
+
+def combat_round(battle: SurfaceBattle, number: int, dropped: set[str], dice: Dice,
+                 outcome: Outcome) -> dict[str, Any]:
+    """Fight one round: every eligible unit acts in AIV order; return the round's log."""
+    order = initiative(battle, [u for u in battle.iter_units() if u.eligible], dice)
+    dropped_now = dropped if number == 1 else set()  # A61: x3 only in the first round of the drop
+    actions: list[dict[str, Any]] = []
+    collateral = 0
+    for row in order:
+        unit = battle.units[row["unit"]]
+        if not unit.eligible:  # A71: destroyed or routed before its turn, it loses the turn
+            actions.append({"unit": unit.id, "skipped": unit.state})
+            continue
+        act: dict[str, Any] = {"unit": unit.id, "status": unit.state}
+        if unit.state == DISRUPTED:  # A71: a unit hit earlier this round acts on its current status
+            act["morale"] = morale_check(battle, unit, dice, outcome)
+            if unit.state != ACTIVE:
+                actions.append(act)
+                continue
+        targets = [t for t in battle.iter_units() if t.eligible and battle.enemies(unit, t)]
+        if not targets:
+            act["no_target"] = True
+            actions.append(act)
+            continue
+        act.update(shoot(battle, unit, targets, dropped_now, dice, outcome))
+        collateral += int(battle.const("collateral_per_shot"))
+        actions.append(act)
+    return {"round": number, "initiative": order, "actions": actions, "collateral": collateral}
+
+
+def shoot(battle: SurfaceBattle, unit: Unit, targets: list[Unit], dropped_now: set[str], dice: Dice,
+          outcome: Outcome) -> dict[str, Any]:
+    """Fire one shot: the lottery, the hits, each hit's deflection roll, then the damage."""
+    target, lottery = draw_target(battle, unit, targets, dropped_now, dice)
+    hits = count_hits(battle, unit, target, dice)
+    through = deflections(battle, unit, target, int(hits["hits"]), dice)
+    damage = take_damage(battle, target, sum(1 for d in through if d["success"]))
+    if damage["damage"]:
+        outcome.effect("damage", unit=target.id, by=unit.id, points=damage["damage"], total=damage["total"],
+                       state=damage["after"])
+    return {"target": target.id, "lottery": lottery, "hits": hits, "through": through, "result": damage}

@@ -1,0 +1,71 @@
+"""The target lottery (step 2B, A61): Target Priority Values and the draw among the eligible enemies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.dice import Dice
+from rules.errors import RulesetError
+from rules.systems.surface.state import SurfaceBattle
+from rules.systems.surface.units import Unit
+from rules.systems.surface.unittypes import FLAGS
+
+# The additive modifiers of 002 step 2B, each a GM-overridable constant (A61: they stack).
+ADDITIVE = {
+    "space_marine": "tpv_space_marine",
+    "mobile_infantry": "tpv_mobile_infantry",
+    "powered_armor": "tpv_powered_armor",
+    "armor": "tpv_armor",
+    "battleoid": "tpv_battleoid",
+}
+
+
+def extra_multipliers(text: str) -> dict[str, int]:
+    """Parse the `tpv_multipliers` constant (`flag:mult,...`)."""
+    out: dict[str, int] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        flag, _, mult = part.partition(":")
+        if flag.strip() not in FLAGS or not mult.strip().isdigit() or int(mult) < 1:
+            raise RulesetError(
+                f"`tpv_multipliers` entry `{part}` should be `flag:multiplier` with a flag from "
+                f"{', '.join(FLAGS)} and a whole number of 1 or more."
+            )
+        out[flag.strip()] = int(mult)
+    return out
+
+
+def target_priority(battle: SurfaceBattle, unit: Unit, dropped_now: bool) -> dict[str, Any]:
+    """Return a unit's Target Priority Value with its breakdown: (base + additions) x multipliers."""
+    lines: list[dict[str, Any]] = [{"source": f"base ({unit.category})", "add": unit.tpv}]
+    total = unit.tpv
+    for flag, key in ADDITIVE.items():
+        if unit.has(flag):
+            value = int(battle.const(key))
+            lines.append({"source": flag, "add": value})
+            total += value
+    mults: list[dict[str, Any]] = []
+    if dropped_now:
+        mults.append({"source": "dropped from a transport", "times": int(battle.const("tpv_drop_multiplier"))})
+    for flag, times in extra_multipliers(str(battle.const("tpv_multipliers"))).items():
+        if unit.has(flag):
+            mults.append({"source": flag, "times": times})
+    tpv = total
+    for m in mults:
+        tpv *= int(m["times"])
+    return {"unit": unit.id, "tpv": tpv, "lines": lines + mults}
+
+
+def draw_target(battle: SurfaceBattle, shooter: Unit, targets: list[Unit], dropped_now: set[str],
+                dice: Dice) -> tuple[Unit, dict[str, Any]]:
+    """Hold the lottery among the targets: each has TPV balls; one roll picks the ball."""
+    entries = [target_priority(battle, t, t.id in dropped_now) for t in targets]
+    balls = sum(int(e["tpv"]) for e in entries)
+    roll = dice.d(balls, f"target lottery for {shooter.name}") if balls > 1 else 1
+    running = 0
+    for target, entry in zip(targets, entries, strict=True):
+        running += int(entry["tpv"])
+        if roll <= running:
+            return target, {"balls": balls, "roll": roll, "entries": entries}
+    raise AssertionError("the lottery roll lies within the balls")  # pragma: no cover - roll <= balls
