@@ -19,6 +19,7 @@ from rules.orders import Authority, Order, add_order_table, order_kind
 if TYPE_CHECKING:
     from rules.battle import Battle
     from rules.dice import Dice
+    from rules.mapfile import Layer
     from rules.outcome import Outcome
     from rules.units import Unit
 
@@ -105,6 +106,8 @@ class System:
     initiative_tokens: frozenset[str] = frozenset()
     has_map: bool = True
     describe: str = ""
+    map_layers: tuple[Layer, ...] = ()  # the layers its map files carry after the terrain grid
+    map_edges: bool = False  # whether it plays obstacles on the sides between squares (an [edges] list)
 
     def document(self, ruleset_id: str) -> dict[str, Any]:
         """Return the parsed TOML document of one of this system's rulesets."""

@@ -16,9 +16,8 @@ from cogs.common.transformers import CellArg, cells_from_text
 from rules import orders as o
 from rules.battle import Battle
 from rules.errors import GameError
-from rules.systems.strategic.actions.terrain import ImportMap
+from rules.mapfile import format_map
 from rules.systems.strategic.features import visible_features
-from rules.systems.strategic.mapfile import format_map
 
 MAP_SUFFIXES = (".txt", ".map")
 MAP_GUIDE = "one character per square and a `# legend:` line; /map export writes one"
@@ -107,7 +106,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
         actor = actor_of(interaction)
         await service.require_gm(actor, record, "import a map")
         text = await read_text(file, suffixes=MAP_SUFFIXES, what="a map file", guide=MAP_GUIDE)
-        result = await service.execute(actor, record, ImportMap(text=text), render=False)
+        result = await service.execute(actor, record, o.ImportMap(text=text), render=False)
         await defer(interaction)
         png = await service.render(result.battle, full=True)
         assert result.outcome is not None
@@ -117,7 +116,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
 
     @app_commands.command(name="export", description="Get the map as a text file to edit and bring back with /map import")
     async def export(self, interaction: discord.Interaction) -> None:
-        """Attach the battle's map file (terrain, storm and deep water; never features)."""
+        """Attach the battle's map file (terrain, its ruleset's layers and edges; never features)."""
         record = await battle_here(interaction)
         battle = await service_of(interaction).load(record)
         text = format_map(battle)

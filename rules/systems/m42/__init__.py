@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.system import System
 from rules.systems.m42 import actions
 from rules.systems.m42.legal import legal_orders
+from rules.systems.m42.mapfile import LAYERS
 from rules.systems.m42.table import TABLE
 from rules.systems.m42.units import Unit
 
@@ -16,6 +17,8 @@ SYSTEM = System(
     handlers=TABLE,
     unit_type=Unit,
     legal_orders=legal_orders,
+    map_layers=LAYERS,
+    map_edges=True,
     describe="A unit is a leader and its models placed within its Command Radius (2 x Ld); area terrain, "
              "walls and hedges on square edges, roads and buildings change how far the leader moves and "
              "where the models may stand.",

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules import lifecycle
+from rules import edges, lifecycle
 from rules.battle import MAX_UNITS, check_name
-from rules.coords import Cell, Edge
-from rules.edges import Obstacle
+from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError
-from rules.orders import AddUnit, EditUnit, Move, Paint, RemoveUnit
+from rules.mapfile import parse_map, replace_map
+from rules.orders import AddUnit, EditUnit, ImportMap, Move, Paint, RemoveUnit
 from rules.systems.m42.board import Battle, kind_at
+from rules.systems.m42.mapfile import LAYERS
 from rules.systems.m42.movement import action_of, explain_unreachable, reachable
-from rules.systems.m42.orders import Act, ClearEdge, Place, SetEdge, SetFloors, SetRoad
+from rules.systems.m42.orders import Act, Place, SetFloors, SetRoad
 from rules.systems.m42.placement import auto_place, check_placement, legal_spots
 from rules.systems.m42.table import handles
 from rules.systems.m42.units import Spot, Unit, read_stats
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
     from rules.dice import Dice
     from rules.outcome import Outcome
 
-MAX_EDGES_AT_ONCE = 200
 MAX_FLOORS = 10
 
 
@@ -37,24 +37,6 @@ def parse_spots(text: str) -> list[Spot]:
     if len(set(spots)) != len(spots):
         raise InvalidOrderError("Each model needs a spot of its own; a spot is listed twice.")
     return spots
-
-
-def parse_edges(battle: Battle, text: str) -> list[Edge]:
-    """Parse a comma-separated list of edges and check each lies on the map."""
-    edges = [battle.check_edge(Edge.parse(p)) for p in text.split(",") if p.strip()]
-    if not edges:
-        raise InvalidOrderError("Name at least one edge, like `C3|C4` or `C3:n`.")
-    if len(edges) > MAX_EDGES_AT_ONCE:
-        raise InvalidOrderError(f"Set at most {MAX_EDGES_AT_ONCE} edges at once.")
-    return edges
-
-
-def _inches(text: str, what: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise InvalidOrderError(f"`{what}` is a number of inches, like `2.5`, not `{text}`.") from None
-    return value
 
 
 @handles("paint")
@@ -76,34 +58,20 @@ def paint(battle: Battle, order: Paint, dice: Dice, outcome: Outcome) -> None:
     outcome.effect("painted", terrain=terrain.key, cells=len(cells))
 
 
-@handles("set-edge")
-def set_edge(battle: Battle, order: SetEdge, dice: Dice, outcome: Outcome) -> None:
-    """Put an obstacle on each named edge."""
+@handles("import-map")
+def import_map(battle: Battle, order: ImportMap, dice: Dice, outcome: Outcome) -> None:
+    """Replace the map with a map file of terrain, roads, floors and edges; no model may be left off the map."""
     lifecycle.require_not_ended(battle)
-    edges = parse_edges(battle, order.edges)
-    obs = Obstacle.from_dict({
-        "kind": order.obstacle.strip().lower(), "height": _inches(order.height, "height"),
-        "thickness": _inches(order.thickness, "thickness"), "opening": _inches(order.opening, "opening"),
-        "openable": order.openable,
-    }, "the obstacle")
-    for edge in edges:
-        battle.edges[edge] = obs
-    battle.map_version += 1
-    outcome.effect("edges_set", obstacle=obs.kind, edges=[str(e) for e in edges[:50]], count=len(edges))
-
-
-@handles("clear-edge")
-def clear_edge(battle: Battle, order: ClearEdge, dice: Dice, outcome: Outcome) -> None:
-    """Take the obstacles off the named edges."""
-    lifecycle.require_not_ended(battle)
-    edges = parse_edges(battle, order.edges)
-    bare = [e for e in edges if e not in battle.edges]
-    if bare:
-        raise IllegalOrderError(f"There is no obstacle on {bare[0]}; nothing to clear there.")
-    for edge in edges:
-        del battle.edges[edge]
-    battle.map_version += 1
-    outcome.effect("edges_cleared", edges=[str(e) for e in edges[:50]], count=len(edges))
+    data = parse_map(order.text, battle.ruleset, LAYERS, edges=True)
+    for unit in battle.iter_units():
+        for spot in unit.spots():
+            if not (0 <= spot.x < data.width and 0 <= spot.y < data.height):
+                raise IllegalOrderError(f"A model of {unit.name} stands on {spot.cell}, outside the new "
+                                        f"{data.width}x{data.height} map; move or remove the unit first.")
+    replace_map(battle, data, LAYERS)
+    counts = {layer.name: sum(1 for f in data.flags.values() if f.get(layer.name)) for layer in LAYERS}
+    outcome.data.update(width=data.width, height=data.height, edges=len(data.edges), **counts)
+    outcome.effect("map_imported", width=data.width, height=data.height, edges=len(data.edges), **counts)
 
 
 @handles("set-road")
@@ -181,7 +149,9 @@ def remove_unit(battle: Battle, order: RemoveUnit, dice: Dice, outcome: Outcome)
     outcome.effect("unit_removed", unit=unit.name)
 
 
-# Starting, ending and rule overrides play as in every system.
+# Starting, ending, rule overrides and obstacles on edges play as in every system with a map.
+handles("set-edge")(edges.set_edges)
+handles("clear-edge")(edges.clear_edges)
 handles("start")(lifecycle.start)
 handles("end")(lifecycle.end)
 handles("set-rule")(lifecycle.set_rule)

@@ -1,4 +1,4 @@
-"""The orders M42 adds to the core: an action to an upper floor, placing models by hand, painting edges, roads and floors."""
+"""The orders M42 adds to the core: an action to an upper floor, placing models by hand, roads and floors."""
 
 from __future__ import annotations
 
@@ -28,27 +28,6 @@ class Place(Order):
 
     unit: str
     models: str
-
-
-@order("set-edge")
-@dataclass(frozen=True)
-class SetEdge(Order):
-    """Put an obstacle on the edges between squares (`C3|C4` or `C3:n`, several with commas)."""
-
-    edges: str
-    obstacle: str = "wall"
-    height: str = "1"
-    thickness: str = "0.5"
-    opening: str = "0"
-    openable: bool = True
-
-
-@order("clear-edge")
-@dataclass(frozen=True)
-class ClearEdge(Order):
-    """Take the obstacles off some edges."""
-
-    edges: str
 
 
 @order("set-road")

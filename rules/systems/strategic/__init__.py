@@ -6,6 +6,7 @@ from rules.system import System
 from rules.systems.strategic import actions
 from rules.systems.strategic.battlefield import begin_round
 from rules.systems.strategic.legal import legal_orders
+from rules.systems.strategic.mapfile import LAYERS
 from rules.systems.strategic.table import TABLE
 from rules.systems.strategic.units import BONUS_TOKENS, Unit
 
@@ -19,6 +20,7 @@ SYSTEM = System(
     legal_orders=legal_orders,
     round_start=[begin_round],
     initiative_tokens=frozenset(BONUS_TOKENS),
+    map_layers=LAYERS,
     describe="Independent Characters and Hordes moving by Agility Bonus, ranged and area attacks, "
              "terrain, artificial features, fire, smoke, storms and traps.",
 )

@@ -7,8 +7,8 @@ import pytest
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError
-from rules.orders import AddUnit, Move, Order
-from rules.systems.m42.orders import Act, ClearEdge, Place, SetEdge, SetFloors, SetRoad
+from rules.orders import AddUnit, ClearEdge, Move, Order, SetEdge
+from rules.systems.m42.orders import Act, Place, SetFloors, SetRoad
 from rules.systems.m42.placement import verdict
 from tests.rules.m42.helpers import DICE, field, paint, spot, start, unit
 
