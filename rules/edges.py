@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rules.coords import Edge
+from rules.coords import Cell, Edge
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.lifecycle import require_not_ended
 
@@ -73,9 +73,32 @@ def edges_from_list(rows: list[dict[str, Any]]) -> dict[Edge, Obstacle]:
     return out
 
 
+def _run(text: str) -> list[Edge]:
+    """Read `C3-H3:s`: the same side of every square along a straight row or column."""
+    span, _, side = text.partition(":")
+    first, _, last = span.partition("-")
+    a, b = Cell.parse(first), Cell.parse(last)
+    if a.x != b.x and a.y != b.y:
+        raise InvalidOrderError(f"`{text.strip()}`: a run of sides goes along one row or one column, like `C3-H3:s` "
+                                "or `L1-L9:e`.")
+    if a.distance(b) >= MAX_EDGES_AT_ONCE:
+        raise InvalidOrderError(f"Set at most {MAX_EDGES_AT_ONCE} edges at once.")
+    step_x, step_y = (b.x > a.x) - (b.x < a.x), (b.y > a.y) - (b.y < a.y)
+    cells = [Cell(a.x + i * step_x, a.y + i * step_y) for i in range(a.distance(b) + 1)]
+    return [Edge.of(c, side) for c in cells]
+
+
 def parse_edges(battle: Battle[Any], text: str) -> list[Edge]:
-    """Parse a comma-separated list of edges and check each lies between two squares of the map."""
-    found = [battle.check_edge(Edge.parse(p)) for p in text.split(",") if p.strip()]
+    """Parse a comma-separated list of edges (`C3|C4`, `C3:n`, or a run `C3-H3:s`), each between two map squares."""
+    found: list[Edge] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        edges = _run(part) if "-" in part.partition(":")[0] and ":" in part else [Edge.parse(part)]
+        found.extend(battle.check_edge(e) for e in edges)
+        if len(found) > MAX_EDGES_AT_ONCE:
+            raise InvalidOrderError(f"Set at most {MAX_EDGES_AT_ONCE} edges at once.")
+    found = list(dict.fromkeys(found))
     if not found:
         raise InvalidOrderError("Name at least one edge, like `C3|C4` or `C3:n`.")
     if len(found) > MAX_EDGES_AT_ONCE:

@@ -91,3 +91,16 @@ def test_undo_restores_the_edge_layer() -> None:
     battle.edges.clear()
     battle.undo()
     assert battle.edges == {Edge.parse("A1|A2"): Obstacle("fence", height=1.0)}
+
+
+def test_a_run_of_sides_names_the_same_side_of_each_square_along_a_line() -> None:
+    """A GM paints a wall along a column at once: `L1-L4:e` is the east side of L1, L2, L3 and L4."""
+    from rules.edges import parse_edges
+
+    b = Battle.new("m42", 20, 10)
+    assert parse_edges(b, "L1-L4:e") == [Edge.parse(f"L{n}|M{n}") for n in range(1, 5)]
+    assert parse_edges(b, "E3-C3:s, C3:s") == [Edge.parse("E3|E4"), Edge.parse("D3|D4"), Edge.parse("C3|C4")]
+    with pytest.raises(InvalidOrderError, match="one row or one column"):
+        parse_edges(b, "C3-E5:s")
+    with pytest.raises(IllegalOrderError, match=r"T1\|U1 touches U1, which is off the map"):
+        parse_edges(b, "S1-T1:e")

@@ -162,10 +162,12 @@ def _act(battle: Battle, unit: Unit, action_key: str, goal: Spot, models: str, o
         raise IllegalOrderError("The battle has not started yet; the GM starts it with /battle start.")
     action = action_of(battle, action_key)
     battle.check_cell(goal.cell)
-    found = reachable(battle, unit, action).get(goal)
+    options = reachable(battle, unit, action)
+    found = options.get(goal)
     if found is None:
         raise IllegalOrderError(f"{unit.name}'s leader cannot {action.key} to {goal}: "
-                                f"{explain_unreachable(battle, unit, action, goal)}")
+                                f"{explain_unreachable(battle, unit, action, goal)}",
+                                cells=sorted({str(s.cell) for s in options}))
     start_spot = unit.leader
     unit.x, unit.y, unit.level = goal.x, goal.y, goal.level
     _place(battle, unit, parse_spots(models) if models else [])

@@ -185,11 +185,12 @@ def check_placement(battle: Battle, unit: Unit, leader: Spot, spots: list[Spot])
     for spot in spots:
         judged = verdict(battle, unit, leader, spot, taken)
         if not judged.ok:
-            legal = [p for p in legal_spots(battle, unit, leader, taken)]
+            legal = legal_spots(battle, unit, leader, taken)
             shown = ", ".join(str(p) for p in legal[:MAX_LISTED])
             more = f" and {len(legal) - MAX_LISTED} more" if len(legal) > MAX_LISTED else ""
             raise IllegalOrderError(
                 f"A model of {unit.name} cannot stand on {spot}: {judged.rule}. "
-                f"Legal squares now: {shown or 'none'}{more}."
+                f"Legal squares now: {shown or 'none'}{more}.",
+                cells=sorted({str(p.cell) for p in legal}),
             )
         taken.add(spot)

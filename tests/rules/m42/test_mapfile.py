@@ -118,6 +118,6 @@ def test_import_refuses_to_leave_a_model_off_the_map_and_changes_nothing() -> No
 def test_a_bad_edge_in_a_file_changes_nothing() -> None:
     b = field(6, 3)
     before = b.to_dict()
-    with pytest.raises(InvalidOrderError, match="Line 3: the edge F1|G1 touches G1"):
+    with pytest.raises(InvalidOrderError, match=r"Line 3: the edge F1\|G1 touches G1"):
         b.apply(ImportMap(text="......\n[edges]\nF1|G1 wall\n"), DICE)
     assert b.to_dict() == before

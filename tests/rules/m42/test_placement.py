@@ -205,4 +205,6 @@ def test_hand_placement_of_several_models_and_a_refusal_that_lists_the_legal_squ
     with pytest.raises(IllegalOrderError, match=r"cannot stand on M10: .*004:L38.*Legal squares now: .*K10") as err:
         b.apply(Place(unit="A", models="H10,M10"), DICE)
     assert "M10" not in str(err.value).split("Legal squares now:")[1]
+    # The refusal carries the legal squares, for the map drawn with it: L10 is 1 x Ld (2") into the woods, M10 is not.
+    assert "L10" in err.value.cells and "M10" not in err.value.cells and "F10" in err.value.cells
     assert b.to_dict() == before
