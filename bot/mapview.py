@@ -133,6 +133,14 @@ def reach_overlays(reach: dict[str, dict[str, int]]) -> list[Any]:
     return out
 
 
+SQUARES_COLOUR = (80, 200, 120)
+
+
+def squares_overlay(cells: Iterable[str], label: str) -> Reachable:
+    """Return a tint over some squares (the legal ones of a refusal, a Command Radius), named in the legend."""
+    return Reachable(cells=frozenset(_xy(c) for c in cells), label=label, color=SQUARES_COLOUR)
+
+
 def action_cells(highlight: dict[str, Any], cap: int | None = 50) -> list[tuple[int, int]]:
     """Return the squares an outcome touched, to crop the map around them."""
     cells: list[str] = []

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import secrets
+from typing import Any, cast
 
 import discord
 from discord import app_commands
 
+from bot.mapview import squares_overlay
 from rules.errors import GameError
 
 log = logging.getLogger(__name__)
@@ -54,16 +57,39 @@ class BattleTree(app_commands.CommandTree):
         self.failures[interaction.id] = message
         while len(self.failures) > 200:
             self.failures.pop(next(iter(self.failures)))
-        await send_error(interaction, message)
+        await send_error(interaction, message, await refusal_map(interaction, error))
 
 
-async def send_error(interaction: discord.Interaction, message: str) -> None:
-    """Send an ephemeral error, as a followup if the interaction was already answered."""
+def _game_error(error: BaseException) -> GameError | None:
+    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    return original if isinstance(original, GameError) else None
+
+
+async def refusal_map(interaction: discord.Interaction, error: BaseException) -> bytes | None:
+    """Draw the squares a refusal points at (the legal ones) on the battle's map, if it names any."""
+    found = _game_error(error)
+    service = getattr(interaction.client, "service", None)
+    if found is None or not found.cells or service is None or interaction.guild_id is None:
+        return None
+    try:
+        record = await service.battle_here(interaction.guild_id, interaction.channel_id)
+        battle = await service.load(record)
+        return cast(bytes, await service.render(battle, {"cells": list(found.cells)},
+                                                overlays=[squares_overlay(found.cells, "Legal squares")]))
+    except (GameError, ValueError):
+        log.warning("could not draw the squares of a refusal in channel %s", interaction.channel_id)
+        return None
+
+
+async def send_error(interaction: discord.Interaction, message: str, png: bytes | None = None) -> None:
+    """Send an ephemeral error, as a followup if the interaction was already answered, with any map drawn for it."""
+    extra: dict[str, Any] = {"file": discord.File(io.BytesIO(png), filename="legal.png")} if png else {}
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+            await interaction.followup.send(message, ephemeral=True, allowed_mentions=discord.AllowedMentions.none(),
+                                            **extra)
         else:
             await interaction.response.send_message(message, ephemeral=True,
-                                                    allowed_mentions=discord.AllowedMentions.none())
+                                                    allowed_mentions=discord.AllowedMentions.none(), **extra)
     except discord.HTTPException:
         log.warning("could not deliver an error message to user %s", interaction.user.id)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -15,10 +17,15 @@ from cogs.common.replies import defer, reply
 from cogs.common.transformers import CellArg, cells_from_text
 from rules import orders as o
 from rules.battle import Battle
+from rules.edges import MAX_INCHES
 from rules.errors import GameError
 from rules.mapfile import format_map
+from rules.systems.m42.actions import MAX_FLOORS
+from rules.systems.m42.orders import SetFloors, SetRoad
 from rules.systems.strategic.features import visible_features
 
+EdgeKind = Literal["wall", "hedge", "fence", "creek", "lava", "none"]
+Inches = app_commands.Range[float, 0.0, MAX_INCHES]
 MAP_SUFFIXES = (".txt", ".map")
 MAP_GUIDE = "one character per square and a `# legend:` line; /map export writes one"
 
@@ -37,8 +44,8 @@ def secret_sides(battle: Battle, user_id: int) -> list[str]:
     return []
 
 
-class MapCog(commands.GroupCog, group_name="map", group_description="Show the battle map, paint terrain, import and export it"):
-    """Show the map, paint terrain, and move whole maps in and out as text files."""
+class MapCog(commands.GroupCog, group_name="map", group_description="Show the battle map, paint terrain, walls, roads and floors, import and export it"):
+    """Show the map, paint terrain, obstacles, roads and floors, and move whole maps in and out as text files."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -89,6 +96,47 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
         if not cells and from_ is None:
             raise GameError("Say where to paint: `from` (and `to` for a rectangle) or `cells` (like `A1 B4`).")
         order = o.Paint(terrain=terrain, cells=cells_from_text(cells)) if cells else o.Paint(terrain=terrain, frm=from_, to=to)
+        await self._change(interaction, order)
+
+    @app_commands.command(name="edge", description="Put a wall, hedge, fence, creek or lava channel on square sides (GM)")
+    @app_commands.describe(
+        edges="Sides like `L1|M1` or `C3:n` (n s e w), or a run like `L1-L9:e`; several with commas",
+        obstacle="What stands there; `none` takes the obstacles off those sides",
+        height="Height in inches; taller than 3 stops an infantry leader and placement beyond it",
+        thickness="Width in inches; wider than 1 plays as area terrain",
+        opening="Width in inches of a door, window or hole in it (0: none); a model per full half inch",
+        openable="Models may stand inside behind the opening (default); false: they stand outside against the wall",
+    )
+    async def edge(self, interaction: discord.Interaction, edges: str, obstacle: EdgeKind = "wall",
+                   height: Inches = 1.0, thickness: Inches = 0.5, opening: Inches = 0.0,
+                   openable: bool = True) -> None:
+        """Set or clear obstacles on the sides between squares."""
+        text = edges[:2000]
+        order: o.Order = o.ClearEdge(edges=text) if obstacle == "none" else o.SetEdge(
+            edges=text, obstacle=obstacle, height=f"{height:g}", thickness=f"{thickness:g}", opening=f"{opening:g}",
+            openable=openable)
+        await self._change(interaction, order)
+
+    @app_commands.command(name="road", description="Lay a road over a rectangle of squares, or lift it (GM)")
+    @app_commands.describe(from_="First corner, like A15", to="Opposite corner, like Z15 (leave out for one square)",
+                           remove="Lift the road from these squares instead")
+    @app_commands.rename(from_="from")
+    async def road(self, interaction: discord.Interaction, from_: CellArg, to: CellArg | None = None,
+                   remove: bool = False) -> None:
+        """Lay or lift a road; road squares side by side are one connected road."""
+        await self._change(interaction, SetRoad(frm=from_, to=to, on=not remove))
+
+    @app_commands.command(name="floors", description="Give building or ruin squares their number of floors (GM)")
+    @app_commands.describe(from_="First corner, like AA12", floors="Floors, 1 for the ground floor alone",
+                           to="Opposite corner (leave out for one square)")
+    @app_commands.rename(from_="from")
+    async def floors(self, interaction: discord.Interaction, from_: CellArg,
+                     floors: app_commands.Range[int, 1, MAX_FLOORS], to: CellArg | None = None) -> None:
+        """Set the floors of building or ruin squares."""
+        await self._change(interaction, SetFloors(frm=from_, floors=floors, to=to))
+
+    async def _change(self, interaction: discord.Interaction, order: o.Order) -> None:
+        """Apply a change to the map and post the whole map with it."""
         record = await battle_here(interaction)
         service = service_of(interaction)
         result = await service.execute(actor_of(interaction), record, order, render=False)
@@ -97,8 +145,8 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
         assert result.outcome is not None
         await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name), png=png)
 
-    @app_commands.command(name="import", description="Replace the map with a map file: terrain, size, storm, deep water (GM)")
-    @app_commands.describe(file="A .txt map file: one character per square, a legend line (see /map export)")
+    @app_commands.command(name="import", description="Replace the map with a map file: terrain, size, layers, edges (GM)")
+    @app_commands.describe(file="A .txt map file: one character per square, a legend line, layers (see /map export)")
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         """Import a map file; nothing changes if any line of it is wrong."""
         record = await battle_here(interaction)

@@ -20,10 +20,13 @@ from cogs.unit.embed import unit_embed
 from cogs.unit.importing import STATBLOCK_GUIDE, STATBLOCK_SUFFIXES, parse_one_unit, place_all, plan_import
 from rules import orders as o
 from rules.errors import GameError
+from rules.systems.m42.units import MAX_LD, MAX_MODELS
 
 Char = app_commands.Range[int, 0, 200]
 Pool = app_commands.Range[int, 0, 10000]
 Trait = app_commands.Range[int, 0, 100]
+Leadership = app_commands.Range[int, 1, MAX_LD]
+Models = app_commands.Range[int, 1, MAX_MODELS]
 UnitClass = Literal["eva", "superheavy", "infantry", "vehicle", "walker", "other"]
 FILE_STATS = ("weapons", "skills")  # what a stat-block file attached to /unit edit replaces
 
@@ -40,7 +43,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(name="add", description="Put a unit on the map (GM)")
+    @app_commands.command(name="add", description="Put a unit on the map (GM); M42: its leader, the models around it")
     @app_commands.describe(
         name="Unit name (1-64 characters, unique in this battle)", side="Side it fights for (created if new)",
         at="Square to place it on, like E5", owner="Player who commands it (leave out: the GM)",
@@ -48,6 +51,9 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         bs="Ballistic Skill", ws="Weapon Skill", s="Strength", t="Toughness", int_="Intelligence",
         wounds="Wounds (characters)", magnitude="Magnitude (Hordes)", ap="Armour on every location",
         flyer="Flyer(X) movement value", hoverer="Hoverer(X) movement value",
+        ld="M42: Leadership (Ld); the Command Radius is 2 x Ld inches", models="M42: models in the unit, leader included",
+        interlinked="M42: the Interlinked special rule (ignores terrain Command Radius penalties)",
+        vehicle="M42: a vehicle, not infantry (impassable terrain and tall walls do not stop it)",
     )
     @app_commands.rename(int_="int")
     @app_commands.autocomplete(side=new_side_choices)
@@ -56,10 +62,12 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
                   ag: Char | None = None, bs: Char | None = None, ws: Char | None = None, s: Char | None = None,
                   t: Char | None = None, int_: Char | None = None, wounds: Pool | None = None,
                   magnitude: Pool | None = None, ap: Trait | None = None, flyer: Trait | None = None,
-                  hoverer: Trait | None = None) -> None:
-        """Add a unit."""
+                  hoverer: Trait | None = None, ld: Leadership | None = None, models: Models | None = None,
+                  interlinked: bool | None = None, vehicle: bool | None = None) -> None:
+        """Add a unit; an M42 unit's models are placed legally around its leader."""
+        traits = [rule for rule, on in (("interlinked", interlinked), ("vehicle", vehicle)) if on]
         stats = stats_from(kind=kind, ag=ag, bs=bs, ws=ws, s=s, t=t, int=int_, wounds=wounds, magnitude=magnitude,
-                           ap=ap, flyer=flyer, hoverer=hoverer)
+                           ap=ap, flyer=flyer, hoverer=hoverer, ld=ld, models=models, traits=traits or None)
         order = o.AddUnit(name=name, side=side, at=at, owner=owner.id if owner else None, stats=stats or None)
         await self._run(interaction, order)
 

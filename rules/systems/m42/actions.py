@@ -125,8 +125,9 @@ def add_unit(battle: Battle, order: AddUnit, dice: Dice, outcome: Outcome) -> No
     unit.models = auto_place(battle, unit, unit.leader)
     battle.add_unit(unit)
     outcome.actor = unit.name
-    outcome.effect("unit_added", unit=unit.name, side=side.name, at=str(cell), models=[str(s) for s in unit.models])
-    outcome.highlight.update(actor=str(cell))
+    outcome.effect("unit_added", unit=unit.name, side=side.name, at=str(cell), owner=order.owner,
+                   models=[str(s) for s in unit.models])
+    outcome.highlight.update(actor=str(cell), cells=sorted({str(s.cell) for s in unit.models}))
 
 
 @handles("edit-unit")
@@ -137,7 +138,7 @@ def edit_unit(battle: Battle, order: EditUnit, dice: Dice, outcome: Outcome) -> 
     current = {"ld": unit.ld, "models": unit.size, "traits": list(unit.traits)}
     unit.ld, unit.size, unit.traits = read_stats({**current, **dict(order.stats or {})})
     unit.models = auto_place(battle, unit, unit.leader)
-    outcome.effect("unit_edited", unit=unit.name)
+    outcome.effect("unit_edited", unit=unit.name, fields=sorted(order.stats or {}))
 
 
 @handles("remove-unit")
@@ -146,7 +147,7 @@ def remove_unit(battle: Battle, order: RemoveUnit, dice: Dice, outcome: Outcome)
     lifecycle.require_not_ended(battle)
     unit = battle.unit(order.unit)
     battle.remove_unit(unit)
-    outcome.effect("unit_removed", unit=unit.name)
+    outcome.effect("unit_removed", unit=unit.name, at=str(unit.cell))
 
 
 # Starting, ending, rule overrides and obstacles on edges play as in every system with a map.
@@ -174,10 +175,11 @@ def _act(battle: Battle, unit: Unit, action_key: str, goal: Spot, models: str, o
     outcome.actor = unit.name
     outcome.data.update(action=action.key, walked=round(found.walked, 3), allowance=found.allowance,
                         halved=sorted(found.causes))
-    outcome.effect("moved", unit=unit.name, action=action.key, frm=str(start_spot), to=str(goal),
+    outcome.effect("action_taken", unit=unit.name, action=action.key, frm=str(start_spot), to=str(goal),
                    walked=round(found.walked, 3), allowance=found.allowance, halved=sorted(found.causes),
                    models=[str(s) for s in unit.models])
-    outcome.highlight.update(path=[str(start_spot.cell), str(goal.cell)], actor=str(goal.cell))
+    outcome.highlight.update(path=[str(start_spot.cell), str(goal.cell)], actor=str(goal.cell),
+                             cells=sorted({str(s.cell) for s in unit.models}))
 
 
 def _place(battle: Battle, unit: Unit, spots: list[Spot]) -> None:
@@ -220,3 +222,4 @@ def place(battle: Battle, order: Place, dice: Dice, outcome: Outcome) -> None:
     _place(battle, unit, spots)
     outcome.actor = unit.name
     outcome.effect("placed", unit=unit.name, models=[str(s) for s in unit.models])
+    outcome.highlight.update(actor=str(unit.cell), cells=sorted({str(s.cell) for s in unit.models}))
