@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from rules.dice import Dice
     from rules.mapfile import Layer
     from rules.outcome import Outcome
+    from rules.statfile import UnitFile
     from rules.units import Unit
 
 Handler = Callable[["Battle[Any]", Any, "Dice", "Outcome"], None]
@@ -108,6 +109,7 @@ class System:
     describe: str = ""
     map_layers: tuple[Layer, ...] = ()  # the layers its map files carry after the terrain grid
     map_edges: bool = False  # whether it plays obstacles on the sides between squares (an [edges] list)
+    unit_file: UnitFile | None = None  # how it reads stat-block files (`/unit import`)
 
     def document(self, ruleset_id: str) -> dict[str, Any]:
         """Return the parsed TOML document of one of this system's rulesets."""

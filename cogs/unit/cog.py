@@ -138,7 +138,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
             record = await battle_here(interaction)
             await service_of(interaction).require_gm(actor_of(interaction), record, "edit units")
             text = await read_text(file, suffixes=STATBLOCK_SUFFIXES, what="a stat-block file", guide=STATBLOCK_GUIDE)
-            spec = parse_one_unit(text)
+            spec = parse_one_unit(text, await service_of(interaction).load(record))
             taken = {k: spec.stats[k] for k in FILE_STATS if k in spec.stats}
             if not taken:
                 raise GameError(f"`{safe(file.filename)}` gives no `weapons` or `skills`, so there is nothing to take "

@@ -6,6 +6,7 @@ from rules.system import System
 from rules.systems.m42 import actions
 from rules.systems.m42.legal import legal_orders
 from rules.systems.m42.mapfile import LAYERS
+from rules.systems.m42.statfile import UNIT_FILE
 from rules.systems.m42.table import TABLE
 from rules.systems.m42.units import Unit
 
@@ -18,6 +19,7 @@ SYSTEM = System(
     unit_type=Unit,
     legal_orders=legal_orders,
     map_layers=LAYERS,
+    unit_file=UNIT_FILE,
     map_edges=True,
     describe="A unit is a leader and its models placed within its Command Radius (2 x Ld); area terrain, "
              "walls and hedges on square edges, roads and buildings change how far the leader moves and "

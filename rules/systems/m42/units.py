@@ -10,6 +10,7 @@ from rules.errors import InvalidOrderError
 from rules.units import Unit as BaseUnit
 
 TRAITS = ("interlinked", "vehicle")
+STATS = ("ld", "models", "traits")
 MAX_MODELS = 30
 MAX_LD = 12
 
@@ -94,7 +95,7 @@ class Unit(BaseUnit):
 
 def read_stats(stats: dict[str, Any]) -> tuple[int, int, list[str]]:
     """Validate a stat block (`ld`, `models`, `traits`) and return Ld, unit size and traits."""
-    unknown = set(stats) - {"ld", "models", "traits"}
+    unknown = set(stats) - set(STATS)
     if unknown:
         raise InvalidOrderError(f"`{sorted(unknown)[0]}` is not an M42 stat; give `ld`, `models` and `traits`.")
     ld, size = stats.get("ld", 3), stats.get("models", 5)
