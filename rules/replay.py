@@ -17,6 +17,7 @@ from rules.battle import Battle
 from rules.dice import Dice
 from rules.errors import GameError
 from rules.orders import Order, known_orders
+from rules.outcome import Outcome
 
 
 class ReplayError(GameError):
@@ -59,8 +60,8 @@ def replay(initial: Mapping[str, Any], steps: Iterable[Step]) -> Battle[Any]:
     return battle
 
 
-def apply_step(battle: Battle[Any], step: Step) -> None:
-    """Re-apply one logged order with its recorded dice."""
+def apply_step(battle: Battle[Any], step: Step) -> Outcome:
+    """Re-apply one logged order with its recorded dice; return the outcome the rules gave."""
     try:
         order = Order.parse(step.order, known_orders([battle.system.handlers.orders]))
     except GameError as exc:
@@ -80,6 +81,7 @@ def apply_step(battle: Battle[Any], step: Step) -> None:
         )
     # A replay never undoes, so keeping a snapshot per step would only cost memory.
     battle._history.clear()
+    return outcome
 
 
 def normalise(state: Mapping[str, Any]) -> dict[str, Any]:

@@ -60,10 +60,13 @@ class LoopbackDiscord(Roster):
         timeout: float = 10.0,
         settle: float = 0.03,
         quiet_after_reply: bool = True,
+        ack_window: float | None = None,
     ) -> None:
         world = World(bot_name=bot_name)
         super().__init__(world, LoopbackServer(world), permission_bits(bot_permissions), guild_name)
         self.builder = InteractionBuilder(world)
+        # Discord forgets an interaction not answered within 3 s; tests of that set this window.
+        world.ack_window = ack_window
         self.timeout = timeout
         self.settle_quiet = settle
         # Off for load tests: with many bots busy the server is never quiet, and a reply is done when answered.
@@ -367,8 +370,9 @@ class LoopbackDiscord(Roster):
         # Discord delivers an interaction once, to the session of the guild's shard.
         session = serving[0]
         self.world.register_interaction(record)
-        await session.dispatch("INTERACTION_CREATE", record.payload)
         loop = asyncio.get_running_loop()
+        record.dispatched_at = loop.time()
+        await session.dispatch("INTERACTION_CREATE", record.payload)
         deadline = loop.time() + limit
         await self._wait(
             record, record.answered, deadline, f"the bot did not answer {what} within {limit:g}s", session.closed

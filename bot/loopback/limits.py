@@ -17,6 +17,7 @@ MAX_EMBEDS = 10
 MAX_EMBED_TOTAL = 6000
 MAX_FILES = 10
 MAX_FILE_BYTES = 10 * 1024 * 1024
+MAX_FILE_DESCRIPTION = 1024  # an attachment's alt text
 MAX_ACTION_ROWS = 5
 MAX_ROW_ITEMS = 5
 MAX_CUSTOM_ID = 100
@@ -49,6 +50,11 @@ def check_message_body(body: MessageBody, existing: StoredMessage | None, *, all
             raise DiscordHTTPError(
                 413, f"Request entity too large: {upload.filename} is {upload.size} bytes", 40005
             )
+    for entry in data.get("attachments") or []:
+        described = entry.get("description") or ""
+        if len(described) > MAX_FILE_DESCRIPTION:
+            raise invalid(f"an attachment's description is {len(described)} characters; "
+                          f"the limit is {MAX_FILE_DESCRIPTION}")
     if "attachments" in data:
         file_count = len(data["attachments"] or [])
     else:

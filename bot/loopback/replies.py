@@ -44,6 +44,7 @@ class InteractionRecord:
     original_id: int | None = None
     followup_ids: list[int] = field(default_factory=list)
     rejections: list[str] = field(default_factory=list)
+    dispatched_at: float | None = None  # the event loop's time when the bot was sent the interaction
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     completed: asyncio.Event = field(default_factory=asyncio.Event)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -85,6 +86,13 @@ class WebhookRoutes:
             raise not_found("interaction", UNKNOWN_INTERACTION)
         if record.response_type is not None:
             raise DiscordHTTPError(400, "Interaction has already been acknowledged.", ALREADY_ACKNOWLEDGED)
+        window = self.world.ack_window
+        if window is not None and record.dispatched_at is not None:
+            late = asyncio.get_running_loop().time() - record.dispatched_at
+            if late > window:
+                # Discord forgets an interaction nobody answered in time; the token is dead from then on.
+                record.rejections.append(f"Unknown interaction: answered after {late:.2f}s, past the {window:g}s window")
+                raise not_found("interaction", UNKNOWN_INTERACTION)
         body = await read_body(request)
         kind = int(body.json.get("type", 0))
         data: dict[str, Any] = body.json.get("data") or {}

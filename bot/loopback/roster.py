@@ -18,7 +18,7 @@ from bot.loopback.models import (
     StoredMessage,
 )
 from bot.loopback.payloads import DEFAULT_EVERYONE_PERMISSIONS
-from bot.loopback.server import LoopbackServer, RecordedRequest
+from bot.loopback.server import Fault, LoopbackServer, RecordedRequest
 from bot.loopback.world import World
 
 log = logging.getLogger(__name__)
@@ -228,6 +228,11 @@ class Roster:
     def server_errors(self) -> list[str]:
         """Return the failures inside the stand-in's own handlers."""
         return self.server.server_errors
+
+    def fail(self, method: str, path: str, *, status: int, code: int = 0, message: str = "", times: int = 1,
+             retry_after: float = 1.0) -> None:
+        """Make the next `times` requests like `POST /channels/1/messages` fail as Discord can (5xx, 403, 413, 429)."""
+        self.server.faults.append(Fault(method, path, status, code, message or f"{status} error", times, retry_after))
 
     @property
     def rejections(self) -> list[str]:

@@ -13,7 +13,7 @@ from aiohttp.web_urldispatcher import MatchInfoError
 
 from bot.loopback.events import Announcer
 from bot.loopback.gateway import Gateway
-from bot.loopback.responses import DiscordHTTPError, discord_error
+from bot.loopback.responses import DiscordHTTPError, discord_error, json_response
 from bot.loopback.rest_core import CoreRoutes
 from bot.loopback.rest_messages import MessageRoutes
 from bot.loopback.rest_webhooks import WebhookRoutes
@@ -69,6 +69,33 @@ class Activity:
                 pass
 
 
+@dataclass
+class Fault:
+    """Answer the next `times` requests whose method matches and whose path contains `path` with an error."""
+
+    method: str
+    path: str
+    status: int
+    code: int
+    message: str
+    times: int = 1
+
+    retry_after: float = 1.0  # for a 429: how long Discord asks the bot to wait
+
+    def response(self) -> web.Response:
+        """Return the error as Discord sends it; a 429 carries retry_after and the Via header of Discord's edge."""
+        if self.status != 429:
+            return discord_error(self.status, self.message, self.code)
+        body = {"message": self.message, "retry_after": self.retry_after, "global": False, "code": self.code}
+        response = json_response(body, status=429)
+        response.headers["Via"] = "1.1 google"
+        return response
+
+    def matches(self, request: web.Request) -> bool:
+        """Return whether this fault applies to a request (the API prefix left out of the path)."""
+        return self.times > 0 and request.method == self.method and self.path in request.path.removeprefix(API_PREFIX)
+
+
 class LoopbackServer:
     """Serve the REST API under /api/v10, the gateway at /gateway and files at /attachments."""
 
@@ -82,6 +109,7 @@ class LoopbackServer:
         self.unknown_routes: list[str] = []
         self.server_errors: list[str] = []
         self.rejections: list[str] = []
+        self.faults: list[Fault] = []
         self.port = 0
         self._runner: web.AppRunner | None = None
 
@@ -153,6 +181,11 @@ class LoopbackServer:
     async def _handle(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if isinstance(request.match_info, MatchInfoError):
             return self._unknown_route(request)
+        fault = next((f for f in self.faults if f.matches(request)), None)
+        if fault is not None:
+            fault.times -= 1
+            log.info("failing %s %s with %s as asked", request.method, request.path, fault.status)
+            return fault.response()
         if request.path.startswith(API_PREFIX) and not request.path.startswith(TOKENLESS_PREFIXES):
             if self.token is not None and request.headers.get("Authorization") != f"Bot {self.token}":
                 return discord_error(401, "401: Unauthorized", 0)

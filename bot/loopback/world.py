@@ -42,6 +42,8 @@ class World:
         self.interactions_by_id: dict[int, InteractionRecord] = {}
         self.interactions_by_token: dict[str, InteractionRecord] = {}
         self.base_url = ""
+        # Seconds Discord waits for an interaction's first answer (it waits 3); None waits forever.
+        self.ack_window: float | None = None
 
     @property
     def application_id(self) -> int:

@@ -44,7 +44,7 @@ class PlayCog(commands.Cog):
             if target.owner != actor.user_id and not await service.is_gm(actor, record):
                 raise NotAllowedError(f"{target.name} is not yours; you can only plan moves for your own units.")
             await defer(interaction, ephemeral=True)
-            reach, png = await service.reach_map(battle, target.name)
+            reach, png = await service.reach_map(battle, target.name, battle_id=record.id)
             lines = [f"**{m.title()}**: {len(cells)} squares" for m, cells in reach.items()]
             embed = discord.Embed(title=f"Where {safe(target.name)} can go", description="\n".join(lines), colour=INFO)
             await reply(interaction, embed=embed, png=png, ephemeral=True)
@@ -52,7 +52,7 @@ class PlayCog(commands.Cog):
         result = await service.execute(actor, record, o.Move(unit=unit, to=to, mode=mode), render=False)
         await defer(interaction)
         assert result.outcome is not None
-        png = await service.render(result.battle, result.outcome.highlight)
+        png = await service.render(result.battle, outcome=result.outcome, battle_id=record.id)
         await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name,
                                                      actor_name=interaction.user.display_name), png=png)
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import discord
 
-from bot.service import TableService
+from bot.service import MapImage, TableService
 from cogs.common.embeds import INFO, safe, signed
 from rules import turns
 from rules.battle import Battle
@@ -81,13 +81,14 @@ def attack_lines(battle: Battle, unit: Unit) -> list[str]:
     return lines
 
 
-async def options_embed(service: TableService, battle: Battle, unit: Unit) -> tuple[discord.Embed, bytes | None]:
+async def options_embed(service: TableService, battle: Battle, unit: Unit, *,
+                        battle_id: int | None = None) -> tuple[discord.Embed, MapImage | None]:
     """Build the private answer of My options, with the unit's reach drawn on the map."""
     embed = discord.Embed(title=f"What {safe(unit.name)} can do", colour=INFO, description=turn_line(battle, unit))
     left = turns.actions_left(battle, unit.name) if turns.engaged(battle) else None
-    png: bytes | None = None
+    png: MapImage | None = None
     if unit.alive and "immobilised" not in unit.statuses:
-        reach, png = await service.reach_map(battle, unit.name)
+        reach, png = await service.reach_map(battle, unit.name, battle_id=battle_id)
         moves = move_lines(battle, unit, reach, left)
         embed.add_field(name="Move (/move)", value="\n".join(moves)[:1024] or "nowhere to go", inline=False)
     if unit.weapons:

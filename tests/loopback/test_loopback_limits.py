@@ -34,6 +34,13 @@ def test_empty_messages_and_duplicate_custom_ids_are_refused() -> None:
     assert "used twice" in rejected({"components": [{"type": 1, "components": [button, button]}]})
 
 
+def test_an_attachments_alt_text_is_capped_at_1024_characters() -> None:
+    listed = {"content": "map", "attachments": [{"id": 0, "filename": "map.png", "description": "d" * 1025}]}
+    assert "description is 1025 characters; the limit is 1024" in rejected(listed)
+    fits = {"content": "map", "attachments": [{"id": 0, "filename": "map.png", "description": "d" * 1024}]}
+    check_message_body(MessageBody(json=fits), None, allow_empty=False)
+
+
 def test_autocomplete_choices_are_capped() -> None:
     check_choices({"choices": [{"name": str(n), "value": str(n)} for n in range(25)]})
     with pytest.raises(DiscordHTTPError, match="26 autocomplete choices"):
