@@ -18,7 +18,6 @@ from cogs.common.transformers import CellArg
 from rules import orders as o
 from rules.dice import Dice
 from rules.errors import NotAllowedError
-from rules.systems.m42.orders import Place
 from rules.systems.strategic.actions.other import Act
 
 
@@ -53,22 +52,6 @@ class PlayCog(commands.Cog):
         await defer(interaction)
         assert result.outcome is not None
         png = await service.render(result.battle, outcome=result.outcome, battle_id=record.id)
-        await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name,
-                                                     actor_name=interaction.user.display_name), png=png)
-
-    @app_commands.command(name="place", description="Place your unit's models by hand, several squares at once (M42)")
-    @app_commands.describe(unit="Your unit",
-                           models="Squares for its models, like `E6 F5 F6^1` (^1: one floor up); the bot places the rest")
-    @app_commands.autocomplete(unit=unit_choices)
-    async def place(self, interaction: discord.Interaction, unit: str, models: str) -> None:
-        """Place models around the leader, each checked against every placement rule; a refusal draws the legal squares."""
-        record = await battle_here(interaction)
-        service = service_of(interaction)
-        result = await service.execute(actor_of(interaction), record, Place(unit=unit, models=models[:400]),
-                                       render=False)
-        await defer(interaction)
-        assert result.outcome is not None
-        png = await service.render(result.battle, result.outcome.highlight)
         await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name,
                                                      actor_name=interaction.user.display_name), png=png)
 
