@@ -41,8 +41,6 @@ SIDE_COLOURS: tuple[tuple[int, int, int], ...] = (
 )
 PATH_COLOUR = (250, 250, 250)
 REACH_COLOURS = {"half": (60, 200, 90), "full": (240, 220, 60), "charge": (250, 150, 40), "run": (230, 70, 60)}
-STATUS_MARKS = {"pinned": "P", "stunned": "S", "on_fire": "F", "hidden": "H", "prone": "p", "immobilised": "I",
-                "routing": "R", "sunk": "~"}
 FEATURE_COLOUR = (60, 40, 20)
 EFFECT_KINDS = ("fire", "smoke", "storm", "burnt", "deep")
 AREA_NAMES = {"blast": "Blast", "cone": "Cone", "line": "Line", "at_field": "AT-field"}
@@ -98,7 +96,7 @@ def health_text(unit: Unit) -> str:
         if unit.is_horde:
             return f"Magnitude {unit.magnitude}/{unit.max_magnitude}"
         return f"Wounds {unit.wounds}/{unit.max_wounds}"
-    return f"Health {round(unit.health() * 100)}%"
+    return unit.health_text() or f"Health {round(unit.health() * 100)}%"
 
 
 def status_line(battle: Battle) -> str:
@@ -128,8 +126,7 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
     units = tuple(
         UnitToken(
             key=u.name, label=labels[u.name], side=u.side, x=u.x, y=u.y, health=u.health(),
-            marks=tuple(STATUS_MARKS[s] for s in u.statuses if s in STATUS_MARKS),
-            is_horde=bool(getattr(u, "is_horde", False)),
+            marks=u.badges(), is_horde=u.massed,
             name=u.name, owner=(names(u.owner) or "") if u.owner is not None else "",
             health_text=health_text(u), statuses=status_words(u),
         )

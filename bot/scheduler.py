@@ -40,7 +40,7 @@ from rules import turns
 from rules.battle import Battle
 from rules.errors import ConflictError, GameError
 from rules.orders import Order
-from rules.systems.strategic.actions.turns import Hold, StandingTurn
+from rules.turnorders import Hold, StandingTurn
 from storage import LEASED_KIND, BattleRecord, ClockRecord, Database, TimerRecord
 
 if TYPE_CHECKING:

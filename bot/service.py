@@ -26,10 +26,16 @@ from render.surface_chart import render_surface_chart
 from rules import orders as o
 from rules.battle import Battle
 from rules.dice import Dice
-from rules.errors import ConflictError, GameError, IllegalOrderError, NotAllowedError, NotFoundError
+from rules.errors import (
+    ConflictError,
+    GameError,
+    IllegalOrderError,
+    NoMapError,
+    NotAllowedError,
+    NotFoundError,
+)
 from rules.outcome import Outcome
 from rules.systems import install as install_systems
-from rules.systems.strategic.actions.move import reach_by_mode
 from storage import (
     BattleRecord,
     BattleStatus,
@@ -521,13 +527,16 @@ class TableService:
                      full: bool = False, overlays: Sequence[Overlay] = (), viewer_sides: Sequence[str] = (),
                      show_hidden: bool = False, battle_id: int | None = None, focus: tuple[int, int] | None = None,
                      radius: int = 0, palette: str = "colour",
-                     around: Sequence[tuple[int, int]] = (), status: str | None = None) -> MapImage:
+                     around: Sequence[tuple[int, int]] = (), status: str | None = None) -> MapImage | None:
         """Render the map in a worker thread, with its alt text.
 
         A big map is cropped around the action (and the squares `around`) unless `full`; `focus` and
         `radius` zoom on a square instead. `status` replaces the title's line about the turn.
         The outcome, when given, marks its path, shot, area and landing (its highlight unless one is given).
+        A battle whose rule system has no map gets no image (None): its replies go without one.
         """
+        if not battle.system.has_map:
+            return None
         view = self.view_of(battle, viewer_sides=viewer_sides, show_hidden=show_hidden)
         if status is not None:
             view = dataclasses.replace(view, status=status)
@@ -545,7 +554,9 @@ class TableService:
     async def reach_map(self, battle: Battle, unit_name: str, *, battle_id: int | None = None,
                         full: bool = False) -> tuple[dict[str, dict[str, int]], MapImage]:
         """Return where a unit can go in each move mode, and the map tinted with it."""
-        reach = reach_by_mode(battle, unit_name)
+        if not battle.system.has_map:
+            raise NoMapError(f"{battle.system.name} has no map, so there is no reach to draw.")
+        reach = battle.system.reach_of(battle, unit_name)
         unit = battle.unit(unit_name)
         view = self.view_of(battle)
         cells = [(unit.x, unit.y)] + [c for m in reach.values() for c in action_cells({"cells": list(m)}, cap=None)]
@@ -592,6 +603,8 @@ class TableService:
         image = await self.render(past.battle, {}, overlays=marks, viewer_sides=viewer_sides,
                                   show_hidden=show_hidden, battle_id=record.id, full=full, palette=palette,
                                   around=cells, status=f"The previous turn as it ended: {past.label}")
+        if image is None:
+            raise NoMapError(f"{past.battle.system.name} has no map, so there is no previous turn to draw.")
         return past.label, image
 
     async def text_map(self, battle: Battle, *, viewer_sides: Sequence[str] = (), show_hidden: bool = False,

@@ -22,6 +22,7 @@ from cogs.common.embeds import outcome_embed, safe
 from cogs.common.embeds_setup import setup_embed
 from cogs.common.map_button import MapButton
 from cogs.common.replies import NO_PINGS, defer, reply
+from cogs.common.systems import require_map
 from cogs.common.transformers import CellArg, cells_from_text
 from cogs.map.autocomplete import range_weapon_choices
 from cogs.map.show import ShowRequest, access, render_request, shown_embed
@@ -70,6 +71,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
                    weapon: str | None = None, hidden: bool = False, greyscale: bool = False) -> None:
         """Post the map of this channel's battle; anything hidden goes only to those allowed to see it."""
         record = await battle_here(interaction)
+        require_map(record.ruleset, "show a map")
         service = service_of(interaction)
         actor = actor_of(interaction)
         battle = await service.load(record)
@@ -92,6 +94,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
                    side: str | None = None, hidden: bool = False) -> None:
         """Answer the whole map as text, a page at a time, with the full text attached; only to you."""
         record = await battle_here(interaction)
+        require_map(record.ruleset, "read a map aloud")
         service = service_of(interaction)
         actor = actor_of(interaction)
         battle = await service.load(record)
@@ -119,6 +122,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
     async def paint(self, interaction: discord.Interaction, terrain: str, from_: CellArg | None = None,
                     to: CellArg | None = None, cells: str | None = None) -> None:
         """Paint terrain."""
+        require_map((await battle_here(interaction)).ruleset, "paint terrain")
         if cells and (from_ is not None or to is not None):
             raise GameError("Give either `from` (and `to`) for a rectangle, or `cells` for a list, not both.")
         if not cells and from_ is None:
@@ -166,6 +170,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
     async def _change(self, interaction: discord.Interaction, order: o.Order) -> None:
         """Apply a change to the map and post the whole map with it."""
         record = await battle_here(interaction)
+        require_map(record.ruleset, "change the map")
         service = service_of(interaction)
         result = await service.execute(actor_of(interaction), record, order, render=False)
         await defer(interaction)
@@ -182,6 +187,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
                       mapping: discord.Attachment | None = None) -> None:
         """Import a map; nothing changes if any part of it is wrong."""
         record = await battle_here(interaction)
+        require_map(record.ruleset, "import a map")
         service = service_of(interaction)
         actor = actor_of(interaction)
         await service.require_gm(actor, record, "import a map")
@@ -222,6 +228,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
                         height: app_commands.Range[int, 1, 100] | None = None) -> None:
         """Generate a map from a style and a seed and lay it, like an import."""
         record = await battle_here(interaction)
+        require_map(record.ruleset, "generate a map")
         service = service_of(interaction)
         actor = actor_of(interaction)
         await service.require_gm(actor, record, "generate a map")
@@ -243,6 +250,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
     async def export(self, interaction: discord.Interaction) -> None:
         """Attach the battle's map file (terrain, its ruleset's layers and edges; never features)."""
         record = await battle_here(interaction)
+        require_map(record.ruleset, "export a map")
         battle = await service_of(interaction).load(record)
         text = format_map(battle)
         content = (f"Map of **{safe(battle.name)}** ({battle.width}\u00d7{battle.height}, {battle.ruleset_id}). "

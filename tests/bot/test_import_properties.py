@@ -18,7 +18,7 @@ from rules import orders as o
 from rules.coords import Cell
 from rules.errors import GameError
 from rules.replay import same_state
-from rules.systems.strategic.actions.turns import CloseRound, EndTurn
+from rules.turnorders import CloseRound, EndTurn
 from storage import BattleRecord, Database
 
 GM = Actor(user_id=5, guild_id=1, manage_guild=True)

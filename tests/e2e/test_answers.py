@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from bot.loopback import ErrorLogCapture
+from loopback import ErrorLogCapture
 from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.turn_helpers import message_text, posted, stored
 

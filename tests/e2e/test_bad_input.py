@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bot.loopback.models import LoopbackUser
+from loopback.models import LoopbackUser
 from tests.e2e.conftest import Table, last_message, text_of
 
 
@@ -127,7 +127,7 @@ async def test_unexpected_error_gets_an_apology_with_an_id(ready: Table, logged_
 @pytest.mark.parametrize("hours", [1e300, 721.0, 5_000_000.0])
 async def test_an_absurd_deadline_is_refused_at_the_command(ready: Table, hours: float) -> None:
     """Discord itself refuses a number outside an option's range; the stand-in does the same, before the bot."""
-    from bot.loopback.errors import InteractionError
+    from loopback.errors import InteractionError
 
     with pytest.raises(InteractionError, match="hours"):
         await ready.gm_slash("gm deadline", hours=hours)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.loopback.models import StoredMessage
 from bot.scheduler import REMINDER_LEASE, REMINDER_RETRY
+from loopback.models import StoredMessage
 from tests.e2e.conftest import START_TIME, Table
 from tests.e2e.turn_helpers import DAY, board, new_since, posted, prompts, start_side_battle, stored
 

@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot.loopback.limits import MAX_FILE_DESCRIPTION
+from loopback.limits import MAX_FILE_DESCRIPTION
 from render import Geometry
 from rules.battle import MAX_UNITS, Battle
 from rules.coords import Cell

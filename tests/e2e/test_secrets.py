@@ -12,7 +12,7 @@ from typing import Any
 
 from PIL import Image
 
-from bot.loopback.models import LoopbackUser, StoredMessage
+from loopback.models import LoopbackUser, StoredMessage
 from render.geometry import Geometry
 from rules.battle import Battle
 from tests.e2e.conftest import Table, embed_text, last_message, text_of

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.loopback.limits import check_choices, check_message_body
-from bot.loopback.messages import MessageBody, compute_pings
-from bot.loopback.models import Pings, StoredMessage
-from bot.loopback.responses import DiscordHTTPError
+from loopback.limits import check_choices, check_message_body
+from loopback.messages import MessageBody, compute_pings
+from loopback.models import Pings, StoredMessage
+from loopback.responses import DiscordHTTPError
 
 
 def rejected(json: dict[str, object], existing: StoredMessage | None = None) -> str:

@@ -95,7 +95,7 @@ def test_undo_restores_the_edge_layer() -> None:
 
 def test_a_run_of_sides_names_the_same_side_of_each_square_along_a_line() -> None:
     """A GM paints a wall along a column at once: `L1-L4:e` is the east side of L1, L2, L3 and L4."""
-    from rules.edges import parse_edges
+    from rules.edgeorders import parse_edges
 
     b = Battle.new("m42", 20, 10)
     assert parse_edges(b, "L1-L4:e") == [Edge.parse(f"L{n}|M{n}") for n in range(1, 5)]

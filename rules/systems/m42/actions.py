@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules import edges, lifecycle
+from rules import edgeorders, lifecycle
 from rules.battle import MAX_UNITS, check_name
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError
@@ -151,8 +151,8 @@ def remove_unit(battle: Battle, order: RemoveUnit, dice: Dice, outcome: Outcome)
 
 
 # Starting, ending, rule overrides and obstacles on edges play as in every system with a map.
-handles("set-edge")(edges.set_edges)
-handles("clear-edge")(edges.clear_edges)
+handles("set-edge")(edgeorders.set_edges)
+handles("clear-edge")(edgeorders.clear_edges)
 handles("start")(lifecycle.start)
 handles("end")(lifecycle.end)
 handles("set-rule")(lifecycle.set_rule)

@@ -11,10 +11,11 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.dice import Dice
 from rules.errors import GameError, IllegalOrderError, NotYourTurnError
-from rules.orders import AddUnit, EditUnit, Order, SetRule, Start, known_orders
+from rules.orders import AddUnit, EditUnit, Order, SetRule, Start
 from rules.systems.combat_action import SYSTEM
 from rules.systems.combat_action.actions.fire import Fire
-from rules.systems.combat_action.actions.play import Aim, EndTurn, FlatDown, GetUp
+from rules.systems.combat_action.actions.play import Aim, FlatDown, GetUp
+from rules.turnorders import EndTurn
 
 RIFLE = {"name": "Rifle", "class": "rifle", "pen": 2}
 GRENADE = {"name": "Frag", "class": "grenades", "pen": 3}
@@ -46,10 +47,8 @@ def infantry(**extra: Any) -> dict[str, Any]:
     Aim(unit="A"), EndTurn(unit="A"), Order.parse("move unit:A to:C3 mode:charge"),
 ])
 def test_orders_round_trip(order: Order) -> None:
-    """Every order kind has a text form that parses back to itself (aim and end-turn read as the same text)."""
-    kinds = {**known_orders([SYSTEM.handlers.orders]), "aim": Aim, "end-turn": EndTurn}
-    assert Order.parse(str(order), kinds) == order
-    assert str(Order.parse(str(order))) == str(order)
+    """DESIGN §3: `Order.parse(str(order)) == order`, read as a Combat Action battle reads it."""
+    assert SYSTEM.parse_order(str(order)) == order
 
 
 def test_turns_costs_match_the_ap_table() -> None:
@@ -58,7 +57,7 @@ def test_turns_costs_match_the_ap_table() -> None:
     from rules import turns
 
     def cost(text: str) -> int:
-        return turns.order_cost(b, Order.parse(text)).points
+        return turns.order_cost(b, b.parse_order(text)).points
 
     assert cost("move unit:A to:A2 mode:walk") == 1
     assert cost("move unit:A to:A2 mode:charge") == 2
@@ -227,7 +226,7 @@ def test_replay_equals_state() -> None:
     steps = []
     source = dice(*([3] * 20))
     for seq, text in enumerate(texts, 1):
-        order = Order.parse(text, known_orders([SYSTEM.handlers.orders]))
+        order = SYSTEM.parse_order(text)
         if seq == 3:
             b.turn["mode"] = "free"
             initial = b.to_dict()

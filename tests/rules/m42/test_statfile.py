@@ -37,7 +37,7 @@ def test_an_m42_file_reads_each_units_stat_block() -> None:
 
 
 def test_the_example_file_reads() -> None:
-    assert [s.name for s in parse_m42_file((EXAMPLES / "m42-squads.toml").read_text(encoding="utf-8"))] == [
+    assert [s.name for s in parse_m42_file((EXAMPLES / "m42" / "squads.toml").read_text(encoding="utf-8"))] == [
         "Alpha", "Bravo"]
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot.loopback.models import (
+from loopback.models import (
     GUILD_TEXT,
     LoopbackChannel,
     LoopbackGuild,
@@ -17,9 +17,9 @@ from bot.loopback.models import (
     Membership,
     StoredMessage,
 )
-from bot.loopback.payloads import DEFAULT_EVERYONE_PERMISSIONS
-from bot.loopback.server import Fault, LoopbackServer, RecordedRequest
-from bot.loopback.world import World
+from loopback.payloads import DEFAULT_EVERYONE_PERMISSIONS
+from loopback.server import Fault, LoopbackServer, RecordedRequest
+from loopback.world import World
 
 log = logging.getLogger(__name__)
 

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import BodyPartReader, web
 
-from bot.loopback.limits import check_message_body
-from bot.loopback.models import (
+from loopback.limits import check_message_body
+from loopback.models import (
     FLAG_EPHEMERAL,
     FLAG_LOADING,
     Pings,
@@ -21,7 +21,7 @@ from bot.loopback.models import (
 )
 
 if TYPE_CHECKING:
-    from bot.loopback.world import World
+    from loopback.world import World
 
 log = logging.getLogger(__name__)
 

@@ -7,10 +7,10 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from bot.loopback.errors import InteractionError
-from bot.loopback.models import LoopbackChannel, LoopbackGuild, LoopbackUser, StoredMessage
-from bot.loopback.options import SUB_COMMAND, SUB_COMMAND_GROUP, Resolved, convert_option
-from bot.loopback.payloads import (
+from loopback.errors import InteractionError
+from loopback.models import LoopbackChannel, LoopbackGuild, LoopbackUser, StoredMessage
+from loopback.options import SUB_COMMAND, SUB_COMMAND_GROUP, Resolved, convert_option
+from loopback.payloads import (
     ADMINISTRATOR,
     channel_payload,
     guild_permissions,
@@ -18,8 +18,8 @@ from bot.loopback.payloads import (
     message_payload,
     user_payload,
 )
-from bot.loopback.replies import InteractionRecord
-from bot.loopback.world import World
+from loopback.replies import InteractionRecord
+from loopback.world import World
 
 log = logging.getLogger(__name__)
 

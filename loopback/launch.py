@@ -18,7 +18,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 from discord.shard import AutoShardedClient
 
-from bot.loopback.harness import identify_now
+from loopback.harness import identify_now
 
 # discord.py waits this long after the last GUILD_CREATE before it calls itself ready (2 s by default).
 QUICK_GUILD_READY = 0.05

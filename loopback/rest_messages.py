@@ -8,11 +8,11 @@ from urllib.parse import unquote
 
 from aiohttp import web
 
-from bot.loopback.events import Announcer
-from bot.loopback.messages import MessageBody, apply_body, read_body
-from bot.loopback.models import LoopbackChannel, StoredMessage, utcnow
-from bot.loopback.payloads import message_payload
-from bot.loopback.responses import (
+from loopback.events import Announcer
+from loopback.messages import MessageBody, apply_body, read_body
+from loopback.models import LoopbackChannel, StoredMessage, utcnow
+from loopback.payloads import message_payload
+from loopback.responses import (
     CANNOT_EDIT_OTHERS,
     UNKNOWN_CHANNEL,
     UNKNOWN_MESSAGE,
@@ -22,7 +22,7 @@ from bot.loopback.responses import (
     not_found,
     snowflake,
 )
-from bot.loopback.world import World
+from loopback.world import World
 
 log = logging.getLogger(__name__)
 

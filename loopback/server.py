@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from aiohttp import web
 from aiohttp.web_urldispatcher import MatchInfoError
 
-from bot.loopback.events import Announcer
-from bot.loopback.gateway import Gateway
-from bot.loopback.responses import DiscordHTTPError, discord_error, json_response
-from bot.loopback.rest_core import CoreRoutes
-from bot.loopback.rest_messages import MessageRoutes
-from bot.loopback.rest_webhooks import WebhookRoutes
-from bot.loopback.world import World
+from loopback.events import Announcer
+from loopback.gateway import Gateway
+from loopback.responses import DiscordHTTPError, discord_error, json_response
+from loopback.rest_core import CoreRoutes
+from loopback.rest_messages import MessageRoutes
+from loopback.rest_webhooks import WebhookRoutes
+from loopback.world import World
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from types import TracebackType
 log = logging.getLogger(__name__)
 
 # discord.py reports exceptions in event handlers, views and the command tree only through these loggers.
-WATCHED_LOGGERS = ("discord", "bot", "cogs")
+WATCHED_LOGGERS = ("discord", "bot", "cogs", "loopback")
 
 
 class _Collector(logging.Handler):
@@ -22,7 +22,7 @@ class _Collector(logging.Handler):
 
 
 class ErrorLogCapture:
-    """Collect records at ERROR or above from the discord, bot and cogs loggers while active."""
+    """Collect records at ERROR or above from the discord, bot, cogs and loopback loggers while active."""
 
     def __init__(self, loggers: Iterable[str] = WATCHED_LOGGERS, level: int = logging.ERROR) -> None:
         self.logger_names = tuple(loggers)

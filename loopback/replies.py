@@ -6,10 +6,10 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.loopback.models import LoopbackUser, StoredFile, StoredMessage
+from loopback.models import LoopbackUser, StoredFile, StoredMessage
 
 if TYPE_CHECKING:
-    from bot.loopback.world import World
+    from loopback.world import World
 
 # Interaction types.
 APPLICATION_COMMAND = 2

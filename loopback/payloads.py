@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.loopback.models import (
+from loopback.models import (
     DM,
     LoopbackChannel,
     LoopbackGuild,
@@ -19,7 +19,7 @@ from bot.loopback.models import (
 )
 
 if TYPE_CHECKING:
-    from bot.loopback.world import World
+    from loopback.world import World
 
 # What a fresh server grants @everyone, close to Discord's defaults for a new guild.
 DEFAULT_EVERYONE_PERMISSIONS = discord.Permissions(

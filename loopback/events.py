@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import logging
 
-from bot.loopback.gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, MESSAGE_CONTENT, Gateway
-from bot.loopback.models import LoopbackChannel, LoopbackGuild, StoredMessage
-from bot.loopback.payloads import (
+from loopback.gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, MESSAGE_CONTENT, Gateway
+from loopback.models import LoopbackChannel, LoopbackGuild, StoredMessage
+from loopback.payloads import (
     channel_payload,
     guild_payload,
     member_payload,
     message_payload,
     role_payload,
 )
-from bot.loopback.world import World
+from loopback.world import World
 
 log = logging.getLogger(__name__)
 

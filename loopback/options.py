@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.loopback.errors import InteractionError
-from bot.loopback.models import (
+from loopback.errors import InteractionError
+from loopback.models import (
     Attachment,
     LoopbackChannel,
     LoopbackGuild,
@@ -14,7 +14,7 @@ from bot.loopback.models import (
     LoopbackUser,
     StoredFile,
 )
-from bot.loopback.payloads import (
+from loopback.payloads import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
     attachment_payload,
@@ -24,7 +24,7 @@ from bot.loopback.payloads import (
     role_payload,
     user_payload,
 )
-from bot.loopback.world import World
+from loopback.world import World
 
 # Application command option types.
 SUB_COMMAND = 1

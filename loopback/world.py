@@ -6,8 +6,8 @@ import logging
 from typing import Any
 from urllib.parse import quote
 
-from bot.loopback.messages import MessageBody, apply_body, finish_pings
-from bot.loopback.models import (
+from loopback.messages import MessageBody, apply_body, finish_pings
+from loopback.models import (
     DM,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
@@ -18,7 +18,7 @@ from bot.loopback.models import (
     StoredFile,
     StoredMessage,
 )
-from bot.loopback.replies import InteractionRecord
+from loopback.replies import InteractionRecord
 
 log = logging.getLogger(__name__)
 

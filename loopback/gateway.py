@@ -16,8 +16,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from bot.loopback.payloads import guild_payload, member_payload, user_payload
-from bot.loopback.world import World
+from loopback.payloads import guild_payload, member_payload, user_payload
+from loopback.world import World
 
 log = logging.getLogger(__name__)
 

@@ -8,12 +8,12 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.loopback.events import Announcer
-from bot.loopback.limits import check_choices, check_modal
-from bot.loopback.messages import MessageBody, apply_body, complete_deferred, read_body
-from bot.loopback.models import FLAG_EPHEMERAL, StoredMessage
-from bot.loopback.payloads import message_payload
-from bot.loopback.replies import (
+from loopback.events import Announcer
+from loopback.limits import check_choices, check_modal
+from loopback.messages import MessageBody, apply_body, complete_deferred, read_body
+from loopback.models import FLAG_EPHEMERAL, StoredMessage
+from loopback.payloads import message_payload
+from loopback.replies import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
     AUTOCOMPLETE_RESULT,
@@ -26,7 +26,7 @@ from bot.loopback.replies import (
     UPDATE_MESSAGE,
     InteractionRecord,
 )
-from bot.loopback.responses import (
+from loopback.responses import (
     ALREADY_ACKNOWLEDGED,
     UNKNOWN_INTERACTION,
     UNKNOWN_MESSAGE,
@@ -37,7 +37,7 @@ from bot.loopback.responses import (
     not_found,
     snowflake,
 )
-from bot.loopback.world import World
+from loopback.world import World
 
 log = logging.getLogger(__name__)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.loopback.errors import InteractionError
-from bot.loopback.models import LoopbackChannel, LoopbackRole, LoopbackUser, StoredMessage, walk_components
-from bot.loopback.options import Resolved
-from bot.loopback.world import World
+from loopback.errors import InteractionError
+from loopback.models import LoopbackChannel, LoopbackRole, LoopbackUser, StoredMessage, walk_components
+from loopback.options import Resolved
+from loopback.world import World
 
 
 def component_data(

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot.loopback.models import StoredMessage, walk_components
-from bot.loopback.responses import INVALID_FORM_BODY, DiscordHTTPError
+from loopback.models import StoredMessage, walk_components
+from loopback.responses import INVALID_FORM_BODY, DiscordHTTPError
 
 if TYPE_CHECKING:
-    from bot.loopback.messages import MessageBody
+    from loopback.messages import MessageBody
 
 CANNOT_SEND_EMPTY_MESSAGE = 50006
 

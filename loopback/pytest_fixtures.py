@@ -14,8 +14,8 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 import pytest_asyncio
 
-from bot.loopback.harness import LoopbackDiscord
-from bot.loopback.logcapture import ErrorLogCapture
+from loopback.harness import LoopbackDiscord
+from loopback.logcapture import ErrorLogCapture
 
 __all__ = ["logged_errors", "loopback"]
 

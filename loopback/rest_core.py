@@ -7,9 +7,9 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.loopback.events import Announcer
-from bot.loopback.messages import MessageBody, read_body
-from bot.loopback.models import (
+from loopback.events import Announcer
+from loopback.messages import MessageBody, read_body
+from loopback.models import (
     GUILD_FORUM,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
@@ -17,8 +17,8 @@ from bot.loopback.models import (
     LoopbackGuild,
     utcnow,
 )
-from bot.loopback.payloads import channel_payload, guild_payload, member_payload, role_payload, user_payload
-from bot.loopback.responses import (
+from loopback.payloads import channel_payload, guild_payload, member_payload, role_payload, user_payload
+from loopback.responses import (
     UNKNOWN_CHANNEL,
     UNKNOWN_COMMAND,
     UNKNOWN_GUILD,
@@ -32,7 +32,7 @@ from bot.loopback.responses import (
     not_found,
     snowflake,
 )
-from bot.loopback.world import World
+from loopback.world import World
 
 log = logging.getLogger(__name__)
 

@@ -14,18 +14,18 @@ Tests and the local console run the real bot against it::
 Interactions are built from the commands the bot synced, so calling a command, option or value
 Discord would not offer raises ``InteractionError``. Every message keeps the ``allowed_mentions``
 it was sent with and ``pings``, who it actually notified. Pytest fixtures live in
-``bot.loopback.pytest_fixtures``.
+``loopback.pytest_fixtures``.
 
 Sharded bots work as on Discord: ``add_guild(name, shard=(id, count))`` puts a guild on a shard, a
 session hears only its shards' guilds (direct messages: shard 0), and an interaction goes to the one
-session serving it. Bots in other processes are started with ``python -m bot.loopback.launch URL MODULE
+session serving it. Bots in other processes are started with ``python -m loopback.launch URL MODULE
 ARGS...`` and awaited with ``serve_processes(token, shard_count)``.
 """
 
-from bot.loopback.errors import InteractionError
-from bot.loopback.harness import LoopbackDiscord
-from bot.loopback.logcapture import ErrorLogCapture
-from bot.loopback.models import (
+from loopback.errors import InteractionError
+from loopback.harness import LoopbackDiscord
+from loopback.logcapture import ErrorLogCapture
+from loopback.models import (
     Attachment,
     LoopbackChannel,
     LoopbackGuild,
@@ -35,8 +35,8 @@ from bot.loopback.models import (
     StoredFile,
     StoredMessage,
 )
-from bot.loopback.replies import Reply
-from bot.loopback.server import RecordedRequest
+from loopback.replies import Reply
+from loopback.server import RecordedRequest
 
 __all__ = [
     "Attachment",

@@ -12,13 +12,13 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.loopback.components import component_data, modal_data
-from bot.loopback.errors import InteractionError
-from bot.loopback.interactions import InteractionBuilder
-from bot.loopback.messages import MessageBody
-from bot.loopback.models import LoopbackChannel, LoopbackUser, StoredMessage
-from bot.loopback.payloads import DEFAULT_BOT_PERMISSIONS
-from bot.loopback.replies import (
+from loopback.components import component_data, modal_data
+from loopback.errors import InteractionError
+from loopback.interactions import InteractionBuilder
+from loopback.messages import MessageBody
+from loopback.models import LoopbackChannel, LoopbackUser, StoredMessage
+from loopback.payloads import DEFAULT_BOT_PERMISSIONS
+from loopback.replies import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
     DEFERRED_CHANNEL_MESSAGE,
@@ -27,9 +27,9 @@ from bot.loopback.replies import (
     InteractionRecord,
     Reply,
 )
-from bot.loopback.roster import Roster, permission_bits
-from bot.loopback.server import LoopbackServer
-from bot.loopback.world import World
+from loopback.roster import Roster, permission_bits
+from loopback.server import LoopbackServer
+from loopback.world import World
 
 log = logging.getLogger(__name__)
 
