@@ -10,9 +10,9 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.dice import Dice
 from rules.orders import AddUnit, Move, Start
-from rules.turnorders import SetTurnMode
 from rules.systems.strategic.ranges import bands, weapon_range
 from rules.systems.strategic.units import Weapon
+from rules.turnorders import SetTurnMode
 
 
 def dice() -> Dice:
