@@ -11,6 +11,7 @@ from render.view import (
     AREA_KINDS,
     AreaOfEffect,
     CellEffect,
+    EdgeMark,
     FeatureMark,
     LineOfFire,
     MapView,
@@ -29,6 +30,7 @@ from render.view import (
 from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
+from rules.system import Structures
 from rules.systems.strategic.features import can_see
 from rules.systems.strategic.ranges import bands, weapon_range
 from rules.systems.strategic.units import Unit as StrategicUnit
@@ -41,6 +43,8 @@ SIDE_COLOURS: tuple[tuple[int, int, int], ...] = (
 )
 PATH_COLOUR = (250, 250, 250)
 REACH_COLOURS = {"half": (60, 200, 90), "full": (240, 220, 60), "charge": (250, 150, 40), "run": (230, 70, 60)}
+# Other systems' modes (M42's actions), nearest first: the same ramp from green to red.
+OTHER_REACH_COLOURS = ((60, 200, 90), (120, 210, 200), (240, 220, 60), (250, 150, 40), (230, 70, 60), (160, 90, 200))
 FEATURE_COLOUR = (60, 40, 20)
 EFFECT_KINDS = ("fire", "smoke", "storm", "burnt", "deep")
 AREA_NAMES = {"blast": "Blast", "cone": "Cone", "line": "Line", "at_field": "AT-field"}
@@ -129,9 +133,11 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
             marks=u.badges(), is_horde=u.massed,
             name=u.name, owner=(names(u.owner) or "") if u.owner is not None else "",
             health_text=health_text(u), statuses=status_words(u),
+            level=u.token_floor, models=u.other_models(),
         )
         for u in battle.iter_units()
     )
+    edges, roads, floors = structure_marks(battle)
     visible = {s.lower() for s in (viewer_sides or ())}
     features: list[FeatureMark] = []
     effects: list[CellEffect] = []
@@ -149,10 +155,27 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
     return MapView(
         title=f"{battle.name} \u00b7 {ruleset.name}",
         width=battle.width, height=battle.height,
-        map_version=f"{battle.ruleset_id}:{battle.map_version}:{battle.width}x{battle.height}:{hash(tuple(battle.terrain))}",
+        # The base layer is cached by this key, and it draws the structures too: they are in the key.
+        map_version=(f"{battle.ruleset_id}:{battle.map_version}:{battle.width}x{battle.height}:"
+                     f"{hash(tuple(battle.terrain))}:{hash((edges, roads, floors))}"),
         terrain=tuple(battle.terrain), styles=styles, sides=sides, units=units,
         features=tuple(features), effects=tuple(effects), status=status_line(battle),
+        edges=edges, roads=roads, floors=floors,
     )
+
+
+def structure_marks(battle: Battle) -> tuple[tuple[EdgeMark, ...], frozenset[tuple[int, int]],
+                                               tuple[tuple[int, int, int], ...]]:
+    """Return the obstacles on sides, the road squares and the floor counts the battle's system draws."""
+    hook = battle.system.structures
+    found = hook(battle) if hook is not None else Structures(
+        edges=tuple((e, o, False) for e, o in sorted(battle.edges.items())))
+    edges = tuple(
+        EdgeMark(a=(e.a.x, e.a.y), b=(e.b.x, e.b.y), kind=o.kind, height=o.height, opening=o.opening,
+                 openable=o.openable, tall=tall)
+        for e, o, tall in found.edges
+    )
+    return edges, frozenset((c.x, c.y) for c in found.roads), tuple((c.x, c.y, n) for c, n in found.floors)
 
 
 def _xy(label: str) -> tuple[int, int]:
@@ -212,9 +235,10 @@ def last_action(battle: Battle) -> dict[str, Any]:
 def reach_overlays(reach: dict[str, dict[str, int]]) -> list[Overlay]:
     """Return one tinted overlay per move mode, widest first so the nearer ones stay visible."""
     out: list[Overlay] = []
-    for mode in reversed(list(reach)):
+    for index, mode in reversed(list(enumerate(reach))):
         cells = frozenset(_xy(c) for c in reach[mode])
-        out.append(Reachable(cells=cells, label=mode.title(), color=REACH_COLOURS.get(mode, (200, 200, 200))))
+        colour = REACH_COLOURS.get(mode, OTHER_REACH_COLOURS[index % len(OTHER_REACH_COLOURS)])
+        out.append(Reachable(cells=cells, label=mode.replace("-", " ").title(), color=colour))
     return out
 
 

@@ -65,6 +65,15 @@ class Unit:
         """Return the unit's stat block as (heading, value) pairs, for a stat-block card."""
         return []
 
+    @property
+    def token_floor(self) -> int:
+        """Return the floor of a building the unit's token stands on (0: the ground)."""
+        return 0
+
+    def other_models(self) -> tuple[tuple[int, int, int], ...]:
+        """Return where the unit's models stand besides the one its token shows, as (x, y, floor)."""
+        return ()
+
     def stat_bonus(self, token: str) -> int | None:
         """Return the value an initiative formula's token (`AB`...) stands for, or None if unknown."""
         return None

@@ -154,12 +154,20 @@ def _opening(draw: ImageDraw.ImageDraw, mx: float, my: float, gap: float, width:
 
 
 def draw_floors(grid: Image.Image, geometry: Geometry, palette: Palette, floors: Iterable[XYZ]) -> None:
-    """Write each multi-storey square's floor count in a small tag in its top-left corner."""
+    """Write the floor count of each block of multi-storey squares in a small tag in its top-left corner.
+
+    A square whose left or upper neighbour has as many floors belongs to that block and gets no tag.
+    """
     draw = ImageDraw.Draw(grid)
     cp = geometry.cell_px
     tag_h = max(7, round(cp * 0.3))
+    counts = {(x, y): n for x, y, n in floors}
     for x, y, count in floors:
         if count < 2 or not geometry.contains(x, y):
+            continue
+        inside = (x - 1 >= geometry.crop[0] and counts.get((x - 1, y)) == count) or (
+            y - 1 >= geometry.crop[1] and counts.get((x, y - 1)) == count)
+        if inside:
             continue
         left, top, _, _ = geometry.local_box(x, y)
         text = f"{count}F"

@@ -74,8 +74,9 @@ async def test_hand_placement_and_a_refusal_drawn_with_the_legal_squares(m42: Ta
     assert "Alpha's models now stand on E3, G3" in text_of(placed)
     assert [str(m) for m in (await stored_battle(m42)).unit("Alpha").models] == ["E3", "G3"]
     # I3 is 3" into the woods from a leader outside them: beyond 1 x Ld = 2" (004:L38).
-    reply = await refused(m42, "place", "cannot stand on I3: I3 is not fully within into area terrain from outside "
-                          "it: 1 x Ld = 2\" (004:L38)", user=m42.alice, unit="Alpha", models="E3 I3")
+    reply = await refused(m42, "place", "cannot stand on I3: its base would reach 3\" from the leader's, beyond the "
+                          "limit here, into area terrain from outside it: 1 x Ld = 2\" (004:L38)",
+                          user=m42.alice, unit="Alpha", models="E3 I3")
     message = last_message(reply)
     assert message.files and message.files[0].filename == "legal.png"
     image = Image.open(io.BytesIO(message.files[0].data)).convert("RGB")

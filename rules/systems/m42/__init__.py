@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from rules.system import System
 from rules.systems.m42 import actions
+from rules.systems.m42.board import structures
 from rules.systems.m42.legal import legal_orders
 from rules.systems.m42.mapfile import LAYERS
+from rules.systems.m42.reach import reach_by_action
 from rules.systems.m42.statfile import UNIT_FILE
 from rules.systems.m42.table import TABLE
 from rules.systems.m42.units import Unit
@@ -21,6 +23,8 @@ SYSTEM = System(
     map_layers=LAYERS,
     unit_file=UNIT_FILE,
     map_edges=True,
+    structures=structures,
+    reach=reach_by_action,
     describe="A unit is a leader and its models placed within its Command Radius (2 x Ld); area terrain, "
              "walls and hedges on square edges, roads and buildings change how far the leader moves and "
              "where the models may stand.",

@@ -5,11 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules import edgeorders, lifecycle
-from rules.battle import MAX_UNITS, check_name
-from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.mapfile import parse_map, replace_map
-from rules.orders import AddUnit, EditUnit, ImportMap, Move, Paint, RemoveUnit
+from rules.orders import AddUnit, EditUnit, ImportMap, Move
 from rules.systems.m42.board import Battle, kind_at
 from rules.systems.m42.mapfile import LAYERS
 from rules.systems.m42.movement import action_of, explain_unreachable, reachable
@@ -25,37 +23,12 @@ if TYPE_CHECKING:
 MAX_FLOORS = 10
 
 
-def _rect(battle: Battle, a: Cell, b: Cell | None) -> list[Cell]:
-    a = battle.check_cell(a)
-    b = battle.check_cell(b) if b is not None else a
-    return [Cell(x, y) for y in range(min(a.y, b.y), max(a.y, b.y) + 1) for x in range(min(a.x, b.x), max(a.x, b.x) + 1)]
-
-
 def parse_spots(text: str) -> list[Spot]:
     """Parse a comma-separated list of spots (`C4,D4,C5^1`)."""
     spots = [Spot.parse(p) for p in text.replace(" ", ",").split(",") if p.strip()]
     if len(set(spots)) != len(spots):
         raise InvalidOrderError("Each model needs a spot of its own; a spot is listed twice.")
     return spots
-
-
-@handles("paint")
-def paint(battle: Battle, order: Paint, dice: Dice, outcome: Outcome) -> None:
-    """Paint terrain over a rectangle or a list of squares, never under a unit's model where it could not stand."""
-    lifecycle.require_not_ended(battle)
-    terrain = battle.ruleset.terrain_type(order.terrain)
-    if order.cells:
-        cells = [battle.check_cell(c) for c in order.cells]
-    elif order.frm is not None:
-        cells = _rect(battle, order.frm, order.to)
-    else:
-        raise InvalidOrderError("Say where to paint: `from:` a cell (and `to:` a second corner for a rectangle).")
-    for cell in cells:
-        battle.set_terrain(cell, terrain.key)
-    battle.map_version += 1
-    outcome.data.update(terrain=terrain.key, count=len(cells))
-    outcome.highlight["cells"] = [str(c) for c in cells[:200]]
-    outcome.effect("painted", terrain=terrain.key, cells=len(cells))
 
 
 @handles("import-map")
@@ -78,7 +51,7 @@ def import_map(battle: Battle, order: ImportMap, dice: Dice, outcome: Outcome) -
 def set_road(battle: Battle, order: SetRoad, dice: Dice, outcome: Outcome) -> None:
     """Lay or lift a road over a rectangle of squares."""
     lifecycle.require_not_ended(battle)
-    cells = _rect(battle, order.frm, order.to)
+    cells = lifecycle.rectangle(battle, order.frm, order.to)
     for cell in cells:
         if order.on:
             battle.square(cell)["road"] = True
@@ -94,7 +67,7 @@ def set_floors(battle: Battle, order: SetFloors, dice: Dice, outcome: Outcome) -
     lifecycle.require_not_ended(battle)
     if not 1 <= order.floors <= MAX_FLOORS:
         raise InvalidOrderError(f"`floors` is 1 to {MAX_FLOORS}; 1 is the ground floor alone.")
-    cells = _rect(battle, order.frm, order.to)
+    cells = lifecycle.rectangle(battle, order.frm, order.to)
     for cell in cells:
         if not kind_at(battle, cell).floors:
             raise IllegalOrderError(f"{cell} is {battle.terrain_at(cell).name}: only buildings and ruins have floors.")
@@ -107,13 +80,7 @@ def set_floors(battle: Battle, order: SetFloors, dice: Dice, outcome: Outcome) -
 @handles("add-unit")
 def add_unit(battle: Battle, order: AddUnit, dice: Dice, outcome: Outcome) -> None:
     """Put a unit on the map: its leader on the square given, its models placed legally around it."""
-    lifecycle.require_not_ended(battle)
-    name = check_name(order.name, "unit name")
-    existing = battle.find_unit(name)
-    if existing is not None and existing.name.lower() == name.lower():
-        raise IllegalOrderError(f"There is already a unit called {existing.name}; pick another name.")
-    if len(battle.units) >= MAX_UNITS:
-        raise IllegalOrderError(f"A battle holds at most {MAX_UNITS} units.")
+    name = lifecycle.new_unit_name(battle, order.name)
     cell = battle.check_cell(order.at)
     ld, size, traits = read_stats(dict(order.stats or {}))
     side = battle.ensure_side(order.side)
@@ -132,25 +99,20 @@ def add_unit(battle: Battle, order: AddUnit, dice: Dice, outcome: Outcome) -> No
 
 @handles("edit-unit")
 def edit_unit(battle: Battle, order: EditUnit, dice: Dice, outcome: Outcome) -> None:
-    """Change a unit's Ld, size or special rules; its models are placed again around the leader."""
-    lifecycle.require_not_ended(battle)
+    """Change a unit's name, side, owner, Ld, size or special rules; its models are placed again around the leader."""
     unit = battle.unit(order.unit)
-    current = {"ld": unit.ld, "models": unit.size, "traits": list(unit.traits)}
-    unit.ld, unit.size, unit.traits = read_stats({**current, **dict(order.stats or {})})
-    unit.models = auto_place(battle, unit, unit.leader)
+    own = lifecycle.edit_common(battle, unit, dict(order.stats or {}), "`ld:4` or `models:6`")
+    if own:
+        current = {"ld": unit.ld, "models": unit.size, "traits": list(unit.traits)}
+        unit.ld, unit.size, unit.traits = read_stats({**current, **own})
+        unit.models = auto_place(battle, unit, unit.leader)
+    outcome.actor = unit.name
     outcome.effect("unit_edited", unit=unit.name, fields=sorted(order.stats or {}))
 
 
-@handles("remove-unit")
-def remove_unit(battle: Battle, order: RemoveUnit, dice: Dice, outcome: Outcome) -> None:
-    """Take a unit off the map."""
-    lifecycle.require_not_ended(battle)
-    unit = battle.unit(order.unit)
-    battle.remove_unit(unit)
-    outcome.effect("unit_removed", unit=unit.name, at=str(unit.cell))
-
-
-# Starting, ending, rule overrides and obstacles on edges play as in every system with a map.
+# Starting, ending, rule overrides, painting, removing units and obstacles on edges play as in every system.
+handles("paint")(lifecycle.paint)
+handles("remove-unit")(lifecycle.remove_unit)
 handles("set-edge")(edgeorders.set_edges)
 handles("clear-edge")(edgeorders.clear_edges)
 handles("start")(lifecycle.start)

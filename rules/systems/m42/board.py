@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.battle import Battle as _Battle
 from rules.coords import Cell, Edge
 from rules.edges import Obstacle
+from rules.system import Structures
 from rules.systems.m42.kinds import Kind, tables
 from rules.systems.m42.units import Unit
 
@@ -55,6 +56,31 @@ def region(battle: Battle, start: Cell, inside: str) -> frozenset[Cell]:
 def obstacle(battle: Battle, a: Cell, b: Cell) -> Obstacle | None:
     """Return the obstacle on the edge between two adjacent squares, if any."""
     return battle.edges.get(Edge.between(a, b))
+
+
+OUTER_WALL = Obstacle("wall")  # a building's outer wall where the map names no obstacle of its own
+
+
+def structures(battle: Battle) -> Structures:
+    """Return the roads, floors and obstacles of the map, each obstacle with whether it stops infantry (A99).
+
+    A building's outer walls are drawn too: every side of a building square that faces other ground.
+    """
+    tall = float(battle.const("tall_wall"))
+    found = dict(battle.edges)
+    for y in range(battle.height):
+        for x in range(battle.width):
+            here = Cell(x, y)
+            if not kind_at(battle, here).building:
+                continue
+            for there in (Cell(x + 1, y), Cell(x - 1, y), Cell(x, y + 1), Cell(x, y - 1)):
+                if battle.on_map(there) and not kind_at(battle, there).building:
+                    found.setdefault(Edge.between(here, there), OUTER_WALL)
+    edges = tuple((edge, obs, obs.height > tall) for edge, obs in sorted(found.items()))
+    roads = frozenset(Cell.parse(k) for k, state in battle.cells.items() if state.get("road"))
+    floors = tuple(sorted((Cell.parse(k), int(state["floors"])) for k, state in battle.cells.items()
+                          if int(state.get("floors", 1)) > 1))
+    return Structures(edges=edges, roads=roads, floors=floors)
 
 
 def openings(battle: Battle, building: frozenset[Cell]) -> list[tuple[Edge, Obstacle, Cell, Cell]]:

@@ -12,6 +12,7 @@ from rules.systems.m42.geometry import (
     edges_crossed,
     fully_within,
     gap,
+    reach,
     segments_meet,
     squares_crossed,
 )
@@ -147,7 +148,8 @@ def _within(battle: Battle, unit: Unit, leader: Spot, target: Spot, limit: float
             rise = 0.0
     if fully_within(leader.cell, target.cell, limit, s, rise):
         return Verdict(True, limit, rule)
-    return _refuse(f"{target} is not fully within {rule}")
+    far = reach(leader.cell, target.cell, s)
+    return _refuse(f"its base would reach {far:.3g}\" from the leader's, beyond the limit here, {rule}")
 
 
 def legal_spots(battle: Battle, unit: Unit, leader: Spot, taken: set[Spot] | None = None) -> list[Spot]:

@@ -42,3 +42,17 @@ def action_reach(battle: Battle, unit: Unit) -> list[ActionReach]:
 def command_radius(battle: Battle, unit: Unit) -> frozenset[Cell]:
     """Return the squares a model of the unit could stand on now, around where its leader stands."""
     return frozenset(s.cell for s in legal_spots(battle, unit, unit.leader, set()))
+
+
+def reach_by_action(battle: Battle, unit_name: str) -> dict[str, dict[str, int]]:
+    """Return, per action, the ground squares the leader may end on and the whole inches walked to each."""
+    unit = battle.unit(unit_name)
+    out: dict[str, dict[str, int]] = {}
+    for action in tables(battle.ruleset_id).actions.values():
+        found = reachable(battle, unit, action)
+        squares: dict[str, int] = {}
+        for spot, reach in sorted(found.items(), key=lambda item: (item[0].y, item[0].x, item[0].level)):
+            key = str(spot.cell)
+            squares[key] = min(squares.get(key, 10**6), round(reach.walked))
+        out[action.key] = squares
+    return out

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from rules import turnorders
 from rules.system import HandlerTable
 
-TABLE = HandlerTable()
+# Units act in turns, so the core's turn orders (end-turn, hold...) are played as they are.
+TABLE = HandlerTable(turnorders.TABLE)
 handles = TABLE.handles
 order = TABLE.order

@@ -59,9 +59,25 @@ class Unit(BaseUnit):
         return Spot(self.x, self.y, self.level)
 
     @property
-    def is_horde(self) -> bool:
-        """Return False: an M42 unit is never a Horde (the map view asks every unit)."""
-        return False
+    def token_floor(self) -> int:
+        """Return the floor the leader stands on."""
+        return self.level
+
+    def other_models(self) -> tuple[tuple[int, int, int], ...]:
+        """Return where the models other than the leader stand, as (x, y, floor)."""
+        return tuple((s.x, s.y, s.level) for s in self.models)
+
+    def health_text(self) -> str:
+        """Return the unit's size and Leadership, like `5 models, Ld 3`."""
+        return f"{self.size} model{'s' if self.size != 1 else ''}, Ld {self.ld}"
+
+    def stat_lines(self) -> list[tuple[str, str]]:
+        """Return the M42 stat block: leader and models, Ld and Command Radius, special rules."""
+        others = ", ".join(str(s) for s in self.models) or "none"
+        return [("Leader", str(self.leader)), (f"Models ({len(self.models)} besides the leader)", others),
+                ("Ld", f"{self.ld} (Command Radius 2 x Ld = {2 * self.ld}\")"),
+                ("Special rules", ", ".join(t.title() for t in self.traits) or "none"),
+                ("Moves as", "infantry" if self.infantry else "a vehicle")]
 
     @property
     def interlinked(self) -> bool:

@@ -115,12 +115,3 @@ def test_spot_text() -> None:
     assert str(spot("c4^2")) == "C4^2" and str(spot("C4")) == "C4"
     with pytest.raises(InvalidOrderError, match="whole number"):
         spot("C4^x")
-
-
-def test_m42_order_kinds_do_not_clash_with_another_systems() -> None:
-    """Order text is parsed without naming the system, so each kind belongs to one system only."""
-    from rules.system import registered
-    from rules.systems.m42 import SYSTEM
-
-    others = {k for s in registered() if s is not SYSTEM for k in s.handlers.orders}
-    assert set(SYSTEM.handlers.orders).isdisjoint(others)
