@@ -14,6 +14,10 @@ from rules.systems.m42.kinds import Action, tables
 from rules.systems.m42.units import Spot, Unit
 
 AREA, OBSTACLE, WALL = "area", "obstacle", "wall"  # the causes of halving (004:L29, L58, L88)
+HALVING_RULES = {
+    AREA: "area terrain (004:L29)", OBSTACLE: "a linear obstacle (004:L58)",
+    WALL: "an outer wall or ceiling without an opening (004:L88)",
+}
 EPSILON = 1e-9
 
 
@@ -136,8 +140,13 @@ def _steps(battle: Battle, unit: Unit, spot: Spot, zone: set[Cell], walls: bool)
     return out
 
 
-def reachable(battle: Battle, unit: Unit, action: Action, *, walls: bool = True) -> dict[Spot, Reach]:
-    """Return every spot the leader may end on for an action, with how far it walked and why it halved."""
+def reachable(battle: Battle, unit: Unit, action: Action, *, walls: bool = True,
+              halving: bool = True) -> dict[Spot, Reach]:
+    """Return every spot the leader may end on for an action, with how far it walked and why it halved.
+
+    `walls=False` lets the leader over tall walls and `halving=False` lets it walk the whole distance,
+    to say which rule keeps it from a spot.
+    """
     zone = set() if action.assault else _standoff_zone(battle, unit)
     start = unit.leader
     start_causes = frozenset({AREA}) if kind_at(battle, start.cell).area else frozenset()
@@ -162,7 +171,7 @@ def reachable(battle: Battle, unit: Unit, action: Action, *, walls: bool = True)
     for (spot, causes), walked in best.items():
         if spot in taken or spot == start:
             continue
-        limit = allowance(battle, action, causes, spot.cell in road)
+        limit = allowance(battle, action, causes if halving else frozenset(), spot.cell in road)
         if walked <= limit + EPSILON:
             current = out.get(spot)
             if current is None or walked < current.walked:
@@ -187,6 +196,12 @@ def explain_unreachable(battle: Battle, unit: Unit, action: Action, goal: Spot) 
     if goal in reachable(battle, unit, action, walls=False):
         return (f"a wall taller than {battle.const('tall_wall')}\" is in the way: an infantry leader cannot "
                 f"cross it (004:L59).")
+    whole = reachable(battle, unit, action, halving=False).get(goal)
+    if whole is not None:
+        crossed = " and ".join(HALVING_RULES[c] for c in sorted(whole.causes))
+        halved = allowance(battle, action, whole.causes, whole.spot.cell in region(battle, unit.cell, "road"))
+        return (f"the way there ({whole.walked:.3g}\") goes through {crossed}, which halves the move to "
+                f"{halved:g}\" (A90).")
     return (f"it is out of reach for {action.key} ({action.inches}\"): the move halves once for area terrain, "
             f"an obstacle or a wall without an opening (A90), and gains {battle.const('road_bonus')}\" only "
             f"along one connected road (A91).")

@@ -148,6 +148,11 @@ def test_outer_wall_without_opening_halves_and_a_door_does_not() -> None:
     start(b)
     got = ends(b, "A", "advance")
     assert "E2" in got and "F2" not in got  # 3" through the wall: B2 to E2
+    before = b.to_dict()
+    with pytest.raises(IllegalOrderError, match=r"goes through an outer wall or ceiling without an opening "
+                                                r"\(004:L88\), which halves the move to 3\" \(A90\)"):
+        b.apply(Move(unit="A", to=Cell.parse("G2"), mode="advance"), DICE)
+    assert b.to_dict() == before
     wall(b, "D2|E2", height=3.0, opening=1.0)
     got = ends(b, "A", "advance")
     assert "H2" in got and "I2" not in got  # 6" through the door
