@@ -33,7 +33,6 @@ from rules.coords import Cell
 from rules.system import Structures
 from rules.systems.strategic.features import can_see
 from rules.systems.strategic.ranges import bands, weapon_range
-from rules.systems.strategic.units import Unit as StrategicUnit
 from rules.systems.strategic.units import Weapon
 from rules.units import Unit
 
@@ -95,11 +94,7 @@ def status_words(unit: Unit) -> tuple[str, ...]:
 
 
 def health_text(unit: Unit) -> str:
-    """Return a unit's health as the key shows it: `Wounds 32/40`, `Magnitude 30/40`, else a percentage."""
-    if isinstance(unit, StrategicUnit):
-        if unit.is_horde:
-            return f"Magnitude {unit.magnitude}/{unit.max_magnitude}"
-        return f"Wounds {unit.wounds}/{unit.max_wounds}"
+    """Return a unit's health as the key shows it: its system's words (`Wounds 32/40`), else a percentage."""
     return unit.health_text() or f"Health {round(unit.health() * 100)}%"
 
 
