@@ -23,11 +23,15 @@ class Kind:
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """An action a unit takes: how far its leader moves, and whether it is an assault."""
+    """An action a unit takes: the constant holding how far its leader moves, and whether it is an assault."""
 
     key: str
-    inches: int
     assault: bool = False
+
+    @property
+    def constant(self) -> str:
+        """Return the rule constant of the action's distance in inches, like `at_the_double_inches`."""
+        return f"{self.key.replace('-', '_')}_inches"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +42,8 @@ class Tables:
     actions: dict[str, Action]
 
 
-def parse_tables(doc: dict[str, Any], terrain_keys: set[str], where: str) -> Tables:
-    """Validate the `[m42]` tables of a ruleset document against its terrain table."""
+def parse_tables(doc: dict[str, Any], terrain_keys: set[str], where: str, constants: set[str]) -> Tables:
+    """Validate the `[m42]` tables of a ruleset document against its terrain table and constants."""
     table = doc.get("m42")
     if not isinstance(table, dict):
         raise RulesetError(f"{where}: missing the `[m42]` table")
@@ -58,10 +62,12 @@ def parse_tables(doc: dict[str, Any], terrain_keys: set[str], where: str) -> Tab
         raise RulesetError(f"{where} [m42.kinds]: `{sorted(extra)[0]}` is not in the terrain table")
     actions: dict[str, Action] = {}
     for key, spec in table.get("actions", {}).items():
-        inches = spec.get("inches") if isinstance(spec, dict) else None
-        if not isinstance(inches, int) or isinstance(inches, bool) or not 0 < inches <= 100:
-            raise RulesetError(f"{where} [m42.actions.{key}]: `inches` must be a whole number from 1 to 100")
-        actions[key] = Action(key, inches, bool(spec.get("assault", False)))
+        if not isinstance(spec, dict) or set(spec) - {"assault"}:
+            raise RulesetError(f"{where} [m42.actions.{key}]: an action row holds only `assault` (true or false)")
+        action = Action(key, bool(spec.get("assault", False)))
+        if action.constant not in constants:
+            raise RulesetError(f"{where} [m42.actions.{key}]: its distance needs a constant `{action.constant}`")
+        actions[key] = action
     if not actions:
         raise RulesetError(f"{where} [m42.actions]: list at least one action")
     return Tables(kinds, actions)
@@ -73,4 +79,5 @@ def tables(ruleset_id: str) -> Tables:
     from rules.ruleset import get_ruleset
 
     doc = system_of(ruleset_id).document(ruleset_id)
-    return parse_tables(doc, set(get_ruleset(ruleset_id).terrain), f"{ruleset_id}.toml")
+    ruleset = get_ruleset(ruleset_id)
+    return parse_tables(doc, set(ruleset.terrain), f"{ruleset_id}.toml", set(ruleset.constants))

@@ -44,9 +44,10 @@ def allowance(battle: Battle, action: Action, causes: frozenset[str], road: bool
     """Return the leader's move in inches for an action, given the halving causes and the road (A90, A91)."""
     bonus = int(battle.const("road_bonus")) if road else 0
     halvings = (1 if causes else 0) if battle.const("halve_once") else len(causes)
+    base = int(battle.const(action.constant))
     if battle.const("road_before_halving"):
-        return float((action.inches + bonus) / 2 ** halvings)
-    return float(action.inches / 2 ** halvings + bonus)
+        return float((base + bonus) / 2 ** halvings)
+    return float(base / 2 ** halvings + bonus)
 
 
 def _standoff_zone(battle: Battle, unit: Unit) -> set[Cell]:
@@ -202,6 +203,6 @@ def explain_unreachable(battle: Battle, unit: Unit, action: Action, goal: Spot) 
         halved = allowance(battle, action, whole.causes, whole.spot.cell in region(battle, unit.cell, "road"))
         return (f"the way there ({whole.walked:.3g}\") goes through {crossed}, which halves the move to "
                 f"{halved:g}\" (A90).")
-    return (f"it is out of reach for {action.key} ({action.inches}\"): the move halves once for area terrain, "
+    return (f"it is out of reach for {action.key} ({battle.const(action.constant)}\"): the move halves once for area terrain, "
             f"an obstacle or a wall without an opening (A90), and gains {battle.const('road_bonus')}\" only "
             f"along one connected road (A91).")

@@ -170,3 +170,14 @@ def test_stairs_cost_the_floor_height() -> None:
     got = ends(b, "A", "advance")
     assert "B2^1" in got and "E2^1" in got and "F2^1" not in got  # 3" up, 3" across
     assert "B2^2" not in got  # the roof: through the ceiling halves, 6" of climbing is over 3"
+
+
+def test_action_distances_are_constants_the_gm_sets() -> None:
+    """A89: "Action distances: Advance 6", Shooting Advance 6", Fall Back 12", At-The-Double 12". Other actions are configurable"."""
+    b = field()
+    unit(b, "A", "C5")
+    start(b)
+    assert "I5" in ends(b, "A", "advance") and "J5" not in ends(b, "A", "advance")
+    rule(b, "advance_inches", "8")
+    assert "K5" in ends(b, "A", "advance") and "L5" not in ends(b, "A", "advance")
+    assert "O5" in ends(b, "A", "fall-back") and "P5" not in ends(b, "A", "fall-back")
