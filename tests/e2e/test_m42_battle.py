@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 from bot.console import run_script
@@ -189,3 +190,25 @@ async def test_the_example_battle_plays_in_the_console_and_replays_to_its_state(
     assert same_state(rebuilt.to_dict(), record.state)
     bravo = rebuilt.unit("Bravo")
     assert isinstance(bravo, Unit) and bravo.leader == Spot(27, 14, 1) and rebuilt.unit("Alpha").cell == Cell.parse("P5")
+
+
+async def test_help_guides_an_m42_battle_with_commands_that_exist(table: Table) -> None:
+    """A GM sets up and runs an M42 battle from /help alone: every command and option it names is offered."""
+    reply = await table.slash("help", user=table.carol)
+    fields = {f["name"]: f["value"] for m in reply.messages for e in m.embeds for f in e.get("fields", [])}
+    guides = fields["M42: leaders, models and Command Radius"] + fields["Players in M42"]
+    for word in ("ruleset:m42", "inches_per_square", "/map edge", "/map road", "/map floors", "/unit add",
+                 "/move", "/action", "/place", "/radius"):
+        assert word in guides
+    offered = table.discord.world.commands_for(table.discord.guild.id)
+    cited = re.findall(r"`(/[^`]+)`", guides)
+    assert len(cited) >= 10
+    for text in cited:
+        words = re.sub(r'"[^"]*"', '""', text[1:]).split()
+        node = offered[words[0]]
+        for word in (w for w in words[1:] if w != "\u2026"):
+            options = {o["name"]: o for o in node.get("options", [])}
+            name = word.strip("[]").split(":")[0]
+            assert name in options, f"{text}: `{name}` is not an option or subcommand"
+            if options[name].get("type") in (1, 2):  # a subcommand (group): its options follow
+                node = options[name]
