@@ -124,7 +124,8 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
     names = owner_names or (lambda _uid: None)
     units = tuple(
         UnitToken(
-            key=u.name, label=labels[u.name], side=u.side, x=u.x, y=u.y, health=u.health(),
+            key=u.name, label=labels[u.name], side=u.side, x=u.x, y=u.y,
+            health=u.health() if u.HEALTH_BAR else None,
             marks=u.badges(), is_horde=u.massed,
             name=u.name, owner=(names(u.owner) or "") if u.owner is not None else "",
             health_text=health_text(u), statuses=status_words(u),

@@ -29,6 +29,8 @@ class Unit:
 
     # The one-letter marks a system draws on a unit's map token, by status (a system lists its own).
     BADGES: ClassVar[Mapping[str, str]] = {}
+    # Whether the unit's map token carries a health bar (a system whose units take no damage says no).
+    HEALTH_BAR: ClassVar[bool] = True
 
     @property
     def cell(self) -> Cell:

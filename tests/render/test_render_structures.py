@@ -173,3 +173,22 @@ def test_structures_are_named_in_the_legend_only_when_shown() -> None:
 def test_edge_marks_refuse_squares_that_do_not_touch() -> None:
     with pytest.raises(ValueError, match="side-by-side"):
         EdgeMark((1, 1), (2, 2), "wall")
+
+
+def test_the_text_map_reads_models_walls_roads_and_floors() -> None:
+    """Screen readers hear what the picture shows: each unit's models, obstacles by kind, the road, the floors."""
+    from render.describe import describe
+
+    view = view_with(
+        units=(UnitToken("a", "Alp", "NERV", 6, 6, level=1, models=((7, 6, 0), (6, 7, 1))),),
+        edges=(EdgeMark((1, 5), (2, 5), "wall", height=4, tall=True), EdgeMark((5, 5), (5, 6), "hedge"),
+               EdgeMark((8, 5), (9, 5), "wall", opening=1.0, openable=False)),
+        roads=frozenset({(3, 9), (4, 9)}), floors=((6, 6, 2), (7, 6, 2)),
+    )
+    text = describe(view)
+    assert "on G7 (floor 1)" in text.units[0] and "its other models on H7, G8 (floor 1)" in text.units[0]
+    assert "Wall too tall to cross: 1 side, B6|C6." in text.marks
+    assert "Hedge: 1 side, F6|F7." in text.marks
+    assert 'Wall with an opening 1" wide (models stand outside): 1 side, I6|J6.' in text.marks
+    assert "Road: 2 squares from D10 to E10." in text.marks
+    assert "2 squares of 2 floors, from G7 to H7." in text.marks

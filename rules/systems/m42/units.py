@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.coords import Cell
 from rules.errors import InvalidOrderError
@@ -52,6 +52,8 @@ class Unit(BaseUnit):
     traits: list[str] = field(default_factory=list)
     level: int = 0
     models: list[Spot] = field(default_factory=list)  # the models other than the leader
+
+    HEALTH_BAR: ClassVar[bool] = False  # this seed has no casualties: a unit is its models, whole
 
     @property
     def leader(self) -> Spot:
