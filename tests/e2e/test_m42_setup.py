@@ -12,7 +12,7 @@ from render.geometry import TITLE_HEIGHT_TWO_LINES
 from rules.battle import Battle
 from rules.coords import Cell, Edge
 from tests.e2e.conftest import Table, last_message, text_of
-from tests.e2e.setup_helpers import refused, stored_battle
+from tests.e2e.setup_helpers import refused, stored, stored_battle
 
 
 @pytest.fixture
@@ -124,3 +124,27 @@ async def test_map_export_writes_roads_floors_and_edges_that_import_back(m42: Ta
 async def test_roads_are_refused_in_a_ruleset_without_them(table: Table) -> None:
     await table.slash("battle new", name="Plain", ruleset="strategic-e", width=10, height=10)
     await refused(table, "map road", "`set-road` orders are not played in strategic-e", **{"from": "A1"}, to="C1")
+
+
+async def test_the_largest_unit_fits_every_reply(table: Table) -> None:
+    """30 models and Ld 12 on a 100x100 map: the add, the card, the Command Radius, a refusal and My options stay
+    within Discord's limits (the stand-in refuses any message over them)."""
+    await table.slash("battle new", name="Horde", ruleset="m42", width=100, height=100)
+    await table.slash("map paint", terrain="woods", **{"from": "A1"}, to="CV40")
+    added = await table.slash("unit add", name="Legion of the Long Name", side="Red", at="AX50", owner=table.alice,
+                              ld=12, models=30)
+    assert "and 17 more" in text_of(added)
+    card = await table.slash("unit info", unit="Legion of the Long Name")
+    assert "Models (29 besides the leader)" in text_of(card)
+    radius = await table.slash("radius", user=table.alice, unit="Legion of the Long Name")
+    assert last_message(radius).files
+    far = await refused(table, "place", "Legal squares now:", user=table.alice, unit="Legion of the Long Name",
+                        models="A100")
+    assert "more." in text_of(far) and len(last_message(far).content) <= 2000
+    await table.slash("battle start")
+    record = await stored(table)
+    from tests.e2e.turn_helpers import posted, prompts
+
+    [prompt] = prompts(posted(table))
+    options = await table.click(prompt, f"bp:opts:{record.id}:Legion of the Long Name", user=table.alice)
+    assert "Command Radius" in text_of(options)

@@ -8,8 +8,8 @@ s being the inches per square; comparisons are done on squares of whole numbers,
 from __future__ import annotations
 
 import itertools
-from fractions import Fraction
-from math import floor, hypot
+from functools import lru_cache
+from math import hypot
 
 from rules.coords import Cell, Edge
 
@@ -39,47 +39,61 @@ def closer_than(a: Cell, b: Cell, limit: float, inches_per_square: int) -> bool:
     return (gx * gx + gy * gy) * s * s < limit * limit
 
 
-def _crossings(a: Cell, b: Cell) -> tuple[list[Edge], list[Fraction]]:
-    """Return the edges the centre-to-centre segment touches, and where (0..1) it meets grid lines."""
-    # Doubled coordinates make every centre a pair of odd whole numbers and every grid line even.
-    x0, y0, x1, y1 = 2 * a.x + 1, 2 * a.y + 1, 2 * b.x + 1, 2 * b.y + 1
-    edges: list[Edge] = []
-    ts: list[Fraction] = []
-    for k in range(min(a.x, b.x) + 1, max(a.x, b.x) + 1):
-        t = Fraction(2 * k - x0, x1 - x0)
-        y = y0 + t * (y1 - y0)
-        ts.append(t)
-        rows = [int(y // 2) - 1, int(y // 2)] if y.denominator == 1 and y % 2 == 0 else [floor(y / 2)]
-        edges.extend(Edge(Cell(k - 1, r), Cell(k, r)) for r in rows if r >= 0)
-    for k in range(min(a.y, b.y) + 1, max(a.y, b.y) + 1):
-        t = Fraction(2 * k - y0, y1 - y0)
-        x = x0 + t * (x1 - x0)
-        ts.append(t)
-        cols = [int(x // 2) - 1, int(x // 2)] if x.denominator == 1 and x % 2 == 0 else [floor(x / 2)]
-        edges.extend(Edge(Cell(c, k - 1), Cell(c, k)) for c in cols if c >= 0)
-    return sorted(set(edges)), sorted(set(ts))
+_Offsets = tuple[tuple[tuple[int, int, int, int], ...], tuple[tuple[int, int], ...]]
+
+
+@lru_cache(maxsize=1 << 16)
+def _pattern(dx: int, dy: int) -> _Offsets:
+    """Return the edges a line touches and the squares it passes through, relative to its start square.
+
+    A line's crossings depend only on how far apart its ends are, so they are worked out once per offset.
+    In doubled coordinates every centre is a pair of odd numbers and every grid line even; the places
+    (0..1) where the line meets grid lines all share one denominator, so whole numbers carry them exactly.
+    """
+    x1, y1 = 2 * dx, 2 * dy  # the start's centre is (0, 0) here, one unit from each of its sides
+    wide, tall = abs(x1) or 1, abs(y1) or 1
+    den = wide * tall  # t = n / den for every crossing
+    edges: set[tuple[int, int, int, int]] = set()
+    marks = {0, den}
+    for k in range(min(0, dx) + 1, max(0, dx) + 1):
+        n = (2 * k - 1) * den // x1  # where x = 2k - 1 (the grid line between columns k - 1 and k)
+        marks.add(n)
+        y_num, y_den = (2 * k - 1) * y1 + x1, x1  # y + 1 in doubled units, so rows are floor(value / 2)
+        if y_den < 0:
+            y_num, y_den = -y_num, -y_den
+        row = y_num // (2 * y_den)
+        rows = (row - 1, row) if y_num % (2 * y_den) == 0 else (row,)
+        edges.update((k - 1, r, k, r) for r in rows)
+    for k in range(min(0, dy) + 1, max(0, dy) + 1):
+        n = (2 * k - 1) * den // y1
+        marks.add(n)
+        x_num, x_den = (2 * k - 1) * x1 + y1, y1
+        if x_den < 0:
+            x_num, x_den = -x_num, -x_den
+        col = x_num // (2 * x_den)
+        cols = (col - 1, col) if x_num % (2 * x_den) == 0 else (col,)
+        edges.update((c, k - 1, c, k) for c in cols)
+    squares: list[tuple[int, int]] = []
+    ordered = sorted(marks)
+    for lo, hi in itertools.pairwise(ordered):
+        # The middle of each stretch between crossings lies inside one square: floor((1 + t * 2d) / 2).
+        mid2 = lo + hi  # t = mid2 / (2 den)
+        col = (2 * den + mid2 * x1) // (4 * den)
+        row = (2 * den + mid2 * y1) // (4 * den)
+        if (col, row) not in ((0, 0), (dx, dy)) and (col, row) not in squares:
+            squares.append((col, row))
+    return tuple(sorted(edges, key=lambda e: (e[1], e[0], e[3], e[2]))), tuple(squares)
 
 
 def edges_crossed(a: Cell, b: Cell) -> list[Edge]:
-    """Return the edges the straight line between two squares' centres crosses or touches."""
-    return _crossings(a, b)[0]
+    """Return the edges the straight line between two squares' centres crosses or touches, row by row."""
+    return [Edge(Cell(a.x + ax, a.y + ay), Cell(a.x + bx, a.y + by))
+            for ax, ay, bx, by in _pattern(b.x - a.x, b.y - a.y)[0] if a.x + ax >= 0 and a.y + ay >= 0]
 
 
 def squares_crossed(a: Cell, b: Cell) -> list[Cell]:
     """Return the squares the straight line between two squares' centres passes through, ends excluded."""
-    _, ts = _crossings(a, b)
-    marks = [Fraction(0), *ts, Fraction(1)]
-    out: list[Cell] = []
-    for lo, hi in itertools.pairwise(marks):
-        if lo == hi:
-            continue
-        t = (lo + hi) / 2
-        x = a.x + Fraction(1, 2) + t * (b.x - a.x)
-        y = a.y + Fraction(1, 2) + t * (b.y - a.y)
-        cell = Cell(floor(x), floor(y))
-        if cell not in (a, b) and cell not in out:
-            out.append(cell)
-    return out
+    return [Cell(a.x + x, a.y + y) for x, y in _pattern(b.x - a.x, b.y - a.y)[1]]
 
 
 def _orient(p: tuple[int, int], q: tuple[int, int], r: tuple[int, int]) -> int:

@@ -115,7 +115,7 @@ def verdict(battle: Battle, unit: Unit, leader: Spot, target: Spot, taken: set[S
     tall = int(battle.const("tall_wall"))
     wide = int(battle.const("linear_max_width"))
     blocked_by_wide = False
-    for edge in edges_crossed(home, cell):
+    for edge in edges_crossed(home, cell) if battle.edges else ():
         obs = battle.edges.get(edge)
         if obs is None or obs.opening > 0:
             continue
@@ -155,12 +155,17 @@ def _within(battle: Battle, unit: Unit, leader: Spot, target: Spot, limit: float
 def legal_spots(battle: Battle, unit: Unit, leader: Spot, taken: set[Spot] | None = None) -> list[Spot]:
     """Return the spots a model of this unit may stand on now, nearest the leader first."""
     s = int(battle.const("inches_per_square"))
-    widest = max(battle.const("cr_per_ld"), battle.const("road_cr_per_ld")) * unit.ld
+    cr = battle.const("cr_per_ld") * unit.ld
+    road = region(battle, leader.cell, "road") if on_road(battle, leader.cell) else frozenset()
+    widest = max(cr, battle.const("road_cr_per_ld") * unit.ld) if road else cr
     span = int(widest // s) + 1
     out: list[Spot] = []
     for y in range(max(0, leader.y - span), min(battle.height, leader.y + span + 1)):
         for x in range(max(0, leader.x - span), min(battle.width, leader.x + span + 1)):
             cell = Cell(x, y)
+            # No rule reaches past the Command Radius (or the road's, on the leader's road): skip the rest early.
+            if not fully_within(leader.cell, cell, widest if cell in road else cr, s):
+                continue
             for level in range(0, top_level(battle, cell) + 1):
                 spot = Spot(x, y, level)
                 if verdict(battle, unit, leader, spot, taken).ok:
