@@ -212,3 +212,16 @@ async def test_help_guides_an_m42_battle_with_commands_that_exist(table: Table) 
             assert name in options, f"{text}: `{name}` is not an option or subcommand"
             if options[name].get("type") in (1, 2):  # a subcommand (group): its options follow
                 node = options[name]
+
+
+async def test_inches_per_square_is_a_battle_setting_the_gm_changes(table: Table) -> None:
+    """A89: distances are in inches; the GM sets how many inches a square stands for (default 1)."""
+    await table.slash("battle new", name="Scale", ruleset="m42", width=20, height=5)
+    await table.slash("unit add", name="Alpha", side="Red", at="B3", owner=table.alice, ld=3, models=1)
+    await table.slash("battle rules set", key="inches_per_square", value="2")
+    await table.slash("battle start")
+    # Advance 6" is three squares of 2".
+    await refused(table, "move", "out of reach for advance (6\")", user=table.alice, unit="Alpha", to="F3",
+                  mode="advance")
+    moved = await table.slash("move", user=table.alice, unit="Alpha", to="E3", mode="advance")
+    assert 'Advance B3 \u2192 E3, 6" of 6"' in text_of(moved)
