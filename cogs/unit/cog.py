@@ -127,6 +127,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         squads="Squads in the Horde", ap="Armour on every location",
         supreme_commander="The side's Supreme Commander: feature points come from its Intelligence Bonus",
         file="A .toml stat-block file of one unit: its weapons and skills replace this unit's",
+        ld="M42: Leadership (Ld); the models are placed again", models="M42: models in the unit, leader included",
     )
     @app_commands.rename(int_="int", class_="class")
     @app_commands.autocomplete(unit=unit_choices, side=new_side_choices)
@@ -139,12 +140,13 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
                    max_wounds: app_commands.Range[int, 1, 10000] | None = None, magnitude: Pool | None = None,
                    max_magnitude: app_commands.Range[int, 1, 10000] | None = None,
                    squads: app_commands.Range[int, 1, 100] | None = None, ap: Trait | None = None,
-                   supreme_commander: bool | None = None, file: discord.Attachment | None = None) -> None:
+                   supreme_commander: bool | None = None, file: discord.Attachment | None = None,
+                   ld: Leadership | None = None, models: Models | None = None) -> None:
         """Edit a unit's stat block; a file replaces its weapons and skills."""
         stats = stats_from(name=name, side=side, owner=owner.id if owner else None, kind=kind, ws=ws, bs=bs, s=s,
                            t=t, ag=ag, int=int_, per=per, wp=wp, fel=fel, wounds=wounds, max_wounds=max_wounds,
                            magnitude=magnitude, max_magnitude=max_magnitude, squads=squads, ap=ap,
-                           supreme_commander=supreme_commander)
+                           supreme_commander=supreme_commander, ld=ld, models=models)
         if class_ is not None:
             stats["class"] = class_
         extra: list[str] = []

@@ -148,3 +148,12 @@ async def test_the_largest_unit_fits_every_reply(table: Table) -> None:
     [prompt] = prompts(posted(table))
     options = await table.click(prompt, f"bp:opts:{record.id}:Legion of the Long Name", user=table.alice)
     assert "Command Radius" in text_of(options)
+
+
+async def test_unit_edit_changes_ld_and_size_and_places_the_models_again(m42: Table) -> None:
+    await m42.slash("unit add", name="Alpha", side="Red", at="C3", owner=m42.alice, ld=2, models=3)
+    edited = await m42.slash("unit edit", unit="Alpha", ld=3, models=6)
+    assert "Alpha: changed ld, models" in text_of(edited)
+    alpha = (await stored_battle(m42)).unit("Alpha")
+    assert alpha.ld == 3 and len(alpha.models) == 5
+    await refused(m42, "unit edit", "`ws` is not an M42 stat", unit="Alpha", ws=40)
