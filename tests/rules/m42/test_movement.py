@@ -47,6 +47,7 @@ def test_crossing_a_linear_obstacle_halves() -> None:
     assert "C11" in got  # along its own side of the hedge the move is whole
 
 
+@pytest.mark.constant("halve_once")
 def test_several_causes_halve_once_and_the_override_stacks_them() -> None:
     """A90: "halve once. The causes do not stack." Off, each cause halves again."""
     b = field()
@@ -61,6 +62,7 @@ def test_several_causes_halve_once_and_the_override_stacks_them() -> None:
     assert "E5" not in got and "D5" in got  # 6 / 2 / 2 = 1.5 inches: two squares across is too far
 
 
+@pytest.mark.constant("road_before_halving")
 def test_road_bonus_before_halving() -> None:
     """004:L72 "may add 2" to it's normal movement distance"; A91 "distance = (base + 2 if road) / (2 if halved)"."""
     b = field()
@@ -75,6 +77,7 @@ def test_road_bonus_before_halving() -> None:
     assert "H5" in ends(b, "A", "advance") and "I5" not in ends(b, "A", "advance")  # 6 / 2 + 2 = 5
 
 
+@pytest.mark.constant("tall_wall")
 @pytest.mark.parametrize(("height", "crossable"), [(3.0, True), (3.5, False)])
 def test_three_inch_wall_is_crossable_and_taller_is_not(height: float, crossable: bool) -> None:
     """004:L59 "A Linear Obstacle, such as a wall, that is taller than 3" may not be crossed"; A99 "Exactly 3" tall → crossable"."""
@@ -127,6 +130,7 @@ def test_vehicles_are_not_stopped_by_impassable_terrain() -> None:
     assert "D2" in ends(b, "A", "advance")
 
 
+@pytest.mark.constant("standoff")
 def test_standoff_from_enemies_except_assault() -> None:
     """A93: "no model may move or be placed within 2" of an enemy model unless it is performing an assault"."""
     b = field(20, 3)
@@ -172,6 +176,7 @@ def test_stairs_cost_the_floor_height() -> None:
     assert "B2^2" not in got  # the roof: through the ceiling halves, 6" of climbing is over 3"
 
 
+@pytest.mark.constant("advance_inches")
 def test_action_distances_are_constants_the_gm_sets() -> None:
     """A89: "Action distances: Advance 6", Shooting Advance 6", Fall Back 12", At-The-Double 12". Other actions are configurable"."""
     b = field()

@@ -21,6 +21,7 @@ def why(b, name: str, where: str) -> str:  # type: ignore[no-untyped-def]
     return verdict(b, u, u.leader, spot(where)).rule
 
 
+@pytest.mark.constant("cr_per_ld")
 def test_default_command_radius_is_two_ld_fully_within() -> None:
     """004:L40 "within the leader's normal Command Radius (2 x Ld)"; A89 measured to the furthest base edge."""
     b = field()
@@ -32,12 +33,17 @@ def test_default_command_radius_is_two_ld_fully_within() -> None:
     assert ok(b, "A", "Q10")
 
 
+@pytest.mark.constant("inches_per_square")
 def test_inches_per_square_scales_every_distance() -> None:
-    """A89: CR = 2 x Ld inches; the GM sets inches per square (default 1)."""
+    """A89: "`CR = 2×Ld` inches"; a square stands for the inches the GM sets, so Ld 3 reaches 6" whatever the scale."""
     b = field()
     unit(b, "A", "J10", ld=3)
+    rule(b, "inches_per_square", "1")
+    assert ok(b, "A", "P10") and not ok(b, "A", "Q10")  # 6 squares of 1" and 7 squares
     rule(b, "inches_per_square", "2")
-    assert ok(b, "A", "M10") and not ok(b, "A", "N10")  # 6" and 8"
+    assert ok(b, "A", "M10") and not ok(b, "A", "N10")  # 3 squares of 2" = 6" and 4 squares = 8"
+    rule(b, "inches_per_square", "3")
+    assert ok(b, "A", "L10") and not ok(b, "A", "M10")  # 2 squares of 3" = 6" and 3 squares = 9"
 
 
 def test_into_area_terrain_from_outside_is_one_ld() -> None:
@@ -58,6 +64,7 @@ def test_leader_inside_area_terrain_keeps_the_full_radius() -> None:
     assert ok(b, "A", "P10") and not ok(b, "A", "Q10")
 
 
+@pytest.mark.constant("blocked_line_half_cr")
 def test_line_across_area_terrain_limits_to_one_ld_and_the_override_refuses() -> None:
     """004:L40 "so long as a straight line can traced back ... that does not intersect a piece of area terrain"; A92."""
     b = field()
@@ -92,6 +99,7 @@ def test_nothing_placed_beyond_a_wall_taller_than_three_inches(height: float, al
         assert "004:L59" in why(b, "A", "L10")
 
 
+@pytest.mark.constant("enemy_line_gap")
 def test_line_of_enemy_troops_limits_to_one_ld() -> None:
     """004:L64 "any models placed on the far side of them must be placed completely within half"; A94 (4" gap)."""
     b = field()
@@ -110,6 +118,7 @@ def test_line_of_enemy_troops_limits_to_one_ld() -> None:
     assert ok(b2, "A", "I10")
 
 
+@pytest.mark.constant("road_cr_per_ld")
 def test_along_the_leaders_road_three_ld() -> None:
     """004:L74 "...placed on the same road may be placed so that the furthest edge of their bases are up to three times the unit's Ld"."""
     b = field()
@@ -143,6 +152,7 @@ def test_leader_inside_a_building_keeps_models_inside_or_on_the_roof() -> None:
     assert ok(b, "A", "L9^1")  # the roof of a one-floor house, 3" up, within 6"
 
 
+@pytest.mark.constant("opening_tenths_per_model")
 def test_openings_hold_one_model_per_half_inch() -> None:
     """004:L104 "For each full half-inch of width ... you may place 1 infantry model behind the opening"; A95 floor(width / 0.5)."""
     b = field()
@@ -164,6 +174,7 @@ def test_unopenable_building_takes_models_outside_at_its_openings() -> None:
     assert not ok(b, "A", "J9")
 
 
+@pytest.mark.constant("vertical_then_horizontal")
 def test_upper_floors_within_cr_measure_horizontally() -> None:
     """004:L96 "If the distance between those floors is equal to or less than the unit's CR, then models may be placed anywhere on those floors"; A96."""
     b = field()
@@ -184,6 +195,7 @@ def test_leader_in_ruins_may_place_models_outside() -> None:
     assert ok(b, "A", "P10")
 
 
+@pytest.mark.constant("interlinked_ignores_terrain")
 def test_interlinked_ignores_terrain_penalties_only() -> None:
     """004:L134 "ignores all Command Radius penalties caused by terrain. Their CR is, however, still affected by enemy troops"; A97."""
     b = field()

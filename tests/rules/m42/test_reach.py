@@ -22,6 +22,7 @@ def test_each_action_reports_its_full_and_halved_distance() -> None:
     assert found["fall-back"] == (12, 6) and found["at-the-double"] == (12, 6)
 
 
+@pytest.mark.constant("road_bonus")
 def test_a_leader_on_a_road_adds_the_road_bonus_before_halving() -> None:
     """004:L72 "may add 2" to it's normal movement distance"; A91: halving comes after the bonus."""
     b = field()
