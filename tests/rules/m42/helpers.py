@@ -9,6 +9,8 @@ from rules.coords import Cell, Edge
 from rules.dice import Dice
 from rules.edges import Obstacle
 from rules.orders import AddUnit, Paint, SetRule, Start
+from rules.systems.m42.movement import action_of, reachable
+from rules.systems.m42.placement import verdict
 from rules.systems.m42.units import Spot, Unit
 
 DICE = Dice.seeded(7)
@@ -52,3 +54,14 @@ def start(battle: Battle[Unit]) -> None:
 def spot(text: str) -> Spot:
     """Parse a spot like `C4` or `C4^1`."""
     return Spot.parse(text)
+
+
+def ends(battle: Battle[Unit], name: str, action: str) -> set[str]:
+    """Return the spots a unit's leader may end an action on, as text."""
+    return {str(s) for s in reachable(battle, battle.unit(name), action_of(battle, action))}
+
+
+def ok(battle: Battle[Unit], name: str, where: str) -> bool:
+    """Return whether a model of the unit may stand on a spot, its leader where it is now."""
+    u = battle.unit(name)
+    return verdict(battle, u, u.leader, spot(where)).ok

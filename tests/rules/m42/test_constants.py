@@ -8,20 +8,9 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import IllegalOrderError
 from rules.orders import Move
-from rules.systems.m42.movement import action_of, reachable
 from rules.systems.m42.orders import SetFloors
-from rules.systems.m42.placement import verdict
 from rules.systems.m42.units import Unit
-from tests.rules.m42.helpers import DICE, field, paint, rule, spot, start, unit, wall
-
-
-def ends(battle, name: str, action: str) -> set[str]:  # type: ignore[no-untyped-def]
-    return {str(s) for s in reachable(battle, battle.unit(name), action_of(battle, action))}
-
-
-def ok(battle, name: str, where: str) -> bool:  # type: ignore[no-untyped-def]
-    u = battle.unit(name)
-    return verdict(battle, u, u.leader, spot(where)).ok
+from tests.rules.m42.helpers import DICE, ends, field, ok, paint, rule, start, unit, wall
 
 
 @pytest.mark.constant("shooting_advance_inches", "fall_back_inches", "at_the_double_inches")

@@ -7,13 +7,8 @@ import pytest
 from rules.coords import Cell
 from rules.errors import IllegalOrderError
 from rules.orders import Move
-from rules.systems.m42.movement import action_of, reachable
 from rules.systems.m42.orders import SetRoad
-from tests.rules.m42.helpers import DICE, field, paint, rule, start, unit, wall
-
-
-def ends(battle, name: str, action: str) -> set[str]:  # type: ignore[no-untyped-def]
-    return {str(s) for s in reachable(battle, battle.unit(name), action_of(battle, action))}
+from tests.rules.m42.helpers import DICE, ends, field, paint, rule, start, unit, wall
 
 
 def test_open_ground_advance_is_six_inches() -> None:

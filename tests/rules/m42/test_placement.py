@@ -8,12 +8,7 @@ from rules.coords import Cell
 from rules.errors import IllegalOrderError
 from rules.systems.m42.orders import Place, SetFloors, SetRoad
 from rules.systems.m42.placement import verdict
-from tests.rules.m42.helpers import DICE, field, paint, rule, spot, unit, wall
-
-
-def ok(b, name: str, where: str) -> bool:  # type: ignore[no-untyped-def]
-    u = b.unit(name)
-    return verdict(b, u, u.leader, spot(where)).ok
+from tests.rules.m42.helpers import DICE, field, ok, paint, rule, spot, unit, wall
 
 
 def why(b, name: str, where: str) -> str:  # type: ignore[no-untyped-def]
