@@ -30,6 +30,24 @@ STATUSES = ("setup", "active", "ended")
 MAX_SIDES = 8
 MAX_UNITS = 400
 
+def board_size(ruleset_id: str, width: int | None, height: int | None) -> tuple[int, int]:
+    """Return the board a new battle gets: the GM's width and height, or one square for a system with no map."""
+    system = system_of(ruleset_id)
+    if not system.has_map:
+        if width is not None or height is not None:
+            raise InvalidOrderError(
+                f"{system.name} has no map: leave out width and height (forces fight in rounds, not on squares)."
+            )
+        return 1, 1
+    if width is None or height is None:
+        missing = " and ".join(k for k, v in (("width", width), ("height", height)) if v is None)
+        raise InvalidOrderError(
+            f"A {ruleset_id} battle is fought on a map: give its {missing} in squares (1 to {MAX_SIDE}), "
+            "like `width:30 height:20`."
+        )
+    return width, height
+
+
 def check_name(name: str, what: str = "name") -> str:
     """Validate a display name: 1 to 64 printable characters."""
     clean = " ".join(name.split())

@@ -35,11 +35,16 @@ class SubmitPlan(Order):
 @order("surface-resolve", "anyone")
 @dataclass(frozen=True)
 class Resolve(Order):
-    """Fight the engagement once both plans are in (the GM may force it, missing plans take defaults)."""
+    """Fight the engagement once both plans are in; the GM (or a passed deadline) may force it.
 
-    gm_options = ("force",)
+    Forced, a side without a plan takes the default plan, or with `standing` its plan of the last turn.
+    """
+
+    gm_options = ("force", "standing")
+    slow = True  # every round of every unit, in one order
 
     force: bool = False
+    standing: bool = False
 
 
 @order("surface-next-turn")
