@@ -18,7 +18,7 @@ from bot.scheduler import Scheduler
 from render import crop_around, render_map
 from render.surface_chart import render_surface_chart
 from rules import orders as o
-from rules.battle import Battle
+from rules.battle import Battle, board_size
 from rules.dice import Dice
 from rules.errors import ConflictError, GameError, IllegalOrderError, NotAllowedError, NotFoundError
 from rules.outcome import Outcome
@@ -47,6 +47,7 @@ __all__ = [
 
 CROP_ABOVE = 24  # maps wider or taller than this are posted cropped around the action
 MAX_UNDO = 50
+LOG_PAGE = 50  # events read at a time when searching the log
 # The actor id the bot itself acts under (deadlines): no Discord user has id 0.
 SYSTEM_USER_ID = 0
 
@@ -213,22 +214,22 @@ class TableService:
     # --- actions ------------------------------------------------------------
 
     async def create_battle(self, actor: Actor, *, channel_id: int, thread_id: int | None, name: str,
-                            ruleset: str, width: int, height: int) -> Result:
-        """Create a battle in a channel (or thread); the creator is its GM."""
+                            ruleset: str, width: int | None = None, height: int | None = None) -> Result:
+        """Create a battle in a channel (or thread); the creator is its GM. A map-less system takes no size."""
         here = thread_id or channel_id
         existing = await self.db.battles.in_channel(actor.guild_id, here)
         if existing is not None:
             raise GameError(
                 f"This channel already runs **{existing.name}**. End it with /battle end, or start the new one in another channel or a thread."
             )
-        battle = Battle.new(ruleset, width, height, name)
+        battle = Battle.new(ruleset, *board_size(ruleset, width, height), name)
         record = await self.db.battles.create(
             guild_id=actor.guild_id, channel_id=channel_id, thread_id=thread_id, name=battle.name,
             ruleset=battle.ruleset_id, created_by=actor.user_id, state=battle.to_dict(), now=self.clock(),
         )
         log.info("battle %s created in guild %s by %s", record.id, actor.guild_id, actor.user_id)
         self.publish(Notice("created", record, battle, actor=actor))
-        png = await self.render(battle) if self.render_enabled else None
+        png = await self.render(battle) if self._maps(battle) else None
         return Result(record=record, battle=battle, png=png)
 
     async def execute(self, actor: Actor, record: BattleRecord, order: o.Order, *, render: bool = True,
@@ -248,13 +249,17 @@ class TableService:
                 raise StaleTurnError("That turn is already over.")
             await self.authorise(actor, current, battle, order)
             dice = Dice(self.rng_factory(), scripted=list(manual_rolls))
-            outcome = battle.apply(order, dice)
+            if order.slow:
+                # A whole engagement in one order takes seconds at the largest: the event loop keeps serving.
+                outcome, state, logged = await asyncio.to_thread(_resolve, battle, order, dice)
+            else:
+                outcome, state, logged = _resolve(battle, order, dice)
             status = cast("BattleStatus", battle.status) if battle.status != current.status else None
             try:
                 saved = await self.db.battles.commit(
-                    current.id, expected_version=current.version, state=battle.to_dict(), status=status,
+                    current.id, expected_version=current.version, state=state, status=status,
                     event=NewEvent(actor_id=actor.user_id, kind=order.kind, order_text=str(order),
-                                   outcome=outcome.to_dict(), hidden=outcome.hidden),
+                                   outcome=logged, hidden=outcome.hidden),
                     now=self.clock(),
                 )
             except StaleVersionError:
@@ -267,7 +272,7 @@ class TableService:
             self.publish(notice)
         else:
             extra["notice"] = notice
-        png = await self.render(battle, outcome.highlight) if render and self.render_enabled else None
+        png = await self.render(battle, outcome.highlight) if render and self._maps(battle) else None
         return Result(record=saved, battle=battle, outcome=outcome, png=png, seq=seq, extra=extra)
 
     async def undo(self, actor: Actor, record: BattleRecord, count: int = 1) -> Result:
@@ -292,7 +297,7 @@ class TableService:
         texts = [e.order_text for e in undone]
         self.publish(Notice("undone", saved, battle, actor=actor, seq=seq, turn=started,
                             extra={"undone": texts, "seqs": [e.seq for e in undone]}))
-        png = await self.render(battle) if self.render_enabled else None
+        png = await self.render(battle) if self._maps(battle) else None
         return Result(record=saved, battle=battle, png=png, seq=seq,
                       extra={"undone": texts, "seqs": [e.seq for e in undone]})
 
@@ -363,6 +368,18 @@ class TableService:
         return clock
 
     # --- the log ------------------------------------------------------------
+
+    async def latest_outcome(self, record: BattleRecord, kind: str) -> dict[str, Any] | None:
+        """Return the logged outcome of the battle's newest order of a kind still in force (not undone)."""
+        offset = 0
+        while True:
+            page = await self.db.events.list(record.id, limit=LOG_PAGE, offset=offset, include_undone=False)
+            for event in page:
+                if event.kind == kind:
+                    return event.outcome
+            if len(page) < LOG_PAGE:
+                return None
+            offset += LOG_PAGE
 
     async def log_page(self, record: BattleRecord, page: int, per_page: int) -> tuple[list[EventRecord], int]:
         """Return one page of a battle's log, newest first, and how many entries it has."""
@@ -449,6 +466,10 @@ class TableService:
 
     # --- rendering ----------------------------------------------------------
 
+    def _maps(self, battle: Battle) -> bool:
+        """Return whether a change to this battle comes with its map (rendering on, and the system has a map)."""
+        return self.render_enabled and battle.system.has_map
+
     async def render(self, battle: Battle, highlight: dict[str, Any] | None = None, *, full: bool = False,
                      overlays: Sequence[Any] = (), viewer_sides: Sequence[str] = (), show_hidden: bool = False) -> bytes:
         """Render the map in a worker thread, cropped around the action on big maps unless `full`."""
@@ -475,6 +496,12 @@ class TableService:
         marks = [*overlays_for({"actor": str(unit.cell)}), *reach_overlays(reach)]
         png = await asyncio.to_thread(render_map, view, overlays=marks, crop=crop)
         return reach, png
+
+
+def _resolve(battle: Battle, order: o.Order, dice: Dice) -> tuple[Outcome, dict[str, Any], dict[str, Any]]:
+    """Apply an order; return its outcome, the battle's new document and the outcome as logged."""
+    outcome = battle.apply(order, dice)
+    return outcome, battle.to_dict(), outcome.to_dict()
 
 
 def _nothing_to_undo(count: int, available: int) -> str:
