@@ -16,6 +16,7 @@ from cogs.common.autocomplete import constant_choices, ruleset_choices
 from cogs.common.context import actor_of, battle_here, channel_key, service_of
 from cogs.common.embeds import INFO, outcome_embed, safe
 from cogs.common.replies import defer, reply
+from cogs.surface.info import SETUP_STEPS, force_fields, surface_stage
 from rules import orders as o
 from rules.constants import list_constants
 from rules.errors import GameError, NotAllowedError
@@ -39,15 +40,15 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
     @app_commands.command(name="new", description="Start a new battle in this channel (you become its GM)")
     @app_commands.describe(
         name="Name of the battle (1-64 characters)",
-        ruleset="Rule system: strategic-e (1 square = 1 km) or strategic-p (1 square = 1 dm)",
-        width="Map width in squares (1-100)",
-        height="Map height in squares (1-100)",
+        ruleset="Rule system: strategic-e (1 square = 1 km), strategic-p (1 square = 1 dm), surface (no map)...",
+        width="Map width in squares (1-100); leave out for a ruleset with no map (surface)",
+        height="Map height in squares (1-100); leave out for a ruleset with no map (surface)",
         thread="Open a thread for this battle instead of using the channel",
     )
     @app_commands.autocomplete(ruleset=ruleset_choices)
     async def new(self, interaction: discord.Interaction, name: str, ruleset: str,
-                  width: app_commands.Range[int, 1, 100], height: app_commands.Range[int, 1, 100],
-                  thread: bool = False) -> None:
+                  width: app_commands.Range[int, 1, 100] | None = None,
+                  height: app_commands.Range[int, 1, 100] | None = None, thread: bool = False) -> None:
         """Create a battle here or in a new thread."""
         service = service_of(interaction)
         actor = actor_of(interaction)
@@ -61,20 +62,27 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
             if not isinstance(channel, discord.TextChannel):
                 raise GameError("A thread can only be opened from a text channel; run this in a text channel.")
             # Validate before creating anything on Discord, so a bad name leaves no orphan thread.
-            from rules.battle import Battle
+            from rules.battle import Battle, board_size
 
-            Battle.new(ruleset, width, height, name)
+            Battle.new(ruleset, *board_size(ruleset, width, height), name)
             await defer(interaction)
             created = await channel.create_thread(name=name[:100], type=discord.ChannelType.public_thread)
             thread_id = created.id
         result = await service.create_battle(actor, channel_id=channel_id, thread_id=thread_id, name=name,
                                              ruleset=ruleset, width=width, height=height)
         rec = result.record
+        battle = result.battle
+        if battle.system.has_map:
+            where = f", map {battle.width}\u00d7{battle.height}"
+            steps = "Set it up with /map paint and /unit add, then /battle start."
+        else:
+            where = ""
+            steps = SETUP_STEPS.get(battle.system.id, "Add units with /unit add, then /battle start.")
         embed = discord.Embed(
             title=f"New battle: {safe(rec.name)}", colour=INFO,
             description=(
-                f"Ruleset **{rec.ruleset}** ({result.battle.ruleset.scale}), map {width}\u00d7{height}.\n"
-                f"GM: {interaction.user.mention}. Set it up with /map paint and /unit add, then /battle start."
+                f"Ruleset **{rec.ruleset}** ({battle.ruleset.scale}){where}.\n"
+                f"GM: {interaction.user.mention}. {steps}"
             ),
         )
         embed.set_footer(text=f"battle #{rec.id}")
@@ -104,6 +112,16 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         record = await battle_here(interaction)
         battle = await service_of(interaction).load(record)
         embed = discord.Embed(title=safe(battle.name), colour=INFO)
+        if battle.system.id == "surface":
+            embed.description = (
+                f"Ruleset **{battle.ruleset_id}** ({battle.ruleset.scale})\n"
+                f"Status **{battle.status}** \u00b7 {surface_stage(battle)}\nGM: <@{record.created_by}>"
+            )
+            for name, value in force_fields(battle):
+                embed.add_field(name=name, value=value, inline=False)
+            embed.set_footer(text=f"battle #{record.id} \u00b7 version {record.version}")
+            await reply(interaction, embed=embed)
+            return
         embed.description = (
             f"Ruleset **{battle.ruleset_id}** ({battle.ruleset.scale}) \u00b7 map {battle.width}\u00d7{battle.height}\n"
             f"Status **{battle.status}**" + (f" \u00b7 round {battle.round}" if battle.round else "")
@@ -222,6 +240,6 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         service = service_of(interaction)
         result = await service.execute(actor_of(interaction), record, order, render=False)
         await defer(interaction)
-        png = await service.render(result.battle, full=True) if render_map else None
+        png = await service.render(result.battle, full=True) if render_map and result.battle.system.has_map else None
         assert result.outcome is not None
         await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name), png=png)

@@ -52,8 +52,8 @@ async def send(target: discord.abc.Messageable, *, content: str | None = None, e
     return await target.send(**kwargs)
 
 
-class Notifier:
-    """Post and edit the messages a battle's channel and players need after each change."""
+class NoticeListener:
+    """Hear the table service's notices of the battles this listener presents, and post what they call for."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -63,13 +63,31 @@ class Notifier:
         """Return the bot's table service."""
         return self.bot.service  # type: ignore[attr-defined,no-any-return]
 
+    def wants(self, notice: Notice) -> bool:
+        """Return whether this listener presents the notice's battle."""
+        return True
+
+    async def handle(self, notice: Notice) -> None:
+        """Post what the notice calls for."""
+        raise NotImplementedError
+
     async def __call__(self, notice: Notice) -> None:
         """Handle one notice; Discord refusing a message is logged, never raised into the service."""
+        if not self.wants(notice):
+            return
         try:
             await self.handle(notice)
         except discord.HTTPException as exc:
             log.warning("could not post the %s notice of battle %s: %s %s", notice.kind, notice.record.id,
                         exc.status, exc.text)
+
+
+class Notifier(NoticeListener):
+    """Post and edit the messages a battle's channel and players need after each change."""
+
+    def wants(self, notice: Notice) -> bool:
+        """Present battles of units' turns; a system with phases of its own (Surface Combat) has its own cog's."""
+        return notice.battle.system.phases is None
 
     async def handle(self, notice: Notice) -> None:
         """Update the board, then post what the notice calls for."""
