@@ -192,11 +192,12 @@ def page_count(report: dict[str, Any]) -> int:
 def report_embed(battle: Battle, report: dict[str, Any], page: int) -> discord.Embed:
     """Return the summary embed with one page of the round-by-round log (the page is clamped to those there are)."""
     pages = paginate(report_lines(report))
+    missing = f" \u00b7 there is no page {page}" if page > len(pages) else ""
     page = max(1, min(page, len(pages)))
     embed = discord.Embed(title=f"Surface Combat: {safe(battle.name)}"[:TITLE_CHARS], colour=INFO,
                           description=pages[page - 1])
     for name, value in summary_fields(report):
         embed.add_field(name=name, value=value, inline=False)
     more = " \u00b7 /surface report page:N or the buttons for more" if len(pages) > 1 else ""
-    embed.set_footer(text=f"Log page {page}/{len(pages)}{more}")
+    embed.set_footer(text=f"Log page {page}/{len(pages)}{missing}{more}")
     return embed

@@ -91,6 +91,8 @@ async def test_two_sides_plan_privately_and_the_battle_resolves(table: Table) ->
     assert (await table.service.clock_of(await stored(table))).turn_key is None
     page = await table.slash("surface report", user=table.carol)
     assert "Log page 1/" in text_of(page)
+    beyond = await table.slash("surface report", user=table.carol, page=500)
+    assert "there is no page 500" in text_of(beyond)
     export = await table.slash("surface export")
     forces = json.loads(export.messages[-1].files[0].data)
     assert set(forces["forces"]) <= {"Marines", "Rebels"}
