@@ -12,14 +12,16 @@ from discord.ext import commands
 
 from bot.archive import MAX_IMPORT_BYTES
 from cogs.battle.log import LogPageButton, log_message
+from cogs.battle.rules_text import imported_embed, rules_embeds
+from cogs.common.attachments import read_text
 from cogs.common.autocomplete import constant_choices, ruleset_choices
 from cogs.common.context import actor_of, battle_here, channel_key, service_of
 from cogs.common.embeds import INFO, outcome_embed, safe
 from cogs.common.replies import defer, reply
 from cogs.surface.info import SETUP_STEPS, force_fields, surface_stage
 from rules import orders as o
-from rules.constants import list_constants
 from rules.errors import GameError, NotAllowedError
+from rules.systems.strategic.actions.homebrew import ImportHomebrew
 
 
 class BattleCog(commands.GroupCog, group_name="battle", group_description="Create and run battles"):
@@ -202,31 +204,29 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         embed.set_footer(text=f"battle #{result.record.id}")
         await reply(interaction, embed=embed, png=result.png)
 
-    rules = app_commands.Group(name="rules", description="The rule constants of this battle")
+    rules = app_commands.Group(name="rules", description="The rule constants and homebrew tables of this battle")
 
-    @rules.command(name="show", description="List this battle's rule constants, with the GM's overrides")
+    @rules.command(name="show", description="List this battle's rule constants and homebrew terrain and features")
     async def rules_show(self, interaction: discord.Interaction) -> None:
-        """List the rule constants."""
+        """List the rule constants, with the GM's overrides, and the homebrew rows, only to you."""
         record = await battle_here(interaction)
         battle = await service_of(interaction).load(record)
-        lines = []
-        for c in list_constants(battle):
-            mark = f" (default {c['default']})" if c["overridden"] else ""
-            ruling = f" [{c['ruling']}]" if c["ruling"] else ""
-            lines.append(f"`{c['key']}` = **{c['value']}**{mark}{ruling}: {c['doc']}")
-        embed = discord.Embed(title=f"Rule constants: {battle.ruleset_id}", colour=INFO)
-        chunk: list[str] = []
-        size = 0
-        for line in lines:
-            if size + len(line) > 1000 and chunk:
-                embed.add_field(name="\u200b", value="\n".join(chunk), inline=False)
-                chunk, size = [], 0
-            chunk.append(line)
-            size += len(line) + 1
-        if chunk:
-            embed.add_field(name="\u200b", value="\n".join(chunk), inline=False)
-        embed.set_footer(text="A GM changes one with /battle rules set key value")
-        await reply(interaction, embed=embed, ephemeral=True)
+        for embed in rules_embeds(battle):
+            await reply(interaction, embed=embed, ephemeral=True)
+
+    @rules.command(name="import", description="Bring in homebrew terrain and features from a TOML table (GM)")
+    @app_commands.describe(file="A .toml file of [[terrain]] and [[feature]] tables (see docs/homebrew.md); it "
+                                "replaces the battle's earlier homebrew table")
+    async def rules_import(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        """Import a homebrew table; nothing changes if any line of it is wrong."""
+        record = await battle_here(interaction)
+        service = service_of(interaction)
+        actor = actor_of(interaction)
+        await service.require_gm(actor, record, "import homebrew terrain and features")
+        text = await read_text(file, suffixes=(".toml",), what="a homebrew table",
+                               guide="[[terrain]] and [[feature]] tables, as in docs/homebrew.md")
+        result = await service.execute(actor, record, ImportHomebrew(text=text), render=False)
+        await reply(interaction, embed=imported_embed(result.battle, file.filename))
 
     @rules.command(name="set", description="Override a rule constant for this battle (GM)")
     @app_commands.describe(key="Constant to change (see /battle rules show)", value="New value")

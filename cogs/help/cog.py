@@ -17,7 +17,8 @@ GM_GUIDE = (
     "3. Add units: `/unit add name:Eva-01 side:NERV at:E5 owner:@player ag:45`, or `/unit import` a stat-block file.\n"
     "4. P-Scale: sides buy features with `/feature place`; check everything with `/battle info` and `/map show full:True`.\n"
     "5. `/battle start`. Then `/gm deadline`, `/gm policy`, `/turn mode`; `/gm undo`, `/gm roll` (hidden) and "
-    "`/gm end` when it is over. `/battle rules show` lists the rulings you can change."
+    "`/gm end` when it is over. `/battle rules show` lists the rulings you can change; "
+    "`/battle rules import` brings in homebrew terrain and features (a TOML table)."
 )
 SURFACE_GUIDE = (
     "Army against army, no map: `/battle new name:… ruleset:surface` (no width or height), then "
