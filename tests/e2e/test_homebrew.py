@@ -48,6 +48,10 @@ async def test_gm_imports_a_table_and_it_is_listed(p_battle: Table) -> None:
     assert "**Lava Field** (`lava`, map `L`): DTV 3, AP 0, hit penalty +0, low ground, no hiding" in listing
     assert "**Watchtower** (`watchtower`, WT): cost 3 FP, Cover AP 8, DTV 0, hit penalty \u221210; on Plain, " \
            "Forest, Urban, Lava Field" in listing
+    offered = await table.discord.autocomplete("map paint", "terrain", "lav", user=table.gm, channel=table.channel)
+    assert [c["value"] for c in offered] == ["lava"]
+    buyable = await table.discord.autocomplete("feature place", "type", "watch", user=table.gm, channel=table.channel)
+    assert [c["value"] for c in buyable] == ["watchtower"]
     features = await table.slash("feature list", user=table.alice)
     assert "Tank Traps (TT, 2 FP), Watchtower (WT, 3 FP)" in text_of(features)
     assert table.discord.rejections == []
