@@ -47,7 +47,8 @@ __all__ = [
 
 CROP_ABOVE = 24  # maps wider or taller than this are posted cropped around the action
 MAX_UNDO = 50
-LOG_PAGE = 50  # events read at a time when searching the log
+SLOW_UNITS = 50  # a slow order on a battle with this many units is resolved in a worker thread
+LOG_PAGE = 10  # events read at a time when searching the log (each with its outcome, some large)
 # The actor id the bot itself acts under (deadlines): no Discord user has id 0.
 SYSTEM_USER_ID = 0
 
@@ -249,8 +250,9 @@ class TableService:
                 raise StaleTurnError("That turn is already over.")
             await self.authorise(actor, current, battle, order)
             dice = Dice(self.rng_factory(), scripted=list(manual_rolls))
-            if order.slow:
+            if order.slow and len(battle.units) >= SLOW_UNITS:
                 # A whole engagement in one order takes seconds at the largest: the event loop keeps serving.
+                # A small one takes milliseconds, less than the hop to a thread.
                 outcome, state, logged = await asyncio.to_thread(_resolve, battle, order, dice)
             else:
                 outcome, state, logged = _resolve(battle, order, dice)

@@ -46,6 +46,11 @@ class ReportPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await guarded(interaction, self._show)
 
     async def _show(self, interaction: discord.Interaction) -> None:
+        message = interaction.message
+        # The public report stays as everyone sees it; paging happens in a private copy. Answer Discord at
+        # once: a long engagement's log takes a moment to read back.
+        private = message is not None and message.flags.ephemeral
+        await interaction.response.defer(ephemeral=True, thinking=not private)
         record, _ = await battle_and_actor(interaction, self.battle_id)
         service = service_of(interaction)
         battle = await service.load(record)
@@ -55,12 +60,10 @@ class ReportPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         report = await fought_report(service, record, battle)
         embed = report_embed(battle, report, self.page)
         view = report_view(record.id, battle, report, self.page) or discord.utils.MISSING
-        message = interaction.message
-        # The public report stays as everyone sees it; paging happens in a private copy.
-        if message is not None and message.flags.ephemeral:
-            await interaction.response.edit_message(embed=embed, view=view)
+        if private:
+            await interaction.edit_original_response(embed=embed, view=view)
         else:
-            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+            await interaction.followup.send(embed=embed, view=view, ephemeral=True)
 
 
 def report_view(battle_id: int, battle: Battle, report: dict[str, Any], page: int) -> discord.ui.View | None:

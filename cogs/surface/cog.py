@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections import Counter
 from typing import Any
 
 import discord
@@ -16,17 +17,16 @@ from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import INFO, safe
 from cogs.common.replies import defer, reply
 from cogs.surface.buttons import ReportPageButton, report_view
-from cogs.surface.fought import fought_report
+from cogs.surface.fought import fought_report, kept_report
 from cogs.surface.info import force_fields, surface_stage
 from cogs.surface.notices import SurfaceNotices, deadline_text
 from cogs.surface.report import report_embed
-from cogs.unit.importing import ImportPlan, place_all
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError
 from rules.orders import AddUnit, Order
-from rules.systems.surface.forces import read_forces, survivors
-from rules.systems.surface.orders import NextTurn, Resolve, SetSide, SubmitPlan
+from rules.systems.surface.forces import survivors
+from rules.systems.surface.orders import ImportForces, NextTurn, Resolve, SetSide, SubmitPlan
 from rules.systems.surface.unittypes import FLAGS, unit_types
 
 TYPE_CHOICES = [app_commands.Choice(name=t.name, value=t.key) for t in unit_types().values()][:25]
@@ -98,17 +98,19 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
         _surface(battle)
         text = await read_text(file, suffixes=(".json",), what="a forces file",
                                guide="the forces.json that /surface export gives")
+        # Hundreds of units take a moment; defer privately, so a refusal reaches only the GM.
+        await defer(interaction, ephemeral=True)
         try:
-            orders = read_forces(text, battle)
+            result = await service.execute(actor, record, ImportForces(forces=text), render=False)
         except GameError as exc:
-            raise GameError(f"{exc.message}\nNothing was imported.") from None
-        await defer(interaction)
-        placed = await place_all(service, actor, record, ImportPlan(orders))
-        counts: dict[str, int] = {}
-        for order in orders:
-            counts[order.side] = counts.get(order.side, 0) + 1
+            raise type(exc)(f"{exc.message}\nNothing was imported.") from None
+        assert result.outcome is not None
+        counts = Counter(str(e["side"]) for e in result.outcome.effects if e["type"] == "unit_added")
         sides = ", ".join(f"{safe(side)} {n}" for side, n in counts.items())
-        await reply(interaction, f"Imported {len(placed)} unit{'s' if len(placed) != 1 else ''} from "
+        total = sum(counts.values())
+        await interaction.edit_original_response(content=f"Imported `{safe(file.filename)}`; the list is posted for "
+                                                 "everyone.")
+        await reply(interaction, f"Imported {total} unit{'s' if total != 1 else ''} from "
                     f"`{safe(file.filename)}`: {sides}. `/battle info` lists them.")
 
     @app_commands.command(name="side", description="Set a side's leader and situation (GM)")
@@ -179,6 +181,8 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
         service = service_of(interaction)
         battle = await service.load(record)
         _surface(battle)
+        kept_report(battle)  # refused privately, before the public answer is on its way
+        await defer(interaction)
         found = await fought_report(service, record, battle)
         embed = report_embed(battle, found, page)
         await reply(interaction, embed=embed, view=report_view(record.id, battle, found, page))

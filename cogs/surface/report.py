@@ -18,6 +18,8 @@ PAGE_CHARS = 3800  # under the 4,096 of an embed description, with room for the 
 FIELD_CHARS = 1024
 ITEMS_PER_LINE = 12  # 64-character names, escaped: a line of them stays well under a page
 ROLLS_SHOWN = 8
+PAGED_MAX = 4
+_PAGED: list[tuple[dict[str, Any], list[str]]] = []
 TITLE_CHARS = 256
 FATE_WORDS = {"destroyed": "destroyed", "rallies": "rallied", "disintegrates": "disintegrated",
               "escapes": "escaped", "lost": "lost fleeing", "disappears": "vanished", "fought on": "fought on"}
@@ -184,14 +186,25 @@ def summary_fields(report: dict[str, Any]) -> list[tuple[str, str]]:
     return fields
 
 
+def pages_of(report: dict[str, Any]) -> list[str]:
+    """Return the log's pages, worked out once per report (a long engagement has thousands of lines)."""
+    for seen, pages in _PAGED:
+        if seen is report:
+            return pages
+    pages = paginate(report_lines(report))
+    _PAGED.append((report, pages))
+    del _PAGED[:-PAGED_MAX]
+    return pages
+
+
 def page_count(report: dict[str, Any]) -> int:
     """Return how many pages the round-by-round log fills."""
-    return len(paginate(report_lines(report)))
+    return len(pages_of(report))
 
 
 def report_embed(battle: Battle, report: dict[str, Any], page: int) -> discord.Embed:
     """Return the summary embed with one page of the round-by-round log (the page is clamped to those there are)."""
-    pages = paginate(report_lines(report))
+    pages = pages_of(report)
     missing = f" \u00b7 there is no page {page}" if page > len(pages) else ""
     page = max(1, min(page, len(pages)))
     embed = discord.Embed(title=f"Surface Combat: {safe(battle.name)}"[:TITLE_CHARS], colour=INFO,

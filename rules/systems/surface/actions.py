@@ -9,7 +9,8 @@ from rules.dice import Dice
 from rules.errors import IllegalOrderError, InvalidOrderError, NotFoundError
 from rules.orders import AddUnit, EditUnit, End, RemoveUnit, SetRule, Start
 from rules.outcome import Outcome
-from rules.systems.surface.orders import NextTurn, Resolve, SetSide, SubmitPlan
+from rules.systems.surface.forces import add_forces, read_forces
+from rules.systems.surface.orders import ImportForces, NextTurn, Resolve, SetSide, SubmitPlan
 from rules.systems.surface.resolve import resolve_battle, two_forces, two_forces_or_none
 from rules.systems.surface.state import KEY, Plan, Standing, SurfaceBattle, doc
 from rules.systems.surface.table import handles
@@ -72,6 +73,14 @@ def add_unit(battle: SurfaceBattle, order: AddUnit, dice: Dice, outcome: Outcome
     battle.add_unit(unit)
     outcome.actor = unit.id
     outcome.effect("unit_added", unit=unit.name, id=unit.id, side=side.name, unit_type=unit.utype)
+
+
+@handles("surface-import")
+def import_forces(battle: SurfaceBattle, order: ImportForces, dice: Dice, outcome: Outcome) -> None:
+    """Carry forces over from another battle: every unit of the document with its ratings and damage, or none."""
+    _open(battle)
+    add_forces(battle, read_forces(order.forces), lambda one: add_unit(battle, one, dice, outcome))
+    outcome.actor = None
 
 
 @handles("edit-unit")

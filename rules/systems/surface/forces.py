@@ -7,11 +7,11 @@ stats hold the unit's type, its A64 ratings, its flags and the damage it carries
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from rules.battle import Battle
 from rules.coords import Cell
-from rules.dice import Dice
 from rules.errors import GameError, InvalidOrderError
 from rules.orders import AddUnit
 from rules.systems.surface.units import ESCAPED
@@ -45,8 +45,8 @@ def _entry(side: str, index: int, row: Any) -> AddUnit:
     return AddUnit(name=name, side=side, at=Cell(0, 0), owner=owner, stats=stats)
 
 
-def read_forces(text: str, battle: Battle[Any]) -> list[AddUnit]:
-    """Read a forces document and add every unit to a copy of the battle; any error names the unit and field."""
+def read_forces(text: str) -> list[AddUnit]:
+    """Read a forces document into the orders that add its units; a malformed entry is named."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -60,11 +60,13 @@ def read_forces(text: str, battle: Battle[Any]) -> list[AddUnit]:
               for i, row in enumerate(rows if isinstance(rows, list) else [rows])]
     if not orders:
         raise InvalidOrderError("The file holds no units; a force needs at least one.")
-    trial = Battle.from_dict(battle.to_dict())
-    dice = Dice.seeded(0)
+    return orders
+
+
+def add_forces(battle: Battle[Any], orders: list[AddUnit], add: Callable[[AddUnit], None]) -> None:
+    """Add every unit with `add`, naming the unit a refusal is about (the caller undoes the rest)."""
     for order in orders:
         try:
-            trial.apply(order, dice)
+            add(order)
         except GameError as exc:
             raise type(exc)(f"Unit `{order.name}` of {order.side}: {exc.message}") from None
-    return orders

@@ -51,3 +51,11 @@ class Resolve(Order):
 @dataclass(frozen=True)
 class NextTurn(Order):
     """Open the next game turn on this planet: survivors stay, plans are cleared (GM)."""
+
+
+@order("surface-import")
+@dataclass(frozen=True)
+class ImportForces(Order):
+    """Add every unit of a forces document (`/surface export`), all or none (GM)."""
+
+    forces: str

@@ -6,8 +6,11 @@ import json
 
 import pytest
 
+from rules.dice import Dice
 from rules.errors import GameError
-from rules.systems.surface.forces import read_forces, survivors
+from rules.orders import Order
+from rules.systems.surface.forces import survivors
+from rules.systems.surface.orders import ImportForces
 from tests.rules.surface.helpers import add, battle, give
 
 
@@ -22,9 +25,10 @@ def test_survivors_carry_ratings_flags_and_damage_and_read_back() -> None:
     doc = survivors(b)
     assert [u["name"] for u in doc["forces"]["Red"]] == ["Hammer"]
     fresh = battle()
-    orders = read_forces(json.dumps(doc), fresh)
-    for order in orders:
-        give(fresh, str(order))
+    order = ImportForces(forces=json.dumps(doc))
+    assert Order.parse(str(order)) == order
+    added = give(fresh, str(order))
+    assert [e["unit"] for e in added.effects] == ["Hammer", "Rebel"]
     hammer = fresh.unit("Hammer")
     assert (hammer.damage, hammer.accuracy, hammer.owner, hammer.flags) == (2, 9, 7, ("space_marine", "powered_armor"))
     assert [u.name for u in fresh.iter_units()] == ["Hammer", "Rebel"]
@@ -39,11 +43,15 @@ def test_survivors_carry_ratings_flags_and_damage_and_read_back() -> None:
     ('{"ruleset": "surface", "forces": {"Red": [{"name": "A", "stats": {"type": "tanks"}}]}}',
      "Unit `A` of Red: There is no unit type `tanks`"),
     ('{"ruleset": "surface", "forces": {"Red": [{"name": "A"}, {"name": "A"}]}}', "already a unit called A"),
+    ('{"ruleset": "surface", "forces": {"Blue": [{"name": "B"}], "Red": [{"name": "Keep"}]}}',
+     "Unit `Keep` of Red: There is already a unit called Keep"),
 ])
 def test_a_bad_document_names_what_is_wrong_and_changes_nothing(text: str, fragment: str) -> None:
+    """All or none: a unit refused at the end takes back the ones added before it."""
     b = battle()
+    add(b, "Keep", "Red")
     before = json.dumps(b.to_dict(), sort_keys=True)
     with pytest.raises(GameError) as err:
-        read_forces(text, b)
+        b.apply(ImportForces(forces=text), Dice.seeded(0))
     assert fragment in str(err.value)
     assert json.dumps(b.to_dict(), sort_keys=True) == before
