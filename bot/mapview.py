@@ -1,27 +1,40 @@
-"""Build the renderer's read-only view of a battle, and the overlays of an outcome."""
+"""Build the renderer's read-only view of a battle, and the overlays of an outcome, a reach or a weapon."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from bot.clock import whose_turn
 from render.view import (
+    AREA_KINDS,
+    AreaOfEffect,
     CellEffect,
+    EdgeMark,
     FeatureMark,
     LineOfFire,
     MapView,
     Marker,
+    MissLanding,
     MovePath,
+    Overlay,
+    RangeBand,
+    RangeBands,
     Reachable,
     SideStyle,
     TargetSquare,
     TerrainStyle,
     UnitToken,
 )
+from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
+from rules.system import Structures
 from rules.systems.strategic.features import can_see
+from rules.systems.strategic.ranges import bands, weapon_range
+from rules.systems.strategic.units import Weapon
+from rules.units import Unit
 
 SIDE_COLOURS: tuple[tuple[int, int, int], ...] = (
     (40, 90, 200), (200, 40, 40), (230, 170, 20), (130, 60, 160),
@@ -29,9 +42,14 @@ SIDE_COLOURS: tuple[tuple[int, int, int], ...] = (
 )
 PATH_COLOUR = (250, 250, 250)
 REACH_COLOURS = {"half": (60, 200, 90), "full": (240, 220, 60), "charge": (250, 150, 40), "run": (230, 70, 60)}
-STATUS_MARKS = {"pinned": "P", "stunned": "S", "on_fire": "F", "hidden": "H", "prone": "p", "immobilised": "I",
-                "routing": "R", "sunk": "~"}
+# Other systems' modes (M42's actions), nearest first: the same ramp from green to red.
+OTHER_REACH_COLOURS = ((60, 200, 90), (120, 210, 200), (240, 220, 60), (250, 150, 40), (230, 70, 60), (160, 90, 200))
 FEATURE_COLOUR = (60, 40, 20)
+EFFECT_KINDS = ("fire", "smoke", "storm", "burnt", "deep")
+AREA_NAMES = {"blast": "Blast", "cone": "Cone", "line": "Line", "at_field": "AT-field"}
+MAX_ACTING_NAMES = 4  # the title names this many units due to act, then counts the rest
+
+OwnerNames = Callable[[int], str | None]
 
 
 def short_labels(names: Iterable[str]) -> dict[str, str]:
@@ -62,7 +80,39 @@ def side_colour(index: int) -> tuple[int, int, int]:
     return SIDE_COLOURS[index % len(SIDE_COLOURS)]
 
 
-def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, show_hidden: bool = False) -> MapView:
+def status_words(unit: Unit) -> tuple[str, ...]:
+    """Return a unit's statuses as a player reads them: `Pinned (2 rounds)`, `On fire`."""
+    words = []
+    timers: dict[str, int] = getattr(unit, "status_rounds", {})
+    for status in unit.statuses:
+        word = status.replace("_", " ").capitalize()
+        rounds = timers.get(status)
+        if rounds:
+            word += f" ({rounds} round{'s' if rounds != 1 else ''})"
+        words.append(word)
+    return tuple(words)
+
+
+def health_text(unit: Unit) -> str:
+    """Return a unit's health as the key shows it: its system's words (`Wounds 32/40`), else a percentage."""
+    return unit.health_text() or f"Health {round(unit.health() * 100)}%"
+
+
+def status_line(battle: Battle) -> str:
+    """Return the title's second line: the round, the phase or turn, and who may act now."""
+    line = whose_turn(battle)
+    if battle.status != "active":
+        return line
+    due = turns.next_due(battle)
+    if not due:
+        return f"{line} \u00b7 everyone has acted"
+    shown = ", ".join(turns.name_of(battle, uid) for uid in due[:MAX_ACTING_NAMES])
+    more = f" and {len(due) - MAX_ACTING_NAMES} more" if len(due) > MAX_ACTING_NAMES else ""
+    return f"{line} \u00b7 to act: {shown}{more}"
+
+
+def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, show_hidden: bool = False,
+               owner_names: OwnerNames | None = None) -> MapView:
     """Return the renderer's view of a battle; hidden features show only to their side or the GM."""
     ruleset = battle.ruleset
     styles = {
@@ -71,13 +121,19 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
     }
     sides = tuple(SideStyle(name=s.name, color=side_colour(s.color)) for s in battle.sides)
     labels = short_labels(u.name for u in battle.iter_units())
+    names = owner_names or (lambda _uid: None)
     units = tuple(
         UnitToken(
-            key=u.name, label=labels[u.name], side=u.side, x=u.x, y=u.y, health=u.health(),
-            marks=tuple(STATUS_MARKS[s] for s in u.statuses if s in STATUS_MARKS), is_horde=u.is_horde,
+            key=u.name, label=labels[u.name], side=u.side, x=u.x, y=u.y,
+            health=u.health() if u.HEALTH_BAR else None,
+            marks=u.badges(), is_horde=u.massed,
+            name=u.name, owner=(names(u.owner) or "") if u.owner is not None else "",
+            health_text=health_text(u), statuses=status_words(u),
+            level=u.token_floor, models=u.other_models(),
         )
         for u in battle.iter_units()
     )
+    edges, roads, floors = structure_marks(battle)
     visible = {s.lower() for s in (viewer_sides or ())}
     features: list[FeatureMark] = []
     effects: list[CellEffect] = []
@@ -88,16 +144,34 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
             ftype = ruleset.features[fkey]
             if can_see(battle, cell, visible, show_hidden):
                 features.append(FeatureMark(x=cell.x, y=cell.y, label=ftype.label, color=FEATURE_COLOUR,
-                                            hidden=ftype.hidden))
-        for kind in ("fire", "smoke", "storm", "burnt", "deep"):
+                                            hidden=ftype.hidden, name=ftype.name))
+        for kind in EFFECT_KINDS:
             if state.get(kind):
                 effects.append(CellEffect(x=cell.x, y=cell.y, kind=kind))
     return MapView(
-        title=f"{battle.name} · {ruleset.name} · round {battle.round}" if battle.round else f"{battle.name} · {ruleset.name} · setup",
-        width=battle.width, height=battle.height, map_version=f"{battle.ruleset_id}:{battle.map_version}:{battle.width}x{battle.height}:{hash(tuple(battle.terrain))}",
+        title=f"{battle.name} \u00b7 {ruleset.name}",
+        width=battle.width, height=battle.height,
+        # The base layer is cached by this key, and it draws the structures too: they are in the key.
+        map_version=(f"{battle.ruleset_id}:{battle.map_version}:{battle.width}x{battle.height}:"
+                     f"{hash(tuple(battle.terrain))}:{hash((edges, roads, floors))}"),
         terrain=tuple(battle.terrain), styles=styles, sides=sides, units=units,
-        features=tuple(features), effects=tuple(effects),
+        features=tuple(features), effects=tuple(effects), status=status_line(battle),
+        edges=edges, roads=roads, floors=floors,
     )
+
+
+def structure_marks(battle: Battle) -> tuple[tuple[EdgeMark, ...], frozenset[tuple[int, int]],
+                                               tuple[tuple[int, int, int], ...]]:
+    """Return the obstacles on sides, the road squares and the floor counts the battle's system draws."""
+    hook = battle.system.structures
+    found = hook(battle) if hook is not None else Structures(
+        edges=tuple((e, o, False) for e, o in sorted(battle.edges.items())))
+    edges = tuple(
+        EdgeMark(a=(e.a.x, e.a.y), b=(e.b.x, e.b.y), kind=o.kind, height=o.height, opening=o.opening,
+                 openable=o.openable, tall=tall)
+        for e, o, tall in found.edges
+    )
+    return edges, frozenset((c.x, c.y) for c in found.roads), tuple((c.x, c.y, n) for c, n in found.floors)
 
 
 def _xy(label: str) -> tuple[int, int]:
@@ -105,17 +179,27 @@ def _xy(label: str) -> tuple[int, int]:
     return cell.x, cell.y
 
 
-def overlays_for(highlight: dict[str, Any]) -> list[Any]:
-    """Return the overlays that mark an outcome on the map (path, line of fire, target)."""
-    out: list[Any] = []
+def overlays_for(highlight: dict[str, Any], data: dict[str, Any] | None = None) -> list[Overlay]:
+    """Return the overlays that mark an outcome on the map: path, line of fire, target, area, landing, marks.
+
+    `data` is the outcome's data: an area attack's shape (`kind`) and how many it hit come from there.
+    """
+    out: list[Overlay] = []
+    details = data or {}
     path = highlight.get("path")
     if path and len(path) > 1:
         out.append(MovePath(cells=tuple(_xy(c) for c in path), color=PATH_COLOUR))
+    kind = str(details.get("kind", ""))
     line = highlight.get("line")
+    target = highlight.get("target")
+    if kind in AREA_KINDS and line:
+        out.append(_area(kind, highlight, details))
     if line:
         out.append(LineOfFire(src=_xy(line[0]), dst=_xy(line[1]), hit=highlight.get("hit")))
-    target = highlight.get("target")
-    if target and not path:
+    landed = highlight.get("landed")
+    if landed and target:
+        out.append(MissLanding(aim=_xy(target), landed=_xy(landed)))
+    if target and not path and kind not in AREA_KINDS:
         x, y = _xy(target)
         out.append(TargetSquare(x=x, y=y))
     for mark in highlight.get("marks", []):
@@ -124,13 +208,52 @@ def overlays_for(highlight: dict[str, Any]) -> list[Any]:
     return out
 
 
-def reach_overlays(reach: dict[str, dict[str, int]]) -> list[Any]:
+def _area(kind: str, highlight: dict[str, Any], data: dict[str, Any]) -> AreaOfEffect:
+    """Return the area an attack covered: the squares of a line, else its aimed square."""
+    line = highlight["line"]
+    cells = tuple(_xy(c) for c in highlight.get("cells", [])) if kind == "line" else ()
+    if not cells:
+        cells = (_xy(highlight.get("target") or line[1]),)
+    name = AREA_NAMES[kind]
+    if highlight.get("hit") is False:
+        label = f"{name}: missed"
+    else:
+        hits = len(data.get("hits", []))
+        label = f"{name}: {hits} hit{'s' if hits != 1 else ''}" if "hits" in data else name
+    return AreaOfEffect(kind=kind, cells=cells, src=_xy(line[0]), label=label)
+
+
+def last_action(battle: Battle) -> dict[str, Any]:
+    """Return the highlight of the battle's last move or shot, as kept with the battle."""
+    return {k: battle.last[k] for k in ("path", "line", "hit") if k in battle.last}
+
+
+def reach_overlays(reach: dict[str, dict[str, int]]) -> list[Overlay]:
     """Return one tinted overlay per move mode, widest first so the nearer ones stay visible."""
-    out: list[Any] = []
-    for mode in reversed(list(reach)):
+    out: list[Overlay] = []
+    for index, mode in reversed(list(enumerate(reach))):
         cells = frozenset(_xy(c) for c in reach[mode])
-        out.append(Reachable(cells=cells, label=mode.title(), color=REACH_COLOURS.get(mode, (200, 200, 200))))
+        colour = REACH_COLOURS.get(mode, OTHER_REACH_COLOURS[index % len(OTHER_REACH_COLOURS)])
+        out.append(Reachable(cells=cells, label=mode.replace("-", " ").title(), color=colour))
     return out
+
+
+def range_overlay(battle: Battle, unit: Unit, weapon: Weapon) -> RangeBands:
+    """Return the range bands of a unit's weapon around it, as far as the weapon may fire."""
+    listed = tuple(
+        RangeBand(name=b.name, low=b.low, high=b.high)
+        for b in bands(battle, weapon_range(battle, weapon))
+        if b.low is not None and b.high is not None
+    )
+    return RangeBands(src=(unit.x, unit.y), bands=listed, label=f"{unit.name}'s {weapon.name}")
+
+
+SQUARES_COLOUR = (80, 200, 120)
+
+
+def squares_overlay(cells: Iterable[str], label: str) -> Reachable:
+    """Return a tint over some squares (the legal ones of a refusal, a Command Radius), named in the legend."""
+    return Reachable(cells=frozenset(_xy(c) for c in cells), label=label, color=SQUARES_COLOUR)
 
 
 def action_cells(highlight: dict[str, Any], cap: int | None = 50) -> list[tuple[int, int]]:
@@ -138,7 +261,7 @@ def action_cells(highlight: dict[str, Any], cap: int | None = 50) -> list[tuple[
     cells: list[str] = []
     cells += highlight.get("path", [])
     cells += highlight.get("line", [])
-    for key in ("actor", "target"):
+    for key in ("actor", "target", "landed"):
         if highlight.get(key):
             cells.append(highlight[key])
     cells += highlight.get("cells", [])[:cap]

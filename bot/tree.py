@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
 import logging
 import secrets
+from typing import Any, cast
 
 import discord
 from discord import app_commands
 
+from bot.answers import ANSWER_WITHIN, answer_lock, defer_if_unanswered
+from bot.mapview import squares_overlay
+from bot.service import COMMITTED, MapImage
 from rules.errors import GameError
 
 log = logging.getLogger(__name__)
@@ -37,6 +43,22 @@ class BattleTree(app_commands.CommandTree):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         # The last refusals by interaction id, so the console can report which lines failed.
         self.failures: dict[int, str] = {}
+        self._watchdogs: set[asyncio.Task[None]] = set()
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Start each command's record of commits, and its watchdog against Discord's three seconds."""
+        if interaction.type is discord.InteractionType.application_command:
+            COMMITTED.set([])
+            delay = float(getattr(self.client, "answer_within", ANSWER_WITHIN))
+            asyncio.get_running_loop().call_later(delay, self._watch, interaction)
+        return True
+
+    def _watch(self, interaction: discord.Interaction) -> None:
+        if interaction.response.is_done():
+            return
+        task = asyncio.get_running_loop().create_task(defer_if_unanswered(interaction), name="answer-watchdog")
+        self._watchdogs.add(task)
+        task.add_done_callback(self._watchdogs.discard)
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
         """Answer the user and log what they cannot fix."""
@@ -50,20 +72,54 @@ class BattleTree(app_commands.CommandTree):
                 interaction.user.id, interaction.guild_id, channel,
                 exc_info=getattr(error, "original", error),
             )
-            message = f"Sorry, something went wrong on our side (error `{error_id}`). Nothing was changed; tell your GM if it keeps happening."
+            committed = COMMITTED.get()
+            if committed:
+                # The order is saved: saying nothing changed would invite sending it twice.
+                message = (f"Your order was carried out and saved (#{committed[-1]} in /battle log), but showing its "
+                           f"result failed (error `{error_id}`). Check /battle log rather than sending it again; "
+                           "tell your GM if it keeps happening.")
+            else:
+                message = (f"Sorry, something went wrong on our side (error `{error_id}`). Nothing was changed; "
+                           "tell your GM if it keeps happening.")
         self.failures[interaction.id] = message
         while len(self.failures) > 200:
             self.failures.pop(next(iter(self.failures)))
-        await send_error(interaction, message)
+        await send_error(interaction, message, await refusal_map(interaction, error))
 
 
-async def send_error(interaction: discord.Interaction, message: str) -> None:
-    """Send an ephemeral error, as a followup if the interaction was already answered."""
+def _game_error(error: BaseException) -> GameError | None:
+    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    return original if isinstance(original, GameError) else None
+
+
+async def refusal_map(interaction: discord.Interaction, error: BaseException) -> MapImage | None:
+    """Draw the squares a refusal points at (the legal ones) on the battle's map, if it names any."""
+    found = _game_error(error)
+    service = getattr(interaction.client, "service", None)
+    if found is None or not found.cells or service is None or interaction.guild_id is None:
+        return None
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
-        else:
-            await interaction.response.send_message(message, ephemeral=True,
-                                                    allowed_mentions=discord.AllowedMentions.none())
+        record = await service.battle_here(interaction.guild_id, interaction.channel_id)
+        battle = await service.load(record)
+        image = await service.render(battle, {"cells": list(found.cells)},
+                                     overlays=[squares_overlay(found.cells, "Legal squares")])
+        return cast(MapImage, image)
+    except (GameError, ValueError):
+        log.warning("could not draw the squares of a refusal in channel %s", interaction.channel_id)
+        return None
+
+
+async def send_error(interaction: discord.Interaction, message: str, image: MapImage | None = None) -> None:
+    """Send an ephemeral error, as a followup if the interaction was already answered, with any map drawn for it."""
+    extra: dict[str, Any] = {} if image is None else {
+        "file": discord.File(io.BytesIO(image.png), filename="legal.png", description=image.alt or None)}
+    try:
+        async with answer_lock(interaction):
+            if not interaction.response.is_done():
+                await interaction.response.send_message(message, ephemeral=True,
+                                                        allowed_mentions=discord.AllowedMentions.none(), **extra)
+                return
+        await interaction.followup.send(message, ephemeral=True, allowed_mentions=discord.AllowedMentions.none(),
+                                        **extra)
     except discord.HTTPException:
         log.warning("could not deliver an error message to user %s", interaction.user.id)

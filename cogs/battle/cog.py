@@ -15,11 +15,12 @@ from cogs.battle.log import LogPageButton, log_message
 from cogs.battle.rules_text import imported_embed, rules_embeds
 from cogs.common.attachments import read_text
 from cogs.common.autocomplete import constant_choices, ruleset_choices
-from cogs.common.context import actor_of, battle_here, channel_key, service_of
+from cogs.common.context import actor_of, battle_here, channel_key, member_check, service_of
 from cogs.common.embeds import INFO, outcome_embed, safe
 from cogs.common.replies import defer, reply
-from cogs.surface.info import SETUP_STEPS, force_fields, surface_stage
+from cogs.common.systems import front_end
 from rules import orders as o
+from rules.battle import Battle, board_size
 from rules.errors import GameError, NotAllowedError
 from rules.systems.strategic.actions.homebrew import ImportHomebrew
 
@@ -42,7 +43,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
     @app_commands.command(name="new", description="Start a new battle in this channel (you become its GM)")
     @app_commands.describe(
         name="Name of the battle (1-64 characters)",
-        ruleset="Rule system: strategic-e (1 square = 1 km), strategic-p (1 square = 1 dm), surface (no map)...",
+        ruleset="Rule system: strategic-e (1 km squares), strategic-p (1 dm), m42 (1 inch), surface (no map)...",
         width="Map width in squares (1-100); leave out for a ruleset with no map (surface)",
         height="Map height in squares (1-100); leave out for a ruleset with no map (surface)",
         thread="Open a thread for this battle instead of using the channel",
@@ -64,8 +65,6 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
             if not isinstance(channel, discord.TextChannel):
                 raise GameError("A thread can only be opened from a text channel; run this in a text channel.")
             # Validate before creating anything on Discord, so a bad name leaves no orphan thread.
-            from rules.battle import Battle, board_size
-
             Battle.new(ruleset, *board_size(ruleset, width, height), name)
             await defer(interaction)
             created = await channel.create_thread(name=name[:100], type=discord.ChannelType.public_thread)
@@ -79,7 +78,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
             steps = "Set it up with /map paint and /unit add, then /battle start."
         else:
             where = ""
-            steps = SETUP_STEPS.get(battle.system.id, "Add units with /unit add, then /battle start.")
+            steps = front_end(battle).setup_steps or "Add units with /unit add, then /battle start."
         embed = discord.Embed(
             title=f"New battle: {safe(rec.name)}", colour=INFO,
             description=(
@@ -114,30 +113,17 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         record = await battle_here(interaction)
         battle = await service_of(interaction).load(record)
         embed = discord.Embed(title=safe(battle.name), colour=INFO)
-        if battle.system.id == "surface":
-            embed.description = (
-                f"Ruleset **{battle.ruleset_id}** ({battle.ruleset.scale})\n"
-                f"Status **{battle.status}** \u00b7 {surface_stage(battle)}\nGM: <@{record.created_by}>"
-            )
-            for name, value in force_fields(battle):
-                embed.add_field(name=name, value=value, inline=False)
-            embed.set_footer(text=f"battle #{record.id} \u00b7 version {record.version}")
-            await reply(interaction, embed=embed)
-            return
+        own = front_end(battle)
+        stage = own.info_stage(battle) if own.info_stage else (f"round {battle.round}" if battle.round else "")
         embed.description = (
-            f"Ruleset **{battle.ruleset_id}** ({battle.ruleset.scale}) \u00b7 map {battle.width}\u00d7{battle.height}\n"
-            f"Status **{battle.status}**" + (f" \u00b7 round {battle.round}" if battle.round else "")
+            f"Ruleset **{battle.ruleset_id}** ({battle.ruleset.scale})"
+            + (f" \u00b7 map {battle.width}\u00d7{battle.height}" if battle.system.has_map else "") + "\n"
+            f"Status **{battle.status}**" + (f" \u00b7 {stage}" if stage else "")
             + f"\nGM: <@{record.created_by}>"
         )
-        for side in battle.sides:
-            units = [u for u in battle.iter_units() if u.side == side.name]
-            lines = []
-            for u in units[:15]:
-                health = (f"magnitude {u.magnitude}/{u.max_magnitude}" if u.is_horde
-                          else f"wounds {u.wounds}/{u.max_wounds}")
-                owner = f" <@{u.owner}>" if u.owner else ""
-                lines.append(f"{safe(u.name)} on {u.cell} \u00b7 {health}{owner}")
-            embed.add_field(name=safe(side.name), value="\n".join(lines) or "no units", inline=False)
+        fields = own.info_fields(battle) if own.info_fields is not None else side_fields(battle)
+        for name, value in fields:
+            embed.add_field(name=name, value=value, inline=False)
         embed.set_footer(text=f"battle #{record.id} \u00b7 version {record.version}")
         await reply(interaction, embed=embed)
 
@@ -189,17 +175,25 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         if file.size > MAX_IMPORT_BYTES:
             raise GameError(f"That file is {file.size // 1024} KiB; an export can be at most "
                             f"{MAX_IMPORT_BYTES // 1024 // 1024} MiB.")
+        # Replaying a long log takes a while: answer within Discord's 3 seconds, privately, so a
+        # refusal reaches only the one who tried.
+        await defer(interaction, ephemeral=True)
         raw = await file.read()
-        result = await service.import_battle(actor, channel_id=channel_key(interaction), thread_id=None, raw=raw)
-        await defer(interaction)
+        result = await service.import_battle(actor, channel_id=channel_key(interaction), thread_id=None, raw=raw,
+                                             is_member=member_check(interaction))
         battle = result.battle
         left_out = result.extra["left_out"]
         skipped = f" ({left_out} undone order{'s' if left_out != 1 else ''} left out)" if left_out else ""
+        unassigned = result.extra["unassigned"]
+        owners = ("Units keep their players; /gm assign hands them over." if not unassigned else
+                  f"{len(unassigned)} unit{'s' if len(unassigned) != 1 else ''} whose player is not on this server "
+                  f"wait{'s' if len(unassigned) == 1 else ''} for the GM to /gm assign them: "
+                  + ", ".join(safe(n) for n in unassigned[:20]) + ("…" if len(unassigned) > 20 else "") + ".")
         embed = discord.Embed(
             title=f"Imported: {safe(battle.name)}", colour=INFO,
             description=(f"{result.extra['orders']} orders replayed with their recorded dice{skipped}; the battle is "
                          f"**{battle.status}**" + (f", round {battle.round}" if battle.round else "") + ".\n"
-                         f"GM: {interaction.user.mention}. Units keep their players; /gm assign hands them over."),
+                         f"GM: {interaction.user.mention}. {owners}"),
         )
         embed.set_footer(text=f"battle #{result.record.id}")
         await reply(interaction, embed=embed, png=result.png)
@@ -240,6 +234,20 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         service = service_of(interaction)
         result = await service.execute(actor_of(interaction), record, order, render=False)
         await defer(interaction)
-        png = await service.render(result.battle, full=True) if render_map and result.battle.system.has_map else None
+        png = await service.render(result.battle, full=True, battle_id=record.id) if render_map else None
         assert result.outcome is not None
         await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name), png=png)
+
+
+def side_fields(battle: Battle) -> list[tuple[str, str]]:
+    """Return each side's units for /battle info: name, square on a map, summary line and owner."""
+    fields = []
+    for side in battle.sides:
+        lines = []
+        for u in [u for u in battle.iter_units() if u.side == side.name][:15]:
+            where = f" on {u.cell}" if battle.system.has_map else ""
+            summary = u.summary_line()
+            owner = f" <@{u.owner}>" if u.owner else ""
+            lines.append(f"{safe(u.name)}{where}" + (f" \u00b7 {safe(summary)}" if summary else "") + owner)
+        fields.append((safe(side.name), "\n".join(lines) or "no units"))
+    return fields

@@ -25,7 +25,7 @@ async def post_order(interaction: discord.Interaction, order: Order) -> Result:
     await defer(interaction)
     png = None
     if any(outcome.highlight.get(key) for key in DRAWN):
-        png = await service.render(result.battle, outcome.highlight)
+        png = await service.render(result.battle, outcome=outcome, battle_id=record.id)
     embed = combat_embed(outcome, result.battle, battle_name=result.battle.name,
                          actor_name=interaction.user.display_name)
     await reply(interaction, embed=embed, png=png)

@@ -9,10 +9,8 @@ import discord
 
 from bot.service import EventRecord
 from cogs.common.embeds import INFO, roll_line, safe
-from cogs.turn.board import health
 from rules.battle import Battle
 from rules.systems.strategic.statblock import STAT_FIELDS
-from rules.units import Unit
 
 GM_COLOUR = discord.Colour.from_rgb(120, 80, 160)
 # Fields /gm set offers first; any stat-block field works.
@@ -51,13 +49,6 @@ def reveal_embed(event: EventRecord) -> discord.Embed:
     return embed
 
 
-def condition(unit: Unit) -> str:
-    """Return what is left of a unit: wounds or magnitude, or the share of its strength in a system without them."""
-    if hasattr(unit, "is_horde"):
-        return health(unit)
-    return f"{round(unit.health() * 100)}% strength"
-
-
 def end_embed(battle: Battle, orders: int) -> discord.Embed:
     """Sum up an ended battle: rounds played, survivors and casualties per side."""
     embed = discord.Embed(title=f"Battle over: {safe(battle.name)}", colour=INFO)
@@ -70,7 +61,7 @@ def end_embed(battle: Battle, orders: int) -> discord.Embed:
         alive = [u for u in units if u.alive]
         fallen = [u for u in units if not u.alive]
         totals.append(f"{safe(side.name)} {len(alive)}/{len(units)}")
-        lines = [f"Survivors ({len(alive)}): " + (", ".join(f"{safe(u.name)} ({condition(u)})" for u in alive) or "none"),
+        lines = [f"Survivors ({len(alive)}): " + (", ".join(f"{safe(u.name)} ({safe(u.summary_line())})" for u in alive) or "none"),
                  f"Casualties ({len(fallen)}): " + (", ".join(safe(u.name) for u in fallen) or "none")]
         embed.add_field(name=safe(side.name), value="\n".join(lines)[:1024], inline=False)
     if totals:

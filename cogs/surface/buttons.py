@@ -11,10 +11,10 @@ from typing import Any
 
 import discord
 
+from cogs.common.components import battle_and_actor, guarded
 from cogs.common.context import service_of
 from cogs.surface.fought import fought_report
 from cogs.surface.report import page_count, report_embed
-from cogs.turn.buttons import battle_and_actor, guarded
 from rules.battle import Battle
 from rules.errors import IllegalOrderError
 

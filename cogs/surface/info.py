@@ -10,11 +10,9 @@ from rules.battle import Battle
 from rules.systems.surface.state import doc, standing
 from rules.systems.surface.unittypes import unit_types
 
-# What a GM does next after /battle new, for each rule system without a map.
-SETUP_STEPS = {
-    "surface": "Add each side's units with `/surface add` and its leader with `/surface side`, then `/battle start` "
-               "opens the secret pre-battle plans (see `/help`).",
-}
+# What a GM does next after /battle new.
+SETUP_STEPS = ("Add each side's units with `/surface add` and its leader with `/surface side`, then `/battle start` "
+               "opens the secret pre-battle plans (see `/help`).")
 FIELD_LIMIT = 1024
 MAX_FIELDS = 20  # of the 25 Discord allows: room for the plans, the clock and a "more" line
 EMBED_BUDGET = 5000  # of the 6,000 characters an embed may hold, the rest for its title and description

@@ -62,19 +62,6 @@ class SurfaceNotices(NoticeListener):
         """Present Surface Combat battles only."""
         return notice.battle.system.id == "surface"
 
-    async def handle(self, notice: Notice) -> None:
-        """Post what the notice calls for."""
-        if notice.kind == "deadline":
-            await self.post_deadline(notice)
-        elif notice.kind == "reminder":
-            await self.post_reminder(notice)
-        if notice.turn is not None and notice.battle.status == "active":
-            await self.post_plans_open(notice)
-
-    def channel(self, record: BattleRecord) -> discord.PartialMessageable:
-        """Return the battle's channel or thread."""
-        return self.bot.get_partial_messageable(record.thread_id or record.channel_id, guild_id=record.guild_id)
-
     async def _tell(self, record: BattleRecord, user_ids: list[int], content: str,
                     embed: discord.Embed | None = None) -> None:
         """Reach each player as they chose (a DM, else a mention in the channel), the rest in one message."""
@@ -92,7 +79,7 @@ class SurfaceNotices(NoticeListener):
         await send(self.channel(record), content=f"{who + ': ' if who else ''}{content}", embed=embed,
                    mentions=pinging(here))
 
-    async def post_plans_open(self, notice: Notice) -> None:
+    async def post_turn(self, notice: Notice) -> None:
         """Ping the players of both sides: the planning phase of a game turn has begun."""
         turn, record, battle = notice.turn, notice.record, notice.battle
         assert turn is not None

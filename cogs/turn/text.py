@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.clock import POLICY_NAMES, describe_reminders, human_duration, policy_name, turn_label
+from bot.clock import POLICY_NAMES, describe_reminders, human_duration, policy_name
 from bot.service import ClockRecord
 from cogs.common.embeds import INFO, effect_line, roll_line, safe
 from rules.battle import Battle
@@ -134,13 +134,3 @@ def clock_summary(clock: ClockRecord, battle: Battle | None = None) -> str:
     then = policy_name(battle, clock.policy) if battle is not None else POLICY_NAMES[clock.policy]
     return (f"Each turn lasts **{human_duration(clock.deadline)}**; when it passes: **{then}**; "
             f"reminders {describe_reminders(clock.reminders)}. The clock is {state}.")
-
-
-def whose_turn(battle: Battle) -> str:
-    """Say whose turn it is, for boards and replies."""
-    if battle.status == "setup":
-        return "Setting up"
-    if battle.status == "ended":
-        return f"Ended after round {battle.round}"
-    label = turn_label(battle)
-    return label[0].upper() + label[1:]

@@ -9,15 +9,15 @@ from typing import Any
 
 from PIL import Image, ImageChops
 
-from bot.loopback.models import LoopbackUser
-from bot.loopback.replies import Reply
 from bot.mapview import build_view
 from bot.service import Actor
+from loopback.models import LoopbackUser
+from loopback.replies import Reply
 from render import cell_box
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.orders import AddUnit, Order
-from rules.systems.strategic.actions.turns import SetTurnMode
+from rules.turnorders import SetTurnMode
 from storage import BattleRecord
 from tests.e2e.conftest import Table, last_message, text_of
 

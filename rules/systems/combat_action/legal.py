@@ -12,7 +12,6 @@ from rules.systems.combat_action.actions.fire import CLASS_MODES, Fire, why_not_
 from rules.systems.combat_action.actions.play import (
     MOVE_MODES,
     Aim,
-    EndTurn,
     FlatDown,
     GetUp,
     move_limit_cm,
@@ -20,6 +19,7 @@ from rules.systems.combat_action.actions.play import (
 )
 from rules.systems.combat_action.state import AIMED, FLAT_DOWN
 from rules.systems.combat_action.units import Unit
+from rules.turnorders import EndTurn
 
 if TYPE_CHECKING:
     from rules.systems.combat_action.board import Battle

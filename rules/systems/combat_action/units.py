@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.units import Unit as BaseUnit
 
@@ -66,6 +67,34 @@ class Unit(BaseUnit):
     ooc_turns: int = 0  # -1: for the rest of the battle (A85)
     facing: int = 0  # degrees clockwise from north, for machines
     last_action: str = ""
+
+    BADGES: ClassVar[Mapping[str, str]] = {
+        "pinned": "P", "routing": "R", "flat_down": "p", "halted": "H", "aimed": "A",
+    }
+
+    def health_text(self) -> str:
+        """Return the model's state, and a machine's damaged locations."""
+        if self.machine and self.damaged:
+            return f"{self.state}, damaged: {', '.join(d.replace('_', ' ') for d in self.damaged)}"
+        return self.state
+
+    def summary_line(self) -> str:
+        """Return the kind, SS, PF, MV and state, like `infantry SS 4 PF 0 MV 10 cm, ok`."""
+        return f"{self.kind} SS {self.ss} PF {self.pf} MV {self.mv_now()} cm, {self.health_text()}"
+
+    def stat_lines(self) -> list[tuple[str, str]]:
+        """Return the stat block as headings and values."""
+        weapons = ", ".join(f"{w.name} ({w.wclass}, Pen {w.pen})" for w in self.weapons) or "none"
+        lines = [("Kind", f"{self.kind}, {self.size.replace('_', ' ')}" + (f", squad {self.squad}" if self.squad else "")),
+                 ("State", self.health_text()),
+                 ("Ratings", f"SS {self.ss} \u00b7 PF {self.pf} \u00b7 MV {self.mv_now()} cm \u00b7 "
+                             f"Discipline {self.discipline}"),
+                 ("Weapons", weapons)]
+        if self.flying:
+            lines.append(("Flying", f"altitude {self.altitude or 'low'}"))
+        if self.transported:
+            lines.append(("Carrying", ", ".join(self.transported)))
+        return lines
 
     @property
     def machine(self) -> bool:

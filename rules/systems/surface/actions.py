@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.battle import MAX_UNITS, check_name
+from rules import lifecycle
+from rules.battle import check_name
 from rules.dice import Dice
 from rules.errors import IllegalOrderError, InvalidOrderError, NotFoundError
 from rules.orders import AddUnit, EditUnit, End, RemoveUnit, SetRule, Start
@@ -19,8 +20,7 @@ from rules.systems.surface.unittypes import FLAGS, RATINGS, check_ratings, unit_
 
 
 def _open(battle: SurfaceBattle) -> None:
-    if battle.status == "ended":
-        raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
+    lifecycle.require_not_ended(battle)
     if doc(battle)["resolved"]:
         raise IllegalOrderError(
             "This engagement has been resolved; see `/surface report`. The GM opens the next turn with "
@@ -60,11 +60,7 @@ def check_damage(value: Any, capacity: int) -> int:
 def add_unit(battle: SurfaceBattle, order: AddUnit, dice: Dice, outcome: Outcome) -> None:
     """Add a ground force to a side, from a unit type with any ratings overridden."""
     _open(battle)
-    name = check_name(order.name, "unit name")
-    if battle.find_unit(name) is not None:
-        raise IllegalOrderError(f"There is already a unit called {name}; pick another name.")
-    if len(battle.units) >= MAX_UNITS:
-        raise IllegalOrderError(f"A battle holds at most {MAX_UNITS} units.")
+    name = lifecycle.new_unit_name(battle, order.name)
     stats = dict(order.stats or {})
     damage = stats.pop("damage", 0)
     side = battle.ensure_side(order.side)
@@ -88,7 +84,7 @@ def edit_unit(battle: SurfaceBattle, order: EditUnit, dice: Dice, outcome: Outco
     """Change a unit's type, ratings or flags (damage too, for forces carried over)."""
     _open(battle)
     unit = battle.unit(order.unit)
-    stats = dict(order.stats or {})
+    stats = lifecycle.edit_common(battle, unit, dict(order.stats or {}), "`type:armor` or `damage:2`")
     damage = stats.pop("damage", unit.damage)
     new = build_stats(stats, unit)
     changed = [key for key, value in new.items() if getattr(unit, key) != value]
@@ -113,13 +109,7 @@ def remove_unit(battle: SurfaceBattle, order: RemoveUnit, dice: Dice, outcome: O
 def set_rule(battle: SurfaceBattle, order: SetRule, dice: Dice, outcome: Outcome) -> None:
     """Override a Surface Combat constant for this battle, checked against its declared range."""
     _open(battle)
-    const = battle.ruleset.constant(order.key)
-    value = const.coerce(order.value)
-    old = battle.const(order.key)
-    battle.constants.pop(order.key, None)
-    if value != const.value:
-        battle.constants[order.key] = value
-    outcome.effect("rule_set", key=order.key, old=old, new=value, default=const.value)
+    lifecycle.set_rule(battle, order, dice, outcome)
 
 
 def _side_name(battle: SurfaceBattle, side: str) -> str:
@@ -152,8 +142,7 @@ def start(battle: SurfaceBattle, order: Start, dice: Dice, outcome: Outcome) -> 
 @handles("end")
 def end(battle: SurfaceBattle, order: End, dice: Dice, outcome: Outcome) -> None:
     """End the battle (an unresolved engagement is not fought)."""
-    if battle.status == "ended":
-        raise IllegalOrderError("This battle has already ended.")
+    lifecycle.require_not_ended(battle)
     battle.status = "ended"
     outcome.effect("battle_ended", turn=int(doc(battle)["turn"]))
 

@@ -11,10 +11,11 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.dice import Dice
 from rules.errors import GameError, IllegalOrderError, NotYourTurnError
-from rules.orders import AddUnit, EditUnit, Order, SetRule, Start, known_orders
+from rules.orders import AddUnit, EditUnit, Order, SetRule, Start
 from rules.systems.combat_action import SYSTEM
 from rules.systems.combat_action.actions.fire import Fire
-from rules.systems.combat_action.actions.play import Aim, EndTurn, FlatDown, GetUp
+from rules.systems.combat_action.actions.play import Aim, FlatDown, GetUp
+from rules.turnorders import EndTurn
 
 RIFLE = {"name": "Rifle", "class": "rifle", "pen": 2}
 GRENADE = {"name": "Frag", "class": "grenades", "pen": 3}
@@ -46,10 +47,8 @@ def infantry(**extra: Any) -> dict[str, Any]:
     Aim(unit="A"), EndTurn(unit="A"), Order.parse("move unit:A to:C3 mode:charge"),
 ])
 def test_orders_round_trip(order: Order) -> None:
-    """Every order kind has a text form that parses back to itself (aim and end-turn read as the same text)."""
-    kinds = {**known_orders([SYSTEM.handlers.orders]), "aim": Aim, "end-turn": EndTurn}
-    assert Order.parse(str(order), kinds) == order
-    assert str(Order.parse(str(order))) == str(order)
+    """DESIGN §3: `Order.parse(str(order)) == order`, read as a Combat Action battle reads it."""
+    assert SYSTEM.parse_order(str(order)) == order
 
 
 def test_turns_costs_match_the_ap_table() -> None:
@@ -58,7 +57,7 @@ def test_turns_costs_match_the_ap_table() -> None:
     from rules import turns
 
     def cost(text: str) -> int:
-        return turns.order_cost(b, Order.parse(text)).points
+        return turns.order_cost(b, b.parse_order(text)).points
 
     assert cost("move unit:A to:A2 mode:walk") == 1
     assert cost("move unit:A to:A2 mode:charge") == 2
@@ -77,6 +76,7 @@ def test_over_budget_refused_saying_what_is_left() -> None:
     assert b.to_dict() == before
 
 
+@pytest.mark.constant("ap_per_model")
 def test_ap_per_model_override_gives_more_actions() -> None:
     """A72 "2 AP per model per activation, configurable": at 3 AP a walk then a charge fits."""
     b = battle([("A", "Red", "A1", infantry()), ("B", "Blue", "Z30", infantry())], {"ap_per_model": "3"})
@@ -96,6 +96,7 @@ def test_fire_breakdown_has_every_term() -> None:
     assert shot["total"] == 4 and shot["hit"]
 
 
+@pytest.mark.constant("enforce_max_band")
 def test_fire_past_max_band_refused_and_override() -> None:
     """A74: a Pistol reaches Short at most; at 35 cm (7 squares, Long) it is refused unless the GM lifts it."""
     pistol = {"name": "Pistol", "class": "pistol", "pen": 1}
@@ -118,6 +119,7 @@ def test_living_damage_and_cover() -> None:
     assert b.unit("B").state == "ooa"
 
 
+@pytest.mark.constant("large_scale")
 def test_large_scale_override() -> None:
     """A88: with large_scale every hit on a living creature is OoA (a 6 would be Wounded)."""
     b = battle([("A", "Red", "A1", infantry()), ("B", "Blue", "A3", infantry())], {"large_scale": "true"})
@@ -145,6 +147,7 @@ def test_damaged_weapon_system_malfunctions_and_cannot_fire() -> None:
         b.apply(Fire(unit="T", weapon="Rifle", target="B"), dice(6, 6))
 
 
+@pytest.mark.constant("malfunction_min_roll")
 def test_malfunction_threshold_override() -> None:
     """A86 constant: with malfunction_min_roll 6 a 5 fires normally."""
     b = battle([("T", "Red", "A1", {"kind": "vehicle", "weapons": [RIFLE]}), ("B", "Blue", "A3", infantry())],
@@ -179,6 +182,7 @@ def test_pinned_cannot_close_or_fire_in_the_open() -> None:
     b.apply(Fire(unit="A", weapon="Rifle", target="B"), dice(1))
 
 
+@pytest.mark.constant("discipline_mod")
 def test_discipline_phase_removes_pinned() -> None:
     """A87: "default: d6 >= the unit's Discipline value to remove Pinned"; the modifier constant changes it."""
     b = battle([("A", "Red", "A1", infantry(discipline=4)), ("B", "Blue", "A9", infantry())])
@@ -227,7 +231,7 @@ def test_replay_equals_state() -> None:
     steps = []
     source = dice(*([3] * 20))
     for seq, text in enumerate(texts, 1):
-        order = Order.parse(text, known_orders([SYSTEM.handlers.orders]))
+        order = SYSTEM.parse_order(text)
         if seq == 3:
             b.turn["mode"] = "free"
             initial = b.to_dict()

@@ -8,8 +8,5 @@ from rules.systems.strategic.actions import gm as gm  # GM overrides (gm-place, 
 from rules.systems.strategic.actions import homebrew as homebrew  # a battle's own terrain and features
 from rules.systems.strategic.actions import other as other  # aim, hide, maneuver, defend, act
 from rules.systems.strategic.actions import terrain as terrain  # map files
-from rules.systems.strategic.actions import (
-    turns as turns,  # the turn orders (end-turn, hold, standing orders...)
-)
 
 __all__ = ["checks", "move", "setup"]

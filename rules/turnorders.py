@@ -1,0 +1,266 @@
+"""Turn orders: ending, holding and skipping turns, closing rounds, turn modes and standing orders.
+
+They are the turn structure's own orders, the same in every system whose units take turns: a system
+builds its table on `TABLE` (`HandlerTable(turnorders.TABLE)`) to play them, and may override a handler
+(its own end of a unit's activation, say) by declaring one for the same kind.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rules import turns
+from rules.errors import GameError, IllegalOrderError, InvalidOrderError, NotYourTurnError
+from rules.orders import Order
+from rules.system import HandlerTable
+
+if TYPE_CHECKING:
+    from rules.battle import Battle
+    from rules.dice import Dice
+    from rules.outcome import Outcome
+
+TABLE = HandlerTable()
+handles = TABLE.handles
+_order = TABLE.order
+
+HOLD = "hold"
+CLEAR_WORDS = ("none", "clear", "off")
+MAX_STANDING_TEXT = 500
+
+
+@_order("end-turn", "owner")
+@dataclass(frozen=True)
+class EndTurn(Order):
+    """End a unit's turn; without a unit, the turn of the one unit due now."""
+
+    unit: str = ""
+
+
+@_order("hold", "owner")
+@dataclass(frozen=True)
+class Hold(Order):
+    """Let a unit hold: it spends the rest of its turn doing nothing."""
+
+    unit: str
+
+
+@_order("skip-turn")
+@dataclass(frozen=True)
+class SkipTurn(Order):
+    """Skip the current unit's turn or the current phase (GM); name a unit to skip only its turn."""
+
+    unit: str = ""
+
+
+@_order("close-round")
+@dataclass(frozen=True)
+class CloseRound(Order):
+    """End the round now and start the next one (GM)."""
+
+
+@_order("set-turn-mode")
+@dataclass(frozen=True)
+class SetTurnMode(Order):
+    """Choose how units take turns: initiative, side or free (GM)."""
+
+    mode: str
+
+
+@_order("standing-order", "owner")
+@dataclass(frozen=True)
+class StandingOrder(Order):
+    """Give a unit the order it follows when its turn's deadline passes (`hold`, `none` to clear)."""
+
+    unit: str
+    text: str
+
+
+@_order("standing-turn", "owner")
+@dataclass(frozen=True)
+class StandingTurn(Order):
+    """Play a unit's turn from its standing order, falling back to hold (on a missed deadline)."""
+
+    unit: str
+
+
+def pick_unit(battle: Battle[Any], name: str, verb: str) -> str:
+    """Return the unit an order names, or the one unit due now, checked to be able to act."""
+    if name.strip():
+        unit = battle.unit(name)
+        why = turns.why_not_now(battle, unit.name)
+        if why is not None:
+            raise NotYourTurnError(why)
+        return turns.due_entry(battle, unit.id)
+    now = turns.next_due(battle)
+    if not now:
+        raise IllegalOrderError("No unit is due to act right now.")
+    if len(now) > 1:
+        names = ", ".join(turns.names_of(battle, now[:10]))
+        raise InvalidOrderError(f"Say which unit should {verb}: {names} can act now.")
+    return now[0]
+
+
+def _close(battle: Battle[Any], name: str, how: str, dice: Dice, outcome: Outcome) -> None:
+    """End a unit's turn, pass play on, and say who is due now."""
+    turns.finish_turn(battle, name, how)
+    turns.settle(battle, dice, outcome)
+    outcome.data["next_due"] = turns.names_of(battle, turns.next_due(battle))
+    outcome.data["round"] = battle.round
+
+
+def _give_up_rest(battle: Battle[Any], unit: str, verb: str, effect: str, how: str, dice: Dice,
+                  outcome: Outcome) -> None:
+    """End the named (or the one due) unit's turn with its unused actions recorded, and pass play on."""
+    turns.require_running(battle)
+    name = pick_unit(battle, unit, verb)
+    unused = turns.actions_left(battle, name)
+    outcome.actor = turns.name_of(battle, name)
+    outcome.effect(effect, unit=outcome.actor, unused=unused)
+    _close(battle, name, how, dice, outcome)
+
+
+@handles("end-turn")
+def end_turn(battle: Battle[Any], order: EndTurn, dice: Dice, outcome: Outcome) -> None:
+    """End a unit's turn; when nobody else is due, the phase or round moves on at once."""
+    _give_up_rest(battle, order.unit, "end its turn", "turn_ended", "ended", dice, outcome)
+
+
+@handles("hold")
+def hold(battle: Battle[Any], order: Hold, dice: Dice, outcome: Outcome) -> None:
+    """Let a unit hold for the rest of its turn."""
+    _give_up_rest(battle, order.unit, "hold", "held", "held", dice, outcome)
+
+
+@handles("skip-turn")
+def skip_turn(battle: Battle[Any], order: SkipTurn, dice: Dice, outcome: Outcome) -> None:
+    """Skip a unit's turn, or everything due now: the current unit, the phase or the free round."""
+    turns.require_running(battle)
+    if order.unit.strip():
+        unit = battle.unit(order.unit)
+        skipped = [turns.due_entry(battle, unit.id)]
+    else:
+        skipped = turns.next_due(battle)
+        if not skipped:
+            raise IllegalOrderError("No unit is due to act, so there is no turn to skip.")
+    side = turns.current_side(battle)
+    for name in skipped:
+        turns.finish_turn(battle, name, "skipped")
+    outcome.effect("turn_skipped", units=turns.names_of(battle, skipped), side=side if not order.unit.strip() else None)
+    turns.settle(battle, dice, outcome)
+    outcome.data["next_due"] = turns.names_of(battle, turns.next_due(battle))
+    outcome.data["round"] = battle.round
+
+
+@handles("close-round")
+def close_round(battle: Battle[Any], order: CloseRound, dice: Dice, outcome: Outcome) -> None:
+    """End the round now: whoever was still due loses the rest of the round."""
+    # A battle without turn state yet (saved before turns existed) gets its first round here.
+    turns.require_active(battle)
+    skipped = turns.names_of(battle, turns.still_due(battle))
+    outcome.effect("round_closed", round=battle.round, skipped=skipped)
+    turns.advance_round(battle, dice, outcome)
+
+
+@handles("set-turn-mode")
+def set_turn_mode(battle: Battle[Any], order: SetTurnMode, dice: Dice, outcome: Outcome) -> None:
+    """Switch the turn mode; in a running round it applies at once and keeps what units have done."""
+    if battle.status == "ended":
+        raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
+    mode = turns.check_mode(order.mode)
+    old = turns.mode_of(battle)
+    if mode == old and "mode" in battle.turn:
+        raise IllegalOrderError(f"The turn mode is already {mode}.")
+    outcome.effect("turn_mode_set", mode=mode, frm=old)
+    turns.set_mode(battle, mode, dice, outcome)
+
+
+def parse_standing(battle: Battle[Any], unit_name: str, text: str) -> Order:
+    """Parse a standing order's text as one of the unit's own orders (its unit may be left out)."""
+    try:
+        tokens = shlex.split(text)
+    except ValueError as exc:
+        raise InvalidOrderError(f"Cannot read that standing order: {exc}.") from None
+    if tokens and not any(t.lower().startswith("unit:") for t in tokens[1:]):
+        text = f"{text} unit:{shlex.quote(unit_name)}"
+    order = battle.parse_order(text)
+    owner = getattr(order, "unit", None)
+    if not isinstance(owner, str) or owner.strip().lower() != unit_name.lower():
+        raise InvalidOrderError(
+            f"A standing order for {unit_name} must be one of its own orders, like `move to:E5` or `hold`."
+        )
+    rules = turns.turn_rules(battle.ruleset_id)
+    if order.kind in turns.TURN_KINDS - {HOLD} or order.kind in rules.not_counted:
+        raise InvalidOrderError(
+            f"`{order.kind}` cannot be a standing order; use `hold` or an order {unit_name} takes on its turn."
+        )
+    return order
+
+
+@handles("standing-order")
+def standing_order(battle: Battle[Any], order: StandingOrder, dice: Dice, outcome: Outcome) -> None:
+    """Store the order a unit follows when its deadline passes, checked now so it cannot be garbage."""
+    if battle.status == "ended":
+        raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
+    unit = battle.unit(order.unit)
+    text = order.text.strip()
+    if len(text) > MAX_STANDING_TEXT:
+        raise InvalidOrderError(f"Keep a standing order under {MAX_STANDING_TEXT} characters.")
+    standing: dict[str, str] = battle.turn.setdefault("standing", {})
+    standing.pop(unit.id, None)
+    outcome.actor = unit.name
+    if text.lower() in (*CLEAR_WORDS, ""):
+        outcome.effect("standing_order_cleared", unit=unit.name)
+        return
+    parsed = None if text.lower() == HOLD else parse_standing(battle, unit.name, text)
+    stored = HOLD if parsed is None or isinstance(parsed, Hold) else str(parsed)
+    standing[unit.id] = stored
+    outcome.data["standing_order"] = stored
+    outcome.effect("standing_order_set", unit=unit.name, order=stored)
+
+
+@handles("standing-turn")
+def standing_turn(battle: Battle[Any], order: StandingTurn, dice: Dice, outcome: Outcome) -> None:
+    """Play a unit's turn from its standing order and end it; an illegal order becomes a hold."""
+    turns.require_running(battle)
+    unit = battle.unit(order.unit)
+    why = turns.why_not_now(battle, unit.id)
+    if why is not None:
+        raise NotYourTurnError(why)
+    uid = turns.due_entry(battle, unit.id)
+    name = unit.name
+    stored = turns.standing_order_of(battle, uid)
+    text = stored or HOLD
+    outcome.actor = name
+    outcome.data["standing_order"] = text
+    followed = False
+    if text != HOLD:
+        try:
+            inner = parse_standing(battle, name, text)
+            result = battle.apply(inner, dice)
+        except GameError as exc:
+            outcome.data["fallback"] = exc.message
+        else:
+            followed = True
+            # The inner apply handed its rolls to its own outcome; this order is what the log keeps.
+            dice.rolls.extend(result.rolls)
+            # The inner step is part of this order, so one undo must take back both.
+            del battle._history[-1]
+            outcome.tests.extend(result.tests)
+            outcome.effects.extend(result.effects)
+            outcome.highlight.update(result.highlight)
+            outcome.data.update(result.data)
+            outcome.data["standing_order"] = text
+            outcome.hidden = result.hidden
+    if followed:
+        outcome.effect("standing_order_followed", unit=name, order=text)
+    else:
+        reason = "fallback" if "fallback" in outcome.data else "standing_order" if stored else "no_standing_order"
+        outcome.effect("held", unit=name, unused=turns.actions_left(battle, uid), reason=reason)
+    _close(battle, uid, "standing" if followed else "held", dice, outcome)
+
+
+def apply_standing_order(battle: Battle[Any], unit_name: str, dice: Dice) -> Outcome:
+    """Play a unit's standing order when its deadline passes, or hold if that order is illegal now."""
+    return battle.apply(StandingTurn(unit=unit_name), dice)
