@@ -33,6 +33,16 @@ POLICY_NAMES = {
     "hold": "the units due hold",
     "default": "standing orders (hold without one)",
 }
+
+
+def policy_name(battle: Battle, policy: str) -> str:
+    """Say what a deadline policy does in this battle's system (its own words for phases of its own)."""
+    phases = battle.system.phases
+    if phases is not None and policy in phases.policies:
+        return phases.policies[policy]
+    return POLICY_NAMES.get(policy, policy)
+
+
 # Two reminders closer than this would read as one message sent twice.
 REMINDER_GAP = MINUTE
 
@@ -46,7 +56,14 @@ Clock = Callable[[], float]
 
 
 def turn_key(battle: Battle) -> str | None:
-    """Return a key naming the current turn (round, mode, unit or side), or None when no turn is running."""
+    """Return a key naming the current turn (round, mode, unit or side), or None when no turn is running.
+
+    A system with phases of its own (Surface Combat's secret plans) names its phase itself.
+    """
+    phases = battle.system.phases
+    if phases is not None:
+        waiting = phases.waiting(battle)
+        return None if waiting is None else waiting.key
     if not turns.engaged(battle) or not turns.next_due(battle):
         return None
     mode = turns.mode_of(battle)
@@ -54,8 +71,21 @@ def turn_key(battle: Battle) -> str | None:
     return f"{battle.round}|{mode}|{at}"
 
 
+def due_now(battle: Battle) -> list[str]:
+    """Return who the current turn waits for: unit ids, or the sides a system's own phase waits for."""
+    phases = battle.system.phases
+    if phases is not None:
+        waiting = phases.waiting(battle)
+        return [] if waiting is None else list(waiting.due)
+    return turns.next_due(battle)
+
+
 def turn_label(battle: Battle) -> str:
     """Describe the current turn for players: `round 2, NERV phase`, `round 3, Eva-01's turn`."""
+    phases = battle.system.phases
+    if phases is not None:
+        waiting = phases.waiting(battle)
+        return waiting.label if waiting is not None else f"game turn {battle.round}"
     mode = turns.mode_of(battle)
     if mode == "initiative":
         current = turns.current_unit(battle)
@@ -208,7 +238,7 @@ class TurnStart:
     """A turn that has just begun: who is due, and until when."""
 
     key: str
-    units: tuple[str, ...]
+    units: tuple[str, ...]  # unit ids; the sides due, in a system with phases of its own
     started: float
     due_at: float | None
     paused: bool
@@ -261,7 +291,7 @@ class TurnClocks:
                           expired_at=None)
         await self.db.clocks.save(new, timers=plan(new, after=begun))
         log.info("battle %s: turn %s begins, due %s", record.id, key, new.due_at)
-        return TurnStart(key=key, units=tuple(turns.next_due(battle)), started=begun, due_at=new.due_at,
+        return TurnStart(key=key, units=tuple(due_now(battle)), started=begun, due_at=new.due_at,
                          paused=new.paused, remaining=new.remaining)
 
     async def recover(self, record: BattleRecord, battle: Battle) -> TurnStart | None:

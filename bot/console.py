@@ -202,6 +202,8 @@ class Console:
         before = await self.latest_seq()
         threads_before = {t.id for t in self.discord.threads(self.channel)}
         reply = await self.discord.slash(path, user=user, channel=self.channel, options=options)
+        # A command may follow up after its first answer (a plan that completes the pair posts the battle).
+        await self.discord.settle()
         bot = self.discord.bot
         failure = getattr(getattr(bot, "tree", None), "failures", {}).get(reply.interaction.id)
         messages = reply.messages

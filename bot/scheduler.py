@@ -35,7 +35,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.clock import turn_key
+from bot.clock import due_now, turn_key
 from rules import turns
 from rules.battle import Battle
 from rules.errors import ConflictError, GameError
@@ -171,7 +171,7 @@ class Scheduler:
         battle = Battle.from_dict(record.state)
         if turn_key(battle) != clock.turn_key:
             return Fired(timer, "stale", {"why": "clock behind the battle"})
-        due_units = turns.names_of(battle, turns.next_due(battle))
+        due_units = turns.names_of(battle, due_now(battle))
         if timer.kind == "reminder":
             if clock.due_at is None or clock.due_at <= now:
                 # Sent late after downtime, a reminder of a deadline already gone would only confuse.
@@ -199,8 +199,7 @@ class Scheduler:
         failures: list[tuple[str, str]] = []
         notices: list[Notice] = []
         latest, latest_battle = record, battle
-        for name in due_units:
-            order: Order = Hold(unit=name) if clock.policy == "hold" else StandingTurn(unit=name)
+        for name, order in self._deadline_orders(battle, clock, due_units):
             try:
                 result = await self.service.execute(actor, record, order, render=False, expect_turn=clock.turn_key,
                                                     publish=False)
@@ -225,6 +224,14 @@ class Scheduler:
             self.service.publish(notice)
         action = "held" if clock.policy == "hold" else "standing"
         return Fired(timer, action, {"units": due_units, "failures": failures})
+
+    @staticmethod
+    def _deadline_orders(battle: Battle, clock: ClockRecord, due: list[str]) -> list[tuple[str, Order]]:
+        """Return what a passed deadline orders, each with whom it is for: the system's own, or each unit's."""
+        phases = battle.system.phases
+        if phases is not None:
+            return [(", ".join(due) or order.kind, order) for order in phases.on_deadline(battle, clock.policy)]
+        return [(name, Hold(unit=name) if clock.policy == "hold" else StandingTurn(unit=name)) for name in due]
 
     async def _wait_for_gm(self, record: BattleRecord, clock: ClockRecord) -> ClockRecord:
         async with self.service.locks.get(record.id):

@@ -24,7 +24,7 @@ from render import MapView, Overlay
 from render.describe import MapText
 from render.surface_chart import render_surface_chart
 from rules import orders as o
-from rules.battle import Battle
+from rules.battle import Battle, board_size
 from rules.dice import Dice
 from rules.errors import (
     ConflictError,
@@ -58,6 +58,8 @@ __all__ = [
 ]
 
 MAX_UNDO = 50
+SLOW_UNITS = 50  # a slow order on a battle with this many units is resolved in a worker thread
+LOG_PAGE = 10  # events read at a time when searching the log (each with its outcome, some large)
 # The actor id the bot itself acts under (deadlines): no Discord user has id 0.
 SYSTEM_USER_ID = 0
 
@@ -241,15 +243,15 @@ class TableService:
     # --- actions ------------------------------------------------------------
 
     async def create_battle(self, actor: Actor, *, channel_id: int, thread_id: int | None, name: str,
-                            ruleset: str, width: int, height: int) -> Result:
-        """Create a battle in a channel (or thread); the creator is its GM."""
+                            ruleset: str, width: int | None = None, height: int | None = None) -> Result:
+        """Create a battle in a channel (or thread); the creator is its GM. A map-less system takes no size."""
         here = thread_id or channel_id
         existing = await self.db.battles.in_channel(actor.guild_id, here)
         if existing is not None:
             raise GameError(
                 f"This channel already runs **{existing.name}**. End it with /battle end, or start the new one in another channel or a thread."
             )
-        battle = Battle.new(ruleset, width, height, name)
+        battle = Battle.new(ruleset, *board_size(ruleset, width, height), name)
         record = await self.db.battles.create(
             guild_id=actor.guild_id, channel_id=channel_id, thread_id=thread_id, name=battle.name,
             ruleset=battle.ruleset_id, created_by=actor.user_id, state=battle.to_dict(), now=self.clock(),
@@ -277,13 +279,18 @@ class TableService:
                 raise StaleTurnError("That turn is already over.")
             await self.authorise(actor, current, battle, order)
             dice = Dice(self.rng_factory(), scripted=list(manual_rolls))
-            outcome = battle.apply(order, dice)
+            if order.slow and len(battle.units) >= SLOW_UNITS:
+                # A whole engagement in one order takes seconds at the largest: the event loop keeps serving.
+                # A small one takes milliseconds, less than the hop to a thread.
+                outcome, state, logged = await asyncio.to_thread(_resolve, battle, order, dice)
+            else:
+                outcome, state, logged = _resolve(battle, order, dice)
             status = cast("BattleStatus", battle.status) if battle.status != current.status else None
             try:
                 saved = await self.db.battles.commit(
-                    current.id, expected_version=current.version, state=battle.to_dict(), status=status,
+                    current.id, expected_version=current.version, state=state, status=status,
                     event=NewEvent(actor_id=actor.user_id, kind=order.kind, order_text=str(order),
-                                   outcome=outcome.to_dict(), hidden=outcome.hidden),
+                                   outcome=logged, hidden=outcome.hidden),
                     now=self.clock(),
                 )
             except StaleVersionError:
@@ -394,6 +401,18 @@ class TableService:
         return clock
 
     # --- the log ------------------------------------------------------------
+
+    async def latest_outcome(self, record: BattleRecord, kind: str) -> dict[str, Any] | None:
+        """Return the logged outcome of the battle's newest order of a kind still in force (not undone)."""
+        offset = 0
+        while True:
+            page = await self.db.events.list(record.id, limit=LOG_PAGE, offset=offset, include_undone=False)
+            for event in page:
+                if event.kind == kind:
+                    return event.outcome
+            if len(page) < LOG_PAGE:
+                return None
+            offset += LOG_PAGE
 
     async def log_page(self, record: BattleRecord, page: int, per_page: int) -> tuple[list[EventRecord], int]:
         """Return one page of a battle's log, newest first, and how many entries it has."""
@@ -612,6 +631,12 @@ class TableService:
         """Return the whole map as text for screen readers, with the last action when a highlight is given."""
         view = self.view_of(battle, viewer_sides=viewer_sides, show_hidden=show_hidden)
         return await asyncio.to_thread(map_text, view, overlays_for(highlight or {}))
+
+
+def _resolve(battle: Battle, order: o.Order, dice: Dice) -> tuple[Outcome, dict[str, Any], dict[str, Any]]:
+    """Apply an order; return its outcome, the battle's new document and the outcome as logged."""
+    outcome = battle.apply(order, dice)
+    return outcome, battle.to_dict(), outcome.to_dict()
 
 
 def _nothing_to_undo(count: int, available: int) -> str:

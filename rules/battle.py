@@ -19,6 +19,7 @@ from rules.errors import (
     NothingToUndoError,
     RulesetError,
 )
+from rules.homebrew import merged
 from rules.orders import Order
 from rules.outcome import Outcome
 from rules.ruleset import Ruleset, TerrainType, get_ruleset
@@ -30,6 +31,24 @@ SCHEMA_VERSION = 2
 STATUSES = ("setup", "active", "ended")
 MAX_SIDES = 8
 MAX_UNITS = 400
+
+def board_size(ruleset_id: str, width: int | None, height: int | None) -> tuple[int, int]:
+    """Return the board a new battle gets: the GM's width and height, or one square for a system with no map."""
+    system = system_of(ruleset_id)
+    if not system.has_map:
+        if width is not None or height is not None:
+            raise InvalidOrderError(
+                f"{system.name} has no map: leave out width and height (forces fight in rounds, not on squares)."
+            )
+        return 1, 1
+    if width is None or height is None:
+        missing = " and ".join(k for k, v in (("width", width), ("height", height)) if v is None)
+        raise InvalidOrderError(
+            f"A {ruleset_id} battle is fought on a map: give its {missing} in squares (1 to {MAX_SIDE}), "
+            "like `width:30 height:20`."
+        )
+    return width, height
+
 
 def check_name(name: str, what: str = "name") -> str:
     """Validate a display name: 1 to 64 printable characters."""
@@ -81,8 +100,10 @@ class Battle(Generic[U]):
     last: dict[str, Any] = field(default_factory=dict)
     turn: dict[str, Any] = field(default_factory=dict)
     next_id: int = 1
+    homebrew: dict[str, Any] = field(default_factory=dict)  # the GM's checked [[terrain]] and [[feature]] rows
     edges: dict[Edge, Obstacle] = field(default_factory=dict)  # obstacles on the sides between squares
     _history: list[dict[str, Any]] = field(default_factory=list, repr=False, compare=False)
+    _brewed: tuple[dict[str, Any], Ruleset, Ruleset] | None = field(default=None, repr=False, compare=False)
 
     # --- construction -------------------------------------------------------
 
@@ -104,8 +125,16 @@ class Battle(Generic[U]):
 
     @property
     def ruleset(self) -> Ruleset:
-        """Return the ruleset this battle is played under."""
-        return get_ruleset(self.ruleset_id)
+        """Return the ruleset this battle is played under, with the GM's homebrew terrain and features added."""
+        base = get_ruleset(self.ruleset_id)
+        if not self.homebrew:
+            return base
+        cached = self._brewed
+        # Handlers replace the homebrew table rather than edit it, so the same object means the same rows.
+        if cached is None or cached[0] is not self.homebrew or cached[1] is not base:
+            cached = (self.homebrew, base, merged(base, self.homebrew))
+            self._brewed = cached
+        return cached[2]
 
     def const(self, key: str) -> Any:
         """Return a rule constant, with this battle's override if the GM set one."""
@@ -288,7 +317,8 @@ class Battle(Generic[U]):
         other = Battle.from_dict(snapshot)
         history = self._history
         for f in ("ruleset_id", "width", "height", "name", "terrain", "units", "sides", "status",
-                  "round", "constants", "cells", "map_version", "last", "turn", "next_id", "edges"):
+                  "round", "constants", "cells", "map_version", "last", "turn", "next_id", "homebrew",
+                  "edges"):
             setattr(self, f, getattr(other, f))
         self._history = history
 
@@ -309,6 +339,7 @@ class Battle(Generic[U]):
             "sides": [s.to_dict() for s in self.sides], "status": self.status, "round": self.round,
             "constants": dict(self.constants), "cells": copy.deepcopy(self.cells),
             "map_version": self.map_version, "last": copy.deepcopy(self.last), "turn": copy.deepcopy(self.turn),
+            **({"homebrew": copy.deepcopy(self.homebrew)} if self.homebrew else {}),
             "next_id": self.next_id,
         }
         if self.edges:  # documents without edges stay as they were
@@ -323,9 +354,13 @@ class Battle(Generic[U]):
             raise RulesetError(f"This battle was saved by a newer battlepost (schema {version}).")
         if version < 2:
             data = upgrade_v1(data)
-        ruleset = get_ruleset(str(data["ruleset"]))
-        system = system_of(ruleset.id)
+        base = get_ruleset(str(data["ruleset"]))
+        system = system_of(base.id)
         width, height = int(data["width"]), int(data["height"])
+        battle: Battle[Any] = cls(base.id, width, height, str(data.get("name", "Battle")))
+        # The homebrew rows come first: the saved map may be painted with their characters.
+        battle.homebrew = copy.deepcopy(data.get("homebrew", {}))
+        ruleset = battle.ruleset
         terrain: list[str] = []
         for row in data["terrain"]:
             for ch in row:
@@ -333,7 +368,6 @@ class Battle(Generic[U]):
                 if t is None:
                     raise RulesetError(f"Unknown terrain character `{ch}` in the saved map.")
                 terrain.append(t.key)
-        battle: Battle[Any] = cls(ruleset.id, width, height, str(data.get("name", "Battle")))
         battle.terrain = terrain
         for u in data.get("units", []):
             unit = system.unit_type.from_dict(u)

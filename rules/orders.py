@@ -103,6 +103,9 @@ class Order:
     authority: ClassVar[Authority] = "gm"
     # Options only a GM may set to anything but their default (a hidden roll, an attack's adjustment).
     gm_options: ClassVar[tuple[str, ...]] = ()
+    # An order whose resolution may take long (a whole engagement fought at once): front ends resolve it
+    # away from anything that must stay responsive.
+    slow: ClassVar[bool] = False
 
     def acting_side(self, squares: Mapping[str, Mapping[str, Any]]) -> str | None:
         """Return the side a side-authority order acts for: by default the side it names."""

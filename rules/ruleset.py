@@ -171,7 +171,8 @@ def _opt_int(data: dict[str, Any], key: str, where: str, default: int = 0) -> in
     return value
 
 
-def _terrain(data: dict[str, Any], where: str) -> TerrainType:
+def parse_terrain(data: dict[str, Any], where: str) -> TerrainType:
+    """Validate one `[[terrain]]` table (of a ruleset's data file or a battle's homebrew table)."""
     key = _need(data, "key", str, where)
     where = f"{where} ({key})"
     char = _need(data, "char", str, where)
@@ -202,7 +203,8 @@ def _terrain(data: dict[str, Any], where: str) -> TerrainType:
     )
 
 
-def _feature(data: dict[str, Any], where: str, terrain: dict[str, TerrainType]) -> FeatureType:
+def parse_feature(data: dict[str, Any], where: str, terrain: dict[str, TerrainType]) -> FeatureType:
+    """Validate one `[[feature]]` table against the terrains it may stand on."""
     key = _need(data, "key", str, where)
     where = f"{where} ({key})"
     allowed = data.get("terrain", [])
@@ -227,7 +229,7 @@ def parse_ruleset(data: dict[str, Any], source: str = "<data>") -> Ruleset:
     where = f"{source} [{rid}]"
     terrain: dict[str, TerrainType] = {}
     for i, row in enumerate(data.get("terrain", [])):
-        t = _terrain(row, f"{where} terrain #{i + 1}")
+        t = parse_terrain(row, f"{where} terrain #{i + 1}")
         if t.key in terrain:
             raise RulesetError(f"{where}: terrain `{t.key}` defined twice")
         if any(o.char == t.char for o in terrain.values()):
@@ -238,7 +240,7 @@ def parse_ruleset(data: dict[str, Any], source: str = "<data>") -> Ruleset:
         raise RulesetError(f"{where}: default terrain `{default}` is not in the terrain table")
     features: dict[str, FeatureType] = {}
     for i, row in enumerate(data.get("feature", [])):
-        f = _feature(row, f"{where} feature #{i + 1}", terrain)
+        f = parse_feature(row, f"{where} feature #{i + 1}", terrain)
         features[f.key] = f
     constants: dict[str, Constant] = {}
     for key, spec in _need(data, "constants", dict, where).items():

@@ -36,6 +36,28 @@ Reach = Callable[["Battle[Any]", str], dict[str, dict[str, int]]]
 OrderClass = TypeVar("OrderClass", bound=type[Order])
 
 
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """What a battle waits for in a phase of its system's own: a key naming the phase, and who is due."""
+
+    key: str  # a new key is a new phase, with a deadline of its own
+    label: str  # how players read the phase: `game turn 2: pre-battle plans`
+    due: tuple[str, ...] = ()  # the sides (or units) that have yet to act
+
+
+@dataclass(frozen=True)
+class Phases:
+    """How a system that plays phases of its own, not units' turns, meets the play-by-post clock.
+
+    `waiting(battle)` names the phase running now (None: nothing to wait for, no deadline runs);
+    `on_deadline(battle, policy)` gives the orders that settle a phase whose deadline passed under the
+    `hold` or `default` policy (under `wait` the GM decides).
+    """
+
+    waiting: Callable[[Battle[Any]], Waiting | None]
+    on_deadline: Callable[[Battle[Any], str], list[Order]]
+    policies: Mapping[str, str] = field(default_factory=dict)  # what each policy does here, as players read it
+
 
 class HandlerTable:
     """The handlers of one rule system, keyed by order kind.
@@ -147,6 +169,7 @@ class System:
     initiative_tokens: frozenset[str] = frozenset()
     has_map: bool = True
     describe: str = ""
+    phases: Phases | None = None  # None: the core's turns of units (rules.turns) drive the clock
     map_layers: tuple[Layer, ...] = ()  # the layers its map files carry after the terrain grid
     map_edges: bool = False  # whether it plays obstacles on the sides between squares (an [edges] list)
     unit_file: UnitFile | None = None  # how it reads stat-block files (`/unit import`)

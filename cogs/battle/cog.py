@@ -12,13 +12,17 @@ from discord.ext import commands
 
 from bot.archive import MAX_IMPORT_BYTES
 from cogs.battle.log import LogPageButton, log_message
+from cogs.battle.rules_text import imported_embed, rules_embeds
+from cogs.common.attachments import read_text
 from cogs.common.autocomplete import constant_choices, ruleset_choices
 from cogs.common.context import actor_of, battle_here, channel_key, member_check, service_of
 from cogs.common.embeds import INFO, outcome_embed, safe
 from cogs.common.replies import defer, reply
+from cogs.common.systems import front_end
 from rules import orders as o
-from rules.constants import list_constants
+from rules.battle import Battle, board_size
 from rules.errors import GameError, NotAllowedError
+from rules.systems.strategic.actions.homebrew import ImportHomebrew
 
 
 class BattleCog(commands.GroupCog, group_name="battle", group_description="Create and run battles"):
@@ -40,14 +44,14 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
     @app_commands.describe(
         name="Name of the battle (1-64 characters)",
         ruleset="Rule system: strategic-e (1 km squares), strategic-p (1 dm), m42 (1 inch), surface (no map)...",
-        width="Map width in squares (1-100)",
-        height="Map height in squares (1-100)",
+        width="Map width in squares (1-100); leave out for a ruleset with no map (surface)",
+        height="Map height in squares (1-100); leave out for a ruleset with no map (surface)",
         thread="Open a thread for this battle instead of using the channel",
     )
     @app_commands.autocomplete(ruleset=ruleset_choices)
     async def new(self, interaction: discord.Interaction, name: str, ruleset: str,
-                  width: app_commands.Range[int, 1, 100], height: app_commands.Range[int, 1, 100],
-                  thread: bool = False) -> None:
+                  width: app_commands.Range[int, 1, 100] | None = None,
+                  height: app_commands.Range[int, 1, 100] | None = None, thread: bool = False) -> None:
         """Create a battle here or in a new thread."""
         service = service_of(interaction)
         actor = actor_of(interaction)
@@ -61,20 +65,25 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
             if not isinstance(channel, discord.TextChannel):
                 raise GameError("A thread can only be opened from a text channel; run this in a text channel.")
             # Validate before creating anything on Discord, so a bad name leaves no orphan thread.
-            from rules.battle import Battle
-
-            Battle.new(ruleset, width, height, name)
+            Battle.new(ruleset, *board_size(ruleset, width, height), name)
             await defer(interaction)
             created = await channel.create_thread(name=name[:100], type=discord.ChannelType.public_thread)
             thread_id = created.id
         result = await service.create_battle(actor, channel_id=channel_id, thread_id=thread_id, name=name,
                                              ruleset=ruleset, width=width, height=height)
         rec = result.record
+        battle = result.battle
+        if battle.system.has_map:
+            where = f", map {battle.width}\u00d7{battle.height}"
+            steps = "Set it up with /map paint and /unit add, then /battle start."
+        else:
+            where = ""
+            steps = front_end(battle).setup_steps or "Add units with /unit add, then /battle start."
         embed = discord.Embed(
             title=f"New battle: {safe(rec.name)}", colour=INFO,
             description=(
-                f"Ruleset **{rec.ruleset}** ({result.battle.ruleset.scale}), map {width}\u00d7{height}.\n"
-                f"GM: {interaction.user.mention}. Set it up with /map paint and /unit add, then /battle start."
+                f"Ruleset **{rec.ruleset}** ({battle.ruleset.scale}){where}.\n"
+                f"GM: {interaction.user.mention}. {steps}"
             ),
         )
         embed.set_footer(text=f"battle #{rec.id}")
@@ -104,21 +113,17 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         record = await battle_here(interaction)
         battle = await service_of(interaction).load(record)
         embed = discord.Embed(title=safe(battle.name), colour=INFO)
+        own = front_end(battle)
+        stage = own.info_stage(battle) if own.info_stage else (f"round {battle.round}" if battle.round else "")
         embed.description = (
             f"Ruleset **{battle.ruleset_id}** ({battle.ruleset.scale})"
             + (f" \u00b7 map {battle.width}\u00d7{battle.height}" if battle.system.has_map else "") + "\n"
-            f"Status **{battle.status}**" + (f" \u00b7 round {battle.round}" if battle.round else "")
+            f"Status **{battle.status}**" + (f" \u00b7 {stage}" if stage else "")
             + f"\nGM: <@{record.created_by}>"
         )
-        for side in battle.sides:
-            units = [u for u in battle.iter_units() if u.side == side.name]
-            lines = []
-            for u in units[:15]:
-                where = f" on {u.cell}" if battle.system.has_map else ""
-                summary = u.summary_line()
-                owner = f" <@{u.owner}>" if u.owner else ""
-                lines.append(f"{safe(u.name)}{where}" + (f" \u00b7 {safe(summary)}" if summary else "") + owner)
-            embed.add_field(name=safe(side.name), value="\n".join(lines) or "no units", inline=False)
+        fields = own.info_fields(battle) if own.info_fields is not None else side_fields(battle)
+        for name, value in fields:
+            embed.add_field(name=name, value=value, inline=False)
         embed.set_footer(text=f"battle #{record.id} \u00b7 version {record.version}")
         await reply(interaction, embed=embed)
 
@@ -193,31 +198,29 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         embed.set_footer(text=f"battle #{result.record.id}")
         await reply(interaction, embed=embed, png=result.png)
 
-    rules = app_commands.Group(name="rules", description="The rule constants of this battle")
+    rules = app_commands.Group(name="rules", description="The rule constants and homebrew tables of this battle")
 
-    @rules.command(name="show", description="List this battle's rule constants, with the GM's overrides")
+    @rules.command(name="show", description="List this battle's rule constants and homebrew terrain and features")
     async def rules_show(self, interaction: discord.Interaction) -> None:
-        """List the rule constants."""
+        """List the rule constants, with the GM's overrides, and the homebrew rows, only to you."""
         record = await battle_here(interaction)
         battle = await service_of(interaction).load(record)
-        lines = []
-        for c in list_constants(battle):
-            mark = f" (default {c['default']})" if c["overridden"] else ""
-            ruling = f" [{c['ruling']}]" if c["ruling"] else ""
-            lines.append(f"`{c['key']}` = **{c['value']}**{mark}{ruling}: {c['doc']}")
-        embed = discord.Embed(title=f"Rule constants: {battle.ruleset_id}", colour=INFO)
-        chunk: list[str] = []
-        size = 0
-        for line in lines:
-            if size + len(line) > 1000 and chunk:
-                embed.add_field(name="\u200b", value="\n".join(chunk), inline=False)
-                chunk, size = [], 0
-            chunk.append(line)
-            size += len(line) + 1
-        if chunk:
-            embed.add_field(name="\u200b", value="\n".join(chunk), inline=False)
-        embed.set_footer(text="A GM changes one with /battle rules set key value")
-        await reply(interaction, embed=embed, ephemeral=True)
+        for embed in rules_embeds(battle):
+            await reply(interaction, embed=embed, ephemeral=True)
+
+    @rules.command(name="import", description="Bring in homebrew terrain and features from a TOML table (GM)")
+    @app_commands.describe(file="A .toml file of [[terrain]] and [[feature]] tables (see docs/homebrew.md); it "
+                                "replaces the battle's earlier homebrew table")
+    async def rules_import(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        """Import a homebrew table; nothing changes if any line of it is wrong."""
+        record = await battle_here(interaction)
+        service = service_of(interaction)
+        actor = actor_of(interaction)
+        await service.require_gm(actor, record, "import homebrew terrain and features")
+        text = await read_text(file, suffixes=(".toml",), what="a homebrew table",
+                               guide="[[terrain]] and [[feature]] tables, as in docs/homebrew.md")
+        result = await service.execute(actor, record, ImportHomebrew(text=text), render=False)
+        await reply(interaction, embed=imported_embed(result.battle, file.filename))
 
     @rules.command(name="set", description="Override a rule constant for this battle (GM)")
     @app_commands.describe(key="Constant to change (see /battle rules show)", value="New value")
@@ -234,3 +237,17 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         png = await service.render(result.battle, full=True, battle_id=record.id) if render_map else None
         assert result.outcome is not None
         await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name), png=png)
+
+
+def side_fields(battle: Battle) -> list[tuple[str, str]]:
+    """Return each side's units for /battle info: name, square on a map, summary line and owner."""
+    fields = []
+    for side in battle.sides:
+        lines = []
+        for u in [u for u in battle.iter_units() if u.side == side.name][:15]:
+            where = f" on {u.cell}" if battle.system.has_map else ""
+            summary = u.summary_line()
+            owner = f" <@{u.owner}>" if u.owner else ""
+            lines.append(f"{safe(u.name)}{where}" + (f" \u00b7 {safe(summary)}" if summary else "") + owner)
+        fields.append((safe(side.name), "\n".join(lines) or "no units"))
+    return fields

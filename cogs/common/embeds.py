@@ -64,19 +64,30 @@ def effect_line(effect: dict[str, Any]) -> str:
         return f"{e['unit']} moved {e['frm']} \u2192 {e['to']}" + (f" ({spent})" if spent else "")
     if kind == "painted":
         return f"{e['cells']} square(s) painted {e['terrain']}"
+    if kind == "unit_added" and "at" not in e:  # a system without a map
+        return f"{e['unit']} joins {e['side']}"
     if kind == "unit_added":
         owner = f" for <@{effect['owner']}>" if effect.get("owner") else ""
         models = effect.get("models")
         around = f"; its other models on {spots(models)}" if models else ""
         return f"{e['unit']} ({e['side']}) placed on {e['at']}{owner}{around}"
+    if kind == "unit_removed" and "at" not in e:
+        return f"{e['unit']} removed"
     if kind == "unit_removed":
         return f"{e['unit']} removed from {e['at']}"
+    if kind == "resolved":
+        levels = ", ".join(f"{safe(side)} {level}" for side, level in effect["levels"].items())
+        return f"The engagement is fought over {e['rounds']} round(s): {levels}"
     if kind == "unit_edited":
         return f"{e['unit']}: changed {e['fields']}"
     if kind in M42_LINES:
         return M42_LINES[kind](effect)
+    if kind == "battle_started" and "turn" in e:  # Surface Combat: game turns of secret plans, not rounds
+        return f"Game turn {e['turn']} begins: each side commits its secret pre-battle plan with /surface plan."
     if kind == "battle_started":
         return f"Round {e['round']} begins."
+    if kind == "battle_ended" and "turn" in e:
+        return f"The battle ended in game turn {e['turn']}."
     if kind == "battle_ended":
         return f"The battle ended in round {e['round']}."
     if kind == "rule_set":

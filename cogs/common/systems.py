@@ -35,6 +35,11 @@ class FrontEnd:
     option_fields: Callable[[Battle, Unit], list[tuple[str, str]]] | None = None
     # The verbs a turn prompt offers a unit with `left` action points, like `/attack 1 (Rifle)`.
     prompt_verbs: Callable[[Battle, Unit, int], list[str]] | None = None
+    # What the GM does after /battle new, for a system whose setup is not /map paint and /unit add.
+    setup_steps: str | None = None
+    # /battle info's own parts: where the battle stands (replaces the round) and its fields (replace the units').
+    info_stage: Callable[[Battle], str] | None = None
+    info_fields: Callable[[Battle], list[tuple[str, str]]] | None = None
 
 
 _FRONT_ENDS: dict[str, FrontEnd] = {}
@@ -44,8 +49,9 @@ def builtin_front_ends() -> dict[str, FrontEnd]:
     """Return the front ends shipped for the systems that have their own pieces, by system id."""
     from cogs.common.strategic import FRONT_END as strategic
     from cogs.m42.front import FRONT_END as m42
+    from cogs.surface.front import FRONT_END as surface
 
-    return {"strategic": strategic, "m42": m42}
+    return {"strategic": strategic, "m42": m42, "surface": surface}
 
 
 def register_front_end(system_id: str, front_end: FrontEnd) -> None:

@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.service import Actor, BattleRecord, TableService
+from cogs.battle.rules_text import homebrew_rows
 from cogs.common.autocomplete_setup import feature_choices, side_choices
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import INFO, safe
@@ -118,6 +119,13 @@ class FeatureCog(commands.GroupCog, group_name="feature",
             if gm or name.lower() in mine:
                 value = f"pool **{fp['pool']}** \u00b7 spent {fp['spent']} \u00b7 left **{fp['left']}**"
                 embed.add_field(name=f"{safe(name)} feature points", value=value, inline=False)
+        _, homebrew = homebrew_rows(battle)
+        if homebrew:
+            # The battle's own features are bought like the built-in ones; say what they are and cost.
+            text = ", ".join(f"{safe(f.name)} ({safe(f.label)}, {f.cost} FP)" for f in homebrew)
+            embed.add_field(name="Homebrew features of this battle", inline=False,
+                            value=(text if len(text) <= 1000 else text[:996] + " \u2026") + "\n/battle rules show "
+                                  "gives their values")
         status = "placement phase" if battle.status == "setup" else f"battle {battle.status}: no more purchases"
         embed.set_footer(text=f"{battle.ruleset.name} \u00b7 {status} \u00b7 only you see this list"[:2048])
         await reply(interaction, embed=embed, ephemeral=True)

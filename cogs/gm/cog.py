@@ -179,12 +179,14 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         await reply(interaction, embed=discord.Embed(title="Deadline set", colour=INFO, description=text))
 
     @app_commands.command(name="policy", description="Choose what happens when a turn's deadline passes")
-    @app_commands.describe(policy="wait: ping the GM; hold: the units due hold; default: their standing orders, else hold")
+    @app_commands.describe(policy="wait: ping the GM; hold: units due hold (surface: fight, default plans); "
+                                  "default: standing orders (surface: last turn's plans)")
     async def policy(self, interaction: discord.Interaction, policy: Literal["wait", "hold", "default"]) -> None:
         """Set the deadline policy."""
         service, actor, record = await self._gm(interaction, "choose the deadline policy")
         clock = await service.set_policy(actor, record, policy_of(policy))
-        await reply(interaction, embed=discord.Embed(title="Deadline policy", colour=INFO, description=clock_summary(clock)))
+        summary = clock_summary(clock, await service.load(record))
+        await reply(interaction, embed=discord.Embed(title="Deadline policy", colour=INFO, description=summary))
 
     @app_commands.command(name="reminders", description="Choose when players are reminded before a deadline")
     @app_commands.describe(times="Like `half, 1h` (the default), `25%, 6h, 30m`, or `none`")
@@ -192,7 +194,8 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         """Set reminder times."""
         service, actor, record = await self._gm(interaction, "set reminders")
         clock = await service.set_reminders(actor, record, parse_reminders(times))
-        await reply(interaction, embed=discord.Embed(title="Reminders", colour=INFO, description=clock_summary(clock)))
+        summary = clock_summary(clock, await service.load(record))
+        await reply(interaction, embed=discord.Embed(title="Reminders", colour=INFO, description=summary))
 
     @app_commands.command(name="pause", description="Stop the clock: no deadline passes until /gm resume")
     async def pause(self, interaction: discord.Interaction) -> None:

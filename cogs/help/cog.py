@@ -18,15 +18,19 @@ GM_GUIDE = (
     "3. Add units: `/unit add name:Eva-01 side:NERV at:E5 owner:@player ag:45`, or `/unit import` a stat-block file.\n"
     "4. P-Scale: sides buy features with `/feature place`; check everything with `/battle info` and `/map show full:True`.\n"
     "5. `/battle start`. Then `/gm deadline`, `/gm policy`, `/turn mode`; `/gm undo`, `/gm roll` (hidden) and "
-    "`/gm end` when it is over. `/battle rules show` lists the rulings you can change."
+    "`/gm end` when it is over. `/battle rules show` lists the rulings you can change; "
+    "`/battle rules import` brings in homebrew terrain and features (a TOML table)."
 )
 SURFACE_GUIDE = (
-    "Army against army, no map: `/battle new name:… ruleset:surface width:1 height:1`, then "
+    "Army against army, no map: `/battle new name:… ruleset:surface` (no width or height), then "
     "`/surface add name side type [owner] [ratings] [flags]` per unit (Grunts, Space Marines, Mobile Infantry, "
-    "Powered Armor, Armor, Battleoids, Rebels, Partisans, Special Forces) and `/surface side` for leaders. "
-    "Each side's player commits `/surface plan side intensity daring [dropped] [besieged]` in secret; the battle "
-    "is fought when both are in (or `/surface resolve force:True`). `/surface report page` shows every roll, "
-    "`/surface export` the survivors, `/surface next-turn` the next game turn."
+    "Powered Armor, Armor, Battleoids, Rebels, Partisans, Special Forces) or `/surface import` a forces file, and "
+    "`/surface side` for leaders. `/gm deadline` and `/gm policy` set the planning clock; `/battle start` opens "
+    "the plans. Each side's player commits `/surface plan side intensity daring [dropped] [besieged]` in secret; "
+    "the battle is fought when both are in or the deadline passes (wait: the GM decides; hold: missing plans "
+    "take the default; default: last turn's plan), or at `/surface resolve force:True`. `/surface status` shows "
+    "who has planned, `/surface report page` every roll, `/surface export` the survivors, "
+    "`/surface next-turn` the next game turn, `/battle end` the end."
 )
 M42_GM_GUIDE = (
     "Units of a leader and models, in inches: `/battle new name:… ruleset:m42 width:34 height:20` "

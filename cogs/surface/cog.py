@@ -4,21 +4,29 @@ from __future__ import annotations
 
 import io
 import json
+from collections import Counter
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.service import Listener
+from cogs.common.attachments import read_text
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import INFO, safe
-from cogs.common.replies import reply
-from cogs.surface.report import paginate, report_lines, summary_fields
+from cogs.common.replies import defer, reply
+from cogs.surface.buttons import ReportPageButton, report_view
+from cogs.surface.fought import fought_report, kept_report
+from cogs.surface.info import force_fields, surface_stage
+from cogs.surface.notices import SurfaceNotices, deadline_text
+from cogs.surface.report import report_embed
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError
 from rules.orders import AddUnit, Order
-from rules.systems.surface.orders import NextTurn, Resolve, SetSide, SubmitPlan
+from rules.systems.surface.forces import survivors
+from rules.systems.surface.orders import ImportForces, NextTurn, Resolve, SetSide, SubmitPlan
 from rules.systems.surface.unittypes import FLAGS, unit_types
 
 TYPE_CHOICES = [app_commands.Choice(name=t.name, value=t.key) for t in unit_types().values()][:25]
@@ -29,30 +37,8 @@ def _surface(battle: Battle) -> None:
         raise IllegalOrderError("This is not a Surface Combat battle; start one with `/battle new ruleset:surface`.")
 
 
-def _names(battle: Battle) -> dict[str, str]:
-    return {u.id: u.name for u in battle.iter_units()}
-
-
-def report_embeds(battle: Battle, report: dict[str, Any], page: int) -> tuple[discord.Embed, int]:
-    """Return the summary embed with one page of the round-by-round log, and the page count."""
-    pages = paginate(report_lines(report, _names(battle)))
-    page = max(1, min(page, len(pages)))
-    embed = discord.Embed(title=f"Surface Combat: {safe(battle.name)}"[:256], colour=INFO,
-                          description=pages[page - 1])
-    for name, value in summary_fields(report):
-        embed.add_field(name=safe(name)[:256], value=value, inline=False)
-    embed.set_footer(text=f"Log page {page}/{len(pages)} · /surface report page:N for more")
-    return embed, len(pages)
-
-
-def survivors(battle: Battle) -> dict[str, Any]:
-    """Return the surviving forces with their ratings and damage, as a document `/surface add` can rebuild."""
-    out: dict[str, Any] = {"ruleset": "surface", "forces": {}}
-    for u in battle.iter_units():
-        if u.alive and u.state != "escaped":
-            stats = {"type": u.utype, **u.ratings(), "flags": list(u.flags), "damage": u.damage}
-            out["forces"].setdefault(u.side, []).append({"name": u.name, "owner": u.owner, "stats": stats})
-    return out
+def _listeners(bot: commands.Bot) -> list[Listener]:
+    return bot.service.listeners  # type: ignore[attr-defined,no-any-return]
 
 
 class SurfaceCog(commands.GroupCog, group_name="surface",
@@ -61,12 +47,25 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self.notices = SurfaceNotices(bot)
         super().__init__()
+
+    async def cog_load(self) -> None:
+        """Hear the clock's notices of surface battles and accept the report's page buttons."""
+        _listeners(self.bot).append(self.notices)
+        self.bot.add_dynamic_items(ReportPageButton)
+
+    async def cog_unload(self) -> None:
+        """Stop listening and forget the buttons."""
+        listeners = _listeners(self.bot)
+        if self.notices in listeners:
+            listeners.remove(self.notices)
+        self.bot.remove_dynamic_items(ReportPageButton)
 
     @app_commands.command(name="add", description="Add a unit to a side's force (GM)")
     @app_commands.describe(name="Unit name", side="Side it fights for", type_="Unit type (default ratings)",
                            owner="Player who commands the unit (lets them plan for the side)",
-                           ratings="Rating overrides as JSON, like {\"accuracy\": 6}",
+                           ratings="Rating overrides as JSON, like {\"accuracy\": 6} (also \"damage\" it carries)",
                            flags="Extra flags, comma separated: " + ", ".join(FLAGS))
     @app_commands.rename(type_="type")
     @app_commands.choices(type_=TYPE_CHOICES)
@@ -86,6 +85,33 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
             stats["flags"] = [f.strip() for f in flags.split(",") if f.strip()]
         order = AddUnit(name=name, side=side, at=Cell(0, 0), owner=owner.id if owner else None, stats=stats)
         await self._run(interaction, order, f"{name} joins {side}.")
+
+    @app_commands.command(name="import", description="Add every unit of a forces file from /surface export (GM)")
+    @app_commands.describe(file="The forces.json file /surface export gave (survivors with their damage)")
+    async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        """Carry forces over from an earlier battle: every unit of the file, or none if one is wrong."""
+        record = await battle_here(interaction)
+        service = service_of(interaction)
+        actor = actor_of(interaction)
+        await service.require_gm(actor, record, "import forces")
+        battle = await service.load(record)
+        _surface(battle)
+        text = await read_text(file, suffixes=(".json",), what="a forces file",
+                               guide="the forces.json that /surface export gives")
+        # Hundreds of units take a moment; defer privately, so a refusal reaches only the GM.
+        await defer(interaction, ephemeral=True)
+        try:
+            result = await service.execute(actor, record, ImportForces(forces=text), render=False)
+        except GameError as exc:
+            raise type(exc)(f"{exc.message}\nNothing was imported.") from None
+        assert result.outcome is not None
+        counts = Counter(str(e["side"]) for e in result.outcome.effects if e["type"] == "unit_added")
+        sides = ", ".join(f"{safe(side)} {n}" for side, n in counts.items())
+        total = sum(counts.values())
+        await interaction.edit_original_response(content=f"Imported `{safe(file.filename)}`; the list is posted for "
+                                                 "everyone.")
+        await reply(interaction, f"Imported {total} unit{'s' if total != 1 else ''} from "
+                    f"`{safe(file.filename)}`: {sides}. `/battle info` lists them.")
 
     @app_commands.command(name="side", description="Set a side's leader and situation (GM)")
     @app_commands.describe(side="Side", leader="Leader's name", ability="Leader Ability rating",
@@ -115,30 +141,51 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
         result = await service.execute(actor_of(interaction), record, order, render=False)
         data = result.outcome.data if result.outcome else {}
         word = "replaced" if data.get("replaced") else "committed"
-        await reply(interaction, f"Plan for {safe(side)} {word}: intensity {intensity}, daring {daring}, "
-                    f"{len(units)} dropped, {'besieged' if besieged else 'not besieged'}. Only you see this.",
-                    ephemeral=True)
+        await reply(interaction, f"Plan for {safe(data.get('side', side))} {word}: intensity {intensity}, daring "
+                    f"{daring}, {len(units)} dropped, {'besieged' if besieged else 'not besieged'}. Only you see "
+                    "this; you may replace it until the battle is fought.", ephemeral=True)
         if data.get("ready"):
             await self._resolve(interaction, Resolve())
 
     @app_commands.command(name="resolve", description="Fight the engagement (both plans in, or force as GM)")
-    @app_commands.describe(force="GM: fight now; sides without a plan take the default plan")
-    async def resolve(self, interaction: discord.Interaction, force: bool = False) -> None:
+    @app_commands.describe(force="GM: fight now; sides without a plan take the default plan",
+                           standing="GM, with force: sides without a plan repeat their plan of the last turn")
+    async def resolve(self, interaction: discord.Interaction, force: bool = False, standing: bool = False) -> None:
         """Resolve the engagement and post the report."""
         await interaction.response.defer(thinking=True)
-        await self._resolve(interaction, Resolve(force=force))
+        await self._resolve(interaction, Resolve(force=force, standing=standing))
+
+    @app_commands.command(name="status", description="Where the engagement stands: game turn, plans in, deadline")
+    async def status(self, interaction: discord.Interaction) -> None:
+        """Show the forces, which sides have committed a plan (never what it is), and the clock."""
+        record = await battle_here(interaction)
+        service = service_of(interaction)
+        battle = await service.load(record)
+        _surface(battle)
+        clock = await service.clock_of(record)
+        embed = discord.Embed(title=f"Surface Combat: {safe(battle.name)}"[:256], colour=INFO)
+        lines = [f"Status **{battle.status}** \u00b7 {surface_stage(battle)}"]
+        if clock.turn_key is not None:
+            lines.append(deadline_text(clock, battle))
+        embed.description = "\n".join(lines)
+        for name, value in force_fields(battle):
+            embed.add_field(name=name, value=value, inline=False)
+        embed.set_footer(text=f"battle #{record.id} \u00b7 only you can see this")
+        await reply(interaction, embed=embed, ephemeral=True)
 
     @app_commands.command(name="report", description="Show the battle report, a page of the round-by-round log")
     @app_commands.describe(page="Page of the log")
-    async def report(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1) -> None:
+    async def report(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100_000] = 1) -> None:
         """Show the last report."""
-        battle = await service_of(interaction).load(await battle_here(interaction))
+        record = await battle_here(interaction)
+        service = service_of(interaction)
+        battle = await service.load(record)
         _surface(battle)
-        found = battle.turn.get("surface", {}).get("report")
-        if not found:
-            raise IllegalOrderError("No engagement has been fought yet; both sides commit `/surface plan` first.")
-        embed, _ = report_embeds(battle, found, page)
-        await reply(interaction, embed=embed)
+        kept_report(battle)  # refused privately, before the public answer is on its way
+        await defer(interaction)
+        found = await fought_report(service, record, battle)
+        embed = report_embed(battle, found, page)
+        await reply(interaction, embed=embed, view=report_view(record.id, battle, found, page))
 
     @app_commands.command(name="export", description="Export the surviving forces for the next battle")
     async def export(self, interaction: discord.Interaction) -> None:
@@ -147,7 +194,7 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
         _surface(battle)
         data = json.dumps(survivors(battle), indent=2).encode()
         await interaction.response.send_message(
-            "Surviving forces (rebuild each with `/surface add` or a `add-unit` script line).",
+            "Surviving forces with their ratings and damage; `/surface import` adds them to another battle.",
             file=discord.File(io.BytesIO(data), filename="forces.json"))
 
     @app_commands.command(name="next-turn", description="Open the next game turn on this planet (GM)")
@@ -159,9 +206,11 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
         record = await battle_here(interaction)
         service = service_of(interaction)
         result = await service.execute(actor_of(interaction), record, order, render=False)
-        report = result.outcome.data if result.outcome else {}
-        embed, _ = report_embeds(result.battle, report, 1)
-        await reply(interaction, embed=embed, png=await service.surface_chart(report))
+        assert result.outcome is not None
+        report = result.outcome.data
+        embed = report_embed(result.battle, report, 1)
+        await reply(interaction, embed=embed, png=await service.surface_chart(report),
+                    view=report_view(record.id, result.battle, report, 1))
 
     async def _run(self, interaction: discord.Interaction, order: Order, text: str) -> None:
         record = await battle_here(interaction)

@@ -57,6 +57,9 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
         service = service_of(interaction)
         actor = actor_of(interaction)
         battle = await service.load(record)
+        if battle.system.phases is not None:
+            raise IllegalOrderError(f"{battle.system.name} has no turns of units; `/surface status` shows the game "
+                                    "turn, whose plan is in and the deadline.")
         clock = await service.clock_of(record)
         embed = board_embed(record, battle, clock)
         embed.title = f"Turn status: {safe(battle.name)}"

@@ -55,13 +55,12 @@ async def send(target: discord.abc.Messageable, *, content: str | None = None, e
     return await target.send(**kwargs)
 
 
-class Notifier:
-    """Post and edit the messages a battle's channel and players need after each change."""
+class NoticeListener:
+    """Hear the table service's notices of the battles this listener presents, and post what they call for."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.retries = Retries(self._track)
-        self.boards = BoardLane(self.update_board, self._track, self.retries)
 
     @property
     def service(self) -> TableService:
@@ -71,11 +70,30 @@ class Notifier:
     def _track(self, task: asyncio.Task[None]) -> None:
         self.service.track(task)
 
+    def wants(self, notice: Notice) -> bool:
+        """Return whether this listener presents the notice's battle."""
+        return True
+
+    def heard(self, notice: Notice) -> None:
+        """Start what every notice of a presented battle calls for before its posts (nothing here)."""
+
+    async def post_reminder(self, notice: Notice) -> None:
+        """Remind the players still due that the deadline is near."""
+        raise NotImplementedError
+
+    async def post_deadline(self, notice: Notice) -> None:
+        """Say what happened when a deadline passed."""
+        raise NotImplementedError
+
+    async def post_turn(self, notice: Notice) -> None:
+        """Call the players a new turn (or phase) waits for."""
+        raise NotImplementedError
+
     async def __call__(self, notice: Notice) -> bool:
         """Handle one notice; return False only for a reminder Discord refused (the scheduler sends it again)."""
-        if notice.kind in BOARD_NOTICES:
-            # The board has a lane of its own: a slow or rate-limited edit never holds up a ping.
-            self.boards.request(notice.record.id)
+        if not self.wants(notice):
+            return True
+        self.heard(notice)
         if notice.kind == "reminder":
             try:
                 await self.post_reminder(notice)
@@ -101,6 +119,24 @@ class Notifier:
     def channel(self, record: BattleRecord) -> discord.PartialMessageable:
         """Return the battle's channel or thread, without needing it in the cache."""
         return self.bot.get_partial_messageable(record.thread_id or record.channel_id, guild_id=record.guild_id)
+
+
+class Notifier(NoticeListener):
+    """Post and edit the messages a battle's channel and players need after each change."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        super().__init__(bot)
+        self.boards = BoardLane(self.update_board, self._track, self.retries)
+
+    def wants(self, notice: Notice) -> bool:
+        """Present battles of units' turns; a system with phases of its own (Surface Combat) has its own cog's."""
+        return notice.battle.system.phases is None
+
+    def heard(self, notice: Notice) -> None:
+        """Ask for the status board to be brought up to date when the notice changed what it shows."""
+        if notice.kind in BOARD_NOTICES:
+            # The board has a lane of its own: a slow or rate-limited edit never holds up a ping.
+            self.boards.request(notice.record.id)
 
     # --- the status board ---------------------------------------------------
 

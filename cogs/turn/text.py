@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.clock import POLICY_NAMES, describe_reminders, human_duration
+from bot.clock import POLICY_NAMES, describe_reminders, human_duration, policy_name
 from bot.service import ClockRecord
 from cogs.common.embeds import INFO, effect_line, roll_line, safe
 from rules.battle import Battle
@@ -125,11 +125,12 @@ def deadline_line(clock: ClockRecord, battle: Battle) -> str:
     due = int(clock.due_at)
     if clock.expired_at is not None:
         return f"\u231b Deadline passed <t:{due}:R>; waiting for the GM."
-    return f"\u23f0 Deadline <t:{due}:R> (<t:{due}:f>) \u00b7 then: {POLICY_NAMES[clock.policy]}."
+    return f"\u23f0 Deadline <t:{due}:R> (<t:{due}:f>) \u00b7 then: {policy_name(battle, clock.policy)}."
 
 
-def clock_summary(clock: ClockRecord) -> str:
+def clock_summary(clock: ClockRecord, battle: Battle | None = None) -> str:
     """Describe a battle's clock settings for its GM."""
     state = "paused" if clock.paused else "running"
-    return (f"Each turn lasts **{human_duration(clock.deadline)}**; when it passes: **{POLICY_NAMES[clock.policy]}**; "
+    then = policy_name(battle, clock.policy) if battle is not None else POLICY_NAMES[clock.policy]
+    return (f"Each turn lasts **{human_duration(clock.deadline)}**; when it passes: **{then}**; "
             f"reminders {describe_reminders(clock.reminders)}. The clock is {state}.")

@@ -7,7 +7,7 @@ import pytest
 
 from rules.battle import Battle
 from tests.e2e.conftest import Table, last_message, text_of
-from tests.e2e.test_surface import _setup as surface_setup
+from tests.e2e.test_surface import setup as surface_setup
 
 MAP_COMMANDS = [
     ("map show", {}),
@@ -23,7 +23,7 @@ MAP_COMMANDS = [
 async def test_a_mapless_battle_refuses_map_commands_privately(table: Table, command: str, options: dict[str, str]) -> None:
     """DESIGN 3: "A system without a map (`surface`) uses the same orders, dice, outcomes, undo, turns and storage";
     commands that need squares say why they cannot run, only to the caller, and change nothing."""
-    await surface_setup(table)
+    await surface_setup(table, start=False)
     record = await table.service.battle_here(table.discord.guild.id, table.channel.id)
     before = (await table.db.battles.get(record.id)).version
     reply = await table.slash(command, **options)
@@ -33,10 +33,11 @@ async def test_a_mapless_battle_refuses_map_commands_privately(table: Table, com
 
 
 async def test_a_mapless_battle_lists_its_forces_in_its_own_terms(table: Table) -> None:
-    """/battle info and /unit info read a Surface unit through its hooks: type, damage, ratings, no squares."""
-    await surface_setup(table)
+    """/battle info shows a Surface force through the system's front end and /unit info reads a unit through its
+    hooks: type, damage, ratings, no squares."""
+    await surface_setup(table, start=False)
     info = text_of(await table.slash("battle info"))
-    assert "Hammer \u00b7 space-marines, damage 0/4, active" in info
+    assert "**Hammer** \u00b7 Space Marines \u00b7 damage 0/4" in info and "Leader Kell (Ability 2)" in info
     assert " on A1" not in info and "map 1\u00d71" not in info
     card = text_of(await table.slash("unit info", unit="Old Guard"))
     assert "morale 8" in card and "damage 0/" in card and "**A1**" not in card

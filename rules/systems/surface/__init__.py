@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.system import System
 from rules.systems.surface import actions
 from rules.systems.surface.legal import legal_orders
+from rules.systems.surface.phases import PHASES
 from rules.systems.surface.table import TABLE
 from rules.systems.surface.units import Unit
 
@@ -17,6 +18,7 @@ SYSTEM = System(
     unit_type=Unit,
     legal_orders=legal_orders,
     has_map=False,
+    phases=PHASES,
     describe="Two forces of Grunts, Special Forces, Armor and Battleoids fight rounds set by each side's "
              "secret Pre-Battle Plan: initiative, morale, the target lottery, hits and deflections, then "
              "rally, victory level, retreat, escape and collateral damage.",

@@ -25,9 +25,10 @@ def rally_or_disintegrate(battle: SurfaceBattle, dice: Dice, outcome: Outcome) -
             rallied = roll <= u.rally
             u.state = ACTIVE if rallied else DESTROYED
             result = "rallies" if rallied else "disintegrates"
-            outcome.tests.append({"test": "rally", "unit": u.id, "roll": roll, "rally": u.rally, "result": result})
-            outcome.effect("rallied" if rallied else "disintegrated", unit=u.id)
-            rows.append({"unit": u.id, "result": result, "roll": roll})
+            outcome.tests.append({"test": "rally", "unit": u.id, "die": die, "roll": roll, "rally": u.rally,
+                                  "result": result})
+            outcome.effect("rallied" if rallied else "disintegrated", unit=u.name)
+            rows.append({"unit": u.id, "result": result, "die": die, "roll": roll, "rally": u.rally})
     return rows
 
 
@@ -55,7 +56,7 @@ def escape(battle: SurfaceBattle, units: list[Unit], dice: Dice, outcome: Outcom
         if not u.regular:
             u.state = DESTROYED
             rows.append({"unit": u.id, "result": "disappears"})
-            outcome.effect("disappeared", unit=u.id)
+            outcome.effect("disappeared", unit=u.name)
             continue
         chance = Fraction(int(battle.const("escape_pct")), 100)
         if standing(battle, u.side).blockaded:
@@ -65,7 +66,7 @@ def escape(battle: SurfaceBattle, units: list[Unit], dice: Dice, outcome: Outcom
         u.state = ESCAPED if roll <= needed else DESTROYED
         result = "escapes" if u.state == ESCAPED else "lost"
         outcome.tests.append({"test": "escape", "unit": u.id, "roll": roll, "needed": needed, "result": result})
-        outcome.effect("escaped" if u.state == ESCAPED else "lost", unit=u.id)
+        outcome.effect("escaped" if u.state == ESCAPED else "lost", unit=u.name)
         rows.append({"unit": u.id, "result": result, "roll": roll, "needed": needed})
     return rows
 

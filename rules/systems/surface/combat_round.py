@@ -7,7 +7,7 @@ from typing import Any
 from rules.dice import Dice
 from rules.outcome import Outcome
 from rules.systems.surface.fire import count_hits, deflections, take_damage
-from rules.systems.surface.lottery import draw_target
+from rules.systems.surface.lottery import draw_target, priorities
 from rules.systems.surface.state import SurfaceBattle
 from rules.systems.surface.units import ACTIVE, DISRUPTED, ROUTED, Unit
 
@@ -38,26 +38,30 @@ def _ties(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [r for group in seen.values() if len(group) > 1 for r in group]
 
 
-def morale_check(battle: SurfaceBattle, unit: Unit, dice: Dice, outcome: Outcome) -> str:
+def morale_check(battle: SurfaceBattle, unit: Unit, dice: Dice, outcome: Outcome) -> dict[str, Any]:
     """Check a Disrupted unit's morale: at or under Morale recovers, within the band stays, else routs (A60)."""
-    roll = dice.d(int(battle.const("morale_die")), f"morale of {unit.name}")
+    die = int(battle.const("morale_die"))
+    roll = dice.d(die, f"morale of {unit.name}")
     band = int(battle.const("morale_stay_band"))
     result = RECOVERS if roll <= unit.morale else STAYS if roll <= unit.morale + band else ROUTS
-    outcome.tests.append({"test": "morale", "unit": unit.id, "roll": roll, "morale": unit.morale,
-                          "stay_band": band, "result": result})
+    test = {"test": "morale", "unit": unit.id, "die": die, "roll": roll, "morale": unit.morale,
+            "stay_band": band, "result": result}
+    outcome.tests.append(test)
     if result == RECOVERS:
         unit.state = ACTIVE
     elif result == ROUTS:
         unit.state = ROUTED
-        outcome.effect("routed", unit=unit.id)
-    return result
+        outcome.effect("routed", unit=unit.name)
+    return test
 
 
 def combat_round(battle: SurfaceBattle, number: int, dropped: set[str], dice: Dice,
                  outcome: Outcome) -> dict[str, Any]:
     """Fight one round: every eligible unit acts in AIV order; return the round's log."""
-    order = initiative(battle, [u for u in battle.iter_units() if u.eligible], dice)
+    fighting = [u for u in battle.iter_units() if u.eligible]
+    order = initiative(battle, fighting, dice)
     dropped_now = dropped if number == 1 else set()  # A61: x3 only in the first round of the drop
+    tpv = priorities(battle, fighting, dropped_now)
     actions: list[dict[str, Any]] = []
     collateral = 0
     for row in order:
@@ -67,7 +71,8 @@ def combat_round(battle: SurfaceBattle, number: int, dropped: set[str], dice: Di
             continue
         act: dict[str, Any] = {"unit": unit.id, "status": unit.state}
         if unit.state == DISRUPTED:  # A71: a unit hit earlier this round acts on its current status
-            act["morale"] = morale_check(battle, unit, dice, outcome)
+            check = morale_check(battle, unit, dice, outcome)
+            act["morale"] = {k: check[k] for k in ("die", "roll", "morale", "stay_band", "result")}
             if unit.state != ACTIVE:
                 actions.append(act)
                 continue
@@ -76,20 +81,20 @@ def combat_round(battle: SurfaceBattle, number: int, dropped: set[str], dice: Di
             act["no_target"] = True
             actions.append(act)
             continue
-        act.update(shoot(battle, unit, targets, dropped_now, dice, outcome))
+        act.update(shoot(battle, unit, targets, tpv, dice, outcome))
         collateral += int(battle.const("collateral_per_shot"))
         actions.append(act)
-    return {"round": number, "initiative": order, "actions": actions, "collateral": collateral}
+    return {"round": number, "initiative": order, "tpv": tpv, "actions": actions, "collateral": collateral}
 
 
-def shoot(battle: SurfaceBattle, unit: Unit, targets: list[Unit], dropped_now: set[str], dice: Dice,
+def shoot(battle: SurfaceBattle, unit: Unit, targets: list[Unit], tpv: dict[str, dict[str, Any]], dice: Dice,
           outcome: Outcome) -> dict[str, Any]:
     """Fire one shot: the lottery, the hits, each hit's deflection roll, then the damage."""
-    target, lottery = draw_target(battle, unit, targets, dropped_now, dice)
+    target, lottery = draw_target(unit, targets, tpv, dice)
     hits = count_hits(battle, unit, target, dice)
     through = deflections(battle, unit, target, int(hits["hits"]), dice)
     damage = take_damage(battle, target, sum(1 for d in through if d["success"]))
     if damage["damage"]:
-        outcome.effect("damage", unit=target.id, by=unit.id, points=damage["damage"], total=damage["total"],
+        outcome.effect("damage", unit=target.name, by=unit.name, points=damage["damage"], total=damage["total"],
                        state=damage["after"])
     return {"target": target.id, "lottery": lottery, "hits": hits, "through": through, "result": damage}

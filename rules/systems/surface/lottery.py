@@ -54,18 +54,28 @@ def target_priority(battle: SurfaceBattle, unit: Unit, dropped_now: bool) -> dic
     tpv = total
     for m in mults:
         tpv *= int(m["times"])
-    return {"unit": unit.id, "tpv": tpv, "lines": lines + mults}
+    return {"tpv": tpv, "lines": lines + mults}
 
 
-def draw_target(battle: SurfaceBattle, shooter: Unit, targets: list[Unit], dropped_now: set[str],
+def priorities(battle: SurfaceBattle, units: list[Unit], dropped_now: set[str]) -> dict[str, dict[str, Any]]:
+    """Return the Target Priority of each unit for one round, by unit id (it holds the whole round)."""
+    return {u.id: target_priority(battle, u, u.id in dropped_now) for u in units}
+
+
+def draw_target(shooter: Unit, targets: list[Unit], tpv: dict[str, dict[str, Any]],
                 dice: Dice) -> tuple[Unit, dict[str, Any]]:
-    """Hold the lottery among the targets: each has TPV balls; one roll picks the ball."""
-    entries = [target_priority(battle, t, t.id in dropped_now) for t in targets]
-    balls = sum(int(e["tpv"]) for e in entries)
-    roll = dice.d(balls, f"target lottery for {shooter.name}") if balls > 1 else 1
+    """Hold the lottery among the targets: each has its TPV in balls; one roll picks the ball.
+
+    The round's priority table carries each unit's breakdown once, so a shot records only the balls in
+    the drum and the roll, which the table lets a player check.
+    """
+    balls = sum(int(tpv[t.id]["tpv"]) for t in targets)
+    if len(targets) == 1:  # one enemy left: every ball is its own, nothing to draw
+        return targets[0], {"balls": balls, "roll": None}
+    roll = dice.d(balls, f"target lottery for {shooter.name}")
     running = 0
-    for target, entry in zip(targets, entries, strict=True):
-        running += int(entry["tpv"])
+    for target in targets:
+        running += int(tpv[target.id]["tpv"])
         if roll <= running:
-            return target, {"balls": balls, "roll": roll, "entries": entries}
+            return target, {"balls": balls, "roll": roll}
     raise AssertionError("the lottery roll lies within the balls")  # pragma: no cover - roll <= balls

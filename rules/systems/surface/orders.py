@@ -35,14 +35,27 @@ class SubmitPlan(Order):
 @order("surface-resolve", "anyone")
 @dataclass(frozen=True)
 class Resolve(Order):
-    """Fight the engagement once both plans are in (the GM may force it, missing plans take defaults)."""
+    """Fight the engagement once both plans are in; the GM (or a passed deadline) may force it.
 
-    gm_options = ("force",)
+    Forced, a side without a plan takes the default plan, or with `standing` its plan of the last turn.
+    """
+
+    gm_options = ("force", "standing")
+    slow = True  # every round of every unit, in one order
 
     force: bool = False
+    standing: bool = False
 
 
 @order("surface-next-turn")
 @dataclass(frozen=True)
 class NextTurn(Order):
     """Open the next game turn on this planet: survivors stay, plans are cleared (GM)."""
+
+
+@order("surface-import")
+@dataclass(frozen=True)
+class ImportForces(Order):
+    """Add every unit of a forces document (`/surface export`), all or none (GM)."""
+
+    forces: str

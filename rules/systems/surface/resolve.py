@@ -9,8 +9,8 @@ from rules.errors import IllegalOrderError
 from rules.outcome import Outcome
 from rules.systems.surface.aftermath import collateral, escape, rally_or_disintegrate, reset_damage
 from rules.systems.surface.combat_round import combat_round
-from rules.systems.surface.state import Plan, SurfaceBattle, forces, plan, standing
-from rules.systems.surface.units import DESTROYED, Unit
+from rules.systems.surface.state import Plan, SurfaceBattle, doc, forces, plan, standing
+from rules.systems.surface.units import DESTROYED, ESCAPED, Unit
 from rules.systems.surface.victory import DRAW, judge, relative_loss, retreat_steps
 
 
@@ -24,6 +24,18 @@ def default_plan(battle: SurfaceBattle) -> Plan:
     return Plan(int(battle.const("default_intensity")), 0)
 
 
+def fallback_plan(battle: SurfaceBattle, side: str, standing: bool) -> tuple[Plan, str]:
+    """Return the plan a side without one fights with: its last turn's plan if `standing`, else the default.
+
+    A standing plan keeps Intensity, Daring and the siege; its drops were for that turn only.
+    """
+    last = doc(battle).get("last_plans", {}).get(side.lower())
+    if standing and last:
+        old = Plan.from_dict(last)
+        return Plan(old.intensity, old.daring, (), old.besieged), "standing"
+    return default_plan(battle), "default"
+
+
 def two_forces(battle: SurfaceBattle) -> tuple[str, str]:
     """Return the two sides that fight, or explain why this battle cannot be fought."""
     sides = [name for name, units in forces(battle).items() if units]
@@ -34,34 +46,57 @@ def two_forces(battle: SurfaceBattle) -> tuple[str, str]:
             f"Surface Combat needs exactly two forces with units; this battle has {len(sides)}.{hint} "
             "Add units with `/surface add`."
         )
-    fighting = [s for s in sides if any(u.alive and u.state != "escaped" for u in forces(battle)[s])]
+    fighting = [s for s in sides if any(u.alive and u.state != ESCAPED for u in forces(battle)[s])]
     if len(fighting) != 2:
         raise IllegalOrderError("One force has no unit left standing; add units before the battle is fought.")
     return sides[0], sides[1]
 
 
-def resolve_battle(battle: SurfaceBattle, dice: Dice, outcome: Outcome) -> dict[str, Any]:
-    """Fight the engagement round by round and settle its aftermath; return the full report."""
+def two_forces_or_none(battle: SurfaceBattle) -> tuple[str, ...]:
+    """Return the two fighting sides, or nothing if the forces are not yet complete."""
+    try:
+        return two_forces(battle)
+    except IllegalOrderError:
+        return ()
+
+
+def resolve_battle(battle: SurfaceBattle, dice: Dice, outcome: Outcome, *, last_plans: bool = False) -> dict[str, Any]:
+    """Fight the engagement round by round and settle its aftermath; return the full report.
+
+    A side without a plan fights with its fallback plan (with `last_plans`: last turn's plan, else the default).
+    """
     sides = two_forces(battle)
     by_side = forces(battle)
-    plans = {s: plan(battle, s) or default_plan(battle) for s in sides}
+    plans: dict[str, Plan] = {}
+    fallback: dict[str, str] = {}
+    for s in sides:
+        chosen = plan(battle, s)
+        if chosen is None:
+            chosen, fallback[s] = fallback_plan(battle, s, last_plans)
+        plans[s] = chosen
     rounds = max(plan_rounds(battle, p) for p in plans.values())
     dropped = {uid for p in plans.values() for uid in p.dropped}
     start = {u.id: u.damage for s in sides for u in by_side[s]}
     capacity = {s: sum(u.capacity for u in by_side[s]) for s in sides}
     log: list[dict[str, Any]] = []
     collateral_count = 0
+    known: dict[str, Any] = {}
     for number in range(1, rounds + 1):
         battle.round = number
         entry = combat_round(battle, number, dropped, dice, outcome)
+        # A round's priorities are logged where they differ from the last round's (only drops change them).
+        entry["tpv"] = {uid: e for uid, e in entry["tpv"].items() if known.get(uid) != e}
+        known.update(entry["tpv"])
         entry["losses"] = {s: _lost(by_side[s], start) for s in sides}
         log.append(entry)
         collateral_count += int(entry["collateral"])
         if any(not any(u.eligible for u in by_side[s]) for s in sides):  # A71: a side has nothing left
             break
     broken = {s: not any(u.eligible for u in by_side[s]) for s in sides}
+    fallen = {u.id for s in sides for u in by_side[s] if u.state == DESTROYED}
     rally = rally_or_disintegrate(battle, dice, outcome)
-    losses = {s: relative_loss(_lost(by_side[s], start), capacity[s]) for s in sides}
+    lost = {s: _lost(by_side[s], start) for s in sides}
+    losses = {s: relative_loss(lost[s], capacity[s]) for s in sides}
     verdict = judge(battle, sides, losses, broken)
     escapes: list[dict[str, Any]] = []
     retreat: dict[str, int] = {}
@@ -72,15 +107,30 @@ def resolve_battle(battle: SurfaceBattle, dice: Dice, outcome: Outcome) -> dict[
             escapes += escape(battle, by_side[s], dice, outcome)
     recovery = reset_damage(battle)
     report = {
-        "sides": list(sides), "plans": {s: plans[s].to_dict() for s in sides}, "rounds_planned": rounds,
+        "sides": list(sides), "plans": {s: plans[s].to_dict() for s in sides}, "fallback": fallback,
+        "defaulted": [s for s in sides if s in fallback], "rounds_planned": rounds,
         "rounds_fought": len(log), "log": log, "rally": rally, "broken": broken,
-        "losses": {s: str(losses[s]) for s in sides}, "lost_points": {s: _lost(by_side[s], start) for s in sides},
+        "losses": {s: str(losses[s]) for s in sides}, "lost_points": lost,
+        "units": fates([u for s in sides for u in by_side[s]], fallen, rally, escapes),
         "capacity": capacity, "verdict": verdict, "retreat": retreat, "escape": escapes, "recovery": recovery,
         "collateral_count": collateral_count, "collateral": collateral(battle, collateral_count, dice),
         "draw": verdict["levels"][sides[0]] == DRAW,
     }
-    outcome.effect("resolved", levels=verdict["levels"], rounds=len(log))
+    # First among the engagement's many effects, so a log entry shows the result before any single hit.
+    outcome.effects.insert(0, {"type": "resolved", "levels": verdict["levels"], "rounds": len(log)})
     return report
+
+
+def fates(units: list[Unit], fallen: set[str], rally: list[dict[str, Any]],
+          escapes: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Return each unit's name, side and fate: destroyed in the rounds, rallied, disintegrated, fled or fought on."""
+    routed = {r["unit"]: r["result"] for r in rally if r["result"] != "recovers"}
+    fled = {r["unit"]: r["result"] for r in escapes}
+    out: dict[str, dict[str, Any]] = {}
+    for u in units:
+        fate = "destroyed" if u.id in fallen else routed.get(u.id, "fought on")
+        out[u.id] = {"name": u.name, "side": u.side, "routed": u.id in routed, "fate": fled.get(u.id, fate)}
+    return out
 
 
 def _lost(units: list[Unit], start: dict[str, int]) -> int:

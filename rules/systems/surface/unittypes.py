@@ -15,6 +15,8 @@ FLAGS = ("space_marine", "mobile_infantry", "powered_armor", "armor", "battleoid
 CATEGORIES = ("grunt", "special-forces", "rebel", "partisan")
 REGULAR = ("grunt", "special-forces")  # 002 step 5B: "Each fleeing regular unit (Grunt or Special Forces)"
 SOURCE = "surface.toml"
+# The designer's numbers are relative and single digits; 99 leaves room and bounds the hits of one shot.
+RATING_MAX = 99
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +57,8 @@ def parse_unit_type(row: dict[str, Any], where: str) -> UnitType:
 def check_ratings(ratings: dict[str, int], where: str) -> None:
     """Refuse ratings the round sequence cannot use: negative, no capacity, or nothing to weigh a hit by."""
     for k, v in ratings.items():
-        if v < 0:
-            raise InvalidOrderError(f"{where}: `{k}` is {v}; ratings are 0 or more.")
+        if not 0 <= v <= RATING_MAX:
+            raise InvalidOrderError(f"{where}: `{k}` is {v}; ratings are 0 to {RATING_MAX}.")
     if ratings["capacity"] < 1:
         raise InvalidOrderError(f"{where}: `capacity` is {ratings['capacity']}; a unit needs at least 1 Damage Capacity.")
     if ratings["tpv"] < 1:

@@ -47,6 +47,7 @@ def test_damage_reset_and_besieged_exception() -> None:
     b = battle()
     free = add(b, "F", "Red", capacity=5)
     held = add(b, "H", "Blue", capacity=5)
+    give(b, "start")
     give(b, "surface-plan side:Blue besieged:true")
     free.damage, held.damage = 3, 3
     reset_damage(b)

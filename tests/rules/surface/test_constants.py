@@ -40,7 +40,7 @@ def test_morale_die() -> None:
     for i in range(30):
         u = add(b, f"U{i}", "Red", morale=5)
         u.state = "disrupted"
-        assert morale_check(b, u, dice, Outcome("", "")) == RECOVERS
+        assert morale_check(b, u, dice, Outcome("", ""))["result"] == RECOVERS
     assert {r.notation for r in dice.rolls} == {"1d4"}
 
 
@@ -85,7 +85,9 @@ def test_plan_maximums(key: str, field: str) -> None:
     """A65: "Intensity(0-2) + Daring(0-1)": the GM's highest value is accepted, one more refused."""
     b = battle()
     add(b, "R", "Red")
+    add(b, "B", "Blue")
     _rule(b, key, 4)
+    give(b, "start")
     give(b, f"surface-plan side:Red {field}:4")
     with pytest.raises(GameError, match="0 to 4, not 5"):
         give(b, f"surface-plan side:Red {field}:5")
@@ -101,6 +103,7 @@ def test_default_intensity(intensity: int) -> None:
     b = _harmless_forces()
     _rule(b, "rounds_base", 3)
     _rule(b, "default_intensity", intensity)
+    give(b, "start")
     give(b, "surface-plan side:Red intensity:0")
     assert give(b, "surface-resolve force:true").data["rounds_planned"] == 3 + intensity
 
@@ -143,6 +146,7 @@ def test_collateral_per_shot(per_shot: int) -> None:
     b = _harmless_forces()
     _rule(b, "rounds_base", 1)
     _rule(b, "collateral_per_shot", per_shot)
+    give(b, "start")
     give(b, "surface-plan side:Red intensity:0")
     give(b, "surface-plan side:Blue intensity:0")
     assert give(b, "surface-resolve").data["collateral_count"] == 4 * per_shot

@@ -23,6 +23,7 @@ def test_rounds_are_the_larger_plan() -> None:
     b = battle()
     sturdy(b, "Red")
     sturdy(b, "Blue")
+    give(b, "start")
     give(b, "surface-plan side:Red intensity:2 daring:1")
     give(b, "surface-plan side:Blue intensity:0")
     out = give(b, "surface-resolve")
@@ -36,6 +37,7 @@ def test_rounds_base_override() -> None:
     sturdy(b, "Red")
     sturdy(b, "Blue")
     give(b, "set-rule key:rounds_base value:4")
+    give(b, "start")
     give(b, "surface-plan side:Red intensity:0")
     give(b, "surface-plan side:Blue intensity:0")
     assert give(b, "surface-resolve").data["rounds_fought"] == 4
@@ -46,6 +48,7 @@ def test_battle_ends_early_when_a_side_has_nothing_left() -> None:
     b = battle()
     add(b, "Big", "Red", accuracy=20, evade=20, attack_strength=20, armor=20, capacity=20)
     add(b, "Small", "Blue", accuracy=1, evade=1, attack_strength=1, armor=1, capacity=1)
+    give(b, "start")
     give(b, "surface-plan side:Red intensity:2 daring:1")
     give(b, "surface-plan side:Blue intensity:2 daring:1")
     out = give(b, "surface-resolve", seed=3)
@@ -59,6 +62,7 @@ def test_collateral_count_is_one_per_shot() -> None:
     b = battle()
     sturdy(b, "Red")
     sturdy(b, "Blue")
+    give(b, "start")
     give(b, "surface-plan side:Red intensity:0")
     give(b, "surface-plan side:Blue intensity:0")
     out = give(b, "surface-resolve")
@@ -71,11 +75,15 @@ def test_every_roll_has_a_purpose_and_every_step_is_logged() -> None:
     b = battle()
     sturdy(b, "Red")
     sturdy(b, "Blue")
-    give(b, "surface-resolve force:true")
-    out = b.turn["surface"]["report"]
+    give(b, "start")
+    outcome = give(b, "surface-resolve force:true")
+    out = outcome.data
     assert out["defaulted"] == ["Red", "Blue"] and out["rounds_fought"] == 3
     assert all(r for r in out["log"][0]["actions"])
     assert len(out["log"][0]["initiative"]) == 4
+    assert all(r.purpose for r in outcome.rolls)
+    kept = b.turn["surface"]["report"]
+    assert "log" not in kept and kept["rounds_fought"] == 3 and kept["turn"] == 1
 
 
 def test_orders_round_trip() -> None:
@@ -99,10 +107,15 @@ def test_bad_input_changes_nothing() -> None:
     """Bad input gets a specific message and changes nothing."""
     b = battle()
     add(b, "R0", "Red")
-    _refused(b, "surface-resolve force:true", "exactly two forces")
+    _refused(b, "start", "exactly two forces")
     add(b, "B0", "Blue")
+    _refused(b, "surface-plan side:Red", "has not started")
+    _refused(b, "surface-resolve force:true", "has not started")
+    give(b, "start")
     _refused(b, 'add-unit name:X side:Red at:A1 stats:\'{"capacity":0}\'', "Damage Capacity")
-    _refused(b, 'add-unit name:X side:Red at:A1 stats:\'{"accuracy":-1}\'', "0 or more")
+    _refused(b, 'add-unit name:X side:Red at:A1 stats:\'{"accuracy":-1}\'', "ratings are 0 to 99")
+    _refused(b, 'add-unit name:X side:Red at:A1 stats:\'{"accuracy":100}\'', "ratings are 0 to 99")
+    _refused(b, 'add-unit name:X side:Red at:A1 stats:\'{"damage":3}\'', "0 to 2")
     _refused(b, 'add-unit name:X side:Red at:A1 stats:\'{"attack_strength":0,"armor":0}\'', "divides")
     _refused(b, "surface-plan side:Red intensity:3", "Intensity is 0 to 2")
     _refused(b, "surface-plan side:Red dropped:B0", "not a unit of Red")
@@ -119,6 +132,7 @@ def test_plan_outcome_is_hidden_and_carries_no_plan() -> None:
     b = battle()
     add(b, "R0", "Red")
     add(b, "B0", "Blue")
+    give(b, "start")
     out = give(b, "surface-plan side:Red intensity:2 daring:1")
     assert out.hidden and "intensity" not in json.dumps(out.to_dict()["data"])
     assert out.data["ready"] is False
@@ -131,6 +145,7 @@ def test_next_turn_keeps_survivors_and_clears_plans() -> None:
     add(b, "Big", "Red", accuracy=20, evade=20, attack_strength=20, armor=20, capacity=20)
     add(b, "Small", "Blue", accuracy=1, evade=1, attack_strength=1, armor=1, capacity=1)
     give(b, "surface-side side:Red leader:Kell ability:2")
+    give(b, "start")
     give(b, "surface-resolve force:true", seed=3)
     give(b, "surface-next-turn")
     assert [u.name for u in b.iter_units()] == ["Big"]
@@ -145,7 +160,7 @@ def test_replay_equals_state() -> None:
     texts = ['add-unit name:M1 side:Red at:A1 owner:1 stats:\'{"type":"space-marines","flags":["powered_armor"]}\'',
              'add-unit name:M2 side:Red at:A1 owner:1 stats:\'{"type":"battleoids"}\'',
              'add-unit name:R1 side:Blue at:A1 owner:2 stats:\'{"type":"rebels"}\'',
-             'add-unit name:R2 side:Blue at:A1 owner:2 stats:\'{"type":"armor"}\'',
+             'add-unit name:R2 side:Blue at:A1 owner:2 stats:\'{"type":"armor"}\'', "start",
              "surface-plan side:Red intensity:2 daring:1 dropped:M2", "surface-plan side:Blue", "surface-resolve"]
     for seq, text in enumerate(texts, start=1):
         out = give(b, text, seed=seq)

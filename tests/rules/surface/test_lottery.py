@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from rules.dice import Dice
-from rules.systems.surface.lottery import draw_target, target_priority
+from rules.systems.surface.lottery import draw_target, priorities, target_priority
 from tests.rules.surface.helpers import add, battle, give
 
 
@@ -69,7 +69,8 @@ def test_lottery_picks_in_proportion_to_balls() -> None:
     rebel = add(b, "R", "Blue", "rebels")
     bat = add(b, "B", "Blue", "battleoids")
     dice = Dice(random.Random(7))
-    picks = Counter(draw_target(b, shooter, [rebel, bat], set(), dice)[0].name for _ in range(7000))
+    table = priorities(b, [rebel, bat], set())
+    picks = Counter(draw_target(shooter, [rebel, bat], table, dice)[0].name for _ in range(7000))
     assert abs(picks["B"] / 7000 - 6 / 7) < 0.02
 
 
@@ -79,6 +80,6 @@ def test_lottery_roll_is_recorded_with_its_purpose() -> None:
     shooter = add(b, "S", "Red")
     a, c = add(b, "A", "Blue"), add(b, "C", "Blue")
     dice = Dice(random.Random(0), scripted=[3])
-    target, data = draw_target(b, shooter, [a, c], set(), dice)
+    target, data = draw_target(shooter, [a, c], priorities(b, [a, c], set()), dice)
     assert target is c and data["balls"] == 4 and data["roll"] == 3
     assert dice.rolls[0].purpose == "target lottery for S"

@@ -5,6 +5,7 @@ from rules.systems.strategic.actions import checks, move, setup
 from rules.systems.strategic.actions import combat as combat  # attacks
 from rules.systems.strategic.actions import features as features  # artificial features
 from rules.systems.strategic.actions import gm as gm  # GM overrides (gm-place, gm-set)
+from rules.systems.strategic.actions import homebrew as homebrew  # a battle's own terrain and features
 from rules.systems.strategic.actions import other as other  # aim, hide, maneuver, defend, act
 from rules.systems.strategic.actions import terrain as terrain  # map files
 

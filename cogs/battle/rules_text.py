@@ -1,0 +1,114 @@
+"""What `/battle rules show` lists: the rule constants with the GM's overrides, and the battle's homebrew
+terrain and features, as embeds that each keep within Discord's limits."""
+
+from __future__ import annotations
+
+import discord
+
+from cogs.common.embeds import INFO, safe, signed
+from rules.battle import Battle
+from rules.constants import list_constants
+from rules.ruleset import FeatureType, TerrainType, get_ruleset
+
+FIELD_CHARS = 1000  # under the 1,024 of a field
+EMBED_CHARS = 5500  # under the 6,000 of an embed, with room for the title and footer
+MAX_FIELDS = 25
+
+
+def constant_lines(battle: Battle) -> list[str]:
+    """Return each rule constant as a line: value, default if overridden, ruling and what it does."""
+    lines = []
+    for c in list_constants(battle):
+        mark = f" (default {c['default']})" if c["overridden"] else ""
+        ruling = f" [{c['ruling']}]" if c["ruling"] else ""
+        lines.append(f"`{c['key']}` = **{c['value']}**{mark}{ruling}: {c['doc']}")
+    return lines
+
+
+def terrain_line(t: TerrainType) -> str:
+    """Describe a homebrew terrain as a GM wrote it."""
+    parts = [f"DTV {t.dtv}", f"AP {t.ap}", f"hit penalty {signed(t.hit_penalty)}", f"{t.elevation} ground",
+             "no hiding" if t.stealth is None else f"stealth {signed(t.stealth)}"]
+    if t.hit_bonus:
+        parts.append(f"hit bonus {signed(t.hit_bonus)}")
+    if t.flammable:
+        parts.append("burns")
+    return f"**{safe(t.name)}** (`{t.key}`, map `{safe(t.char)}`): " + ", ".join(parts)
+
+
+def feature_line(f: FeatureType, battle: Battle) -> str:
+    """Describe a homebrew feature: its cost, values and the terrain it may stand on."""
+    parts = [f"cost {f.cost} FP", f"Cover AP {f.cover_ap}", f"DTV {f.dtv}", f"hit penalty {signed(f.hit_penalty)}"]
+    if f.hit_bonus:
+        parts.append(f"hit bonus {signed(f.hit_bonus)}")
+    if f.squares > 1:
+        parts.append(f"up to {f.squares} squares")
+    grounds = ", ".join(safe(battle.ruleset.terrain[k].name) for k in f.terrain if k in battle.ruleset.terrain)
+    return f"**{safe(f.name)}** (`{f.key}`, {safe(f.label)}): " + ", ".join(parts) + f"; on {grounds}"
+
+
+def homebrew_rows(battle: Battle) -> tuple[list[TerrainType], list[FeatureType]]:
+    """Return the battle's homebrew terrain and features (none without a homebrew table)."""
+    base = get_ruleset(battle.ruleset_id)
+    ruleset = battle.ruleset
+    return ([t for k, t in ruleset.terrain.items() if k not in base.terrain],
+            [f for k, f in ruleset.features.items() if k not in base.features])
+
+
+def homebrew_sections(battle: Battle) -> list[tuple[str, list[str]]]:
+    """Return the battle's homebrew terrain and features as titled lists of lines."""
+    terrain, features = homebrew_rows(battle)
+    sections = (("Homebrew terrain", [terrain_line(t) for t in terrain]),
+                ("Homebrew features", [feature_line(f, battle) for f in features]))
+    return [(title, lines) for title, lines in sections if lines]
+
+
+def imported_embed(battle: Battle, filename: str) -> discord.Embed:
+    """Build the answer to a homebrew import: the rows' names, and where to read the rest."""
+    terrain, features = homebrew_rows(battle)
+    embed = discord.Embed(title=f"Homebrew imported from {safe(filename)}"[:256], colour=INFO,
+                          description="Paint the terrain with /map paint and buy the features with /feature place, "
+                                      "like the built-in ones; /battle rules show lists every value.")
+    for title, names in (("Terrain", [f"{safe(t.name)} (`{t.char}`)" for t in terrain]),
+                         ("Features", [f"{safe(f.name)} ({f.cost} FP)" for f in features])):
+        if names:
+            text = ", ".join(names)
+            embed.add_field(name=f"{title} ({len(names)})",
+                            value=text if len(text) <= 1024 else text[:1020] + " \u2026", inline=False)
+    return embed
+
+
+def _fields(title: str, lines: list[str]) -> list[tuple[str, str]]:
+    """Pack lines into fields of at most FIELD_CHARS characters; the section title names the first."""
+    out: list[tuple[str, str]] = []
+    chunk: list[str] = []
+    size = 0
+    for line in (ln if len(ln) <= FIELD_CHARS else ln[: FIELD_CHARS - 1] + "\u2026" for ln in lines):
+        if chunk and size + len(line) + 1 > FIELD_CHARS:
+            out.append((title if not out else "\u200b", "\n".join(chunk)))
+            chunk, size = [], 0
+        chunk.append(line)
+        size += len(line) + 1
+    if chunk:
+        out.append((title if not out else "\u200b", "\n".join(chunk)))
+    return out
+
+
+def rules_embeds(battle: Battle) -> list[discord.Embed]:
+    """Return the constants and homebrew rows as embeds, as many as it takes to keep each within the limits."""
+    sections = [("Rule constants", constant_lines(battle)), *homebrew_sections(battle)]
+    fields = [f for title, lines in sections for f in _fields(title, lines)]
+    embeds: list[discord.Embed] = []
+    current: discord.Embed | None = None
+    size = 0
+    for name, value in fields:
+        if current is None or len(current.fields) >= MAX_FIELDS or size + len(name) + len(value) > EMBED_CHARS:
+            current = discord.Embed(title=f"Rules of this battle: {battle.ruleset_id}"
+                                          + (f" ({len(embeds) + 1})" if embeds else ""), colour=INFO)
+            embeds.append(current)
+            size = 0
+        current.add_field(name=name, value=value, inline=False)
+        size += len(name) + len(value)
+    embeds[-1].set_footer(text="A GM changes a constant with /battle rules set key value, and brings in homebrew "
+                               "terrain and features with /battle rules import (docs/homebrew.md)")
+    return embeds

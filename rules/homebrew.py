@@ -1,0 +1,226 @@
+"""Homebrew terrain and features: a GM's own table rows, imported per battle, played like the built-in ones.
+
+A homebrew table is TOML with the same `[[terrain]]` and `[[feature]]` tables as a ruleset's data file
+(docs/homebrew.md). It is read and checked here once, with every refusal naming its line and field; the
+battle keeps the checked rows (`Battle.homebrew`) and plays with its ruleset's tables plus these rows, so
+every rule that reads a terrain's or a feature's values (DTV and cover combination, hit penalties, feature
+points, placement) applies to them unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rules.errors import InvalidOrderError, RulesetError
+from rules.ruleset import FeatureType, Ruleset, TerrainType, parse_feature, parse_terrain
+
+MAX_BYTES = 256 * 1024
+MAX_ROWS = 100  # per table: more than a GM writes by hand, few enough for menus and the rules listing
+KEY_RE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+NAME_MAX = 64
+LABEL_MAX = 3  # the map prints a feature's label inside a square
+TERRAIN_FIELDS = frozenset({"key", "name", "char", "ap", "dtv", "hit_penalty", "hit_bonus", "elevation", "stealth",
+                            "flammable", "color", "pattern", "notes"})
+FEATURE_FIELDS = frozenset({"key", "name", "label", "cost", "terrain", "cover_ap", "dtv", "hit_penalty", "hit_bonus",
+                            "squares"})
+# Fields that may not be negative, and why a GM would have written one.
+NOT_NEGATIVE = {"ap": "Armour Points", "dtv": "a DTV", "cost": "a cost", "cover_ap": "Cover AP",
+                "hit_bonus": "a Hit Bonus", "squares": "a number of squares"}
+# A hit penalty is written as the modifier it is, as in the built-in tables (the Trench's -20).
+NOT_POSITIVE = {"hit_penalty": "a Hit Penalty is a modifier of 0 or less, like the Trench's -20"}
+TABLES = {"terrain": TERRAIN_FIELDS, "feature": FEATURE_FIELDS}
+
+
+class HomebrewError(InvalidOrderError):
+    """A homebrew table the battle cannot use; the message names the line and field."""
+
+
+@dataclass(frozen=True, slots=True)
+class Homebrew:
+    """The checked rows of a homebrew table, as the battle stores them and as the ruleset's types."""
+
+    rows: dict[str, list[dict[str, Any]]]
+    terrain: tuple[TerrainType, ...]
+    features: tuple[FeatureType, ...]
+
+
+# --- where a row or field was written -----------------------------------------------
+
+
+def _headers(lines: list[str], table: str) -> list[int]:
+    """Return the 0-based line of each `[[table]]` header, in order."""
+    pattern = re.compile(rf"^\s*\[\[\s*{table}\s*\]\]")
+    return [i for i, line in enumerate(lines) if pattern.match(line)]
+
+
+def _field_line(lines: list[str], start: int, key: str) -> int | None:
+    """Return the 0-based line where a table row writes a key, looking until the next table header."""
+    pattern = re.compile(rf"^\s*(?:{re.escape(key)}|\"{re.escape(key)}\"|'{re.escape(key)}')\s*=")
+    for i in range(start + 1, len(lines)):
+        if lines[i].lstrip().startswith("["):
+            break
+        if pattern.match(lines[i]):
+            return i
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Place:
+    """Name a row of the file: its table, its number, its key, and the lines where it is written."""
+
+    lines: list[str]
+    table: str
+    index: int
+    key: str
+    header: int | None
+
+    def at(self, field: str | None = None) -> str:
+        """Return `Line 12 ([[feature]] #2 `tower`), field `cost``, as precise as the file allows."""
+        line = self.header
+        if field is not None and self.header is not None:
+            found = _field_line(self.lines, self.header, field)
+            line = found if found is not None else line
+        row = f"[[{self.table}]] #{self.index + 1}" + (f" `{self.key}`" if self.key else "")
+        where = f"Line {line + 1} ({row})" if line is not None else row.capitalize()
+        return f"{where}, field `{field}`" if field else where
+
+
+# --- reading and checking -------------------------------------------------------------
+
+
+def _check_row(row: dict[str, Any], allowed: frozenset[str], place: _Place) -> None:
+    """Refuse unknown fields, bad keys, names and labels, and values of the wrong sign."""
+    for field in row:
+        if field not in allowed:
+            raise HomebrewError(f"{place.at(field)}: not a field of a homebrew {place.table}; use "
+                                f"{', '.join(sorted(allowed))}.")
+    key = row.get("key")
+    if not isinstance(key, str) or not KEY_RE.match(key):
+        raise HomebrewError(f"{place.at('key')}: a key is 1 to 32 lower-case letters, digits or `_`, starting "
+                            f"with a letter, like `watchtower`; not `{key}`.")
+    name = row.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name) > NAME_MAX:
+        raise HomebrewError(f"{place.at('name')}: a name is 1 to {NAME_MAX} characters, like \"Watchtower\".")
+    label = row.get("label")
+    if "label" in allowed and (not isinstance(label, str) or not 1 <= len(label.strip()) <= LABEL_MAX):
+        raise HomebrewError(f"{place.at('label')}: a label is 1 to {LABEL_MAX} characters the map prints, like \"WT\".")
+    for field, what in NOT_NEGATIVE.items():
+        value = row.get(field)
+        if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+            raise HomebrewError(f"{place.at(field)}: {value} is negative; {what} is 0 or more.")
+    for field, why in NOT_POSITIVE.items():
+        value = row.get(field)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            raise HomebrewError(f"{place.at(field)}: {value} is positive; {why}.")
+    if row.get("squares") == 0:
+        raise HomebrewError(f"{place.at('squares')}: a feature covers at least 1 square.")
+
+
+def _clash(base: Ruleset, kind: str, row: dict[str, Any], place: _Place) -> None:
+    """Refuse a key, name or map character a built-in row of the ruleset already uses."""
+    table: dict[str, Any] = base.terrain if kind == "terrain" else base.features
+    key = str(row["key"])
+    if key in table:
+        raise HomebrewError(f"{place.at('key')}: `{key}` is a built-in {kind} of {base.id}; give yours its own key.")
+    name = str(row["name"]).strip().lower()
+    if any(t.name.lower() == name for t in table.values()):
+        raise HomebrewError(f"{place.at('name')}: \"{row['name']}\" is the name of a built-in {kind}; "
+                            "give yours its own name.")
+    char = row.get("char")
+    if kind == "terrain" and isinstance(char, str) and base.terrain_by_char(char) is not None:
+        used = base.terrain_by_char(char)
+        raise HomebrewError(f"{place.at('char')}: the map character `{char}` is {used.name if used else 'taken'}'s; "
+                            "choose another.")
+
+
+def check_rows(base: Ruleset, rows: dict[str, Any], text: str = "") -> Homebrew:
+    """Check a homebrew table's rows against a ruleset; the text, when given, lets refusals name their lines."""
+    lines = text.splitlines()
+    for top in rows:
+        if top not in TABLES:
+            raise HomebrewError(f"`{top}` is not a homebrew table; a homebrew file holds [[terrain]] and [[feature]] "
+                                "tables only.")
+    if rows.get("feature") and not base.features_allowed:
+        raise HomebrewError(f"{base.name} has no artificial features; a homebrew file for it holds [[terrain]] only.")
+    terrain: dict[str, TerrainType] = dict(base.terrain)
+    mine_terrain: list[TerrainType] = []
+    mine_features: list[FeatureType] = []
+    kept: dict[str, list[dict[str, Any]]] = {}
+    for kind in ("terrain", "feature"):
+        table = rows.get(kind, [])
+        if not isinstance(table, list) or not all(isinstance(r, dict) for r in table):
+            raise HomebrewError(f"`{kind}` must be written as [[{kind}]] tables.")
+        if len(table) > MAX_ROWS:
+            raise HomebrewError(f"{len(table)} [[{kind}]] tables; a homebrew file holds at most {MAX_ROWS} of each.")
+        headers = _headers(lines, kind)
+        seen: dict[str, int] = {}
+        for i, row in enumerate(table):
+            place = _Place(lines, kind, i, str(row.get("key", "")), headers[i] if i < len(headers) else None)
+            _check_row(row, TABLES[kind], place)
+            _clash(base, kind, row, place)
+            if row["key"] in seen:
+                raise HomebrewError(f"{place.at('key')}: `{row['key']}` is already the key of [[{kind}]] "
+                                    f"#{seen[row['key']] + 1}.")
+            seen[row["key"]] = i
+            try:
+                if kind == "terrain":
+                    made = parse_terrain(row, "")
+                    if any(t.char == made.char for t in mine_terrain):
+                        raise HomebrewError(f"{place.at('char')}: the map character `{made.char}` is used twice.")
+                    mine_terrain.append(made)
+                    terrain[made.key] = made
+                else:
+                    allowed = row.get("terrain")
+                    unknown = [t for t in allowed if t not in terrain] if isinstance(allowed, list) else []
+                    if unknown:
+                        raise HomebrewError(f"{place.at('terrain')}: `{unknown[0]}` is not a terrain of this battle; "
+                                            f"use {', '.join(f'`{k}`' for k in terrain)}.")
+                    mine_features.append(parse_feature(row, "", terrain))
+            except RulesetError as exc:
+                raise HomebrewError(f"{place.at(_field_of(exc.message))}: {_reason(exc.message)}") from None
+        if table:
+            kept[kind] = [dict(r) for r in table]
+    return Homebrew(kept, tuple(mine_terrain), tuple(mine_features))
+
+
+def _field_of(message: str) -> str | None:
+    """Return the field a ruleset parser's message names (`... `cost` must be int ...`), if any."""
+    found = re.search(r"(?:missing |unknown terrain |^|: )`([a-z_]+)`", message)
+    if found and "unknown terrain" in message:
+        return "terrain"
+    return found.group(1) if found else None
+
+
+def _reason(message: str) -> str:
+    """Return a ruleset parser's message without its own `where:` prefix."""
+    reason = message.split(": ", 1)[1] if ": " in message else message
+    return reason[0].upper() + reason[1:] + ("" if reason.endswith(".") else ".")
+
+
+def read_homebrew(text: str, base: Ruleset) -> Homebrew:
+    """Read a homebrew TOML file for a battle of this ruleset: over 256 KiB, malformed or wrong, it is refused."""
+    size = len(text.encode("utf-8"))
+    if size > MAX_BYTES:
+        raise HomebrewError(f"The file is {size // 1024} KiB; a homebrew table may be at most {MAX_BYTES // 1024} KiB.")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        why = str(exc).replace("at end of document", f"at the end of the file, line {len(text.splitlines()) or 1}")
+        raise HomebrewError(f"The file is not valid TOML: {why}. Check that line (quotes, `=`, brackets).") from None
+    if not data:
+        raise HomebrewError("The file holds no [[terrain]] or [[feature]] table.")
+    return check_rows(base, data, text)
+
+
+# --- the battle's tables ---------------------------------------------------------------
+
+
+def merged(base: Ruleset, rows: dict[str, Any]) -> Ruleset:
+    """Return the ruleset with a battle's checked homebrew rows added to its terrain and feature tables."""
+    brew = check_rows(base, rows)
+    return replace(base, terrain={**base.terrain, **{t.key: t for t in brew.terrain}},
+                   features={**base.features, **{f.key: f for f in brew.features}}, _by_char={})
+

@@ -1,0 +1,68 @@
+"""Homebrew orders: a GM imports a battle's own terrain and features from a TOML table (docs/homebrew.md)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rules.coords import Cell
+from rules.errors import IllegalOrderError
+from rules.homebrew import read_homebrew
+from rules.orders import Order
+from rules.ruleset import get_ruleset
+from rules.systems.strategic.features import allows_terrain, terrain_names
+from rules.systems.strategic.table import handles
+from rules.systems.strategic.table import order as _order
+
+if TYPE_CHECKING:
+    from rules.dice import Dice
+    from rules.outcome import Outcome
+    from rules.systems.strategic.board import Battle
+
+
+@_order("import-homebrew")
+@dataclass(frozen=True)
+class ImportHomebrew(Order):
+    """Replace the battle's homebrew terrain and features with those of a TOML table (GM)."""
+
+    text: str
+
+
+def _still_used(battle: Battle, terrain: set[str], features: dict[str, tuple[str, ...]]) -> None:
+    """Refuse a table that drops a terrain painted on the map or a feature standing on it, or bars its ground."""
+    painted = Counter(k for k in battle.terrain if k not in terrain)
+    if painted:
+        key, count = painted.most_common(1)[0]
+        name = battle.ruleset.terrain[key].name
+        raise IllegalOrderError(f"{name} (`{key}`) is painted on {count} square{'s' if count != 1 else ''} and the "
+                                "new table drops it; keep it in the table or paint those squares first.")
+    for cell_key, state in battle.cells.items():
+        fkey = state.get("feature")
+        if not fkey:
+            continue
+        if fkey not in features:
+            name = battle.ruleset.features[str(fkey)].name
+            raise IllegalOrderError(f"A {name} (`{fkey}`) stands on {cell_key} and the new table drops it; keep it "
+                                    "in the table or remove the feature first.")
+
+
+@handles("import-homebrew")
+def import_homebrew(battle: Battle, order: ImportHomebrew, dice: Dice, outcome: Outcome) -> None:
+    """Check a homebrew table line by line and make its terrain paintable and its features buildable here."""
+    if battle.status == "ended":
+        raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
+    base = get_ruleset(battle.ruleset_id)
+    brew = read_homebrew(order.text, base)
+    terrain = set(base.terrain) | {t.key for t in brew.terrain}
+    features = {**{k: f.terrain for k, f in base.features.items()}, **{f.key: f.terrain for f in brew.features}}
+    _still_used(battle, terrain, features)
+    battle.homebrew = brew.rows  # a new table object: the battle's merged ruleset is rebuilt from it
+    for cell_key, state in battle.cells.items():
+        ftype = battle.ruleset.features.get(str(state.get("feature", "")))
+        cell = Cell.parse(cell_key)
+        if ftype is not None and not allows_terrain(ftype, battle.terrain_at(cell).key):
+            raise IllegalOrderError(f"The {ftype.name} on {cell_key} stands on {battle.terrain_at(cell).name}, which "
+                                    f"the new table no longer allows (only {terrain_names(battle, ftype)}).")
+    battle.map_version += 1  # a terrain's colour or pattern may have changed
+    outcome.effect("homebrew_imported", terrain=[t.key for t in brew.terrain], features=[f.key for f in brew.features])
