@@ -167,7 +167,7 @@ def format_map(battle: Battle[Any]) -> str:
     for y in range(battle.height):
         lines.append("".join(chars[k] for k in battle.terrain[y * battle.width:(y + 1) * battle.width]))
     for name in LAYERS:
-        marked = {k for k, state in battle.cells.items() if state.get(name) and _writable(battle, name, k)}
+        marked = {k for k, state in battle.cells.items() if name in state and _writable(battle, name, k)}
         if not marked:
             continue
         lines.append(f"[{name}]")
@@ -192,6 +192,6 @@ def map_flags(battle: Battle[Any]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for key, state in battle.cells.items():
         for name in LAYERS:
-            if state.get(name):
+            if name in state:
                 out.setdefault(key, {})[name] = True
     return out

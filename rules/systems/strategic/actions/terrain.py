@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rules.coords import Cell
 from rules.errors import IllegalOrderError
 from rules.orders import Order
+from rules.squares import Square
 from rules.systems.strategic.features import allows_terrain, feature_at, terrain_names
 from rules.systems.strategic.mapfile import LAYERS, parse_map
 from rules.systems.strategic.table import handles
@@ -58,14 +59,15 @@ def import_map(battle: Battle, order: ImportMap, dice: Dice, outcome: Outcome) -
                 f"makes it {battle.ruleset.terrain[new].name}; remove the feature first."
             )
     battle.width, battle.height, battle.terrain = data.width, data.height, list(data.terrain)
-    cells: dict[str, dict[str, Any]] = {}
+    cells: dict[str, Square] = {}
     for key, state in battle.cells.items():
-        kept = {k: v for k, v in state.items() if k not in LAYERS}
+        kept = state.copy()
+        kept.clear(*LAYERS)
         # Squares beyond the new edge lose their smoke and fire with them.
-        if kept and inside(Cell.parse(key)):
+        if not kept.empty and inside(Cell.parse(key)):
             cells[key] = kept
     for key, flags in data.flags.items():
-        cells.setdefault(key, {}).update(flags)
+        cells.setdefault(key, Square()).update(flags)
     battle.cells = cells
     battle.map_version += 1
     counts = {name: sum(1 for f in data.flags.values() if f.get(name)) for name in LAYERS}
