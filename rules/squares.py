@@ -34,6 +34,8 @@ class Square:
     storm: bool = False
     rain: bool = False
     deep: bool = False  # deep water (A35)
+    road: bool = False  # M42: a road runs through the square
+    floors: int | None = None  # M42: floors of a building or ruin square; None: the ground floor alone
 
     KEYS: ClassVar[tuple[str, ...]] = ()
     _TYPES: ClassVar[dict[str, tuple[type, ...]]] = {}
@@ -175,9 +177,10 @@ _EMPTY: dict[str, Any] = {f.name: f.default for f in fields(Square)}
 Square.KEYS = tuple(_EMPTY)
 Square._TYPES = {
     **dict.fromkeys(("feature", "feature_side", "underlying"), (str,)),
-    **dict.fromkeys(("feature_purchase", "feature_ap", "mine_triggers", "bridge_wounds", "smoke", "fire"), (int,)),
+    **dict.fromkeys(("feature_purchase", "feature_ap", "mine_triggers", "bridge_wounds", "smoke", "fire", "floors"),
+                   (int,)),
     "revealed": (list,),
-    **dict.fromkeys(("burnt", "storm", "rain", "deep"), (bool,)),
+    **dict.fromkeys(("burnt", "storm", "rain", "deep", "road"), (bool,)),
 }
 _TYPE_WORDS: dict[tuple[type, ...], str] = {(str,): "text", (int,): "a whole number", (list,): "a list", (bool,): "true or false"}
 

@@ -27,10 +27,13 @@ from cogs.unit.importing import (
 )
 from rules import orders as o
 from rules.errors import GameError
+from rules.systems.m42.units import MAX_LD, MAX_MODELS
 
 Char = app_commands.Range[int, 0, 200]
 Pool = app_commands.Range[int, 0, 10000]
 Trait = app_commands.Range[int, 0, 100]
+Leadership = app_commands.Range[int, 1, MAX_LD]
+Models = app_commands.Range[int, 1, MAX_MODELS]
 UnitClass = Literal["eva", "superheavy", "infantry", "vehicle", "walker", "other"]
 FILE_STATS = ("weapons", "skills")  # what a stat-block file attached to /unit edit replaces
 
@@ -47,7 +50,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(name="add", description="Put a unit on the map (GM)")
+    @app_commands.command(name="add", description="Put a unit on the map (GM); M42: its leader, the models around it")
     @app_commands.describe(
         name="Unit name (1-64 characters, unique in this battle)", side="Side it fights for (created if new)",
         at="Square to place it on, like E5", owner="Player who commands it (leave out: the GM)",
@@ -55,6 +58,9 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         bs="Ballistic Skill", ws="Weapon Skill", s="Strength", t="Toughness", int_="Intelligence",
         wounds="Wounds (characters)", magnitude="Magnitude (Hordes)", ap="Armour on every location",
         flyer="Flyer(X) movement value", hoverer="Hoverer(X) movement value",
+        ld="M42: Leadership (Ld); the Command Radius is 2 x Ld inches", models="M42: models in the unit, leader included",
+        interlinked="M42: the Interlinked special rule (ignores terrain Command Radius penalties)",
+        vehicle="M42: a vehicle, not infantry (impassable terrain and tall walls do not stop it)",
     )
     @app_commands.rename(int_="int")
     @app_commands.autocomplete(side=new_side_choices)
@@ -63,11 +69,13 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
                   ag: Char | None = None, bs: Char | None = None, ws: Char | None = None, s: Char | None = None,
                   t: Char | None = None, int_: Char | None = None, wounds: Pool | None = None,
                   magnitude: Pool | None = None, ap: Trait | None = None, flyer: Trait | None = None,
-                  hoverer: Trait | None = None) -> None:
-        """Add a unit."""
+                  hoverer: Trait | None = None, ld: Leadership | None = None, models: Models | None = None,
+                  interlinked: bool | None = None, vehicle: bool | None = None) -> None:
+        """Add a unit; an M42 unit's models are placed legally around its leader."""
         require_map((await battle_here(interaction)).ruleset, "place a unit `at` a square")
+        traits = [rule for rule, on in (("interlinked", interlinked), ("vehicle", vehicle)) if on]
         stats = stats_from(kind=kind, ag=ag, bs=bs, ws=ws, s=s, t=t, int=int_, wounds=wounds, magnitude=magnitude,
-                           ap=ap, flyer=flyer, hoverer=hoverer)
+                           ap=ap, flyer=flyer, hoverer=hoverer, ld=ld, models=models, traits=traits or None)
         order = o.AddUnit(name=name, side=side, at=at, owner=owner.id if owner else None, stats=stats or None)
         await self._run(interaction, order)
 
@@ -119,6 +127,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         squads="Squads in the Horde", ap="Armour on every location",
         supreme_commander="The side's Supreme Commander: feature points come from its Intelligence Bonus",
         file="A .toml stat-block file of one unit: its weapons and skills replace this unit's",
+        ld="M42: Leadership (Ld); the models are placed again", models="M42: models in the unit, leader included",
     )
     @app_commands.rename(int_="int", class_="class")
     @app_commands.autocomplete(unit=unit_choices, side=new_side_choices)
@@ -131,12 +140,13 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
                    max_wounds: app_commands.Range[int, 1, 10000] | None = None, magnitude: Pool | None = None,
                    max_magnitude: app_commands.Range[int, 1, 10000] | None = None,
                    squads: app_commands.Range[int, 1, 100] | None = None, ap: Trait | None = None,
-                   supreme_commander: bool | None = None, file: discord.Attachment | None = None) -> None:
+                   supreme_commander: bool | None = None, file: discord.Attachment | None = None,
+                   ld: Leadership | None = None, models: Models | None = None) -> None:
         """Edit a unit's stat block; a file replaces its weapons and skills."""
         stats = stats_from(name=name, side=side, owner=owner.id if owner else None, kind=kind, ws=ws, bs=bs, s=s,
                            t=t, ag=ag, int=int_, per=per, wp=wp, fel=fel, wounds=wounds, max_wounds=max_wounds,
                            magnitude=magnitude, max_magnitude=max_magnitude, squads=squads, ap=ap,
-                           supreme_commander=supreme_commander)
+                           supreme_commander=supreme_commander, ld=ld, models=models)
         if class_ is not None:
             stats["class"] = class_
         extra: list[str] = []
@@ -144,7 +154,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
             record = await battle_here(interaction)
             await service_of(interaction).require_gm(actor_of(interaction), record, "edit units")
             text = await read_text(file, suffixes=STATBLOCK_SUFFIXES, what="a stat-block file", guide=STATBLOCK_GUIDE)
-            spec = parse_one_unit(text)
+            spec = parse_one_unit(text, await service_of(interaction).load(record))
             taken = {k: spec.stats[k] for k in FILE_STATS if k in spec.stats}
             if not taken:
                 raise GameError(f"`{safe(file.filename)}` gives no `weapons` or `skills`, so there is nothing to take "

@@ -13,10 +13,7 @@ from rules.battle import Battle, check_name
 from rules.dice import Dice
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError
 from rules.orders import AddUnit, RemoveUnit
-from rules.systems.strategic.movement import blocker
-from rules.systems.strategic.statblock import StatError, apply_stats, field_label
-from rules.systems.strategic.statblock_file import UnitSpec, parse_statblock_file
-from rules.systems.strategic.units import Unit
+from rules.statfile import StatError, UnitFile, UnitSpec, field_label
 
 log = logging.getLogger(__name__)
 
@@ -95,27 +92,34 @@ def _check_placement(trial: Battle, lines: list[str], spec: UnitSpec, order: Add
         trial.check_cell(order.at)
     except IllegalOrderError as exc:
         raise IllegalOrderError(f"{where(lines, spec, ('at',))}: {exc.message}") from None
-    probe = Unit(name=order.name, side=order.side, x=order.at.x, y=order.at.y, owner=order.owner)
+    probe = unit_file(trial).probe
     try:
-        apply_stats(probe, dict(order.stats or {}), trial.ruleset.unit_kinds)
+        if probe is not None:
+            probe(trial, order.name, order.side, order.at, dict(order.stats or {}))
     except StatError as exc:
-        raise InvalidOrderError(f"{where(lines, spec, exc.path)}: {exc.message}") from None
-    why = blocker(trial, probe, order.at)
-    if why:
-        raise IllegalOrderError(f"{where(lines, spec, ('at',))}: {order.name} cannot be placed there: {why}.")
+        error = IllegalOrderError if exc.path == ("at",) else InvalidOrderError
+        raise error(f"{where(lines, spec, exc.path)}: {exc.message}") from None
 
 
-def read_statblocks(text: str) -> list[UnitSpec]:
-    """Read a stat-block file, refusing one too big or too deeply nested before the TOML reader sees it."""
+def unit_file(battle: Battle) -> UnitFile:
+    """Return how the battle's rule system reads stat-block files, or explain that it has none."""
+    found = battle.system.unit_file
+    if found is None:
+        raise InvalidOrderError(f"{battle.ruleset_id} battles have no stat-block files; add units one by one.")
+    return found
+
+
+def read_statblocks(text: str, battle: Battle) -> list[UnitSpec]:
+    """Read a stat-block file of the battle's rule system, refusing one too big or too deeply nested first."""
     check_toml(text, STATBLOCK_LIMITS)
-    return parse_statblock_file(text)
+    return unit_file(battle).read(text)
 
 
 def plan_import(text: str, battle: Battle, *, side: str | None, owner: int | None) -> ImportPlan:
     """Read a stat-block file and place every unit on a copy of the battle; any error names its line and field."""
     if battle.status == "ended":
         raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
-    specs = read_statblocks(text)
+    specs = read_statblocks(text, battle)
     if side is not None:
         side = check_name(side, "side name")
     lines = text.splitlines()
@@ -191,9 +195,9 @@ async def without_strangers(plan: ImportPlan, is_member: MemberCheck) -> tuple[I
     return ImportPlan(orders), [o.name for o in plan.orders if o.owner in absent]
 
 
-def parse_one_unit(text: str) -> UnitSpec:
-    """Read a stat-block file that must hold exactly one unit."""
-    specs = read_statblocks(text)
+def parse_one_unit(text: str, battle: Battle) -> UnitSpec:
+    """Read a stat-block file of the battle's rule system that must hold exactly one unit."""
+    specs = read_statblocks(text, battle)
     if len(specs) != 1:
         raise InvalidOrderError(f"This file holds {len(specs)} units; attach a stat-block file of one unit.")
     return specs[0]
