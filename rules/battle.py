@@ -24,6 +24,7 @@ from rules.outcome import Outcome
 from rules.ruleset import Ruleset, TerrainType, get_ruleset
 from rules.squares import Square, squares_from_dict, squares_to_dict
 from rules.system import System, system_of
+from rules.turnstate import TurnState
 from rules.units import NAME_MAX, Unit
 
 # 1: units keyed by name. 2: units keyed by a stable id; turn records and engagements hold ids.
@@ -80,7 +81,7 @@ class Battle(Generic[U]):
     cells: dict[str, Square] = field(default_factory=dict)  # per-square state by square text: features, fire, smoke...
     map_version: int = 1
     last: dict[str, Any] = field(default_factory=dict)
-    turn: dict[str, Any] = field(default_factory=dict)
+    turn: TurnState = field(default_factory=TurnState)  # see rules/turns.py
     next_id: int = 1
     edges: dict[Edge, Obstacle] = field(default_factory=dict)  # obstacles on the sides between squares
     _history: list[dict[str, Any]] = field(default_factory=list, repr=False, compare=False)
@@ -325,7 +326,7 @@ class Battle(Generic[U]):
             "terrain": rows, "units": [u.to_dict() for u in self.units.values()],
             "sides": [s.to_dict() for s in self.sides], "status": self.status, "round": self.round,
             "constants": dict(self.constants), "cells": squares_to_dict(self.cells),
-            "map_version": self.map_version, "last": copy.deepcopy(self.last), "turn": copy.deepcopy(self.turn),
+            "map_version": self.map_version, "last": copy.deepcopy(self.last), "turn": self.turn.to_dict(),
             "next_id": self.next_id,
         }
         if self.edges:  # documents without edges stay as they were
@@ -363,7 +364,7 @@ class Battle(Generic[U]):
         battle.cells = squares_from_dict(data.get("cells", {}))
         battle.map_version = int(data.get("map_version", 1))
         battle.last = copy.deepcopy(data.get("last", {}))
-        battle.turn = copy.deepcopy(data.get("turn", {}))
+        battle.turn = TurnState.from_dict(data.get("turn", {}))
         battle.edges = edges_from_list(list(data.get("edges", [])))
         for edge in battle.edges:
             battle.check_edge(edge)

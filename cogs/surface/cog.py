@@ -134,7 +134,7 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
         """Show the last report."""
         battle = await service_of(interaction).load(await battle_here(interaction))
         _surface(battle)
-        found = battle.turn.get("surface", {}).get("report")
+        found = battle.turn.systems.get("surface", {}).get("report")
         if not found:
             raise IllegalOrderError("No engagement has been fought yet; both sides commit `/surface plan` first.")
         embed, _ = report_embeds(battle, found, page)

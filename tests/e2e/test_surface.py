@@ -47,7 +47,7 @@ async def test_two_sides_plan_privately_and_the_battle_resolves(table: Table) ->
     again = await table.slash("surface plan", user=table.bob, side="Rebels")
     assert "has been resolved" in text_of(again)
     battle = Battle.from_dict((await table.db.battles.get(record.id)).state)
-    report = battle.turn["surface"]["report"]
+    report = battle.turn.systems["surface"]["report"]
     assert report["plans"]["Marines"]["intensity"] == 2
     page = await table.slash("surface report", user=table.carol)
     assert "Log page 1/" in text_of(page)

@@ -27,8 +27,8 @@ def test_a_version_1_battle_upgrades_with_stable_ids_and_keeps_its_references() 
     ids = {u.name: u.id for u in battle.iter_units()}
     assert sorted(ids) == ["Eva-01", "Eva-02", "Sachiel"] and len(set(ids.values())) == 3
     assert battle.unit("Eva-01").engaged == [ids["Sachiel"]] and battle.unit("Sachiel").engaged == [ids["Eva-01"]]
-    assert turns.names_of(battle, battle.turn["units"]) == ["Eva-01", "Eva-02", "Sachiel"]
-    assert battle.turn["left"] == {ids["Eva-01"]: 1, ids["Eva-02"]: 2, ids["Sachiel"]: 2}
+    assert turns.names_of(battle, battle.turn.units) == ["Eva-01", "Eva-02", "Sachiel"]
+    assert battle.turn.left == {ids["Eva-01"]: 1, ids["Eva-02"]: 2, ids["Sachiel"]: 2}
     assert turns.standing_order_of(battle, "Eva-02") == "hold"
     assert battle.to_dict()["schema_version"] == SCHEMA_VERSION
 

@@ -171,7 +171,7 @@ def next_turn(battle: SurfaceBattle, order: NextTurn, dice: Dice, outcome: Outco
     gone = [u for u in battle.iter_units() if not u.alive or u.state == ESCAPED]
     for u in gone:
         battle.remove_unit(u)
-    battle.turn[KEY] = {"standing": state["standing"], "plans": {}, "resolved": False,
+    battle.turn.systems[KEY] = {"standing": state["standing"], "plans": {}, "resolved": False,
                         "turn": int(state["turn"]) + 1, "report": None}
     battle.round = 0
     outcome.effect("next_turn", turn=int(state["turn"]) + 1, removed=[u.id for u in gone])
