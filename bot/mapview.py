@@ -139,14 +139,14 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
     effects: list[CellEffect] = []
     for key, state in battle.cells.items():
         cell = Cell.parse(key)
-        fkey = state.get("feature")
+        fkey = state.feature
         if fkey and fkey in ruleset.features:
             ftype = ruleset.features[fkey]
             if can_see(battle, cell, visible, show_hidden):
                 features.append(FeatureMark(x=cell.x, y=cell.y, label=ftype.label, color=FEATURE_COLOUR,
                                             hidden=ftype.hidden, name=ftype.name))
         for kind in EFFECT_KINDS:
-            if state.get(kind):
+            if kind in state:
                 effects.append(CellEffect(x=cell.x, y=cell.y, kind=kind))
     return MapView(
         title=f"{battle.name} \u00b7 {ruleset.name}",

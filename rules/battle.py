@@ -23,7 +23,9 @@ from rules.homebrew import merged
 from rules.orders import Order
 from rules.outcome import Outcome
 from rules.ruleset import Ruleset, TerrainType, get_ruleset
+from rules.squares import Square, squares_from_dict, squares_to_dict
 from rules.system import System, system_of
+from rules.turnstate import TurnState
 from rules.units import NAME_MAX, Unit
 
 # 1: units keyed by name. 2: units keyed by a stable id; turn records and engagements hold ids.
@@ -95,10 +97,10 @@ class Battle(Generic[U]):
     status: str = "setup"
     round: int = 0
     constants: dict[str, Any] = field(default_factory=dict)
-    cells: dict[str, dict[str, Any]] = field(default_factory=dict)  # per-square state: features, fire, smoke...
+    cells: dict[str, Square] = field(default_factory=dict)  # per-square state by square text: features, fire, smoke...
     map_version: int = 1
     last: dict[str, Any] = field(default_factory=dict)
-    turn: dict[str, Any] = field(default_factory=dict)
+    turn: TurnState = field(default_factory=TurnState)  # see rules/turns.py
     next_id: int = 1
     homebrew: dict[str, Any] = field(default_factory=dict)  # the GM's checked [[terrain]] and [[feature]] rows
     edges: dict[Edge, Obstacle] = field(default_factory=dict)  # obstacles on the sides between squares
@@ -177,13 +179,29 @@ class Battle(Generic[U]):
         """Return the obstacle on the side between two adjacent squares, if any."""
         return self.edges.get(Edge.between(a, b))
 
-    def square(self, cell: Cell) -> dict[str, Any]:
+    def square(self, cell: Cell) -> Square:
         """Return the mutable per-square state of a cell, created empty when needed."""
-        return self.cells.setdefault(str(cell), {})
+        found = self.cells.get(str(cell))
+        if found is None:
+            found = self.cells[str(cell)] = Square()
+        return found
 
-    def square_state(self, cell: Cell) -> dict[str, Any]:
-        """Return the per-square state of a cell without creating it."""
-        return self.cells.get(str(cell), {})
+    def square_state(self, cell: Cell) -> Square:
+        """Return the per-square state of a cell without creating it (an empty, unattached square if none)."""
+        return self.cells.get(str(cell)) or Square()
+
+    def clear_square(self, cell: Cell, *keys: str) -> None:
+        """Empty some fields of a square, dropping its record when nothing is left on it."""
+        found = self.cells.get(str(cell))
+        if found is None:
+            return
+        found.clear(*keys)
+        if found.empty:
+            del self.cells[str(cell)]  # keep the saved state free of empty squares
+
+    def squares_with(self, key: str) -> list[Cell]:
+        """Return the squares whose named field is set, in column-then-row order of their cells."""
+        return sorted(Cell.parse(k) for k, s in self.cells.items() if key in s)
 
     # --- units and sides ----------------------------------------------------
 
@@ -337,8 +355,8 @@ class Battle(Generic[U]):
             "ruleset": self.ruleset_id, "name": self.name, "width": self.width, "height": self.height,
             "terrain": rows, "units": [u.to_dict() for u in self.units.values()],
             "sides": [s.to_dict() for s in self.sides], "status": self.status, "round": self.round,
-            "constants": dict(self.constants), "cells": copy.deepcopy(self.cells),
-            "map_version": self.map_version, "last": copy.deepcopy(self.last), "turn": copy.deepcopy(self.turn),
+            "constants": dict(self.constants), "cells": squares_to_dict(self.cells),
+            "map_version": self.map_version, "last": copy.deepcopy(self.last), "turn": self.turn.to_dict(),
             **({"homebrew": copy.deepcopy(self.homebrew)} if self.homebrew else {}),
             "next_id": self.next_id,
         }
@@ -377,10 +395,10 @@ class Battle(Generic[U]):
         battle.status = str(data.get("status", "setup"))
         battle.round = int(data.get("round", 0))
         battle.constants = dict(data.get("constants", {}))
-        battle.cells = copy.deepcopy(data.get("cells", {}))
+        battle.cells = squares_from_dict(data.get("cells", {}))
         battle.map_version = int(data.get("map_version", 1))
         battle.last = copy.deepcopy(data.get("last", {}))
-        battle.turn = copy.deepcopy(data.get("turn", {}))
+        battle.turn = TurnState.from_dict(data.get("turn", {}))
         battle.edges = edges_from_list(list(data.get("edges", [])))
         for edge in battle.edges:
             battle.check_edge(edge)

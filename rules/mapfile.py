@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from rules.coords import MAX_SIDE, Cell, Edge
 from rules.edges import Obstacle, edges_to_list
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError, RulesetError
+from rules.squares import Square
 
 if TYPE_CHECKING:
     from rules.battle import Battle
@@ -36,6 +37,11 @@ class Layer:
     what: str  # what a mark means, for the error messages
     counts: bool = False  # digits 2 to 9 (a count of 1 is the default and written `.`)
     check: MarkCheck | None = None
+
+    def __post_init__(self) -> None:
+        if self.name not in Square.KEYS:
+            # A mark is kept on the square it names, so a layer must name one of the square's fields.
+            raise RulesetError(f"The map layer [{self.name}] names no square field; use one of {', '.join(Square.KEYS)}.")
 
 
 class MapData(NamedTuple):
@@ -303,15 +309,16 @@ def replace_map(battle: Battle[Any], data: MapData, layers: Sequence[Layer]) -> 
             )
     names = {layer.name for layer in layers}
     battle.width, battle.height, battle.terrain = data.width, data.height, list(data.terrain)
-    cells: dict[str, dict[str, Any]] = {}
+    cells: dict[str, Square] = {}
     for key, state in battle.cells.items():
-        kept = {k: v for k, v in state.items() if k not in names}
+        kept = state.copy()
+        kept.clear(*names)
         # Squares beyond the new edge lose their smoke and fire with them.
         cell = Cell.parse(key)
-        if kept and cell.x < data.width and cell.y < data.height:
+        if not kept.empty and cell.x < data.width and cell.y < data.height:
             cells[key] = kept
     for key, marks in data.flags.items():
-        cells.setdefault(key, {}).update(marks)
+        cells.setdefault(key, Square()).update(marks)
     battle.cells = cells
     battle.edges = dict(data.edges)
     battle.map_version += 1

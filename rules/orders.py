@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Literal, TypeVar, Union
 
 from rules.coords import Cell
 from rules.errors import InvalidOrderError
+from rules.squares import Square
 
 # Who may give an order: the GM only, the GM or a player of the side it names (or of the side whose
 # square it acts on), the GM or the owner of the unit it names, or anyone in the battle's server.
@@ -107,7 +108,7 @@ class Order:
     # away from anything that must stay responsive.
     slow: ClassVar[bool] = False
 
-    def acting_side(self, squares: Mapping[str, Mapping[str, Any]]) -> str | None:
+    def acting_side(self, squares: Mapping[str, Square]) -> str | None:
         """Return the side a side-authority order acts for: by default the side it names."""
         side = getattr(self, "side", None)
         return str(side) if side else None

@@ -170,7 +170,7 @@ def set_turn_mode(battle: Battle[Any], order: SetTurnMode, dice: Dice, outcome: 
         raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
     mode = turns.check_mode(order.mode)
     old = turns.mode_of(battle)
-    if mode == old and "mode" in battle.turn:
+    if mode == old and battle.turn.mode is not None:
         raise IllegalOrderError(f"The turn mode is already {mode}.")
     outcome.effect("turn_mode_set", mode=mode, frm=old)
     turns.set_mode(battle, mode, dice, outcome)
@@ -207,7 +207,7 @@ def standing_order(battle: Battle[Any], order: StandingOrder, dice: Dice, outcom
     text = order.text.strip()
     if len(text) > MAX_STANDING_TEXT:
         raise InvalidOrderError(f"Keep a standing order under {MAX_STANDING_TEXT} characters.")
-    standing: dict[str, str] = battle.turn.setdefault("standing", {})
+    standing = battle.turn.standing
     standing.pop(unit.id, None)
     outcome.actor = unit.name
     if text.lower() in (*CLEAR_WORDS, ""):

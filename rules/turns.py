@@ -1,6 +1,6 @@
 """The turn system: turn modes, initiative, action budgets and the advance of rounds.
 
-A battle's turn state lives in `battle.turn`, a JSON-able dict saved with the battle:
+A battle's turn state lives in `battle.turn`, a `rules.turnstate.TurnState` saved with the battle:
 
     mode        "initiative", "side" or "free" (set by the GM; the ruleset gives the default)
     round       the round these turns belong to
@@ -32,6 +32,7 @@ from rules.errors import GameError, IllegalOrderError, InvalidOrderError, NotYou
 from rules.orders import Order
 from rules.outcome import Outcome
 from rules.system import system_of
+from rules.turnstate import InitiativeRecord
 
 if TYPE_CHECKING:
     from rules.battle import Battle
@@ -200,17 +201,16 @@ def order_cost(battle: Battle[Any], order: Order) -> Cost:
 
 def engaged(battle: Battle[Any]) -> bool:
     """Return whether turns are running: the battle is active and a round has been set up."""
-    return battle.status == "active" and "units" in battle.turn
+    return battle.status == "active" and battle.turn.set_up
 
 
 def mode_of(battle: Battle[Any]) -> str:
     """Return the battle's turn mode (the GM's choice, else the ruleset's default)."""
-    return str(battle.turn.get("mode") or turn_rules(battle.ruleset_id).mode)
+    return battle.turn.mode or turn_rules(battle.ruleset_id).mode
 
 
 def _done(battle: Battle[Any]) -> dict[str, str]:
-    done: dict[str, str] = battle.turn.get("done", {})
-    return done
+    return battle.turn.done
 
 
 def _live(battle: Battle[Any], uid: str) -> Unit | None:
@@ -220,7 +220,7 @@ def _live(battle: Battle[Any], uid: str) -> Unit | None:
 
 def participants(battle: Battle[Any]) -> list[str]:
     """Return the ids of the units taking part in this round still in the fight, in acting order."""
-    return [n for n in battle.turn.get("units", []) if _live(battle, n) is not None]
+    return [n for n in battle.turn.units or [] if _live(battle, n) is not None]
 
 
 def _entry(battle: Battle[Any], ref: str) -> str | None:
@@ -296,9 +296,9 @@ def next_due(battle: Battle[Any]) -> list[str]:
 def initiative_of(battle: Battle[Any], ref: str) -> int | None:
     """Return a unit's initiative this round, if initiative was rolled."""
     unit = battle.find_unit(ref)
-    for record in battle.turn.get("initiative", []):
-        if unit is not None and record["id"] == unit.id:
-            return int(record["total"])
+    for record in battle.turn.initiative:
+        if unit is not None and record.id == unit.id:
+            return record.total
     return None
 
 
@@ -315,14 +315,13 @@ def actions_left(battle: Battle[Any], unit_name: str) -> int:
     entry = _entry(battle, unit.id)
     if entry is None or entry in _done(battle) or "stunned" in unit.statuses:
         return 0
-    return int(battle.turn.get("left", {}).get(entry, 0))
+    return battle.turn.left.get(entry, 0)
 
 
 def standing_order_of(battle: Battle[Any], unit_name: str) -> str | None:
     """Return a unit's standing order text, if it has one."""
     unit = battle.find_unit(unit_name)
-    standing: dict[str, str] = battle.turn.get("standing", {})
-    return standing.get(unit.id) if unit is not None else None
+    return battle.turn.standing.get(unit.id) if unit is not None else None
 
 
 def _join(names: list[str], limit: int = 4) -> str:
@@ -343,9 +342,9 @@ def turn_status(battle: Battle[Any]) -> dict[str, Any]:
     taking_part = participants(battle) if running else []
     recorded = set(taking_part)
     # Built once so the board stays linear in the number of units.
-    initiative = {str(r["id"]): int(r["total"]) for r in battle.turn.get("initiative", [])}
-    standing = battle.turn.get("standing", {})
-    left = battle.turn.get("left", {})
+    initiative = {r.id: r.total for r in battle.turn.initiative}
+    standing = battle.turn.standing
+    left = battle.turn.left
     rank = {uid: i for i, uid in enumerate(taking_part)}
     units: list[dict[str, Any]] = []
     for unit in sorted(battle.iter_units(), key=lambda u: rank.get(u.id, len(rank))):
@@ -363,7 +362,7 @@ def turn_status(battle: Battle[Any]) -> dict[str, Any]:
             state = done[entry]
         else:
             state = "acting" if entry in now else "waiting"
-            actions = 0 if "stunned" in unit.statuses else int(left.get(entry, 0))
+            actions = 0 if "stunned" in unit.statuses else left.get(entry, 0)
         units.append({
             "unit": unit.name, "id": unit.id, "side": unit.side, "owner": unit.owner, "state": state, "actions_left": actions,
             "initiative": initiative.get(key) if running else None, "standing_order": standing.get(key),
@@ -372,7 +371,7 @@ def turn_status(battle: Battle[Any]) -> dict[str, Any]:
         "round": battle.round, "status": battle.status, "mode": mode_of(battle), "running": running,
         "budget": rules.budget, "current": _maybe_name(battle, current_unit(battle)), "phase": current_side(battle),
         "next_due": names_of(battle, next_due(battle)), "still_due": names_of(battle, still_due(battle)),
-        "initiative": [dict(r) for r in battle.turn.get("initiative", [])] if running else [],
+        "initiative": [r.to_dict() for r in battle.turn.initiative] if running else [],
         "units": units,
     }
 
@@ -471,7 +470,7 @@ def spend(battle: Battle[Any], order: Order, outcome: Outcome, dice: Dice) -> No
         rules = turn_rules(battle.ruleset_id)
         cost = rules.cost(order)
         entry = _entry(battle, name)
-        left: dict[str, int] = battle.turn.setdefault("left", {})
+        left = battle.turn.left
         # Reactions happen outside the unit's turn, so they never draw on its budget.
         if entry is not None and order.kind not in rules.reactions and entry in left:
             left[entry] = max(0, left[entry] - cost.points)
@@ -484,7 +483,7 @@ def spend(battle: Battle[Any], order: Order, outcome: Outcome, dice: Dice) -> No
 def finish_turn(battle: Battle[Any], name: str, how: str) -> bool:
     """Mark a unit's turn over for this round; return False if it was not due."""
     entry = _entry(battle, name)
-    done = battle.turn.setdefault("done", {})
+    done = battle.turn.done
     if entry is None or entry in done:
         return False
     done[entry] = how
@@ -508,10 +507,10 @@ def _announce(battle: Battle[Any], outcome: Outcome) -> bool:
     """Record an effect when play has moved to another unit or side; return whether it moved."""
     mode = mode_of(battle)
     at = current_unit(battle) if mode == "initiative" else current_side(battle) if mode == "side" else None
-    before = battle.turn.get("at")
+    before = battle.turn.at
     if at == before:
         return False
-    battle.turn["at"] = at
+    battle.turn.at = at
     if at is None:
         return True
     details: dict[str, Any] = {"round": battle.round}
@@ -528,7 +527,7 @@ def settle(battle: Battle[Any], dice: Dice, outcome: Outcome) -> None:
     """Pass the turn, change the phase or start the next round when nobody is due where play stands."""
     if not engaged(battle):
         return
-    if battle.turn.get("round") != battle.round:
+    if battle.turn.round != battle.round:
         # Another order moved the round on (and resolved its effects); set up that round's turns.
         _start_round(battle, dice, outcome, effects=False)
         return
@@ -549,38 +548,38 @@ def initiative_notation(formula: str, unit: Unit) -> str:
     return _BONUS_RE.sub(value, formula)
 
 
-def roll_initiative(battle: Battle[Any], dice: Dice) -> list[dict[str, Any]]:
+def roll_initiative(battle: Battle[Any], dice: Dice) -> list[InitiativeRecord]:
     """Roll initiative for this round's units, order them and record every roll."""
     formula = turn_rules(battle.ruleset_id).initiative
-    records: list[dict[str, Any]] = []
+    records: list[InitiativeRecord] = []
     # Roll in the order units were added, so a round's dice read the same whatever last round's order was.
     taking_part = set(participants(battle))
     for unit in battle.iter_units():
         if unit.id not in taking_part:
             continue
         roll = dice.roll(initiative_notation(formula, unit), f"Initiative: {unit.name}")
-        records.append({
-            "id": unit.id, "unit": unit.name, "total": roll.total, "faces": list(roll.faces),
-            "bonus": roll.total - sum(roll.faces), "ag": unit.initiative_tiebreak(), "rolloff": [],
-        })
+        records.append(InitiativeRecord(
+            id=unit.id, unit=unit.name, total=roll.total, faces=list(roll.faces),
+            bonus=roll.total - sum(roll.faces), ag=unit.initiative_tiebreak(),
+        ))
     # Highest total first; ties go to the higher Agility, then to a roll-off among those still tied.
-    ranked = sorted(records, key=lambda r: (-r["total"], -r["ag"]))
-    ordered: list[dict[str, Any]] = []
-    for _key, group in itertools.groupby(ranked, key=lambda r: (r["total"], r["ag"])):
+    ranked = sorted(records, key=lambda r: (-r.total, -r.ag))
+    ordered: list[InitiativeRecord] = []
+    for _key, group in itertools.groupby(ranked, key=lambda r: (r.total, r.ag)):
         ordered.extend(_roll_off(list(group), dice, 0))
-    battle.turn["initiative"] = ordered
-    battle.turn["units"] = [r["id"] for r in ordered]
+    battle.turn.initiative = ordered
+    battle.turn.units = [r.id for r in ordered]
     return ordered
 
 
-def _roll_off(group: list[dict[str, Any]], dice: Dice, depth: int) -> list[dict[str, Any]]:
+def _roll_off(group: list[InitiativeRecord], dice: Dice, depth: int) -> list[InitiativeRecord]:
     if len(group) == 1 or depth >= MAX_ROLL_OFFS:
         return group
     for record in group:
-        record["rolloff"].append(dice.d(10, f"Initiative roll-off: {record['unit']}"))
-    ranked = sorted(group, key=lambda r: -r["rolloff"][-1])
-    ordered: list[dict[str, Any]] = []
-    for _face, tied in itertools.groupby(ranked, key=lambda r: r["rolloff"][-1]):
+        record.rolloff.append(dice.d(10, f"Initiative roll-off: {record.unit}"))
+    ranked = sorted(group, key=lambda r: -r.rolloff[-1])
+    ordered: list[InitiativeRecord] = []
+    for _face, tied in itertools.groupby(ranked, key=lambda r: r.rolloff[-1]):
         ordered.extend(_roll_off(list(tied), dice, depth + 1))
     return ordered
 
@@ -590,18 +589,18 @@ def _start_round(battle: Battle[Any], dice: Dice, outcome: Outcome, effects: boo
     rules = turn_rules(battle.ruleset_id)
     mode = mode_of(battle)
     turn = battle.turn
-    turn["mode"] = mode
-    turn["round"] = battle.round
+    turn.mode = mode
+    turn.round = battle.round
     # Units added during the last round join here; destroyed ones are left out.
-    turn["units"] = [u.id for u in battle.iter_units() if u.alive]
-    turn["left"] = dict.fromkeys(turn["units"], rules.budget)
-    turn["done"] = {}
-    turn["initiative"] = []
-    turn["at"] = None
+    turn.units = [u.id for u in battle.iter_units() if u.alive]
+    turn.left = dict.fromkeys(turn.units, rules.budget)
+    turn.done = {}
+    turn.initiative = []
+    turn.at = None
     if mode == "initiative":
         roll_initiative(battle, dice)
-        outcome.data["initiative"] = [dict(r) for r in turn["initiative"]]
-    outcome.effect("round_started", round=battle.round, mode=mode, order=names_of(battle, turn["units"]))
+        outcome.data["initiative"] = [r.to_dict() for r in turn.initiative]
+    outcome.effect("round_started", round=battle.round, mode=mode, order=names_of(battle, turn.units))
     for effect in battle.system.round_start if effects else ():
         effect(battle, dice, outcome)
     _lose_stunned_turns(battle, outcome)
@@ -644,16 +643,16 @@ def require_running(battle: Battle[Any]) -> None:
 
 def set_mode(battle: Battle[Any], mode: str, dice: Dice, outcome: Outcome) -> None:
     """Switch the turn mode; in a running round, units keep what they have done and spent."""
-    battle.turn["mode"] = mode
+    battle.turn.mode = mode
     if not engaged(battle):
         return
     if mode == "initiative":
         roll_initiative(battle, dice)
-        outcome.data["initiative"] = [dict(r) for r in battle.turn["initiative"]]
+        outcome.data["initiative"] = [r.to_dict() for r in battle.turn.initiative]
     else:
-        battle.turn["initiative"] = []
+        battle.turn.initiative = []
     # Forget where play stood so the new mode's first unit or side is announced.
-    battle.turn["at"] = None
+    battle.turn.at = None
     settle(battle, dice, outcome)
     outcome.data["next_due"] = names_of(battle, next_due(battle))
 

@@ -172,8 +172,8 @@ async def trap_choices(interaction: discord.Interaction, current: str) -> list[C
             return []  # a side's hidden traps are its own secret
     out: list[Choice[str]] = []
     for key, state in sorted(battle.cells.items(), key=lambda kv: (Cell.parse(kv[0]).y, Cell.parse(kv[0]).x)):
-        feature = str(state.get("feature", ""))
-        if feature not in TRAP_FEATURES or str(state.get("feature_side", "")).lower() != wanted:
+        feature = state.feature or ""
+        if feature not in TRAP_FEATURES or (state.feature_side or "").lower() != wanted:
             continue
         name = battle.ruleset.features[feature].name
         if _matches(current, key, name):

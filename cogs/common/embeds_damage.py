@@ -37,9 +37,8 @@ def feature_ap_at_each_hit(outcome: Outcome, battle: Battle | None, cells: dict[
     for d in outcome.data.get("damage", []):
         cell = cells.get(d["unit"], str(outcome.data["at"]))
         if cell not in running:
-            state = battle.square_state(Cell.parse(cell)) if battle is not None else {}
-            now = state.get("feature_ap")
-            running[cell] = befores[cell][0] if befores[cell] else (int(now) if now is not None else None)
+            now = battle.square_state(Cell.parse(cell)).feature_ap if battle is not None else None
+            running[cell] = befores[cell][0] if befores[cell] else now
         out.append(running[cell])
         if "feature_ap_left" in d:
             running[cell] = int(d["feature_ap_left"])
@@ -56,7 +55,7 @@ def _cover_text(d: dict[str, Any], battle: Battle | None, cell: str | None, feat
         terrain = battle.terrain_at(square)
         if terrain.ap:
             sources.append(f"{safe(terrain.name)} {terrain.ap}")
-        ftype = battle.ruleset.features.get(str(battle.square_state(square).get("feature", "")))
+        ftype = battle.ruleset.features.get(battle.square_state(square).feature or "")
         if ftype is not None and ftype.cover_ap:
             sources.append(f"{safe(ftype.name)} {feature_ap if feature_ap is not None else ftype.cover_ap}")
     combined = " and ".join(sources) + (": the higher +1" if len(sources) == 2 else "")

@@ -20,7 +20,7 @@ from rules.errors import IllegalOrderError
 
 
 def _turn(battle: Battle) -> int:
-    return int(battle.turn.get("surface", {}).get("turn", 1))
+    return int(battle.turn.systems.get("surface", {}).get("turn", 1))
 
 
 class ReportPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],

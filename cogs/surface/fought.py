@@ -15,7 +15,7 @@ _RECENT: dict[tuple[int, int], dict[str, Any]] = {}
 
 def kept_report(battle: Battle) -> dict[str, Any]:
     """Return the result of this game turn's engagement as the battle keeps it, or explain that none was fought."""
-    kept: dict[str, Any] | None = battle.turn.get("surface", {}).get("report")
+    kept: dict[str, Any] | None = battle.turn.systems.get("surface", {}).get("report")
     if not kept:
         raise IllegalOrderError("No engagement has been fought this game turn yet; it is fought when both sides "
                                 "have committed `/surface plan`.")

@@ -46,7 +46,7 @@ def deadline_text(clock: ClockRecord, battle: Battle) -> str:
 
 def plans_open_embed(battle: Battle, sides: Sequence[str], clock: ClockRecord) -> discord.Embed:
     """Build the message that opens a game turn's planning phase."""
-    state = battle.turn.get("surface", {})
+    state = battle.turn.systems.get("surface", {})
     embed = discord.Embed(title=f"\U0001f4dc {safe(battle.name)}: game turn {state.get('turn', 1)}", colour=INFO)
     embed.description = (
         f"{join(list(sides))}: commit your side's secret pre-battle plan with `/surface plan` (only you see it). "

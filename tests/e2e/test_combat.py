@@ -77,7 +77,7 @@ async def test_a_miss_changes_no_wounds_but_spends_the_action(armed: Table) -> N
     assert "Eva-01 fires at Sachiel: miss" in text and "❌ **miss**, 3 degrees of failure" in text
     assert "Damage to" not in text
     battle = await stored_battle(armed)
-    assert battle.unit("Sachiel").wounds == 20 and battle.turn["left"][battle.unit("Eva-01").id] == 1
+    assert battle.unit("Sachiel").wounds == 20 and battle.turn.left[battle.unit("Eva-01").id] == 1
 
 
 async def test_a_destroyed_unit_leaves_the_map(armed: Table) -> None:

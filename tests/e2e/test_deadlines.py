@@ -63,7 +63,7 @@ async def test_reminders_come_at_half_time_and_an_hour_before(table: Table) -> N
     assert new_since(table, before) == [], "a deadline waiting for its GM fires once"
     await table.gm_slash("gm skip")
     assert (await clock(table)).due_at == table.clock.now + DAY
-    assert (await stored_battle(table)).turn["at"] == "Angels"
+    assert (await stored_battle(table)).turn.at == "Angels"
 
 
 async def test_hold_policy_holds_the_units_due_and_passes_the_turn(table: Table) -> None:
@@ -99,14 +99,14 @@ async def test_default_policy_follows_standing_orders_and_falls_back_to_hold(tab
     await table.tick(days=1)
     battle = await stored_battle(table)
     assert str(battle.unit("Eva-01").cell) == "E3" and str(battle.unit("Eva-02").cell) == "C5"
-    assert {battle.unit(k).name: v for k, v in battle.turn["done"].items()} == {"Eva-01": "standing", "Eva-02": "held"}
+    assert {battle.unit(k).name: v for k, v in battle.turn.done.items()} == {"Eva-01": "standing", "Eva-02": "held"}
     summary = next(m for m in new_since(table, before) if "Deadline passed" in message_text(m))
     text = message_text(summary)
     assert "Eva-01 follows its standing order `move unit:Eva-01 to:E3 mode:half`." in text
     assert ("Eva-02 could not follow its standing order `move unit:Eva-02 to:A5 mode:half` "
             "(Eva-02 is immobilised and cannot move until it breaks free), so it holds instead.") in text
     assert summary.files, "a deadline that moved units shows the map"
-    assert battle.turn["at"] == "Angels"
+    assert battle.turn.at == "Angels"
 
 
 async def test_a_restart_and_two_days_down_neither_lose_nor_double_a_timer(table: Table) -> None:
@@ -220,7 +220,7 @@ async def test_a_deadline_claimed_but_never_applied_is_armed_again_at_startup(ta
     fired = await table.tick()
     assert [(f.timer.kind, f.action) for f in fired if f.timer.kind == "deadline"] == [("deadline", "held")]
     assert [k for k, _ in await event_kinds(table)].count("hold") == 2
-    assert (await stored_battle(table)).turn["at"] == "Angels"
+    assert (await stored_battle(table)).turn.at == "Angels"
 
 
 async def test_a_deadline_claimed_by_a_process_that_never_came_back_is_armed_again(table: Table) -> None:
@@ -240,7 +240,7 @@ async def test_a_deadline_claimed_by_a_process_that_never_came_back_is_armed_aga
     fired = await table.tick(seconds=31)
     assert [(f.timer.kind, f.action) for f in fired if f.timer.kind == "deadline"] == [("deadline", "held")]
     assert [k for k, _ in await event_kinds(table)].count("hold") == 2
-    assert (await stored_battle(table)).turn["at"] == "Angels"
+    assert (await stored_battle(table)).turn.at == "Angels"
     assert await table.tick(minutes=5) == []
 
 
@@ -275,4 +275,4 @@ async def test_choosing_a_policy_after_a_passed_deadline_applies_it(table: Table
     assert "the units due hold" in text_of(reply)
     [held] = await table.tick()
     assert held.action == "held"
-    assert (await stored_battle(table)).turn["at"] == "Angels"
+    assert (await stored_battle(table)).turn.at == "Angels"

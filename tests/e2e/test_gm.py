@@ -52,7 +52,7 @@ async def test_undo_of_a_turn_with_rolls_restores_it_dice_and_all(table: Table) 
     [prompt] = prompts(new_since(table, shown))
     assert "NERV phase" in prompt.content and prompt.pings.users == {table.alice.id, table.bob.id}
     assert (await clock(table)).turn_key == "1|side|NERV"
-    assert (lambda b: b.turn["left"][b.unit("Eva-01").id])(await stored_battle(table)) == 2
+    assert (lambda b: b.turn.left[b.unit("Eva-01").id])(await stored_battle(table)) == 2
     record = await stored(table)
     initial = await table.db.events.initial_state(record.id)
     assert initial is not None
@@ -81,9 +81,9 @@ async def test_gm_overrides_ignore_movement_and_turns(table: Table) -> None:
     await table.gm_slash("gm set", unit="Eva-02", field="ag", value="60")
     await table.gm_slash("gm set", unit="Eva-02", field="armour.head", value="7")
     battle = await stored_battle(table)
-    assert str(battle.unit("Sachiel").cell) == "A1" and battle.turn["left"][battle.unit("Sachiel").id] == 2
+    assert str(battle.unit("Sachiel").cell) == "A1" and battle.turn.left[battle.unit("Sachiel").id] == 2
     eva = battle.unit("Eva-01")
-    assert (eva.wounds, eva.statuses, battle.turn["left"][battle.unit("Eva-01").id]) == (3, ["pinned"], 1)
+    assert (eva.wounds, eva.statuses, battle.turn.left[battle.unit("Eva-01").id]) == (3, ["pinned"], 1)
     assert battle.unit("Eva-02").chars["ag"] == 60 and battle.unit("Eva-02").armour["head"] == 7
     assert "pinned" in message_text(board(table))
 

@@ -87,7 +87,7 @@ async def test_two_sides_plan_privately_and_the_battle_resolves(table: Table) ->
     again = await table.slash("surface plan", user=table.bob, side="Rebels")
     assert "has been resolved" in text_of(again)
     battle = await stored_battle(table)
-    report = battle.turn["surface"]["report"]
+    report = battle.turn.systems["surface"]["report"]
     assert report["plans"]["Marines"]["intensity"] == 2
     assert (await table.service.clock_of(await stored(table))).turn_key is None
     page = await table.slash("surface report", user=table.carol)
@@ -110,7 +110,7 @@ async def test_replaying_the_log_rebuilds_the_battle(table: Table) -> None:
     initial = await table.db.events.initial_state(record.id)
     assert initial is not None
     assert same_state(replay(initial, steps).to_dict(), record.state)
-    assert Battle.from_dict(record.state).turn["surface"]["resolved"] is True
+    assert Battle.from_dict(record.state).turn.systems["surface"]["resolved"] is True
 
 
 async def test_forces_carry_over_into_the_next_battle(table: Table) -> None:

@@ -40,12 +40,12 @@ async def test_hold_policy_fights_at_the_deadline_with_the_default_plan(table: T
     await table.slash("surface plan", user=table.alice, side="Marines", intensity=2, daring=1)
     before = posted(table)
     assert [f.action for f in await table.tick(hours=23, minutes=59) if f.timer.kind == "deadline"] == []
-    assert (await stored_battle(table)).turn["surface"]["resolved"] is False
+    assert (await stored_battle(table)).turn.systems["surface"]["resolved"] is False
     fired = await table.tick(minutes=1)
     assert [f.action for f in fired if f.timer.kind == "deadline"] == ["held"]
     battle = await stored_battle(table)
-    report = battle.turn["surface"]["report"]
-    assert battle.turn["surface"]["resolved"] is True
+    report = battle.turn.systems["surface"]["report"]
+    assert battle.turn.systems["surface"]["resolved"] is True
     assert report["fallback"] == {"Rebels": "default"} and report["plans"]["Rebels"]["intensity"] == 1
     assert report["plans"]["Marines"] == {"intensity": 2, "daring": 1, "dropped": [], "besieged": False}
     [posted_report] = [m for m in new_since(table, before) if "deadline passed" in m.content.lower()]
@@ -68,11 +68,11 @@ async def test_wait_policy_pings_the_gm_and_the_last_plan_still_fights(table: Ta
     [notice] = [m for m in new_since(table, before) if "Deadline passed" in message_text(m)]
     assert notice.pings.users == {table.gm.id} and "no plan from Rebels" in message_text(notice)
     assert "/surface resolve force:true" in message_text(notice)
-    assert (await stored_battle(table)).turn["surface"]["resolved"] is False
+    assert (await stored_battle(table)).turn.systems["surface"]["resolved"] is False
     assert await table.tick(days=1) == [], "a deadline waiting for its GM fires once"
     fought = await table.slash("surface plan", user=table.bob, side="Rebels", intensity=2)
     assert "Round 1" in message_text(fought.messages[-1])
-    assert (await stored_battle(table)).turn["surface"]["report"]["fallback"] == {}
+    assert (await stored_battle(table)).turn.systems["surface"]["report"]["fallback"] == {}
 
 
 async def test_default_policy_repeats_last_turns_plan(table: Table) -> None:
@@ -82,7 +82,7 @@ async def test_default_policy_repeats_last_turns_plan(table: Table) -> None:
     await table.slash("surface plan", user=table.alice, side="Marines")
     await table.slash("surface plan", user=table.bob, side="Rebels", intensity=2, besieged=True)
     first = await stored_battle(table)
-    assert first.turn["surface"]["resolved"] is True and (await clock(table)).turn_key is None
+    assert first.turn.systems["surface"]["resolved"] is True and (await clock(table)).turn_key is None
     await table.slash("surface next-turn")
     assert (await clock(table)).turn_key == "surface|2|plans"
     # Reinforcements join the new game turn (the Rebels may have nothing left standing).
@@ -91,7 +91,7 @@ async def test_default_policy_repeats_last_turns_plan(table: Table) -> None:
     await table.slash("surface plan", user=table.alice, side="Marines", intensity=0)
     fired = await table.tick(days=1)
     assert [f.action for f in fired if f.timer.kind == "deadline"] == ["standing"]
-    report = (await stored_battle(table)).turn["surface"]["report"]
+    report = (await stored_battle(table)).turn.systems["surface"]["report"]
     assert report["fallback"] == {"Rebels": "standing"}
     assert report["plans"]["Rebels"] == {"intensity": 2, "daring": 0, "dropped": [], "besieged": True}
 
@@ -114,7 +114,7 @@ async def test_the_deadline_survives_a_restart(table: Table) -> None:
     await table.restart()
     fired = await table.tick(hours=2)
     assert [f.action for f in fired if f.timer.kind == "deadline"] == ["held"]
-    assert (await stored_battle(table)).turn["surface"]["report"]["fallback"] == {"Marines": "default",
+    assert (await stored_battle(table)).turn.systems["surface"]["report"]["fallback"] == {"Marines": "default",
                                                                                 "Rebels": "default"}
 
 
@@ -124,6 +124,6 @@ async def test_undoing_the_resolution_opens_the_plans_again(table: Table) -> Non
     await table.slash("surface plan", user=table.bob, side="Rebels")
     table.clock.advance(hours=3)
     await table.gm_slash("gm undo")
-    assert (await stored_battle(table)).turn["surface"]["resolved"] is False
+    assert (await stored_battle(table)).turn.systems["surface"]["resolved"] is False
     restarted = await clock(table)
     assert restarted.turn_key == "surface|1|plans" and restarted.due_at == table.clock.now + DAY

@@ -139,7 +139,7 @@ async def test_the_biggest_battle_through_the_bot(table: Table) -> None:
     await table.settle()
     posted = last_message(fought)
     assert "Log page 1/" in text_of(fought) and posted.files
-    kept = (await stored_battle(table)).turn["surface"]["report"]
+    kept = (await stored_battle(table)).turn.systems["surface"]["report"]
     assert kept["rounds_fought"] == 40 and "log" not in kept, "the rounds live in the log, not in the battle"
     later = next(c["custom_id"] for row in posted.components for c in row["components"] if c["custom_id"].endswith(":n"))
     page_two = await table.discord.click(posted, later, user=table.carol, within=SLOW)

@@ -87,10 +87,10 @@ async def test_initiative_mode_pings_one_unit_at_a_time(table: Table) -> None:
     assert "Turn mode: side \u2192 **initiative**" in text_of(changed)
     [prompt] = prompts(new_since(table, before))
     battle = await stored_battle(table)
-    first = battle.unit(battle.turn["units"][0]).name
+    first = battle.unit(battle.turn.units[0]).name
     owner = battle.unit(first).owner or table.gm.id
     assert f"{first}'s turn" in prompt.content and prompt.pings.users == {owner}
-    later = battle.unit(battle.turn["units"][1]).name
+    later = battle.unit(battle.turn.units[1]).name
     refused = await table.slash("turn hold", unit=later)
     assert last_message(refused).ephemeral and f"It is {first}'s turn (initiative" in text_of(refused)
     status = await table.slash("turn status", user=table.carol)
@@ -179,7 +179,7 @@ async def test_turn_buttons_work_and_survive_a_restart(table: Table) -> None:
     assert "Eva-01 ends its turn" in text_of(ended)
     twice = await table.click(prompt, f"bp:end:{record.id}:Eva-01", user=table.alice)
     assert last_message(twice).ephemeral and "Eva-01 has ended its turn this round" in text_of(twice)
-    assert (lambda b: {b.unit(k).name: v for k, v in b.turn["done"].items()})(await stored_battle(table)) == {"Eva-01": "ended"}
+    assert (lambda b: {b.unit(k).name: v for k, v in b.turn.done.items()})(await stored_battle(table)) == {"Eva-01": "ended"}
 
 
 async def test_options_list_targets_in_range(table: Table) -> None:
@@ -214,7 +214,7 @@ async def test_players_may_hear_of_their_turn_by_direct_message(table: Table) ->
     assert dm.custom_ids() == [f"bp:end:{record.id}:Eva-01", f"bp:opts:{record.id}:Eva-01", f"bp:map:{record.id}"]
     ended = await table.click(dm, f"bp:end:{record.id}:Eva-01", user=table.alice)
     assert "Eva-01 ends its turn" in text_of(ended)
-    assert (lambda b: {b.unit(k).name: v for k, v in b.turn["done"].items()})(await stored_battle(table)) == {"Eva-01": "ended"}
+    assert (lambda b: {b.unit(k).name: v for k, v in b.turn.done.items()})(await stored_battle(table)) == {"Eva-01": "ended"}
     back = await table.slash("settings notify", user=table.alice, mode="channel")
     assert "mentioned in the battle's channel" in text_of(back)
     assert await table.db.users.get_notify(table.alice.id) == "channel"

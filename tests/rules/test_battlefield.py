@@ -129,6 +129,16 @@ def test_fire_spreads_to_adjacent_unburnt_forest() -> None:
     assert {m["cell"] for m in out.highlight["marks"]} == {"C2", "D2", "B3", "D3", "B4", "C4"}
 
 
+def test_a_fire_on_the_map_edge_spreads_only_onto_the_map() -> None:
+    """A36: fire spreads "to adjacent Forest squares"; beyond the map edge there are none."""
+    b = _battle()
+    _forest(b, "A1", "B1")
+    b.square(C("A1"))["fire"] = 2
+    start(b)
+    b.apply(NextRound(), dice(2))
+    assert {k: s.fire for k, s in b.cells.items() if s.fire} == {"A1": 1, "B1": 2}
+
+
 def test_fire_burns_out_after_its_rounds() -> None:
     """A36: "Each square burns for 1d3 rounds ... Afterwards it is burnt-out Forest ... and cannot re-ignite." """
     b = _battle()

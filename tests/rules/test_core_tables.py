@@ -33,7 +33,7 @@ def combat_battle(mode: str = "initiative") -> Battle[Any]:
     b = Battle.new("combat-action", 10, 10)
     for name, side, at in (("A", "Red", "A1"), ("B", "Blue", "A5")):
         b.apply(AddUnit(name, side, Cell.parse(at), owner=1, stats={"kind": "infantry", "ss": 4, "mv": 10}), dice())
-    b.turn["mode"] = mode
+    b.turn.mode = mode
     b.apply(Start(), dice(6, 1))
     return b
 

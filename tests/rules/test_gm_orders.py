@@ -35,7 +35,7 @@ def test_place_goes_anywhere_on_the_map_out_of_turn_and_spends_nothing(battle: B
     outcome = battle.apply(GmPlace(target="Sachiel", at=Cell.parse("A1")), dice())
     assert battle.unit("Sachiel").cell == Cell.parse("A1")
     assert outcome.effects[0] == {"type": "placed", "unit": "Sachiel", "frm": "P10", "to": "A1"}
-    assert battle.turn["left"][battle.unit("Sachiel").id] == 2
+    assert battle.turn.left[battle.unit("Sachiel").id] == 2
     battle.undo()
     assert battle.unit("Sachiel").cell == Cell.parse("P10")
 
@@ -62,8 +62,8 @@ def test_set_changes_stats_statuses_and_tables(battle: Battle) -> None:
 def test_set_actions_owner_side_and_name(battle: Battle) -> None:
     battle.apply(StandingOrder(unit="Eva-01", text="hold"), dice())
     battle.apply(GmSet(target="Eva-01", changes={"actions": 1, "owner": "<@42>", "name": "Unit 01"}), dice())
-    assert battle.turn["left"][battle.unit("Unit 01").id] == 1 and "Eva-01" not in battle.turn["left"]
-    assert battle.turn["standing"] == {battle.unit("Unit 01").id: "hold"}
+    assert battle.turn.left[battle.unit("Unit 01").id] == 1 and "Eva-01" not in battle.turn.left
+    assert battle.turn.standing == {battle.unit("Unit 01").id: "hold"}
     assert battle.unit("unit 01").owner == 42
     battle.apply(GmSet(target="Unit 01", changes={"owner": "none", "side": "Rebels"}), dice())
     assert battle.unit("Unit 01").owner is None and battle.unit("Unit 01").side == "Rebels"

@@ -10,6 +10,7 @@ from rules.battle import SCHEMA_VERSION, Battle
 from rules.coords import Cell
 from rules.dice import Dice
 from rules.orders import EditUnit, Move
+from rules.systems.strategic.actions.battlefield import NextRound
 from rules.turnorders import EndTurn, Hold
 
 FIXTURE = Path(__file__).parent / "fixtures" / "battle_v1.json"
@@ -26,8 +27,8 @@ def test_a_version_1_battle_upgrades_with_stable_ids_and_keeps_its_references() 
     ids = {u.name: u.id for u in battle.iter_units()}
     assert sorted(ids) == ["Eva-01", "Eva-02", "Sachiel"] and len(set(ids.values())) == 3
     assert battle.unit("Eva-01").engaged == [ids["Sachiel"]] and battle.unit("Sachiel").engaged == [ids["Eva-01"]]
-    assert turns.names_of(battle, battle.turn["units"]) == ["Eva-01", "Eva-02", "Sachiel"]
-    assert battle.turn["left"] == {ids["Eva-01"]: 1, ids["Eva-02"]: 2, ids["Sachiel"]: 2}
+    assert turns.names_of(battle, battle.turn.units) == ["Eva-01", "Eva-02", "Sachiel"]
+    assert battle.turn.left == {ids["Eva-01"]: 1, ids["Eva-02"]: 2, ids["Sachiel"]: 2}
     assert turns.standing_order_of(battle, "Eva-02") == "hold"
     assert battle.to_dict()["schema_version"] == SCHEMA_VERSION
 
@@ -57,3 +58,42 @@ def test_a_battle_saved_now_round_trips_exactly() -> None:
     battle = _load()
     again = Battle.from_dict(battle.to_dict())
     assert again.to_dict() == battle.to_dict()
+
+
+V2 = Path(__file__).parent / "fixtures" / "battle_v2.json"
+
+
+def _load_v2() -> Battle:
+    return Battle.from_dict(json.loads(V2.read_text(encoding="utf-8")))
+
+
+def test_a_version_2_battle_loads_its_squares_as_typed_fields() -> None:
+    saved = json.loads(V2.read_text(encoding="utf-8"))
+    assert saved["schema_version"] == 2
+    battle = _load_v2()
+    walls, trap, mines = (battle.square_state(Cell.parse(c)) for c in ("A5", "B1", "D6"))
+    assert (walls.feature, walls.feature_side, walls.feature_ap, walls.feature_purchase) == ("barrier_walls", "NERV", 16, 4)
+    assert (trap.feature, trap.revealed, trap.feature_ap) == ("fire_trap", ["NERV"], None)
+    assert mines.mine_triggers == 4 and battle.square_state(Cell.parse("H5")).bridge_wounds == 5
+    assert battle.square_state(Cell.parse("G2")).underlying == "water" and battle.terrain_at(Cell.parse("G2")).key == "ice"
+    assert (battle.square_state(Cell.parse("A1")).fire, battle.square_state(Cell.parse("E7")).smoke) == (2, 2)
+    assert battle.square_state(Cell.parse("C1")).burnt and battle.square_state(Cell.parse("I2")).storm
+    assert battle.square_state(Cell.parse("J8")).deep and battle.square_state(Cell.parse("B2")).empty
+
+
+def test_a_version_2_battle_saves_back_to_the_same_document() -> None:
+    saved = json.loads(V2.read_text(encoding="utf-8"))
+    again = _load_v2().to_dict()
+    assert again["cells"] == saved["cells"] and again["turn"] == saved["turn"] and again["units"] == saved["units"]
+
+
+def test_a_version_2_battle_plays_on() -> None:
+    battle = _load_v2()
+    assert turns.names_of(battle, turns.next_due(battle)) == ["Eva-01"]  # Eva-02 held
+    out = battle.apply(Move(unit="Eva-01", to=Cell.parse("C3"), mode="half"), Dice.seeded(1))
+    assert out.effects[0]["type"] == "moved" and str(battle.unit("Eva-01").cell) == "C3"
+    battle.apply(EndTurn(unit="Eva-01"), Dice.seeded(2))
+    assert turns.names_of(battle, turns.next_due(battle)) == ["Sachiel"]
+    battle.apply(NextRound(), Dice.seeded(3))
+    # The smoke cloud thins by a round (A37).
+    assert battle.square_state(Cell.parse("E7")).smoke == 1

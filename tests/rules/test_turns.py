@@ -39,7 +39,7 @@ from tests.rules.conftest import add, dice
 
 def begin(battle: Battle, *faces: int, mode: str = "initiative") -> Outcome:
     """Start a battle in a turn mode with scripted initiative dice and return the start outcome."""
-    if battle.turn.get("mode") != mode:
+    if battle.turn.mode != mode:
         battle.apply(SetTurnMode(mode=mode), dice())
     d = dice(*faces)
     out = battle.apply(Start(), d)
@@ -80,11 +80,11 @@ def initiative(three: Battle) -> Battle:
 
 def test_initiative_is_d10_plus_ab_highest_first_with_every_roll_recorded(three: Battle) -> None:
     out = begin(three, 8, 5, 9)
-    records = three.turn["initiative"]
-    assert [(r["unit"], r["total"], r["faces"], r["bonus"]) for r in records] == [
+    records = three.turn.initiative
+    assert [(r.unit, r.total, r.faces, r.bonus) for r in records] == [
         ("Asuka", 14, [8], 6), ("MP-Eva", 12, [9], 3), ("Eva-01", 9, [5], 4),
     ]
-    assert out.data["initiative"] == records
+    assert out.data["initiative"] == [r.to_dict() for r in records]
     assert effect(out, "round_started") == {
         "type": "round_started", "round": 1, "mode": "initiative", "order": ["Asuka", "MP-Eva", "Eva-01"],
     }
@@ -106,10 +106,10 @@ def test_initiative_ties_go_to_agility_then_a_roll_off(battle_e: Battle) -> None
     # Totals all 10. Asuka wins on Agility; Eva-01, Rei and Mari roll off: Mari 9 first, then
     # Eva-01 and Rei tie again on 5 and roll off once more: Rei 7 beats Eva-01 2.
     begin(battle_e, 6, 4, 6, 6, 5, 5, 9, 2, 7)
-    records = battle_e.turn["initiative"]
-    assert [r["unit"] for r in records] == ["Asuka", "Mari", "Rei", "Eva-01"]
-    assert {r["unit"]: r["rolloff"] for r in records} == {"Asuka": [], "Mari": [9], "Rei": [5, 7], "Eva-01": [5, 2]}
-    assert all(r["total"] == 10 for r in records)
+    records = battle_e.turn.initiative
+    assert [r.unit for r in records] == ["Asuka", "Mari", "Rei", "Eva-01"]
+    assert {r.unit: r.rolloff for r in records} == {"Asuka": [], "Mari": [9], "Rei": [5, 7], "Eva-01": [5, 2]}
+    assert all(r.total == 10 for r in records)
 
 
 def test_acting_out_of_turn_is_refused_and_changes_nothing(initiative: Battle) -> None:
@@ -182,7 +182,7 @@ def test_end_turn_passes_to_the_next_and_the_round_ends_after_the_last(initiativ
     out = initiative.apply(EndTurn(unit="Eva-01"), dice(1, 10, 2))
     assert types(out) == ["turn_ended", "round_started", "turn_passed"]
     assert initiative.round == 2
-    assert [r["unit"] for r in initiative.turn["initiative"]] == ["Eva-01", "Asuka", "MP-Eva"]
+    assert [r.unit for r in initiative.turn.initiative] == ["Eva-01", "Asuka", "MP-Eva"]
     assert [r.purpose for r in out.rolls] == ["Initiative: Asuka", "Initiative: Eva-01", "Initiative: MP-Eva"]
     assert out.data["next_due"] == ["Eva-01"] and out.data["round"] == 2
     assert turns.actions_left(initiative, "Asuka") == 2
@@ -198,7 +198,7 @@ def test_hold_spends_the_turn_and_is_recorded(initiative: Battle) -> None:
     initiative.apply(Move(unit="Asuka", to=Cell.parse("A2"), mode="half"), dice())
     out = initiative.apply(Hold(unit="Asuka"), dice())
     assert effect(out, "held") == {"type": "held", "unit": "Asuka", "unused": 1}
-    assert {turns.name_of(initiative, k): v for k, v in initiative.turn["done"].items()} == {"Asuka": "held"}
+    assert {turns.name_of(initiative, k): v for k, v in initiative.turn.done.items()} == {"Asuka": "held"}
     with pytest.raises(NotYourTurnError, match="Asuka is holding this round"):
         initiative.apply(SkillTest(unit="Asuka", stat="ag"), dice(5))
 
@@ -240,7 +240,7 @@ def test_side_phases_alternate_in_the_order_sides_were_created(sides: Battle) ->
     out = sides.apply(EndTurn(), dice())
     assert sides.round == 2 and types(out) == ["turn_ended", "round_started", "phase_changed"]
     assert effect(out, "phase_changed")["side"] == "NERV" and out.data["next_due"] == ["Asuka", "Eva-01"]
-    assert out.rolls == [] and sides.turn["initiative"] == []
+    assert out.rolls == [] and sides.turn.initiative == []
 
 
 def test_a_later_phase_is_named(sides: Battle) -> None:
@@ -254,7 +254,7 @@ def test_gm_skip_ends_the_whole_phase(sides: Battle) -> None:
     out = sides.apply(SkipTurn(), dice())
     assert effect(out, "turn_skipped") == {"type": "turn_skipped", "units": ["Asuka", "Eva-01"], "side": "NERV"}
     assert turns.current_side(sides) == "SEELE"
-    assert {turns.name_of(sides, k): v for k, v in sides.turn["done"].items()} == {"Asuka": "skipped", "Eva-01": "skipped"}
+    assert {turns.name_of(sides, k): v for k, v in sides.turn.done.items()} == {"Asuka": "skipped", "Eva-01": "skipped"}
 
 
 # --- free mode ---------------------------------------------------------------------
@@ -307,7 +307,7 @@ def test_switching_mode_mid_round_keeps_what_units_did(initiative: Battle) -> No
     assert effect(out, "phase_changed")["side"] == "NERV" and out.data["next_due"] == ["Eva-01"]
     out = initiative.apply(SetTurnMode(mode="initiative"), dice(1, 2, 1))
     # Rolled again for everyone; Asuka has still had her turn.
-    assert [r["unit"] for r in initiative.turn["initiative"]] == ["Asuka", "Eva-01", "MP-Eva"]
+    assert [r.unit for r in initiative.turn.initiative] == ["Asuka", "Eva-01", "MP-Eva"]
     assert out.data["next_due"] == ["Eva-01"]
     with pytest.raises(IllegalOrderError, match="already initiative"):
         initiative.apply(SetTurnMode(mode="initiative"), dice())
@@ -350,7 +350,7 @@ def test_round_start_effects_run_after_the_round_is_set_up(initiative: Battle, m
     seen: list[tuple[int, list[str]]] = []
 
     def storm(battle: Battle, d: Dice, out: Outcome) -> None:
-        seen.append((battle.round, list(battle.turn["units"])))
+        seen.append((battle.round, list(battle.turn.units)))
         battle.unit("Asuka").wounds = 0  # a fire or storm can take a unit out before it acts
         out.effect("storm_moved")
 
@@ -367,7 +367,7 @@ def test_a_round_moved_on_by_another_order_gets_its_turns_set_up(initiative: Bat
     out = Outcome(order="next-round", kind="next-round")
     turns.settle(initiative, dice(1, 1, 1), out)
     assert types(out) == ["round_started", "turn_passed"] and out.data["round"] == 2
-    assert {turns.name_of(initiative, k): v for k, v in initiative.turn["done"].items()} == {} and initiative.turn["round"] == 2
+    assert {turns.name_of(initiative, k): v for k, v in initiative.turn.done.items()} == {} and initiative.turn.round == 2
     assert turns.actions_left(initiative, "Asuka") == 2
 
 
@@ -408,7 +408,7 @@ def test_standing_order_is_followed_when_the_deadline_passes(initiative: Battle)
     assert out.tests[0]["roll"] == 20 and [r.faces for r in out.rolls] == [(20,)]
     assert "fallback" not in out.data
     assert types(out)[-2:] == ["standing_order_followed", "turn_passed"]
-    assert {turns.name_of(initiative, k): v for k, v in initiative.turn["done"].items()} == {"Asuka": "standing"} and out.data["next_due"] == ["MP-Eva"]
+    assert {turns.name_of(initiative, k): v for k, v in initiative.turn.done.items()} == {"Asuka": "standing"} and out.data["next_due"] == ["MP-Eva"]
     # One undo takes back the order and the end of the turn together.
     initiative.undo()
     assert initiative.to_dict() == before
@@ -420,7 +420,7 @@ def test_an_illegal_standing_order_falls_back_to_hold_and_says_why(initiative: B
     assert "squares from Asuka" in out.data["fallback"]
     assert effect(out, "held")["reason"] == "fallback"
     assert initiative.unit("Asuka").cell == Cell.parse("A1")
-    assert {turns.name_of(initiative, k): v for k, v in initiative.turn["done"].items()} == {"Asuka": "held"}
+    assert {turns.name_of(initiative, k): v for k, v in initiative.turn.done.items()} == {"Asuka": "held"}
 
 
 def test_no_standing_order_means_hold(initiative: Battle) -> None:

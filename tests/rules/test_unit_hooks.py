@@ -80,7 +80,7 @@ def test_reach_without_a_system_hook_is_read_off_the_legal_moves() -> None:
     b = Battle.new("combat-action", 12, 12)
     b.apply(AddUnit("T", "Red", Cell(5, 5), stats={"kind": "infantry", "mv": 10}), dice())
     b.apply(AddUnit("E", "Blue", Cell(11, 11), stats={"kind": "infantry"}), dice())
-    b.turn["mode"] = "free"
+    b.turn.mode = "free"
     b.apply(Start(), dice())
     reach = b.system.reach_of(b, "T")
     assert set(reach) == {"walk", "charge"}

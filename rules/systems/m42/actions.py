@@ -54,9 +54,9 @@ def set_road(battle: Battle, order: SetRoad, dice: Dice, outcome: Outcome) -> No
     cells = lifecycle.rectangle(battle, order.frm, order.to)
     for cell in cells:
         if order.on:
-            battle.square(cell)["road"] = True
+            battle.square(cell).road = True
         else:
-            battle.square(cell).pop("road", None)
+            battle.clear_square(cell, "road")
     battle.map_version += 1
     outcome.effect("road", on=order.on, cells=len(cells))
 
@@ -72,7 +72,7 @@ def set_floors(battle: Battle, order: SetFloors, dice: Dice, outcome: Outcome) -
         if not kind_at(battle, cell).floors:
             raise IllegalOrderError(f"{cell} is {battle.terrain_at(cell).name}: only buildings and ruins have floors.")
     for cell in cells:
-        battle.square(cell)["floors"] = order.floors
+        battle.square(cell).floors = order.floors
     battle.map_version += 1
     outcome.effect("floors", floors=order.floors, cells=len(cells))
 

@@ -19,12 +19,12 @@ def kind_at(battle: Battle, cell: Cell) -> Kind:
 
 def on_road(battle: Battle, cell: Cell) -> bool:
     """Return whether a road runs through the square."""
-    return bool(battle.square_state(cell).get("road"))
+    return battle.square_state(cell).road
 
 
 def floors(battle: Battle, cell: Cell) -> int:
     """Return how many floors a building or ruin square has (1: the ground floor only)."""
-    return int(battle.square_state(cell).get("floors", 1)) if kind_at(battle, cell).floors else 1
+    return (battle.square_state(cell).floors or 1) if kind_at(battle, cell).floors else 1
 
 
 def top_level(battle: Battle, cell: Cell) -> int:
@@ -77,9 +77,9 @@ def structures(battle: Battle) -> Structures:
                 if battle.on_map(there) and not kind_at(battle, there).building:
                     found.setdefault(Edge.between(here, there), OUTER_WALL)
     edges = tuple((edge, obs, obs.height > tall) for edge, obs in sorted(found.items()))
-    roads = frozenset(Cell.parse(k) for k, state in battle.cells.items() if state.get("road"))
-    floors = tuple(sorted((Cell.parse(k), int(state["floors"])) for k, state in battle.cells.items()
-                          if int(state.get("floors", 1)) > 1))
+    roads = frozenset(Cell.parse(k) for k, state in battle.cells.items() if state.road)
+    floors = tuple(sorted((Cell.parse(k), state.floors) for k, state in battle.cells.items()
+                          if state.floors is not None and state.floors > 1))
     return Structures(edges=edges, roads=roads, floors=floors)
 
 

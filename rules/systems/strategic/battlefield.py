@@ -32,18 +32,6 @@ def _mark(outcome: Outcome, cell: Cell, text: str) -> None:
     outcome.highlight.setdefault("marks", []).append({"cell": str(cell), "text": text})
 
 
-def _drop(battle: Battle, cell: Cell, *keys: str) -> None:
-    state = battle.cells.get(str(cell))
-    if state is None:
-        return
-    for key in keys:
-        state.pop(key, None)
-    if not state:
-        del battle.cells[str(cell)]  # keep the saved state free of empty squares
-
-
-def _cells_with(battle: Battle, key: str) -> list[Cell]:
-    return sorted(Cell.parse(k) for k, s in battle.cells.items() if s.get(key))
 
 
 def add_status(unit: Unit, status: str, rounds: int | None = None) -> None:
@@ -75,7 +63,7 @@ def begin_round(battle: Battle, dice: Dice, outcome: Outcome) -> None:
 
 def move_storms(battle: Battle, dice: Dice, outcome: Outcome) -> None:
     """Move every storm by one shared d8 direction and 1d5 squares; off-map squares vanish (A52)."""
-    storms = _cells_with(battle, "storm")
+    storms = battle.squares_with("storm")
     if not storms or not const_or(battle, "storm_moves", False):
         return
     name, dx, dy = DIRECTIONS[dice.d(8, "storm direction")]
@@ -83,11 +71,11 @@ def move_storms(battle: Battle, dice: Dice, outcome: Outcome) -> None:
     moved = sorted({Cell(c.x + dx * distance, c.y + dy * distance) for c in storms})
     kept = [c for c in moved if battle.on_map(c)]
     for cell in storms:
-        _drop(battle, cell, "storm")
+        battle.clear_square(cell, "storm")
     for cell in kept:
-        battle.square(cell)["storm"] = True
-        if battle.square_state(cell).get("fire"):
-            _drop(battle, cell, "fire")  # A52: the map is re-evaluated, and storms put fires out
+        battle.square(cell).storm = True
+        if battle.square_state(cell).fire:
+            battle.clear_square(cell, "fire")  # A52: the map is re-evaluated, and storms put fires out
             outcome.effect("fire_out", cell=str(cell), cause="storm")
     outcome.effect("storms_moved", direction=name, distance=distance, before=[str(c) for c in storms],
                    after=[str(c) for c in kept], dropped=len(moved) - len(kept))
@@ -96,37 +84,39 @@ def move_storms(battle: Battle, dice: Dice, outcome: Outcome) -> None:
 
 def can_burn(battle: Battle, cell: Cell) -> bool:
     """Return whether a square could catch fire now: unburnt Forest, not burning, not under rain or storm."""
+    if not battle.on_map(cell):
+        return False
     state = battle.square_state(cell)
-    return (battle.on_map(cell) and battle.terrain_at(cell).flammable and not state.get("fire")
-            and not state.get("burnt") and not state.get("storm") and not state.get("rain"))
+    return (battle.terrain_at(cell).flammable and not state.fire
+            and not state.burnt and not state.storm and not state.rain)
 
 
 def spread_fire(battle: Battle, dice: Dice, outcome: Outcome) -> None:
     """Spread every fire to the adjacent Forest, then burn the old fires down a round (A36)."""
-    burning = _cells_with(battle, "fire")
+    burning = battle.squares_with("fire")
     for cell in burning:
         for near in cell.neighbours():
             if can_burn(battle, near):
                 ignite(battle, near, dice, outcome, cause=f"spread from {cell}")
     for cell in burning:
         state = battle.square(cell)
-        left = int(state.get("fire", 0)) - 1
+        left = state.fire - 1
         if left > 0:
-            state["fire"] = left
+            state.fire = left
             continue
-        _drop(battle, cell, "fire")
-        battle.square(cell)["burnt"] = True
+        state.fire = 0
+        state.burnt = True
         outcome.effect("burnt_out", cell=str(cell))
 
 
 def expire_smoke(battle: Battle, outcome: Outcome) -> None:
     """Thin every smoke cloud by a round, clearing the spent ones."""
-    for cell in _cells_with(battle, "smoke"):
-        left = int(battle.square(cell)["smoke"]) - 1
+    for cell in battle.squares_with("smoke"):
+        left = battle.square(cell).smoke - 1
         if left > 0:
-            battle.square(cell)["smoke"] = left
+            battle.square(cell).smoke = left
         else:
-            _drop(battle, cell, "smoke")
+            battle.clear_square(cell, "smoke")
             outcome.effect("smoke_cleared", cell=str(cell))
 
 
@@ -156,7 +146,7 @@ def burn_units(battle: Battle, dice: Dice, outcome: Outcome) -> None:
 
 def resist_fire_line(battle: Battle, bd: Breakdown, unit: Unit) -> None:
     """Add the Storm's bonus to a test to resist catching or keeping fire (001:L62, A53)."""
-    if battle.square_state(unit.cell).get("storm"):
+    if battle.square_state(unit.cell).storm:
         bd.add("Storm", int(const_or(battle, "storm_fire_resist", 0)), "A53")
 
 
@@ -164,10 +154,10 @@ def ignite(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, test_mod
            cause: str = "") -> None:
     """Set a square ablaze for 1d3 rounds; the units on it test Agility or catch fire (A36)."""
     rounds = dice.d(int(battle.const("fire_rounds_die")), f"fire duration on {cell}")
-    battle.square(cell)["fire"] = rounds
+    battle.square(cell).fire = rounds
     outcome.effect("ignited", cell=str(cell), rounds=rounds, cause=cause)
     _mark(outcome, cell, "fire")
-    trap = battle.square_state(cell).get("feature") == "fire_trap"
+    trap = battle.square_state(cell).feature == "fire_trap"
     if test_mod is None:
         # A29: a Fire Trap square that catches fire by any means sets the trap off, with its harder test.
         test_mod = int(const_or(battle, "fire_trap_test_mod", 0) if trap else battle.const("fire_catch_test_mod"))
@@ -188,10 +178,10 @@ def ignite(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, test_mod
 
 def spring_fire_trap(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, cause: str) -> None:
     """Set off a Fire Trap: its square and every adjacent Forest burn; those caught test Agility -20."""
-    _drop(battle, cell, "feature", "feature_side", "feature_ap", "revealed")
+    battle.clear_square(cell, "feature", "feature_side", "feature_ap", "revealed")
     outcome.effect("trap_sprung", feature="fire_trap", cell=str(cell), cause=cause)
     mod = int(battle.const("fire_trap_test_mod"))
-    if not battle.square_state(cell).get("fire") and can_burn(battle, cell):
+    if not battle.square_state(cell).fire and can_burn(battle, cell):
         ignite(battle, cell, dice, outcome, test_mod=mod, cause="Fire Trap")
     for near in cell.neighbours():
         if can_burn(battle, near):
@@ -220,7 +210,7 @@ def freeze(battle: Battle, cell: Cell, outcome: Outcome, cause: str) -> bool:
     terrain = battle.terrain_at(cell)
     if not terrain.water or ICE not in battle.ruleset.terrain:
         return False
-    battle.square(cell)["underlying"] = terrain.key  # A33: the ice melts back into this water
+    battle.square(cell).underlying = terrain.key  # A33: the ice melts back into this water
     battle.set_terrain(cell, ICE)
     battle.map_version += 1
     outcome.effect("frozen", cell=str(cell), cause=cause)
@@ -251,18 +241,18 @@ def on_hit_square(battle: Battle, cell: Cell, dtype: str, dice: Dice, outcome: O
     elif terrain.key == "shallows" or terrain.water:
         if _chance(battle, dice, outcome, "water_smoke_chance", f"smoke on {cell}", cell):
             state = battle.square(cell)
-            state["smoke"] = max(int(state.get("smoke", 0)), int(const_or(battle, "water_smoke_rounds", 1)))
-            outcome.effect("smoke", cell=str(cell), rounds=state["smoke"])
+            state.smoke = max(state.smoke, int(const_or(battle, "water_smoke_rounds", 1)))
+            outcome.effect("smoke", cell=str(cell), rounds=state.smoke)
             _mark(outcome, cell, "smoke")
 
 
 def _revert(battle: Battle, cell: Cell) -> str:
-    key = str(battle.square_state(cell).get("underlying", "water"))
+    key = battle.square_state(cell).underlying or "water"
     if key not in battle.ruleset.terrain:
         key = "water"
     battle.set_terrain(cell, key)
     battle.map_version += 1
-    _drop(battle, cell, "underlying")
+    battle.clear_square(cell, "underlying")
     return key
 
 
@@ -291,7 +281,7 @@ def plunge(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: Outcome)
         if not result["success"]:
             add_status(unit, "stunned", int(const_or(battle, "plunge_stun_rounds", 1)))
             outcome.effect("stunned", unit=unit.name, rounds=unit.status_rounds["stunned"])
-    elif unit.sinks_in_deep_water and battle.square_state(cell).get("deep"):
+    elif unit.sinks_in_deep_water and battle.square_state(cell).deep:
         resist_sinking(battle, unit, cell, dice, outcome)
 
 
@@ -316,7 +306,7 @@ def resist_sinking(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: 
 def bridge_at(battle: Battle, cell: Cell) -> dict[str, Any] | None:
     """Return the kind, TB, AP and Wounds of the bridge on a square, if one stands there (000:L60, L111)."""
     state = battle.square_state(cell)
-    ftype = battle.ruleset.features.get(str(state.get("feature", "")))
+    ftype = battle.ruleset.features.get(state.feature or "")
     if ftype is not None and ftype.bridge:
         prefix, kind = "temp_bridge", "temporary"
     elif battle.terrain_at(cell).key == "bridge":
@@ -325,7 +315,7 @@ def bridge_at(battle: Battle, cell: Cell) -> dict[str, Any] | None:
         return None
     wounds = int(battle.const(f"{prefix}_wounds"))
     return {"kind": kind, "tb": int(battle.const(f"{prefix}_tb")), "ap": int(battle.const(f"{prefix}_ap")),
-            "wounds": wounds, "lost": int(state.get("bridge_wounds", 0))}
+            "wounds": wounds, "lost": state.bridge_wounds or 0}
 
 
 def damage_bridge(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, notation: str, pen: int = 0,
@@ -338,17 +328,17 @@ def damage_bridge(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, n
     armour = max(0, bridge["ap"] - pen)
     lost = max(0, rolled["total"] - armour - bridge["tb"])
     total = bridge["lost"] + lost
-    battle.square(cell)["bridge_wounds"] = total
+    battle.square(cell).bridge_wounds = total
     result = {"cell": str(cell), "bridge": bridge["kind"], "roll": rolled, "damage": rolled["total"],
               "armour": armour, "tb": bridge["tb"], "wounds_lost": lost, "total_lost": total,
               "wounds": bridge["wounds"], "destroyed": total >= bridge["wounds"]}
     outcome.effect("bridge_damaged", **{k: v for k, v in result.items() if k != "roll"})
     if result["destroyed"]:
         if bridge["kind"] == "temporary":
-            _drop(battle, cell, "feature", "feature_side", "feature_ap", "revealed", "bridge_wounds")
+            battle.clear_square(cell, "feature", "feature_side", "feature_ap", "revealed", "bridge_wounds")
             terrain = battle.terrain_at(cell).key
         else:
-            _drop(battle, cell, "bridge_wounds")
+            battle.clear_square(cell, "bridge_wounds")
             terrain = _revert(battle, cell)
         outcome.effect("bridge_destroyed", cell=str(cell), bridge=bridge["kind"], terrain=terrain)
         _mark(outcome, cell, "bridge down")
@@ -371,10 +361,12 @@ def search_for_traps(battle: Battle, unit: Unit, dice: Dice, outcome: Outcome) -
     found = []
     for cell in [unit.cell, *unit.cell.neighbours()]:
         state = battle.square_state(cell)
-        ftype = battle.ruleset.features.get(str(state.get("feature", "")))
-        if ftype is None or not ftype.hidden or str(state.get("feature_side", "")).lower() == unit.side.lower():
+        ftype = battle.ruleset.features.get(state.feature or "")
+        if ftype is None or not ftype.hidden or (state.feature_side or "").lower() == unit.side.lower():
             continue
-        revealed = battle.square(cell).setdefault("revealed", [])
+        square = battle.square(cell)
+        revealed = square.revealed if square.revealed is not None else []
+        square.revealed = revealed
         if unit.side not in revealed:
             revealed.append(unit.side)
             found.append(str(cell))

@@ -179,7 +179,7 @@ def line_of_fire(battle: Battle, src: Cell, dst: Cell, shooter: Unit | None, tar
 
 def storm_on_line(battle: Battle, src: Cell, dst: Cell) -> bool:
     """Return whether a shot starts, ends or travels through a storm square (A53)."""
-    return any(battle.square_state(c).get("storm") for c in line_cells(src, dst))
+    return any(battle.square_state(c).storm for c in line_cells(src, dst))
 
 
 # --- breakdowns -------------------------------------------------------------------

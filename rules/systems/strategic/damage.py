@@ -106,10 +106,10 @@ def _decay_cover(battle: Battle, unit: Unit, damage: int, cover: dict[str, int],
     if melee or used <= 0 or cover["feature"] <= 0 or damage <= cover["total"]:
         return
     state = battle.square(unit.cell)
-    state["feature_ap"] = max(0, cover["feature"] - int(const_or(battle, "cover_decay", 1)))
-    result["feature_ap_left"] = state["feature_ap"]
-    outcome.effect("cover_decayed", cell=str(unit.cell), feature=state.get("feature"),
-                   before=cover["feature"], after=state["feature_ap"])
+    state.feature_ap = max(0, cover["feature"] - int(const_or(battle, "cover_decay", 1)))
+    result["feature_ap_left"] = state.feature_ap
+    outcome.effect("cover_decayed", cell=str(unit.cell), feature=state.feature,
+                   before=cover["feature"], after=state.feature_ap)
 
 
 def apply_magdam(battle: Battle, unit: Unit, amount: int, outcome: Outcome, source: str = "") -> dict[str, Any]:

@@ -50,25 +50,19 @@ class FeatureView:
 
 def feature_at(battle: Battle, cell: Cell) -> FeatureType | None:
     """Return the type of the feature on a square, if any."""
-    key = battle.square_state(cell).get("feature")
+    key = battle.square_state(cell).feature
     return battle.ruleset.features.get(str(key)) if key else None
 
 
 def feature_cells(battle: Battle) -> list[Cell]:
     """Return every square that holds a feature, in reading order (row by row)."""
-    cells = [Cell.parse(k) for k, state in battle.cells.items() if state.get("feature")]
+    cells = [Cell.parse(k) for k, state in battle.cells.items() if state.feature]
     return sorted(cells, key=lambda c: (c.y, c.x))
 
 
 def clear_feature(battle: Battle, cell: Cell) -> None:
     """Remove the feature of a square and all of its state, dropping the square's record if it is empty."""
-    state = battle.cells.get(str(cell))
-    if state is None:
-        return
-    for key in FEATURE_KEYS:
-        state.pop(key, None)
-    if not state:
-        del battle.cells[str(cell)]
+    battle.clear_square(cell, *FEATURE_KEYS)
 
 
 def allows_terrain(ftype: FeatureType, terrain_key: str) -> bool:
@@ -124,9 +118,9 @@ def can_see(battle: Battle, cell: Cell, viewer_sides: set[str], gm: bool) -> boo
         return True
     state = battle.square_state(cell)
     sides = {s.lower() for s in viewer_sides}
-    if str(state.get("feature_side", "")).lower() in sides:
+    if (state.feature_side or "").lower() in sides:
         return True
-    return any(str(s).lower() in sides for s in state.get("revealed", []))
+    return any(s.lower() in sides for s in state.revealed or [])
 
 
 def visible_features(battle: Battle, viewer_sides: set[str], gm: bool) -> list[FeatureView]:
@@ -138,25 +132,25 @@ def visible_features(battle: Battle, viewer_sides: set[str], gm: bool) -> list[F
             continue
         state = battle.square_state(cell)
         out.append(FeatureView(
-            cell=cell, key=ftype.key, name=ftype.name, label=ftype.label, side=str(state.get("feature_side", "")),
-            hidden=ftype.hidden, revealed_to=tuple(str(s) for s in state.get("revealed", [])),
-            cover_ap=int(state.get("feature_ap", ftype.cover_ap)) if ftype.cover_ap else None,
-            triggers_left=int(state["mine_triggers"]) if "mine_triggers" in state else None,
-            bridge_wounds_lost=int(state.get("bridge_wounds", 0)) if ftype.bridge else None,
-            purchase=int(state["feature_purchase"]) if "feature_purchase" in state else None,
+            cell=cell, key=ftype.key, name=ftype.name, label=ftype.label, side=state.feature_side or "",
+            hidden=ftype.hidden, revealed_to=tuple(state.revealed or ()),
+            cover_ap=(ftype.cover_ap if state.feature_ap is None else state.feature_ap) if ftype.cover_ap else None,
+            triggers_left=state.mine_triggers,
+            bridge_wounds_lost=(state.bridge_wounds or 0) if ftype.bridge else None,
+            purchase=state.feature_purchase,
         ))
     return out
 
 
 def next_purchase(battle: Battle) -> int:
     """Return a fresh purchase number: one purchase may lay several squares (A27)."""
-    used = [int(s["feature_purchase"]) for s in battle.cells.values() if "feature_purchase" in s]
+    used = [s.feature_purchase for s in battle.cells.values() if s.feature_purchase is not None]
     return max(used, default=0) + 1
 
 
 def purchase_cells(battle: Battle, purchase: int) -> list[Cell]:
     """Return the squares still holding a part of one purchase."""
     return sorted(
-        (Cell.parse(k) for k, s in battle.cells.items() if s.get("feature_purchase") == purchase),
+        (Cell.parse(k) for k, s in battle.cells.items() if s.feature_purchase == purchase),
         key=lambda c: (c.y, c.x),
     )

@@ -112,12 +112,12 @@ def trigger_minefield(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcom
     if ftype is None or not ftype.triggers:
         return False
     state = battle.square(cell)
-    if str(state.get("feature_side", "")).lower() == unit.side.lower():
+    if (state.feature_side or "").lower() == unit.side.lower():
         return False  # A30.3: friendly units never trigger it
     if unit.flying and bool(const_or(battle, "minefield_ignores_flying", True)):
         return False
-    left = int(state.get("mine_triggers", battle.const("minefield_triggers"))) - 1
-    state["mine_triggers"] = left
+    left = (int(battle.const("minefield_triggers")) if state.mine_triggers is None else state.mine_triggers) - 1
+    state.mine_triggers = left
     outcome.effect("mine_triggered", unit=unit.name, cell=str(cell), feature=ftype.key, triggers_left=max(0, left))
     outcome.highlight.setdefault("marks", []).append({"cell": str(cell), "text": "mine"})
     hit = True

@@ -77,7 +77,7 @@ class _Steps:
                 self.occupants.setdefault(self.index(other.cell), []).append(other)
         # Squares with their own state (feature, storm, deep water...) are costed one by one;
         # every other square costs what its terrain costs this unit.
-        self.stateful = {self.index(Cell.parse(k)) for k, state in battle.cells.items() if state}
+        self.stateful = {self.index(Cell.parse(k)) for k, state in battle.cells.items() if not state.empty}
         self._open: dict[int, bool] = {}
         self._cost: dict[int, tuple[int, int]] = {}
         self._by_terrain: dict[str, tuple[int, int]] = {}
@@ -135,7 +135,7 @@ def hazard_count(battle: Battle, unit: Unit, cell: Cell) -> int:
     # Hidden traps never steer the path: that would tell the player where they are.
     if ftype is not None and ftype.triggers and not ftype.hidden:
         flies_over = unit.flying and bool(const_or(battle, "minefield_ignores_flying", True))
-        if not flies_over and str(battle.square_state(cell).get("feature_side", "")).lower() != unit.side.lower():
+        if not flies_over and (battle.square_state(cell).feature_side or "").lower() != unit.side.lower():
             count += 1
     return count
 

@@ -41,7 +41,7 @@ def effective_dtv(battle: Battle, unit: Unit | None, cell: Cell) -> int:
     feature = 0 if flying or ftype is None else ftype.dtv
     dtv = combine(ground, feature, int(const_or(battle, "dtv_combine_bonus", 1)))
     storm = const_or(battle, "storm_dtv", None)
-    if battle.square_state(cell).get("storm") and storm is not None:
+    if battle.square_state(cell).storm and storm is not None:
         # A53: a storm adds to difficult ground, or brings its own DTV; it affects fliers too (001:L62).
         dtv = dtv + int(const_or(battle, "storm_dtv_bonus", 1)) if dtv else int(storm)
     return dtv
@@ -77,7 +77,7 @@ def elevation(battle: Battle, unit: Unit | None, cell: Cell) -> str | None:
 def is_smoky(battle: Battle, cell: Cell) -> bool:
     """Return whether a square holds smoke: a smoke cloud, or a burning forest (A36, A37)."""
     state = battle.square_state(cell)
-    return bool(state.get("smoke")) or (bool(state.get("fire")) and bool(const_or(battle, "burning_makes_smoke", True)))
+    return bool(state.smoke) or (bool(state.fire) and bool(const_or(battle, "burning_makes_smoke", True)))
 
 
 def stealth(battle: Battle, cell: Cell, unit: Unit | None = None) -> int | None:
@@ -88,7 +88,7 @@ def stealth(battle: Battle, cell: Cell, unit: Unit | None = None) -> int | None:
         options.append(terrain.stealth)
     if is_smoky(battle, cell):
         options.append(0)  # A37: smoke allows hiding at +0
-    if battle.square_state(cell).get("storm") and const_or(battle, "storm_allows_stealth", False):
+    if battle.square_state(cell).storm and const_or(battle, "storm_allows_stealth", False):
         options.append(0)  # A41: a Storm is Natural Cover, valid for Stealth
     # A25: no feature has a Stealth value, so a feature never changes this.
     return max(options) if options else None
@@ -102,7 +102,8 @@ def cover_ap(battle: Battle, cell: Cell, unit: Unit | None = None) -> tuple[int,
     ftype = feature_at(battle, cell)
     feature = 0
     if ftype is not None and ftype.cover_ap:
-        feature = max(0, int(battle.square_state(cell).get("feature_ap", ftype.cover_ap)))
+        worn = battle.square_state(cell).feature_ap
+        feature = max(0, ftype.cover_ap if worn is None else worn)
     return terrain, feature, combine(terrain, feature, int(const_or(battle, "cover_combine_bonus", 1)))
 
 
@@ -141,7 +142,7 @@ def hit_bonus(battle: Battle, cell: Cell, unit: Unit | None = None) -> int:
 
 def deep_water(battle: Battle, cell: Cell) -> bool:
     """Return whether a square is deep water now (the mark only matters on water, A35)."""
-    return bool(battle.square_state(cell).get("deep")) and battle.terrain_at(cell).water
+    return battle.square_state(cell).deep and battle.terrain_at(cell).water
 
 
 def square_info(battle: Battle, cell: Cell, unit: Unit | None = None) -> dict[str, Any]:
@@ -154,5 +155,5 @@ def square_info(battle: Battle, cell: Cell, unit: Unit | None = None) -> dict[st
         "dtv": effective_dtv(battle, unit, cell), "cover_ap": {"terrain": t_ap, "feature": f_ap, "combined": ap},
         "elevation": elevation(battle, unit, cell), "stealth": stealth(battle, cell, unit),
         "hit_penalty": hit_penalty(battle, cell, target_here=True), "hit_bonus": hit_bonus(battle, cell, unit),
-        "smoke": is_smoky(battle, cell), "storm": bool(state.get("storm")), "deep": deep_water(battle, cell),
+        "smoke": is_smoky(battle, cell), "storm": state.storm, "deep": deep_water(battle, cell),
     }

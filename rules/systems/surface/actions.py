@@ -217,8 +217,8 @@ def next_turn(battle: SurfaceBattle, order: NextTurn, dice: Dice, outcome: Outco
     for u in gone:
         battle.remove_unit(u)
     # The plans fought with stay on as each side's standing plan, for a deadline passed without a new one.
-    battle.turn[KEY] = {"standing": state["standing"], "plans": {}, "resolved": False,
-                        "turn": int(state["turn"]) + 1, "report": None,
-                        "last_plans": {s.lower(): p for s, p in state["report"]["plans"].items()}}
+    battle.turn.systems[KEY] = {"standing": state["standing"], "plans": {}, "resolved": False,
+                                "turn": int(state["turn"]) + 1, "report": None,
+                                "last_plans": {s.lower(): p for s, p in state["report"]["plans"].items()}}
     battle.round = 0
     outcome.effect("next_turn", turn=int(state["turn"]) + 1, removed=[u.name for u in gone])

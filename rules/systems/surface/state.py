@@ -1,6 +1,7 @@
 """The surface battle's own state: each side's leader and standing, the secret plans, the last report.
 
-It lives under `battle.turn["surface"]`, a JSON-able document, so saving, undo and replay need nothing new.
+It lives under `battle.turn.systems["surface"]` (saved as the turn's `surface` key), a JSON-able document,
+so saving, undo and replay need nothing new.
 Plans stay there until resolution and are never copied into an outcome anyone else can read.
 """
 
@@ -53,7 +54,7 @@ class Standing:
 
 def doc(battle: SurfaceBattle) -> dict[str, Any]:
     """Return the mutable surface document of a battle, created empty when needed."""
-    found: dict[str, Any] = battle.turn.setdefault(
+    found: dict[str, Any] = battle.turn.systems.setdefault(
         KEY, {"standing": {}, "plans": {}, "resolved": False, "turn": 1, "report": None}
     )
     return found

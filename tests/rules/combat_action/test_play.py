@@ -33,7 +33,7 @@ def battle(units: list[tuple[str, str, str, dict[str, Any]]], rules: dict[str, s
         b.apply(SetRule(key, value), dice())
     for name, side, at, stats in units:
         b.apply(AddUnit(name, side, Cell.parse(at), stats=stats), dice())
-    b.turn["mode"] = "free"
+    b.turn.mode = "free"
     b.apply(Start(), dice())
     return b
 
@@ -233,7 +233,7 @@ def test_replay_equals_state() -> None:
     for seq, text in enumerate(texts, 1):
         order = SYSTEM.parse_order(text)
         if seq == 3:
-            b.turn["mode"] = "free"
+            b.turn.mode = "free"
             initial = b.to_dict()
             steps = []
         out = b.apply(order, source)

@@ -6,8 +6,8 @@ import pytest
 
 from rules.coords import Cell, Edge
 from rules.edges import Obstacle
-from rules.errors import IllegalOrderError, InvalidOrderError
-from rules.mapfile import format_map, map_marks, parse_map
+from rules.errors import IllegalOrderError, InvalidOrderError, RulesetError
+from rules.mapfile import Layer, format_map, map_marks, parse_map
 from rules.orders import ImportMap
 from rules.ruleset import get_ruleset
 from rules.systems.m42.mapfile import LAYERS
@@ -121,3 +121,27 @@ def test_a_bad_edge_in_a_file_changes_nothing() -> None:
     with pytest.raises(InvalidOrderError, match=r"Line 3: the edge F1\|G1 touches G1"):
         b.apply(ImportMap(text="......\n[edges]\nF1|G1 wall\n"), DICE)
     assert b.to_dict() == before
+
+
+def test_roads_and_floors_are_typed_square_fields_saved_as_before() -> None:
+    """A road and a floor count are read as fields and saved as the same small document."""
+    b = field(8, 5)
+    b.apply(ImportMap(text=FARM), DICE)
+    assert b.square_state(Cell(0, 2)).road is True and b.square_state(Cell(0, 0)).road is False
+    assert b.square_state(Cell(4, 1)).floors == 2 and b.square_state(Cell(5, 1)).floors is None
+    saved = b.to_dict()["cells"]
+    assert saved["A3"] == {"road": True} and saved["E2"] == {"floors": 2}
+    assert type(b).from_dict(b.to_dict()).square_state(Cell(4, 1)).floors == 2
+
+
+def test_a_saved_floor_count_that_is_not_a_number_names_the_square() -> None:
+    b = field(8, 5)
+    doc = b.to_dict()
+    doc["cells"] = {"E2": {"floors": "two"}}
+    with pytest.raises(RulesetError, match="square E2: `floors` must be a whole number"):
+        type(b).from_dict(doc)
+
+
+def test_a_map_layer_must_name_a_square_field() -> None:
+    with pytest.raises(RulesetError, match=r"\[roof\] names no square field"):
+        Layer("roof", "a roof")

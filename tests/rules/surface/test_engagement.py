@@ -82,7 +82,7 @@ def test_every_roll_has_a_purpose_and_every_step_is_logged() -> None:
     assert all(r for r in out["log"][0]["actions"])
     assert len(out["log"][0]["initiative"]) == 4
     assert all(r.purpose for r in outcome.rolls)
-    kept = b.turn["surface"]["report"]
+    kept = b.turn.systems["surface"]["report"]
     assert "log" not in kept and kept["rounds_fought"] == 3 and kept["turn"] == 1
 
 
@@ -149,7 +149,7 @@ def test_next_turn_keeps_survivors_and_clears_plans() -> None:
     give(b, "surface-resolve force:true", seed=3)
     give(b, "surface-next-turn")
     assert [u.name for u in b.iter_units()] == ["Big"]
-    assert b.turn["surface"]["plans"] == {} and b.turn["surface"]["standing"]["red"]["leader"] == "Kell"
+    assert b.turn.systems["surface"]["plans"] == {} and b.turn.systems["surface"]["standing"]["red"]["leader"] == "Kell"
 
 
 def test_replay_equals_state() -> None:
@@ -167,4 +167,4 @@ def test_replay_equals_state() -> None:
         steps.append(Step.from_outcome(seq, text, out.to_dict()))
     again = replay(initial, steps)
     assert same_state(again.to_dict(), b.to_dict())
-    assert b.turn["surface"]["report"]["rounds_fought"] >= 1
+    assert b.turn.systems["surface"]["report"]["rounds_fought"] >= 1

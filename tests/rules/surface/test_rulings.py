@@ -55,7 +55,7 @@ def test_plan_limits_default_and_override() -> None:
     give(b, "set-rule key:intensity_max value:5")
     give(b, "surface-plan side:Red intensity:5 daring:3")
     give(b, "surface-plan side:Blue")
-    assert b.turn["surface"]["plans"]["red"]["intensity"] == 5
+    assert b.turn.systems["surface"]["plans"]["red"]["intensity"] == 5
 
 
 def test_blockade_divisor_override() -> None:

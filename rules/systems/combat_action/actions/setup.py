@@ -27,10 +27,9 @@ handles("remove-unit")(lifecycle.remove_unit)
 
 def refresh_budgets(battle: Battle, dice: Dice | None = None, outcome: Outcome | None = None) -> None:
     """Give every model this round's action points from `ap_per_model` (A72)."""
-    left = battle.turn.get("left")
-    if isinstance(left, dict):
-        for uid in left:
-            left[uid] = int(battle.const("ap_per_model"))
+    left = battle.turn.left
+    for uid in left:
+        left[uid] = int(battle.const("ap_per_model"))
 
 
 @handles("add-unit")

@@ -105,7 +105,7 @@ def extinguish(battle: Battle, order: Extinguish, dice: Dice, outcome: Outcome) 
         raise IllegalOrderError(f"{unit.name} is not on fire.")
     outcome.actor = unit.name
     outcome.highlight["actor"] = str(unit.cell)
-    if _near_water(battle, unit) or battle.square_state(unit.cell).get("storm"):
+    if _near_water(battle, unit) or battle.square_state(unit.cell).storm:
         # 000:L74, 001:L61-62: water or a storm lets a unit put its fire out.
         remove_status(unit, "on_fire")
         outcome.effect("fire_out", unit=unit.name, cause="water or storm")
@@ -136,13 +136,13 @@ def trigger_trap(battle: Battle, order: TriggerTrap, dice: Dice, outcome: Outcom
     commander = _commander(battle, order.side)
     cell = battle.check_cell(order.at)
     state = battle.square_state(cell)
-    feature = str(state.get("feature", ""))
-    if feature not in TRAPS or str(state.get("feature_side", "")).lower() != commander.side.lower():
+    feature = state.feature or ""
+    if feature not in TRAPS or (state.feature_side or "").lower() != commander.side.lower():
         raise IllegalOrderError(f"{commander.side} has no trap on {cell} to trigger.")
     outcome.actor = commander.name
     outcome.highlight.update(actor=str(commander.cell), target=str(cell))
     if feature == "fire_trap":
-        if state.get("storm") or state.get("rain"):
+        if state.storm or state.rain:
             raise IllegalOrderError(f"The Fire Trap on {cell} cannot be triggered while it rains or storms there.")
         spring_fire_trap(battle, cell, dice, outcome, cause=f"triggered by {commander.name}")
         return
@@ -150,11 +150,7 @@ def trigger_trap(battle: Battle, order: TriggerTrap, dice: Dice, outcome: Outcom
 
 
 def _spring_bakelite(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, by: str) -> None:
-    state = battle.square(cell)
-    for key in ("feature", "feature_side", "feature_ap", "revealed"):
-        state.pop(key, None)
-    if not state:
-        del battle.cells[str(cell)]
+    battle.clear_square(cell, "feature", "feature_side", "feature_ap", "revealed")
     outcome.effect("trap_sprung", feature="bakelite_trap", cell=str(cell), cause=f"triggered by {by}")
     outcome.highlight.setdefault("marks", []).append({"cell": str(cell), "text": "Bakelite"})
     for unit in battle.units_at(cell):

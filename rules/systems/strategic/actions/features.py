@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rules.constants import const_or
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError, NotFoundError
 from rules.orders import Order
+from rules.squares import Square
 from rules.systems.strategic.features import (
     allows_terrain,
     clear_feature,
@@ -50,10 +51,10 @@ class RemoveFeature(Order):
 
     at: Cell
 
-    def acting_side(self, squares: Mapping[str, Mapping[str, Any]]) -> str | None:
+    def acting_side(self, squares: Mapping[str, Square]) -> str | None:
         """Return the side that owns the feature on the square."""
-        side = squares.get(str(self.at), {}).get("feature_side")
-        return str(side) if side else None
+        found = squares.get(str(self.at))
+        return found.feature_side if found is not None and found.feature_side else None
 
 
 @_order("set-fp")
@@ -145,15 +146,15 @@ def place_feature(battle: Battle, order: PlaceFeature, dice: Dice, outcome: Outc
     purchase = next_purchase(battle)
     for cell in squares:
         state = battle.square(cell)
-        state.update(feature=ftype.key, feature_side=side.name, feature_purchase=purchase)
+        state.feature, state.feature_side, state.feature_purchase = ftype.key, side.name, purchase
         if ftype.cover_ap:
-            state["feature_ap"] = ftype.cover_ap  # decays in combat (000:L83, A22)
+            state.feature_ap = ftype.cover_ap  # decays in combat (000:L83, A22)
         if ftype.triggers:
-            state["mine_triggers"] = int(battle.const("minefield_triggers"))  # A30
+            state.mine_triggers = int(battle.const("minefield_triggers"))  # A30
         if ftype.bridge:
-            state["bridge_wounds"] = 0
+            state.bridge_wounds = 0
         if ftype.hidden:
-            state["revealed"] = []  # A28, A29: only its side and the GM see it until detected
+            state.revealed = []  # A28, A29: only its side and the GM see it until detected
     side.fp_spent += ftype.cost
     outcome.hidden = ftype.hidden  # a hidden trap's placement is not announced
     outcome.data.update(feature=ftype.key, side=side.name, cells=[str(c) for c in squares], cost=ftype.cost,
@@ -174,8 +175,8 @@ def remove_feature(battle: Battle, order: RemoveFeature, dice: Dice, outcome: Ou
     if ftype is None:
         raise IllegalOrderError(f"There is no feature on {cell}.")
     state = battle.square_state(cell)
-    side = battle.side(str(state.get("feature_side", "")))
-    purchase = state.get("feature_purchase")
+    side = battle.side(state.feature_side or "")
+    purchase = state.feature_purchase
     clear_feature(battle, cell)
     refund = 0
     # A28: unspent feature points are lost when the battle begins, so only a setup removal gives any back.

@@ -204,4 +204,4 @@ def _set_actions(battle: Battle, unit: Unit, raw: Any) -> None:
     if not turns.engaged(battle):
         raise IllegalOrderError("Actions left only exist once the battle has started and a round is running.")
     entry = turns.due_entry(battle, unit.name)
-    battle.turn.setdefault("left", {})[entry] = count
+    battle.turn.left[entry] = count

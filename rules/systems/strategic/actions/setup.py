@@ -30,7 +30,7 @@ def paint(battle: Battle, order: Paint, dice: Dice, outcome: Outcome) -> None:
     terrain = battle.ruleset.terrain_type(order.terrain)
     cells = lifecycle.paint_cells(battle, order)
     for cell in cells:
-        feature = battle.square_state(cell).get("feature")
+        feature = battle.square_state(cell).feature
         if feature and terrain.key not in battle.ruleset.features[feature].terrain:
             name = battle.ruleset.features[feature].name
             raise IllegalOrderError(f"{cell} holds a {name}, which cannot stand on {terrain.name}; remove it first.")
