@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rules.coords import Cell, Edge
+from rules.core_effects import EdgesCleared, EdgesSet
 from rules.edges import Obstacle
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.lifecycle import require_not_ended
@@ -71,8 +72,8 @@ def set_edges(battle: Battle[Any], order: SetEdge, dice: Dice, outcome: Outcome)
         battle.edges[edge] = obstacle
     battle.map_version += 1
     outcome.highlight["cells"] = sorted({str(c) for e in found[:100] for c in e.cells()})
-    outcome.effect("edges_set", obstacle=obstacle.kind, height=obstacle.height, opening=obstacle.opening,
-                   edges=[str(e) for e in found[:50]], count=len(found))
+    outcome.add(EdgesSet(obstacle=obstacle.kind, height=obstacle.height, opening=obstacle.opening,
+                   edges=[str(e) for e in found[:50]], count=len(found)))
 
 
 def clear_edges(battle: Battle[Any], order: ClearEdge, dice: Dice, outcome: Outcome) -> None:
@@ -86,4 +87,4 @@ def clear_edges(battle: Battle[Any], order: ClearEdge, dice: Dice, outcome: Outc
         del battle.edges[edge]
     battle.map_version += 1
     outcome.highlight["cells"] = sorted({str(c) for e in found[:100] for c in e.cells()})
-    outcome.effect("edges_cleared", edges=[str(e) for e in found[:50]], count=len(found))
+    outcome.add(EdgesCleared(edges=[str(e) for e in found[:50]], count=len(found)))

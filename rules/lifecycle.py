@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rules import turns
 from rules.battle import MAX_UNITS, check_name
 from rules.coords import Cell
+from rules.core_effects import BattleEnded, BattleStarted, Painted, RuleSet, UnitRemoved
 from rules.errors import IllegalOrderError, InvalidOrderError
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ def start(battle: Battle[Any], order: Start, dice: Dice, outcome: Outcome) -> No
         raise IllegalOrderError("Add at least one unit with /unit add before starting the battle.")
     battle.status = "active"
     battle.round = 1
-    outcome.effect("battle_started", round=1)
+    outcome.add(BattleStarted(round=1))
     turns.begin_battle(battle, dice, outcome)
 
 
@@ -48,7 +49,7 @@ def end(battle: Battle[Any], order: End, dice: Dice, outcome: Outcome) -> None:
     """End the battle."""
     require_not_ended(battle)
     battle.status = "ended"
-    outcome.effect("battle_ended", round=battle.round)
+    outcome.add(BattleEnded(round=battle.round))
 
 
 def set_rule(battle: Battle[Any], order: SetRule, dice: Dice, outcome: Outcome) -> None:
@@ -62,7 +63,7 @@ def set_rule(battle: Battle[Any], order: SetRule, dice: Dice, outcome: Outcome) 
         battle.constants.pop(order.key, None)
     else:
         battle.constants[order.key] = value
-    outcome.effect("rule_set", key=order.key, old=old, new=value, default=const.value)
+    outcome.add(RuleSet(key=order.key, old=old, new=value, default=const.value))
 
 
 def remove_unit(battle: Battle[Any], order: RemoveUnit, dice: Dice, outcome: Outcome) -> None:
@@ -71,7 +72,7 @@ def remove_unit(battle: Battle[Any], order: RemoveUnit, dice: Dice, outcome: Out
     unit = battle.unit(order.unit)
     battle.remove_unit(unit)
     outcome.actor = unit.name
-    outcome.effect("unit_removed", unit=unit.name, at=str(unit.cell))
+    outcome.add(UnitRemoved(unit=unit.name, at=str(unit.cell)))
 
 
 # --- shared steps of the systems' own setup handlers -------------------------------------------------
@@ -135,7 +136,7 @@ def lay_terrain(battle: Battle[Any], cells: list[Cell], terrain: TerrainType, ou
     battle.map_version += 1
     outcome.data.update(terrain=terrain.key, count=len(cells))
     outcome.highlight["cells"] = [str(c) for c in cells[:200]]
-    outcome.effect("painted", terrain=terrain.key, cells=len(cells))
+    outcome.add(Painted(terrain=terrain.key, cells=len(cells)))
 
 
 def paint(battle: Battle[Any], order: Paint, dice: Dice, outcome: Outcome) -> None:

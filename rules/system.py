@@ -14,7 +14,9 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rules.coords import Cell, Edge
+from rules.core_effects import CORE_EFFECTS
 from rules.edges import Obstacle
+from rules.effects import Effect
 from rules.errors import RulesetError
 from rules.orders import CORE_ORDERS, Authority, Move, Order, add_order_table, order_kind
 
@@ -175,6 +177,12 @@ class System:
     unit_file: UnitFile | None = None  # how it reads stat-block files (`/unit import`)
     structures: Callable[[Battle[Any]], Structures] | None = None  # its roads, floors and obstacles to draw
     reach: Reach | None = None  # without one, reach is read off the Move orders `legal_orders` generates
+    effects: Mapping[str, type[Effect]] = field(default_factory=dict)  # its effect kinds (`rules.effects.table`)
+
+    @property
+    def effect_kinds(self) -> dict[str, type[Effect]]:
+        """Return the effect class of every kind its outcomes hold: the core's, overridden by its own."""
+        return {**CORE_EFFECTS, **self.effects}
 
     def plays(self, kind: str) -> bool:
         """Return whether battles of this system resolve an order kind."""

@@ -12,6 +12,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules import turns
+from rules.core_effects import (
+    Held,
+    RoundClosed,
+    StandingOrderCleared,
+    StandingOrderFollowed,
+    StandingOrderSet,
+    TurnEnded,
+    TurnModeSet,
+    TurnSkipped,
+)
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError, NotYourTurnError
 from rules.orders import Order
 from rules.system import HandlerTable
@@ -110,27 +120,27 @@ def _close(battle: Battle[Any], name: str, how: str, dice: Dice, outcome: Outcom
     outcome.data["round"] = battle.round
 
 
-def _give_up_rest(battle: Battle[Any], unit: str, verb: str, effect: str, how: str, dice: Dice,
+def _give_up_rest(battle: Battle[Any], unit: str, verb: str, effect: type[TurnEnded | Held], how: str, dice: Dice,
                   outcome: Outcome) -> None:
     """End the named (or the one due) unit's turn with its unused actions recorded, and pass play on."""
     turns.require_running(battle)
     name = pick_unit(battle, unit, verb)
     unused = turns.actions_left(battle, name)
     outcome.actor = turns.name_of(battle, name)
-    outcome.effect(effect, unit=outcome.actor, unused=unused)
+    outcome.add(effect(unit=outcome.actor, unused=unused))
     _close(battle, name, how, dice, outcome)
 
 
 @handles("end-turn")
 def end_turn(battle: Battle[Any], order: EndTurn, dice: Dice, outcome: Outcome) -> None:
     """End a unit's turn; when nobody else is due, the phase or round moves on at once."""
-    _give_up_rest(battle, order.unit, "end its turn", "turn_ended", "ended", dice, outcome)
+    _give_up_rest(battle, order.unit, "end its turn", TurnEnded, "ended", dice, outcome)
 
 
 @handles("hold")
 def hold(battle: Battle[Any], order: Hold, dice: Dice, outcome: Outcome) -> None:
     """Let a unit hold for the rest of its turn."""
-    _give_up_rest(battle, order.unit, "hold", "held", "held", dice, outcome)
+    _give_up_rest(battle, order.unit, "hold", Held, "held", dice, outcome)
 
 
 @handles("skip-turn")
@@ -147,7 +157,7 @@ def skip_turn(battle: Battle[Any], order: SkipTurn, dice: Dice, outcome: Outcome
     side = turns.current_side(battle)
     for name in skipped:
         turns.finish_turn(battle, name, "skipped")
-    outcome.effect("turn_skipped", units=turns.names_of(battle, skipped), side=side if not order.unit.strip() else None)
+    outcome.add(TurnSkipped(units=turns.names_of(battle, skipped), side=side if not order.unit.strip() else None))
     turns.settle(battle, dice, outcome)
     outcome.data["next_due"] = turns.names_of(battle, turns.next_due(battle))
     outcome.data["round"] = battle.round
@@ -159,7 +169,7 @@ def close_round(battle: Battle[Any], order: CloseRound, dice: Dice, outcome: Out
     # A battle without turn state yet (saved before turns existed) gets its first round here.
     turns.require_active(battle)
     skipped = turns.names_of(battle, turns.still_due(battle))
-    outcome.effect("round_closed", round=battle.round, skipped=skipped)
+    outcome.add(RoundClosed(round=battle.round, skipped=skipped))
     turns.advance_round(battle, dice, outcome)
 
 
@@ -172,7 +182,7 @@ def set_turn_mode(battle: Battle[Any], order: SetTurnMode, dice: Dice, outcome: 
     old = turns.mode_of(battle)
     if mode == old and battle.turn.mode is not None:
         raise IllegalOrderError(f"The turn mode is already {mode}.")
-    outcome.effect("turn_mode_set", mode=mode, frm=old)
+    outcome.add(TurnModeSet(mode=mode, frm=old))
     turns.set_mode(battle, mode, dice, outcome)
 
 
@@ -211,13 +221,13 @@ def standing_order(battle: Battle[Any], order: StandingOrder, dice: Dice, outcom
     standing.pop(unit.id, None)
     outcome.actor = unit.name
     if text.lower() in (*CLEAR_WORDS, ""):
-        outcome.effect("standing_order_cleared", unit=unit.name)
+        outcome.add(StandingOrderCleared(unit=unit.name))
         return
     parsed = None if text.lower() == HOLD else parse_standing(battle, unit.name, text)
     stored = HOLD if parsed is None or isinstance(parsed, Hold) else str(parsed)
     standing[unit.id] = stored
     outcome.data["standing_order"] = stored
-    outcome.effect("standing_order_set", unit=unit.name, order=stored)
+    outcome.add(StandingOrderSet(unit=unit.name, order=stored))
 
 
 @handles("standing-turn")
@@ -254,10 +264,10 @@ def standing_turn(battle: Battle[Any], order: StandingTurn, dice: Dice, outcome:
             outcome.data["standing_order"] = text
             outcome.hidden = result.hidden
     if followed:
-        outcome.effect("standing_order_followed", unit=name, order=text)
+        outcome.add(StandingOrderFollowed(unit=name, order=text))
     else:
         reason = "fallback" if "fallback" in outcome.data else "standing_order" if stored else "no_standing_order"
-        outcome.effect("held", unit=name, unused=turns.actions_left(battle, uid), reason=reason)
+        outcome.add(Held(unit=name, unused=turns.actions_left(battle, uid), reason=reason))
     _close(battle, uid, "standing" if followed else "held", dice, outcome)
 
 

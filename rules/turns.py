@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rules.core_effects import PhaseChanged, RoundStarted, TurnLost, TurnPassed
 from rules.dice import Dice, parse_dice
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError, NotYourTurnError, RulesetError
 from rules.orders import Order
@@ -499,7 +500,7 @@ def _lose_stunned_turns(battle: Battle[Any], outcome: Outcome) -> bool:
             return changed
         for uid in stunned:
             finish_turn(battle, uid, "stunned")
-            outcome.effect("turn_lost", unit=name_of(battle, uid), reason="stunned")
+            outcome.add(TurnLost(unit=name_of(battle, uid), reason="stunned"))
         changed = True
 
 
@@ -517,9 +518,9 @@ def _announce(battle: Battle[Any], outcome: Outcome) -> bool:
     if before is not None:
         details["frm"] = name_of(battle, before) if mode == "initiative" else before
     if mode == "initiative":
-        outcome.effect("turn_passed", to=name_of(battle, at), initiative=initiative_of(battle, at), **details)
+        outcome.add(TurnPassed(to=name_of(battle, at), initiative=initiative_of(battle, at), **details))
     else:
-        outcome.effect("phase_changed", side=at, **details)
+        outcome.add(PhaseChanged(side=at, **details))
     return True
 
 
@@ -600,7 +601,7 @@ def _start_round(battle: Battle[Any], dice: Dice, outcome: Outcome, effects: boo
     if mode == "initiative":
         roll_initiative(battle, dice)
         outcome.data["initiative"] = [r.to_dict() for r in turn.initiative]
-    outcome.effect("round_started", round=battle.round, mode=mode, order=names_of(battle, turn.units))
+    outcome.add(RoundStarted(round=battle.round, mode=mode, order=names_of(battle, turn.units)))
     for effect in battle.system.round_start if effects else ():
         effect(battle, dice, outcome)
     _lose_stunned_turns(battle, outcome)

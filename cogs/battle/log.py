@@ -13,6 +13,7 @@ from cogs.common.context import service_of
 from cogs.common.embeds import INFO, safe
 from cogs.turn.text import effect_sentence
 from rules.battle import Battle
+from rules.effects import load_effects
 from rules.errors import GameError
 
 PER_PAGE = 10
@@ -37,8 +38,8 @@ def _rolls(outcome: dict[str, Any]) -> str:
     return ("\U0001f3b2 " + "; ".join(parts)) if parts else ""
 
 
-def _effects(outcome: dict[str, Any]) -> str:
-    effects = outcome.get("effects", [])
+def _effects(outcome: dict[str, Any], battle: Battle) -> str:
+    effects = load_effects(outcome.get("effects", []), battle.system.effect_kinds)
     data = outcome.get("data", {})
     lines = [effect_sentence(e, data) for e in effects[:MAX_EFFECTS]]
     if len(effects) > MAX_EFFECTS:
@@ -73,7 +74,7 @@ def event_line(event: EventRecord, battle: Battle, *, gm: bool, viewer: int) -> 
         body = "set a standing order (kept secret)"
     else:
         tag = "\U0001f512 " if event.hidden else ""
-        details = " \u00b7 ".join(p for p in (_rolls(outcome), _effects(outcome)) if p)
+        details = " \u00b7 ".join(p for p in (_rolls(outcome), _effects(outcome, battle)) if p)
         body = f"{tag}`{safe(event.order_text)[:120]}`" + (f"\n\u2003{details}" if details else "")
     line = f"{head} {body}"
     if len(line) > LINE_MAX:

@@ -7,6 +7,12 @@ from typing import Any
 
 import discord
 
+import rules.core_effects as core
+import rules.systems.combat_action.effects as combat_action
+import rules.systems.m42.effects as m42
+import rules.systems.strategic.effects as strategic
+import rules.systems.surface.effects as surface
+from rules.effects import Effect
 from rules.outcome import Outcome
 
 OK = discord.Colour.from_rgb(60, 140, 80)
@@ -55,45 +61,34 @@ def roll_line(roll: dict[str, Any]) -> str:
     return f"\U0001f3b2 `{roll['notation']}`: [{faces}] = **{roll['total']}**{why}{manual}"
 
 
-def effect_line(effect: dict[str, Any]) -> str:
+def effect_line(effect: Effect) -> str:
     """Return one effect as a short sentence."""
-    kind = effect.get("type", "")
-    e = {k: safe(v) for k, v in effect.items()}
-    if kind == "moved":
-        spent = f"cost {e['cost']}" if "cost" in e else f"{e['cm']} cm" if "cm" in e else e.get("mode", "")
-        return f"{e['unit']} moved {e['frm']} \u2192 {e['to']}" + (f" ({spent})" if spent else "")
-    if kind == "painted":
-        return f"{e['cells']} square(s) painted {e['terrain']}"
-    if kind == "unit_added" and "at" not in e:  # a system without a map
-        return f"{e['unit']} joins {e['side']}"
-    if kind == "unit_added":
-        owner = f" for <@{effect['owner']}>" if effect.get("owner") else ""
-        models = effect.get("models")
-        around = f"; its other models on {spots(models)}" if models else ""
-        return f"{e['unit']} ({e['side']}) placed on {e['at']}{owner}{around}"
-    if kind == "unit_removed" and "at" not in e:
-        return f"{e['unit']} removed"
-    if kind == "unit_removed":
-        return f"{e['unit']} removed from {e['at']}"
-    if kind == "resolved":
-        levels = ", ".join(f"{safe(side)} {level}" for side, level in effect["levels"].items())
-        return f"The engagement is fought over {e['rounds']} round(s): {levels}"
-    if kind == "unit_edited":
-        return f"{e['unit']}: changed {e['fields']}"
-    if kind in M42_LINES:
-        return M42_LINES[kind](effect)
-    if kind == "battle_started" and "turn" in e:  # Surface Combat: game turns of secret plans, not rounds
-        return f"Game turn {e['turn']} begins: each side commits its secret pre-battle plan with /surface plan."
-    if kind == "battle_started":
-        return f"Round {e['round']} begins."
-    if kind == "battle_ended" and "turn" in e:
-        return f"The battle ended in game turn {e['turn']}."
-    if kind == "battle_ended":
-        return f"The battle ended in round {e['round']}."
-    if kind == "rule_set":
-        return f"`{e['key']}`: {e['old']} \u2192 {e['new']} (default {e['default']})"
-    details = ", ".join(f"{k} {v}" for k, v in e.items() if k != "type")
-    return f"{kind.replace('_', ' ')}: {details}" if details else kind.replace("_", " ")
+    words = LINES.get(type(effect))
+    if words is not None:
+        return words(effect)
+    return plain_line(effect)
+
+
+def plain_line(effect: Effect) -> str:
+    """Return an effect no sentence words as its kind and fields (`ice melted: cell C3, terrain water`)."""
+    kind = effect.kind.replace("_", " ")
+    details = ", ".join(f"{k} {safe(v)}" for k, v in effect.to_dict().items() if k != "type")
+    return f"{kind}: {details}" if details else kind
+
+
+def _moved(e: strategic.Moved | combat_action.Moved) -> str:
+    spent = f"cost {e.cost}" if isinstance(e, strategic.Moved) else f"{e.cm} cm"
+    return f"{safe(e.unit)} moved {safe(e.frm)} \u2192 {safe(e.to)} ({spent})"
+
+
+def _unit_added(e: strategic.UnitAdded | combat_action.UnitAdded | m42.UnitAdded) -> str:
+    owner = f" for <@{e.owner}>" if e.owner else ""
+    around = f"; its other models on {spots(list(e.models))}" if isinstance(e, m42.UnitAdded) and e.models else ""
+    return f"{safe(e.unit)} ({safe(e.side)}) placed on {safe(e.at)}{owner}{around}"
+
+
+def _fields(fields: object) -> str:
+    return safe(list(fields) if isinstance(fields, tuple) else fields)
 
 
 MAX_SPOTS = 12
@@ -108,32 +103,56 @@ def spots(names: list[str]) -> str:
 HALVING_WORDS = {"area": "area terrain", "obstacle": "a linear obstacle", "wall": "a wall without an opening"}
 
 
-def _action_taken(effect: dict[str, Any]) -> str:
+def _action_taken(e: m42.ActionTaken) -> str:
     """Say how far an M42 leader went for its action, what halved it, and where the models stand."""
-    action = str(effect["action"]).replace("-", " ").title()
-    halved = ", ".join(HALVING_WORDS.get(h, h) for h in effect.get("halved", []))
+    action = e.action.replace("-", " ").title()
+    halved = ", ".join(HALVING_WORDS.get(h, h) for h in e.halved)
     why = f", halved once for {halved} (A90)" if halved else ""
-    line = (f"{safe(effect['unit'])}: {action} {safe(effect['frm'])} \u2192 {safe(effect['to'])}, "
-            f"{effect['walked']:g}\" of {effect['allowance']:g}\"{why}")
-    models = effect.get("models")
-    return line + (f"; models on {spots(models)}" if models else "")
+    line = f"{safe(e.unit)}: {action} {safe(e.frm)} \u2192 {safe(e.to)}, {e.walked:g}\" of {e.allowance:g}\"{why}"
+    return line + (f"; models on {spots(list(e.models))}" if e.models else "")
 
 
-def _edges_set(effect: dict[str, Any]) -> str:
-    kind = str(effect["obstacle"]).replace("lava", "lava channel").capitalize()
-    tall = f" {effect['height']:g}\" tall" if effect.get("height") else ""
-    door = f", with an opening {effect['opening']:g}\" wide" if effect.get("opening") else ""
-    count = int(effect["count"])
-    return f"{kind}{tall}{door} on {count} side{'s' if count != 1 else ''}: {spots(list(effect['edges']))}"
+def _edges_set(e: core.EdgesSet) -> str:
+    kind = e.obstacle.replace("lava", "lava channel").capitalize()
+    tall = f" {e.height:g}\" tall" if e.height else ""
+    door = f", with an opening {e.opening:g}\" wide" if e.opening else ""
+    return f"{kind}{tall}{door} on {e.count} side{'s' if e.count != 1 else ''}: {spots(list(e.edges))}"
 
 
-M42_LINES: dict[str, Callable[[dict[str, Any]], str]] = {
-    "action_taken": _action_taken,
-    "placed": lambda e: f"{safe(e['unit'])}'s models now stand on {spots(list(e['models']))}",
-    "edges_set": _edges_set,
-    "edges_cleared": lambda e: f"Obstacles taken off {e['count']} side(s): {spots(list(e['edges']))}",
-    "road": lambda e: (f"Road laid on {e['cells']} square(s)" if e["on"] else f"Road lifted from {e['cells']} square(s)"),
-    "floors": lambda e: f"{e['cells']} square(s) now have {e['floors']} floor(s)",
+def _resolved(e: surface.Resolved) -> str:
+    levels = ", ".join(f"{safe(side)} {level}" for side, level in e.levels.items())
+    return f"The engagement is fought over {e.rounds} round(s): {levels}"
+
+
+# One sentence per effect class; an effect of a kind not here reads as its kind and fields.
+LINES: dict[type[Effect], Callable[[Any], str]] = {
+    strategic.Moved: _moved,
+    combat_action.Moved: _moved,
+    core.Painted: lambda e: f"{e.cells} square(s) painted {safe(e.terrain)}",
+    strategic.UnitAdded: _unit_added,
+    combat_action.UnitAdded: _unit_added,
+    m42.UnitAdded: _unit_added,
+    surface.UnitAdded: lambda e: f"{safe(e.unit)} joins {safe(e.side)}",
+    core.UnitRemoved: lambda e: f"{safe(e.unit)} removed from {safe(e.at)}",
+    surface.UnitRemoved: lambda e: f"{safe(e.unit)} removed",
+    surface.Resolved: _resolved,
+    strategic.UnitEdited: lambda e: f"{safe(e.unit)}: changed {_fields(e.fields)}",
+    combat_action.UnitEdited: lambda e: f"{safe(e.unit)}: changed {_fields(e.fields)}",
+    m42.UnitEdited: lambda e: f"{safe(e.unit)}: changed {_fields(e.fields)}",
+    surface.UnitEdited: lambda e: f"{safe(e.unit)}: changed {_fields(e.fields)}",
+    m42.ActionTaken: _action_taken,
+    m42.Placed: lambda e: f"{safe(e.unit)}'s models now stand on {spots(list(e.models))}",
+    core.EdgesSet: _edges_set,
+    core.EdgesCleared: lambda e: f"Obstacles taken off {e.count} side(s): {spots(list(e.edges))}",
+    m42.Road: lambda e: f"Road laid on {e.cells} square(s)" if e.on else f"Road lifted from {e.cells} square(s)",
+    m42.Floors: lambda e: f"{e.cells} square(s) now have {e.floors} floor(s)",
+    # Surface Combat plays game turns of secret plans, not rounds.
+    surface.BattleStarted: lambda e: (f"Game turn {e.turn} begins: each side commits its secret pre-battle plan "
+                                      f"with /surface plan."),
+    core.BattleStarted: lambda e: f"Round {e.round} begins.",
+    surface.BattleEnded: lambda e: f"The battle ended in game turn {e.turn}.",
+    core.BattleEnded: lambda e: f"The battle ended in round {e.round}.",
+    core.RuleSet: lambda e: f"`{safe(e.key)}`: {safe(e.old)} \u2192 {safe(e.new)} (default {safe(e.default)})",
 }
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from cogs.common.effects_combat import TURN_EFFECTS, effect_sentence, location_name, loss_text
+from cogs.common.effects_combat import effect_sentence, location_name, loss_text
 from cogs.common.embeds import FAIL, INFO, OK, effect_line, roll_line, safe, signed
 from cogs.common.embeds_damage import (
     bridge_lines,
@@ -20,10 +20,13 @@ from cogs.common.embeds_damage import (
 )
 from rules.battle import Battle
 from rules.coords import Cell
+from rules.core_effects import TURN_EFFECTS
+from rules.effects import Effect
 from rules.errors import GameError
 from rules.orders import Order
 from rules.outcome import Outcome
 from rules.systems.strategic.area import area_kind, target_count
+from rules.systems.strategic.effects import BridgeDamaged, Damage, Destroyed
 
 COMBAT_KINDS = frozenset({
     "attack", "aim", "hide", "maneuver", "defend", "act", "extinguish", "trigger-trap", "detect-traps", "break-free",
@@ -121,19 +124,19 @@ def _action_line(outcome: Outcome) -> str | None:
     return f"{safe(outcome.actor)}: {cost} \u00b7 {left} action{'s' if left != 1 else ''} left this turn"
 
 
-def _sentences(effects: list[dict[str, Any]], battle: Battle | None) -> list[str]:
+def _sentences(effects: list[Effect], battle: Battle | None) -> list[str]:
     """Return the effects as sentences; many units destroyed at once make one line, not one each."""
-    destroyed = [e for e in effects if e.get("type") == "destroyed"]
+    destroyed = [e for e in effects if isinstance(e, Destroyed)]
     grouped = len(destroyed) > 3
     out = [effect_sentence(e, battle) for e in effects
-           if e.get("type") not in TURN_EFFECTS and not (grouped and e.get("type") == "destroyed")]
+           if not isinstance(e, TURN_EFFECTS) and not (grouped and isinstance(e, Destroyed))]
     if grouped:
-        names = ", ".join(safe(e["unit"]) for e in destroyed)
+        names = ", ".join(safe(e.unit) for e in destroyed)
         out.insert(0, f"\U0001f480 {len(destroyed)} units are destroyed and leave the map: {names}")
     return out
 
 
-def _finish(embed: discord.Embed, fields: _Fields, outcome: Outcome, effects: list[dict[str, Any]],
+def _finish(embed: discord.Embed, fields: _Fields, outcome: Outcome, effects: list[Effect],
             tests: list[dict[str, Any]], battle: Battle | None, battle_name: str, actor_name: str,
             extra: tuple[tuple[str, list[str]], ...] = ()) -> discord.Embed:
     """Add the effects, the tests they called for, any extra fields, the turn news, the dice and the footer."""
@@ -145,7 +148,7 @@ def _finish(embed: discord.Embed, fields: _Fields, outcome: Outcome, effects: li
     for name, lines in extra:
         if lines:
             fields.add(name, lines)
-    turn = [effect_line(e) for e in effects if e.get("type") in TURN_EFFECTS]
+    turn = [effect_line(e) for e in effects if isinstance(e, TURN_EFFECTS)]
     if turn:
         fields.add("Turn", turn)
     if outcome.rolls:
@@ -285,15 +288,15 @@ def attack_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, a
                    extra=(("More hits", compact),))
 
 
-def _other_effects(outcome: Outcome, damage_shown: int, bridge_shown: bool) -> list[dict[str, Any]]:
+def _other_effects(outcome: Outcome, damage_shown: int, bridge_shown: bool) -> list[Effect]:
     """Return the effects not already shown in a damage or bridge field."""
     rest = []
     skipped_damage = 0
     for e in outcome.effects:
-        if e.get("type") == "damage" and skipped_damage < damage_shown:
+        if isinstance(e, Damage) and skipped_damage < damage_shown:
             skipped_damage += 1  # the attack's own hits come first and have their own fields
             continue
-        if e.get("type") == "bridge_damaged" and bridge_shown:
+        if isinstance(e, BridgeDamaged) and bridge_shown:
             bridge_shown = False  # shown in the bridge's own field
             continue
         rest.append(e)

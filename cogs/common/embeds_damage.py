@@ -11,6 +11,7 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.outcome import Outcome
 from rules.systems.strategic.combat import reverse_roll
+from rules.systems.strategic.effects import CoverDecayed
 
 WHY_HIT = {
     "aimed": "aimed at", "random": "drawn at random", "horde_extra": "spare slot: extra hit on the Horde",
@@ -29,9 +30,8 @@ def hit_cells(data: dict[str, Any]) -> dict[str, str]:
 def feature_ap_at_each_hit(outcome: Outcome, battle: Battle | None, cells: dict[str, str]) -> list[int | None]:
     """Return the feature's Cover AP each hit met: cover decays between hits of the same attack (A22)."""
     befores: dict[str, deque[int]] = defaultdict(deque)
-    for e in outcome.effects:
-        if e.get("type") == "cover_decayed":
-            befores[e["cell"]].append(int(e["before"]))
+    for e in outcome.of(CoverDecayed):
+        befores[e.cell].append(e.before)
     running: dict[str, int | None] = {}
     out: list[int | None] = []
     for d in outcome.data.get("damage", []):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
+import rules.systems.combat_action.effects as combat_action
+import rules.systems.m42.effects as m42
+import rules.systems.strategic.effects as strategic
 from cogs.common.embeds import INFO, MAX_LINES, effect_line, outcome_embed, safe, signed
+from rules.effects import Effect
 from rules.outcome import Outcome
 
 SETUP_TITLES = {
@@ -33,36 +35,40 @@ def _count(n: int, one: str, many: str) -> str:
     return f"1 {one}" if n == 1 else f"{n} {many}"
 
 
-def setup_effect_line(effect: dict[str, Any]) -> str:
+def _map_imported(e: strategic.MapImported | m42.MapImported) -> str:
+    counts = ({"deep": e.deep, "storm": e.storm} if isinstance(e, strategic.MapImported)
+              else {"road": e.road, "floors": e.floors, "edges": e.edges})
+    parts = [_count(counts[key], one, many) for key, (one, many) in MAP_MARKS.items() if key in counts]
+    return f"New map: {e.width}\u00d7{e.height} squares, {', '.join(parts)}."
+
+
+def setup_effect_line(effect: Effect) -> str:
     """Return one setup effect as a sentence; other effects read as embeds.effect_line writes them."""
-    kind = effect.get("type", "")
-    if kind == "feature_placed":
-        side, name = safe(effect["side"]), safe(effect["name"])
-        where = _squares(list(effect["cells"]))
-        if effect.get("hidden"):
-            return f"{side} laid a hidden {name} ({effect['cost']} FP) on {where}; only {side} and the GM see it."
-        return f"{side} bought a {name} ({effect['cost']} FP) on {where}."
-    if kind == "feature_removed":
-        owner = f" ({safe(effect['side'])})" if effect.get("side") else ""
-        line = f"The {safe(effect['name'])}{owner} on {safe(effect['cell'])} was removed"
-        if effect.get("refund"):
-            return f"{line}; {effect['refund']} FP go back to {safe(effect['side'])}."
+    if isinstance(effect, strategic.FeaturePlaced):
+        side, name = safe(effect.side), safe(effect.name)
+        where = _squares(list(effect.cells))
+        if effect.hidden:
+            return f"{side} laid a hidden {name} ({effect.cost} FP) on {where}; only {side} and the GM see it."
+        return f"{side} bought a {name} ({effect.cost} FP) on {where}."
+    if isinstance(effect, strategic.FeatureRemoved):
+        owner = f" ({safe(effect.side)})" if effect.side else ""
+        line = f"The {safe(effect.name)}{owner} on {safe(effect.cell)} was removed"
+        if effect.refund:
+            return f"{line}; {effect.refund} FP go back to {safe(effect.side)}."
         return f"{line}."
-    if kind == "fp_set":
-        side = safe(effect["side"])
-        if effect.get("override") is not None:
-            return f"{side}'s feature point pool is fixed at **{effect['pool']} FP** by the GM."
-        adjust = int(effect.get("adjust") or 0)
-        if adjust:
-            return (f"{side}'s feature point pool is the usual one {signed(adjust)} (mission adjustment): "
-                    f"**{effect['pool']} FP**.")
-        return f"{side}'s feature point pool is the usual one: **{effect['pool']} FP**."
-    if kind == "map_imported":
-        parts = [_count(int(effect[key]), one, many) for key, (one, many) in MAP_MARKS.items() if key in effect]
-        return f"New map: {effect['width']}\u00d7{effect['height']} squares, {', '.join(parts)}."
-    if kind == "unit_edited":
-        fields = ", ".join(safe(str(f).replace("_", " ")) for f in effect.get("fields", []))
-        return f"{safe(effect['unit'])}: changed {fields}."
+    if isinstance(effect, strategic.FpSet):
+        side = safe(effect.side)
+        if effect.override is not None:
+            return f"{side}'s feature point pool is fixed at **{effect.pool} FP** by the GM."
+        if effect.adjust:
+            return (f"{side}'s feature point pool is the usual one {signed(effect.adjust)} (mission adjustment): "
+                    f"**{effect.pool} FP**.")
+        return f"{side}'s feature point pool is the usual one: **{effect.pool} FP**."
+    if isinstance(effect, (strategic.MapImported, m42.MapImported)):
+        return _map_imported(effect)
+    if isinstance(effect, (strategic.UnitEdited, combat_action.UnitEdited, m42.UnitEdited)):
+        fields = ", ".join(safe(str(f).replace("_", " ")) for f in effect.fields)
+        return f"{safe(effect.unit)}: changed {fields}."
     return effect_line(effect)
 
 
@@ -80,7 +86,7 @@ def setup_embed(outcome: Outcome, *, battle_name: str, extra: list[str] | None =
     return embed
 
 
-def import_embed(filename: str, placed: list[dict[str, Any]], *, battle_name: str) -> discord.Embed:
+def import_embed(filename: str, placed: list[Effect], *, battle_name: str) -> discord.Embed:
     """Build the embed of a stat-block import: every unit placed, one line each."""
     count = len(placed)
     title = f"{count} unit{'s' if count != 1 else ''} imported from {safe(filename)}"

@@ -19,6 +19,7 @@ from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError
 from rules.orders import Order
 from rules.systems.strategic.actions.features import PlaceFeature, RemoveFeature, SetFp, require_features
+from rules.systems.strategic.effects import FeaturePlaced, FeatureRemoved, FpSet
 from rules.systems.strategic.features import FeatureView, can_see, feature_at, fp_status, visible_features
 
 MAX_LIST = 30
@@ -146,7 +147,8 @@ class FeatureCog(commands.GroupCog, group_name="feature",
         await defer(interaction, ephemeral=outcome.hidden)
         png = None
         if show_map:
-            sides = [str(e["side"]) for e in outcome.effects if e.get("side")] if outcome.hidden else []
+            sides = [e.side for e in outcome.effects
+                     if isinstance(e, (FeaturePlaced, FeatureRemoved, FpSet)) and e.side] if outcome.hidden else []
             png = await service.render(result.battle, outcome=outcome, viewer_sides=sides, battle_id=record.id)
         embed = setup_embed(outcome, battle_name=result.battle.name)
         if outcome.kind == "set-fp":

@@ -25,6 +25,7 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError
 from rules.orders import AddUnit, Order
+from rules.systems.surface.effects import UnitAdded
 from rules.systems.surface.forces import survivors
 from rules.systems.surface.orders import ImportForces, NextTurn, Resolve, SetSide, SubmitPlan
 from rules.systems.surface.unittypes import FLAGS, unit_types
@@ -105,7 +106,7 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
         except GameError as exc:
             raise type(exc)(f"{exc.message}\nNothing was imported.") from None
         assert result.outcome is not None
-        counts = Counter(str(e["side"]) for e in result.outcome.effects if e["type"] == "unit_added")
+        counts = Counter(e.side for e in result.outcome.of(UnitAdded))
         sides = ", ".join(f"{safe(side)} {n}" for side, n in counts.items())
         total = sum(counts.values())
         await interaction.edit_original_response(content=f"Imported `{safe(file.filename)}`; the list is posted for "

@@ -7,10 +7,13 @@ from typing import Any
 
 import discord
 
+import rules.core_effects as core
+import rules.systems.strategic.effects as strategic
 from bot.clock import POLICY_NAMES, describe_reminders, human_duration, policy_name
 from bot.service import ClockRecord
 from cogs.common.embeds import INFO, effect_line, roll_line, safe
 from rules.battle import Battle
+from rules.effects import Effect
 from rules.outcome import Outcome
 
 TURN_TITLES = {
@@ -34,55 +37,52 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def effect_sentence(effect: dict[str, Any], data: dict[str, Any] | None = None) -> str:
+def effect_sentence(effect: Effect, data: dict[str, Any] | None = None) -> str:
     """Return one effect of a turn or GM order as a sentence; other effects as the shared embeds write them."""
-    kind = effect.get("type", "")
-    unit = safe(effect.get("unit", ""))
-    unused = int(effect.get("unused", 0) or 0)
+    unit = safe(getattr(effect, "unit", ""))
+    unused = effect.unused if isinstance(effect, (core.TurnEnded, core.Held)) else 0
     spare = f" ({plural(unused, 'action point')} unused)" if unused else ""
-    if kind == "turn_ended":
-        return f"{unit} ends its turn{spare}."
-    if kind == "held":
-        reason = effect.get("reason")
-        if reason == "fallback":
+    match effect:
+        case core.TurnEnded():
+            return f"{unit} ends its turn{spare}."
+        case core.Held(reason="fallback"):
             why = safe(str((data or {}).get("fallback", "it is not legal now")).rstrip("."))
             order = safe((data or {}).get("standing_order", ""))
             return f"{unit} could not follow its standing order `{order}` ({why}), so it holds instead."
-        if reason == "no_standing_order":
+        case core.Held(reason="no_standing_order"):
             return f"{unit} had no standing order, so it holds."
-        return f"{unit} holds{spare}."
-    if kind == "turn_skipped":
-        side = effect.get("side")
-        who = f"the {safe(side)} phase ({join(effect.get('units', []))})" if side else join(effect.get("units", []))
-        return f"The GM skipped {who}."
-    if kind == "round_closed":
-        skipped = effect.get("skipped") or []
-        rest = f"; {join(skipped)} lost the rest of the round" if skipped else ""
-        return f"Round {effect.get('round')} closed{rest}."
-    if kind == "battle_started":
-        return "The battle begins."
-    if kind == "round_started":
-        return f"**Round {effect.get('round')}** begins ({effect.get('mode')} mode)."
-    if kind == "phase_changed":
-        return f"Now the **{safe(effect.get('side'))}** phase."
-    if kind == "turn_passed":
-        return f"Now **{safe(effect.get('to'))}**'s turn (initiative {effect.get('initiative')})."
-    if kind == "turn_lost":
-        return f"{unit} is {safe(effect.get('reason', 'stunned'))} and loses its turn."
-    if kind == "standing_order_followed":
-        return f"{unit} follows its standing order `{safe(effect.get('order'))}`."
-    if kind == "standing_order_set":
-        return f"{unit} has a standing order for missed deadlines: `{safe(effect.get('order'))}`."
-    if kind == "standing_order_cleared":
-        return f"{unit} no longer has a standing order; it holds if its deadline passes."
-    if kind == "turn_mode_set":
-        return f"Turn mode: {safe(effect.get('frm'))} \u2192 **{safe(effect.get('mode'))}**."
-    if kind == "placed":
-        return f"The GM put {unit} on {safe(effect.get('to'))} (from {safe(effect.get('frm'))})."
-    if kind == "unit_set":
-        changed = (data or {}).get("changed", {})
-        parts = [f"{safe(k)} {_short(v['old'])} \u2192 {_short(v['new'])}" for k, v in list(changed.items())[:8]]
-        return f"The GM set {unit}: " + ("; ".join(parts) if parts else "nothing changed") + "."
+        case core.Held():
+            return f"{unit} holds{spare}."
+        case core.TurnSkipped(side=side, units=units):
+            who = f"the {safe(side)} phase ({join(units)})" if side else join(units)
+            return f"The GM skipped {who}."
+        case core.RoundClosed(round=number, skipped=skipped):
+            rest = f"; {join(skipped)} lost the rest of the round" if skipped else ""
+            return f"Round {number} closed{rest}."
+        case core.BattleStarted():
+            return "The battle begins."
+        case core.RoundStarted():
+            return f"**Round {effect.round}** begins ({effect.mode} mode)."
+        case core.PhaseChanged():
+            return f"Now the **{safe(effect.side)}** phase."
+        case core.TurnPassed():
+            return f"Now **{safe(effect.to)}**'s turn (initiative {effect.initiative})."
+        case core.TurnLost():
+            return f"{unit} is {safe(effect.reason)} and loses its turn."
+        case core.StandingOrderFollowed():
+            return f"{unit} follows its standing order `{safe(effect.order)}`."
+        case core.StandingOrderSet():
+            return f"{unit} has a standing order for missed deadlines: `{safe(effect.order)}`."
+        case core.StandingOrderCleared():
+            return f"{unit} no longer has a standing order; it holds if its deadline passes."
+        case core.TurnModeSet():
+            return f"Turn mode: {safe(effect.frm)} \u2192 **{safe(effect.mode)}**."
+        case strategic.Placed():
+            return f"The GM put {unit} on {safe(effect.to)} (from {safe(effect.frm)})."
+        case strategic.UnitSet():
+            changed = (data or {}).get("changed", {})
+            parts = [f"{safe(k)} {_short(v['old'])} \u2192 {_short(v['new'])}" for k, v in list(changed.items())[:8]]
+            return f"The GM set {unit}: " + ("; ".join(parts) if parts else "nothing changed") + "."
     return effect_line(effect)
 
 

@@ -11,6 +11,7 @@ from bot.members import MemberCheck, absent_owners
 from bot.service import Actor, BattleRecord, TableService
 from rules.battle import Battle, check_name
 from rules.dice import Dice
+from rules.effects import Effect
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError
 from rules.orders import AddUnit, RemoveUnit
 from rules.statfile import StatError, UnitFile, UnitSpec, field_label
@@ -138,9 +139,9 @@ def plan_import(text: str, battle: Battle, *, side: str | None, owner: int | Non
     return ImportPlan(orders)
 
 
-async def place_all(service: TableService, actor: Actor, record: BattleRecord, plan: ImportPlan) -> list[dict[str, object]]:
+async def place_all(service: TableService, actor: Actor, record: BattleRecord, plan: ImportPlan) -> list[Effect]:
     """Execute every add-unit order; if one fails, take the placed ones off again and re-raise."""
-    placed: list[dict[str, object]] = []
+    placed: list[Effect] = []
     added: list[str] = []
     version = record.version
     contiguous = True
@@ -152,7 +153,7 @@ async def place_all(service: TableService, actor: Actor, record: BattleRecord, p
             version = result.record.version
             added.append(order.name)
             assert result.outcome is not None
-            placed += [e for e in result.outcome.effects if e.get("type") == "unit_added"]
+            placed += [e for e in result.outcome.effects if e.kind == "unit_added"]  # in every system that has one
     except Exception as exc:
         if added:
             await _take_back(service, actor, record, added, version if contiguous else None)

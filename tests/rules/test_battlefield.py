@@ -76,8 +76,8 @@ def test_storms_move_together_by_one_d8_and_one_d5() -> None:
     start(b)
     out = b.apply(NextRound(), dice(3, 2))
     assert sorted(k for k, s in b.cells.items() if s.get("storm")) == ["G5", "H5"]
-    moved = next(e for e in out.effects if e["type"] == "storms_moved")
-    assert (moved["direction"], moved["distance"], moved["dropped"]) == ("E", 2, 0)
+    moved = next(e for e in out.effects if e.kind == "storms_moved")
+    assert (moved.direction, moved.distance, moved.dropped) == ("E", 2, 0)
     assert [(r.notation, r.total) for r in out.rolls] == [("1d8", 3), ("1d5", 2)]
 
 
@@ -89,7 +89,7 @@ def test_storm_squares_pushed_off_the_map_are_dropped() -> None:
     start(b)
     out = b.apply(NextRound(), dice(3, 2))
     assert [k for k, s in b.cells.items() if s.get("storm")] == ["T5"]
-    assert next(e for e in out.effects if e["type"] == "storms_moved")["dropped"] == 2
+    assert next(e for e in out.effects if e.kind == "storms_moved").dropped == 2
 
 
 def test_a_storm_moving_over_a_fire_puts_it_out() -> None:
@@ -147,7 +147,7 @@ def test_fire_burns_out_after_its_rounds() -> None:
     start(b)
     out = b.apply(NextRound(), dice())
     assert _state(b, "C3") == {"burnt": True} and b.terrain_at(C("C3")).key == "forest"
-    assert {"type": "burnt_out", "cell": "C3"} in out.effects
+    assert {"type": "burnt_out", "cell": "C3"} in [e.to_dict() for e in out.effects]
 
 
 def test_fire_never_spreads_into_storm_or_rain() -> None:
@@ -236,7 +236,7 @@ def test_fire_chance_is_twenty_percent() -> None:
     out = _outcome()
     on_hit_square(b, C("C3"), "E", dice(21), out)
     assert "C3" not in b.cells
-    assert out.effects == [{"type": "chance", "what": "forest fire on C3", "cell": "C3", "chance": 20, "roll": 21,
+    assert [e.to_dict() for e in out.effects] == [{"type": "chance", "what": "forest fire on C3", "cell": "C3", "chance": 20, "roll": 21,
                             "happened": False}]
 
 
@@ -266,7 +266,7 @@ def test_ice_melts_and_the_horde_on_it_plunges() -> None:
     mob = b.unit("Mob")
     assert mob.magnitude == 13 and "stunned" in mob.statuses and mob.status_rounds["stunned"] == 1
     assert b.unit("Rei").statuses == []  # A34: the ice that held it is gone
-    assert [e["unit"] for e in out.effects if e["type"] == "plunged"] == ["Mob", "Rei"]
+    assert [e.unit for e in out.effects if e.kind == "plunged"] == ["Mob", "Rei"]
 
 
 def test_ice_melts_into_what_lies_under_it() -> None:

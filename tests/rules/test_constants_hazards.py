@@ -35,7 +35,7 @@ def _move(b: Battle, unit: str, *faces: int) -> Outcome:
 
 
 def _lost(out: Outcome) -> int:
-    return sum(e["wounds_lost"] for e in out.effects if e["type"] == "damage")
+    return sum(e.wounds_lost for e in out.effects if e.kind == "damage")
 
 
 @pytest.mark.constant("dt_test_on_entry")
@@ -146,7 +146,7 @@ def test_minefield_damage(notation: str, tearing: bool, faces: tuple[int, ...], 
     add(b, "Foe", "Blue", "A1", ag=40, wounds=30)
     start(b)
     out = _move(b, "Foe", 90, 50, *faces)
-    assert next(e for e in out.effects if e["type"] == "damage")["damage"] == damage
+    assert next(e for e in out.effects if e.kind == "damage").damage == damage
 
 
 @pytest.mark.constant("minefield_pen")
@@ -167,7 +167,7 @@ def test_minefield_blast(blast: int, hits: int) -> None:
     b = _mined(minefield_blast=blast)
     add(b, "Mob", "Blue", "A1", kind="horde", magnitude=30, ag=30)
     start(b)
-    assert sum(1 for e in _move(b, "Mob").effects if e["type"] == "damage") == hits
+    assert sum(1 for e in _move(b, "Mob").effects if e.kind == "damage") == hits
 
 
 @pytest.mark.constant("minefield_ignores_flying")
@@ -178,7 +178,7 @@ def test_minefield_ignores_flying(on: bool, triggered: bool) -> None:
     add(b, "Jet", "Blue", "A1", ag=40, flyer=4, altitude=1, wounds=30)
     start(b)
     out = _move(b, "Jet", 90, 50, 1)
-    assert any(e["type"] == "mine_triggered" for e in out.effects) is triggered
+    assert any(e.kind == "mine_triggered" for e in out.effects) is triggered
 
 
 @pytest.mark.constant("dtv_combine_bonus")

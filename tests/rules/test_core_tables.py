@@ -86,7 +86,7 @@ def test_combat_action_holds_with_the_core_hold() -> None:
     due = turns.names_of(b, turns.next_due(b))
     assert len(due) == 1
     out = b.apply(b.parse_order(f"hold unit:{due[0]}"), dice())
-    assert [e["type"] for e in out.effects][:1] == ["held"]
+    assert [e.kind for e in out.effects][:1] == ["held"]
     assert turns.names_of(b, turns.next_due(b)) != due
 
 
@@ -131,7 +131,7 @@ def test_set_rule_back_to_the_default_clears_the_override_in_every_system() -> N
     default = b.ruleset.constant("ap_per_model").value
     out = b.apply(SetRule("ap_per_model", str(default + 1)), dice())
     assert b.constants["ap_per_model"] == default + 1
-    assert out.effects[0] == {"type": "rule_set", "key": "ap_per_model", "old": default, "new": default + 1,
+    assert out.effects[0].to_dict() == {"type": "rule_set", "key": "ap_per_model", "old": default, "new": default + 1,
                               "default": default}
     b.apply(SetRule("ap_per_model", str(default)), dice())
     assert "ap_per_model" not in b.constants

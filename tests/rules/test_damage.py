@@ -114,7 +114,7 @@ def test_feature_cover_combines_with_terrain_and_decays() -> None:
     assert cover_ap(b, Cell.parse("C3")) == (2, 16, 17)
     result, outcome = _hit(b, 10, notation="1d10+10")
     assert result["damage"] == 20 and result["cover_used"] == 17 and result["feature_ap_left"] == 15
-    assert {"type": "cover_decayed", "cell": "C3", "feature": "barrier_walls", "before": 16, "after": 15} in outcome.effects
+    assert {"type": "cover_decayed", "cell": "C3", "feature": "barrier_walls", "before": 16, "after": 15} in [e.to_dict() for e in outcome.effects]
     assert cover_ap(b, Cell.parse("C3"))[2] == 16
 
 
@@ -172,8 +172,8 @@ def test_destroyed_units_leave_the_map_and_the_log_keeps_them() -> None:
     b.unit("Rei").engaged.append(b.unit("Target").id)
     result, outcome = _hit(b, 9)
     assert result["destroyed"] is True and b.find_unit("target") is None
-    gone = next(e for e in outcome.effects if e["type"] == "destroyed")
-    assert gone["last"]["name"] == "Target" and gone["last"]["wounds"] == 0 and gone["engaged_with"] == ["Rei"]
+    gone = next(e for e in outcome.effects if e.kind == "destroyed")
+    assert gone.last["name"] == "Target" and gone.last["wounds"] == 0 and list(gone.engaged_with) == ["Rei"]
     assert turns.names_of(b, b.unit("Rei").engaged) == []
     assert outcome.highlight["marks"] == [{"cell": "C3", "text": "Target destroyed"}]
 

@@ -79,7 +79,7 @@ def test_place_a_minefield(p: Battle) -> None:
     state = p.square_state(Cell.parse("C3"))
     assert state["feature"] == "minefield" and state["feature_side"] == "Red" and state["mine_triggers"] == 5
     assert fp_status(p)["Red"] == {"pool": 8, "spent": 3, "left": 5}
-    assert out.effects[0]["type"] == "feature_placed" and not out.hidden
+    assert out.effects[0].kind == "feature_placed" and not out.hidden
 
 
 def test_barrier_walls_lay_three_squares_for_one_cost(p: Battle) -> None:

@@ -34,7 +34,7 @@ def test_place_goes_anywhere_on_the_map_out_of_turn_and_spends_nothing(battle: B
     # It is the NERV phase; Sachiel is far from T15 and not due, and still the GM can put it there.
     outcome = battle.apply(GmPlace(target="Sachiel", at=Cell.parse("A1")), dice())
     assert battle.unit("Sachiel").cell == Cell.parse("A1")
-    assert outcome.effects[0] == {"type": "placed", "unit": "Sachiel", "frm": "P10", "to": "A1"}
+    assert outcome.effects[0].to_dict() == {"type": "placed", "unit": "Sachiel", "frm": "P10", "to": "A1"}
     assert battle.turn.left[battle.unit("Sachiel").id] == 2
     battle.undo()
     assert battle.unit("Sachiel").cell == Cell.parse("P10")

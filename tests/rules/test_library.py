@@ -23,7 +23,7 @@ def test_the_library_example_runs_and_prints_what_it_says() -> None:
         exec(compile(code.group(1), str(DOC), "exec"), {})
     lines = out.getvalue().splitlines()
     assert re.match(r"^\d+ legal moves; for example move unit:Eva-01 to:\w+\d+", lines[0])
-    assert lines[1] == "{'type': 'moved', 'unit': 'Eva-01', 'frm': 'B2', 'to': 'C3', 'cost': 1}"
+    assert lines[1] == "Moved(unit='Eva-01', frm='B2', to='C3', cost=1)"
     assert "Sachiel" in lines[2]
 
 

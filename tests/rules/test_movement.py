@@ -315,8 +315,8 @@ def test_rough_fall_at_three_degrees_of_failure(battle_p: Battle) -> None:
     scout = battle_p.unit("Scout")
     assert out.tests[0]["degrees"] == 3
     assert "prone" in scout.statuses and scout.wounds == 6
-    damage = next(e for e in out.effects if e["type"] == "damage")
-    assert damage["armour"] == 0 and damage["tb"] == 0 and damage["wounds_lost"] == 4
+    damage = next(e for e in out.effects if e.kind == "damage")
+    assert damage.armour == 0 and damage.tb == 0 and damage.wounds_lost == 4
 
 
 def test_rough_failure_by_two_degrees_is_harmless(battle_p: Battle) -> None:
@@ -414,7 +414,7 @@ def test_a_sunk_unit_surfaces_on_leaving_deep_water(battle_e: Battle) -> None:
     out = move(battle_e, "Eva", "C1", "full")
     eva = battle_e.unit("Eva")
     assert eva.altitude == 0 and "sunk" not in eva.statuses
-    assert any(e["type"] == "surfaced" for e in out.effects)
+    assert any(e.kind == "surfaced" for e in out.effects)
 
 
 # --- minefields: "Enemy units entering a Minefield must make an Acrobatics or Dodge test (Hordes are
@@ -436,8 +436,8 @@ def test_enemy_failing_dodge_takes_tearing_explosive_damage(battle_p: Battle) ->
     out = move(battle_p, "Foe", "B1", "full", 90, 50, 3, 8)
     save = out.tests[0]
     assert save["test"] == "minefield" and save["skill"] == "acrobatics" and save["target"] == 45
-    damage = next(e for e in out.effects if e["type"] == "damage")
-    assert damage["damage"] == 14 and damage["dtype"] == "X" and damage["area"]
+    damage = next(e for e in out.effects if e.kind == "damage")
+    assert damage.damage == 14 and damage.dtype == "X" and damage.area
     assert battle_p.unit("Foe").wounds == 20 - (14 - 2 - 3)  # AP 2, TB 3
     assert battle_p.square_state(Cell.parse("B1"))["mine_triggers"] == 4
 
@@ -448,7 +448,7 @@ def test_dodge_save_falls_back_to_agility(battle_p: Battle) -> None:
     start(battle_p)
     out = move(battle_p, "Foe", "B1", "full", 40)
     assert out.tests[0]["breakdown"]["base_label"].startswith("Agility") and out.tests[0]["success"]
-    assert not any(e["type"] == "damage" for e in out.effects)
+    assert not any(e.kind == "damage" for e in out.effects)
     assert battle_p.square_state(Cell.parse("B1"))["mine_triggers"] == 4  # A30.1: a pass still spends a trigger
 
 
@@ -460,8 +460,8 @@ def test_horde_is_automatically_affected(battle_p: Battle) -> None:
     assert out.tests == []
     # A30.2 "Blast(4) matters only for (a) parent Horde extra-hit rules": 000:L25 "equal to the Blast Size+1" is
     # 5 slots, all the Horde's (A15.3); 1d10+6 always hurts, and each Explosive hit removes 1 + 1 Magnitude (A01).
-    hits = [e for e in out.effects if e["type"] == "damage"]
-    assert len(hits) == 5 and all(h["magnitude_lost"] == 2 for h in hits)
+    hits = [e for e in out.effects if e.kind == "damage"]
+    assert len(hits) == 5 and all(h.magnitude_lost == 2 for h in hits)
     assert battle_p.unit("Mob").magnitude == 10
 
 
@@ -489,7 +489,7 @@ def test_minefield_is_removed_after_its_last_trigger(battle_p: Battle) -> None:
     new_round(battle_p)
     move(battle_p, "F1", "C1", "full")
     out = move(battle_p, "F2", "B1", "full", 1)
-    assert any(e["type"] == "feature_expended" for e in out.effects)
+    assert any(e.kind == "feature_expended" for e in out.effects)
     assert "feature" not in battle_p.square_state(Cell.parse("B1"))
 
 
@@ -651,4 +651,4 @@ def test_moving_away_ends_melee_engagement(battle_e: Battle) -> None:
     start(battle_e)
     out = move(battle_e, "Eva", "C1")
     assert turns.names_of(battle_e, battle_e.unit("Eva").engaged) == [] and turns.names_of(battle_e, battle_e.unit("Angel").engaged) == []
-    assert {"type": "disengaged", "unit": "Eva", "from_units": ["Angel"]} in out.effects
+    assert {"type": "disengaged", "unit": "Eva", "from_units": ["Angel"]} in [e.to_dict() for e in out.effects]

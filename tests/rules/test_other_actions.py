@@ -200,7 +200,7 @@ def test_defend_sets_a_stance_until_the_next_round() -> None:
     start(b)
     out = b.apply(Defend(unit="Rei"), dice())
     assert "defending" in b.unit("Rei").statuses and b.unit("Rei").status_rounds["defending"] == 0
-    assert out.effects == [{"type": "defending", "unit": "Rei", "penalty": -20}]
+    assert [e.to_dict() for e in out.effects] == [{"type": "defending", "unit": "Rei", "penalty": -20}]
 
 
 def test_act_is_a_gm_test_with_dtv_and_reason() -> None:

@@ -36,7 +36,7 @@ def test_a_version_1_battle_upgrades_with_stable_ids_and_keeps_its_references() 
 def test_a_version_1_battle_plays_on() -> None:
     battle = _load()
     out = battle.apply(Move(unit="Eva-02", to=Cell.parse("C4"), mode="half"), Dice.seeded(1))
-    assert out.effects[0]["type"] == "moved" and str(battle.unit("Eva-02").cell) == "C4"
+    assert out.effects[0].kind == "moved" and str(battle.unit("Eva-02").cell) == "C4"
     battle.apply(Hold(unit="Eva-02"), Dice.seeded(2))
     battle.apply(EndTurn(unit="Eva-01"), Dice.seeded(3))
     # NERV is done, so the Angels' phase follows.
@@ -91,7 +91,7 @@ def test_a_version_2_battle_plays_on() -> None:
     battle = _load_v2()
     assert turns.names_of(battle, turns.next_due(battle)) == ["Eva-01"]  # Eva-02 held
     out = battle.apply(Move(unit="Eva-01", to=Cell.parse("C3"), mode="half"), Dice.seeded(1))
-    assert out.effects[0]["type"] == "moved" and str(battle.unit("Eva-01").cell) == "C3"
+    assert out.effects[0].kind == "moved" and str(battle.unit("Eva-01").cell) == "C3"
     battle.apply(EndTurn(unit="Eva-01"), Dice.seeded(2))
     assert turns.names_of(battle, turns.next_due(battle)) == ["Sachiel"]
     battle.apply(NextRound(), Dice.seeded(3))

@@ -36,7 +36,7 @@ def test_gm_freeze_turns_water_to_ice_and_holds_the_units_in_it() -> None:
     out = b.apply(Freeze(at=C3), dice())
     assert b.terrain_at(C3).key == "ice" and b.square_state(C3)["underlying"] == "water"
     assert "immobilised" in b.unit("Swimmer").statuses
-    assert {"type": "frozen_in", "unit": "Swimmer", "cell": "C3"} in out.effects
+    assert {"type": "frozen_in", "unit": "Swimmer", "cell": "C3"} in [e.to_dict() for e in out.effects]
     with pytest.raises(IllegalOrderError, match="immobilised"):
         b.apply(Move(unit="Swimmer", to=Cell.parse("D4"), mode="full"), dice())
 

@@ -24,6 +24,7 @@ from rules.errors import (
 from rules.orders import AddUnit, EditUnit, Move, Order, RemoveUnit, Roll, SkillTest, Start
 from rules.outcome import Outcome
 from rules.systems.strategic import SYSTEM as STRATEGIC
+from rules.systems.strategic.effects import StormsMoved
 from rules.turnorders import (
     CloseRound,
     EndTurn,
@@ -51,12 +52,12 @@ def begin(battle: Battle, *faces: int, mode: str = "initiative") -> Outcome:
 
 def types(out: Outcome) -> list[str]:
     """Return the effect types of an outcome in order."""
-    return [e["type"] for e in out.effects]
+    return [e.kind for e in out.effects]
 
 
-def effect(out: Outcome, kind: str) -> dict[str, Any]:
-    """Return the first effect of a type."""
-    return next(e for e in out.effects if e["type"] == kind)
+def effect(out: Outcome, kind: str) -> Any:
+    """Return the first effect of a kind (typed: its fields are attributes)."""
+    return next(e for e in out.effects if e.kind == kind)
 
 
 @pytest.fixture
@@ -85,10 +86,10 @@ def test_initiative_is_d10_plus_ab_highest_first_with_every_roll_recorded(three:
         ("Asuka", 14, [8], 6), ("MP-Eva", 12, [9], 3), ("Eva-01", 9, [5], 4),
     ]
     assert out.data["initiative"] == [r.to_dict() for r in records]
-    assert effect(out, "round_started") == {
+    assert effect(out, "round_started").to_dict() == {
         "type": "round_started", "round": 1, "mode": "initiative", "order": ["Asuka", "MP-Eva", "Eva-01"],
     }
-    assert effect(out, "turn_passed")["to"] == "Asuka"
+    assert effect(out, "turn_passed").to == "Asuka"
     assert out.data["next_due"] == ["Asuka"]
     status = turns.turn_status(three)
     assert status["current"] == "Asuka" and status["round"] == 1 and status["mode"] == "initiative"
@@ -168,8 +169,8 @@ def test_a_failed_order_spends_nothing(initiative: Battle) -> None:
 
 def test_end_turn_passes_to_the_next_and_the_round_ends_after_the_last(initiative: Battle) -> None:
     out = initiative.apply(EndTurn(), dice())
-    assert effect(out, "turn_ended") == {"type": "turn_ended", "unit": "Asuka", "unused": 2}
-    assert effect(out, "turn_passed") == {
+    assert effect(out, "turn_ended").to_dict() == {"type": "turn_ended", "unit": "Asuka", "unused": 2}
+    assert effect(out, "turn_passed").to_dict() == {
         "type": "turn_passed", "to": "MP-Eva", "initiative": 12, "round": 1, "frm": "Asuka",
     }
     assert out.data["next_due"] == ["MP-Eva"]
@@ -190,14 +191,14 @@ def test_end_turn_passes_to_the_next_and_the_round_ends_after_the_last(initiativ
     initiative.apply(Hold(unit="Eva-01"), dice())
     initiative.apply(EndTurn(), dice())
     out = initiative.apply(EndTurn(), dice(3, 3, 3))
-    assert initiative.round == 3 and effect(out, "round_started")["round"] == 3
+    assert initiative.round == 3 and effect(out, "round_started").round == 3
     assert turns.name_of(initiative, turns.current_unit(initiative) or "") == "Asuka"
 
 
 def test_hold_spends_the_turn_and_is_recorded(initiative: Battle) -> None:
     initiative.apply(Move(unit="Asuka", to=Cell.parse("A2"), mode="half"), dice())
     out = initiative.apply(Hold(unit="Asuka"), dice())
-    assert effect(out, "held") == {"type": "held", "unit": "Asuka", "unused": 1}
+    assert effect(out, "held").to_dict() == {"type": "held", "unit": "Asuka", "unused": 1}
     assert {turns.name_of(initiative, k): v for k, v in initiative.turn.done.items()} == {"Asuka": "held"}
     with pytest.raises(NotYourTurnError, match="Asuka is holding this round"):
         initiative.apply(SkillTest(unit="Asuka", stat="ag"), dice(5))
@@ -233,13 +234,13 @@ def test_side_phases_alternate_in_the_order_sides_were_created(sides: Battle) ->
     out = sides.apply(EndTurn(unit="Asuka"), dice())
     assert out.data["next_due"] == ["Eva-01"] and "phase_changed" not in types(out)
     out = sides.apply(EndTurn(unit="Eva-01"), dice())
-    assert effect(out, "phase_changed") == {"type": "phase_changed", "side": "SEELE", "round": 1, "frm": "NERV"}
+    assert effect(out, "phase_changed").to_dict() == {"type": "phase_changed", "side": "SEELE", "round": 1, "frm": "NERV"}
     assert out.data["next_due"] == ["MP-Eva"]
     with pytest.raises(NotYourTurnError, match="Asuka has ended its turn this round; it acts again in round 2"):
         sides.apply(Move(unit="Asuka", to=Cell.parse("A3"), mode="half"), dice())
     out = sides.apply(EndTurn(), dice())
     assert sides.round == 2 and types(out) == ["turn_ended", "round_started", "phase_changed"]
-    assert effect(out, "phase_changed")["side"] == "NERV" and out.data["next_due"] == ["Asuka", "Eva-01"]
+    assert effect(out, "phase_changed").side == "NERV" and out.data["next_due"] == ["Asuka", "Eva-01"]
     assert out.rolls == [] and sides.turn.initiative == []
 
 
@@ -252,7 +253,7 @@ def test_a_later_phase_is_named(sides: Battle) -> None:
 
 def test_gm_skip_ends_the_whole_phase(sides: Battle) -> None:
     out = sides.apply(SkipTurn(), dice())
-    assert effect(out, "turn_skipped") == {"type": "turn_skipped", "units": ["Asuka", "Eva-01"], "side": "NERV"}
+    assert effect(out, "turn_skipped").to_dict() == {"type": "turn_skipped", "units": ["Asuka", "Eva-01"], "side": "NERV"}
     assert turns.current_side(sides) == "SEELE"
     assert {turns.name_of(sides, k): v for k, v in sides.turn.done.items()} == {"Asuka": "skipped", "Eva-01": "skipped"}
 
@@ -269,7 +270,7 @@ def test_free_mode_lets_anyone_act_until_the_gm_closes_the_round(three: Battle) 
         three.apply(SkillTest(unit="Eva-01", stat="ag"), dice(5))
     three.apply(EndTurn(unit="Eva-01"), dice())
     out = three.apply(CloseRound(), dice())
-    assert effect(out, "round_closed") == {"type": "round_closed", "round": 1, "skipped": ["Asuka", "MP-Eva"]}
+    assert effect(out, "round_closed").to_dict() == {"type": "round_closed", "round": 1, "skipped": ["Asuka", "MP-Eva"]}
     assert three.round == 2 and out.data["next_due"] == ["Asuka", "Eva-01", "MP-Eva"]
     assert turns.actions_left(three, "Eva-01") == 2
     # When every unit has ended its turn, the round ends at once.
@@ -284,7 +285,7 @@ def test_free_mode_lets_anyone_act_until_the_gm_closes_the_round(three: Battle) 
 
 def test_gm_skips_the_current_unit_or_a_named_one(initiative: Battle) -> None:
     out = initiative.apply(SkipTurn(), dice())
-    assert effect(out, "turn_skipped")["units"] == ["Asuka"] and out.data["next_due"] == ["MP-Eva"]
+    assert list(effect(out, "turn_skipped").units) == ["Asuka"] and out.data["next_due"] == ["MP-Eva"]
     initiative.apply(SkipTurn(unit="Eva-01"), dice())
     assert turns.names_of(initiative, turns.next_due(initiative)) == ["MP-Eva"]
     with pytest.raises(IllegalOrderError, match="Eva-01 had its turn skipped this round"):
@@ -295,7 +296,7 @@ def test_gm_skips_the_current_unit_or_a_named_one(initiative: Battle) -> None:
 
 def test_close_round_works_in_any_mode(initiative: Battle) -> None:
     out = initiative.apply(CloseRound(), dice(2, 2, 2))
-    assert initiative.round == 2 and effect(out, "round_closed")["skipped"] == ["Asuka", "MP-Eva", "Eva-01"]
+    assert initiative.round == 2 and list(effect(out, "round_closed").skipped) == ["Asuka", "MP-Eva", "Eva-01"]
     # Initiative ties: 2+6=8, 2+4=6, 2+3=5; no roll-off is needed.
     assert turns.name_of(initiative, turns.current_unit(initiative) or "") == "Asuka"
 
@@ -303,8 +304,8 @@ def test_close_round_works_in_any_mode(initiative: Battle) -> None:
 def test_switching_mode_mid_round_keeps_what_units_did(initiative: Battle) -> None:
     initiative.apply(EndTurn(), dice())
     out = initiative.apply(SetTurnMode(mode="side"), dice())
-    assert effect(out, "turn_mode_set") == {"type": "turn_mode_set", "mode": "side", "frm": "initiative"}
-    assert effect(out, "phase_changed")["side"] == "NERV" and out.data["next_due"] == ["Eva-01"]
+    assert effect(out, "turn_mode_set").to_dict() == {"type": "turn_mode_set", "mode": "side", "frm": "initiative"}
+    assert effect(out, "phase_changed").side == "NERV" and out.data["next_due"] == ["Eva-01"]
     out = initiative.apply(SetTurnMode(mode="initiative"), dice(1, 2, 1))
     # Rolled again for everyone; Asuka has still had her turn.
     assert [r.unit for r in initiative.turn.initiative] == ["Asuka", "Eva-01", "MP-Eva"]
@@ -327,7 +328,7 @@ def test_turn_orders_need_a_running_battle(three: Battle) -> None:
 
 def test_removed_and_destroyed_units_drop_out(initiative: Battle) -> None:
     out = initiative.apply(RemoveUnit(unit="Asuka"), dice())
-    assert effect(out, "turn_passed")["to"] == "MP-Eva" and out.data["next_due"] == ["MP-Eva"]
+    assert effect(out, "turn_passed").to == "MP-Eva" and out.data["next_due"] == ["MP-Eva"]
     initiative.apply(EditUnit(unit="MP-Eva", stats={"wounds": 0}), dice())
     assert turns.names_of(initiative, turns.next_due(initiative)) == ["Eva-01"]
     with pytest.raises(NotYourTurnError, match="MP-Eva is out of the fight"):
@@ -352,12 +353,12 @@ def test_round_start_effects_run_after_the_round_is_set_up(initiative: Battle, m
     def storm(battle: Battle, d: Dice, out: Outcome) -> None:
         seen.append((battle.round, list(battle.turn.units)))
         battle.unit("Asuka").wounds = 0  # a fire or storm can take a unit out before it acts
-        out.effect("storm_moved")
+        out.add(StormsMoved(direction="north", distance=1, before=[], after=[]))
 
     monkeypatch.setattr(initiative.system, "round_start", [storm])
     out = initiative.apply(CloseRound(), dice(9, 1, 1))
     assert [(r, turns.names_of(initiative, ids)) for r, ids in seen] == [(2, ["Asuka", "Eva-01", "MP-Eva"])]
-    assert types(out) == ["round_closed", "round_started", "storm_moved", "turn_passed"]
+    assert types(out) == ["round_closed", "round_started", "storms_moved", "turn_passed"]
     assert out.data["next_due"] == ["Eva-01"]
 
 
@@ -374,7 +375,7 @@ def test_a_round_moved_on_by_another_order_gets_its_turns_set_up(initiative: Bat
 def test_a_stunned_unit_loses_its_turn(initiative: Battle) -> None:
     initiative.apply(EditUnit(unit="MP-Eva", stats={"statuses": ["stunned"]}), dice())
     out = initiative.apply(EndTurn(), dice())
-    assert effect(out, "turn_lost") == {"type": "turn_lost", "unit": "MP-Eva", "reason": "stunned"}
+    assert effect(out, "turn_lost").to_dict() == {"type": "turn_lost", "unit": "MP-Eva", "reason": "stunned"}
     assert out.data["next_due"] == ["Eva-01"]
     assert turns.actions_left(initiative, "MP-Eva") == 0
 
@@ -418,14 +419,14 @@ def test_an_illegal_standing_order_falls_back_to_hold_and_says_why(initiative: B
     initiative.apply(StandingOrder(unit="Asuka", text="move to:T1 mode:half"), dice())
     out = apply_standing_order(initiative, "Asuka", dice())
     assert "squares from Asuka" in out.data["fallback"]
-    assert effect(out, "held")["reason"] == "fallback"
+    assert effect(out, "held").reason == "fallback"
     assert initiative.unit("Asuka").cell == Cell.parse("A1")
     assert {turns.name_of(initiative, k): v for k, v in initiative.turn.done.items()} == {"Asuka": "held"}
 
 
 def test_no_standing_order_means_hold(initiative: Battle) -> None:
     out = apply_standing_order(initiative, "Asuka", dice())
-    assert effect(out, "held")["reason"] == "no_standing_order" and "fallback" not in out.data
+    assert effect(out, "held").reason == "no_standing_order" and "fallback" not in out.data
     with pytest.raises(NotYourTurnError, match="It is MP-Eva's turn"):
         apply_standing_order(initiative, "Eva-01", dice())
 

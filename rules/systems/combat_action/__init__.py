@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.system import System
 from rules.systems.combat_action import actions
 from rules.systems.combat_action.actions.setup import refresh_budgets
+from rules.systems.combat_action.effects import EFFECTS
 from rules.systems.combat_action.legal import legal_orders
 from rules.systems.combat_action.table import TABLE
 from rules.systems.combat_action.units import Unit
@@ -20,6 +21,7 @@ SYSTEM = System(
     round_start=[refresh_budgets],
     describe="Squads, characters, vehicles and robots: 2 AP per model, d6 to hit against SS with range, "
              "size, flying, speed and cover modifiers, area weapons that deviate, vehicle damage by location.",
+    effects=EFFECTS,
 )
 
 __all__ = ["SYSTEM", "actions"]

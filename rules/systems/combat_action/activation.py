@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.systems.combat_action.effects import Altitude, Crashed, Drifted, OutOfControl, Unpinned
 from rules.systems.combat_action.fire import offset_cell
 from rules.systems.combat_action.state import HALTED, PINNED
 from rules.systems.combat_action.tables import tables
@@ -30,7 +31,7 @@ def activate(battle: Battle, unit: Unit, dice: Dice, outcome: Outcome) -> None:
                               "need": unit.discipline, "passed": passed})
         if passed:
             unit.statuses.remove(PINNED)
-            outcome.effect("unpinned", unit=unit.name)
+            outcome.add(Unpinned(unit=unit.name))
     if unit.machine and unit.ooc_turns != 0 and unit.alive:
         out_of_control(battle, unit, dice, outcome)
 
@@ -43,7 +44,7 @@ def out_of_control(battle: Battle, unit: Unit, dice: Dice, outcome: Outcome) -> 
         action = (table.ooc_slave if unit.control == "slave" else table.ooc_autonomous)[face]
     else:
         action = "drift"
-    outcome.effect("out_of_control", unit=unit.name, face=face, action=action)
+    outcome.add(OutOfControl(unit=unit.name, face=face, action=action))
     if action == "halt":
         if HALTED not in unit.statuses:
             unit.statuses.append(HALTED)
@@ -57,16 +58,16 @@ def out_of_control(battle: Battle, unit: Unit, dice: Dice, outcome: Outcome) -> 
             to = type(to)(max(0, min(battle.width - 1, to.x)), max(0, min(battle.height - 1, to.y)))
             unit.x, unit.y = to.x, to.y
             unit.moved_cm = cm
-            outcome.effect("drifted", unit=unit.name, to=str(to), cm=cm)
+            outcome.add(Drifted(unit=unit.name, to=str(to), cm=cm))
     if unit.flying:
         change = table.altitude[dice.d(6, f"{unit.name} altitude")]
         if change < 0 and unit.altitude == "low":
             unit.state = "destroyed"
-            outcome.effect("crashed", unit=unit.name, at=str(unit.cell), pen=int(battle.const("crash_pen")),
-                           models=list(unit.transported))
+            outcome.add(Crashed(unit=unit.name, at=str(unit.cell), pen=int(battle.const("crash_pen")),
+                           models=list(unit.transported)))
         elif change:
             unit.altitude = "high" if change > 0 else "low"
-            outcome.effect("altitude", unit=unit.name, altitude=unit.altitude)
+            outcome.add(Altitude(unit=unit.name, altitude=unit.altitude))
     if unit.ooc_turns > 0:
         unit.ooc_turns -= 1
         if unit.ooc_turns == 0 and HALTED not in unit.statuses:

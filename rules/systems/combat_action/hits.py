@@ -5,6 +5,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.systems.combat_action.damage import living_result, living_value, machine_location, machine_value
+from rules.systems.combat_action.effects import (
+    Crashed,
+    CrewHit,
+    LocationDamaged,
+    ModelHit,
+    ShutDown,
+    TransportedHit,
+    WeaponFaulty,
+)
 from rules.systems.combat_action.state import HALTED, cover_pf
 from rules.systems.combat_action.tables import tables
 from rules.systems.combat_action.units import Unit
@@ -35,7 +44,7 @@ def hit(battle: Battle, target: Unit, pen: int, dice: Dice, outcome: Outcome, so
     if result == "wounded" and target.state == "wounded":
         result = "ooa"  # a second Wounded takes the model out of action
     target.state = result if result != "wounded" else "wounded"
-    outcome.effect("model_hit", unit=target.name, result=result, at=str(target.cell))
+    outcome.add(ModelHit(unit=target.name, result=result, at=str(target.cell)))
 
 
 def _hit_machine(battle: Battle, target: Unit, pen: int, dice: Dice, outcome: Outcome, source: str, depth: int) -> None:
@@ -47,7 +56,7 @@ def _hit_machine(battle: Battle, target: Unit, pen: int, dice: Dice, outcome: Ou
                           "value": value, "location": row.key, "source": source})
     if row.key not in target.damaged:
         target.damaged.append(row.key)
-    outcome.effect("location_damaged", unit=target.name, location=row.key, effect=row.effect, at=str(target.cell))
+    outcome.add(LocationDamaged(unit=target.name, location=row.key, effect=row.effect, at=str(target.cell)))
     _location_effect(battle, target, row.effect, pen, dice, outcome, depth)
 
 
@@ -61,7 +70,7 @@ def _location_effect(battle: Battle, target: Unit, effect: str, pen: int, dice: 
         working = [w for w in target.weapons if not w.disabled] or target.weapons
         pick = working[dice.d(len(working), f"which weapon of {target.name} is faulty") - 1]
         pick.faulty = True
-        outcome.effect("weapon_faulty", unit=target.name, weapon=pick.name)
+        outcome.add(WeaponFaulty(unit=target.name, weapon=pick.name))
     elif effect == "one_more_shot":
         for weapon in target.weapons:
             weapon.shots_left = 1 if weapon.shots_left != 0 else 0
@@ -75,10 +84,10 @@ def _location_effect(battle: Battle, target: Unit, effect: str, pen: int, dice: 
     elif effect == "pilot_or_core":
         if target.kind == "vehicle":
             target.ooc_turns = -1
-            outcome.effect("crew_hit", unit=target.name, crew=target.crew, pen=pen)
+            outcome.add(CrewHit(unit=target.name, crew=target.crew, pen=pen))
         else:
             target.state = "destroyed"
-            outcome.effect("shut_down", unit=target.name, crashed=target.flying)
+            outcome.add(ShutDown(unit=target.name, crashed=target.flying))
     elif effect == "power_plant":
         _power_plant(battle, target, dice, outcome, depth)
 
@@ -94,9 +103,9 @@ def _power_plant(battle: Battle, target: Unit, dice: Dice, outcome: Outcome, dep
     target.ooc_turns = int(battle.const("power_plant_ooc_turns"))
     if target.flying:
         target.state = "destroyed"
-        outcome.effect("crashed", unit=target.name, at=str(target.cell))
+        outcome.add(Crashed(unit=target.name, at=str(target.cell)))
     crash_pen = int(battle.const("crash_pen"))
-    outcome.effect("transported_hit", unit=target.name, models=list(target.transported), pen=crash_pen)
+    outcome.add(TransportedHit(unit=target.name, models=list(target.transported), pen=crash_pen))
     reach = int(battle.const("splash_cm")) // int(battle.const("cm_per_square"))
     need = int(battle.const("splash_min_roll"))
     pen = int(battle.const("splash_pen"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.system import System
 from rules.systems.m42 import actions
 from rules.systems.m42.board import structures
+from rules.systems.m42.effects import EFFECTS
 from rules.systems.m42.legal import legal_orders
 from rules.systems.m42.mapfile import LAYERS
 from rules.systems.m42.reach import reach_by_action
@@ -28,6 +29,7 @@ SYSTEM = System(
     describe="A unit is a leader and its models placed within its Command Radius (2 x Ld); area terrain, "
              "walls and hedges on square edges, roads and buildings change how far the leader moves and "
              "where the models may stand.",
+    effects=EFFECTS,
 )
 
 __all__ = ["SYSTEM", "actions"]

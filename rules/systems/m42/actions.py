@@ -9,6 +9,7 @@ from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.mapfile import parse_map, replace_map
 from rules.orders import AddUnit, EditUnit, ImportMap, Move
 from rules.systems.m42.board import Battle, kind_at
+from rules.systems.m42.effects import ActionTaken, Floors, MapImported, Placed, Road, UnitAdded, UnitEdited
 from rules.systems.m42.mapfile import LAYERS
 from rules.systems.m42.movement import action_of, explain_unreachable, reachable
 from rules.systems.m42.orders import Act, Place, SetFloors, SetRoad
@@ -44,7 +45,7 @@ def import_map(battle: Battle, order: ImportMap, dice: Dice, outcome: Outcome) -
     replace_map(battle, data, LAYERS)
     counts = {layer.name: sum(1 for f in data.flags.values() if f.get(layer.name)) for layer in LAYERS}
     outcome.data.update(width=data.width, height=data.height, edges=len(data.edges), **counts)
-    outcome.effect("map_imported", width=data.width, height=data.height, edges=len(data.edges), **counts)
+    outcome.add(MapImported(width=data.width, height=data.height, edges=len(data.edges), **counts))
 
 
 @handles("set-road")
@@ -58,7 +59,7 @@ def set_road(battle: Battle, order: SetRoad, dice: Dice, outcome: Outcome) -> No
         else:
             battle.clear_square(cell, "road")
     battle.map_version += 1
-    outcome.effect("road", on=order.on, cells=len(cells))
+    outcome.add(Road(on=order.on, cells=len(cells)))
 
 
 @handles("set-floors")
@@ -74,7 +75,7 @@ def set_floors(battle: Battle, order: SetFloors, dice: Dice, outcome: Outcome) -
     for cell in cells:
         battle.square(cell).floors = order.floors
     battle.map_version += 1
-    outcome.effect("floors", floors=order.floors, cells=len(cells))
+    outcome.add(Floors(floors=order.floors, cells=len(cells)))
 
 
 @handles("add-unit")
@@ -92,8 +93,8 @@ def add_unit(battle: Battle, order: AddUnit, dice: Dice, outcome: Outcome) -> No
     unit.models = auto_place(battle, unit, unit.leader)
     battle.add_unit(unit)
     outcome.actor = unit.name
-    outcome.effect("unit_added", unit=unit.name, side=side.name, at=str(cell), owner=order.owner,
-                   models=[str(s) for s in unit.models])
+    outcome.add(UnitAdded(unit=unit.name, side=side.name, at=str(cell), owner=order.owner,
+                   models=[str(s) for s in unit.models]))
     outcome.highlight.update(actor=str(cell), cells=sorted({str(s.cell) for s in unit.models}))
 
 
@@ -107,7 +108,7 @@ def edit_unit(battle: Battle, order: EditUnit, dice: Dice, outcome: Outcome) -> 
         unit.ld, unit.size, unit.traits = read_stats({**current, **own})
         unit.models = auto_place(battle, unit, unit.leader)
     outcome.actor = unit.name
-    outcome.effect("unit_edited", unit=unit.name, fields=sorted(order.stats or {}))
+    outcome.add(UnitEdited(unit=unit.name, fields=sorted(order.stats or {})))
 
 
 # Starting, ending, rule overrides, painting, removing units and obstacles on edges play as in every system.
@@ -137,9 +138,9 @@ def _act(battle: Battle, unit: Unit, action_key: str, goal: Spot, models: str, o
     outcome.actor = unit.name
     outcome.data.update(action=action.key, walked=round(found.walked, 3), allowance=found.allowance,
                         halved=sorted(found.causes))
-    outcome.effect("action_taken", unit=unit.name, action=action.key, frm=str(start_spot), to=str(goal),
+    outcome.add(ActionTaken(unit=unit.name, action=action.key, frm=str(start_spot), to=str(goal),
                    walked=round(found.walked, 3), allowance=found.allowance, halved=sorted(found.causes),
-                   models=[str(s) for s in unit.models])
+                   models=[str(s) for s in unit.models]))
     outcome.highlight.update(path=[str(start_spot.cell), str(goal.cell)], actor=str(goal.cell),
                              cells=sorted({str(s.cell) for s in unit.models}))
 
@@ -183,5 +184,5 @@ def place(battle: Battle, order: Place, dice: Dice, outcome: Outcome) -> None:
         raise InvalidOrderError("List the spots for the models, like `models:C4,D4,C5`.")
     _place(battle, unit, spots)
     outcome.actor = unit.name
-    outcome.effect("placed", unit=unit.name, models=[str(s) for s in unit.models])
+    outcome.add(Placed(unit=unit.name, models=[str(s) for s in unit.models]))
     outcome.highlight.update(actor=str(unit.cell), cells=sorted({str(s.cell) for s in unit.models}))

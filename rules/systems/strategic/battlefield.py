@@ -8,6 +8,27 @@ from rules.constants import const_or
 from rules.coords import Cell
 from rules.systems.strategic.combat import roll_test, skill_breakdown
 from rules.systems.strategic.damage import apply_damage, apply_magdam, roll_damage
+from rules.systems.strategic.effects import (
+    BridgeDamaged,
+    BridgeDestroyed,
+    BurntOut,
+    CaughtFire,
+    Chance,
+    FireOut,
+    Frozen,
+    FrozenIn,
+    IceMelted,
+    Ignited,
+    Plunged,
+    Smoke,
+    SmokeCleared,
+    StatusEnded,
+    StormsMoved,
+    Stunned,
+    Sunk,
+    TrapRevealed,
+    TrapSprung,
+)
 from rules.systems.strategic.units import SINKING_CLASSES
 
 if TYPE_CHECKING:
@@ -76,9 +97,9 @@ def move_storms(battle: Battle, dice: Dice, outcome: Outcome) -> None:
         battle.square(cell).storm = True
         if battle.square_state(cell).fire:
             battle.clear_square(cell, "fire")  # A52: the map is re-evaluated, and storms put fires out
-            outcome.effect("fire_out", cell=str(cell), cause="storm")
-    outcome.effect("storms_moved", direction=name, distance=distance, before=[str(c) for c in storms],
-                   after=[str(c) for c in kept], dropped=len(moved) - len(kept))
+            outcome.add(FireOut(cell=str(cell), cause="storm"))
+    outcome.add(StormsMoved(direction=name, distance=distance, before=[str(c) for c in storms],
+                   after=[str(c) for c in kept], dropped=len(moved) - len(kept)))
     outcome.highlight.setdefault("cells", []).extend(str(c) for c in kept)
 
 
@@ -106,7 +127,7 @@ def spread_fire(battle: Battle, dice: Dice, outcome: Outcome) -> None:
             continue
         state.fire = 0
         state.burnt = True
-        outcome.effect("burnt_out", cell=str(cell))
+        outcome.add(BurntOut(cell=str(cell)))
 
 
 def expire_smoke(battle: Battle, outcome: Outcome) -> None:
@@ -117,7 +138,7 @@ def expire_smoke(battle: Battle, outcome: Outcome) -> None:
             battle.square(cell).smoke = left
         else:
             battle.clear_square(cell, "smoke")
-            outcome.effect("smoke_cleared", cell=str(cell))
+            outcome.add(SmokeCleared(cell=str(cell)))
 
 
 def count_down_statuses(battle: Battle, outcome: Outcome) -> None:
@@ -128,7 +149,7 @@ def count_down_statuses(battle: Battle, outcome: Outcome) -> None:
                 continue
             if left <= 0:
                 remove_status(unit, status)
-                outcome.effect("status_ended", unit=unit.name, status=status)
+                outcome.add(StatusEnded(unit=unit.name, status=status))
             else:
                 unit.status_rounds[status] = left - 1
 
@@ -155,7 +176,7 @@ def ignite(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, test_mod
     """Set a square ablaze for 1d3 rounds; the units on it test Agility or catch fire (A36)."""
     rounds = dice.d(int(battle.const("fire_rounds_die")), f"fire duration on {cell}")
     battle.square(cell).fire = rounds
-    outcome.effect("ignited", cell=str(cell), rounds=rounds, cause=cause)
+    outcome.add(Ignited(cell=str(cell), rounds=rounds, cause=cause))
     _mark(outcome, cell, "fire")
     trap = battle.square_state(cell).feature == "fire_trap"
     if test_mod is None:
@@ -171,7 +192,7 @@ def ignite(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, test_mod
         outcome.tests.append(result)
         if not result["success"]:
             add_status(unit, "on_fire")
-            outcome.effect("caught_fire", unit=unit.name, cell=str(cell))
+            outcome.add(CaughtFire(unit=unit.name, cell=str(cell)))
     if trap:
         spring_fire_trap(battle, cell, dice, outcome, cause="premature")
 
@@ -179,7 +200,7 @@ def ignite(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, test_mod
 def spring_fire_trap(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, cause: str) -> None:
     """Set off a Fire Trap: its square and every adjacent Forest burn; those caught test Agility -20."""
     battle.clear_square(cell, "feature", "feature_side", "feature_ap", "revealed")
-    outcome.effect("trap_sprung", feature="fire_trap", cell=str(cell), cause=cause)
+    outcome.add(TrapSprung(feature="fire_trap", cell=str(cell), cause=cause))
     mod = int(battle.const("fire_trap_test_mod"))
     if not battle.square_state(cell).fire and can_burn(battle, cell):
         ignite(battle, cell, dice, outcome, test_mod=mod, cause="Fire Trap")
@@ -196,7 +217,7 @@ def _chance(battle: Battle, dice: Dice, outcome: Outcome, key: str, purpose: str
     if chance <= 0:
         return False
     roll = dice.d100(purpose)  # A07: the event happens on d100 <= chance
-    outcome.effect("chance", what=purpose, cell=str(cell), chance=chance, roll=roll, happened=roll <= chance)
+    outcome.add(Chance(what=purpose, cell=str(cell), chance=chance, roll=roll, happened=roll <= chance))
     return roll <= chance
 
 
@@ -213,13 +234,13 @@ def freeze(battle: Battle, cell: Cell, outcome: Outcome, cause: str) -> bool:
     battle.square(cell).underlying = terrain.key  # A33: the ice melts back into this water
     battle.set_terrain(cell, ICE)
     battle.map_version += 1
-    outcome.effect("frozen", cell=str(cell), cause=cause)
+    outcome.add(Frozen(cell=str(cell), cause=cause))
     _mark(outcome, cell, "ice")
     for unit in battle.units_at(cell):
         if unit.flying or unit.hovering:
             continue  # A34: only the units standing in the water are caught
         add_status(unit, "immobilised")
-        outcome.effect("frozen_in", unit=unit.name, cell=str(cell))
+        outcome.add(FrozenIn(unit=unit.name, cell=str(cell)))
     return True
 
 
@@ -242,7 +263,7 @@ def on_hit_square(battle: Battle, cell: Cell, dtype: str, dice: Dice, outcome: O
         if _chance(battle, dice, outcome, "water_smoke_chance", f"smoke on {cell}", cell):
             state = battle.square(cell)
             state.smoke = max(state.smoke, int(const_or(battle, "water_smoke_rounds", 1)))
-            outcome.effect("smoke", cell=str(cell), rounds=state.smoke)
+            outcome.add(Smoke(cell=str(cell), rounds=state.smoke))
             _mark(outcome, cell, "smoke")
 
 
@@ -259,7 +280,7 @@ def _revert(battle: Battle, cell: Cell) -> str:
 def melt_ice(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome) -> None:
     """Turn Ice into the water under it; the units on it plunge (000:L64, A33, A34)."""
     new = _revert(battle, cell)
-    outcome.effect("ice_melted", cell=str(cell), terrain=new)
+    outcome.add(IceMelted(cell=str(cell), terrain=new))
     _mark(outcome, cell, "ice melted")
     for unit in battle.units_at(cell):
         remove_status(unit, "immobilised")  # A34: frozen-in units go free when the ice melts
@@ -270,7 +291,7 @@ def plunge(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: Outcome)
     """Drop a unit into the water: a Horde takes 1d5 magdam per Squad and tests Toughness (A31, A40)."""
     if unit.flying or unit.hoverer:
         return
-    outcome.effect("plunged", unit=unit.name, cell=str(cell))
+    outcome.add(Plunged(unit=unit.name, cell=str(cell)))
     if unit.is_horde:
         die = int(const_or(battle, "plunge_magdam_die", 5))
         magdam = sum(dice.d(die, f"magdam to {unit.name}") for _ in range(max(1, unit.squads)))
@@ -280,7 +301,7 @@ def plunge(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: Outcome)
         outcome.tests.append(result)
         if not result["success"]:
             add_status(unit, "stunned", int(const_or(battle, "plunge_stun_rounds", 1)))
-            outcome.effect("stunned", unit=unit.name, rounds=unit.status_rounds["stunned"])
+            outcome.add(Stunned(unit=unit.name, rounds=unit.status_rounds["stunned"]))
     elif unit.sinks_in_deep_water and battle.square_state(cell).deep:
         resist_sinking(battle, unit, cell, dice, outcome)
 
@@ -296,7 +317,7 @@ def resist_sinking(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: 
     if not result["success"]:
         unit.altitude = SUNK_ALTITUDE
         add_status(unit, "sunk")
-        outcome.effect("sunk", unit=unit.name, cell=str(cell), altitude=unit.altitude)
+        outcome.add(Sunk(unit=unit.name, cell=str(cell), altitude=unit.altitude))
     return result
 
 
@@ -332,7 +353,7 @@ def damage_bridge(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, n
     result = {"cell": str(cell), "bridge": bridge["kind"], "roll": rolled, "damage": rolled["total"],
               "armour": armour, "tb": bridge["tb"], "wounds_lost": lost, "total_lost": total,
               "wounds": bridge["wounds"], "destroyed": total >= bridge["wounds"]}
-    outcome.effect("bridge_damaged", **{k: v for k, v in result.items() if k != "roll"})
+    outcome.add(BridgeDamaged(**{k: v for k, v in result.items() if k != "roll"}))
     if result["destroyed"]:
         if bridge["kind"] == "temporary":
             battle.clear_square(cell, "feature", "feature_side", "feature_ap", "revealed", "bridge_wounds")
@@ -340,7 +361,7 @@ def damage_bridge(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, n
         else:
             battle.clear_square(cell, "bridge_wounds")
             terrain = _revert(battle, cell)
-        outcome.effect("bridge_destroyed", cell=str(cell), bridge=bridge["kind"], terrain=terrain)
+        outcome.add(BridgeDestroyed(cell=str(cell), bridge=bridge["kind"], terrain=terrain))
         _mark(outcome, cell, "bridge down")
         for unit in battle.units_at(cell):
             plunge(battle, unit, cell, dice, outcome)
@@ -370,6 +391,6 @@ def search_for_traps(battle: Battle, unit: Unit, dice: Dice, outcome: Outcome) -
         if unit.side not in revealed:
             revealed.append(unit.side)
             found.append(str(cell))
-            outcome.effect("trap_revealed", cell=str(cell), feature=ftype.key, side=unit.side)
+            outcome.add(TrapRevealed(cell=str(cell), feature=ftype.key, side=unit.side))
             _mark(outcome, cell, ftype.label)
     return found

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from rules.constants import const_or
 from rules.dice import format_dice, parse_dice
 from rules.systems.strategic.combat import HEAD_AND_ARMS, clear_engagement
+from rules.systems.strategic.effects import CoverDecayed, Damage, Destroyed, MagnitudeDamage
 from rules.systems.strategic.terrain import cover_ap
 from rules.systems.strategic.units import LOCATIONS
 
@@ -95,7 +96,7 @@ def apply_damage(battle: Battle, unit: Unit, dice: Dice, outcome: Outcome, *, no
     else:
         unit.wounds = max(0, unit.wounds - lost)
         result.update(wounds_left=unit.wounds)
-    outcome.effect("damage", **{k: v for k, v in result.items() if k != "roll"})
+    outcome.add(Damage(**{k: v for k, v in result.items() if k != "roll"}))
     result["destroyed"] = destroy_if_dead(battle, unit, outcome)
     return result
 
@@ -108,8 +109,8 @@ def _decay_cover(battle: Battle, unit: Unit, damage: int, cover: dict[str, int],
     state = battle.square(unit.cell)
     state.feature_ap = max(0, cover["feature"] - int(const_or(battle, "cover_decay", 1)))
     result["feature_ap_left"] = state.feature_ap
-    outcome.effect("cover_decayed", cell=str(unit.cell), feature=state.feature,
-                   before=cover["feature"], after=state.feature_ap)
+    outcome.add(CoverDecayed(cell=str(unit.cell), feature=state.feature,
+                   before=cover["feature"], after=state.feature_ap))
 
 
 def apply_magdam(battle: Battle, unit: Unit, amount: int, outcome: Outcome, source: str = "") -> dict[str, Any]:
@@ -117,7 +118,7 @@ def apply_magdam(battle: Battle, unit: Unit, amount: int, outcome: Outcome, sour
     unit.magnitude = max(0, unit.magnitude - max(0, amount))
     result: dict[str, Any] = {"unit": unit.name, "magnitude_lost": amount, "magnitude_left": unit.magnitude,
                               "source": source}
-    outcome.effect("magnitude_damage", **result)
+    outcome.add(MagnitudeDamage(**result))
     result["destroyed"] = destroy_if_dead(battle, unit, outcome)
     return result
 
@@ -128,7 +129,7 @@ def destroy_if_dead(battle: Battle, unit: Unit, outcome: Outcome) -> bool:
         return False
     partners = clear_engagement(battle, unit)
     battle.remove_unit(unit)
-    outcome.effect("destroyed", unit=unit.name, side=unit.side, at=str(unit.cell), engaged_with=partners,
-                   last=unit.to_dict())
+    outcome.add(Destroyed(unit=unit.name, side=unit.side, at=str(unit.cell), engaged_with=partners,
+                   last=unit.to_dict()))
     outcome.highlight.setdefault("marks", []).append({"cell": str(unit.cell), "text": f"{unit.name} destroyed"})
     return True

@@ -11,6 +11,7 @@ from rules.systems.strategic.area import target_count
 from rules.systems.strategic.battlefield import on_hit_square, resist_sinking
 from rules.systems.strategic.combat import condition_modifiers, hit_location, roll_test, skill_breakdown
 from rules.systems.strategic.damage import apply_damage
+from rules.systems.strategic.effects import FeatureExpended, Fell, MineTriggered, Surfaced
 from rules.systems.strategic.features import clear_feature, feature_at
 from rules.systems.strategic.terrain import add_dtv_line, deep_water, effective_dtv
 from rules.systems.strategic.units import Weapon
@@ -79,8 +80,8 @@ def difficult_terrain_test(battle: Battle, unit: Unit, cell: Cell, dice: Dice, o
     rule = fall_rule(battle, terrain.key)
     if result["success"] or rule is None or unit.flying or result["degrees"] < rule.dof:
         return result
-    outcome.effect("fell", unit=unit.name, cell=str(cell), terrain=terrain.key, degrees=result["degrees"],
-                   prone=rule.prone)
+    outcome.add(Fell(unit=unit.name, cell=str(cell), terrain=terrain.key, degrees=result["degrees"],
+                   prone=rule.prone))
     if rule.prone and "prone" not in unit.statuses:
         unit.statuses.append("prone")
     location = hit_location(dice.d100(f"hit location of {unit.name}'s fall"))
@@ -103,7 +104,7 @@ def surface(battle: Battle, unit: Unit, cell: Cell, outcome: Outcome) -> None:
     if "sunk" in unit.statuses and not deep_water(battle, cell):
         unit.statuses.remove("sunk")
         unit.altitude = max(0, unit.altitude)
-        outcome.effect("surfaced", unit=unit.name, cell=str(cell))
+        outcome.add(Surfaced(unit=unit.name, cell=str(cell)))
 
 
 def trigger_minefield(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: Outcome) -> bool:
@@ -118,7 +119,7 @@ def trigger_minefield(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcom
         return False
     left = (int(battle.const("minefield_triggers")) if state.mine_triggers is None else state.mine_triggers) - 1
     state.mine_triggers = left
-    outcome.effect("mine_triggered", unit=unit.name, cell=str(cell), feature=ftype.key, triggers_left=max(0, left))
+    outcome.add(MineTriggered(unit=unit.name, cell=str(cell), feature=ftype.key, triggers_left=max(0, left)))
     outcome.highlight.setdefault("marks", []).append({"cell": str(cell), "text": "mine"})
     hit = True
     if not unit.is_horde:  # Hordes are automatically affected
@@ -145,5 +146,5 @@ def trigger_minefield(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcom
     on_hit_square(battle, cell, "X", dice, outcome)
     if left <= 0:
         clear_feature(battle, cell)
-        outcome.effect("feature_expended", cell=str(cell), feature=ftype.key)
+        outcome.add(FeatureExpended(cell=str(cell), feature=ftype.key))
     return True

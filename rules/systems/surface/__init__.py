@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rules.system import System
 from rules.systems.surface import actions
+from rules.systems.surface.effects import EFFECTS
 from rules.systems.surface.legal import legal_orders
 from rules.systems.surface.phases import PHASES
 from rules.systems.surface.table import TABLE
@@ -22,6 +23,7 @@ SYSTEM = System(
     describe="Two forces of Grunts, Special Forces, Armor and Battleoids fight rounds set by each side's "
              "secret Pre-Battle Plan: initiative, morale, the target lottery, hits and deflections, then "
              "rally, victory level, retreat, escape and collateral damage.",
+    effects=EFFECTS,
 )
 
 __all__ = ["SYSTEM", "actions"]

@@ -10,6 +10,16 @@ from rules.dice import Dice
 from rules.errors import IllegalOrderError, InvalidOrderError, NotFoundError
 from rules.orders import AddUnit, EditUnit, End, RemoveUnit, SetRule, Start
 from rules.outcome import Outcome
+from rules.systems.surface.effects import (
+    BattleEnded,
+    BattleStarted,
+    GameTurnBegan,
+    PlanSubmitted,
+    SideSet,
+    UnitAdded,
+    UnitEdited,
+    UnitRemoved,
+)
 from rules.systems.surface.forces import add_forces, read_forces
 from rules.systems.surface.orders import ImportForces, NextTurn, Resolve, SetSide, SubmitPlan
 from rules.systems.surface.resolve import resolve_battle, two_forces, two_forces_or_none
@@ -68,7 +78,7 @@ def add_unit(battle: SurfaceBattle, order: AddUnit, dice: Dice, outcome: Outcome
     unit.damage = check_damage(damage, unit.capacity)
     battle.add_unit(unit)
     outcome.actor = unit.id
-    outcome.effect("unit_added", unit=unit.name, id=unit.id, side=side.name, unit_type=unit.utype)
+    outcome.add(UnitAdded(unit=unit.name, id=unit.id, side=side.name, unit_type=unit.utype))
 
 
 @handles("surface-import")
@@ -93,7 +103,7 @@ def edit_unit(battle: SurfaceBattle, order: EditUnit, dice: Dice, outcome: Outco
     if damage != unit.damage:
         changed.append("damage")
     unit.damage = check_damage(damage, unit.capacity)
-    outcome.effect("unit_edited", unit=unit.name, id=unit.id, fields=", ".join(changed) or "nothing")
+    outcome.add(UnitEdited(unit=unit.name, id=unit.id, fields=", ".join(changed) or "nothing"))
 
 
 @handles("remove-unit")
@@ -102,7 +112,7 @@ def remove_unit(battle: SurfaceBattle, order: RemoveUnit, dice: Dice, outcome: O
     _open(battle)
     unit = battle.unit(order.unit)
     battle.remove_unit(unit)
-    outcome.effect("unit_removed", unit=unit.name, id=unit.id)
+    outcome.add(UnitRemoved(unit=unit.name, id=unit.id))
 
 
 @handles("set-rule")
@@ -136,7 +146,7 @@ def start(battle: SurfaceBattle, order: Start, dice: Dice, outcome: Outcome) -> 
         raise IllegalOrderError(f"The battle is already {battle.status}; only a battle in setup can start.")
     two_forces(battle)
     battle.status = "active"
-    outcome.effect("battle_started", turn=int(doc(battle)["turn"]))
+    outcome.add(BattleStarted(turn=int(doc(battle)["turn"])))
 
 
 @handles("end")
@@ -144,7 +154,7 @@ def end(battle: SurfaceBattle, order: End, dice: Dice, outcome: Outcome) -> None
     """End the battle (an unresolved engagement is not fought)."""
     lifecycle.require_not_ended(battle)
     battle.status = "ended"
-    outcome.effect("battle_ended", turn=int(doc(battle)["turn"]))
+    outcome.add(BattleEnded(turn=int(doc(battle)["turn"])))
 
 
 @handles("surface-side")
@@ -157,7 +167,7 @@ def set_side(battle: SurfaceBattle, order: SetSide, dice: Dice, outcome: Outcome
     leader = check_name(order.leader, "leader name") if order.leader else ""
     record = Standing(leader, order.ability, order.blockaded, order.last_ground)
     doc(battle)["standing"][name.lower()] = record.to_dict()
-    outcome.effect("side_set", side=name, **record.to_dict())
+    outcome.add(SideSet(side=name, **record.to_dict()))
 
 
 @handles("surface-plan")
@@ -181,7 +191,7 @@ def submit_plan(battle: SurfaceBattle, order: SubmitPlan, dice: Dice, outcome: O
     plans[name.lower()] = Plan(order.intensity, order.daring, tuple(dropped), order.besieged).to_dict()
     sides = {s.lower() for s in two_forces_or_none(battle)}
     outcome.data = {"side": name, "replaced": replaced, "ready": bool(sides) and sides <= set(plans)}
-    outcome.effect("plan_submitted", side=name)
+    outcome.add(PlanSubmitted(side=name))
 
 
 @handles("surface-resolve")
@@ -221,4 +231,4 @@ def next_turn(battle: SurfaceBattle, order: NextTurn, dice: Dice, outcome: Outco
                                 "turn": int(state["turn"]) + 1, "report": None,
                                 "last_plans": {s.lower(): p for s, p in state["report"]["plans"].items()}}
     battle.round = 0
-    outcome.effect("next_turn", turn=int(state["turn"]) + 1, removed=[u.name for u in gone])
+    outcome.add(GameTurnBegan(turn=int(state["turn"]) + 1, removed=[u.name for u in gone]))

@@ -8,6 +8,7 @@ from typing import Any
 from rules.dice import Dice
 from rules.errors import RulesetError
 from rules.outcome import Outcome
+from rules.systems.surface.effects import Disappeared, Disintegrated, Escaped, Lost, Rallied
 from rules.systems.surface.state import SurfaceBattle, plan, standing
 from rules.systems.surface.units import ACTIVE, DESTROYED, DISRUPTED, ESCAPED, ROUTED, Unit
 
@@ -27,7 +28,7 @@ def rally_or_disintegrate(battle: SurfaceBattle, dice: Dice, outcome: Outcome) -
             result = "rallies" if rallied else "disintegrates"
             outcome.tests.append({"test": "rally", "unit": u.id, "die": die, "roll": roll, "rally": u.rally,
                                   "result": result})
-            outcome.effect("rallied" if rallied else "disintegrated", unit=u.name)
+            outcome.add(Rallied(unit=u.name) if rallied else Disintegrated(unit=u.name))
             rows.append({"unit": u.id, "result": result, "die": die, "roll": roll, "rally": u.rally})
     return rows
 
@@ -56,7 +57,7 @@ def escape(battle: SurfaceBattle, units: list[Unit], dice: Dice, outcome: Outcom
         if not u.regular:
             u.state = DESTROYED
             rows.append({"unit": u.id, "result": "disappears"})
-            outcome.effect("disappeared", unit=u.name)
+            outcome.add(Disappeared(unit=u.name))
             continue
         chance = Fraction(int(battle.const("escape_pct")), 100)
         if standing(battle, u.side).blockaded:
@@ -66,7 +67,7 @@ def escape(battle: SurfaceBattle, units: list[Unit], dice: Dice, outcome: Outcom
         u.state = ESCAPED if roll <= needed else DESTROYED
         result = "escapes" if u.state == ESCAPED else "lost"
         outcome.tests.append({"test": "escape", "unit": u.id, "roll": roll, "needed": needed, "result": result})
-        outcome.effect("escaped" if u.state == ESCAPED else "lost", unit=u.name)
+        outcome.add(Escaped(unit=u.name) if u.state == ESCAPED else Lost(unit=u.name))
         rows.append({"unit": u.id, "result": result, "roll": roll, "needed": needed})
     return rows
 

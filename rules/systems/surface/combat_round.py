@@ -6,6 +6,7 @@ from typing import Any
 
 from rules.dice import Dice
 from rules.outcome import Outcome
+from rules.systems.surface.effects import Damage, Routed
 from rules.systems.surface.fire import count_hits, deflections, take_damage
 from rules.systems.surface.lottery import draw_target, priorities
 from rules.systems.surface.state import SurfaceBattle
@@ -51,7 +52,7 @@ def morale_check(battle: SurfaceBattle, unit: Unit, dice: Dice, outcome: Outcome
         unit.state = ACTIVE
     elif result == ROUTS:
         unit.state = ROUTED
-        outcome.effect("routed", unit=unit.name)
+        outcome.add(Routed(unit=unit.name))
     return test
 
 
@@ -95,6 +96,6 @@ def shoot(battle: SurfaceBattle, unit: Unit, targets: list[Unit], tpv: dict[str,
     through = deflections(battle, unit, target, int(hits["hits"]), dice)
     damage = take_damage(battle, target, sum(1 for d in through if d["success"]))
     if damage["damage"]:
-        outcome.effect("damage", unit=target.name, by=unit.name, points=damage["damage"], total=damage["total"],
-                       state=damage["after"])
+        outcome.add(Damage(unit=target.name, by=unit.name, points=damage["damage"], total=damage["total"],
+                       state=damage["after"]))
     return {"target": target.id, "lottery": lottery, "hits": hits, "through": through, "result": damage}

@@ -9,6 +9,7 @@ from rules.errors import IllegalOrderError
 from rules.outcome import Outcome
 from rules.systems.surface.aftermath import collateral, escape, rally_or_disintegrate, reset_damage
 from rules.systems.surface.combat_round import combat_round
+from rules.systems.surface.effects import Resolved
 from rules.systems.surface.state import Plan, SurfaceBattle, doc, forces, plan, standing
 from rules.systems.surface.units import DESTROYED, ESCAPED, Unit
 from rules.systems.surface.victory import DRAW, judge, relative_loss, retreat_steps
@@ -117,7 +118,7 @@ def resolve_battle(battle: SurfaceBattle, dice: Dice, outcome: Outcome, *, last_
         "draw": verdict["levels"][sides[0]] == DRAW,
     }
     # First among the engagement's many effects, so a log entry shows the result before any single hit.
-    outcome.effects.insert(0, {"type": "resolved", "levels": verdict["levels"], "rounds": len(log)})
+    outcome.effects.insert(0, Resolved(levels=verdict["levels"], rounds=len(log)))
     return report
 
 

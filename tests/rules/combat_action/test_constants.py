@@ -137,7 +137,7 @@ def test_deviation_cm(area: str, key: str, cm: int) -> None:
     b = battle([("A", "Red", "A1", infantry(weapons=[weapon])), ("B", "Blue", "A4", infantry())], {key: str(cm)})
     mode = "grenade" if area == "grenade" else "heavy"
     out = b.apply(Fire(unit="A", weapon="Lobber", target="B", mode=mode), dice(1, 1))
-    assert next(e for e in out.effects if e["type"] == "deviated")["cm"] == 3 * cm
+    assert next(e for e in out.effects if e.kind == "deviated").cm == 3 * cm
 
 
 @pytest.mark.constant("deviation_sector_degrees")
@@ -148,7 +148,7 @@ def test_deviation_sector_degrees(degrees: int, lands: str) -> None:
     b = battle([("A", "Red", "A1", infantry()), ("B", "Blue", "A4", infantry())],
                {"deviation_sector_degrees": str(degrees)})
     out = b.apply(Fire(unit="A", weapon="Frag", target="B", mode="grenade"), dice(1, 2))
-    assert next(e for e in out.effects if e["type"] == "deviated")["to"] == lands
+    assert next(e for e in out.effects if e.kind == "deviated").to == lands
 
 
 @pytest.mark.constant("ooc_vehicle_angle")
@@ -185,6 +185,6 @@ def test_power_plant_explosion(rules: dict[str, str], crash: int, turns: int, ne
     b = battle([("A", "Red", "A1", infantry()), ("T", "Blue", "A3", {"kind": "vehicle", "pf": 0}),
                 ("N", "Blue", "A4", infantry())], rules)
     out = b.apply(Fire(unit="A", weapon="Rifle", target="T"), dice(6, 6, 3, 6))
-    assert next(e for e in out.effects if e["type"] == "transported_hit")["pen"] == crash
+    assert next(e for e in out.effects if e.kind == "transported_hit").pen == crash
     assert b.unit("T").ooc_turns == turns
     assert b.unit("N").state == near

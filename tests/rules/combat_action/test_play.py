@@ -162,8 +162,8 @@ def test_grenade_deviates_on_a_miss() -> None:
     b = battle([("A", "Red", "A1", infantry()), ("B", "Blue", "A4", infantry())])
     out = b.apply(Fire(unit="A", weapon="Frag", target="B", mode="grenade"), dice(1, 1))
     # roll 1 + 0 (grenades are +1 only at PB; 15 cm is Short) -> miss 3 -> 9 cm -> 2 squares on (rounded).
-    dev = next(e for e in out.effects if e["type"] == "deviated")
-    assert dev["cm"] == 9 and dev["to"] == "A6"
+    dev = next(e for e in out.effects if e.kind == "deviated")
+    assert dev.cm == 9 and dev.to == "A6"
 
 
 def test_pinned_cannot_close_or_fire_in_the_open() -> None:

@@ -28,7 +28,7 @@ def test_survivors_carry_ratings_flags_and_damage_and_read_back() -> None:
     order = ImportForces(forces=json.dumps(doc))
     assert Order.parse(str(order)) == order
     added = give(fresh, str(order))
-    assert [e["unit"] for e in added.effects] == ["Hammer", "Rebel"]
+    assert [e.unit for e in added.effects] == ["Hammer", "Rebel"]
     hammer = fresh.unit("Hammer")
     assert (hammer.damage, hammer.accuracy, hammer.owner, hammer.flags) == (2, 9, 7, ("space_marine", "powered_armor"))
     assert [u.name for u in fresh.iter_units()] == ["Hammer", "Rebel"]

@@ -10,6 +10,7 @@ from rules.modifiers import Modifier
 from rules.orders import Order
 from rules.systems.combat_action import fire as rules_fire
 from rules.systems.combat_action.actions.play import acting
+from rules.systems.combat_action.effects import Deviated, Missed, WeaponMalfunctioned
 from rules.systems.combat_action.hits import hit
 from rules.systems.combat_action.state import AIMED, ROUTING, pinned_rules_apply, safe_from_pinning
 from rules.systems.combat_action.table import handles, order
@@ -113,7 +114,7 @@ def fire(battle: Battle, order: Fire, dice: Dice, outcome: Outcome) -> None:
                               "need": int(battle.const("malfunction_min_roll")), "malfunctioned": broke})
         if broke:
             weapon.disabled = True
-            outcome.effect("weapon_malfunctioned", unit=unit.name, weapon=weapon.name)
+            outcome.add(WeaponMalfunctioned(unit=unit.name, weapon=weapon.name))
             if battle.const("malfunction_loses_shot"):
                 return
     mods = modifiers(battle, unit, weapon, target, order.mode)
@@ -126,7 +127,7 @@ def fire(battle: Battle, order: Fire, dice: Dice, outcome: Outcome) -> None:
     outcome.data.update(hit=shot.hit, weapon=weapon.name, target=target.name)
     landing = target.cell
     if not shot.hit:
-        outcome.effect("missed", unit=unit.name, target=target.name)
+        outcome.add(Missed(unit=unit.name, target=target.name))
         if not weapon.area or shot.miss == 0:
             return
         cm = rules_fire.deviation_cm(shot.miss, weapon.area == "grenade", int(battle.const("grenade_deviation_cm")),
@@ -134,8 +135,8 @@ def fire(battle: Battle, order: Fire, dice: Dice, outcome: Outcome) -> None:
         face = dice.d(6, f"{weapon.name} deviation direction")
         landing = rules_fire.deviate(unit.cell, target.cell, face, cm, int(battle.const("cm_per_square")),
                                      int(battle.const("deviation_sector_degrees")))
-        outcome.effect("deviated", weapon=weapon.name, frm=str(target.cell), to=str(landing), cm=cm, face=face,
-                       on_map=battle.on_map(landing))
+        outcome.add(Deviated(weapon=weapon.name, frm=str(target.cell), to=str(landing), cm=cm, face=face,
+                       on_map=battle.on_map(landing)))
         outcome.highlight["deviation"] = [str(target.cell), str(landing)]
         if not battle.on_map(landing):
             return

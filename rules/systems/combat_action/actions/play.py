@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from rules.errors import IllegalOrderError
 from rules.orders import Move, Order
 from rules.systems.combat_action.activation import activate
+from rules.systems.combat_action.effects import Aimed, GotUp, LeftTheTable, Moved, TurnEnded, WentFlatDown
 from rules.systems.combat_action.state import (
     AIMED,
     FLAT_DOWN,
@@ -111,10 +112,10 @@ def move(battle: Battle, order: Move, dice: Dice, outcome: Outcome) -> None:
     unit.moved_cm += cm
     unit.last_action = f"move {order.mode}"
     outcome.highlight.update(path=[str(frm), str(to)], target=str(to))
-    outcome.effect("moved", unit=unit.name, frm=str(frm), to=str(to), cm=cm, mode=order.mode)
+    outcome.add(Moved(unit=unit.name, frm=str(frm), to=str(to), cm=cm, mode=order.mode))
     if ROUTING in unit.statuses and not (0 < to.x < battle.width - 1 and 0 < to.y < battle.height - 1):
         unit.state = "ooa"
-        outcome.effect("left_the_table", unit=unit.name)  # 4.11.4
+        outcome.add(LeftTheTable(unit=unit.name))  # 4.11.4
 
 
 @handles("flat-down")
@@ -124,7 +125,7 @@ def flat_down(battle: Battle, order: FlatDown, dice: Dice, outcome: Outcome) -> 
     if unit.machine or FLAT_DOWN in unit.statuses or ROUTING in unit.statuses:
         raise IllegalOrderError(f"{unit.name} cannot go flat down now (machines cannot, routing units only charge).")
     unit.statuses.append(FLAT_DOWN)
-    outcome.effect("flat_down", unit=unit.name)
+    outcome.add(WentFlatDown(unit=unit.name))
 
 
 @handles("get-up")
@@ -134,7 +135,7 @@ def get_up(battle: Battle, order: GetUp, dice: Dice, outcome: Outcome) -> None:
     if FLAT_DOWN not in unit.statuses:
         raise IllegalOrderError(f"{unit.name} is not flat down.")
     unit.statuses.remove(FLAT_DOWN)
-    outcome.effect("got_up", unit=unit.name)
+    outcome.add(GotUp(unit=unit.name))
 
 
 @handles("aim")
@@ -144,7 +145,7 @@ def aim(battle: Battle, order: Aim, dice: Dice, outcome: Outcome) -> None:
     if ROUTING in unit.statuses or AIMED in unit.statuses:
         raise IllegalOrderError(f"{unit.name} cannot aim now (already aimed, or routing).")
     unit.statuses.append(AIMED)
-    outcome.effect("aimed", unit=unit.name)
+    outcome.add(Aimed(unit=unit.name))
 
 
 @handles("end-turn")
@@ -160,4 +161,4 @@ def end_turn(battle: Battle, order: EndTurn, dice: Dice, outcome: Outcome) -> No
         unit.statuses.remove(AIMED)
     if not turns.finish_turn(battle, unit.id, "ended"):
         raise IllegalOrderError(f"{unit.name} has no activation to end this round.")
-    outcome.effect("turn_ended", unit=unit.name)
+    outcome.add(TurnEnded(unit=unit.name))

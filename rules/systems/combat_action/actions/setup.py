@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from rules import lifecycle
 from rules.errors import InvalidOrderError
 from rules.orders import AddUnit, EditUnit, Start
+from rules.systems.combat_action.effects import UnitAdded, UnitEdited
 from rules.systems.combat_action.statblock import apply_stats
 from rules.systems.combat_action.table import handles
 from rules.systems.combat_action.units import Unit
@@ -45,7 +46,7 @@ def add_unit(battle: Battle, order: AddUnit, dice: Dice, outcome: Outcome) -> No
     battle.add_unit(unit)
     outcome.actor = name
     outcome.highlight["target"] = str(cell)
-    outcome.effect("unit_added", unit=name, side=side.name, at=str(cell), owner=order.owner, unit_kind=unit.kind)
+    outcome.add(UnitAdded(unit=name, side=side.name, at=str(cell), owner=order.owner, unit_kind=unit.kind))
 
 
 @handles("edit-unit")
@@ -60,7 +61,7 @@ def edit_unit(battle: Battle, order: EditUnit, dice: Dice, outcome: Outcome) -> 
         unit.statuses = [str(s) for s in raw]
     apply_stats(unit, stats, partial=True)
     outcome.actor = unit.name
-    outcome.effect("unit_edited", unit=unit.name, fields=sorted((order.stats or {}).keys()))
+    outcome.add(UnitEdited(unit=unit.name, fields=sorted((order.stats or {}).keys())))
 
 
 @handles("start")

@@ -19,6 +19,7 @@ from rules.systems.strategic.battlefield import (
     spring_fire_trap,
 )
 from rules.systems.strategic.combat import can_act, roll_test, skill_breakdown
+from rules.systems.strategic.effects import Bakelite, FireOut, StatusEnded, TrapSprung
 from rules.systems.strategic.table import handles
 from rules.systems.strategic.table import order as _order
 from rules.turns import require_active
@@ -108,7 +109,7 @@ def extinguish(battle: Battle, order: Extinguish, dice: Dice, outcome: Outcome) 
     if _near_water(battle, unit) or battle.square_state(unit.cell).storm:
         # 000:L74, 001:L61-62: water or a storm lets a unit put its fire out.
         remove_status(unit, "on_fire")
-        outcome.effect("fire_out", unit=unit.name, cause="water or storm")
+        outcome.add(FireOut(unit=unit.name, cause="water or storm"))
         return
     bd = skill_breakdown(battle, unit, "ag", int(battle.const("extinguish_test_mod")), "Putting out the flames")
     resist_fire_line(battle, bd, unit)
@@ -116,7 +117,7 @@ def extinguish(battle: Battle, order: Extinguish, dice: Dice, outcome: Outcome) 
     outcome.tests.append(result)
     if result["success"]:
         remove_status(unit, "on_fire")
-        outcome.effect("fire_out", unit=unit.name, cause="test")
+        outcome.add(FireOut(unit=unit.name, cause="test"))
 
 
 def _commander(battle: Battle, side: str) -> Unit:
@@ -151,7 +152,7 @@ def trigger_trap(battle: Battle, order: TriggerTrap, dice: Dice, outcome: Outcom
 
 def _spring_bakelite(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, by: str) -> None:
     battle.clear_square(cell, "feature", "feature_side", "feature_ap", "revealed")
-    outcome.effect("trap_sprung", feature="bakelite_trap", cell=str(cell), cause=f"triggered by {by}")
+    outcome.add(TrapSprung(feature="bakelite_trap", cell=str(cell), cause=f"triggered by {by}"))
     outcome.highlight.setdefault("marks", []).append({"cell": str(cell), "text": "Bakelite"})
     for unit in battle.units_at(cell):
         if not unit.is_horde:  # Hordes are caught automatically (000:L107)
@@ -161,7 +162,7 @@ def _spring_bakelite(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, b
                 continue
         penalty = dice.roll(str(battle.const("bakelite_penalty")), f"Bakelite penalty on {unit.name}").total
         add_status(unit, "bakelite", penalty + int(unit.status_rounds.get("bakelite", 0)))
-        outcome.effect("bakelite", unit=unit.name, penalty=penalty, total=unit.status_rounds["bakelite"])
+        outcome.add(Bakelite(unit=unit.name, penalty=penalty, total=unit.status_rounds["bakelite"]))
 
 
 @handles("detect-traps")
@@ -207,4 +208,4 @@ def break_free(battle: Battle, order: BreakFree, dice: Dice, outcome: Outcome) -
     if result["success"]:
         for status in held:
             remove_status(unit, status)
-            outcome.effect("status_ended", unit=unit.name, status=status)
+            outcome.add(StatusEnded(unit=unit.name, status=status))

@@ -33,6 +33,7 @@ from rules.systems.strategic.combat import (
     roll_test,
 )
 from rules.systems.strategic.damage import apply_damage
+from rules.systems.strategic.effects import Engaged
 from rules.systems.strategic.ranges import band_for, bands, max_range, weapon_range
 from rules.systems.strategic.table import handles
 from rules.systems.strategic.table import order as _order
@@ -142,7 +143,7 @@ def _melee(battle: Battle, attacker: Unit, weapon: Weapon, target: Unit, order: 
     result = roll_test(battle, dice, bd, f"{attacker.name} strikes with {weapon.name}")
     outcome.tests.append(result)
     engage(attacker, target)  # A58: a melee attack, hit or miss, engages the pair
-    outcome.effect("engaged", units=[attacker.name, target.name])
+    outcome.add(Engaged(units=[attacker.name, target.name]))
     outcome.data.update(kind="melee", reach=melee_reach(battle, weapon, target))
     if not result["success"]:
         return False

@@ -11,6 +11,7 @@ from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError, NotFoundError
 from rules.orders import Order
 from rules.squares import Square
+from rules.systems.strategic.effects import FeaturePlaced, FeatureRemoved, FpSet
 from rules.systems.strategic.features import (
     allows_terrain,
     clear_feature,
@@ -160,8 +161,8 @@ def place_feature(battle: Battle, order: PlaceFeature, dice: Dice, outcome: Outc
     outcome.data.update(feature=ftype.key, side=side.name, cells=[str(c) for c in squares], cost=ftype.cost,
                         purchase=purchase, fp_left=pool - side.fp_spent)
     outcome.highlight["cells"] = [str(c) for c in squares]
-    outcome.effect("feature_placed", feature=ftype.key, name=ftype.name, side=side.name,
-                   cells=[str(c) for c in squares], cost=ftype.cost, purchase=purchase, hidden=ftype.hidden)
+    outcome.add(FeaturePlaced(feature=ftype.key, name=ftype.name, side=side.name,
+                   cells=[str(c) for c in squares], cost=ftype.cost, purchase=purchase, hidden=ftype.hidden))
 
 
 @handles("remove-feature")
@@ -186,8 +187,8 @@ def remove_feature(battle: Battle, order: RemoveFeature, dice: Dice, outcome: Ou
     outcome.hidden = ftype.hidden
     outcome.data.update(feature=ftype.key, cell=str(cell), refund=refund)
     outcome.highlight["cells"] = [str(cell)]
-    outcome.effect("feature_removed", feature=ftype.key, name=ftype.name, cell=str(cell),
-                   side=side.name if side else None, refund=refund)
+    outcome.add(FeatureRemoved(feature=ftype.key, name=ftype.name, cell=str(cell),
+                   side=side.name if side else None, refund=refund))
 
 
 @handles("set-fp")
@@ -204,7 +205,7 @@ def set_fp(battle: Battle, order: SetFp, dice: Dice, outcome: Outcome) -> None:
     side.fp_adjust = order.adjust
     pool = fp_pool(battle, side)
     outcome.data.update(side=side.name, pool=pool, spent=side.fp_spent, left=pool - side.fp_spent)
-    outcome.effect("fp_set", side=side.name, override=order.value, adjust=order.adjust, pool=pool,
-                   spent=side.fp_spent)
+    outcome.add(FpSet(side=side.name, override=order.value, adjust=order.adjust, pool=pool,
+                   spent=side.fp_spent))
     # A side's points tell the other side how much it could have hidden, so the log keeps them for the GM.
     outcome.hidden = True

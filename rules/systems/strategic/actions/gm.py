@@ -16,6 +16,7 @@ from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.orders import Order
 from rules.systems.strategic.combat import prune_engagement
+from rules.systems.strategic.effects import Disengaged, Placed, UnitSet
 from rules.systems.strategic.movement import blocker
 from rules.systems.strategic.statblock import STAT_FIELDS, STATUSES, apply_stats
 from rules.systems.strategic.table import handles
@@ -73,9 +74,9 @@ def gm_place(battle: Battle, order: GmPlace, dice: Dice, outcome: Outcome) -> No
     unit.x, unit.y = goal.x, goal.y
     dropped = prune_engagement(battle, unit)
     outcome.actor = unit.name
-    outcome.effect("placed", unit=unit.name, frm=str(start), to=str(goal))
+    outcome.add(Placed(unit=unit.name, frm=str(start), to=str(goal)))
     if dropped:
-        outcome.effect("disengaged", unit=unit.name, from_units=dropped)
+        outcome.add(Disengaged(unit=unit.name, from_units=dropped))
     path = [str(start), str(goal)]
     outcome.highlight.update(path=path, actor=str(start), target=str(goal))
     battle.last = {"kind": "move", "path": path, "unit": unit.name}
@@ -190,7 +191,7 @@ def gm_set(battle: Battle, order: GmSet, dice: Dice, outcome: Outcome) -> None:
     outcome.data["changed"] = {k: {"old": before.get(k), "new": v} for k, v in shown.items()}
     if actions is not None:
         outcome.data["actions_left"] = turns.actions_left(battle, unit.name)
-    outcome.effect("unit_set", unit=unit.name, fields=sorted(order.changes))
+    outcome.add(UnitSet(unit=unit.name, fields=sorted(order.changes)))
     outcome.highlight["actor"] = str(unit.cell)
 
 

@@ -11,6 +11,7 @@ from rules.errors import IllegalOrderError
 from rules.homebrew import read_homebrew
 from rules.orders import Order
 from rules.ruleset import get_ruleset
+from rules.systems.strategic.effects import HomebrewImported
 from rules.systems.strategic.features import allows_terrain, terrain_names
 from rules.systems.strategic.table import handles
 from rules.systems.strategic.table import order as _order
@@ -65,4 +66,4 @@ def import_homebrew(battle: Battle, order: ImportHomebrew, dice: Dice, outcome: 
             raise IllegalOrderError(f"The {ftype.name} on {cell_key} stands on {battle.terrain_at(cell).name}, which "
                                     f"the new table no longer allows (only {terrain_names(battle, ftype)}).")
     battle.map_version += 1  # a terrain's colour or pattern may have changed
-    outcome.effect("homebrew_imported", terrain=[t.key for t in brew.terrain], features=[f.key for f in brew.features])
+    outcome.add(HomebrewImported(terrain=[t.key for t in brew.terrain], features=[f.key for f in brew.features]))

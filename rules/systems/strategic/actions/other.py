@@ -19,6 +19,7 @@ from rules.systems.strategic.combat import (
     roll_test,
     skill_breakdown,
 )
+from rules.systems.strategic.effects import Aiming, Defending, Hidden, Pushed
 from rules.systems.strategic.movement import blocker
 from rules.systems.strategic.table import checks, handles
 from rules.systems.strategic.table import order as _order
@@ -118,7 +119,7 @@ def aim(battle: Battle, order: Aim, dice: Dice, outcome: Outcome) -> None:
     unit = _actor(battle, order.unit, outcome)
     unit.aim = int(battle.const(f"aim_{mode}"))
     add_status(unit, "aiming")
-    outcome.effect("aiming", unit=unit.name, mode=mode, bonus=unit.aim)
+    outcome.add(Aiming(unit=unit.name, mode=mode, bonus=unit.aim))
 
 
 def _stealth_bonus(battle: Battle, unit: Unit) -> int:
@@ -145,7 +146,7 @@ def hide(battle: Battle, order: Hide, dice: Dice, outcome: Outcome) -> None:
     outcome.tests.append(result)
     if result["success"]:
         add_status(unit, "hidden")
-        outcome.effect("hidden", unit=unit.name, cell=str(unit.cell))
+        outcome.add(Hidden(unit=unit.name, cell=str(unit.cell)))
 
 
 def _push_path(battle: Battle, attacker: Unit, target: Unit, to: Cell | None) -> list[Cell]:
@@ -197,7 +198,7 @@ def maneuver(battle: Battle, order: Maneuver, dice: Dice, outcome: Outcome) -> N
     end = path[-1]
     target.x, target.y = end.x, end.y
     partners = clear_engagement(battle, target)  # A58: leaving the square ends the engagement
-    outcome.effect("pushed", unit=target.name, frm=str(start), to=str(end), engagement_ended=partners)
+    outcome.add(Pushed(unit=target.name, frm=str(start), to=str(end), engagement_ended=partners))
     outcome.highlight["path"] = [str(start), *(str(c) for c in path)]
     outcome.highlight.setdefault("marks", []).append({"cell": str(end), "text": f"{target.name} pushed"})
 
@@ -207,7 +208,7 @@ def defend(battle: Battle, order: Defend, dice: Dice, outcome: Outcome) -> None:
     """Stand on guard until the next round: melee attacks against the unit are harder."""
     unit = _actor(battle, order.unit, outcome)
     add_status(unit, "defending", 0)  # a timer of 0 ends at the start of the next round
-    outcome.effect("defending", unit=unit.name, penalty=int(battle.const("defend_melee_penalty")))
+    outcome.add(Defending(unit=unit.name, penalty=int(battle.const("defend_melee_penalty"))))
 
 
 @handles("act")

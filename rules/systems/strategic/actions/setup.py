@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from rules import lifecycle
 from rules.errors import IllegalOrderError
 from rules.orders import AddUnit, EditUnit, Paint
+from rules.systems.strategic.effects import UnitAdded, UnitEdited
 from rules.systems.strategic.movement import blocker
 from rules.systems.strategic.statblock import apply_stats
 from rules.systems.strategic.table import handles
@@ -51,7 +52,7 @@ def add_unit(battle: Battle, order: AddUnit, dice: Dice, outcome: Outcome) -> No
     battle.add_unit(unit)
     outcome.actor = name
     outcome.highlight["target"] = str(cell)
-    outcome.effect("unit_added", unit=name, side=side.name, at=str(cell), owner=order.owner)
+    outcome.add(UnitAdded(unit=name, side=side.name, at=str(cell), owner=order.owner))
 
 
 @handles("edit-unit")
@@ -61,4 +62,4 @@ def edit_unit(battle: Battle, order: EditUnit, dice: Dice, outcome: Outcome) -> 
     stats = lifecycle.edit_common(battle, unit, dict(order.stats or {}), "`ag:45` or `wounds:12`")
     apply_stats(unit, stats, battle.ruleset.unit_kinds, partial=True)
     outcome.actor = unit.name
-    outcome.effect("unit_edited", unit=unit.name, fields=sorted((order.stats or {}).keys()))
+    outcome.add(UnitEdited(unit=unit.name, fields=sorted((order.stats or {}).keys())))

@@ -1,0 +1,136 @@
+"""Typed outcome effects: one frozen dataclass per kind of effect, stored as `{"type": kind, **fields}`.
+
+A rule declares the effects it records next to it (`rules/core_effects.py` for the core, one
+`effects.py` per system) with `@effect("kind")`, and a handler records one with
+`outcome.add(Moved(unit=..., frm=..., to=...))`, so a misspelt kind or field fails where it is written.
+The stored form is the dict it always was: events in the database and exported files hold it, and
+`Outcome.from_dict` reads it back through the battle's system's table of kinds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, ClassVar, TypeVar
+
+from rules.errors import RulesetError
+
+E = TypeVar("E", bound="type[Effect]")
+OMIT = "omit_when_none"
+
+
+def optional(default: Any = None) -> Any:
+    """Declare a field that today's stored form leaves out when it is None (older effects lack it)."""
+    return field(default=default, metadata={OMIT: True})
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One thing an order did (a unit moved, a square burned, wounds lost); subclasses name their kind."""
+
+    KIND: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        # A rule hands over the lists it built; the effect keeps tuples, so it equals its reloaded self.
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, list):
+                object.__setattr__(self, f.name, _frozen(value))
+
+    @property
+    def kind(self) -> str:
+        """Return the effect's kind, as stored under `type`."""
+        return self.KIND
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the effect as its JSON-able stored dict: `{"type": kind, **fields}`."""
+        out: dict[str, Any] = {"type": self.kind}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None and f.metadata.get(OMIT):
+                continue
+            out[f.name] = _plain(value)
+        return out
+
+    @classmethod
+    def build(cls, data: Mapping[str, Any]) -> Effect:
+        """Rebuild an effect of this class from its stored fields; raise RulesetError if they do not fit."""
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - names - {"type"})
+        if unknown:
+            raise RulesetError(f"A `{cls.KIND}` effect has no field `{unknown[0]}`.")
+        missing = [f.name for f in fields(cls)
+                   if f.name not in data and f.default is MISSING and f.default_factory is MISSING]
+        if missing:
+            raise RulesetError(f"A `{cls.KIND}` effect needs `{missing[0]}`.")
+        return cls(**{k: _frozen(v) for k, v in data.items() if k != "type"})
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEffect(Effect):
+    """An effect read from an event this version no longer records in that shape; it keeps its stored form."""
+
+    type: str = ""
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        """Return the stored kind."""
+        return self.type
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the dict exactly as it was stored."""
+        return {"type": self.type, **{k: _plain(v) for k, v in self.details.items()}}
+
+
+def effect(kind: str) -> Callable[[E], E]:
+    """Name the kind an effect class is stored under (a class decorator)."""
+
+    def wrap(cls: E) -> E:
+        cls.KIND = kind
+        return cls
+
+    return wrap
+
+
+def table(*classes: type[Effect]) -> dict[str, type[Effect]]:
+    """Return the kinds of some effect classes, refusing two classes of one kind."""
+    out: dict[str, type[Effect]] = {}
+    for cls in classes:
+        if not cls.KIND or cls.KIND in out:
+            raise ValueError(f"effect kind {cls.KIND!r} of {cls.__name__} is empty or declared twice")
+        out[cls.KIND] = cls
+    return out
+
+
+def load_effect(data: Mapping[str, Any], kinds: Mapping[str, type[Effect]]) -> Effect:
+    """Rebuild one stored effect; a kind or shape this version does not record keeps its stored form."""
+    kind = str(data.get("type", ""))
+    cls = kinds.get(kind)
+    if cls is not None:
+        try:
+            return cls.build(data)
+        except (RulesetError, TypeError):
+            pass  # saved by an older version in another shape: still shown and compared as stored
+    return StoredEffect(type=kind, details={k: _frozen(v) for k, v in data.items() if k != "type"})
+
+
+def load_effects(items: Iterable[Any], kinds: Mapping[str, type[Effect]]) -> list[Effect]:
+    """Rebuild a stored list of effects."""
+    return [load_effect(e, kinds) for e in items if isinstance(e, Mapping)]
+
+
+def _frozen(value: Any) -> Any:
+    """Return a stored value with its lists as tuples, so a frozen effect holds nothing mutable."""
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def _plain(value: Any) -> Any:
+    """Return a field's value as JSON holds it (tuples as lists)."""
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
