@@ -44,6 +44,15 @@ class UnitRemoved(Effect):
     at: str
 
 
+@effect("unit_edited")
+@dataclass(frozen=True, slots=True)
+class UnitEdited(Effect):
+    """The GM changed a unit's stat block; `fields` names what changed."""
+
+    unit: str
+    fields: Sequence[str]
+
+
 @effect("painted")
 @dataclass(frozen=True, slots=True)
 class Painted(Effect):
@@ -188,7 +197,7 @@ class RoundStarted(Effect):
 
 # The kinds every system's outcomes may hold; a system's own table overrides a kind it words differently.
 CORE_EFFECTS = table(
-    BattleStarted, BattleEnded, RuleSet, UnitRemoved, Painted, EdgesSet, EdgesCleared, TurnEnded, Held,
+    BattleStarted, BattleEnded, RuleSet, UnitRemoved, UnitEdited, Painted, EdgesSet, EdgesCleared, TurnEnded, Held,
     TurnSkipped, RoundClosed, TurnModeSet, StandingOrderSet, StandingOrderCleared, StandingOrderFollowed,
     TurnLost, TurnPassed, PhaseChanged, RoundStarted,
 )

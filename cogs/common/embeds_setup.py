@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-import rules.systems.combat_action.effects as combat_action
+import rules.core_effects as core
 import rules.systems.m42.effects as m42
 import rules.systems.strategic.effects as strategic
 from cogs.common.embeds import INFO, MAX_LINES, effect_line, outcome_embed, safe, signed
@@ -66,7 +66,7 @@ def setup_effect_line(effect: Effect) -> str:
         return f"{side}'s feature point pool is the usual one: **{effect.pool} FP**."
     if isinstance(effect, (strategic.MapImported, m42.MapImported)):
         return _map_imported(effect)
-    if isinstance(effect, (strategic.UnitEdited, combat_action.UnitEdited, m42.UnitEdited)):
+    if isinstance(effect, core.UnitEdited):
         fields = ", ".join(safe(str(f).replace("_", " ")) for f in effect.fields)
         return f"{safe(effect.unit)}: changed {fields}."
     return effect_line(effect)

@@ -32,15 +32,6 @@ class UnitAdded(Effect):
     unit_kind: str
 
 
-@effect("unit_edited")
-@dataclass(frozen=True, slots=True)
-class UnitEdited(Effect):
-    """The GM changed a model's stat block."""
-
-    unit: str
-    fields: Sequence[str]
-
-
 @effect("turn_ended")
 @dataclass(frozen=True, slots=True)
 class TurnEnded(Effect):
@@ -220,7 +211,7 @@ class Altitude(Effect):
 
 
 EFFECTS = table(
-    Moved, UnitAdded, UnitEdited, TurnEnded, ModelHit, LocationDamaged, WeaponFaulty, CrewHit, ShutDown,
+    Moved, UnitAdded, TurnEnded, ModelHit, LocationDamaged, WeaponFaulty, CrewHit, ShutDown,
     Crashed, TransportedHit, WeaponMalfunctioned, Missed, Deviated, LeftTheTable, WentFlatDown, GotUp, Aimed,
     Unpinned, OutOfControl, Drifted, Altitude
 )

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules import edgeorders, lifecycle
+from rules.core_effects import UnitEdited
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.mapfile import parse_map, replace_map
 from rules.orders import AddUnit, EditUnit, ImportMap, Move
 from rules.systems.m42.board import Battle, kind_at
-from rules.systems.m42.effects import ActionTaken, Floors, MapImported, Placed, Road, UnitAdded, UnitEdited
+from rules.systems.m42.effects import ActionTaken, Floors, MapImported, Placed, Road, UnitAdded
 from rules.systems.m42.mapfile import LAYERS
 from rules.systems.m42.movement import action_of, explain_unreachable, reachable
 from rules.systems.m42.orders import Act, Place, SetFloors, SetRoad

@@ -50,15 +50,6 @@ class UnitAdded(Effect):
     models: Sequence[str]
 
 
-@effect("unit_edited")
-@dataclass(frozen=True, slots=True)
-class UnitEdited(Effect):
-    """The GM changed a unit's stat block."""
-
-    unit: str
-    fields: Sequence[str]
-
-
 @effect("action_taken")
 @dataclass(frozen=True, slots=True)
 class ActionTaken(Effect):
@@ -84,5 +75,5 @@ class Placed(Effect):
 
 
 EFFECTS = table(
-    MapImported, Road, Floors, UnitAdded, UnitEdited, ActionTaken, Placed
+    MapImported, Road, Floors, UnitAdded, ActionTaken, Placed
 )

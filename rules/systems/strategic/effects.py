@@ -60,15 +60,6 @@ class UnitAdded(Effect):
     owner: int | None
 
 
-@effect("unit_edited")
-@dataclass(frozen=True, slots=True)
-class UnitEdited(Effect):
-    """The GM changed a unit's stat block."""
-
-    unit: str
-    fields: Sequence[str]
-
-
 @effect("unit_set")
 @dataclass(frozen=True, slots=True)
 class UnitSet(Effect):
@@ -473,7 +464,7 @@ class Destroyed(Effect):
 
 
 EFFECTS = table(
-    Moved, Disengaged, MapImported, HomebrewImported, UnitAdded, UnitEdited, UnitSet, Placed, FeaturePlaced,
+    Moved, Disengaged, MapImported, HomebrewImported, UnitAdded, UnitSet, Placed, FeaturePlaced,
     FeatureRemoved, FpSet, Engaged, Aiming, Hidden, Pushed, Defending, FireOut, TrapSprung, Bakelite,
     StatusEnded, StormsMoved, BurntOut, SmokeCleared, Ignited, CaughtFire, Chance, Frozen, FrozenIn, Smoke,
     IceMelted, Plunged, Stunned, Sunk, BridgeDamaged, BridgeDestroyed, TrapRevealed, Fell, Surfaced,

@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rules import lifecycle
+from rules.core_effects import UnitEdited
 from rules.errors import InvalidOrderError
 from rules.orders import AddUnit, EditUnit, Start
-from rules.systems.combat_action.effects import UnitAdded, UnitEdited
+from rules.systems.combat_action.effects import UnitAdded
 from rules.systems.combat_action.statblock import apply_stats
 from rules.systems.combat_action.table import handles
 from rules.systems.combat_action.units import Unit

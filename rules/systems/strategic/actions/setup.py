@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules import lifecycle
+from rules.core_effects import UnitEdited
 from rules.errors import IllegalOrderError
 from rules.orders import AddUnit, EditUnit, Paint
-from rules.systems.strategic.effects import UnitAdded, UnitEdited
+from rules.systems.strategic.effects import UnitAdded
 from rules.systems.strategic.movement import blocker
 from rules.systems.strategic.statblock import apply_stats
 from rules.systems.strategic.table import handles
