@@ -22,7 +22,7 @@ from cogs.common.systems import front_end
 from rules import orders as o
 from rules.battle import Battle, board_size
 from rules.errors import GameError, NotAllowedError
-from rules.systems.strategic.actions.homebrew import ImportHomebrew
+from rules.orders import ImportHomebrew
 
 
 class BattleCog(commands.GroupCog, group_name="battle", group_description="Create and run battles"):

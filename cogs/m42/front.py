@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cogs.common.embeds import safe
 from cogs.common.systems import FrontEnd
 from rules import turns
 from rules.battle import Battle
@@ -20,7 +21,7 @@ def action_lines(battle: Battle, unit: M42Unit) -> list[str]:
     """Describe each action from where the leader stands: its distance, halved, and the squares it reaches."""
     lines = []
     for found in action_reach(battle, unit):
-        name = found.action.replace("-", " ").title()
+        name = safe(found.name)
         note = " (an assault: it may close within the standoff)" if found.assault else ""
         lines.append(f"**{name}**: {inches(found.inches)}, {inches(found.halved)} through area terrain, over an "
                      f"obstacle or a wall without opening; {len(found.squares)} squares{note}")
