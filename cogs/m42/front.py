@@ -6,6 +6,7 @@ from cogs.common.embeds import safe
 from cogs.common.systems import FrontEnd
 from rules import turns
 from rules.battle import Battle
+from rules.systems.m42.kinds import actions_of, tables
 from rules.systems.m42.orders import Act
 from rules.systems.m42.reach import action_reach, command_radius
 from rules.systems.m42.units import Unit as M42Unit
@@ -28,6 +29,19 @@ def action_lines(battle: Battle, unit: M42Unit) -> list[str]:
     return lines
 
 
+def _homebrew_sections(battle: Battle) -> list[tuple[str, list[str]]]:
+    """Return the GM's homebrew actions, each with its distance now (a GM may have set it) and its flag."""
+    builtin = tables(battle.ruleset_id).actions
+    lines = []
+    for action in actions_of(battle).values():
+        if action.key in builtin:
+            continue
+        note = ", an assault: it may close within the standoff (A93)" if action.assault else ""
+        lines.append(f"**{safe(action.title)}** (`{action.key}`): {inches(int(battle.const(action.constant)))}"
+                     f"{note}; its distance is `{action.constant}`")
+    return [("Homebrew actions", lines)] if lines else []
+
+
 def _option_fields(battle: Battle, unit: Unit) -> list[tuple[str, str]]:
     """Return the actions with their distances and the Command Radius, for My options."""
     if not isinstance(unit, M42Unit):
@@ -46,4 +60,5 @@ def _prompt_verbs(battle: Battle, unit: Unit, left: int) -> list[str]:
     return ["/action", "/place"] if isinstance(unit, M42Unit) else []
 
 
-FRONT_END = FrontEnd(option_fields=_option_fields, prompt_verbs=_prompt_verbs)
+FRONT_END = FrontEnd(option_fields=_option_fields, prompt_verbs=_prompt_verbs,
+                     homebrew_sections=_homebrew_sections)
