@@ -174,7 +174,7 @@ def test_an_unknown_action_names_the_battles_actions() -> None:
     brew(b)
     unit(b, "A", "C5")
     start(b)
-    with pytest.raises(IllegalOrderError, match="not an action of this battle; use one of advance, .*, charge"):
+    with pytest.raises(IllegalOrderError, match=r"not an action of this battle; use one of advance, .*, charge"):
         b.apply(Move(unit="A", to=Cell.parse("D5"), mode="sprint"), DICE)
 
 
