@@ -126,7 +126,7 @@ async def test_my_options_lists_each_action_and_how_far_it_goes(table: Table) ->
     text = text_of(reply)
     assert last_message(reply).ephemeral and last_message(reply).files
     # Bravo stands on the road: each action gains 2" (004:L72), halved after the bonus (A91).
-    assert 'Advance**: 8", 4" through area terrain' in text and 'At The Double**: 14", 7"' in text
+    assert 'Advance**: 8", 4" through area terrain' in text and 'At-The-Double**: 14", 7"' in text
     assert "Command Radius" in text and "Ld 2: 2 x Ld = 4\"" in text
 
 
