@@ -74,7 +74,7 @@ async def test_two_units_through_woods_over_a_wall_along_a_road_into_a_building(
     assert 'Advance D5 \u2192 G5, 3" of 6"' in text_of(moved)
     # Along the road, starting and ending on it: 12" + 2" (004:L72).
     road = await table.slash("move", user=alice, unit="Bravo", to="R15", mode="at-the-double")
-    assert 'At The Double D15 \u2192 R15, 14" of 14"' in text_of(road)
+    assert 'At-The-Double D15 \u2192 R15, 14" of 14"' in text_of(road)
     battle, bravo = await unit(table, "Bravo")
     assert all_placed_legally(battle, bravo) and len(bravo.models) == 3
     await table.slash("turn end", user=alice, unit="Alpha")
