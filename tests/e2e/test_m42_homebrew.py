@@ -12,7 +12,7 @@ from rules.coords import Cell
 from rules.replay import same_state
 from rules.systems.m42.kinds import actions_of
 from tests.e2e.conftest import Table, last_message, text_of
-from tests.e2e.setup_helpers import EXAMPLES, refused, stored, stored_battle
+from tests.e2e.setup_helpers import EXAMPLES, gm_imports_homebrew, refused, stored, stored_battle
 from tests.e2e.turn_helpers import posted, prompts
 
 ACTIONS = EXAMPLES / "m42" / "actions.toml"
@@ -40,11 +40,7 @@ async def offered(table: Table, current: str) -> list[tuple[str, str]]:
 
 async def test_gm_imports_actions_and_they_are_listed_and_offered(m42: Table) -> None:
     table = m42
-    await refused(table, "battle rules import", "Only a GM can import homebrew", user=table.alice,
-                  file=actions_file())
-    reply = await table.slash("battle rules import", file=actions_file())
-    assert not last_message(reply).ephemeral
-    text = text_of(reply)
+    text = await gm_imports_homebrew(table, actions_file())
     assert "Homebrew imported from actions.toml" in text and "Actions (2)" in text and "/action" in text
     listing = text_of(await table.slash("battle rules show", user=table.bob))
     assert "**Forced March** (`forced-march`): 9\"; its distance is `forced_march_inches`" in listing
