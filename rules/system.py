@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from rules.dice import Dice
     from rules.mapfile import Layer
     from rules.outcome import Outcome
+    from rules.ruleset import Ruleset
     from rules.statfile import UnitFile
     from rules.units import Unit
 
@@ -154,6 +155,22 @@ class Structures:
     floors: tuple[tuple[Cell, int], ...] = ()  # squares of more than one floor
 
 
+@dataclass(frozen=True)
+class HomebrewTable:
+    """A table of rows a system's battles take from a GM's homebrew file, besides [[terrain]] and [[feature]].
+
+    `check(base, row)` refuses a row (its key, name and field types are already checked) by raising a
+    `RulesetError` whose message starts with the field, like "`inches`: 500 is more than 48"; `merge(base,
+    rows)` returns the ruleset with the checked rows added, so every rule reads them as it reads its own.
+    """
+
+    name: str  # written [[name]] in the file
+    fields: frozenset[str]
+    check: Callable[[Ruleset, dict[str, Any]], None]
+    merge: Callable[[Ruleset, list[dict[str, Any]]], Ruleset]
+    builtin_keys: Callable[[Ruleset], Mapping[str, str]]  # key -> name of the built-in rows a GM's may not reuse
+
+
 @dataclass
 class System:
     """A rule system: rulesets, orders and how they resolve, its unit type and legal-order generation."""
@@ -175,6 +192,8 @@ class System:
     unit_file: UnitFile | None = None  # how it reads stat-block files (`/unit import`)
     structures: Callable[[Battle[Any]], Structures] | None = None  # its roads, floors and obstacles to draw
     reach: Reach | None = None  # without one, reach is read off the Move orders `legal_orders` generates
+    homebrew_tables: tuple[HomebrewTable, ...] = ()  # its own tables a homebrew file may hold
+    homebrew_terrain: bool = True  # whether a homebrew file may add [[terrain]] rows to its battles
 
     def plays(self, kind: str) -> bool:
         """Return whether battles of this system resolve an order kind."""

@@ -22,7 +22,7 @@ from cogs.common.systems import front_end
 from rules import orders as o
 from rules.battle import Battle, board_size
 from rules.errors import GameError, NotAllowedError
-from rules.systems.strategic.actions.homebrew import ImportHomebrew
+from rules.orders import ImportHomebrew
 
 
 class BattleCog(commands.GroupCog, group_name="battle", group_description="Create and run battles"):
@@ -200,7 +200,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
 
     rules = app_commands.Group(name="rules", description="The rule constants and homebrew tables of this battle")
 
-    @rules.command(name="show", description="List this battle's rule constants and homebrew terrain and features")
+    @rules.command(name="show", description="List this battle's rule constants and homebrew rows (terrain, features, M42 actions)")
     async def rules_show(self, interaction: discord.Interaction) -> None:
         """List the rule constants, with the GM's overrides, and the homebrew rows, only to you."""
         record = await battle_here(interaction)
@@ -208,17 +208,17 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         for embed in rules_embeds(battle):
             await reply(interaction, embed=embed, ephemeral=True)
 
-    @rules.command(name="import", description="Bring in homebrew terrain and features from a TOML table (GM)")
-    @app_commands.describe(file="A .toml file of [[terrain]] and [[feature]] tables (see docs/homebrew.md); it "
-                                "replaces the battle's earlier homebrew table")
+    @rules.command(name="import", description="Bring in homebrew terrain, features or M42 actions from a TOML table (GM)")
+    @app_commands.describe(file="[[terrain]], [[feature]] or M42 [[action]] tables (docs/homebrew.md); replaces the "
+                                "earlier table")
     async def rules_import(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         """Import a homebrew table; nothing changes if any line of it is wrong."""
         record = await battle_here(interaction)
         service = service_of(interaction)
         actor = actor_of(interaction)
-        await service.require_gm(actor, record, "import homebrew terrain and features")
+        await service.require_gm(actor, record, "import homebrew rows")
         text = await read_text(file, suffixes=(".toml",), what="a homebrew table",
-                               guide="[[terrain]] and [[feature]] tables, as in docs/homebrew.md")
+                               guide="[[terrain]], [[feature]] or [[action]] tables, as in docs/homebrew.md")
         result = await service.execute(actor, record, ImportHomebrew(text=text), render=False)
         await reply(interaction, embed=imported_embed(result.battle, file.filename))
 

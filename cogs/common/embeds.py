@@ -110,7 +110,7 @@ HALVING_WORDS = {"area": "area terrain", "obstacle": "a linear obstacle", "wall"
 
 def _action_taken(effect: dict[str, Any]) -> str:
     """Say how far an M42 leader went for its action, what halved it, and where the models stand."""
-    action = str(effect["action"]).replace("-", " ").title()
+    action = safe(str(effect.get("name") or str(effect["action"]).replace("-", " ").title()))
     halved = ", ".join(HALVING_WORDS.get(h, h) for h in effect.get("halved", []))
     why = f", halved once for {halved} (A90)" if halved else ""
     line = (f"{safe(effect['unit'])}: {action} {safe(effect['frm'])} \u2192 {safe(effect['to'])}, "

@@ -17,7 +17,6 @@ from cogs.common.embeds import INFO, safe
 from rules import turns
 from rules.battle import Battle
 from rules.errors import IllegalOrderError, InvalidOrderError, NoMapError
-from rules.ruleset import get_ruleset
 from rules.system import system_of
 from rules.units import Unit
 
@@ -40,6 +39,8 @@ class FrontEnd:
     # /battle info's own parts: where the battle stands (replaces the round) and its fields (replace the units').
     info_stage: Callable[[Battle], str] | None = None
     info_fields: Callable[[Battle], list[tuple[str, str]]] | None = None
+    # The battle's rows of the system's own homebrew tables, for /battle rules show: (title, lines) pairs.
+    homebrew_sections: Callable[[Battle], list[tuple[str, list[str]]]] | None = None
 
 
 _FRONT_ENDS: dict[str, FrontEnd] = {}
@@ -74,12 +75,12 @@ def require_map(ruleset_id: str, what: str) -> None:
                          "Its forces are added and fought with its own commands (see /help).")
 
 
-def move_mode(ruleset_id: str, mode: str | None) -> str:
-    """Return the mode a /move uses: the one given, checked against the battle's ruleset, or its default."""
-    system = system_of(ruleset_id)
+def move_mode(battle: Battle, mode: str | None) -> str:
+    """Return the mode a /move uses: the one given, checked against the battle's ruleset (homebrew too), or its default."""
+    system = battle.system
     if not system.plays("move"):
         raise IllegalOrderError(f"Units do not move square by square in {system.name}; see /help for its commands.")
-    ruleset = get_ruleset(ruleset_id)
+    ruleset = battle.ruleset
     if mode is None or not mode.strip():
         return ruleset.default_move_mode
     wanted = mode.strip().lower()

@@ -19,7 +19,7 @@ GM_GUIDE = (
     "4. P-Scale: sides buy features with `/feature place`; check everything with `/battle info` and `/map show full:True`.\n"
     "5. `/battle start`. Then `/gm deadline`, `/gm policy`, `/turn mode`; `/gm undo`, `/gm roll` (hidden) and "
     "`/gm end` when it is over. `/battle rules show` lists the rulings you can change; "
-    "`/battle rules import` brings in homebrew terrain and features (a TOML table)."
+    "`/battle rules import` brings in homebrew terrain and features (a TOML table; M42: actions)."
 )
 SURFACE_GUIDE = (
     "Army against army, no map: `/battle new name:… ruleset:surface` (no width or height), then "
@@ -40,14 +40,15 @@ M42_GM_GUIDE = (
     "infantry; `opening:1` makes a door, `openable:False` keeps models outside). `/map road from:A15 to:Z15`, "
     "`/map floors from:AA12 to:AE17 floors:2`; or `/map import` a file with `[road]`, `[floors]` and `[edges]`. "
     "`/unit add name side at ld:3 models:5 [interlinked]` places the leader and the bot the models (or "
-    "`/unit import`). Action distances and every ruling are in `/battle rules show`."
+    "`/unit import`). Action distances and every ruling are in `/battle rules show`; `/battle rules import` "
+    "adds actions of your own (`[[action]]` key, name, inches, assault; docs/homebrew.md)."
 )
 M42_PLAYER_GUIDE = (
     "M42: `/move unit:… to:J5 mode:advance` moves the leader (advance, shooting-advance 6\"; fall-back, "
     "at-the-double 12\"; assault), halved once through area terrain, over an obstacle or a wall without opening; "
     "+2\" along one road. `/action … floor:1 models:\"I5 J4^1\"` climbs and places models by hand; "
-    "`/place unit models` re-places them; `/radius unit` shows where they may stand. A refusal names the rule "
-    "and shows the legal squares."
+    "`/place unit models` re-places them; `/radius unit` shows where they may stand. The GM's own actions are "
+    "offered beside these, with their distance. A refusal names the rule and shows the legal squares."
 )
 PLAYER_GUIDE = (
     "When it is your turn you are pinged with the map and buttons (End turn, My options, Show map).\n"

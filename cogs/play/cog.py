@@ -35,11 +35,11 @@ class PlayCog(commands.Cog):
         """Move a unit along the cheapest legal path, or show its reach."""
         record = await battle_here(interaction)
         require_map(record.ruleset, "move a unit to a square")
-        chosen = move_mode(record.ruleset, mode)
         service = service_of(interaction)
         actor = actor_of(interaction)
+        battle = await service.load(record)
+        chosen = move_mode(battle, mode)
         if to is None:
-            battle = await service.load(record)
             target = battle.unit(unit)
             if target.owner != actor.user_id and not await service.is_gm(actor, record):
                 raise NotAllowedError(f"{target.name} is not yours; you can only plan moves for your own units.")

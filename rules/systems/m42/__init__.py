@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.system import System
-from rules.systems.m42 import actions
+from rules.systems.m42 import actions, homebrew
 from rules.systems.m42.board import structures
 from rules.systems.m42.legal import legal_orders
 from rules.systems.m42.mapfile import LAYERS
@@ -25,9 +25,11 @@ SYSTEM = System(
     map_edges=True,
     structures=structures,
     reach=reach_by_action,
+    homebrew_tables=(homebrew.ACTIONS,),
+    homebrew_terrain=False,  # M42 terrain needs its kind (area, building...), which a homebrew row cannot say yet
     describe="A unit is a leader and its models placed within its Command Radius (2 x Ld); area terrain, "
              "walls and hedges on square edges, roads and buildings change how far the leader moves and "
              "where the models may stand.",
 )
 
-__all__ = ["SYSTEM", "actions"]
+__all__ = ["SYSTEM", "actions", "homebrew"]

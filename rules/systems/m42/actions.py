@@ -137,7 +137,7 @@ def _act(battle: Battle, unit: Unit, action_key: str, goal: Spot, models: str, o
     outcome.actor = unit.name
     outcome.data.update(action=action.key, walked=round(found.walked, 3), allowance=found.allowance,
                         halved=sorted(found.causes))
-    outcome.effect("action_taken", unit=unit.name, action=action.key, frm=str(start_spot), to=str(goal),
+    outcome.effect("action_taken", unit=unit.name, action=action.key, name=action.title, frm=str(start_spot), to=str(goal),
                    walked=round(found.walked, 3), allowance=found.allowance, halved=sorted(found.causes),
                    models=[str(s) for s in unit.models])
     outcome.highlight.update(path=[str(start_spot.cell), str(goal.cell)], actor=str(goal.cell),
