@@ -11,8 +11,9 @@ from rules.battle import Battle, check_name
 from rules.dice import Dice
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError
 from rules.orders import AddUnit, RemoveUnit
+from rules.statblock_file import StatError, field_label
 from rules.systems.strategic.movement import blocker
-from rules.systems.strategic.statblock import StatError, apply_stats, field_label
+from rules.systems.strategic.statblock import apply_stats
 from rules.systems.strategic.statblock_file import UnitSpec, parse_statblock_file
 from rules.systems.strategic.units import Unit
 

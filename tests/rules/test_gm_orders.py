@@ -8,9 +8,9 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.orders import Order
+from rules.statblock_file import StatError
 from rules.systems.strategic.actions.gm import GmPlace, GmSet
 from rules.systems.strategic.actions.turns import StandingOrder
-from rules.systems.strategic.statblock import StatError
 from tests.rules.conftest import add, dice, start
 
 

@@ -9,8 +9,9 @@ import pytest
 from rules.battle import Battle
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.orders import AddUnit, EditUnit
+from rules.statblock_file import StatError
 from rules.systems.strategic.movement import allowance
-from rules.systems.strategic.statblock import StatError, apply_stats, parse_weapon
+from rules.systems.strategic.statblock import apply_stats, parse_weapon
 from rules.systems.strategic.statblock_file import parse_statblock_file
 from rules.systems.strategic.units import UNIT_KINDS, Unit
 from tests.rules.conftest import add, dice

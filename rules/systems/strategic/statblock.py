@@ -8,6 +8,7 @@ from typing import Any
 
 from rules.dice import parse_dice
 from rules.errors import InvalidOrderError
+from rules.statblock_file import FieldPath, StatError, field_label
 from rules.systems.strategic.units import (
     CHARACTERISTIC_NAMES,
     CHARACTERISTICS,
@@ -43,27 +44,6 @@ WEAPON_FIELDS = (
 DEFAULT_HORDE_MAGNITUDE = 30
 _DAMAGE_TYPE_RE = re.compile(r"^(.*?)\s*([EIRX])$", re.IGNORECASE)
 _QUALITY_RE = re.compile(r"^\s*([A-Za-z][A-Za-z' -]*?)\s*(?:\(\s*(\d+)\s*\))?\s*$")
-
-FieldPath = tuple[str | int, ...]
-
-
-class StatError(InvalidOrderError):
-    """A stat block field is wrong; `path` names it, like ("weapons", 1, "pen") for the second weapon's pen."""
-
-    def __init__(self, path: FieldPath, message: str) -> None:
-        super().__init__(message)
-        self.path = path
-
-
-def field_label(path: FieldPath) -> str:
-    """Return a field path as a player writes it: `weapons[2].pen` (weapons counted from 1)."""
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part + 1}]"
-        else:
-            out += f".{part}" if out else part
-    return out
 
 
 def _int(value: Any, path: FieldPath, lo: int, hi: int) -> int:
