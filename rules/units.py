@@ -36,6 +36,11 @@ class Unit:
         """Return whether the unit is still in the fight."""
         return True
 
+    @property
+    def takes_turns(self) -> bool:
+        """Return whether the unit acts in the rounds (scenery such as a building only stands there)."""
+        return True
+
     def health(self) -> float:
         """Return what is left of the unit as a fraction (1.0 whole)."""
         return 1.0
