@@ -7,13 +7,14 @@ from typing import Any
 
 from rules.units import Unit as BaseUnit
 
-KINDS = ("infantry", "character", "vehicle", "robot")
+KINDS = ("infantry", "character", "vehicle", "robot", "building")
 MACHINES = ("vehicle", "robot")
 SIZES = ("small", "medium", "large", "very_large")
 CONTROLS = ("slave", "autonomous")
 ALTITUDES = ("low", "high")
 AREAS = ("", "grenade", "other")
 FALLEN = ("ooa", "killed", "destroyed")
+HATCHES = ("closed", "open", "broken")
 
 
 @dataclass(slots=True)
@@ -28,6 +29,15 @@ class Weapon:
     faulty: bool = False
     disabled: bool = False
     shots_left: int = -1  # -1: unlimited; an Ammunition Feed hit leaves one shot
+    ammo: int = 0  # shots per load; 0: the weapon never needs reloading
+    spent: int = 0  # shots fired since the last reload
+    jammed: bool = False
+    primed: bool = False  # a grenade is primed (1 AP) before it is thrown (1 AP)
+
+    @property
+    def empty(self) -> bool:
+        """Return whether the weapon has fired its whole load and needs reloading."""
+        return self.ammo > 0 and self.spent >= self.ammo
 
     def to_dict(self) -> dict[str, Any]:
         """Return the weapon as a JSON-able dict."""
@@ -41,7 +51,7 @@ class Weapon:
 
 @dataclass(slots=True)
 class Unit(BaseUnit):
-    """A Combat Action model or machine: SS, PF, MV in cm, size, weapons, locations, crew and passengers."""
+    """A Combat Action model, machine or building: SS, PF, MV in cm, size, weapons, locations, crew, passengers."""
 
     kind: str = "infantry"
     squad: str = ""
@@ -57,20 +67,34 @@ class Unit(BaseUnit):
     locations: list[str] = field(default_factory=list)
     damaged: list[str] = field(default_factory=list)
     crew: int = 0
-    transported: list[str] = field(default_factory=list)
-    state: str = "ok"  # ok, wounded, ooa, killed, destroyed
+    capacity: int = 0  # models the hold carries
+    material: str = ""  # a building's obstacle material: its PF is at least the material's (003:L118-126)
+    inside: str = ""  # the id of the vehicle carrying this model
+    hatch: str = "closed"  # closed, open, or broken open by close combat
+    state: str = "ok"  # ok, wounded, ooa, killed, destroyed; buildings: pierced, collapsed, destroyed
     moved_cm: int = 0
     moved_last_cm: int = 0
     fired: bool = False
     activated: int = 0
     ooc_turns: int = 0  # -1: for the rest of the battle (A85)
     facing: int = 0  # degrees clockwise from north, for machines
-    last_action: str = ""
+    last_action: str = ""  # `move dx dy mode` or `fire weapon target-id`: what an out-of-control slave repeats
+    previous_action: str = ""  # the last action of the previous activation
 
     @property
     def machine(self) -> bool:
         """Return whether this is a vehicle or robot (damaged by location)."""
         return self.kind in MACHINES
+
+    @property
+    def building(self) -> bool:
+        """Return whether this is a building section (damaged by the building table, never acting)."""
+        return self.kind == "building"
+
+    @property
+    def takes_turns(self) -> bool:
+        """Return whether the unit activates in the rounds: buildings never do."""
+        return not self.building
 
     @property
     def alive(self) -> bool:
@@ -83,7 +107,7 @@ class Unit(BaseUnit):
             return 0.0
         if self.machine and self.locations:
             return 1.0 - len(self.damaged) / (len(self.locations) + 1)
-        return 0.5 if self.state == "wounded" else 1.0
+        return {"wounded": 0.5, "pierced": 2 / 3, "collapsed": 1 / 3}.get(self.state, 1.0)
 
     def mv_now(self) -> int:
         """Return the MV in cm, halved for the battle by a Locomotive System hit."""
