@@ -68,6 +68,7 @@ class UnitToken:
     owner: str = ""
     health_text: str = ""
     statuses: tuple[str, ...] = ()
+    facing: int | None = None  # degrees clockwise from north (row 1 is north): an arrow on the token's rim
 
     @property
     def shown_name(self) -> str:
