@@ -109,8 +109,9 @@ def roll_to_hit(battle: Battle, unit: Unit, target: Unit, mods: list[Modifier], 
     """Roll 1d6 + modifiers against the unit's SS (A73) and record the roll with every term."""
     shot = rules_fire.ToHit(dice.d(6, f"{unit.name} to hit {target.name}"), tuple(mods), unit.ss,
                             bool(battle.const("hit_on_equal")))
+    cm = unit.cell.distance(target.cell) * int(battle.const("cm_per_square"))
     outcome.tests.append({**shot.to_dict(), "weapon": what, "band": band_to(battle, unit, target).key,
-                          "target": target.name, "unit": unit.name})
+                          "target": target.name, "unit": unit.name, "cm": cm})
     return shot
 
 
