@@ -26,7 +26,7 @@ from render import crop_around, encode_png, render_image
 from rules import orders as o
 from rules.battle import Battle
 from rules.coords import Cell
-from rules.systems.strategic.actions.turns import CloseRound
+from rules.turnorders import CloseRound
 from storage import BattleRecord, Database
 
 GM = Actor(user_id=1, guild_id=1, manage_guild=True)

@@ -12,6 +12,7 @@ from render.view import (
     LineOfFire,
     MapView,
     Marker,
+    MissLanding,
     MovePath,
     Reachable,
     SideStyle,
@@ -29,8 +30,6 @@ SIDE_COLOURS: tuple[tuple[int, int, int], ...] = (
 )
 PATH_COLOUR = (250, 250, 250)
 REACH_COLOURS = {"half": (60, 200, 90), "full": (240, 220, 60), "charge": (250, 150, 40), "run": (230, 70, 60)}
-STATUS_MARKS = {"pinned": "P", "stunned": "S", "on_fire": "F", "hidden": "H", "prone": "p", "immobilised": "I",
-                "routing": "R", "sunk": "~"}
 FEATURE_COLOUR = (60, 40, 20)
 
 
@@ -74,9 +73,9 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
     units = tuple(
         UnitToken(
             key=u.name, label=labels[u.name], side=u.side, x=u.x, y=u.y, health=u.health(),
-            marks=tuple(STATUS_MARKS[s] for s in u.statuses if s in STATUS_MARKS), is_horde=u.is_horde,
+            marks=u.badges(), is_horde=u.massed, facing=u.heading(),
         )
-        for u in battle.iter_units()
+        for u in battle.iter_units() if u.on_map
     )
     visible = {s.lower() for s in (viewer_sides or ())}
     features: list[FeatureMark] = []
@@ -121,6 +120,9 @@ def overlays_for(highlight: dict[str, Any]) -> list[Any]:
     for mark in highlight.get("marks", []):
         x, y = _xy(mark["cell"])
         out.append(Marker(x=x, y=y, text=str(mark["text"])))
+    deviation = highlight.get("deviation")
+    if deviation:
+        out.append(MissLanding(aim=_xy(deviation[0]), landed=_xy(deviation[1])))
     return out
 
 
@@ -138,6 +140,7 @@ def action_cells(highlight: dict[str, Any], cap: int | None = 50) -> list[tuple[
     cells: list[str] = []
     cells += highlight.get("path", [])
     cells += highlight.get("line", [])
+    cells += highlight.get("deviation", [])
     for key in ("actor", "target"):
         if highlight.get(key):
             cells.append(highlight[key])

@@ -35,7 +35,7 @@ from rules import turns
 from rules.battle import Battle
 from rules.errors import ConflictError, GameError
 from rules.orders import Order
-from rules.systems.strategic.actions.turns import Hold, StandingTurn
+from rules.turnorders import Hold, StandingTurn
 from storage import BattleRecord, ClockRecord, Database, TimerRecord
 
 if TYPE_CHECKING:

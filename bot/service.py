@@ -20,10 +20,16 @@ from render.surface_chart import render_surface_chart
 from rules import orders as o
 from rules.battle import Battle
 from rules.dice import Dice
-from rules.errors import ConflictError, GameError, IllegalOrderError, NotAllowedError, NotFoundError
+from rules.errors import (
+    ConflictError,
+    GameError,
+    IllegalOrderError,
+    NoMapError,
+    NotAllowedError,
+    NotFoundError,
+)
 from rules.outcome import Outcome
 from rules.systems import install as install_systems
-from rules.systems.strategic.actions.move import reach_by_mode
 from storage import (
     BattleRecord,
     BattleStatus,
@@ -450,8 +456,13 @@ class TableService:
     # --- rendering ----------------------------------------------------------
 
     async def render(self, battle: Battle, highlight: dict[str, Any] | None = None, *, full: bool = False,
-                     overlays: Sequence[Any] = (), viewer_sides: Sequence[str] = (), show_hidden: bool = False) -> bytes:
-        """Render the map in a worker thread, cropped around the action on big maps unless `full`."""
+                     overlays: Sequence[Any] = (), viewer_sides: Sequence[str] = (), show_hidden: bool = False) -> bytes | None:
+        """Render the map in a worker thread, cropped around the action on big maps unless `full`.
+
+        A battle whose rule system has no map gets no image (None): its replies go without one.
+        """
+        if not battle.system.has_map:
+            return None
         view = build_view(battle, viewer_sides=viewer_sides, show_hidden=show_hidden)
         marks = [*overlays_for(highlight or {}), *overlays]
         crop = None
@@ -467,7 +478,9 @@ class TableService:
 
     async def reach_map(self, battle: Battle, unit_name: str) -> tuple[dict[str, dict[str, int]], bytes]:
         """Return where a unit can go in each move mode, and the map tinted with it."""
-        reach = reach_by_mode(battle, unit_name)
+        if not battle.system.has_map:
+            raise NoMapError(f"{battle.system.name} has no map, so there is no reach to draw.")
+        reach = battle.system.reach_of(battle, unit_name)
         unit = battle.unit(unit_name)
         view = build_view(battle)
         cells = [(unit.x, unit.y)] + [action for m in reach.values() for action in action_cells({"cells": list(m)}, cap=None)]

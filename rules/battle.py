@@ -230,6 +230,10 @@ class Battle(Generic[U]):
         self._history.append(snapshot)
         return outcome
 
+    def parse_order(self, text: str) -> Order:
+        """Parse an order's text form as this battle's rule system reads it."""
+        return self.system.parse_order(text)
+
     def legal_orders(self, unit: U | str) -> list[Order]:
         """Return the orders a unit may give now, as its rule system generates them."""
         found = self.unit(unit) if isinstance(unit, str) else unit

@@ -44,3 +44,7 @@ class ConflictError(GameError):
 
 class NothingToUndoError(GameError):
     """Undo went past the start of the battle."""
+
+
+class NoMapError(IllegalOrderError):
+    """The battle's rule system has no map, and the command needs one."""

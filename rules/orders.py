@@ -125,7 +125,10 @@ class Order:
 
     @staticmethod
     def parse(text: str, kinds: Mapping[str, type[Order]] | None = None) -> Order:
-        """Parse the text form of an order among these kinds (default: every known kind)."""
+        """Parse the text form of an order among these kinds (default: every kind that means one thing).
+
+        A battle's orders are read with `battle.parse_order`, which knows the battle's own system.
+        """
         try:
             tokens = shlex.split(text)
         except ValueError as exc:
@@ -134,6 +137,12 @@ class Order:
             raise InvalidOrderError("An order needs a kind, like `move unit:Eva-01 to:E5`.")
         table = known_orders() if kinds is None else kinds
         cls = table.get(tokens[0].lower())
+        if cls is None and kinds is None and tokens[0].lower() in ambiguous_kinds():
+            systems = ", ".join(ambiguous_kinds()[tokens[0].lower()])
+            raise InvalidOrderError(
+                f"`{tokens[0]}` is a different order in each of {systems}; read it with the battle's own rule "
+                "system (`battle.parse_order`)."
+            )
         if cls is None:
             known = ", ".join(sorted(table))
             raise InvalidOrderError(f"`{tokens[0]}` is not an order. Known orders: {known}.")
@@ -254,23 +263,49 @@ class Roll(Order):
     hidden: bool = False
 
 
-_SYSTEM_ORDERS: list[Mapping[str, type[Order]]] = []
+# The order tables of the registered systems, by system id: only for parsing text whose battle is unknown.
+_SYSTEM_ORDERS: dict[str, Mapping[str, type[Order]]] = {}
 
 
-def add_order_table(table: Mapping[str, type[Order]]) -> None:
+def add_order_table(system_id: str, table: Mapping[str, type[Order]]) -> None:
     """Make a rule system's orders parseable without naming the system (its registration calls this)."""
-    if not any(t is table for t in _SYSTEM_ORDERS):
-        _SYSTEM_ORDERS.append(table)
+    _SYSTEM_ORDERS[system_id] = dict(table)
+
+
+def _declarers() -> dict[str, dict[type[Order], list[str]]]:
+    """Return, per order kind, each class declared for it and the systems (or the core) declaring it."""
+    out: dict[str, dict[type[Order], list[str]]] = {}
+    for kind, cls in CORE_ORDERS.items():
+        out.setdefault(kind, {}).setdefault(cls, []).append("the core")
+    for system_id, table in _SYSTEM_ORDERS.items():
+        for kind, cls in table.items():
+            out.setdefault(kind, {}).setdefault(cls, []).append(system_id)
+    return out
+
+
+def ambiguous_kinds() -> dict[str, list[str]]:
+    """Return the kinds that name different orders in different systems, with those systems."""
+    return {
+        kind: sorted({who for names in by_cls.values() for who in names})
+        for kind, by_cls in _declarers().items() if len(by_cls) > 1
+    }
 
 
 def known_orders(tables: Iterable[Mapping[str, type[Order]]] = ()) -> dict[str, type[Order]]:
-    """Return the core orders with every registered system's orders (a system's own win a clash)."""
+    """Return the core orders with every registered system's orders that mean one thing everywhere.
+
+    A kind that two systems declare differently is left out: only the battle's own system can read it
+    (`System.parse_order`). Tables passed in are added last and win.
+    """
     out = dict(CORE_ORDERS)
-    for table in [*_SYSTEM_ORDERS, *tables]:
+    clashes = ambiguous_kinds()
+    for table in _SYSTEM_ORDERS.values():
+        out.update({kind: cls for kind, cls in table.items() if kind not in clashes})
+    for table in tables:
         out.update(table)
     return out
 
 
 def order_kinds() -> list[str]:
     """Return every known order kind."""
-    return sorted(known_orders())
+    return sorted(set(known_orders()) | set(ambiguous_kinds()))

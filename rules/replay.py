@@ -16,7 +16,6 @@ from typing import Any
 from rules.battle import Battle
 from rules.dice import Dice
 from rules.errors import GameError
-from rules.orders import Order, known_orders
 
 
 class ReplayError(GameError):
@@ -62,7 +61,7 @@ def replay(initial: Mapping[str, Any], steps: Iterable[Step]) -> Battle[Any]:
 def apply_step(battle: Battle[Any], step: Step) -> None:
     """Re-apply one logged order with its recorded dice."""
     try:
-        order = Order.parse(step.order, known_orders([battle.system.handlers.orders]))
+        order = battle.parse_order(step.order)
     except GameError as exc:
         raise ReplayError(step.seq, f"Order #{step.seq} `{step.order[:80]}` cannot be read: {exc.message}") from None
     # The fallback source only matters when an order asks for more dice than it recorded, which is caught below.

@@ -117,6 +117,7 @@ class Ruleset:
     terrain: dict[str, TerrainType]
     features: dict[str, FeatureType]
     constants: dict[str, Constant]
+    default_move_mode: str = ""  # the mode a move takes when none is given; one of `move_modes`
     _by_char: dict[str, TerrainType] = field(default_factory=dict, repr=False)
 
     def terrain_type(self, key: str) -> TerrainType:
@@ -255,10 +256,16 @@ def parse_ruleset(data: dict[str, Any], source: str = "<data>") -> Ruleset:
         RangeBand(key=str(b["key"]), name=str(b["name"]), max=str(b["max"]), mod=int(b["mod"]))
         for b in rng.get("bands", [])
     )
+    modes = tuple(str(m) for m in data.get("move_modes", ["full"]))
+    if not modes:
+        raise RulesetError(f"{where}: `move_modes` needs at least one mode")
+    move_default = str(data.get("default_move_mode", "full" if "full" in modes else modes[0]))
+    if move_default not in modes:
+        raise RulesetError(f"{where}: `default_move_mode` `{move_default}` is not one of `move_modes` ({', '.join(modes)})")
     return Ruleset(
         id=rid, name=_need(data, "name", str, where), scale=_need(data, "scale", str, where),
         square_unit=_need(data, "square_unit", str, where), default_terrain=default,
-        unit_kinds=tuple(data.get("unit_kinds", ["ic"])), move_modes=tuple(data.get("move_modes", ["full"])),
+        unit_kinds=tuple(data.get("unit_kinds", ["ic"])), move_modes=modes, default_move_mode=move_default,
         stacking=str(data.get("stacking", "e")), features_allowed=bool(data.get("features", False)),
         action_budget=_opt_int(data, "action_budget", where, 2),
         range_conversion=str(rng.get("conversion", "e")), bands=bands,

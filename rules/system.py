@@ -14,7 +14,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rules.errors import RulesetError
-from rules.orders import Authority, Order, add_order_table, order_kind
+from rules.orders import CORE_ORDERS, Authority, Move, Order, add_order_table, order_kind
 
 if TYPE_CHECKING:
     from rules.battle import Battle
@@ -27,17 +27,24 @@ Check = Callable[["Battle[Any]", Any], object]
 CheckT = TypeVar("CheckT", bound=Callable[..., object])
 LegalOrders = Callable[["Battle[Any]", "Unit"], Iterator["Order"]]
 RoundStartEffect = Callable[["Battle[Any]", "Dice", "Outcome"], None]
+# Where a unit can move now: per move mode, the squares it reaches and what each costs.
+Reach = Callable[["Battle[Any]", str], dict[str, dict[str, int]]]
 OrderClass = TypeVar("OrderClass", bound=type[Order])
 
 
 
 class HandlerTable:
-    """The handlers of one rule system, keyed by order kind."""
+    """The handlers of one rule system, keyed by order kind.
 
-    def __init__(self) -> None:
+    A table may build on shared core tables (the turn orders of `rules.turnorders`, say): what it does
+    not declare itself it finds there, and what it declares itself overrides them.
+    """
+
+    def __init__(self, *shared: HandlerTable) -> None:
         self._handlers: dict[str, Handler] = {}
         self._checks: dict[str, Check] = {}
         self._orders: dict[str, type[Order]] = {}
+        self._shared = shared
 
     def handles(self, kind: str) -> Callable[[Handler], Handler]:
         """Register the function that resolves orders of a kind in this system."""
@@ -71,23 +78,45 @@ class HandlerTable:
 
         return wrap
 
+    def _owner(self, kind: str) -> HandlerTable | None:
+        """Return the table whose handler resolves a kind: this one first, then the shared ones."""
+        if kind in self._handlers:
+            return self
+        for table in self._shared:
+            owner = table._owner(kind)
+            if owner is not None:
+                return owner
+        return None
+
     def check(self, kind: str) -> Check | None:
         """Return the check phase of an order kind, if the system has one apart from resolution."""
-        return self._checks.get(kind)
+        owner = self._owner(kind)
+        # A check belongs to the handler it guards: an overriding handler does not inherit a shared check.
+        return owner._checks.get(kind) if owner is not None else None
 
     def handler(self, kind: str) -> Handler | None:
         """Return the handler of an order kind, if this system plays it."""
-        return self._handlers.get(kind)
+        owner = self._owner(kind)
+        return owner._handlers.get(kind) if owner is not None else None
+
+    @property
+    def own_orders(self) -> Mapping[str, type[Order]]:
+        """Return the order classes declared in this table itself, by kind."""
+        return self._orders
 
     @property
     def orders(self) -> Mapping[str, type[Order]]:
-        """Return the order classes this system plays, by kind."""
-        return self._orders
+        """Return the order classes this system declares or shares, by kind (its own win a clash)."""
+        out: dict[str, type[Order]] = {}
+        for table in self._shared:
+            out.update(table.orders)
+        out.update(self._orders)
+        return out
 
     @property
     def kinds(self) -> frozenset[str]:
         """Return the order kinds this system resolves."""
-        return frozenset(self._handlers)
+        return frozenset(self._handlers).union(*(t.kinds for t in self._shared))
 
 
 @dataclass
@@ -105,6 +134,31 @@ class System:
     initiative_tokens: frozenset[str] = frozenset()
     has_map: bool = True
     describe: str = ""
+    reach: Reach | None = None  # without one, reach is read off the Move orders `legal_orders` generates
+
+    def plays(self, kind: str) -> bool:
+        """Return whether battles of this system resolve an order kind."""
+        return self.handlers.handler(kind) is not None
+
+    def reach_of(self, battle: Battle[Any], unit_name: str) -> dict[str, dict[str, int]]:
+        """Return, per move mode, the squares a unit can move to now and their distance or cost."""
+        if self.reach is not None:
+            return self.reach(battle, unit_name)
+        unit = battle.unit(unit_name)
+        out: dict[str, dict[str, int]] = {mode: {} for mode in battle.ruleset.move_modes}
+        for order in self.legal_orders(battle, unit):
+            if isinstance(order, Move):
+                out.setdefault(order.mode, {})[str(order.to)] = unit.cell.distance(order.to)
+        return {mode: cells for mode, cells in out.items() if cells}
+
+    @property
+    def orders(self) -> dict[str, type[Order]]:
+        """Return every order kind a battle of this system reads: the core's, shared tables', its own."""
+        return {**CORE_ORDERS, **self.handlers.orders}
+
+    def parse_order(self, text: str) -> Order:
+        """Parse an order's text form as this system reads it (its own kinds win over the core's)."""
+        return Order.parse(text, self.orders)
 
     def document(self, ruleset_id: str) -> dict[str, Any]:
         """Return the parsed TOML document of one of this system's rulesets."""
@@ -122,7 +176,7 @@ _BY_RULESET: dict[str, System] = {}
 def register(system: System) -> System:
     """Make a system's rulesets playable; registering the same system again changes nothing."""
     _SYSTEMS[system.id] = system
-    add_order_table(system.handlers.orders)
+    add_order_table(system.id, system.handlers.orders)
     for rid in system.ruleset_ids:
         _BY_RULESET[rid] = system
     return system

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.coords import Cell
 
@@ -26,6 +27,9 @@ class Unit:
     id: str = ""
     statuses: list[str] = field(default_factory=list)
 
+    # The one-letter marks a system draws on a unit's map token, by status (a system lists its own).
+    BADGES: ClassVar[Mapping[str, str]] = {}
+
     @property
     def cell(self) -> Cell:
         """Return the square the unit stands on."""
@@ -44,6 +48,36 @@ class Unit:
     def health(self) -> float:
         """Return what is left of the unit as a fraction (1.0 whole)."""
         return 1.0
+
+    @property
+    def massed(self) -> bool:
+        """Return whether the unit is a mass of troops drawn as a square token (a Horde), not a disc."""
+        return False
+
+    def health_text(self) -> str:
+        """Return what is left of the unit in its system's own terms, like `W 30/40` (empty: nothing to say)."""
+        return ""
+
+    def summary_line(self) -> str:
+        """Return the unit's kind and health in a few words, for unit lists, menus and the status board."""
+        return self.health_text()
+
+    def badges(self) -> tuple[str, ...]:
+        """Return the marks drawn on the unit's map token for its statuses."""
+        return tuple(self.BADGES[s] for s in self.statuses if s in self.BADGES)
+
+    def heading(self) -> int | None:
+        """Return the way the unit faces, degrees clockwise from north, when its system tracks facing."""
+        return None
+
+    @property
+    def on_map(self) -> bool:
+        """Return whether the unit stands on a square of the map (not carried inside another unit)."""
+        return True
+
+    def stat_lines(self) -> list[tuple[str, str]]:
+        """Return the unit's stat block as (heading, value) pairs, for a stat-block card."""
+        return []
 
     def stat_bonus(self, token: str) -> int | None:
         """Return the value an initiative formula's token (`AB`...) stands for, or None if unknown."""

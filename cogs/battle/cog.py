@@ -105,7 +105,8 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         battle = await service_of(interaction).load(record)
         embed = discord.Embed(title=safe(battle.name), colour=INFO)
         embed.description = (
-            f"Ruleset **{battle.ruleset_id}** ({battle.ruleset.scale}) \u00b7 map {battle.width}\u00d7{battle.height}\n"
+            f"Ruleset **{battle.ruleset_id}** ({battle.ruleset.scale})"
+            + (f" \u00b7 map {battle.width}\u00d7{battle.height}" if battle.system.has_map else "") + "\n"
             f"Status **{battle.status}**" + (f" \u00b7 round {battle.round}" if battle.round else "")
             + f"\nGM: <@{record.created_by}>"
         )
@@ -113,10 +114,10 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
             units = [u for u in battle.iter_units() if u.side == side.name]
             lines = []
             for u in units[:15]:
-                health = (f"magnitude {u.magnitude}/{u.max_magnitude}" if u.is_horde
-                          else f"wounds {u.wounds}/{u.max_wounds}")
+                where = f" on {u.cell}" if battle.system.has_map else ""
+                summary = u.summary_line()
                 owner = f" <@{u.owner}>" if u.owner else ""
-                lines.append(f"{safe(u.name)} on {u.cell} \u00b7 {health}{owner}")
+                lines.append(f"{safe(u.name)}{where}" + (f" \u00b7 {safe(summary)}" if summary else "") + owner)
             embed.add_field(name=safe(side.name), value="\n".join(lines) or "no units", inline=False)
         embed.set_footer(text=f"battle #{record.id} \u00b7 version {record.version}")
         await reply(interaction, embed=embed)

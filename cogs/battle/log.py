@@ -14,7 +14,6 @@ from cogs.turn.buttons import battle_and_actor, guarded
 from cogs.turn.text import effect_sentence
 from rules.battle import Battle
 from rules.errors import GameError
-from rules.orders import Order
 
 PER_PAGE = 10
 MAX_ROLLS = 4
@@ -52,7 +51,7 @@ def _secret_standing(event: EventRecord, battle: Battle, viewer: int) -> bool:
     if event.kind != "standing-order":
         return False
     try:
-        name = str(getattr(Order.parse(event.order_text), "unit", ""))
+        name = str(getattr(battle.parse_order(event.order_text), "unit", ""))
     except GameError:
         return True
     unit = battle.find_unit(name)

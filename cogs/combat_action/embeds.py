@@ -11,7 +11,6 @@ from cogs.common.effects_combat import TURN_EFFECTS
 from cogs.common.embeds import FAIL, INFO, OK, roll_line, safe
 from cogs.common.fields import EmbedFields
 from rules.outcome import Outcome
-from rules.systems.combat_action.marks import health_words, status_words
 from rules.systems.combat_action.tables import tables
 from rules.systems.combat_action.units import Unit
 
@@ -115,7 +114,7 @@ def unit_embed(unit: Unit, ap_left: int | None = None, carried: tuple[str, ...] 
              f" \u00b7 Discipline {unit.discipline}"]
     if unit.machine:
         lines.append(f"Facing {heading_word(unit.facing)}")
-    words = [*filter(None, [health_words(unit)]), *status_words(unit)]
+    words = [*filter(None, [unit.health_text()]), *unit.status_words()]
     if words:
         lines.append(", ".join(safe(w) for w in words))
     if ap_left is not None:

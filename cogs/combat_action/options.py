@@ -18,6 +18,7 @@ from rules.systems.combat_action.shooting import band_to, to_hit_modifiers
 from rules.systems.combat_action.units import Unit
 
 MAX_PER_LINE = 6
+MOVE_GROUP = "Move (`/move`)"
 
 
 def _ap(battle: Battle, order: Order) -> str:
@@ -63,13 +64,16 @@ def option_groups(battle: Battle, unit: Unit) -> list[tuple[str, list[str]]]:
         if cells:
             far = max(unit.cell.distance(o.to) for o in cells) * int(battle.const("cm_per_square"))
             moves.append(f"**{mode.title()}** ({_ap(battle, cells[0])}): {len(cells)} squares, up to {far} cm")
+    if moves:
+        groups.append((MOVE_GROUP, moves))
     jumps = [o for o in by_kind.get("action", []) if o.action in ("jump", "climb")]
+    over: list[str] = []
     for key in ("jump", "climb"):
         some = [o for o in jumps if o.action == key]
         if some:
-            moves.append(f"**{action_name(key)}** ({_ap(battle, some[0])}): {_names([str(o.to) for o in some])}")
-    if moves:
-        groups.append(("Move (`/move`)", moves))
+            over.append(f"**{action_name(key)}** ({_ap(battle, some[0])}): {_names([str(o.to) for o in some])}")
+    if over:
+        groups.append(("Over an obstacle (`/ca action`)", over))
     shots: list[str] = []
     by_gun: dict[tuple[str, str], list[Any]] = defaultdict(list)
     for order in by_kind.get("fire", []):

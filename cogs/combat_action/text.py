@@ -7,8 +7,8 @@ from typing import Any
 
 from cogs.common.embeds import effect_line, safe, signed
 from rules.errors import GameError
-from rules.systems.combat_action.marks import compass
 from rules.systems.combat_action.tables import tables
+from rules.systems.combat_action.units import compass
 
 RESULT_WORDS = {"wounded": "Wounded", "ooa": "Out of Action", "killed": "Killed",
                 "section_pierced": "Section Pierced", "partial_collapse": "Partial Collapse",
@@ -59,7 +59,7 @@ def _moved(e: dict[str, Any]) -> str:
 
 def _deviated(e: dict[str, Any]) -> str:
     sector = (int(e["face"]) - 1) * 60
-    where = "off the table" if not e.get("on_map", True) else f"on **{e['to']}**"
+    where = f"off the table past {e['to']}" if not e.get("on_map", True) else f"on **{e['to']}**"
     return (f"\u21aa {safe(e['weapon'])} deviates: miss {e.get('miss', '?')} \u2192 **{e['cm']} cm**, direction d6 "
             f"**{e['face']}** ({sector}\u00b0 clockwise from the line of fire), landing {where} (aimed at {e['frm']})")
 

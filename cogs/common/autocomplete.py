@@ -30,11 +30,25 @@ async def unit_choices(interaction: discord.Interaction, current: str) -> list[a
     for unit in battle.iter_units():
         if not _matches(current, unit.name):
             continue
-        label = f"{unit.name} ({unit.side}, {unit.cell})"
+        where = f", {unit.cell}" if battle.system.has_map else ""
+        label = f"{unit.name} ({unit.side}{where})"
         (mine if unit.owner == interaction.user.id else others).append(
             app_commands.Choice(name=label[:100], value=unit.name)
         )
     return (mine + others)[:LIMIT]
+
+
+async def move_mode_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Offer the move modes of this channel's battle's ruleset, its default first."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return []
+    found = await service_of(interaction).peek(interaction.guild_id, interaction.channel_id)
+    if found is None:
+        return []
+    ruleset = found[1].ruleset
+    modes = sorted(ruleset.move_modes, key=lambda m: m != ruleset.default_move_mode)
+    return [app_commands.Choice(name=m + (" (default)" if m == ruleset.default_move_mode else ""), value=m)
+            for m in modes if _matches(current, m)][:LIMIT]
 
 
 async def ruleset_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -41,7 +41,9 @@ def chosen_unit(interaction: discord.Interaction, battle: Battle, option: str = 
     name = getattr(interaction.namespace, option, None)
     if not isinstance(name, str) or not name.strip():
         return None
-    return battle.find_unit(name)
+    found = battle.find_unit(name)
+    # These menus serve the Strategic verbs (/attack, /act); another system's unit has no such stat block.
+    return found if isinstance(found, Unit) else None
 
 
 def weapon_label(battle: Battle, weapon: Weapon) -> str:
@@ -61,7 +63,7 @@ def weapon_label(battle: Battle, weapon: Weapon) -> str:
 async def weapon_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     """Offer the weapons of the unit chosen in `unit`; without one, the caller's units' weapons first."""
     found = await _found(interaction)
-    if found is None:
+    if found is None or not found[1].system.plays("attack"):
         return []
     battle = found[1]
     unit = chosen_unit(interaction, battle)
@@ -123,6 +125,8 @@ def _has_bridges(battle: Battle) -> bool:
 async def stat_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     """Offer the characteristics and skills of the unit chosen in `unit`, with their values."""
     found = await _found(interaction)
+    if found is not None and not found[1].system.plays("act"):
+        return []
     unit = chosen_unit(interaction, found[1]) if found is not None else None
     out: list[Choice[str]] = []
     for key, name in CHARACTERISTIC_NAMES.items():

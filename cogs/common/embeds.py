@@ -58,7 +58,8 @@ def effect_line(effect: dict[str, Any]) -> str:
     kind = effect.get("type", "")
     e = {k: safe(v) for k, v in effect.items()}
     if kind == "moved":
-        return f"{e['unit']} moved {e['frm']} \u2192 {e['to']} (cost {e['cost']})"
+        spent = f"cost {e['cost']}" if "cost" in e else f"{e['cm']} cm" if "cm" in e else e.get("mode", "")
+        return f"{e['unit']} moved {e['frm']} \u2192 {e['to']}" + (f" ({spent})" if spent else "")
     if kind == "painted":
         return f"{e['cells']} square(s) painted {e['terrain']}"
     if kind == "unit_added":
@@ -89,12 +90,14 @@ def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -
     embed = discord.Embed(title=title, colour=colour)
     lines: list[str] = []
     data = outcome.data
-    if outcome.kind == "move":
+    # A system that measures a move by an allowance and a path cost says so; every move names its path.
+    if outcome.kind == "move" and "allowance" in data:
         lines.append(
             f"{data['base_label']} \u2192 {data['mode'].title()} allows **{data['allowance']}** {data['spent_unit']}; "
             f"path cost **{data['cost']}**"
         )
-        lines.append("Path: " + " \u2192 ".join(data["path"]))
+    if outcome.kind == "move" and outcome.highlight.get("path"):
+        lines.append("Path: " + " \u2192 ".join(data.get("path") or outcome.highlight["path"]))
     if outcome.kind == "roll":
         lines.append(f"**{data['total']}**")
     lines += [effect_line(e) for e in outcome.effects]

@@ -141,9 +141,10 @@ def _weapon_line(battle: Battle | None, unit: str, weapon_name: str) -> str | No
     return f"**{safe(weapon.name)}** \u00b7 {weapon.damage} {weapon.dtype} \u00b7 Pen {weapon.pen}{extra}"
 
 
-def _order_of(outcome: Outcome) -> Order | None:
+def _order_of(outcome: Outcome, battle: Battle | None) -> Order | None:
+    """Read the outcome's order as its battle's rule system does (a kind may mean another order elsewhere)."""
     try:
-        return Order.parse(outcome.order)
+        return battle.parse_order(outcome.order) if battle is not None else Order.parse(outcome.order)
     except GameError:
         return None  # an order stored by an older version; the embed does without its options
 
@@ -206,7 +207,7 @@ def _area_line(outcome: Outcome, battle: Battle | None) -> str | None:
 def attack_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, actor_name: str = "") -> discord.Embed:
     """Build the embed of an attack: geometry, the to-hit breakdown, each hit's damage and what it set off."""
     data = outcome.data
-    called = str(getattr(_order_of(outcome), "called", "") or "")
+    called = str(getattr(_order_of(outcome, battle), "called", "") or "")
     hit = bool(outcome.highlight.get("hit"))
     what = (f"the bridge on {data['at']}" if data.get("kind") == "bridge"
             else safe(data["target"]) if data.get("target") else data["at"])
@@ -271,12 +272,12 @@ def _other_effects(outcome: Outcome, damage_shown: int, bridge_shown: bool) -> l
 # --- other combat actions ----------------------------------------------------------------------
 
 
-def _summary(outcome: Outcome) -> list[str]:
+def _summary(outcome: Outcome, battle: Battle | None) -> list[str]:
     """Return the sentence that says what an action came to when no effect says it."""
     kind, actor, data = outcome.kind, safe(outcome.actor or ""), outcome.data
     test = outcome.tests[0] if outcome.tests else None
     failed = test is not None and not test["success"]
-    order = _order_of(outcome)
+    order = _order_of(outcome, battle)
     if kind == "maneuver" and len(outcome.tests) == 2:
         mine, theirs = outcome.tests
         target = safe(getattr(order, "target", ""))
@@ -318,7 +319,7 @@ def action_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, a
         won = outcome.data.get("won") if outcome.kind == "maneuver" else outcome.tests[0]["success"]
         colour = OK if won else FAIL
     embed = discord.Embed(title=title[:256], colour=colour)
-    lines = _summary(outcome)
+    lines = _summary(outcome, battle)
     action = _action_line(outcome)
     embed.description = "\n".join([*lines, *([action] if action else [])])[:4096] or None
     fields = _Fields(embed)

@@ -25,8 +25,8 @@ from cogs.turn.text import clock_summary, deadline_line, turn_embed
 from rules import orders as o
 from rules.systems.strategic.actions.battlefield import Freeze
 from rules.systems.strategic.actions.gm import GmPlace, GmSet
-from rules.systems.strategic.actions.turns import SkipTurn
 from rules.systems.strategic.statblock import STATUSES
+from rules.turnorders import SkipTurn
 
 STATUS_CHOICES = [app_commands.Choice(name=s.replace("_", " "), value=s) for s in STATUSES]
 

@@ -12,6 +12,7 @@ from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import INFO, outcome_embed, safe
 from cogs.common.embeds_setup import setup_embed
 from cogs.common.replies import defer, reply
+from cogs.common.systems import require_map
 from cogs.common.transformers import CellArg, cells_from_text
 from rules import orders as o
 from rules.battle import Battle
@@ -53,6 +54,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
     async def show(self, interaction: discord.Interaction, full: bool = False, hidden: bool = False) -> None:
         """Post the map of this channel's battle; hidden features go only to those allowed to see them."""
         record = await battle_here(interaction)
+        require_map(record.ruleset, "show a map")
         service = service_of(interaction)
         actor = actor_of(interaction)
         battle = await service.load(record)
@@ -85,6 +87,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
     async def paint(self, interaction: discord.Interaction, terrain: str, from_: CellArg | None = None,
                     to: CellArg | None = None, cells: str | None = None) -> None:
         """Paint terrain."""
+        require_map((await battle_here(interaction)).ruleset, "paint terrain")
         if cells and (from_ is not None or to is not None):
             raise GameError("Give either `from` (and `to`) for a rectangle, or `cells` for a list, not both.")
         if not cells and from_ is None:
@@ -103,6 +106,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         """Import a map file; nothing changes if any line of it is wrong."""
         record = await battle_here(interaction)
+        require_map(record.ruleset, "import a map")
         service = service_of(interaction)
         actor = actor_of(interaction)
         await service.require_gm(actor, record, "import a map")
@@ -119,6 +123,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
     async def export(self, interaction: discord.Interaction) -> None:
         """Attach the battle's map file (terrain, storm and deep water; never features)."""
         record = await battle_here(interaction)
+        require_map(record.ruleset, "export a map")
         battle = await service_of(interaction).load(record)
         text = format_map(battle)
         content = (f"Map of **{safe(battle.name)}** ({battle.width}\u00d7{battle.height}, {battle.ruleset_id}). "

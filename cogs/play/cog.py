@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common.autocomplete import unit_choices
+from cogs.common.autocomplete import move_mode_choices, unit_choices
 from cogs.common.autocomplete_combat import stat_choices
 from cogs.common.context import actor_of, battle_here, channel_key, service_of
 from cogs.common.embeds import INFO, outcome_embed, roll_line, safe
 from cogs.common.embeds_combat import combat_embed
 from cogs.common.replies import defer, reply
+from cogs.common.systems import move_mode, require_map
 from cogs.common.transformers import CellArg
 from rules import orders as o
 from rules.dice import Dice
@@ -29,12 +28,14 @@ class PlayCog(commands.Cog):
 
     @app_commands.command(name="move", description="Move your unit; leave out `to` to see where it can go")
     @app_commands.describe(unit="Your unit", to="Destination square, like E5",
-                           mode="half, full (default), charge or run")
-    @app_commands.autocomplete(unit=unit_choices)
+                           mode="How to move: the battle's rule system offers its modes (default: its usual one)")
+    @app_commands.autocomplete(unit=unit_choices, mode=move_mode_choices)
     async def move(self, interaction: discord.Interaction, unit: str, to: CellArg | None = None,
-                   mode: Literal["half", "full", "charge", "run"] = "full") -> None:
+                   mode: str | None = None) -> None:
         """Move a unit along the cheapest legal path, or show its reach."""
         record = await battle_here(interaction)
+        require_map(record.ruleset, "move a unit to a square")
+        chosen = move_mode(record.ruleset, mode)
         service = service_of(interaction)
         actor = actor_of(interaction)
         if to is None:
@@ -44,16 +45,18 @@ class PlayCog(commands.Cog):
                 raise NotAllowedError(f"{target.name} is not yours; you can only plan moves for your own units.")
             await defer(interaction, ephemeral=True)
             reach, png = await service.reach_map(battle, target.name)
+            if mode is not None:
+                reach = {m: cells for m, cells in reach.items() if m == chosen}
             lines = [f"**{m.title()}**: {len(cells)} squares" for m, cells in reach.items()]
             embed = discord.Embed(title=f"Where {safe(target.name)} can go", description="\n".join(lines), colour=INFO)
             await reply(interaction, embed=embed, png=png, ephemeral=True)
             return
-        result = await service.execute(actor, record, o.Move(unit=unit, to=to, mode=mode), render=False)
+        result = await service.execute(actor, record, o.Move(unit=unit, to=to, mode=chosen), render=False)
         await defer(interaction)
         assert result.outcome is not None
-        png = await service.render(result.battle, result.outcome.highlight)
+        moved = await service.render(result.battle, result.outcome.highlight)
         await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name,
-                                                     actor_name=interaction.user.display_name), png=png)
+                                                     actor_name=interaction.user.display_name), png=moved)
 
     @app_commands.command(name="act", description="Make a d100 test for your unit: a characteristic or a skill")
     @app_commands.describe(unit="Your unit", stat="Characteristic or skill to test (the unit's skills are offered)",

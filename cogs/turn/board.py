@@ -29,19 +29,16 @@ EMBED_LIMIT = 6000
 BOARD_KIND = "status_board"
 
 
-def health(unit: Any) -> str:
-    """Return a unit's wounds or magnitude as `W 30/40` or `Mag 20/30`."""
-    if unit.is_horde:
-        return f"Mag {unit.magnitude}/{unit.max_magnitude}"
-    return f"W {unit.wounds}/{unit.max_wounds}"
-
-
 def unit_line(battle: Battle, entry: dict[str, Any], *, running: bool) -> str:
     """Return one unit's line on the board."""
     unit = battle.unit(entry["unit"])
     state = entry["state"]
     mark = STATE_MARKS.get(state, "\u2022")
-    parts = [f"{mark} **{safe(unit.name)}** {unit.cell}", health(unit)]
+    where = f" {unit.cell}" if battle.system.has_map else ""
+    parts = [f"{mark} **{safe(unit.name)}**{where}"]
+    summary = unit.summary_line()
+    if summary:
+        parts.append(safe(summary))
     if unit.statuses:
         parts.append(", ".join(s.replace("_", " ") for s in unit.statuses))
     if running and state in ("acting", "waiting"):
@@ -76,7 +73,7 @@ def board_embed(record: BattleRecord, battle: Battle, clock: ClockRecord) -> dis
     lines = [f"**{whose_turn(battle)}**" + (f" \u00b7 {status['mode']} mode" if battle.status == "active" else "")]
     if battle.status == "setup":
         lines.append("The GM sets up the map and units, then starts the battle with /battle start.")
-        fp = fp_status(battle)
+        fp = fp_status(battle) if battle.ruleset.features_allowed else {}
         if any(v["pool"] or v["spent"] for v in fp.values()):
             lines.append("Feature points left: " + " \u00b7 ".join(
                 f"{safe(side)} **{v['left']}**/{v['pool']}" for side, v in fp.items()))

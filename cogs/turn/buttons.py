@@ -22,7 +22,7 @@ from cogs.common.embeds import INFO, safe
 from cogs.common.replies import reply
 from cogs.turn.options import options_embed
 from cogs.turn.text import turn_embed
-from rules.systems.strategic.actions.turns import EndTurn
+from rules.turnorders import EndTurn
 
 log = logging.getLogger(__name__)
 

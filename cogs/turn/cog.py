@@ -20,7 +20,7 @@ from cogs.turn.text import clock_summary, outcome_lines, turn_embed, whose_turn
 from rules import turns
 from rules.errors import IllegalOrderError
 from rules.orders import Order
-from rules.systems.strategic.actions.turns import CloseRound, EndTurn, Hold, SetTurnMode, StandingOrder
+from rules.turnorders import CloseRound, EndTurn, Hold, SetTurnMode, StandingOrder
 
 
 def service_listeners(bot: commands.Bot) -> list[Listener]:

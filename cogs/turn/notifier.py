@@ -21,7 +21,7 @@ from cogs.turn.board import BOARD_KIND, board_embed
 from cogs.turn.buttons import turn_view
 from cogs.turn.prompts import deadline_embed, mentions, reminder_content, turn_content, turn_prompt
 from rules.battle import Battle
-from rules.systems.strategic.units import Unit
+from rules.units import Unit
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""What a unit can do right now: its actions left, where each move mode takes it, what it can shoot."""
+"""What a unit can do right now: its actions left, where each move mode takes it, and its system's own options."""
 
 from __future__ import annotations
 
@@ -7,17 +7,12 @@ from typing import Any
 import discord
 
 from bot.service import TableService
-from cogs.common.embeds import INFO, safe, signed
+from cogs.common.embeds import INFO, safe
+from cogs.common.systems import option_fields
 from rules import turns
 from rules.battle import Battle
-from rules.errors import GameError
 from rules.orders import Move
-from rules.systems.strategic.actions.combat import Attack
-from rules.systems.strategic.combat import range_preview
-from rules.systems.strategic.units import Unit
-
-MAX_TARGETS = 6
-MAX_WEAPONS = 8
+from rules.units import Unit
 
 
 def cost_of(battle: Battle, order: Any) -> int:
@@ -50,50 +45,17 @@ def move_lines(battle: Battle, unit: Unit, reach: dict[str, dict[str, int]], lef
     return lines
 
 
-def attack_lines(battle: Battle, unit: Unit) -> list[str]:
-    """List, per weapon, the enemies in range or reach with the band and the number to hit."""
-    enemies = [u for u in battle.iter_units() if u.alive and battle.enemies(unit, u)]
-    lines: list[str] = []
-    for weapon in unit.weapons[:MAX_WEAPONS]:
-        found: list[str] = []
-        for enemy in enemies:
-            try:
-                preview = range_preview(battle, unit, enemy.cell, weapon, enemy)
-            except GameError:
-                continue
-            if not preview.get("in_range"):
-                continue
-            target = preview.get("breakdown", {}).get("target")
-            band = preview.get("band")
-            where = f"{preview['distance']} sq"
-            if band:
-                where += f", {band['name']} ({signed(int(band['mod']))})"
-            elif weapon.melee:
-                where += ", in reach"
-            hit = f", hits on {target} or less" if target is not None else ""
-            found.append(f"{safe(enemy.name)} ({enemy.cell}): {where}{hit}")
-        kind = "melee" if weapon.melee else f"range {weapon.range} {weapon.range_unit}"
-        if found:
-            shown = found[:MAX_TARGETS] + ([f"and {len(found) - MAX_TARGETS} more"] if len(found) > MAX_TARGETS else [])
-            lines.append(f"**{safe(weapon.name)}** ({kind}) \u2192 " + "; ".join(shown))
-        else:
-            lines.append(f"**{safe(weapon.name)}** ({kind}): no enemy in range")
-    return lines
-
-
 async def options_embed(service: TableService, battle: Battle, unit: Unit) -> tuple[discord.Embed, bytes | None]:
     """Build the private answer of My options, with the unit's reach drawn on the map."""
     embed = discord.Embed(title=f"What {safe(unit.name)} can do", colour=INFO, description=turn_line(battle, unit))
     left = turns.actions_left(battle, unit.name) if turns.engaged(battle) else None
     png: bytes | None = None
-    if unit.alive and "immobilised" not in unit.statuses:
+    if unit.alive and "immobilised" not in unit.statuses and battle.system.has_map and battle.system.plays("move"):
         reach, png = await service.reach_map(battle, unit.name)
         moves = move_lines(battle, unit, reach, left)
         embed.add_field(name="Move (/move)", value="\n".join(moves)[:1024] or "nowhere to go", inline=False)
-    if unit.weapons:
-        cost = cost_of(battle, Attack(unit=unit.name, weapon=unit.weapons[0].name))
-        embed.add_field(name=f"Attack (/attack, {cost} AP)", value="\n".join(attack_lines(battle, unit))[:1024],
-                        inline=False)
+    for heading, value in option_fields(battle, unit):
+        embed.add_field(name=heading[:256], value=value[:1024] or "\u2014", inline=False)
     embed.add_field(name="Turn", value="/turn hold holds for the rest of the turn; /turn end (or the button) "
                                        "ends it and passes play on.", inline=False)
     return embed, png

@@ -9,14 +9,13 @@ import discord
 from bot.clock import POLICY_NAMES, human_duration, turn_label
 from bot.service import ClockRecord
 from cogs.common.embeds import INFO, safe
-from cogs.turn.board import health
+from cogs.common.systems import prompt_verbs
 from cogs.turn.text import effect_sentence, join
 from rules import turns
 from rules.battle import Battle
 from rules.orders import Move
 from rules.outcome import Outcome
-from rules.systems.strategic.actions.combat import Attack
-from rules.systems.strategic.units import Unit
+from rules.units import Unit
 
 WARN = discord.Colour.from_rgb(220, 150, 40)
 MAX_UNIT_FIELDS = 12
@@ -40,21 +39,19 @@ def deadline_words(due_at: float | None, *, paused: bool, remaining: float | Non
 def can_do(battle: Battle, unit: Unit) -> str:
     """Say what a unit can do with the action points it has left."""
     left = turns.actions_left(battle, unit.name)
-    lines = [f"**{left}** action point{'s' if left != 1 else ''} \u00b7 on {unit.cell} \u00b7 {health(unit)}"]
+    where = f" \u00b7 on {unit.cell}" if battle.system.has_map else ""
+    summary = unit.summary_line()
+    lines = [f"**{left}** action point{'s' if left != 1 else ''}{where}" + (f" \u00b7 {summary}" if summary else "")]
     verbs: list[str] = []
     modes = []
-    for mode in battle.ruleset.move_modes:
+    for mode in battle.ruleset.move_modes if battle.system.plays("move") else ():
         cost = turns.order_cost(battle, Move(unit=unit.name, to=unit.cell, mode=mode)).points
         if cost <= left:
             modes.append(f"{mode} {cost}")
     if modes and "immobilised" not in unit.statuses:
         verbs.append(f"/move ({', '.join(modes)})")
-    if unit.weapons:
-        cost = turns.order_cost(battle, Attack(unit=unit.name, weapon=unit.weapons[0].name)).points
-        if cost <= left:
-            names = ", ".join(safe(w.name) for w in unit.weapons[:4])
-            verbs.append(f"/attack {cost} ({names})")
-    verbs += ["/act", "/turn hold", "/turn end"]
+    verbs += prompt_verbs(battle, unit, left)
+    verbs += ["/turn hold", "/turn end"]
     lines.append(" \u00b7 ".join(verbs))
     return "\n".join(lines)
 

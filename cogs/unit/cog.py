@@ -15,8 +15,8 @@ from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import outcome_embed, safe
 from cogs.common.embeds_setup import import_embed, setup_embed
 from cogs.common.replies import defer, reply
+from cogs.common.systems import require_map, unit_card
 from cogs.common.transformers import CellArg
-from cogs.unit.embed import unit_embed
 from cogs.unit.importing import STATBLOCK_GUIDE, STATBLOCK_SUFFIXES, parse_one_unit, place_all, plan_import
 from rules import orders as o
 from rules.errors import GameError
@@ -58,6 +58,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
                   magnitude: Pool | None = None, ap: Trait | None = None, flyer: Trait | None = None,
                   hoverer: Trait | None = None) -> None:
         """Add a unit."""
+        require_map((await battle_here(interaction)).ruleset, "place a unit `at` a square")
         stats = stats_from(kind=kind, ag=ag, bs=bs, ws=ws, s=s, t=t, int=int_, wounds=wounds, magnitude=magnitude,
                            ap=ap, flyer=flyer, hoverer=hoverer)
         order = o.AddUnit(name=name, side=side, at=at, owner=owner.id if owner else None, stats=stats or None)
@@ -74,6 +75,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
                       owner: discord.User | None = None) -> None:
         """Import the units of a stat-block file; if any unit is wrong, none is placed."""
         record = await battle_here(interaction)
+        require_map(record.ruleset, "place imported units on squares")
         service = service_of(interaction)
         actor = actor_of(interaction)
         await service.require_gm(actor, record, "import units")
@@ -177,7 +179,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         """Show a unit."""
         record = await battle_here(interaction)
         battle = await service_of(interaction).load(record)
-        await reply(interaction, embed=unit_embed(battle.unit(unit)))
+        await reply(interaction, embed=unit_card(battle, battle.unit(unit)))
 
     async def _run(self, interaction: discord.Interaction, order: o.Order, extra: list[str] | None = None) -> None:
         record = await battle_here(interaction)

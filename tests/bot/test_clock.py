@@ -23,7 +23,7 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import InvalidOrderError
 from rules.orders import AddUnit, Start
-from rules.systems.strategic.actions.turns import EndTurn, SetTurnMode
+from rules.turnorders import EndTurn, SetTurnMode
 from storage import ClockRecord, Database
 from tests.rules.conftest import dice
 

@@ -15,9 +15,8 @@ from cogs.combat_action.options import options_embed
 from rules.battle import MAX_UNITS, Battle
 from rules.coords import Cell
 from rules.dice import Dice
-from rules.orders import AddUnit, Order, Start, known_orders
+from rules.orders import AddUnit, Start
 from rules.systems import install
-from rules.systems.combat_action import SYSTEM
 
 install()
 
@@ -66,7 +65,7 @@ def test_outcome_of_a_power_plant_among_hundreds_fits(crowded_state: dict[str, A
     shooter = b.unit(f"{LONG} model 399")
     shooter.x, shooter.y = 10, 12
     text = f'fire unit:"{shooter.name}" weapon:"{LONG} weapon 6" target:"{LONG} tank"'
-    order = Order.parse(text, known_orders([SYSTEM.handlers.orders]))
+    order = b.parse_order(text)
     out = b.apply(order, Dice(random.Random(1), scripted=[6, 6]))
     assert len(out.tests) > 100 and any(e["type"] == "transported_hit" for e in out.effects)
     data = _fits(outcome_embed(out, battle_name=b.name, actor_name="z" * 32))
@@ -108,7 +107,7 @@ def _small(*units: tuple[str, str, str, dict[str, Any]]) -> Battle[Any]:
 
 
 def _play(b: Battle[Any], text: str, *faces: int) -> Any:
-    return b.apply(Order.parse(text, known_orders([SYSTEM.handlers.orders])), Dice(random.Random(0), scripted=list(faces)))
+    return b.apply(b.parse_order(text), Dice(random.Random(0), scripted=list(faces)))
 
 
 def test_shot_reply_shows_every_term_and_die() -> None:

@@ -17,7 +17,7 @@ from render import cell_box
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.orders import AddUnit, Order
-from rules.systems.strategic.actions.turns import SetTurnMode
+from rules.turnorders import SetTurnMode
 from storage import BattleRecord
 from tests.e2e.conftest import Table, last_message, text_of
 

@@ -19,7 +19,7 @@ from bot.loopback.replies import Reply
 from bot.service import Actor
 from rules.coords import Cell
 from rules.orders import AddUnit, Roll, Start
-from rules.systems.strategic.actions.turns import StandingOrder
+from rules.turnorders import StandingOrder
 from storage import BattleRecord
 from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.turn_helpers import posted, prompts

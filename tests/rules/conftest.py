@@ -10,7 +10,7 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.dice import Dice
 from rules.orders import AddUnit, Start
-from rules.systems.strategic.actions.turns import CloseRound, SetTurnMode
+from rules.turnorders import CloseRound, SetTurnMode
 
 
 def dice(*faces: int) -> Dice:

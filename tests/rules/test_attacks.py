@@ -252,7 +252,7 @@ def test_aim_adds_and_is_spent() -> None:
     _shooter(b)
     add(b, "Target", "Blue", "A6")
     start(b)
-    b.apply(Order.parse("aim unit:Shooter mode:full"), dice())
+    b.apply(b.parse_order("aim unit:Shooter mode:full"), dice())
     new_round(b)  # a Full Aim is the whole turn; the shot comes next round
     assert _mods(_shoot(b, 100))["Aim"] == 20
     assert b.unit("Shooter").aim == 0 and "aiming" not in b.unit("Shooter").statuses

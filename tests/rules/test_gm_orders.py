@@ -10,7 +10,7 @@ from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.orders import Order
 from rules.statblock_file import StatError
 from rules.systems.strategic.actions.gm import GmPlace, GmSet
-from rules.systems.strategic.actions.turns import StandingOrder
+from rules.turnorders import StandingOrder
 from tests.rules.conftest import add, dice, start
 
 

@@ -11,6 +11,7 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError
 from rules.orders import Order
+from rules.systems.strategic import SYSTEM
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.actions.other import Act, Aim, Defend, Hide, Maneuver
 from tests.rules.conftest import add, dice, start
@@ -235,4 +236,4 @@ def test_other_orders_round_trip() -> None:
     """DESIGN §3: `Order.parse(str(order)) == order`."""
     for order in (Aim(unit="Rei", mode="full"), Hide(unit="Rei"), Maneuver(unit="Rei", target="Angel 2", to=C("D4")),
                   Defend(unit="Rei"), Act(unit="Rei", stat="dodge", modifier=-10, reason="Jump clear")):
-        assert Order.parse(str(order)) == order
+        assert SYSTEM.parse_order(str(order)) == order

@@ -13,7 +13,7 @@ from rules.coords import Cell
 from rules.dice import Dice
 from rules.orders import Move, Order, Roll, SkillTest
 from rules.replay import ReplayError, Step, first_difference, replay, same_state, steps_from_log
-from rules.systems.strategic.actions.turns import EndTurn, StandingOrder, StandingTurn
+from rules.turnorders import EndTurn, StandingOrder, StandingTurn
 from tests.rules.conftest import add, start
 
 RIFLE = {"name": "Rifle", "range": 20, "range_unit": "km", "damage": "2d10", "type": "I", "pen": 2}

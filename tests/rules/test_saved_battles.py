@@ -10,7 +10,7 @@ from rules.battle import SCHEMA_VERSION, Battle
 from rules.coords import Cell
 from rules.dice import Dice
 from rules.orders import EditUnit, Move
-from rules.systems.strategic.actions.turns import EndTurn, Hold
+from rules.turnorders import EndTurn, Hold
 
 FIXTURE = Path(__file__).parent / "fixtures" / "battle_v1.json"
 

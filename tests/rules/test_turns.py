@@ -24,7 +24,7 @@ from rules.errors import (
 from rules.orders import AddUnit, EditUnit, Move, Order, RemoveUnit, Roll, SkillTest, Start
 from rules.outcome import Outcome
 from rules.systems.strategic import SYSTEM as STRATEGIC
-from rules.systems.strategic.actions.turns import (
+from rules.turnorders import (
     CloseRound,
     EndTurn,
     Hold,

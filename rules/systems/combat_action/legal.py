@@ -16,7 +16,7 @@ from rules.systems.combat_action.actions.close import (
 )
 from rules.systems.combat_action.actions.fire import CLASS_MODES, Fire, why_not_fire
 from rules.systems.combat_action.actions.other import ACTIONS, Act, why_not_act
-from rules.systems.combat_action.actions.play import Activate, Aim, EndTurn, FlatDown, GetUp
+from rules.systems.combat_action.actions.play import Activate, Aim, FlatDown, GetUp
 from rules.systems.combat_action.actions.transport import (
     REACH,
     Disembark,
@@ -31,6 +31,7 @@ from rules.systems.combat_action.actions.weapons import Prime, Reload, Unjam, wh
 from rules.systems.combat_action.movement import MOVE_MODES, move_limit_cm, why_not_move
 from rules.systems.combat_action.state import AIMED, FLAT_DOWN, ROUTING, on_table
 from rules.systems.combat_action.units import Unit
+from rules.turnorders import EndTurn
 
 if TYPE_CHECKING:
     from rules.systems.combat_action.board import Battle

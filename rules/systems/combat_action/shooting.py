@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.coords import Cell
 from rules.modifiers import Modifier
 from rules.systems.combat_action import fire as rules_fire
 from rules.systems.combat_action.hits import hit
@@ -162,9 +163,11 @@ def resolve_shot(battle: Battle, unit: Unit, weapon: Weapon, target: Unit, mode:
         face = dice.d(6, f"{weapon.name} deviation direction")
         landing = rules_fire.deviate(unit.cell, target.cell, face, cm, int(battle.const("cm_per_square")),
                                      int(battle.const("deviation_sector_degrees")))
-        outcome.effect("deviated", weapon=weapon.name, frm=str(target.cell), to=str(landing), cm=cm, face=face,
+        # A landing off the table is drawn, and named, at the edge it went over.
+        edge = Cell(max(0, min(battle.width - 1, landing.x)), max(0, min(battle.height - 1, landing.y)))
+        outcome.effect("deviated", weapon=weapon.name, frm=str(target.cell), to=str(edge), cm=cm, face=face,
                        miss=shot.miss, on_map=battle.on_map(landing))
-        outcome.highlight["deviation"] = [str(target.cell), str(landing)]
+        outcome.highlight["deviation"] = [str(target.cell), str(edge)]
         if not battle.on_map(landing):
             return
     victims = [u for u in battle.units_at(landing) if on_table(u)] if weapon.area else [target]

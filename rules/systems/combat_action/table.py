@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from rules import turnorders
 from rules.system import HandlerTable
 
-TABLE = HandlerTable()
+# Models activate one by one: the core's turn orders are played, with this system's own end of activation.
+TABLE = HandlerTable(turnorders.TABLE)
 handles = TABLE.handles
 order = TABLE.order

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, ClassVar
 
+from rules.systems.combat_action.tables import tables
 from rules.units import Unit as BaseUnit
 
 KINDS = ("infantry", "character", "vehicle", "robot", "building")
@@ -14,7 +16,17 @@ CONTROLS = ("slave", "autonomous")
 ALTITUDES = ("low", "high")
 AREAS = ("", "grenade", "other")
 FALLEN = ("ooa", "killed", "destroyed")
+OUT_OF_CONTROL = "OC"
+DAMAGED = "DL"
+COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+STATE_WORDS = {"ok": "", "wounded": "wounded", "ooa": "out of action", "killed": "killed", "destroyed": "destroyed",
+               "pierced": "section pierced", "collapsed": "partial collapse"}
 HATCHES = ("closed", "open", "broken")
+
+
+def compass(degrees: int) -> str:
+    """Return a heading as the nearest of the eight compass points."""
+    return COMPASS[round((degrees % 360) / 45) % 8]
 
 
 @dataclass(slots=True)
@@ -80,6 +92,74 @@ class Unit(BaseUnit):
     facing: int = 0  # degrees clockwise from north, for machines
     last_action: str = ""  # `move dx dy mode` or `fire weapon target-id`: what an out-of-control slave repeats
     previous_action: str = ""  # the last action of the previous activation
+
+    # status -> the badge drawn on the token (the map legend names each badge)
+    BADGES: ClassVar[Mapping[str, str]] = {
+        "pinned": "P", "routing": "R", "flat_down": "FD", "hidden": "H", "halted": "I", "hatch_jammed": "HJ",
+        "aimed": "A",
+    }
+
+    def badges(self) -> tuple[str, ...]:
+        """Return the token's badges: statuses, out of control, and damaged locations for a machine."""
+        marks = [self.BADGES[s] for s in self.statuses if s in self.BADGES]
+        if self.machine and self.ooc_turns:
+            marks.append(OUT_OF_CONTROL)
+        if self.machine and self.damaged:
+            marks.append(DAMAGED)
+        return tuple(dict.fromkeys(marks))
+
+    def heading(self) -> int | None:
+        """Return the heading a machine faces (models show none), degrees clockwise from north."""
+        return self.facing if self.machine else None
+
+    @property
+    def on_map(self) -> bool:
+        """Return whether the unit stands on the table rather than riding inside a vehicle."""
+        return not self.inside
+
+    def health_text(self) -> str:
+        """Return the unit's state, a machine's damaged locations by name and its crew."""
+        parts = [STATE_WORDS.get(self.state, self.state)]
+        if self.machine and self.damaged:
+            parts.append("damaged: " + ", ".join(tables().location(key).name for key in self.damaged))
+        if self.kind == "vehicle" and self.crew:
+            parts.append(f"crew {self.crew}")
+        return "; ".join(p for p in parts if p)
+
+    def status_words(self) -> tuple[str, ...]:
+        """Return the words for a unit's situation: squad, facing, altitude, statuses, hatch, out of control."""
+        words = [f"{self.squad} squad"] if self.squad else []
+        if self.machine:
+            words.append(f"facing {compass(self.facing)}")
+        if self.flying:
+            words.append(f"{self.altitude} altitude")
+        words += [s.replace("_", " ") for s in self.statuses]
+        if self.machine and self.ooc_turns:
+            words.append("out of control")
+        if "hold" in self.locations and self.hatch != "closed":
+            words.append(f"hatch {self.hatch}")
+        if self.inside:
+            words.append("carried in a vehicle")
+        return tuple(words)
+
+    def summary_line(self) -> str:
+        """Return kind, SS, PF, MV, state and situation, like `infantry SS 4 PF 0 MV 10 cm, Alpha squad`."""
+        parts = [f"{self.kind} SS {self.ss} PF {self.pf} MV {self.mv_now()} cm", self.health_text(),
+                 *self.status_words()]
+        return ", ".join(p for p in parts if p)
+
+    def stat_lines(self) -> list[tuple[str, str]]:
+        """Return the stat block as headings and values."""
+        weapons = ", ".join(f"{w.name} ({w.wclass.replace('_', ' ')}, Pen {w.pen})" for w in self.weapons) or "none"
+        lines = [("Kind", f"{self.kind}, {self.size.replace('_', ' ')}" + (f", squad {self.squad}" if self.squad else "")),
+                 ("State", self.health_text() or "ok"),
+                 ("Ratings", f"SS {self.ss} \u00b7 PF {self.pf} \u00b7 MV {self.mv_now()} cm \u00b7 "
+                             f"Discipline {self.discipline}"),
+                 ("Weapons", weapons)]
+        words = self.status_words()
+        if words:
+            lines.append(("Situation", ", ".join(words)))
+        return lines
 
     @property
     def machine(self) -> bool:

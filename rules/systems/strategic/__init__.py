@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rules.system import System
 from rules.systems.strategic import actions
+from rules.systems.strategic.actions.move import reach_by_mode
 from rules.systems.strategic.battlefield import begin_round
 from rules.systems.strategic.legal import legal_orders
 from rules.systems.strategic.table import TABLE
@@ -19,6 +20,7 @@ SYSTEM = System(
     legal_orders=legal_orders,
     round_start=[begin_round],
     initiative_tokens=frozenset(BONUS_TOKENS),
+    reach=reach_by_mode,
     describe="Independent Characters and Hordes moving by Agility Bonus, ranged and area attacks, "
              "terrain, artificial features, fire, smoke, storms and traps.",
 )

@@ -10,11 +10,11 @@ from rules.errors import GameError
 from rules.orders import Move, Order
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.actions.other import Aim, Defend, Hide
-from rules.systems.strategic.actions.turns import EndTurn, Hold
 from rules.systems.strategic.combat import in_reach
 from rules.systems.strategic.movement import allowance, reachable
 from rules.systems.strategic.ranges import max_range, weapon_range
 from rules.systems.strategic.units import Unit
+from rules.turnorders import EndTurn, Hold
 
 if TYPE_CHECKING:
     from rules.systems.strategic.board import Battle

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.errors import NotFoundError
 from rules.units import NAME_MAX as NAME_MAX
@@ -132,10 +133,34 @@ class Unit(BaseUnit):
     anti_fog: bool = False
     notes: str = ""
 
+    BADGES: ClassVar[Mapping[str, str]] = {
+        "pinned": "P", "stunned": "S", "on_fire": "F", "hidden": "H", "prone": "p", "immobilised": "I",
+        "routing": "R", "sunk": "~",
+    }
+
     @property
     def is_horde(self) -> bool:
         """Return whether this unit is a Horde."""
         return self.kind == "horde"
+
+    @property
+    def massed(self) -> bool:
+        """Return whether the unit is drawn as a Horde's square token."""
+        return self.is_horde
+
+    def health_text(self) -> str:
+        """Return the unit's wounds or Magnitude as `W 30/40` or `Mag 20/30`."""
+        if self.is_horde:
+            return f"Mag {self.magnitude}/{self.max_magnitude}"
+        return f"W {self.wounds}/{self.max_wounds}"
+
+    def stat_lines(self) -> list[tuple[str, str]]:
+        """Return the characteristics, armour and weapons as headings and values."""
+        chars = " \u00b7 ".join(f"{k.upper()} {self.chars.get(k, 0)}" for k in CHARACTERISTIC_NAMES)
+        armour = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in self.armour.items()) or "none"
+        weapons = ", ".join(w.name for w in self.weapons) or "none"
+        return [("Kind", "Horde" if self.is_horde else "Independent Character"), ("Health", self.health_text()),
+                ("Characteristics", chars), ("Armour (AP)", armour), ("Weapons", weapons)]
 
     @property
     def flying(self) -> bool:

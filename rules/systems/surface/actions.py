@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.battle import MAX_UNITS, check_name
+from rules import lifecycle
+from rules.battle import check_name
 from rules.dice import Dice
 from rules.errors import IllegalOrderError, InvalidOrderError, NotFoundError
 from rules.orders import AddUnit, EditUnit, RemoveUnit, SetRule
@@ -50,11 +51,7 @@ def build_stats(stats: dict[str, Any] | None, base: Unit | None = None) -> dict[
 def add_unit(battle: SurfaceBattle, order: AddUnit, dice: Dice, outcome: Outcome) -> None:
     """Add a ground force to a side, from a unit type with any ratings overridden."""
     _open(battle)
-    name = check_name(order.name, "unit name")
-    if battle.find_unit(name) is not None:
-        raise IllegalOrderError(f"There is already a unit called {name}; pick another name.")
-    if len(battle.units) >= MAX_UNITS:
-        raise IllegalOrderError(f"A battle holds at most {MAX_UNITS} units.")
+    name = lifecycle.new_unit_name(battle, order.name)
     side = battle.ensure_side(order.side)
     unit = Unit(name=name, side=side.name, x=0, y=0, owner=order.owner, **build_stats(order.stats))
     battle.add_unit(unit)
@@ -67,7 +64,7 @@ def edit_unit(battle: SurfaceBattle, order: EditUnit, dice: Dice, outcome: Outco
     """Change a unit's type, ratings or flags (damage too, for forces carried over)."""
     _open(battle)
     unit = battle.unit(order.unit)
-    stats = dict(order.stats or {})
+    stats = lifecycle.edit_common(battle, unit, dict(order.stats or {}), "`type:armor` or `damage:2`")
     damage = stats.pop("damage", unit.damage)
     for key, value in build_stats(stats, unit).items():
         setattr(unit, key, value)
@@ -90,13 +87,7 @@ def remove_unit(battle: SurfaceBattle, order: RemoveUnit, dice: Dice, outcome: O
 def set_rule(battle: SurfaceBattle, order: SetRule, dice: Dice, outcome: Outcome) -> None:
     """Override a Surface Combat constant for this battle, checked against its declared range."""
     _open(battle)
-    const = battle.ruleset.constant(order.key)
-    value = const.coerce(order.value)
-    old = battle.const(order.key)
-    battle.constants.pop(order.key, None)
-    if value != const.value:
-        battle.constants[order.key] = value
-    outcome.effect("rule_set", key=order.key, old=old, new=value, default=const.value)
+    lifecycle.set_rule(battle, order, dice, outcome)
 
 
 def _side_name(battle: SurfaceBattle, side: str) -> str:

@@ -56,6 +56,20 @@ class Unit(BaseUnit):
             return 0.0
         return max(0.0, 1.0 - self.damage / self.capacity)
 
+    def health_text(self) -> str:
+        """Return the damage taken against the Damage Capacity, and the state."""
+        return f"damage {self.damage}/{self.capacity}, {self.state}"
+
+    def summary_line(self) -> str:
+        """Return the unit type and its damage, like `armor, damage 1/4, active`."""
+        return f"{self.utype}, {self.health_text()}"
+
+    def stat_lines(self) -> list[tuple[str, str]]:
+        """Return the type, ratings and flags as headings and values."""
+        ratings = " \u00b7 ".join(f"{k.replace('_', ' ')} {v}" for k, v in self.ratings().items())
+        return [("Type", f"{self.utype} ({self.category})"), ("State", self.health_text()),
+                ("Ratings", ratings), ("Flags", ", ".join(f.replace("_", " ") for f in self.flags) or "none")]
+
     def ratings(self) -> dict[str, int]:
         """Return the A64 ratings by name."""
         return {k: int(getattr(self, k)) for k in RATINGS}

@@ -8,9 +8,8 @@ from typing import Any
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.dice import Dice
-from rules.orders import AddUnit, Order, SetRule, Start, known_orders
+from rules.orders import AddUnit, SetRule, Start
 from rules.outcome import Outcome
-from rules.systems.combat_action import SYSTEM
 
 RIFLE = {"name": "Rifle", "class": "rifle", "pen": 2}
 GRENADE = {"name": "Frag", "class": "grenades", "pen": 3}
@@ -47,7 +46,7 @@ def vehicle(**extra: Any) -> dict[str, Any]:
 
 def play(b: Battle[Any], text: str, *faces: int) -> Outcome:
     """Apply an order written in its text form, with these dice faces."""
-    return b.apply(Order.parse(text, known_orders([SYSTEM.handlers.orders])), dice(*faces))
+    return b.apply(b.parse_order(text), dice(*faces))
 
 
 def effects(outcome: Outcome, kind: str) -> list[dict[str, Any]]:

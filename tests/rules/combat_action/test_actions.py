@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import IllegalOrderError, NotYourTurnError
-from rules.orders import Order, known_orders
 from rules.systems.combat_action import SYSTEM
-from tests.rules.combat_action.helpers import GRENADE, RIFLE, battle, dice, effects, infantry, play, vehicle
+from tests.rules.combat_action.helpers import GRENADE, RIFLE, battle, effects, infantry, play, vehicle
 
 ORDERS = [
     "activate unit:A", "close-combat unit:A target:B weapon:Sword", "close-combat unit:A target:T hatch:true",
@@ -20,9 +19,8 @@ ORDERS = [
 @pytest.mark.parametrize("text", ORDERS)
 def test_orders_round_trip(text: str) -> None:
     """Every new order kind has a text form that parses back to itself."""
-    kinds = known_orders([SYSTEM.handlers.orders])
-    order = Order.parse(text, kinds)
-    assert str(order) == text and Order.parse(str(order), kinds) == order
+    order = SYSTEM.parse_order(text)
+    assert str(order) == text and SYSTEM.parse_order(str(order)) == order
 
 
 @pytest.mark.parametrize(("text", "ap"), [
@@ -39,7 +37,7 @@ def test_costs_are_the_ap_table_rows(text: str, ap: int) -> None:
     from rules import turns
 
     b = battle([("A", "Red", "A1", infantry()), ("B", "Blue", "A5", infantry())])
-    assert turns.order_cost(b, Order.parse(text, known_orders([SYSTEM.handlers.orders]))).points == ap
+    assert turns.order_cost(b, b.parse_order(text)).points == ap
 
 
 def test_magazine_runs_dry_and_reloads() -> None:
@@ -92,7 +90,7 @@ def test_hide_needs_cover_and_keeps_out_of_sight() -> None:
     b = battle([("A", "Red", "C3", infantry()), ("B", "Blue", "C9", infantry())])
     with pytest.raises(IllegalOrderError, match="no cover"):
         play(b, "action unit:B action:hide")
-    b.apply(Order.parse("paint terrain:rock from:D9"), dice())
+    play(b, "paint terrain:rock from:D9")
     play(b, "action unit:B action:hide")
     assert "hidden" in b.unit("B").statuses
     with pytest.raises(IllegalOrderError, match="hidden behind cover"):

@@ -1,10 +1,9 @@
-"""What the map and its unit key say of Combat Action units: badges, facing, damage, squad."""
+"""What the map and its unit key say of Combat Action units: badges, facing, damage and squad."""
 
 from __future__ import annotations
 
-from rules.systems.combat_action.marks import compass, facing, health_words, map_marks, status_words
 from rules.systems.combat_action.statblock import apply_stats
-from rules.systems.combat_action.units import Unit
+from rules.systems.combat_action.units import Unit, compass
 
 
 def _unit(**stats: object) -> Unit:
@@ -16,8 +15,9 @@ def _unit(**stats: object) -> Unit:
 def test_model_badges_and_words() -> None:
     """A pinned, flat down model of a squad shows P and FD and no facing; the key names its squad."""
     model = _unit(kind="infantry", squad="Alpha", statuses=["pinned", "flat_down"])
-    assert map_marks(model) == ("P", "FD") and facing(model) is None
-    assert status_words(model) == ("Alpha squad", "pinned", "flat down")
+    assert model.badges() == ("P", "FD") and model.heading() is None
+    assert model.status_words() == ("Alpha squad", "pinned", "flat down")
+    assert model.summary_line() == "infantry SS 4 PF 0 MV 10 cm, Alpha squad, pinned, flat down"
 
 
 def test_machine_damage_facing_and_control() -> None:
@@ -25,9 +25,17 @@ def test_machine_damage_facing_and_control() -> None:
     tank = _unit(kind="vehicle", facing="SE", crew=2)
     tank.damaged = ["engine", "locomotion"]
     tank.ooc_turns = -1
-    assert map_marks(tank) == ("OC", "DL") and facing(tank) == 135
-    assert health_words(tank) == "damaged: Engine, Locomotive System; crew 2"
-    assert "facing SE" in status_words(tank) and "out of control" in status_words(tank)
+    assert tank.badges() == ("OC", "DL") and tank.heading() == 135
+    assert tank.health_text() == "damaged: Engine, Locomotive System; crew 2"
+    assert "facing SE" in tank.status_words() and "out of control" in tank.status_words()
+
+
+def test_carried_model_is_off_the_map() -> None:
+    """A model inside a vehicle is not drawn on the table."""
+    model = _unit(kind="infantry")
+    assert model.on_map
+    model.inside = "u1"
+    assert not model.on_map and "carried in a vehicle" in model.status_words()
 
 
 def test_compass_rounds_to_the_nearest_point() -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from rules import turns
 from rules.errors import IllegalOrderError
-from rules.orders import Move, Order, order_kind
+from rules.orders import Move, Order
 from rules.systems.combat_action.activation import activate
 from rules.systems.combat_action.movement import relocate, why_not_move
 from rules.systems.combat_action.state import AIMED, FLAT_DOWN, ROUTING
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from rules.dice import Dice
     from rules.outcome import Outcome
     from rules.systems.combat_action.board import Battle
+    from rules.turnorders import EndTurn
 
 
 @order("activate", "owner")
@@ -44,23 +45,12 @@ class GetUp(Order):
     unit: str
 
 
-# `aim` and `end-turn` share their kind and text form with other systems' orders: they are named here
-# without entering the parse table, so a battle's log reads the same whichever system parses it, and the
-# handlers below read only `unit`.
-@order_kind("aim", "owner")
+@order("aim", "owner")
 @dataclass(frozen=True)
 class Aim(Order):
     """Aim with a targeting device (1 AP): the next shot gets the aim bonus."""
 
     unit: str
-
-
-@order_kind("end-turn", "owner")
-@dataclass(frozen=True)
-class EndTurn(Order):
-    """End a unit's activation (the End Phase); without a unit, the one due now."""
-
-    unit: str = ""
 
 
 def acting(battle: Battle, name: str, dice: Dice, outcome: Outcome) -> Unit | None:

@@ -7,8 +7,5 @@ from rules.systems.strategic.actions import features as features  # artificial f
 from rules.systems.strategic.actions import gm as gm  # GM overrides (gm-place, gm-set)
 from rules.systems.strategic.actions import other as other  # aim, hide, maneuver, defend, act
 from rules.systems.strategic.actions import terrain as terrain  # map files
-from rules.systems.strategic.actions import (
-    turns as turns,  # the turn orders (end-turn, hold, standing orders...)
-)
 
 __all__ = ["checks", "move", "setup"]

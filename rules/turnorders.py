@@ -1,21 +1,29 @@
-"""Turn orders: ending, holding and skipping turns, closing rounds, turn modes and standing orders."""
+"""Turn orders: ending, holding and skipping turns, closing rounds, turn modes and standing orders.
+
+They are the turn structure's own orders, the same in every system whose units take turns: a system
+builds its table on `TABLE` (`HandlerTable(turnorders.TABLE)`) to play them, and may override a handler
+(its own end of a unit's activation, say) by declaring one for the same kind.
+"""
 
 from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rules import turns
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError, NotYourTurnError
-from rules.orders import Order, known_orders
-from rules.systems.strategic.table import handles
-from rules.systems.strategic.table import order as _order
+from rules.orders import Order
+from rules.system import HandlerTable
 
 if TYPE_CHECKING:
+    from rules.battle import Battle
     from rules.dice import Dice
     from rules.outcome import Outcome
-    from rules.systems.strategic.board import Battle
+
+TABLE = HandlerTable()
+handles = TABLE.handles
+_order = TABLE.order
 
 HOLD = "hold"
 CLEAR_WORDS = ("none", "clear", "off")
@@ -77,7 +85,7 @@ class StandingTurn(Order):
     unit: str
 
 
-def _pick_unit(battle: Battle, name: str, verb: str) -> str:
+def pick_unit(battle: Battle[Any], name: str, verb: str) -> str:
     """Return the unit an order names, or the one unit due now, checked to be able to act."""
     if name.strip():
         unit = battle.unit(name)
@@ -94,7 +102,7 @@ def _pick_unit(battle: Battle, name: str, verb: str) -> str:
     return now[0]
 
 
-def _close(battle: Battle, name: str, how: str, dice: Dice, outcome: Outcome) -> None:
+def _close(battle: Battle[Any], name: str, how: str, dice: Dice, outcome: Outcome) -> None:
     """End a unit's turn, pass play on, and say who is due now."""
     turns.finish_turn(battle, name, how)
     turns.settle(battle, dice, outcome)
@@ -103,10 +111,10 @@ def _close(battle: Battle, name: str, how: str, dice: Dice, outcome: Outcome) ->
 
 
 @handles("end-turn")
-def end_turn(battle: Battle, order: EndTurn, dice: Dice, outcome: Outcome) -> None:
+def end_turn(battle: Battle[Any], order: EndTurn, dice: Dice, outcome: Outcome) -> None:
     """End a unit's turn; when nobody else is due, the phase or round moves on at once."""
     turns.require_running(battle)
-    name = _pick_unit(battle, order.unit, "end its turn")
+    name = pick_unit(battle, order.unit, "end its turn")
     unused = turns.actions_left(battle, name)
     outcome.actor = turns.name_of(battle, name)
     outcome.effect("turn_ended", unit=outcome.actor, unused=unused)
@@ -114,10 +122,10 @@ def end_turn(battle: Battle, order: EndTurn, dice: Dice, outcome: Outcome) -> No
 
 
 @handles("hold")
-def hold(battle: Battle, order: Hold, dice: Dice, outcome: Outcome) -> None:
+def hold(battle: Battle[Any], order: Hold, dice: Dice, outcome: Outcome) -> None:
     """Let a unit hold for the rest of its turn."""
     turns.require_running(battle)
-    name = _pick_unit(battle, order.unit, "hold")
+    name = pick_unit(battle, order.unit, "hold")
     unused = turns.actions_left(battle, name)
     outcome.actor = turns.name_of(battle, name)
     outcome.effect("held", unit=outcome.actor, unused=unused)
@@ -125,7 +133,7 @@ def hold(battle: Battle, order: Hold, dice: Dice, outcome: Outcome) -> None:
 
 
 @handles("skip-turn")
-def skip_turn(battle: Battle, order: SkipTurn, dice: Dice, outcome: Outcome) -> None:
+def skip_turn(battle: Battle[Any], order: SkipTurn, dice: Dice, outcome: Outcome) -> None:
     """Skip a unit's turn, or everything due now: the current unit, the phase or the free round."""
     turns.require_running(battle)
     if order.unit.strip():
@@ -145,7 +153,7 @@ def skip_turn(battle: Battle, order: SkipTurn, dice: Dice, outcome: Outcome) -> 
 
 
 @handles("close-round")
-def close_round(battle: Battle, order: CloseRound, dice: Dice, outcome: Outcome) -> None:
+def close_round(battle: Battle[Any], order: CloseRound, dice: Dice, outcome: Outcome) -> None:
     """End the round now: whoever was still due loses the rest of the round."""
     # A battle without turn state yet (saved before turns existed) gets its first round here.
     turns.require_active(battle)
@@ -155,7 +163,7 @@ def close_round(battle: Battle, order: CloseRound, dice: Dice, outcome: Outcome)
 
 
 @handles("set-turn-mode")
-def set_turn_mode(battle: Battle, order: SetTurnMode, dice: Dice, outcome: Outcome) -> None:
+def set_turn_mode(battle: Battle[Any], order: SetTurnMode, dice: Dice, outcome: Outcome) -> None:
     """Switch the turn mode; in a running round it applies at once and keeps what units have done."""
     if battle.status == "ended":
         raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
@@ -167,7 +175,7 @@ def set_turn_mode(battle: Battle, order: SetTurnMode, dice: Dice, outcome: Outco
     turns.set_mode(battle, mode, dice, outcome)
 
 
-def parse_standing(battle: Battle, unit_name: str, text: str) -> Order:
+def parse_standing(battle: Battle[Any], unit_name: str, text: str) -> Order:
     """Parse a standing order's text as one of the unit's own orders (its unit may be left out)."""
     try:
         tokens = shlex.split(text)
@@ -175,7 +183,7 @@ def parse_standing(battle: Battle, unit_name: str, text: str) -> Order:
         raise InvalidOrderError(f"Cannot read that standing order: {exc}.") from None
     if tokens and not any(t.lower().startswith("unit:") for t in tokens[1:]):
         text = f"{text} unit:{shlex.quote(unit_name)}"
-    order = Order.parse(text, known_orders([battle.system.handlers.orders]))
+    order = battle.parse_order(text)
     owner = getattr(order, "unit", None)
     if not isinstance(owner, str) or owner.strip().lower() != unit_name.lower():
         raise InvalidOrderError(
@@ -190,7 +198,7 @@ def parse_standing(battle: Battle, unit_name: str, text: str) -> Order:
 
 
 @handles("standing-order")
-def standing_order(battle: Battle, order: StandingOrder, dice: Dice, outcome: Outcome) -> None:
+def standing_order(battle: Battle[Any], order: StandingOrder, dice: Dice, outcome: Outcome) -> None:
     """Store the order a unit follows when its deadline passes, checked now so it cannot be garbage."""
     if battle.status == "ended":
         raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
@@ -212,7 +220,7 @@ def standing_order(battle: Battle, order: StandingOrder, dice: Dice, outcome: Ou
 
 
 @handles("standing-turn")
-def standing_turn(battle: Battle, order: StandingTurn, dice: Dice, outcome: Outcome) -> None:
+def standing_turn(battle: Battle[Any], order: StandingTurn, dice: Dice, outcome: Outcome) -> None:
     """Play a unit's turn from its standing order and end it; an illegal order becomes a hold."""
     turns.require_running(battle)
     unit = battle.unit(order.unit)
@@ -252,6 +260,6 @@ def standing_turn(battle: Battle, order: StandingTurn, dice: Dice, outcome: Outc
     _close(battle, uid, "standing" if followed else "held", dice, outcome)
 
 
-def apply_standing_order(battle: Battle, unit_name: str, dice: Dice) -> Outcome:
+def apply_standing_order(battle: Battle[Any], unit_name: str, dice: Dice) -> Outcome:
     """Play a unit's standing order when its deadline passes, or hold if that order is illegal now."""
     return battle.apply(StandingTurn(unit=unit_name), dice)

@@ -1,0 +1,121 @@
+"""How the shared commands find a rule system's own pieces: move modes, its map, its unit card and verbs.
+
+The shared replies read a unit through its hooks (`summary_line`, `health_text`, `badges`, `stat_lines`)
+and a battle through its `System` (`has_map`, `plays`, `reach_of`). A system whose units deserve a richer
+card or whose turn prompt offers its own verbs registers a `FrontEnd` under its system id
+(`register_front_end`); every other system gets the generic one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import discord
+
+from cogs.common.embeds import INFO, safe
+from rules import turns
+from rules.battle import Battle
+from rules.errors import IllegalOrderError, InvalidOrderError, NoMapError
+from rules.ruleset import get_ruleset
+from rules.system import system_of
+from rules.units import Unit
+
+MAX_VERBS = 8
+# Orders the turn prompt leaves out of the verbs: moves have their own line, turn orders their buttons.
+NOT_VERBS = frozenset({"move", *turns.TURN_KINDS})
+
+
+@dataclass(frozen=True)
+class FrontEnd:
+    """The parts of a rule system's Discord replies that differ from the generic ones."""
+
+    unit_card: Callable[[Battle, Unit], discord.Embed] | None = None
+    # Extra fields of the private "My options" reply: (heading, text) pairs.
+    option_fields: Callable[[Battle, Unit], list[tuple[str, str]]] | None = None
+    # The verbs a turn prompt offers a unit with `left` action points, like `/attack 1 (Rifle)`.
+    prompt_verbs: Callable[[Battle, Unit, int], list[str]] | None = None
+
+
+_FRONT_ENDS: dict[str, FrontEnd] = {}
+
+
+def builtin_front_ends() -> dict[str, FrontEnd]:
+    """Return the front ends shipped for the systems that have their own pieces, by system id."""
+    from cogs.combat_action.front import FRONT_END as combat_action
+    from cogs.common.strategic import FRONT_END as strategic
+
+    return {"strategic": strategic, "combat_action": combat_action}
+
+
+def register_front_end(system_id: str, front_end: FrontEnd) -> None:
+    """Give a rule system its own front-end pieces (registering again replaces them)."""
+    _FRONT_ENDS[system_id] = front_end
+
+
+def front_end(battle: Battle) -> FrontEnd:
+    """Return the front-end pieces of a battle's rule system (the generic ones if it registered none)."""
+    if not _FRONT_ENDS:
+        _FRONT_ENDS.update(builtin_front_ends())
+    return _FRONT_ENDS.get(battle.system.id, FrontEnd())
+
+
+def require_map(ruleset_id: str, what: str) -> None:
+    """Refuse a map command in a battle whose rule system has no map, saying what that battle uses instead."""
+    system = system_of(ruleset_id)
+    if not system.has_map:
+        raise NoMapError(f"This battle plays {system.name}, which has no map, so it cannot {what}. "
+                         "Its forces are added and fought with its own commands (see /help).")
+
+
+def move_mode(ruleset_id: str, mode: str | None) -> str:
+    """Return the mode a /move uses: the one given, checked against the battle's ruleset, or its default."""
+    system = system_of(ruleset_id)
+    if not system.plays("move"):
+        raise IllegalOrderError(f"Units do not move square by square in {system.name}; see /help for its commands.")
+    ruleset = get_ruleset(ruleset_id)
+    if mode is None or not mode.strip():
+        return ruleset.default_move_mode
+    wanted = mode.strip().lower()
+    if wanted not in ruleset.move_modes:
+        raise InvalidOrderError(f"`{mode}` is not a way to move in {ruleset.name}; choose one of "
+                                f"{', '.join(ruleset.move_modes)} (default {ruleset.default_move_mode}).")
+    return wanted
+
+
+def unit_card(battle: Battle, unit: Unit) -> discord.Embed:
+    """Describe a unit's stat block with its system's card, or from its `stat_lines`."""
+    own = front_end(battle).unit_card
+    if own is not None:
+        return own(battle, unit)
+    embed = discord.Embed(title=f"{safe(unit.name)} ({safe(unit.side)})", colour=INFO)
+    owner = f"<@{unit.owner}>" if unit.owner else "the GM"
+    where = f"on **{unit.cell}** \u00b7 " if battle.system.has_map else ""
+    lines = [f"{where}commanded by {owner}"]
+    if unit.statuses:
+        lines.append("Status: " + ", ".join(s.replace("_", " ") for s in unit.statuses))
+    embed.description = "\n".join(lines)
+    for heading, value in unit.stat_lines()[:20]:
+        embed.add_field(name=safe(heading)[:256], value=safe(value)[:1024] or "\u2014", inline=False)
+    return embed
+
+
+def generic_verbs(battle: Battle, unit: Unit, left: int) -> list[str]:
+    """Return the kinds of order the unit may give now with their cost, from its system's legal orders."""
+    costs: dict[str, int] = {}
+    for order in battle.legal_orders(unit):
+        if order.kind not in NOT_VERBS and order.kind not in costs:
+            costs[order.kind] = turns.order_cost(battle, order).points
+    return [f"{kind} {cost}" for kind, cost in list(costs.items())[:MAX_VERBS] if cost <= left]
+
+
+def prompt_verbs(battle: Battle, unit: Unit, left: int) -> list[str]:
+    """Return what a turn prompt offers the unit besides moving and ending its turn."""
+    own = front_end(battle).prompt_verbs
+    return own(battle, unit, left) if own is not None else generic_verbs(battle, unit, left)
+
+
+def option_fields(battle: Battle, unit: Unit) -> list[tuple[str, str]]:
+    """Return the system's own fields of the "My options" reply (none for a generic system)."""
+    own = front_end(battle).option_fields
+    return own(battle, unit) if own is not None else []

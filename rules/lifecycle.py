@@ -1,0 +1,143 @@
+"""The orders every rule system resolves the same way: start and end a battle, override a rule constant.
+
+Also the shared steps of the setup orders (a new unit's name and side, the fields every unit has, the
+squares a paint order covers), which a system's own `add-unit`, `edit-unit` and `paint` handlers call
+before and after their stat-block rules. A system plays a shared handler by registering it:
+`handles("start")(lifecycle.start)`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules import turns
+from rules.battle import MAX_UNITS, check_name
+from rules.coords import Cell
+from rules.errors import IllegalOrderError, InvalidOrderError
+
+if TYPE_CHECKING:
+    from rules.battle import Battle
+    from rules.dice import Dice
+    from rules.orders import End, Paint, RemoveUnit, SetRule, Start
+    from rules.outcome import Outcome
+    from rules.ruleset import TerrainType
+    from rules.units import Unit
+
+MAX_PAINT_CELLS = 10_000
+
+
+def require_not_ended(battle: Battle[Any]) -> None:
+    """Refuse any change to a battle that has ended."""
+    if battle.status == "ended":
+        raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
+
+
+def start(battle: Battle[Any], order: Start, dice: Dice, outcome: Outcome) -> None:
+    """End setup and begin the first round."""
+    if battle.status != "setup":
+        raise IllegalOrderError(f"The battle is already {battle.status}; only a battle in setup can start.")
+    if not battle.units:
+        raise IllegalOrderError("Add at least one unit with /unit add before starting the battle.")
+    battle.status = "active"
+    battle.round = 1
+    outcome.effect("battle_started", round=1)
+    turns.begin_battle(battle, dice, outcome)
+
+
+def end(battle: Battle[Any], order: End, dice: Dice, outcome: Outcome) -> None:
+    """End the battle."""
+    require_not_ended(battle)
+    battle.status = "ended"
+    outcome.effect("battle_ended", round=battle.round)
+
+
+def set_rule(battle: Battle[Any], order: SetRule, dice: Dice, outcome: Outcome) -> None:
+    """Override a rule constant for this battle, validated against its declared range."""
+    require_not_ended(battle)
+    const = battle.ruleset.constant(order.key)
+    value = const.coerce(order.value)
+    old = battle.const(order.key)
+    # Setting the default back clears the override, so the battle follows later changes of the default.
+    if value == const.value:
+        battle.constants.pop(order.key, None)
+    else:
+        battle.constants[order.key] = value
+    outcome.effect("rule_set", key=order.key, old=old, new=value, default=const.value)
+
+
+def remove_unit(battle: Battle[Any], order: RemoveUnit, dice: Dice, outcome: Outcome) -> None:
+    """Take a unit off the map."""
+    require_not_ended(battle)
+    unit = battle.unit(order.unit)
+    battle.remove_unit(unit)
+    outcome.actor = unit.name
+    outcome.effect("unit_removed", unit=unit.name, at=str(unit.cell))
+
+
+# --- shared steps of the systems' own setup handlers -------------------------------------------------
+
+
+def new_unit_name(battle: Battle[Any], name: str) -> str:
+    """Return a new unit's cleaned name, refused if another unit has it or the battle is full."""
+    require_not_ended(battle)
+    clean = check_name(name, "unit name")
+    existing = battle.find_unit(clean)
+    if existing is not None and existing.name.lower() == clean.lower():
+        raise IllegalOrderError(f"There is already a unit called {existing.name}; pick another name.")
+    if len(battle.units) >= MAX_UNITS:
+        raise IllegalOrderError(f"A battle holds at most {MAX_UNITS} units.")
+    return clean
+
+
+def edit_common(battle: Battle[Any], unit: Unit, stats: dict[str, Any], example: str) -> dict[str, Any]:
+    """Apply the fields every unit has (name, side, owner) and return the system's own fields left over."""
+    require_not_ended(battle)
+    rest = dict(stats)
+    if not rest:
+        raise InvalidOrderError(f"Say what to change, for example {example}.")
+    if "name" in rest:
+        battle.rename_unit(unit, str(rest.pop("name")))
+    if "side" in rest:
+        unit.side = battle.ensure_side(str(rest.pop("side"))).name
+    if "owner" in rest:
+        owner = rest.pop("owner")
+        unit.owner = None if owner in (None, "", 0) else int(owner)
+    return rest
+
+
+def paint_cells(battle: Battle[Any], order: Paint) -> list[Cell]:
+    """Return the squares a paint order covers, checked against the map and the size of one order."""
+    require_not_ended(battle)
+    if order.cells:
+        if order.frm is not None or order.to is not None:
+            raise InvalidOrderError("Paint either a rectangle (`from` and `to`) or a list of `cells`, not both.")
+        cells = [battle.check_cell(c) for c in order.cells]
+    elif order.frm is None:
+        raise InvalidOrderError("Say where to paint: `from:` a cell (and `to:` a second corner for a rectangle).")
+    else:
+        a = battle.check_cell(order.frm)
+        b = battle.check_cell(order.to) if order.to is not None else a
+        cells = [
+            Cell(x, y)
+            for y in range(min(a.y, b.y), max(a.y, b.y) + 1)
+            for x in range(min(a.x, b.x), max(a.x, b.x) + 1)
+        ]
+    if len(cells) > MAX_PAINT_CELLS:
+        raise InvalidOrderError(f"Paint at most {MAX_PAINT_CELLS} squares at once.")
+    return cells
+
+
+def lay_terrain(battle: Battle[Any], cells: list[Cell], terrain: TerrainType, outcome: Outcome) -> None:
+    """Set checked squares to a terrain and record what was painted."""
+    for cell in cells:
+        battle.set_terrain(cell, terrain.key)
+    battle.map_version += 1
+    outcome.data.update(terrain=terrain.key, count=len(cells))
+    outcome.highlight["cells"] = [str(c) for c in cells[:200]]
+    outcome.effect("painted", terrain=terrain.key, cells=len(cells))
+
+
+def paint(battle: Battle[Any], order: Paint, dice: Dice, outcome: Outcome) -> None:
+    """Paint terrain over a rectangle or a list of squares, where a system adds no rule of its own."""
+    terrain = battle.ruleset.terrain_type(order.terrain)
+    lay_terrain(battle, paint_cells(battle, order), terrain, outcome)
