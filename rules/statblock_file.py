@@ -15,7 +15,7 @@ from typing import Any
 
 from rules.battle import check_name
 from rules.coords import Cell
-from rules.errors import InvalidOrderError
+from rules.errors import IllegalOrderError, InvalidOrderError
 
 MAX_TEXT = 200_000
 MAX_FILE_UNITS = 400
@@ -30,6 +30,14 @@ class StatError(InvalidOrderError):
     """A stat block field is wrong; `path` names it, like ("weapons", 1, "pen") for the second weapon's pen."""
 
     def __init__(self, path: FieldPath, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class PlacementError(IllegalOrderError):
+    """A unit may not stand where it is placed; `path` names the field that put it there (`at`)."""
+
+    def __init__(self, message: str, path: FieldPath = ("at",)) -> None:
         super().__init__(message)
         self.path = path
 

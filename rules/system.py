@@ -20,11 +20,13 @@ if TYPE_CHECKING:
     from rules.battle import Battle
     from rules.dice import Dice
     from rules.outcome import Outcome
+    from rules.statblock_file import UnitSpec
     from rules.units import Unit
 
 Handler = Callable[["Battle[Any]", Any, "Dice", "Outcome"], None]
 Check = Callable[["Battle[Any]", Any], object]
 CheckT = TypeVar("CheckT", bound=Callable[..., object])
+StatblockReader = Callable[[str], "list[UnitSpec]"]
 LegalOrders = Callable[["Battle[Any]", "Unit"], Iterator["Order"]]
 RoundStartEffect = Callable[["Battle[Any]", "Dice", "Outcome"], None]
 # Where a unit can move now: per move mode, the squares it reaches and what each costs.
@@ -135,6 +137,8 @@ class System:
     has_map: bool = True
     describe: str = ""
     reach: Reach | None = None  # without one, reach is read off the Move orders `legal_orders` generates
+    # Reads a stat-block file of this system's units (each unit's stats checked; errors name line and field).
+    statblocks: StatblockReader | None = None
 
     def plays(self, kind: str) -> bool:
         """Return whether battles of this system resolve an order kind."""

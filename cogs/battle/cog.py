@@ -19,6 +19,22 @@ from cogs.common.replies import defer, reply
 from rules import orders as o
 from rules.constants import list_constants
 from rules.errors import GameError, NotAllowedError
+from rules.ruleset import get_ruleset
+
+
+def rule_overrides(ruleset: str, text: str) -> list[tuple[str, str]]:
+    """Read `key=value` rule overrides for a new battle, each checked against the ruleset before anything is made."""
+    pairs: list[tuple[str, str]] = []
+    if not text.strip():
+        return pairs
+    found = get_ruleset(ruleset)
+    for token in text.replace(",", " ").split():
+        key, sep, value = token.partition("=")
+        if not sep or not key or not value:
+            raise GameError(f"`{token}` is not a rule setting; write `key=value`, like `cm_per_square=10`.")
+        found.constant(key.strip()).coerce(value)
+        pairs.append((key.strip(), value.strip()))
+    return pairs
 
 
 class BattleCog(commands.GroupCog, group_name="battle", group_description="Create and run battles"):
@@ -39,16 +55,18 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
     @app_commands.command(name="new", description="Start a new battle in this channel (you become its GM)")
     @app_commands.describe(
         name="Name of the battle (1-64 characters)",
-        ruleset="Rule system: strategic-e (1 square = 1 km) or strategic-p (1 square = 1 dm)",
+        ruleset="Rule system: strategic-e (1 km squares), strategic-p (1 dm), combat-action (5 cm), surface (no map)",
         width="Map width in squares (1-100)",
         height="Map height in squares (1-100)",
         thread="Open a thread for this battle instead of using the channel",
+        rules="Rule constants to set now, like `cm_per_square=10 large_scale=true` (see /battle rules show)",
     )
     @app_commands.autocomplete(ruleset=ruleset_choices)
     async def new(self, interaction: discord.Interaction, name: str, ruleset: str,
                   width: app_commands.Range[int, 1, 100], height: app_commands.Range[int, 1, 100],
-                  thread: bool = False) -> None:
+                  thread: bool = False, rules: str = "") -> None:
         """Create a battle here or in a new thread."""
+        overrides = rule_overrides(ruleset, rules)
         service = service_of(interaction)
         actor = actor_of(interaction)
         settings = await service.db.guilds.get(actor.guild_id)
@@ -69,14 +87,19 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
             thread_id = created.id
         result = await service.create_battle(actor, channel_id=channel_id, thread_id=thread_id, name=name,
                                              ruleset=ruleset, width=width, height=height)
+        for key, value in overrides:
+            result = await service.execute(actor, result.record, o.SetRule(key=key, value=value), render=False)
         rec = result.record
         embed = discord.Embed(
             title=f"New battle: {safe(rec.name)}", colour=INFO,
             description=(
-                f"Ruleset **{rec.ruleset}** ({result.battle.ruleset.scale}), map {width}\u00d7{height}.\n"
+                f"Ruleset **{rec.ruleset}** ({result.battle.scale_text()}), map {width}\u00d7{height}.\n"
                 f"GM: {interaction.user.mention}. Set it up with /map paint and /unit add, then /battle start."
             ),
         )
+        if overrides:
+            embed.add_field(name="Rules set", value="\n".join(f"`{k}` = {result.battle.const(k)}" for k, _ in overrides)[:1024],
+                            inline=False)
         embed.set_footer(text=f"battle #{rec.id}")
         if thread_id is not None:
             embed.description = (embed.description or "") + f"\nPlay happens in <#{thread_id}>."
@@ -105,7 +128,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         battle = await service_of(interaction).load(record)
         embed = discord.Embed(title=safe(battle.name), colour=INFO)
         embed.description = (
-            f"Ruleset **{battle.ruleset_id}** ({battle.ruleset.scale})"
+            f"Ruleset **{battle.ruleset_id}** ({battle.scale_text()})"
             + (f" \u00b7 map {battle.width}\u00d7{battle.height}" if battle.system.has_map else "") + "\n"
             f"Status **{battle.status}**" + (f" \u00b7 round {battle.round}" if battle.round else "")
             + f"\nGM: <@{record.created_by}>"

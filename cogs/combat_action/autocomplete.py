@@ -32,18 +32,22 @@ def _chosen(interaction: discord.Interaction, battle: Battle) -> Unit | None:
     return unit if isinstance(unit, Unit) else None
 
 
-async def weapon_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    """Offer the chosen unit's weapons with their class and Pen."""
-    battle = await _battle(interaction)
-    unit = _chosen(interaction, battle) if battle is not None else None
+def weapon_options(unit: Unit | None, current: str) -> list[tuple[str, str]]:
+    """Return a unit's weapons as (label, name) with their class and Pen, those matching the typed text."""
     if unit is None:
         return []
     out = []
     for w in unit.weapons:
         if _matches(current, w.name):
-            label = f"{w.name} · {tables().weapon_classes[w.wclass].name} · Pen {w.pen}"
-            out.append(Choice(name=label[:100], value=w.name[:100]))
-    return out[:LIMIT]
+            out.append((f"{w.name} · {tables().weapon_classes[w.wclass].name} · Pen {w.pen}", w.name))
+    return out
+
+
+async def weapon_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """Offer the chosen unit's weapons with their class and Pen."""
+    battle = await _battle(interaction)
+    unit = _chosen(interaction, battle) if battle is not None else None
+    return [Choice(name=label[:100], value=value[:100]) for label, value in weapon_options(unit, current)][:LIMIT]
 
 
 async def target_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:

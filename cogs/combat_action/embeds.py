@@ -63,12 +63,12 @@ def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -
     ap = _ap_line(outcome)
     embed.description = ap
     fields = EmbedFields(embed)
-    happened = [sentence(e) for e in outcome.effects if e.get("type") not in TURN_EFFECTS]
+    happened = [sentence(e, outcome.data) for e in outcome.effects if e.get("type") not in TURN_EFFECTS]
     if happened:
         fields.add("What happened", happened)
     for name, lines in _test_fields(outcome.tests):
         fields.add(name, lines)
-    turn = [sentence(e) for e in outcome.effects if e.get("type") in TURN_EFFECTS]
+    turn = [sentence(e, outcome.data) for e in outcome.effects if e.get("type") in TURN_EFFECTS]
     if turn:
         fields.add("Turn", turn)
     if outcome.rolls:

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import discord
 
-from cogs.combat_action.embeds import unit_embed
+from cogs.combat_action.autocomplete import weapon_options
+from cogs.combat_action.embeds import outcome_embed, unit_embed
 from cogs.combat_action.options import MOVE_GROUP, option_groups
 from cogs.common.systems import FrontEnd
 from rules import turns
 from rules.battle import Battle
+from rules.errors import GameError
+from rules.orders import Order
+from rules.outcome import Outcome
+from rules.systems.combat_action.actions.close import CLOSE_CLASSES, CloseCombat
+from rules.systems.combat_action.actions.fire import Fire, weapon_of
+from rules.systems.combat_action.shooting import CLASS_MODES
 from rules.systems.combat_action.units import Unit as CombatUnit
 from rules.units import Unit
 
@@ -48,6 +55,11 @@ def _option_fields(battle: Battle, unit: Unit) -> list[tuple[str, str]]:
     return out
 
 
+def _outcome_embed(outcome: Outcome, battle: Battle, actor_name: str) -> discord.Embed:
+    """Return the Combat Action reply to an order given through a shared command."""
+    return outcome_embed(outcome, battle_name=battle.name, actor_name=actor_name)
+
+
 def _prompt_verbs(battle: Battle, unit: Unit, left: int) -> list[str]:
     """Return the /ca commands the unit can afford now, each with its AP (the cheapest of its kind)."""
     costs: dict[str, int] = {}
@@ -61,4 +73,25 @@ def _prompt_verbs(battle: Battle, unit: Unit, left: int) -> list[str]:
     return [f"{command} {points}" for command, points in list(costs.items())[:MAX_VERBS]]
 
 
-FRONT_END = FrontEnd(unit_card=_card, option_fields=_option_fields, prompt_verbs=_prompt_verbs)
+def _attack_order(battle: Battle, unit: str, weapon: str, target: str, mode: str | None) -> Order:
+    """Return what /attack means here: a close combat blow with a close combat weapon, else a shot."""
+    attacker = battle.unit(unit)
+    assert isinstance(attacker, CombatUnit)
+    gun = weapon_of(attacker, weapon)
+    if not target:
+        raise GameError("Name the unit to attack in `target`; Combat Action area weapons are aimed at a unit.")
+    if gun.wclass in CLOSE_CLASSES:
+        if mode is not None:
+            raise GameError(f"{gun.name} strikes in close combat (2 AP); leave `mode` out.")
+        return CloseCombat(unit=unit, target=target, weapon=gun.name)
+    modes = CLASS_MODES.get(gun.wclass, ("standard",))
+    return Fire(unit=unit, weapon=gun.name, target=target, mode=mode or modes[0])
+
+
+def _weapon_choices(battle: Battle, unit: Unit | None, current: str) -> list[tuple[str, str]]:
+    """Return the chosen unit's weapons for /attack's autocomplete."""
+    return weapon_options(unit if isinstance(unit, CombatUnit) else None, current)
+
+
+FRONT_END = FrontEnd(unit_card=_card, option_fields=_option_fields, prompt_verbs=_prompt_verbs,
+                     outcome_embed=_outcome_embed, attack_order=_attack_order, weapon_choices=_weapon_choices)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cogs.common.embeds import effect_line, safe, signed
+from cogs.common.embeds import safe, signed
+from cogs.turn.text import effect_sentence as turn_sentence
 from rules.errors import GameError
 from rules.systems.combat_action.tables import tables
 from rules.systems.combat_action.units import compass
@@ -74,6 +75,11 @@ def _location(e: dict[str, Any]) -> str:
             f"{LOCATION_EFFECTS.get(e['effect'], e['effect'])}")
 
 
+def _hatch(e: dict[str, Any]) -> str:
+    whose = "its" if e["by"] == e["unit"] else f"{safe(e['unit'])}'s"
+    return f"{safe(e['by'])} {'opens' if e['hatch'] == 'open' else 'closes'} {whose} hatches."
+
+
 SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
     "activation": lambda e: f"{safe(e['unit'])}'s activation opens (round {e['round']}).",
     "unpinned": lambda e: f"{safe(e['unit'])} passes its Discipline test: no longer pinned.",
@@ -106,7 +112,7 @@ SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
                                   f"{', '.join(safe(m) for m in e['models'])}."),
     "shut_down": lambda e: f"{safe(e['unit'])} shuts down{' and crashes' if e.get('crashed') else ''}.",
     "altitude": lambda e: f"{safe(e['unit'])} is now at {e['altitude']} altitude.",
-    "hatch": lambda e: f"{safe(e['by'])} {'opens' if e['hatch'] == 'open' else 'closes'} {safe(e['unit'])}'s hatches.",
+    "hatch": _hatch,
     "hatch_broken": lambda e: f"{safe(e['by'])} breaks {safe(e['unit'])}'s jammed hatches open.",
     "embarked": lambda e: f"{safe(e['unit'])} climbs into {safe(e['vehicle'])} on {e['at']}.",
     "disembarked": lambda e: f"{safe(e['unit'])} leaves {safe(e['vehicle'])} to {e['to']}.",
@@ -119,10 +125,10 @@ SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
 }
 
 
-def sentence(effect: dict[str, Any]) -> str:
-    """Return one effect as a sentence (setup and turn effects as the shared formatter words them)."""
+def sentence(effect: dict[str, Any], data: dict[str, Any] | None = None) -> str:
+    """Return one effect as a sentence (setup and turn effects as the shared turn formatter words them)."""
     make = SENTENCES.get(str(effect.get("type", "")))
-    return make(effect) if make else effect_line(effect)
+    return make(effect) if make else turn_sentence(effect, data)
 
 
 def to_hit_lines(test: dict[str, Any]) -> list[str]:
@@ -138,6 +144,11 @@ def to_hit_lines(test: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _pf(test: dict[str, Any]) -> str:
+    cover = int(test.get("cover", 0) or 0)
+    return f"PF {test['pf']}" + (f" ({int(test['pf']) - cover} + {cover} cover)" if cover else "")
+
+
 def damage_lines(test: dict[str, Any]) -> list[str]:
     """Return a damage roll: the d6, PF and Pen, the looked-up value and the result (A79, A88, A82)."""
     kind = test["test"]
@@ -146,13 +157,16 @@ def damage_lines(test: dict[str, Any]) -> list[str]:
         looked = tables().locations[max(0, min(len(tables().locations) - 1,
                                                 int(test["value"]) - tables().locations[0].result))]
         moved = "" if looked.key == test["location"] else f" ({looked.name} missing or already hit: next result down)"
-        return [f"d6 **{test['die']}** + Pen {test['pen']} \u2212 PF {test['pf']} = **{test['value']}** \u2192 "
+        return [f"d6 **{test['die']}** + Pen {test['pen']} \u2212 {_pf(test)} = **{test['value']}** \u2192 "
                 f"**{row}**{moved}"]
     if test.get("large_scale"):
         return [f"Large scale game: every hit on a living creature is **Out of Action** (d6 {test['die']})"]
     result = RESULT_WORDS.get(test["result"], test["result"])
-    return [f"d6 **{test['die']}** + PF {test['pf']} \u2212 Pen {test['pen']} = {test['value']} (clamped 1-6) "
-            f"\u2192 **{result}**"]
+    lines = [f"d6 **{test['die']}** + {_pf(test)} \u2212 Pen {test['pen']} = {test['value']} (clamped 1-6) "
+             f"\u2192 **{result}**"]
+    if test.get("final"):
+        lines.append(f"Already wounded: **{RESULT_WORDS.get(test['final'], test['final'])}**")
+    return lines
 
 
 def other_test_lines(test: dict[str, Any]) -> tuple[str, list[str]]:

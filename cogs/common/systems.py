@@ -17,6 +17,8 @@ from cogs.common.embeds import INFO, safe
 from rules import turns
 from rules.battle import Battle
 from rules.errors import IllegalOrderError, InvalidOrderError, NoMapError
+from rules.orders import Order
+from rules.outcome import Outcome
 from rules.ruleset import get_ruleset
 from rules.system import system_of
 from rules.units import Unit
@@ -35,6 +37,12 @@ class FrontEnd:
     option_fields: Callable[[Battle, Unit], list[tuple[str, str]]] | None = None
     # The verbs a turn prompt offers a unit with `left` action points, like `/attack 1 (Rifle)`.
     prompt_verbs: Callable[[Battle, Unit, int], list[str]] | None = None
+    # The reply to one of the system's orders given through a shared command (/move, /turn end, /attack).
+    outcome_embed: Callable[[Outcome, Battle, str], discord.Embed] | None = None
+    # The order /attack gives in this system: (battle, unit, weapon, target, mode) -> order.
+    attack_order: Callable[[Battle, str, str, str, str | None], Order] | None = None
+    # /attack's weapon choices: (battle, chosen unit or None, typed text) -> (label, value) pairs.
+    weapon_choices: Callable[[Battle, Unit | None, str], list[tuple[str, str]]] | None = None
 
 
 _FRONT_ENDS: dict[str, FrontEnd] = {}
@@ -119,3 +127,9 @@ def option_fields(battle: Battle, unit: Unit) -> list[tuple[str, str]]:
     """Return the system's own fields of the "My options" reply (none for a generic system)."""
     own = front_end(battle).option_fields
     return own(battle, unit) if own is not None else []
+
+
+def system_embed(outcome: Outcome, battle: Battle, actor_name: str) -> discord.Embed | None:
+    """Return the system's own reply to an outcome, or None when the shared formatter words it."""
+    own = front_end(battle).outcome_embed
+    return own(outcome, battle, actor_name) if own is not None else None

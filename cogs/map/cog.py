@@ -67,7 +67,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
         highlight = {} if full else {"path": battle.last.get("path", [])}
         png = await service.render(battle, highlight, full=full, viewer_sides=sides, show_hidden=hidden)
         embed = discord.Embed(title=f"{safe(battle.name)}: map", colour=INFO)
-        footer = f"{battle.ruleset.scale} \u00b7 round {battle.round}" if battle.round else battle.ruleset.scale
+        footer = f"{battle.scale_text()} \u00b7 round {battle.round}" if battle.round else battle.scale_text()
         if hidden:
             footer += " \u00b7 GM view: every hidden feature shown, only to you"
         elif sides:

@@ -11,11 +11,7 @@ from rules.battle import Battle, check_name
 from rules.dice import Dice
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError
 from rules.orders import AddUnit, RemoveUnit
-from rules.statblock_file import StatError, field_label
-from rules.systems.strategic.movement import blocker
-from rules.systems.strategic.statblock import apply_stats
-from rules.systems.strategic.statblock_file import UnitSpec, parse_statblock_file
-from rules.systems.strategic.units import Unit
+from rules.statblock_file import PlacementError, StatError, UnitSpec, field_label
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +77,7 @@ class ImportPlan:
 
 
 def _check_placement(trial: Battle, lines: list[str], spec: UnitSpec, order: AddUnit) -> None:
-    """Refuse a unit that cannot go where the file puts it, naming the line and field."""
+    """Place a unit on the trial battle, refusing what cannot go where the file puts it, naming line and field."""
     clash = trial.find_unit(order.name)
     if clash is not None and clash.name.lower() == order.name.lower():
         existing = clash.name
@@ -91,35 +87,38 @@ def _check_placement(trial: Battle, lines: list[str], spec: UnitSpec, order: Add
         trial.check_cell(order.at)
     except IllegalOrderError as exc:
         raise IllegalOrderError(f"{where(lines, spec, ('at',))}: {exc.message}") from None
-    probe = Unit(name=order.name, side=order.side, x=order.at.x, y=order.at.y, owner=order.owner)
     try:
-        apply_stats(probe, dict(order.stats or {}), trial.ruleset.unit_kinds)
+        trial.apply(order, Dice.seeded(0))
     except StatError as exc:
         raise InvalidOrderError(f"{where(lines, spec, exc.path)}: {exc.message}") from None
-    why = blocker(trial, probe, order.at)
-    if why:
-        raise IllegalOrderError(f"{where(lines, spec, ('at',))}: {order.name} cannot be placed there: {why}.")
+    except PlacementError as exc:
+        raise IllegalOrderError(f"{where(lines, spec, exc.path)}: {exc.message}") from None
+    except GameError as exc:
+        raise GameError(f"Line {spec.line} (unit {spec.name}): {exc.message}") from None
+
+
+def read_statblocks(battle: Battle, text: str) -> list[UnitSpec]:
+    """Read a stat-block file as the battle's rule system writes its units, or say it has none."""
+    reader = battle.system.statblocks
+    if reader is None:
+        raise IllegalOrderError(f"{battle.system.name} has no stat-block files; add its units with its own commands.")
+    return reader(text)
 
 
 def plan_import(text: str, battle: Battle, *, side: str | None, owner: int | None) -> ImportPlan:
     """Read a stat-block file and place every unit on a copy of the battle; any error names its line and field."""
     if battle.status == "ended":
         raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
-    specs = parse_statblock_file(text)
+    specs = read_statblocks(battle, text)
     if side is not None:
         side = check_name(side, "side name")
     lines = text.splitlines()
     trial = Battle.from_dict(battle.to_dict())
-    dice = Dice.seeded(0)
     orders: list[AddUnit] = []
     for spec in specs:
         who = owner if owner is not None else resolve_owner(lines, spec)
         order = AddUnit(name=spec.name, side=side or spec.side, at=spec.at, owner=who, stats=dict(spec.stats) or None)
         _check_placement(trial, lines, spec, order)
-        try:
-            trial.apply(order, dice)
-        except GameError as exc:
-            raise GameError(f"Line {spec.line} (unit {spec.name}): {exc.message}") from None
         orders.append(order)
     return ImportPlan(orders)
 
@@ -172,9 +171,9 @@ async def _take_back(service: TableService, actor: Actor, record: BattleRecord, 
             log.exception("battle %s: could not remove %s after a failed import", record.id, name)
 
 
-def parse_one_unit(text: str) -> UnitSpec:
-    """Read a stat-block file that must hold exactly one unit."""
-    specs = parse_statblock_file(text)
+def parse_one_unit(battle: Battle, text: str) -> UnitSpec:
+    """Read a stat-block file that must hold exactly one unit, as the battle's rule system writes units."""
+    specs = read_statblocks(battle, text)
     if len(specs) != 1:
         raise InvalidOrderError(f"This file holds {len(specs)} units; attach a stat-block file of one unit.")
     return specs[0]

@@ -49,16 +49,17 @@ def hit(battle: Battle, target: Unit, pen: int, dice: Dice, outcome: Outcome, so
         _hit_building(battle, target, pen, dice, outcome, source)
         return
     die = dice.d(6, f"damage to {target.name}")
-    pf = target.pf + cover_pf(battle, target)
+    cover = cover_pf(battle, target)
+    pf = target.pf + cover
     uses_pf = bool(battle.const("living_damage_uses_pf"))
     large = bool(battle.const("large_scale"))
     result = living_result(die, pf, pen, uses_pf, large)
-    outcome.tests.append({"test": "damage", "target": target.name, "die": die, "pf": pf, "pen": pen,
-                          "value": living_value(die, pf, pen, uses_pf), "large_scale": large, "result": result,
-                          "source": source})
+    test = {"test": "damage", "target": target.name, "die": die, "pf": pf, "cover": cover, "pen": pen,
+            "value": living_value(die, pf, pen, uses_pf), "large_scale": large, "result": result, "source": source}
+    outcome.tests.append(test)
     if result == "wounded" and target.state == "wounded":
-        result = "ooa"  # a second Wounded takes the model out of action
-    target.state = result if result != "wounded" else "wounded"
+        result = test["final"] = "ooa"  # a second Wounded takes the model out of action
+    target.state = result
     outcome.effect("model_hit", unit=target.name, result=result, at=str(target.cell))
 
 
@@ -81,11 +82,12 @@ def _hit_building(battle: Battle, target: Unit, pen: int, dice: Dice, outcome: O
 
 def _hit_machine(battle: Battle, target: Unit, pen: int, dice: Dice, outcome: Outcome, source: str, depth: int) -> None:
     die = dice.d(6, f"damage to {target.name}")
-    pf = target.pf + cover_pf(battle, target)
+    cover = cover_pf(battle, target)
+    pf = target.pf + cover
     value = machine_value(die, pen, pf)
     row = machine_location(value, target.locations, target.damaged, bool(battle.const("next_result_down")))
     outcome.tests.append({"test": "machine_damage", "target": target.name, "die": die, "pen": pen, "pf": pf,
-                          "value": value, "location": row.key, "source": source})
+                          "cover": cover, "value": value, "location": row.key, "source": source})
     if row.key not in target.damaged:
         target.damaged.append(row.key)
     outcome.effect("location_damaged", unit=target.name, location=row.key, effect=row.effect, at=str(target.cell))

@@ -12,7 +12,7 @@ from rules.systems.combat_action.units import ALTITUDES, AREAS, CONTROLS, HATCHE
 
 NUMBERS = {"ss": (1, 12), "pf": (0, 40), "mv": (0, 500), "discipline": (1, 12), "crew": (0, 50),
            "capacity": (0, 50)}
-WEAPON_FIELDS = ("name", "class", "pen", "area", "max_band", "ammo", "jammed")
+WEAPON_FIELDS = ("name", "class", "pen", "area", "max_band", "ammo", "jammed", "disabled")
 STATUSES = ("pinned", "routing", "flat_down", "hidden", "halted", "aimed", "hatch_jammed", "comms_down",
             "emergency_landing")
 COMPASS = {"n": 0, "ne": 45, "e": 90, "se": 135, "s": 180, "sw": 225, "w": 270, "nw": 315}
@@ -56,6 +56,8 @@ def _bool(value: Any, path: FieldPath) -> bool:
 
 
 def _list(value: Any, path: FieldPath, what: str) -> list[Any]:
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]  # `pinned, flat_down`, as typed
     if not isinstance(value, list):
         raise _fail(path, f"must be a list of {what}.")
     return value
@@ -79,7 +81,8 @@ def parse_weapon(data: Any, index: int) -> Weapon:
         area = "grenade"
     return Weapon(name=str(data["name"]).strip()[:64], wclass=wclass, pen=_number(data.get("pen", 0), (*path, "pen"), 0, 20),
                   area=area, max_band=max_band, ammo=_number(data.get("ammo", 0), (*path, "ammo"), 0, 100),
-                  jammed=_bool(data.get("jammed", False), (*path, "jammed")))
+                  jammed=_bool(data.get("jammed", False), (*path, "jammed")),
+                  disabled=_bool(data.get("disabled", False), (*path, "disabled")))
 
 
 def _facing(value: Any) -> int:

@@ -114,8 +114,8 @@ class Unit(BaseUnit):
 
     @property
     def on_map(self) -> bool:
-        """Return whether the unit stands on the table rather than riding inside a vehicle."""
-        return not self.inside
+        """Return whether the unit stands on the table: in play and not riding inside a vehicle."""
+        return self.alive and not self.inside
 
     def health_text(self) -> str:
         """Return the unit's state, a machine's damaged locations by name and its crew."""
@@ -124,7 +124,7 @@ class Unit(BaseUnit):
             parts.append("damaged: " + ", ".join(tables().location(key).name for key in self.damaged))
         if self.kind == "vehicle" and self.crew:
             parts.append(f"crew {self.crew}")
-        return "; ".join(p for p in parts if p)
+        return "; ".join(p for p in parts if p) or "unhurt"
 
     def status_words(self) -> tuple[str, ...]:
         """Return the words for a unit's situation: squad, facing, altitude, statuses, hatch, out of control."""

@@ -17,7 +17,7 @@ def test_model_badges_and_words() -> None:
     model = _unit(kind="infantry", squad="Alpha", statuses=["pinned", "flat_down"])
     assert model.badges() == ("P", "FD") and model.heading() is None
     assert model.status_words() == ("Alpha squad", "pinned", "flat down")
-    assert model.summary_line() == "infantry SS 4 PF 0 MV 10 cm, Alpha squad, pinned, flat down"
+    assert model.summary_line() == "infantry SS 4 PF 0 MV 10 cm, unhurt, Alpha squad, pinned, flat down"
 
 
 def test_machine_damage_facing_and_control() -> None:
@@ -31,11 +31,13 @@ def test_machine_damage_facing_and_control() -> None:
 
 
 def test_carried_model_is_off_the_map() -> None:
-    """A model inside a vehicle is not drawn on the table."""
+    """A model inside a vehicle, or fallen, is not drawn on the table."""
     model = _unit(kind="infantry")
     assert model.on_map
     model.inside = "u1"
     assert not model.on_map and "carried in a vehicle" in model.status_words()
+    model.inside, model.state = "", "killed"
+    assert not model.on_map, "a fallen model is removed from play"
 
 
 def test_compass_rounds_to_the_nearest_point() -> None:
