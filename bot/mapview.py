@@ -73,7 +73,7 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
     units = tuple(
         UnitToken(
             key=u.name, label=labels[u.name], side=u.side, x=u.x, y=u.y, health=u.health(),
-            marks=u.badges(), is_horde=u.massed, facing=u.heading(),
+            marks=u.badges(), is_horde=u.massed, facing=u.heading(), statuses=u.key_words(),
         )
         for u in battle.iter_units() if u.on_map
     )

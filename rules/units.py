@@ -66,6 +66,10 @@ class Unit:
         """Return the marks drawn on the unit's map token for its statuses."""
         return tuple(self.BADGES[s] for s in self.statuses if s in self.BADGES)
 
+    def key_words(self) -> tuple[str, ...]:
+        """Return what the map's unit key says of the unit after its name and side (nothing by default)."""
+        return ()
+
     def heading(self) -> int | None:
         """Return the way the unit faces, degrees clockwise from north, when its system tracks facing."""
         return None

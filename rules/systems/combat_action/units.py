@@ -142,6 +142,13 @@ class Unit(BaseUnit):
             words.append("carried in a vehicle")
         return tuple(words)
 
+    def key_words(self) -> tuple[str, ...]:
+        """Return the map key's words: squad, damage and situation (facing is drawn, so left out)."""
+        words = [w for w in self.status_words() if not w.startswith("facing ")]
+        squad = words[:1] if self.squad else []
+        health = [self.health_text()] if self.health_text() != "unhurt" else []
+        return tuple([*squad, *health, *words[len(squad):]])
+
     def summary_line(self) -> str:
         """Return kind, SS, PF, MV, state and situation, like `infantry SS 4 PF 0 MV 10 cm, Alpha squad`."""
         parts = [f"{self.kind} SS {self.ss} PF {self.pf} MV {self.mv_now()} cm", self.health_text(),

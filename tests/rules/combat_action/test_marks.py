@@ -18,6 +18,7 @@ def test_model_badges_and_words() -> None:
     assert model.badges() == ("P", "FD") and model.heading() is None
     assert model.status_words() == ("Alpha squad", "pinned", "flat down")
     assert model.summary_line() == "infantry SS 4 PF 0 MV 10 cm, unhurt, Alpha squad, pinned, flat down"
+    assert model.key_words() == ("Alpha squad", "pinned", "flat down")
 
 
 def test_machine_damage_facing_and_control() -> None:
@@ -28,6 +29,7 @@ def test_machine_damage_facing_and_control() -> None:
     assert tank.badges() == ("OC", "DL") and tank.heading() == 135
     assert tank.health_text() == "damaged: Engine, Locomotive System; crew 2"
     assert "facing SE" in tank.status_words() and "out of control" in tank.status_words()
+    assert tank.key_words() == ("damaged: Engine, Locomotive System; crew 2", "out of control")
 
 
 def test_carried_model_is_off_the_map() -> None:
