@@ -13,6 +13,7 @@ from storage import Database
 from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.setup_helpers import EXAMPLES, refused, stored, stored_battle
 from tests.e2e.test_console import settings_for
+from tests.e2e.test_gm import log_entries
 
 EXAMPLE = EXAMPLES / "combat-action.play"
 STATS = EXAMPLES / "combat-action"
@@ -31,14 +32,6 @@ async def setup(table: Table) -> None:
     await table.slash("unit import", file=attachment("raiders.toml"), owner=table.bob)
     await table.slash("turn mode", mode="side")
     await table.slash("battle start")
-
-
-async def log_steps(table: Table) -> list[dict[str, object]]:
-    """Return the battle's log as the export writes it."""
-    record = await stored(table)
-    events = await table.db.events.list(record.id, limit=1000, newest_first=False)
-    return [{"seq": e.seq, "kind": e.kind, "order": e.order_text, "outcome": e.outcome, "undone": e.undone}
-            for e in events]
 
 
 async def test_battle_new_sets_the_scale_and_rules_or_refuses_before_making_anything(table: Table) -> None:
@@ -109,7 +102,7 @@ async def test_a_round_of_activations_through_slash_commands(table: Table) -> No
     record = await stored(table)
     initial = await table.db.events.initial_state(record.id)
     assert initial is not None
-    assert same_state(replay(initial, steps_from_log(await log_steps(table))).to_dict(), record.state)
+    assert same_state(replay(initial, steps_from_log(await log_entries(table))).to_dict(), record.state)
 
 
 async def test_my_options_button_lists_combat_action_choices(table: Table) -> None:
