@@ -141,3 +141,18 @@ def test_deviation_reply_gives_distance_direction_and_landing() -> None:
     out = _play(b, "fire unit:Kell weapon:Frag target:Orr mode:grenade", 2, 4)
     text = _text(_fits(outcome_embed(out, battle_name=b.name)))
     assert "Frag deviates: miss 3 \u2192 **9 cm**, direction d6 **4** (180\u00b0 clockwise from the line of fire)" in text
+
+
+def test_my_options_fields_leave_room_for_the_shared_reply(crowded_state: dict[str, Any]) -> None:
+    """The My options button adds Combat Action's fields to the shared reply: they stay inside their budget."""
+    from cogs.combat_action.front import FRONT_END, OPTIONS_BUDGET
+
+    assert FRONT_END.option_fields is not None and FRONT_END.prompt_verbs is not None
+    b = Battle.from_dict(crowded_state)
+    unit = b.unit(f"{LONG} model 001")
+    unit.inside, unit.statuses = "", []
+    fields = FRONT_END.option_fields(b, unit)
+    assert sum(len(name) + len(value) for name, value in fields) <= OPTIONS_BUDGET + 100
+    assert all(len(value) <= 1024 for _, value in fields) and len(fields) <= 10
+    verbs = FRONT_END.prompt_verbs(b, unit, 2)
+    assert "/ca fire 1" in verbs and "/ca close-combat 2" in verbs and len(verbs) <= 8
