@@ -99,6 +99,9 @@ class CombatCog(commands.Cog):
         record = await battle_here(interaction)
         service = service_of(interaction)
         battle = await service.load(record)
+        if not battle.system.plays("attack"):
+            raise GameError(f"/range previews Strategic shots, not {battle.system.name} ones; see /help for this "
+                            "ruleset's commands (Combat Action: `/ca options` gives each target's band and roll).")
         if (unit or "").strip():
             owner = battle.unit(unit or "")
             gun = owner.require_weapon(weapon)
