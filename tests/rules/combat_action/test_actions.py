@@ -6,7 +6,7 @@ import pytest
 
 from rules.errors import IllegalOrderError, NotYourTurnError
 from rules.systems.combat_action import SYSTEM
-from tests.rules.combat_action.helpers import GRENADE, RIFLE, battle, effects, infantry, play, vehicle
+from tests.rules.combat_action.helpers import GRENADE, RIFLE, battle, dice, effects, infantry, play, vehicle
 
 ORDERS = [
     "activate unit:A", "close-combat unit:A target:B weapon:Sword", "close-combat unit:A target:T hatch:true",
@@ -145,3 +145,19 @@ def test_open_door_marks_the_square() -> None:
     b = battle([("A", "Red", "C3", infantry()), ("B", "Blue", "C9", infantry())])
     out = play(b, "action unit:A action:open_door to:C4")
     assert effects(out, "action")[0]["at"] == "C4" and out.highlight["target"] == "C4"
+
+
+def test_actions_wait_for_the_start() -> None:
+    """Before /battle start no unit acts: the refusal says the battle has not started, and nothing changes."""
+    from rules.battle import Battle
+    from rules.coords import Cell
+    from rules.orders import AddUnit
+
+    b = Battle.new("combat-action", 10, 10)
+    b.apply(AddUnit("A", "Red", Cell.parse("A1"), stats=infantry()), dice())
+    b.apply(AddUnit("B", "Blue", Cell.parse("A3"), stats=infantry()), dice())
+    before = b.to_dict()
+    for text in ("activate unit:A", "fire unit:A weapon:Rifle target:B", "move unit:A to:A2 mode:walk"):
+        with pytest.raises(IllegalOrderError, match="has not started"):
+            play(b, text, 6, 6)
+    assert b.to_dict() == before

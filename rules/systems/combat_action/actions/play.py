@@ -59,6 +59,7 @@ def acting(battle: Battle, name: str, dice: Dice, outcome: Outcome) -> Unit | No
     None means the unit's out-of-control table took the activation over (A85): the order is not carried
     out, and the unit's turn is over for this round.
     """
+    turns.require_active(battle)
     unit = battle.unit(name)
     if unit.building:
         raise IllegalOrderError(f"{unit.name} is a building; buildings take no actions.")
