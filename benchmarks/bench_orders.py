@@ -20,8 +20,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.mapview import action_cells, build_view, overlays_for
-from bot.service import CROP_ABOVE, Actor, TableService
+from bot.maps import CROP_ABOVE
+from bot.mapview import action_cells, overlays_for
+from bot.service import Actor, TableService
 from render import crop_around, encode_png, render_image
 from rules import orders as o
 from rules.battle import Battle
@@ -119,8 +120,8 @@ async def measure(service: TableService, record: BattleRecord, n: int) -> dict[s
         e2e.append(time.perf_counter() - start)
         record = result.record
         assert result.outcome is not None and result.png
-        view = build_view(result.battle)
-        overlays = overlays_for(result.outcome.highlight)
+        view = service.view_of(result.battle)
+        overlays = overlays_for(result.outcome.highlight, result.outcome.data)
         crop = None
         if result.battle.width > CROP_ABOVE:
             crop = crop_around(view, action_cells(result.outcome.highlight))
@@ -128,7 +129,7 @@ async def measure(service: TableService, record: BattleRecord, n: int) -> dict[s
         t0 = time.perf_counter()
         png = encode_png(image)
         encode.append(time.perf_counter() - t0)
-        assert png == result.png
+        assert png == result.png.png
     stop.set()
     await probe
     return {"e2e": e2e, "core": core, "encode": encode, "stall": worst[0], "record": record}

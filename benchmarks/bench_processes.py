@@ -37,8 +37,8 @@ import asyncpg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.loopback import InteractionError, LoopbackDiscord
-from bot.loopback.models import LoopbackChannel, LoopbackGuild, LoopbackUser
+from loopback import InteractionError, LoopbackDiscord
+from loopback.models import LoopbackChannel, LoopbackGuild, LoopbackUser
 from storage import Database
 from tests.fleet import TOKEN, BotProcess, errors_in, fired_timers, hurry_turn
 from tests.pgserver import ThrowawayPostgres

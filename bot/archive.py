@@ -3,48 +3,43 @@
 The document holds the battle's setup, the state it was created with, every order of its log with the
 dice it rolled and its outcome (undone ones marked), the clock settings and the final state. Replaying
 the orders not undone from the initial state, with their recorded dice, rebuilds the final state
-exactly; an import checks that before it creates anything.
+exactly; an import checks that, within limits on the file's size and shape, before it creates anything.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, cast
 
+from bot.archive_replay import ArchiveError, ImportedOrder, rebuild, unassign
 from bot.clock import POLICIES, check_deadline, parse_reminders
+from bot.filelimits import FileLimitError, Limits, load_json
+from bot.members import MemberCheck, absent_owners
 from rules.battle import Battle
+from rules.dice import MAX_FACES
 from rules.errors import GameError
-from rules.replay import ReplayError, Step, apply_step, first_difference, replay, same_state
-from storage import BattleRecord, BattleStatus, ClockRecord, DeadlinePolicy, EventRecord, NewEvent
+from rules.replay import first_difference, same_state
+from storage import BattleRecord, BattleStatus, ClockRecord, DeadlinePolicy, EventRecord
 
 if TYPE_CHECKING:
     from bot.service import Actor, Result, TableService
 
 log = logging.getLogger(__name__)
 
+__all__ = ["ArchiveError", "ImportPlan", "export_document", "import_battle", "read_import"]
+
 FORMAT = "battlepost-battle"
 VERSION = 1
 MAX_IMPORT_BYTES = 8 * 1024 * 1024
-MAX_ORDERS = 100_000
+# A long campaign logs a few thousand orders; each costs a replay, so a file of more is refused outright.
+MAX_ORDERS = 10_000
 SKIPPED_KINDS = ("create", "undo")
-
-
-class ArchiveError(GameError):
-    """An import file that cannot be used; the message says what is wrong with it."""
-
-
-@dataclass(frozen=True)
-class ImportedOrder:
-    """One order of an export to commit again."""
-
-    seq: int
-    actor_id: int
-    kind: str
-    order: str
-    outcome: dict[str, Any] | None
-    hidden: bool
+# An export nests ten levels deep and holds about 60 values and 12 lists or objects per order.
+EXPORT_LIMITS = Limits("an export", max_bytes=MAX_IMPORT_BYTES, max_depth=20, max_containers=250_000,
+                       max_values=500_000)
 
 
 @dataclass(frozen=True)
@@ -110,12 +105,12 @@ def _article(names: str) -> str:
     return words.get(names, names)
 
 
-def read_import(raw: bytes) -> ImportPlan:
-    """Parse and check an export file; raise ArchiveError saying exactly what is wrong with it."""
-    if len(raw) > MAX_IMPORT_BYTES:
-        raise ArchiveError(f"The file is {len(raw) // 1024} KiB; an export can be at most {MAX_IMPORT_BYTES // 1024 // 1024} MiB.")
+def _document(raw: bytes) -> dict[str, Any]:
+    """Parse the file within the export limits, or say what is wrong with it."""
     try:
-        doc = json.loads(raw.decode("utf-8-sig"))
+        doc = load_json(raw, EXPORT_LIMITS)
+    except FileLimitError as exc:
+        raise ArchiveError(f"{exc.message} Export a battle with /battle export and attach that file.") from None
     except UnicodeDecodeError:
         raise ArchiveError("The file is not text; attach the .json file /battle export gave you.") from None
     except json.JSONDecodeError as exc:
@@ -126,6 +121,16 @@ def read_import(raw: bytes) -> ImportPlan:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ArchiveError("This JSON file is not a battlepost export (its `format` is not "
                            f"`{FORMAT}`); export a battle with /battle export and attach that file.")
+    return doc
+
+
+def read_import(raw: bytes) -> ImportPlan:
+    """Parse and check an export file's shape; raise ArchiveError saying exactly what is wrong with it.
+
+    Nothing in the file is trusted: its initial state must be the empty battle /battle new makes,
+    and rebuild() replays every order under the rules before anything is created.
+    """
+    doc = _document(raw)
     version = _need(doc, "version", int, "")
     if version > VERSION:
         raise ArchiveError(f"This export was written by a newer battlepost (format {version}); this one reads {VERSION}.")
@@ -138,29 +143,31 @@ def read_import(raw: bytes) -> ImportPlan:
     final = _need(doc, "final_state", dict, "")
     raw_orders = _need(doc, "orders", list, "")
     if len(raw_orders) > MAX_ORDERS:
-        raise ArchiveError(f"The file holds {len(raw_orders)} orders; an import takes at most {MAX_ORDERS}.")
+        raise ArchiveError(f"The file holds {len(raw_orders):,} orders; an import takes at most {MAX_ORDERS:,}.")
     orders, left_out = _orders(raw_orders)
     deadline, policy, reminders = _clock(doc.get("clock"))
-    for label, state in (("initial_state", initial), ("final_state", final)):
-        try:
-            Battle.from_dict(state)
-        except GameError as exc:
-            raise ArchiveError(f"`{label}` is not a battle this bot can load: {exc.message}") from None
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise ArchiveError(f"`{label}` is not a battle this bot can load ({type(exc).__name__}: {exc}).") from None
-    steps = [Step.from_outcome(o.seq, o.order, o.outcome) for o in orders]
-    try:
-        rebuilt = replay(initial, steps)
-    except ReplayError as exc:
-        raise ArchiveError(f"The file's log does not replay: {exc.message}") from None
-    if not same_state(rebuilt.to_dict(), final):
-        where = first_difference(rebuilt.to_dict(), final)
-        raise ArchiveError(
-            f"The file's orders do not rebuild its final state (they differ at `{where}`); "
-            "it may have been edited by hand."
-        )
+    _check_fresh(initial)
     return ImportPlan(name=name, ruleset=ruleset, initial_state=initial, orders=orders, left_out=left_out,
                       final_state=final, deadline=deadline, policy=policy, reminders=reminders)
+
+
+def _check_fresh(initial: dict[str, Any]) -> None:
+    """Refuse an initial state other than the empty battle /battle new creates: every change after it is an order."""
+    where = "initial_state."
+    ruleset = _need(initial, "ruleset", str, where)
+    width = _need(initial, "width", int, where)
+    height = _need(initial, "height", int, where)
+    name = _need(initial, "name", str, where)
+    try:
+        fresh = Battle.new(ruleset, width, height, name).to_dict()
+    except GameError as exc:
+        raise ArchiveError(f"`initial_state` is not a battle /battle new could create: {exc.message}") from None
+    if not same_state(fresh, initial):
+        raise ArchiveError(
+            f"`initial_state` is not the empty battle /battle new creates (it differs at "
+            f"`{first_difference(fresh, initial)}`); every later change is an order of the log, so the file "
+            "has been edited. Attach the file /battle export gave you."
+        )
 
 
 def _orders(raw_orders: list[Any]) -> tuple[list[ImportedOrder], int]:
@@ -177,20 +184,37 @@ def _orders(raw_orders: list[Any]) -> tuple[list[ImportedOrder], int]:
         seen.add(seq)
         kind = _need(entry, "kind", str, where)
         text = _need(entry, "order", str, where)
-        outcome = entry.get("outcome")
-        if outcome is not None and not isinstance(outcome, dict):
-            raise ArchiveError(f"`{where}outcome` in the file must be an object or null.")
         actor = entry.get("actor_id", 0)
-        if not isinstance(actor, int) or isinstance(actor, bool):
-            raise ArchiveError(f"`{where}actor_id` in the file must be a whole number.")
+        if not isinstance(actor, int) or isinstance(actor, bool) or not 0 <= actor < 2**64:
+            raise ArchiveError(f"`{where}actor_id` in the file must be a Discord user id.")
+        hidden = entry.get("hidden", False)
+        if not isinstance(hidden, bool):
+            raise ArchiveError(f"`{where}hidden` in the file must be true or false.")
         if kind in SKIPPED_KINDS:
             continue
         if entry.get("undone"):
             left_out += 1
             continue
-        orders.append(ImportedOrder(seq, actor, kind, text, outcome, bool(entry.get("hidden", False))))
+        outcome = _need(entry, "outcome", dict, where)
+        orders.append(ImportedOrder(seq, actor, kind, text, outcome, hidden, _faces(outcome, seq)))
     orders.sort(key=lambda o: o.seq)
     return orders, left_out
+
+
+def _faces(outcome: dict[str, Any], seq: int) -> tuple[int, ...]:
+    """Return every die face an order's outcome recorded, refusing anything no die shows."""
+    rolls = outcome.get("rolls", [])
+    faces: list[int] = []
+    if isinstance(rolls, list):
+        for roll in rolls:
+            shown = roll.get("faces") if isinstance(roll, dict) else None
+            if not isinstance(shown, list):
+                raise ArchiveError(f"A roll of order #{seq} in the file has no list of faces.")
+            faces += shown
+    if not isinstance(rolls, list) or not all(type(f) is int and 1 <= f <= MAX_FACES for f in faces):
+        raise ArchiveError(f"Order #{seq} in the file records a die face that no die shows "
+                           f"(faces are whole numbers from 1 to {MAX_FACES}).")
+    return tuple(faces)
 
 
 def _clock(raw: Any) -> tuple[float | None, DeadlinePolicy | None, tuple[str, ...] | None]:
@@ -216,50 +240,44 @@ def _clock(raw: Any) -> tuple[float | None, DeadlinePolicy | None, tuple[str, ..
 
 # --- recreating the battle ---------------------------------------------------------------
 
-
 async def import_battle(service: TableService, actor: Actor, *, channel_id: int, thread_id: int | None,
-                        raw: bytes) -> Result:
-    """Create the battle of an export in a channel, committing its orders again one by one."""
-    from bot.service import Notice, Result
+                        raw: bytes, is_member: MemberCheck | None = None) -> Result:
+    """Create the battle of an export in a channel, with its whole log, in one transaction.
 
-    plan = read_import(raw)
+    Reading the file and replaying its orders run in worker threads so other battles keep answering;
+    units whose owner is not a member here (by is_member) are left for the GM to assign.
+    """
+    from bot.service import Notice, Result, note_committed
+
     db = service.db
     here = thread_id or channel_id
     existing = await db.battles.in_channel(actor.guild_id, here)
     if existing is not None:
         raise GameError(f"This channel already runs **{existing.name}**; import the battle into another channel or a thread.")
-    battle = Battle.from_dict(plan.initial_state)
+    plan = await asyncio.to_thread(read_import, raw)
+    rebuilt = await asyncio.to_thread(rebuild, plan.initial_state, plan.orders, plan.final_state)
+    battle = rebuilt.battle
+    owners = [u.owner for u in battle.iter_units() if u.owner is not None]
+    outsiders = await absent_owners(owners, is_member) if is_member is not None else set()
+    unassigned = await asyncio.to_thread(unassign, rebuilt, outsiders, actor.user_id) if outsiders else []
+    defaults = ClockRecord(battle_id=0)
+    clock = replace(defaults, deadline=plan.deadline or defaults.deadline, policy=plan.policy or defaults.policy,
+                    reminders=defaults.reminders if plan.reminders is None else plan.reminders)
     record = await db.battles.create(
         guild_id=actor.guild_id, channel_id=channel_id, thread_id=thread_id, name=battle.name,
-        ruleset=battle.ruleset_id, created_by=actor.user_id, state=battle.to_dict(), now=service.clock(),
+        ruleset=battle.ruleset_id, created_by=actor.user_id, events=rebuilt.events, state=battle.to_dict(),
+        status=cast("BattleStatus", battle.status), now=service.clock(), clock=clock,
     )
+    note_committed(record.version)
+    log.info("battle %s imported into guild %s with %d order(s)", record.id, actor.guild_id, len(plan.orders))
+    started = None
     try:
         async with service.locks.get(record.id):
-            for entry in plan.orders:
-                before = battle.status
-                apply_step(battle, Step.from_outcome(entry.seq, entry.order, entry.outcome))
-                status = cast("BattleStatus", battle.status) if battle.status != before else None
-                record = await db.battles.commit(
-                    record.id, expected_version=record.version, state=battle.to_dict(), status=status,
-                    event=NewEvent(actor_id=entry.actor_id, kind=entry.kind, order_text=entry.order,
-                                   outcome=entry.outcome, hidden=entry.hidden),
-                    now=service.clock(),
-                )
-            clock = await db.clocks.get(record.id)
-            clock = replace(
-                clock,
-                deadline=plan.deadline if plan.deadline is not None else clock.deadline,
-                policy=plan.policy or clock.policy,
-                reminders=plan.reminders if plan.reminders is not None else clock.reminders,
-            )
-            await db.clocks.save(clock)
             started = await service.turn_clocks.sync(record, battle)
-    except BaseException:
-        # Nothing half-imported stays behind.
-        await db.battles.delete(record.id)
-        raise
-    log.info("battle %s imported into guild %s with %d order(s)", record.id, actor.guild_id, len(plan.orders))
+    except Exception:
+        # The battle is saved; the scheduler's recovery starts its turn clock at the next startup.
+        log.exception("could not start the turn clock of imported battle %s", record.id)
     service.publish(Notice("created", record, battle, actor=actor, turn=started))
-    png = await service.render(battle, full=True) if service.render_enabled else None
+    png = await service.render(battle, full=True, battle_id=record.id) if service.render_enabled else None
     return Result(record=record, battle=battle, png=png,
-                  extra={"orders": len(plan.orders), "left_out": plan.left_out})
+                  extra={"orders": len(plan.orders), "left_out": plan.left_out, "unassigned": unassigned})

@@ -15,6 +15,7 @@ from typing import Any, cast
 import discord
 from discord.ext import commands
 
+from bot.answers import ANSWER_WITHIN
 from bot.scheduler import DEFAULT_POLL
 from bot.service import TableService
 from bot.tree import BattleTree
@@ -36,21 +37,29 @@ class _Battlepost(commands.bot.BotBase):
 
     def __init__(self, service: TableService, *, sync_guild_id: int | None = None,
                  extensions: Sequence[str] = DEFAULT_EXTENSIONS, scheduler_poll: float | None = DEFAULT_POLL,
-                 **options: object) -> None:
+                 answer_within: float = ANSWER_WITHIN, **options: object) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents(), tree_cls=BattleTree, help_command=None,
             allowed_mentions=discord.AllowedMentions.none(), **options,  # type: ignore[arg-type]
         )
         self.service = service
+        service.name_lookup = self.display_name
         self.sync_guild_id = sync_guild_id
         self.extension_names = tuple(extensions)
         # None leaves the scheduler to the caller (tests drive it with a fake clock through tick()).
         self.scheduler_poll = scheduler_poll
         self.scheduler_task: asyncio.Task[None] | None = None
+        # A command still working after this many seconds is deferred, inside Discord's three.
+        self.answer_within = answer_within
 
     def syncs_commands(self) -> bool:
         """Return whether this process registers the slash commands with Discord."""
         return True
+
+    def display_name(self, user_id: int) -> str | None:
+        """Return the name a user goes by, if the client has seen them (no member intent: no fetching)."""
+        user = cast(discord.Client, self).get_user(user_id)  # both subclasses are discord.Client
+        return user.display_name if user is not None else None
 
     async def setup_hook(self) -> None:
         """Load the cogs (they register their persistent buttons), sync the commands, start the scheduler."""

@@ -67,6 +67,16 @@ def turn_label(battle: Battle) -> str:
     return f"round {battle.round} (free order)"
 
 
+def whose_turn(battle: Battle) -> str:
+    """Say whose turn it is, for boards, replies and map titles: `Round 2, NERV phase`, `Setting up`."""
+    if battle.status == "setup":
+        return "Setting up"
+    if battle.status == "ended":
+        return f"Ended after round {battle.round}"
+    label = turn_label(battle)
+    return label[0].upper() + label[1:]
+
+
 # --- durations and reminders ----------------------------------------------------------
 
 
@@ -99,8 +109,10 @@ def check_deadline(seconds: float) -> float:
             f"A deadline of {int(seconds)} seconds is too short to answer in; give at least 1 minute."
         )
     if seconds > MAX_DEADLINE:
+        # An absurd number is not repeated back: the answer stays one short line whatever was typed.
+        given = f"{seconds / 3600:.6g} hours" if seconds < 10 * MAX_DEADLINE else "over 7200 hours"
         raise InvalidOrderError(
-            f"A deadline of {human_duration(seconds)} is too long: the longest is 30 days (720 hours). "
+            f"A deadline of {given} is too long: the longest is 30 days (720 hours). "
             "To stop the clock altogether, use /gm pause."
         )
     return float(seconds)

@@ -22,9 +22,9 @@ from typing import Any, TextIO
 from bot.app import open_database
 from bot.client import BattleBot
 from bot.config import Settings
-from bot.loopback import LoopbackDiscord
-from bot.loopback.models import LoopbackChannel, LoopbackUser
 from bot.service import TableService
+from loopback import LoopbackDiscord
+from loopback.models import LoopbackChannel, LoopbackUser
 from storage import Database
 
 log = logging.getLogger(__name__)

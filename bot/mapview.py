@@ -1,12 +1,15 @@
-"""Build the renderer's read-only view of a battle, and the overlays of an outcome."""
+"""Build the renderer's read-only view of a battle, and the overlays of an outcome, a reach or a weapon."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from bot.clock import whose_turn
 from render.view import (
+    AREA_KINDS,
+    AreaOfEffect,
     CellEffect,
     FeatureMark,
     LineOfFire,
@@ -14,15 +17,22 @@ from render.view import (
     Marker,
     MissLanding,
     MovePath,
+    Overlay,
+    RangeBand,
+    RangeBands,
     Reachable,
     SideStyle,
     TargetSquare,
     TerrainStyle,
     UnitToken,
 )
+from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.systems.strategic.features import can_see
+from rules.systems.strategic.ranges import bands, weapon_range
+from rules.systems.strategic.units import Weapon
+from rules.units import Unit
 
 SIDE_COLOURS: tuple[tuple[int, int, int], ...] = (
     (40, 90, 200), (200, 40, 40), (230, 170, 20), (130, 60, 160),
@@ -31,6 +41,11 @@ SIDE_COLOURS: tuple[tuple[int, int, int], ...] = (
 PATH_COLOUR = (250, 250, 250)
 REACH_COLOURS = {"half": (60, 200, 90), "full": (240, 220, 60), "charge": (250, 150, 40), "run": (230, 70, 60)}
 FEATURE_COLOUR = (60, 40, 20)
+EFFECT_KINDS = ("fire", "smoke", "storm", "burnt", "deep")
+AREA_NAMES = {"blast": "Blast", "cone": "Cone", "line": "Line", "at_field": "AT-field"}
+MAX_ACTING_NAMES = 4  # the title names this many units due to act, then counts the rest
+
+OwnerNames = Callable[[int], str | None]
 
 
 def short_labels(names: Iterable[str]) -> dict[str, str]:
@@ -61,7 +76,39 @@ def side_colour(index: int) -> tuple[int, int, int]:
     return SIDE_COLOURS[index % len(SIDE_COLOURS)]
 
 
-def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, show_hidden: bool = False) -> MapView:
+def status_words(unit: Unit) -> tuple[str, ...]:
+    """Return a unit's statuses as a player reads them: `Pinned (2 rounds)`, `On fire`."""
+    words = []
+    timers: dict[str, int] = getattr(unit, "status_rounds", {})
+    for status in unit.statuses:
+        word = status.replace("_", " ").capitalize()
+        rounds = timers.get(status)
+        if rounds:
+            word += f" ({rounds} round{'s' if rounds != 1 else ''})"
+        words.append(word)
+    return tuple(words)
+
+
+def health_text(unit: Unit) -> str:
+    """Return a unit's health as the key shows it: its system's words (`Wounds 32/40`), else a percentage."""
+    return unit.health_text() or f"Health {round(unit.health() * 100)}%"
+
+
+def status_line(battle: Battle) -> str:
+    """Return the title's second line: the round, the phase or turn, and who may act now."""
+    line = whose_turn(battle)
+    if battle.status != "active":
+        return line
+    due = turns.next_due(battle)
+    if not due:
+        return f"{line} \u00b7 everyone has acted"
+    shown = ", ".join(turns.name_of(battle, uid) for uid in due[:MAX_ACTING_NAMES])
+    more = f" and {len(due) - MAX_ACTING_NAMES} more" if len(due) > MAX_ACTING_NAMES else ""
+    return f"{line} \u00b7 to act: {shown}{more}"
+
+
+def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, show_hidden: bool = False,
+               owner_names: OwnerNames | None = None) -> MapView:
     """Return the renderer's view of a battle; hidden features show only to their side or the GM."""
     ruleset = battle.ruleset
     styles = {
@@ -70,10 +117,13 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
     }
     sides = tuple(SideStyle(name=s.name, color=side_colour(s.color)) for s in battle.sides)
     labels = short_labels(u.name for u in battle.iter_units())
+    names = owner_names or (lambda _uid: None)
     units = tuple(
         UnitToken(
             key=u.name, label=labels[u.name], side=u.side, x=u.x, y=u.y, health=u.health(),
-            marks=u.badges(), is_horde=u.massed, facing=u.heading(), statuses=u.key_words(),
+            marks=u.badges(), is_horde=u.massed, facing=u.heading(),
+            name=u.name, owner=(names(u.owner) or "") if u.owner is not None else "",
+            health_text=health_text(u), statuses=(*u.key_words(), *status_words(u)),
         )
         for u in battle.iter_units() if u.on_map
     )
@@ -87,15 +137,16 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
             ftype = ruleset.features[fkey]
             if can_see(battle, cell, visible, show_hidden):
                 features.append(FeatureMark(x=cell.x, y=cell.y, label=ftype.label, color=FEATURE_COLOUR,
-                                            hidden=ftype.hidden))
-        for kind in ("fire", "smoke", "storm", "burnt", "deep"):
+                                            hidden=ftype.hidden, name=ftype.name))
+        for kind in EFFECT_KINDS:
             if state.get(kind):
                 effects.append(CellEffect(x=cell.x, y=cell.y, kind=kind))
     return MapView(
-        title=f"{battle.name} · {ruleset.name} · round {battle.round}" if battle.round else f"{battle.name} · {ruleset.name} · setup",
-        width=battle.width, height=battle.height, map_version=f"{battle.ruleset_id}:{battle.map_version}:{battle.width}x{battle.height}:{hash(tuple(battle.terrain))}",
+        title=f"{battle.name} \u00b7 {ruleset.name}",
+        width=battle.width, height=battle.height,
+        map_version=f"{battle.ruleset_id}:{battle.map_version}:{battle.width}x{battle.height}:{hash(tuple(battle.terrain))}",
         terrain=tuple(battle.terrain), styles=styles, sides=sides, units=units,
-        features=tuple(features), effects=tuple(effects),
+        features=tuple(features), effects=tuple(effects), status=status_line(battle),
     )
 
 
@@ -104,35 +155,72 @@ def _xy(label: str) -> tuple[int, int]:
     return cell.x, cell.y
 
 
-def overlays_for(highlight: dict[str, Any]) -> list[Any]:
-    """Return the overlays that mark an outcome on the map (path, line of fire, target)."""
-    out: list[Any] = []
+def overlays_for(highlight: dict[str, Any], data: dict[str, Any] | None = None) -> list[Overlay]:
+    """Return the overlays that mark an outcome on the map: path, line of fire, target, area, landing, marks.
+
+    `data` is the outcome's data: an area attack's shape (`kind`) and how many it hit come from there.
+    """
+    out: list[Overlay] = []
+    details = data or {}
     path = highlight.get("path")
     if path and len(path) > 1:
         out.append(MovePath(cells=tuple(_xy(c) for c in path), color=PATH_COLOUR))
+    kind = str(details.get("kind", ""))
     line = highlight.get("line")
+    target = highlight.get("target")
+    if kind in AREA_KINDS and line:
+        out.append(_area(kind, highlight, details))
     if line:
         out.append(LineOfFire(src=_xy(line[0]), dst=_xy(line[1]), hit=highlight.get("hit")))
-    target = highlight.get("target")
-    if target and not path:
+    landed = highlight.get("landed")
+    if landed and target:
+        out.append(MissLanding(aim=_xy(target), landed=_xy(landed)))
+    if target and not path and kind not in AREA_KINDS:
         x, y = _xy(target)
         out.append(TargetSquare(x=x, y=y))
     for mark in highlight.get("marks", []):
         x, y = _xy(mark["cell"])
         out.append(Marker(x=x, y=y, text=str(mark["text"])))
-    deviation = highlight.get("deviation")
-    if deviation:
-        out.append(MissLanding(aim=_xy(deviation[0]), landed=_xy(deviation[1])))
     return out
 
 
-def reach_overlays(reach: dict[str, dict[str, int]]) -> list[Any]:
+def _area(kind: str, highlight: dict[str, Any], data: dict[str, Any]) -> AreaOfEffect:
+    """Return the area an attack covered: the squares of a line, else its aimed square."""
+    line = highlight["line"]
+    cells = tuple(_xy(c) for c in highlight.get("cells", [])) if kind == "line" else ()
+    if not cells:
+        cells = (_xy(highlight.get("target") or line[1]),)
+    name = AREA_NAMES[kind]
+    if highlight.get("hit") is False:
+        label = f"{name}: missed"
+    else:
+        hits = len(data.get("hits", []))
+        label = f"{name}: {hits} hit{'s' if hits != 1 else ''}" if "hits" in data else name
+    return AreaOfEffect(kind=kind, cells=cells, src=_xy(line[0]), label=label)
+
+
+def last_action(battle: Battle) -> dict[str, Any]:
+    """Return the highlight of the battle's last move or shot, as kept with the battle."""
+    return {k: battle.last[k] for k in ("path", "line", "hit") if k in battle.last}
+
+
+def reach_overlays(reach: dict[str, dict[str, int]]) -> list[Overlay]:
     """Return one tinted overlay per move mode, widest first so the nearer ones stay visible."""
-    out: list[Any] = []
+    out: list[Overlay] = []
     for mode in reversed(list(reach)):
         cells = frozenset(_xy(c) for c in reach[mode])
         out.append(Reachable(cells=cells, label=mode.title(), color=REACH_COLOURS.get(mode, (200, 200, 200))))
     return out
+
+
+def range_overlay(battle: Battle, unit: Unit, weapon: Weapon) -> RangeBands:
+    """Return the range bands of a unit's weapon around it, as far as the weapon may fire."""
+    listed = tuple(
+        RangeBand(name=b.name, low=b.low, high=b.high)
+        for b in bands(battle, weapon_range(battle, weapon))
+        if b.low is not None and b.high is not None
+    )
+    return RangeBands(src=(unit.x, unit.y), bands=listed, label=f"{unit.name}'s {weapon.name}")
 
 
 def action_cells(highlight: dict[str, Any], cap: int | None = 50) -> list[tuple[int, int]]:
@@ -140,8 +228,7 @@ def action_cells(highlight: dict[str, Any], cap: int | None = 50) -> list[tuple[
     cells: list[str] = []
     cells += highlight.get("path", [])
     cells += highlight.get("line", [])
-    cells += highlight.get("deviation", [])
-    for key in ("actor", "target"):
+    for key in ("actor", "target", "landed"):
         if highlight.get(key):
             cells.append(highlight[key])
     cells += highlight.get("cells", [])[:cap]

@@ -16,6 +16,7 @@ from typing import TextIO
 
 from bot.app import StartupError, open_database
 from bot.archive import ArchiveError, export_document, read_import
+from bot.archive_replay import rebuild
 from storage import Database, EventRecord, StorageError
 from storage.copy import copy_database
 
@@ -64,7 +65,8 @@ async def check_battle(source: Database, target: Database, battle_id: int) -> No
     initial = await target.events.initial_state(battle_id) or copied.state
     document = export_document(copied, clock, events, initial, time.time())
     try:
-        read_import(json.dumps(document).encode())
+        plan = read_import(json.dumps(document).encode())
+        rebuild(plan.initial_state, plan.orders, plan.final_state)
     except ArchiveError as exc:
         raise CheckFailed(f"battle #{battle_id} does not replay on the new database: {exc.message}") from None
 

@@ -5,11 +5,16 @@ How no timer is lost or fired twice:
 * Timers are rows in the database, written in the same transaction as the clock change that needs them,
   so a restart or a day of downtime finds them all; `run_due` then handles every timer due by now,
   oldest first, across battles.
-* A timer is claimed (`claim_due`, an UPDATE that succeeds once; on PostgreSQL with FOR UPDATE SKIP
+* A deadline is claimed (`claim_due`, an UPDATE that succeeds once; on PostgreSQL with FOR UPDATE SKIP
   LOCKED, so the schedulers of several bot processes share the due timers without waiting on each
   other) before it is acted on, so two passes, two processes, or a pass after a restart never act on it
   twice. It is then handled under the battle's lock, which every process respects, so the checks below
   and the orders they lead to see the battle as it is.
+* A reminder is sent at least once: it is leased when claimed (its due time moved REMINDER_LEASE ahead instead
+  of being marked fired), sent, and marked fired only once Discord took it. A refused one is postponed by
+  REMINDER_RETRY; a process stopping mid-way leaves it due again when the lease runs out.
+* A reminder that comes due late (after downtime) is still sent while its deadline is ahead, saying the
+  time really left; once the deadline itself has passed it is skipped, since the deadline notice says more.
 * What a timer does is checked against the battle's clock row: a timer for a turn that has since ended,
   a paused clock or a deadline already dealt with does nothing. A deadline is applied through the table
   service with `expect_turn`, so a player finishing their turn at the same moment wins cleanly.
@@ -36,7 +41,7 @@ from rules.battle import Battle
 from rules.errors import ConflictError, GameError
 from rules.orders import Order
 from rules.turnorders import Hold, StandingTurn
-from storage import BattleRecord, ClockRecord, Database, TimerRecord
+from storage import LEASED_KIND, BattleRecord, ClockRecord, Database, TimerRecord
 
 if TYPE_CHECKING:
     from bot.service import Notice, TableService
@@ -48,6 +53,9 @@ MAX_CLAIMS = 5000
 DEFAULT_POLL = 5.0
 # Far longer than any process takes between claiming a deadline and applying it.
 OVERDUE_GRACE = 60.0
+# A reminder being sent is leased for this long: should the process stop mid-way, it is sent after restart.
+REMINDER_LEASE = 300.0
+REMINDER_RETRY = 60.0  # a reminder Discord refused is tried again this much later
 
 Sleep = Callable[[float], Awaitable[Any]]
 
@@ -57,7 +65,7 @@ class Fired:
     """What the scheduler did with one timer."""
 
     timer: TimerRecord
-    action: str  # reminded, waiting, held, standing, stale
+    action: str  # reminded, retry, waiting, held, standing, stale
     detail: dict[str, Any] = field(default_factory=dict)
 
 
@@ -131,15 +139,27 @@ class Scheduler:
             fired: list[Fired] = []
             for _ in range(MAX_CLAIMS):
                 now = self.service.clock()
-                timer = await self.db.timers.claim_due(now)
+                timer = await self.db.timers.claim_due(now, lease_until=now + REMINDER_LEASE)
                 if timer is None:
                     break
                 async with self.service.locks.get(timer.battle_id):
                     done = await self._fire(timer, now)
+                if timer.kind == LEASED_KIND:
+                    await self._settle_lease(done, now)
                 log.info("timer %s (%s) of battle %s: %s", timer.id, timer.kind, timer.battle_id, done.action)
                 fired.append(done)
         await self.service.drain()
         return fired
+
+    async def _settle_lease(self, done: Fired, now: float) -> None:
+        """Mark a leased reminder fired once it was sent; one Discord refused is tried again later."""
+        timer = done.timer
+        if done.action == "retry":
+            await self.db.timers.postpone(timer.id, now + REMINDER_RETRY)
+            log.info("reminder %s of battle %s was not sent; trying again in %.0f s", timer.id, timer.battle_id,
+                     REMINDER_RETRY)
+        else:
+            await self.db.timers.mark_fired(timer.id, now)
 
     async def _fire(self, timer: TimerRecord, now: float) -> Fired:
         record = await self.db.battles.get(timer.battle_id)
@@ -156,8 +176,10 @@ class Scheduler:
             if clock.due_at is None or clock.due_at <= now:
                 # Sent late after downtime, a reminder of a deadline already gone would only confuse.
                 return Fired(timer, "stale", {"why": "deadline already passed"})
-            self._publish("reminder", record, battle, clock, units=due_units)
-            return Fired(timer, "reminded", {"units": due_units})
+            from bot.service import Notice
+
+            sent = await self.service.deliver(Notice("reminder", record, battle, clock=clock, extra={"units": due_units}))
+            return Fired(timer, "reminded" if sent else "retry", {"units": due_units})
         if timer.kind == "deadline":
             if clock.due_at is None or clock.due_at > now:
                 return Fired(timer, "stale", {"why": "deadline moved"})

@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from bot.clock import TurnClocks, TurnStart, turn_key
+from bot.history import previous_turn
 from bot.locks import BattleLocks
-from bot.mapview import action_cells, build_view, overlays_for, reach_overlays
+from bot.maps import MapImage, action_crop, chart_alt, draw, map_text, zoom_crop
+from bot.mapview import action_cells, build_view, overlays_for, range_overlay, reach_overlays
+from bot.members import MemberCheck
 from bot.scheduler import Scheduler
-from render import crop_around, render_map
+from render import MapView, Overlay
+from render.describe import MapText
 from render.surface_chart import render_surface_chart
 from rules import orders as o
 from rules.battle import Battle
@@ -47,11 +53,10 @@ from storage import (
 log = logging.getLogger(__name__)
 
 __all__ = [
-    "SYSTEM_USER_ID", "Actor", "BattleRecord", "ClockRecord", "EventRecord", "Notice", "Result", "StaleTurnError",
-    "TableService",
+    "SYSTEM_USER_ID", "Actor", "BattleRecord", "ClockRecord", "EventRecord", "MapImage", "MapText", "Notice", "Result",
+    "StaleTurnError", "TableService",
 ]
 
-CROP_ABOVE = 24  # maps wider or taller than this are posted cropped around the action
 MAX_UNDO = 50
 # The actor id the bot itself acts under (deadlines): no Discord user has id 0.
 SYSTEM_USER_ID = 0
@@ -80,7 +85,7 @@ class Result:
     record: BattleRecord
     battle: Battle
     outcome: Outcome | None = None
-    png: bytes | None = None
+    png: MapImage | None = None
     seq: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -105,9 +110,22 @@ class Notice:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-Listener = Callable[[Notice], Awaitable[None]]
+# A listener returns False when it could not act on a notice now and the sender should try again later.
+Listener = Callable[[Notice], Awaitable[bool | None]]
 Clock = Callable[[], float]
 RngFactory = Callable[[], random.Random]
+
+
+# The log entries committed while one interaction runs, so a failure after a commit is never
+# reported as "nothing was changed". Each interaction's task sets its own list; None elsewhere.
+COMMITTED: ContextVar[list[int] | None] = ContextVar("battlepost_committed", default=None)
+
+
+def note_committed(seq: int | None) -> None:
+    """Remember that the current interaction committed a change (logged as seq)."""
+    ledger = COMMITTED.get()
+    if ledger is not None and seq is not None:
+        ledger.append(seq)
 
 
 class StaleTurnError(ConflictError):
@@ -138,7 +156,11 @@ class TableService:
         self.turn_clocks = TurnClocks(db, clock)
         self.scheduler = Scheduler(self)
         self._tails: dict[int, asyncio.Task[None]] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        # Names players go by, for the unit key: the Discord client's lookup (set by the bot), then the
+        # names of the players who gave orders here.
+        self.name_lookup: Callable[[int], str | None] = lambda _uid: None
+        self._seen_names: dict[int, str] = {}
 
     # --- finding battles ----------------------------------------------------
 
@@ -234,7 +256,7 @@ class TableService:
         )
         log.info("battle %s created in guild %s by %s", record.id, actor.guild_id, actor.user_id)
         self.publish(Notice("created", record, battle, actor=actor))
-        png = await self.render(battle) if self.render_enabled else None
+        png = await self.render(battle, battle_id=record.id) if self.render_enabled else None
         return Result(record=record, battle=battle, png=png)
 
     async def execute(self, actor: Actor, record: BattleRecord, order: o.Order, *, render: bool = True,
@@ -245,6 +267,7 @@ class TableService:
         With expect_turn, the order is refused (StaleTurnError) unless the battle is still in that turn.
         With publish=False the listeners are not told; the Notice is left in result.extra["notice"].
         """
+        self.remember_name(actor)
         async with self.locks.get(record.id):
             current = await self.db.battles.get(record.id)
             if current is None or current.guild_id != actor.guild_id:
@@ -266,6 +289,7 @@ class TableService:
             except StaleVersionError:
                 raise ConflictError("The battle changed while your order was being resolved; send it again.") from None
             seq = await self.db.events.latest_seq(saved.id)
+            note_committed(seq)
             started = await self._sync_clock(saved, battle)
         notice = Notice("committed", saved, battle, outcome=outcome, actor=actor, seq=seq, turn=started)
         extra: dict[str, Any] = {}
@@ -273,7 +297,7 @@ class TableService:
             self.publish(notice)
         else:
             extra["notice"] = notice
-        png = await self.render(battle, outcome.highlight) if render and self.render_enabled else None
+        png = await self.render(battle, outcome=outcome, battle_id=saved.id) if render and self.render_enabled else None
         return Result(record=saved, battle=battle, outcome=outcome, png=png, seq=seq, extra=extra)
 
     async def undo(self, actor: Actor, record: BattleRecord, count: int = 1) -> Result:
@@ -294,11 +318,12 @@ class TableService:
                 raise ConflictError("The battle changed while undoing; try again.") from None
             battle = Battle.from_dict(saved.state)
             seq = await self.db.events.latest_seq(saved.id)
+            note_committed(seq)
             started = await self._sync_clock(saved, battle)
         texts = [e.order_text for e in undone]
         self.publish(Notice("undone", saved, battle, actor=actor, seq=seq, turn=started,
                             extra={"undone": texts, "seqs": [e.seq for e in undone]}))
-        png = await self.render(battle) if self.render_enabled else None
+        png = await self.render(battle, battle_id=saved.id) if self.render_enabled else None
         return Result(record=saved, battle=battle, png=png, seq=seq,
                       extra={"undone": texts, "seqs": [e.seq for e in undone]})
 
@@ -390,25 +415,32 @@ class TableService:
         assert revealed is not None
         return revealed
 
-    async def export_battle(self, actor: Actor, record: BattleRecord) -> dict[str, Any]:
-        """Return the whole battle as an export document: setup, every order with its dice, the state."""
-        from bot.archive import export_document
-
-        await self.require_gm(actor, record, "export the battle")
+    async def all_events(self, record: BattleRecord) -> list[EventRecord]:
+        """Return every event of a battle's log, oldest first, read a page at a time."""
         events: list[EventRecord] = []
         while True:
             page = await self.db.events.list(record.id, limit=500, offset=len(events), newest_first=False)
             events += page
             if len(page) < 500:
                 break
+        return events
+
+    async def export_battle(self, actor: Actor, record: BattleRecord) -> dict[str, Any]:
+        """Return the whole battle as an export document: setup, every order with its dice, the state."""
+        from bot.archive import export_document
+
+        await self.require_gm(actor, record, "export the battle")
+        events = await self.all_events(record)
         initial = await self.db.events.initial_state(record.id) or record.state
         return export_document(record, await self.clock_of(record), events, initial, self.clock())
 
-    async def import_battle(self, actor: Actor, *, channel_id: int, thread_id: int | None, raw: bytes) -> Result:
-        """Recreate an exported battle in a channel, order by order, after checking the file replays."""
+    async def import_battle(self, actor: Actor, *, channel_id: int, thread_id: int | None, raw: bytes,
+                            is_member: MemberCheck | None = None) -> Result:
+        """Recreate an exported battle in a channel after replaying its file; owners not members here lose their units."""
         from bot.archive import import_battle
 
-        return await import_battle(self, actor, channel_id=channel_id, thread_id=thread_id, raw=raw)
+        return await import_battle(self, actor, channel_id=channel_id, thread_id=thread_id, raw=raw,
+                                   is_member=is_member)
 
     # --- players' preferences ------------------------------------------------
 
@@ -442,11 +474,34 @@ class TableService:
         if before is not None:
             # Only the order matters here; the earlier notice's failure was logged where it happened.
             await asyncio.gather(before, return_exceptions=True)
+        await self._hand_over(notice)
+
+    async def _hand_over(self, notice: Notice) -> bool:
+        """Give a notice to every listener; return whether all of them took it."""
+        taken = True
         for listener in list(self.listeners):
             try:
-                await listener(notice)
+                if await listener(notice) is False:
+                    taken = False
             except Exception:
                 log.exception("a listener failed on %s notice of battle %s", notice.kind, notice.record.id)
+                taken = False
+        return taken
+
+    async def deliver(self, notice: Notice) -> bool:
+        """Hand a notice over now, after the earlier notices of its battle; return whether every listener took it.
+
+        The scheduler uses this for reminders, so a reminder is marked sent only once it was sent.
+        """
+        before = self._tails.get(notice.record.id)
+        if before is not None:
+            await asyncio.gather(before, return_exceptions=True)
+        return await self._hand_over(notice)
+
+    def track(self, task: asyncio.Task[Any]) -> None:
+        """Count a listener's background work (a retry, a board edit) as notice delivery, so drain() waits for it."""
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def drain(self) -> None:
         """Wait until every notice published so far has been delivered."""
@@ -455,39 +510,103 @@ class TableService:
 
     # --- rendering ----------------------------------------------------------
 
-    async def render(self, battle: Battle, highlight: dict[str, Any] | None = None, *, full: bool = False,
-                     overlays: Sequence[Any] = (), viewer_sides: Sequence[str] = (), show_hidden: bool = False) -> bytes | None:
-        """Render the map in a worker thread, cropped around the action on big maps unless `full`.
+    def remember_name(self, actor: Actor) -> None:
+        """Keep the name a player goes by, for the unit key of the units they own."""
+        if actor.name and not actor.is_system:
+            self._seen_names[actor.user_id] = actor.name
 
-        A battle whose rule system has no map gets no image (None): its replies go without one.
+    def owner_name(self, user_id: int) -> str | None:
+        """Return the name a player goes by, if the bot has seen it."""
+        return self.name_lookup(user_id) or self._seen_names.get(user_id)
+
+    def view_of(self, battle: Battle, *, viewer_sides: Sequence[str] = (), show_hidden: bool = False) -> MapView:
+        """Return the renderer's view of a battle, with the hidden features the viewer may see."""
+        return build_view(battle, viewer_sides=viewer_sides, show_hidden=show_hidden, owner_names=self.owner_name)
+
+    async def render(self, battle: Battle, highlight: dict[str, Any] | None = None, *, outcome: Outcome | None = None,
+                     full: bool = False, overlays: Sequence[Overlay] = (), viewer_sides: Sequence[str] = (),
+                     show_hidden: bool = False, battle_id: int | None = None, focus: tuple[int, int] | None = None,
+                     radius: int = 0, palette: str = "colour",
+                     around: Sequence[tuple[int, int]] = (), status: str | None = None) -> MapImage:
+        """Render the map in a worker thread, with its alt text.
+
+        A big map is cropped around the action (and the squares `around`) unless `full`; `focus` and
+        `radius` zoom on a square instead. `status` replaces the title's line about the turn.
+        The outcome, when given, marks its path, shot, area and landing (its highlight unless one is given).
         """
-        if not battle.system.has_map:
-            return None
-        view = build_view(battle, viewer_sides=viewer_sides, show_hidden=show_hidden)
-        marks = [*overlays_for(highlight or {}), *overlays]
-        crop = None
-        if not full and (battle.width > CROP_ABOVE or battle.height > CROP_ABOVE):
-            cells = action_cells(highlight or {})
-            if cells:
-                crop = crop_around(view, cells)
-        return await asyncio.to_thread(render_map, view, overlays=marks, crop=crop)
+        view = self.view_of(battle, viewer_sides=viewer_sides, show_hidden=show_hidden)
+        if status is not None:
+            view = dataclasses.replace(view, status=status)
+        marks_of = highlight if highlight is not None else (outcome.highlight if outcome is not None else {})
+        marks = [*overlays_for(marks_of, outcome.data if outcome is not None else None), *overlays]
+        crop = zoom_crop(view, focus, radius) if focus is not None else action_crop(
+            view, [*action_cells(marks_of), *around], full=full)
+        return await asyncio.to_thread(draw, view, marks, crop, battle_id=battle_id, palette=palette)
 
-    async def surface_chart(self, report: dict[str, Any]) -> bytes:
-        """Draw a Surface Combat report's losses per side per round, in a worker thread."""
-        return await asyncio.to_thread(render_surface_chart, report)
+    async def surface_chart(self, report: dict[str, Any]) -> MapImage:
+        """Draw a Surface Combat report's losses per side per round, in a worker thread, with its alt text."""
+        png = await asyncio.to_thread(render_surface_chart, report)
+        return MapImage(png=png, alt=chart_alt(report))
 
-    async def reach_map(self, battle: Battle, unit_name: str) -> tuple[dict[str, dict[str, int]], bytes]:
+    async def reach_map(self, battle: Battle, unit_name: str, *, battle_id: int | None = None,
+                        full: bool = False) -> tuple[dict[str, dict[str, int]], MapImage]:
         """Return where a unit can go in each move mode, and the map tinted with it."""
         if not battle.system.has_map:
             raise NoMapError(f"{battle.system.name} has no map, so there is no reach to draw.")
         reach = battle.system.reach_of(battle, unit_name)
         unit = battle.unit(unit_name)
-        view = build_view(battle)
-        cells = [(unit.x, unit.y)] + [action for m in reach.values() for action in action_cells({"cells": list(m)}, cap=None)]
-        crop = crop_around(view, cells, margin=1) if (battle.width > CROP_ABOVE or battle.height > CROP_ABOVE) else None
+        view = self.view_of(battle)
+        cells = [(unit.x, unit.y)] + [c for m in reach.values() for c in action_cells({"cells": list(m)}, cap=None)]
+        crop = action_crop(view, cells, full=full, margin=1)
         marks = [*overlays_for({"actor": str(unit.cell)}), *reach_overlays(reach)]
-        png = await asyncio.to_thread(render_map, view, overlays=marks, crop=crop)
-        return reach, png
+        image = await asyncio.to_thread(draw, view, marks, crop, battle_id=battle_id)
+        return reach, image
+
+    async def range_map(self, battle: Battle, unit_name: str, weapon_name: str | None, *,
+                        battle_id: int | None = None, full: bool = False) -> MapImage:
+        """Return the map ringed with a weapon's range bands around its unit (its first ranged weapon by default)."""
+        unit = battle.unit(unit_name)
+        ranged = [w for w in unit.weapons if not w.melee]
+        if weapon_name:
+            weapon = unit.weapon(weapon_name)
+            if weapon is None:
+                names = ", ".join(w.name for w in unit.weapons) or "none"
+                raise NotFoundError(f"{unit.name} has no weapon `{weapon_name}`. Its weapons: {names}.")
+        elif ranged:
+            weapon = ranged[0]
+        else:
+            raise IllegalOrderError(f"{unit.name} has no ranged weapon, so it has no range bands to show.")
+        if weapon.melee:
+            raise IllegalOrderError(f"The {weapon.name} is a melee weapon; range bands are for ranged weapons.")
+        bands = range_overlay(battle, unit, weapon)
+        view = self.view_of(battle)
+        reach = max((b.high or 0 for b in bands.bands), default=0)
+        cells = [(unit.x, unit.y), (unit.x - reach, unit.y - reach), (unit.x + reach, unit.y + reach)]
+        crop = action_crop(view, [(x, y) for x, y in cells if 0 <= x < view.width and 0 <= y < view.height],
+                           full=full, margin=1)
+        return await asyncio.to_thread(draw, view, [bands], crop, battle_id=battle_id)
+
+    async def previous_turn_map(self, record: BattleRecord, *, viewer_sides: Sequence[str] = (),
+                                show_hidden: bool = False, full: bool = False,
+                                palette: str = "colour") -> tuple[str, MapImage]:
+        """Return the previous turn's label and its map: the battle as that turn left it, its moves and shots drawn."""
+        events = await self.all_events(record)
+        initial = await self.db.events.initial_state(record.id) or record.state
+        logged = [{"seq": e.seq, "kind": e.kind, "order": e.order_text, "outcome": e.outcome, "undone": e.undone,
+                   "hidden": e.hidden} for e in events]
+        past = await asyncio.to_thread(previous_turn, initial, logged)
+        marks = [o for h, d in past.highlights for o in overlays_for(h, d)]
+        cells = [c for h, _ in past.highlights for c in action_cells(h)]
+        image = await self.render(past.battle, {}, overlays=marks, viewer_sides=viewer_sides,
+                                  show_hidden=show_hidden, battle_id=record.id, full=full, palette=palette,
+                                  around=cells, status=f"The previous turn as it ended: {past.label}")
+        return past.label, image
+
+    async def text_map(self, battle: Battle, *, viewer_sides: Sequence[str] = (), show_hidden: bool = False,
+                       highlight: dict[str, Any] | None = None) -> MapText:
+        """Return the whole map as text for screen readers, with the last action when a highlight is given."""
+        view = self.view_of(battle, viewer_sides=viewer_sides, show_hidden=show_hidden)
+        return await asyncio.to_thread(map_text, view, overlays_for(highlight or {}))
 
 
 def _nothing_to_undo(count: int, available: int) -> str:

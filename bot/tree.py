@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 
 import discord
 from discord import app_commands
 
+from bot.answers import ANSWER_WITHIN, answer_lock, defer_if_unanswered
+from bot.service import COMMITTED
 from rules.errors import GameError
 
 log = logging.getLogger(__name__)
@@ -37,6 +40,22 @@ class BattleTree(app_commands.CommandTree):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         # The last refusals by interaction id, so the console can report which lines failed.
         self.failures: dict[int, str] = {}
+        self._watchdogs: set[asyncio.Task[None]] = set()
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Start each command's record of commits, and its watchdog against Discord's three seconds."""
+        if interaction.type is discord.InteractionType.application_command:
+            COMMITTED.set([])
+            delay = float(getattr(self.client, "answer_within", ANSWER_WITHIN))
+            asyncio.get_running_loop().call_later(delay, self._watch, interaction)
+        return True
+
+    def _watch(self, interaction: discord.Interaction) -> None:
+        if interaction.response.is_done():
+            return
+        task = asyncio.get_running_loop().create_task(defer_if_unanswered(interaction), name="answer-watchdog")
+        self._watchdogs.add(task)
+        task.add_done_callback(self._watchdogs.discard)
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
         """Answer the user and log what they cannot fix."""
@@ -50,7 +69,15 @@ class BattleTree(app_commands.CommandTree):
                 interaction.user.id, interaction.guild_id, channel,
                 exc_info=getattr(error, "original", error),
             )
-            message = f"Sorry, something went wrong on our side (error `{error_id}`). Nothing was changed; tell your GM if it keeps happening."
+            committed = COMMITTED.get()
+            if committed:
+                # The order is saved: saying nothing changed would invite sending it twice.
+                message = (f"Your order was carried out and saved (#{committed[-1]} in /battle log), but showing its "
+                           f"result failed (error `{error_id}`). Check /battle log rather than sending it again; "
+                           "tell your GM if it keeps happening.")
+            else:
+                message = (f"Sorry, something went wrong on our side (error `{error_id}`). Nothing was changed; "
+                           "tell your GM if it keeps happening.")
         self.failures[interaction.id] = message
         while len(self.failures) > 200:
             self.failures.pop(next(iter(self.failures)))
@@ -60,10 +87,11 @@ class BattleTree(app_commands.CommandTree):
 async def send_error(interaction: discord.Interaction, message: str) -> None:
     """Send an ephemeral error, as a followup if the interaction was already answered."""
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
-        else:
-            await interaction.response.send_message(message, ephemeral=True,
-                                                    allowed_mentions=discord.AllowedMentions.none())
+        async with answer_lock(interaction):
+            if not interaction.response.is_done():
+                await interaction.response.send_message(message, ephemeral=True,
+                                                        allowed_mentions=discord.AllowedMentions.none())
+                return
+        await interaction.followup.send(message, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
     except discord.HTTPException:
         log.warning("could not deliver an error message to user %s", interaction.user.id)

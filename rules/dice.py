@@ -11,6 +11,7 @@ from rules.errors import InvalidOrderError
 
 MAX_DICE_PER_TERM = 100
 MAX_FACES = 1000
+MAX_CONSTANT = 1000  # no table or modifier of the seeds comes near it
 MAX_TERMS = 10
 MAX_NOTATION_LENGTH = 100
 
@@ -82,6 +83,10 @@ def parse_dice(text: str) -> tuple[DiceTerm, ...]:
             )
         sign = -1 if m.group(1) == "-" else 1
         if m.group(4) is not None:
+            # The length check keeps int() from ever reading a hundred digits.
+            if len(m.group(4).lstrip("0")) > len(str(MAX_CONSTANT)) or int(m.group(4)) > MAX_CONSTANT:
+                raise InvalidOrderError(f"Add or subtract at most {MAX_CONSTANT} in a roll, like `1d100+20`; "
+                                        f"`{m.group(4)[:12]}` is more than any roll needs.")
             terms.append(DiceTerm(sign, int(m.group(4)), 0))
         else:
             count = int(m.group(2)) if m.group(2) else 1
@@ -95,7 +100,12 @@ def parse_dice(text: str) -> tuple[DiceTerm, ...]:
         if len(terms) > MAX_TERMS:
             raise InvalidOrderError(f"Use at most {MAX_TERMS} terms in one roll.")
     if all(t.faces == 0 for t in terms):
-        raise InvalidOrderError(f"`{raw}` has no dice in it; add one, like `1d10+{raw.lstrip('+')}`.")
+        constant = raw.lstrip("+")
+        raise InvalidOrderError(f"`{raw}` has no dice in it; add one, like "
+                                f"`1d10{constant if constant.startswith('-') else '+' + constant}`.")
+    if terms[0].sign < 0:
+        raise InvalidOrderError(f"`{raw}` starts by taking dice away; start with the dice you roll, like "
+                                f"`{format_dice((DiceTerm(1, terms[0].count, terms[0].faces), *terms[1:]))}`.")
     return tuple(terms)
 
 

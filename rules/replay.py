@@ -16,6 +16,7 @@ from typing import Any
 from rules.battle import Battle
 from rules.dice import Dice
 from rules.errors import GameError
+from rules.outcome import Outcome
 
 
 class ReplayError(GameError):
@@ -58,8 +59,8 @@ def replay(initial: Mapping[str, Any], steps: Iterable[Step]) -> Battle[Any]:
     return battle
 
 
-def apply_step(battle: Battle[Any], step: Step) -> None:
-    """Re-apply one logged order with its recorded dice."""
+def apply_step(battle: Battle[Any], step: Step) -> Outcome:
+    """Re-apply one logged order with its recorded dice; return the outcome the rules gave."""
     try:
         order = battle.parse_order(step.order)
     except GameError as exc:
@@ -79,6 +80,7 @@ def apply_step(battle: Battle[Any], step: Step) -> None:
         )
     # A replay never undoes, so keeping a snapshot per step would only cost memory.
     battle._history.clear()
+    return outcome
 
 
 def normalise(state: Mapping[str, Any]) -> dict[str, Any]:

@@ -110,26 +110,27 @@ def _close(battle: Battle[Any], name: str, how: str, dice: Dice, outcome: Outcom
     outcome.data["round"] = battle.round
 
 
+def _give_up_rest(battle: Battle[Any], unit: str, verb: str, effect: str, how: str, dice: Dice,
+                  outcome: Outcome) -> None:
+    """End the named (or the one due) unit's turn with its unused actions recorded, and pass play on."""
+    turns.require_running(battle)
+    name = pick_unit(battle, unit, verb)
+    unused = turns.actions_left(battle, name)
+    outcome.actor = turns.name_of(battle, name)
+    outcome.effect(effect, unit=outcome.actor, unused=unused)
+    _close(battle, name, how, dice, outcome)
+
+
 @handles("end-turn")
 def end_turn(battle: Battle[Any], order: EndTurn, dice: Dice, outcome: Outcome) -> None:
     """End a unit's turn; when nobody else is due, the phase or round moves on at once."""
-    turns.require_running(battle)
-    name = pick_unit(battle, order.unit, "end its turn")
-    unused = turns.actions_left(battle, name)
-    outcome.actor = turns.name_of(battle, name)
-    outcome.effect("turn_ended", unit=outcome.actor, unused=unused)
-    _close(battle, name, "ended", dice, outcome)
+    _give_up_rest(battle, order.unit, "end its turn", "turn_ended", "ended", dice, outcome)
 
 
 @handles("hold")
 def hold(battle: Battle[Any], order: Hold, dice: Dice, outcome: Outcome) -> None:
     """Let a unit hold for the rest of its turn."""
-    turns.require_running(battle)
-    name = pick_unit(battle, order.unit, "hold")
-    unused = turns.actions_left(battle, name)
-    outcome.actor = turns.name_of(battle, name)
-    outcome.effect("held", unit=outcome.actor, unused=unused)
-    _close(battle, name, "held", dice, outcome)
+    _give_up_rest(battle, order.unit, "hold", "held", "held", dice, outcome)
 
 
 @handles("skip-turn")

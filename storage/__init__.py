@@ -14,8 +14,10 @@ from .errors import (
     StorageError,
 )
 from .events import EventRepo
+from .importlog import pack_event
 from .messages import MessageRepo
 from .records import (
+    LEASED_KIND,
     BattleRecord,
     BattleStatus,
     BattleSummary,
@@ -24,6 +26,7 @@ from .records import (
     EventRecord,
     GuildSettings,
     JsonDict,
+    LoggedEvent,
     MessageRef,
     NewEvent,
     NewTimer,
@@ -34,6 +37,7 @@ from .settings import GuildRepo, UserRepo
 from .timers import TimerRepo
 
 __all__ = [
+    "LEASED_KIND",
     "BattleNotFound",
     "BattleRecord",
     "BattleRepo",
@@ -51,6 +55,7 @@ __all__ = [
     "GuildSettings",
     "JsonDict",
     "LockSpace",
+    "LoggedEvent",
     "MessageRef",
     "MessageRepo",
     "MigrationError",
@@ -64,4 +69,5 @@ __all__ = [
     "TimerRepo",
     "UserRepo",
     "is_postgres",
+    "pack_event",
 ]

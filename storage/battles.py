@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, cast
 
@@ -11,17 +11,19 @@ from . import codec
 from .engine import Engine
 from .errors import BattleNotFound, NothingToUndo, StaleVersionError
 from .events import EVENT_COLUMNS, event_from_row, next_seq
+from .importlog import INSERT_EVENT, insert_battle_with_log
 from .program import Program, Query, changed, every, one, rows, single
 from .program import count as step_count
 from .records import (
     BATTLE_STATUSES,
-    CREATE_KIND,
     RESERVED_KINDS,
     UNDO_KIND,
     BattleRecord,
     BattleStatus,
     BattleSummary,
+    ClockRecord,
     EventRecord,
+    LoggedEvent,
     NewEvent,
 )
 
@@ -31,16 +33,6 @@ SUMMARY_COLUMNS = (
     "id, guild_id, channel_id, thread_id, name, ruleset, status, created_by, created_at, updated_at, version"
 )
 
-_INSERT_BATTLE = Query.of("""
-INSERT INTO battles (guild_id, channel_id, thread_id, name, ruleset, status, created_by,
-                     created_at, updated_at, version, state)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
-RETURNING id
-""")
-_INSERT_CREATE_EVENT = Query.of("""
-INSERT INTO events (battle_id, seq, actor_id, kind, order_text, outcome, hidden, undone, created_at)
-VALUES (?, 1, ?, ?, ?, NULL, 0, 0, ?)
-""")
 _SELECT_RECORD = Query.of(f"SELECT {SUMMARY_COLUMNS}, state FROM battles WHERE id = ?")
 # Inside a write, PostgreSQL must lock the row it checks the version of: otherwise two
 # transactions read the same version and the loser fails on the event's key, not as stale.
@@ -49,11 +41,6 @@ _SELECT_RECORD_FOR_WRITE = Query.of(
     f"SELECT {SUMMARY_COLUMNS}, state FROM battles WHERE id = ?",
     postgres=f"SELECT {SUMMARY_COLUMNS}, state FROM battles WHERE id = ? FOR UPDATE",
 )
-_INSERT_EVENT = Query.of("""
-INSERT INTO events (battle_id, seq, actor_id, kind, order_text, outcome, hidden, undone, created_at,
-                    status_before, state_before)
-VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
-""")
 _UPDATE_STATE = Query.of("UPDATE battles SET state = ?, status = ?, version = ?, updated_at = ? WHERE id = ?")
 _SELECT_UNDOABLE = Query.of("""
 SELECT seq FROM events
@@ -168,22 +155,24 @@ class BattleRepo:
         state: Mapping[str, Any],
         now: float,
         status: BattleStatus = "setup",
+        events: Sequence[LoggedEvent] = (),
+        clock: ClockRecord | None = None,
     ) -> BattleRecord:
-        """Create a battle at version 1 and record its 'create' event."""
+        """Create a battle and record its 'create' event, in one transaction.
+
+        An import also hands in the battle's whole log (each event carrying the state before it, see
+        pack_event, so every order stays undoable) and its clock: all of it is written, or nothing.
+        """
         _check_status(status)
+        for event in events:
+            _check_status(event.status_before)
         text = codec.encode(state)
         now = float(now)
-
-        def run() -> Program[int]:
-            row = yield one(
-                _INSERT_BATTLE, guild_id, channel_id, thread_id, name, ruleset, status, created_by, now, now, text
-            )
-            battle_id = int(row[0])
-            yield step_count(_INSERT_CREATE_EVENT, battle_id, created_by, CREATE_KIND, CREATE_KIND, now)
-            return battle_id
-
-        battle_id = await self._engine.write(run())
-        log.info("created battle %d %r in guild %d channel %d", battle_id, name, guild_id, channel_id)
+        battle = (guild_id, channel_id, thread_id, name, ruleset, status, created_by)
+        battle_id = await self._engine.write(
+            insert_battle_with_log(battle=battle, state_text=text, log=events, clock=clock, now=now))
+        log.info("created battle %d %r in guild %d channel %d with %d logged order(s)", battle_id, name,
+                 guild_id, channel_id, len(events))
         return BattleRecord(
             id=battle_id,
             guild_id=guild_id,
@@ -198,7 +187,7 @@ class BattleRepo:
             # Decoding what was stored gives the caller exactly what get() will return
             # (tuples come back as lists), not an alias of a dict they may keep mutating.
             state=codec.decode(text),
-            version=1,
+            version=1 + len(events),
         )
 
     async def get(self, battle_id: int) -> BattleRecord | None:
@@ -239,7 +228,7 @@ class BattleRepo:
             before, old_state = yield from _load_current(battle_id, expected_version)
             seq = yield from next_seq(battle_id)
             yield step_count(
-                _INSERT_EVENT,
+                INSERT_EVENT,
                 battle_id,
                 seq,
                 event.actor_id,
@@ -284,7 +273,7 @@ class BattleRepo:
             # The undo keeps the state it replaced too, so the log always holds every
             # state the battle has been in (a later redo could restore it).
             yield step_count(
-                _INSERT_EVENT,
+                INSERT_EVENT,
                 battle_id,
                 seq,
                 actor_id,

@@ -9,7 +9,7 @@ from typing import Any, cast
 from . import codec
 from .engine import Engine
 from .errors import BattleNotFound
-from .program import Program, Query, count, every, one, single
+from .program import Program, Query, Step, count, every, one, single
 from .records import DEADLINE_POLICIES, TURN_TIMER_KINDS, ClockRecord, DeadlinePolicy, NewTimer
 
 log = logging.getLogger(__name__)
@@ -57,6 +57,23 @@ def _real(value: float | None) -> float | None:
     return None if value is None else float(value)
 
 
+def check_clock(clock: ClockRecord) -> None:
+    """Refuse a clock no battle could run under."""
+    if clock.policy not in DEADLINE_POLICIES:
+        raise ValueError(f"policy must be one of {sorted(DEADLINE_POLICIES)}, not {clock.policy!r}")
+    if clock.deadline <= 0:
+        raise ValueError("deadline must be positive")
+
+
+def write_clock(clock: ClockRecord) -> Step:
+    """Return the step that inserts or replaces a clock row, for the caller's transaction."""
+    return count(
+        _UPSERT, clock.battle_id, float(clock.deadline), clock.policy, codec.encode_list(list(clock.reminders)),
+        clock.turn_key, _real(clock.turn_started), _real(clock.due_at), _real(clock.paused_at),
+        _real(clock.remaining), _real(clock.expired_at),
+    )
+
+
 class ClockRepo:
     """Read and replace battle clocks, together with the timers that wake the scheduler for them."""
 
@@ -75,24 +92,16 @@ class ClockRepo:
 
     async def save(self, clock: ClockRecord, *, timers: Sequence[NewTimer] | None = None) -> list[int]:
         """Store a clock; with timers, replace its pending deadline and reminders in the same transaction."""
-        if clock.policy not in DEADLINE_POLICIES:
-            raise ValueError(f"policy must be one of {sorted(DEADLINE_POLICIES)}, not {clock.policy!r}")
-        if clock.deadline <= 0:
-            raise ValueError("deadline must be positive")
+        check_clock(clock)
         for timer in timers or ():
             if timer.kind not in TURN_TIMER_KINDS:
                 raise ValueError(f"a clock schedules only {TURN_TIMER_KINDS} timers, not {timer.kind!r}")
-        params = (
-            clock.battle_id, float(clock.deadline), clock.policy, codec.encode_list(list(clock.reminders)),
-            clock.turn_key, _real(clock.turn_started), _real(clock.due_at), _real(clock.paused_at),
-            _real(clock.remaining), _real(clock.expired_at),
-        )
         new_rows = [(clock.battle_id, t.kind, float(t.due_at), codec.encode(t.payload)) for t in timers or ()]
 
         def run() -> Program[list[int]]:
             if (yield one(_BATTLE_EXISTS, clock.battle_id)) is None:
                 raise BattleNotFound(clock.battle_id)
-            yield count(_UPSERT, *params)
+            yield write_clock(clock)
             if timers is None:
                 return []
             yield count(_CANCEL_TURN_TIMERS, clock.battle_id, *TURN_TIMER_KINDS)

@@ -64,3 +64,8 @@ def pack_snapshot(text: str) -> bytes:
 def unpack_snapshot(blob: bytes) -> str:
     """Expand an undo snapshot back into the stored state text."""
     return zlib.decompress(blob).decode()
+
+
+def pack_state(state: Mapping[str, Any]) -> bytes:
+    """Encode and compress a state document as an undo snapshot."""
+    return pack_snapshot(encode(state))

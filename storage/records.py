@@ -16,6 +16,8 @@ DEADLINE_POLICIES: frozenset[str] = frozenset(get_args(DeadlinePolicy))
 
 # Timer kinds that belong to a battle's turn clock: saving the clock replaces the pending ones.
 TURN_TIMER_KINDS: tuple[str, ...] = ("deadline", "reminder")
+# The timer kind claimed by a lease (marked fired only once its work is done), see TimerRepo.claim_due.
+LEASED_KIND = "reminder"
 DEFAULT_DEADLINE = 86_400.0
 DEFAULT_REMINDERS: tuple[str, ...] = ("50%", "1h")
 
@@ -69,6 +71,19 @@ class NewEvent:
     order_text: str
     outcome: JsonDict | None
     hidden: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedEvent:
+    """An order of a log written whole (an import), encoded ahead: made by pack_event() off the event loop."""
+
+    actor_id: int
+    kind: str
+    order_text: str
+    outcome: str | None  # the encoded outcome document
+    hidden: bool
+    status_before: BattleStatus
+    snapshot: bytes  # the packed state before the order, which undo restores
 
 
 @dataclass(frozen=True, slots=True)

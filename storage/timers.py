@@ -10,7 +10,7 @@ from . import codec
 from .engine import Engine
 from .errors import BattleNotFound
 from .program import Program, Query, changed, count, every, one, single
-from .records import TimerRecord
+from .records import LEASED_KIND, TimerRecord
 
 log = logging.getLogger(__name__)
 
@@ -35,21 +35,21 @@ ORDER BY due_at, id
 """)
 _GET = Query.of(f"SELECT {_COLUMNS} FROM timers WHERE id = ?")
 _MARK_FIRED = Query.of("UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL")
+_POSTPONE = Query.of("UPDATE timers SET due_at = ? WHERE id = ? AND fired_at IS NULL")
 # Claim the earliest due timer nobody else is claiming. On PostgreSQL, SKIP LOCKED passes over a
 # row another process is claiming this instant instead of waiting for it, and the row lock makes
-# sure only one of them sets fired_at; SQLite's write lock serialises the claims by itself.
+# sure only one of them claims it; SQLite's write lock serialises the claims by itself.
+# A deadline is claimed by setting fired_at. A leased kind (a reminder) is claimed by moving its due
+# time to the lease's end instead: it is marked fired only once sent, and should the process stop
+# first it comes due again when the lease runs out.
+_CLAIM_SET = """
+UPDATE timers SET fired_at = CASE WHEN kind = ? THEN fired_at ELSE ? END,
+                  due_at = CASE WHEN kind = ? THEN ? ELSE due_at END
+WHERE id = (
+    SELECT id FROM timers WHERE fired_at IS NULL AND due_at <= ? ORDER BY due_at, id LIMIT 1"""
 _CLAIM_DUE = Query.of(
-    f"""
-UPDATE timers SET fired_at = ? WHERE id = (
-    SELECT id FROM timers WHERE fired_at IS NULL AND due_at <= ? ORDER BY due_at, id LIMIT 1
-) RETURNING {_COLUMNS}
-""",
-    postgres=f"""
-UPDATE timers SET fired_at = ? WHERE id = (
-    SELECT id FROM timers WHERE fired_at IS NULL AND due_at <= ? ORDER BY due_at, id LIMIT 1
-    FOR UPDATE SKIP LOCKED
-) RETURNING {_COLUMNS}
-""",
+    f"{_CLAIM_SET}\n) RETURNING {_COLUMNS}\n",
+    postgres=f"{_CLAIM_SET}\n    FOR UPDATE SKIP LOCKED\n) RETURNING {_COLUMNS}\n",
 )
 
 
@@ -106,10 +106,20 @@ class TimerRepo:
         """Claim a timer; True only for the first claim, so a timer never fires twice."""
         return bool(await self._engine.write(changed(_MARK_FIRED, float(now), timer_id)))
 
-    async def claim_due(self, now: float) -> TimerRecord | None:
-        """Claim the earliest timer due by now that no process has claimed; None when there is none."""
-        row = await self._engine.write(single(_CLAIM_DUE, float(now), float(now)))
+    async def claim_due(self, now: float, *, lease_until: float | None = None) -> TimerRecord | None:
+        """Claim the earliest timer due by now that no process has claimed; None when there is none.
+
+        A reminder is leased until `lease_until` (default: a minute) rather than marked fired: mark it
+        fired once sent, or postpone it.
+        """
+        until = float(now) + 60.0 if lease_until is None else float(lease_until)
+        row = await self._engine.write(
+            single(_CLAIM_DUE, LEASED_KIND, float(now), LEASED_KIND, until, float(now)))
         return None if row is None else _timer(row)
+
+    async def postpone(self, timer_id: int, due_at: float) -> bool:
+        """Move an unfired timer to a later time (its work failed and is tried again then)."""
+        return bool(await self._engine.write(changed(_POSTPONE, float(due_at), timer_id)))
 
     async def get(self, timer_id: int) -> TimerRecord | None:
         """Return one timer, fired or not, or None when it was cancelled or never existed."""

@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.loopback.pytest_fixtures import *  # noqa: F403
+from loopback.pytest_fixtures import *  # noqa: F403
 from rules.systems import install as _install_systems
 from tests.pgserver import ThrowawayPostgres
 

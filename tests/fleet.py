@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO
 
 from bot.clock import plan
-from bot.loopback import launch
+from loopback import launch
 from storage import Database
 
 ROOT = Path(__file__).resolve().parents[1]

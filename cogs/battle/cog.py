@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.archive import MAX_IMPORT_BYTES
 from cogs.battle.log import LogPageButton, log_message
 from cogs.common.autocomplete import constant_choices, ruleset_choices
-from cogs.common.context import actor_of, battle_here, channel_key, service_of
+from cogs.common.context import actor_of, battle_here, channel_key, member_check, service_of
 from cogs.common.embeds import INFO, outcome_embed, safe
 from cogs.common.replies import defer, reply
 from rules import orders as o
@@ -193,17 +193,25 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         if file.size > MAX_IMPORT_BYTES:
             raise GameError(f"That file is {file.size // 1024} KiB; an export can be at most "
                             f"{MAX_IMPORT_BYTES // 1024 // 1024} MiB.")
+        # Replaying a long log takes a while: answer within Discord's 3 seconds, privately, so a
+        # refusal reaches only the one who tried.
+        await defer(interaction, ephemeral=True)
         raw = await file.read()
-        result = await service.import_battle(actor, channel_id=channel_key(interaction), thread_id=None, raw=raw)
-        await defer(interaction)
+        result = await service.import_battle(actor, channel_id=channel_key(interaction), thread_id=None, raw=raw,
+                                             is_member=member_check(interaction))
         battle = result.battle
         left_out = result.extra["left_out"]
         skipped = f" ({left_out} undone order{'s' if left_out != 1 else ''} left out)" if left_out else ""
+        unassigned = result.extra["unassigned"]
+        owners = ("Units keep their players; /gm assign hands them over." if not unassigned else
+                  f"{len(unassigned)} unit{'s' if len(unassigned) != 1 else ''} whose player is not on this server "
+                  f"wait{'s' if len(unassigned) == 1 else ''} for the GM to /gm assign them: "
+                  + ", ".join(safe(n) for n in unassigned[:20]) + ("…" if len(unassigned) > 20 else "") + ".")
         embed = discord.Embed(
             title=f"Imported: {safe(battle.name)}", colour=INFO,
             description=(f"{result.extra['orders']} orders replayed with their recorded dice{skipped}; the battle is "
                          f"**{battle.status}**" + (f", round {battle.round}" if battle.round else "") + ".\n"
-                         f"GM: {interaction.user.mention}. Units keep their players; /gm assign hands them over."),
+                         f"GM: {interaction.user.mention}. {owners}"),
         )
         embed.set_footer(text=f"battle #{result.record.id}")
         await reply(interaction, embed=embed, png=result.png)
@@ -246,6 +254,6 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         service = service_of(interaction)
         result = await service.execute(actor_of(interaction), record, order, render=False)
         await defer(interaction)
-        png = await service.render(result.battle, full=True) if render_map else None
+        png = await service.render(result.battle, full=True, battle_id=record.id) if render_map else None
         assert result.outcome is not None
         await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name), png=png)

@@ -8,9 +8,9 @@ from typing import Any
 import discord
 
 from bot.service import SYSTEM_USER_ID, BattleRecord, EventRecord
+from cogs.common.components import battle_and_actor, guarded
 from cogs.common.context import service_of
 from cogs.common.embeds import INFO, safe
-from cogs.turn.buttons import battle_and_actor, guarded
 from cogs.turn.text import effect_sentence
 from rules.battle import Battle
 from rules.errors import GameError

@@ -113,6 +113,6 @@ class CombatCog(commands.Cog):
         await defer(interaction, ephemeral=True)
         src = preview["from"]
         highlight = {"actor": src, "target": preview["to"], "line": [src, preview["to"]]}
-        png = await service.render(battle, highlight)
+        png = await service.render(battle, highlight, battle_id=record.id)
         embed = range_embed(preview, battle, owner=owner.name, from_unit=from_ is None)
         await reply(interaction, embed=embed, png=png, ephemeral=True)

@@ -12,7 +12,7 @@ from cogs.common.systems import system_embed
 from rules.orders import Order
 
 # Highlight keys that draw something on the map; an outcome marking only its actor needs no picture.
-DRAWN = ("line", "target", "path", "marks", "deviation")
+DRAWN = ("line", "target", "path", "marks")
 
 
 async def post_order(interaction: discord.Interaction, order: Order) -> Result:
@@ -26,7 +26,7 @@ async def post_order(interaction: discord.Interaction, order: Order) -> Result:
     await defer(interaction)
     png = None
     if any(outcome.highlight.get(key) for key in DRAWN):
-        png = await service.render(result.battle, outcome.highlight)
+        png = await service.render(result.battle, outcome=outcome, battle_id=record.id)
     name = interaction.user.display_name
     embed = system_embed(outcome, result.battle, name) or combat_embed(
         outcome, result.battle, battle_name=result.battle.name, actor_name=name)

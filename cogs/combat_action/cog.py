@@ -29,7 +29,7 @@ from rules.systems.combat_action.units import Unit
 
 RULESET = "combat-action"
 # Highlight keys that draw something on the map; an outcome marking nothing needs no picture.
-DRAWN = ("line", "target", "path", "deviation")
+DRAWN = ("line", "target", "path", "landed")
 FireMode = Literal["standard", "sniping", "automatic", "heavy", "grenade"]
 Posture = Literal["flat-down", "get-up", "aim"]
 ActionKey = Literal["hide", "impart_order", "open_door", "jump", "climb", "pilot", "control_robot"]
@@ -53,7 +53,7 @@ async def post(interaction: discord.Interaction, order: Order) -> None:
     await defer(interaction)
     png = None
     if any(outcome.highlight.get(key) for key in DRAWN):
-        png = await service.render(result.battle, outcome.highlight)
+        png = await service.render(result.battle, outcome=outcome, battle_id=record.id)
     embed = outcome_embed(outcome, battle_name=result.battle.name, actor_name=interaction.user.display_name)
     await reply(interaction, embed=embed, png=png)
 

@@ -7,6 +7,7 @@ import re
 
 import discord
 
+from bot.answers import answer_lock
 from cogs.common.replies import NO_PINGS
 from rules.errors import GameError
 
@@ -44,7 +45,8 @@ async def send_text_file(interaction: discord.Interaction, content: str, text: s
                          ephemeral: bool = False) -> None:
     """Answer with a text file attached, pinging nobody."""
     file = discord.File(io.BytesIO(text.encode("utf-8")), filename=filename)
-    if interaction.response.is_done():
-        await interaction.followup.send(content, file=file, ephemeral=ephemeral, allowed_mentions=NO_PINGS)
-    else:
-        await interaction.response.send_message(content, file=file, ephemeral=ephemeral, allowed_mentions=NO_PINGS)
+    async with answer_lock(interaction):
+        if not interaction.response.is_done():
+            await interaction.response.send_message(content, file=file, ephemeral=ephemeral, allowed_mentions=NO_PINGS)
+            return
+    await interaction.followup.send(content, file=file, ephemeral=ephemeral, allowed_mentions=NO_PINGS)

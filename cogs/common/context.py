@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+
 import discord
 
+from bot.members import MemberCheck
 from bot.service import Actor, BattleRecord, TableService
 from rules.errors import GameError
+
+log = logging.getLogger(__name__)
 
 
 def service_of(interaction: discord.Interaction) -> TableService:
@@ -37,3 +42,25 @@ async def battle_here(interaction: discord.Interaction) -> BattleRecord:
     """Return the battle of the interaction's channel or thread, or explain how to start one."""
     actor = actor_of(interaction)
     return await service_of(interaction).battle_here(actor.guild_id, channel_key(interaction))
+
+
+def member_check(interaction: discord.Interaction) -> MemberCheck:
+    """Return a check of whether a user id belongs to a member of the interaction's server."""
+    guild = interaction.guild
+
+    async def is_member(user_id: int) -> bool:
+        if guild is None:
+            return False
+        if guild.get_member(user_id) is not None:
+            return True
+        try:
+            await guild.fetch_member(user_id)
+        except discord.NotFound:
+            return False
+        except discord.HTTPException:
+            # Unsure is treated as absent: the unit waits for the GM rather than pinging a stranger.
+            log.warning("could not look up member %s of guild %s", user_id, guild.id)
+            return False
+        return True
+
+    return is_member

@@ -1,18 +1,26 @@
-"""One way to answer: followup when the response is done, explicit mentions, the map attached."""
+"""One way to answer: followup when the response is done, explicit mentions, the map attached.
+
+A public answer that Discord no longer accepts (the interaction expired or Discord failed) is posted in
+the channel instead: what an order did is never left unannounced.
+"""
 
 from __future__ import annotations
 
-import io
+import logging
 
 import discord
 
+from bot.answers import PRIVATE_THINKING, answer_lock
+from bot.service import MapImage
+from cogs.common.map_button import with_map_button
+from cogs.common.mapfiles import MAP_NAME, map_file
+
+log = logging.getLogger(__name__)
+
 NO_PINGS = discord.AllowedMentions.none()
-MAP_NAME = "map.png"
+POSTED_NOTE = "Done: the result is posted in the channel."
 
-
-def map_file(png: bytes | None, name: str = MAP_NAME) -> discord.File | None:
-    """Wrap map bytes as an attachment."""
-    return discord.File(io.BytesIO(png), filename=name) if png else None
+__all__ = ["MAP_NAME", "NO_PINGS", "defer", "map_file", "reply"]
 
 
 async def reply(
@@ -20,28 +28,69 @@ async def reply(
     content: str | None = None,
     *,
     embed: discord.Embed | None = None,
-    png: bytes | None = None,
+    png: MapImage | None = None,
     ephemeral: bool = False,
     view: discord.ui.View | None = None,
     mentions: discord.AllowedMentions = NO_PINGS,
 ) -> None:
-    """Send the answer to an interaction, attaching the map and pinging nobody unless told."""
-    file = map_file(png)
-    if embed is not None and file is not None:
+    """Send the answer to an interaction, pinging nobody unless told.
+
+    A map goes in as an attachment with its alt text; a map cropped around the action gets a
+    Whole map button. Should a public answer fail, its result is posted in the channel instead.
+    """
+    if embed is not None and png is not None:
         embed.set_image(url=f"attachment://{MAP_NAME}")
-    kwargs: dict[str, object] = {"content": content, "embed": embed, "ephemeral": ephemeral,
-                                 "allowed_mentions": mentions}
-    if file is not None:
-        kwargs["file"] = file
+    if png is not None and png.cropped and png.battle_id is not None:
+        view = with_map_button(view, png.battle_id)
+    kwargs: dict[str, object] = {"content": content, "embed": embed, "allowed_mentions": mentions}
     if view is not None:
         kwargs["view"] = view
-    if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)  # type: ignore[call-overload]
-    else:
-        await interaction.response.send_message(**kwargs)  # type: ignore[call-overload]
+    try:
+        await _answer(interaction, kwargs, png, ephemeral)
+    except discord.HTTPException as exc:
+        if ephemeral or not isinstance(interaction.channel, discord.abc.Messageable):
+            raise
+        log.warning("answer to user %s failed (%s); posting it in channel %s instead", interaction.user.id, exc,
+                    interaction.channel_id)
+        command = interaction.command.qualified_name if interaction.command else "command"
+        note = f"*{interaction.user.mention}'s /{command} could not be answered in time, so its result is posted here.*"
+        kwargs["content"] = f"{content}\n{note}" if content else note
+        file = map_file(png)
+        if file is not None:
+            kwargs["file"] = file
+        await interaction.channel.send(**kwargs)  # type: ignore[call-overload]
+
+
+async def _answer(interaction: discord.Interaction, kwargs: dict[str, object], png: MapImage | None,
+                  ephemeral: bool) -> None:
+    file = map_file(png)
+    if file is not None:
+        kwargs = {**kwargs, "file": file}
+    async with answer_lock(interaction):
+        if not interaction.response.is_done():
+            await interaction.response.send_message(ephemeral=ephemeral, **kwargs)  # type: ignore[call-overload]
+            return
+    if not ephemeral and interaction.extras.pop(PRIVATE_THINKING, False):
+        # The first followup would fill the private 'thinking' message and so stay private: close
+        # that one with a short note and post the answer for everyone.
+        await close_thinking(interaction, POSTED_NOTE)
+    await interaction.followup.send(ephemeral=ephemeral, **kwargs)  # type: ignore[call-overload]
 
 
 async def defer(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
-    """Tell Discord the answer is coming (before rendering), if not answered yet."""
-    if not interaction.response.is_done():
+    """Tell Discord the answer is coming (before slow work), if not answered yet.
+
+    Deferred with ephemeral=True, a refusal stays private and a public reply() still reaches everyone.
+    """
+    async with answer_lock(interaction):
+        if interaction.response.is_done():
+            return
         await interaction.response.defer(thinking=True, ephemeral=ephemeral)
+        if ephemeral:
+            interaction.extras[PRIVATE_THINKING] = True
+
+
+async def close_thinking(interaction: discord.Interaction, content: str) -> None:
+    """Fill a private 'thinking' message with a note, so the next reply() posts for everyone."""
+    interaction.extras.pop(PRIVATE_THINKING, None)
+    await interaction.edit_original_response(content=content)

@@ -97,7 +97,7 @@ class FeatureCog(commands.GroupCog, group_name="feature",
                             "`adjust:0` alone restores the usual pool.")
         await self._run(interaction, SetFp(side=side, value=value, adjust=adjust or 0), show_map=False)
 
-    @app_commands.command(name="list", description="List the features you can see and each side's feature points")
+    @app_commands.command(name="list", description="List the features you can see and your sides' feature points")
     async def list_(self, interaction: discord.Interaction) -> None:
         """List visible features and feature points, only to you."""
         record = await battle_here(interaction)
@@ -114,12 +114,10 @@ class FeatureCog(commands.GroupCog, group_name="feature",
         embed = discord.Embed(title=f"Features: {safe(battle.name)}", colour=INFO)
         embed.description = "\n".join(lines) or "No features you can see yet. Buy one with /feature place."
         for name, fp in fp_status(battle).items():
-            # Spent points would give away how much a side sank into traps, so only its players and the GM see them.
+            # A side's points tell how much it could have hidden, so only its players and the GM see them.
             if gm or name.lower() in mine:
                 value = f"pool **{fp['pool']}** \u00b7 spent {fp['spent']} \u00b7 left **{fp['left']}**"
-            else:
-                value = f"pool **{fp['pool']}**"
-            embed.add_field(name=f"{safe(name)} feature points", value=value, inline=False)
+                embed.add_field(name=f"{safe(name)} feature points", value=value, inline=False)
         status = "placement phase" if battle.status == "setup" else f"battle {battle.status}: no more purchases"
         embed.set_footer(text=f"{battle.ruleset.name} \u00b7 {status} \u00b7 only you see this list"[:2048])
         await reply(interaction, embed=embed, ephemeral=True)
@@ -136,13 +134,15 @@ class FeatureCog(commands.GroupCog, group_name="feature",
         result = await service.execute(actor_of(interaction), record, order, render=False)
         outcome = result.outcome
         assert outcome is not None
-        # A trap's placement or removal is answered only to the one who gave the order (A28, A29).
+        # A trap's placement or removal, and a side's points, are answered only to the one who gave the order (A28, A29).
         await defer(interaction, ephemeral=outcome.hidden)
         png = None
         if show_map:
             sides = [str(e["side"]) for e in outcome.effects if e.get("side")] if outcome.hidden else []
-            png = await service.render(result.battle, outcome.highlight, viewer_sides=sides)
+            png = await service.render(result.battle, outcome=outcome, viewer_sides=sides, battle_id=record.id)
         embed = setup_embed(outcome, battle_name=result.battle.name)
-        if outcome.hidden:
+        if outcome.kind == "set-fp":
+            embed.set_footer(text="Only you see this: each side's players see their own points with /feature list.")
+        elif outcome.hidden:
             embed.set_footer(text="Only you see this: the other sides do not know it is there.")
         await reply(interaction, embed=embed, png=png, ephemeral=outcome.hidden)

@@ -58,10 +58,8 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         result = await service.execute(actor, record, order, render=False)
         assert result.outcome is not None
         await defer(interaction)
-        png = await service.render(result.battle, result.outcome.highlight) if map_ else None
+        png = await service.render(result.battle, outcome=result.outcome, battle_id=record.id) if map_ else None
         embed = turn_embed(result.outcome, result.battle, actor_name=interaction.user.display_name)
-        if png:
-            embed.set_image(url="attachment://map.png")
         await reply(interaction, embed=embed, png=png)
 
     # --- the log ------------------------------------------------------------
@@ -74,8 +72,6 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         result = await service.undo(actor, record, count)
         await defer(interaction)
         embed = undo_embed(result.battle, result.extra["seqs"], result.extra["undone"], result.seq)
-        if result.png:
-            embed.set_image(url="attachment://map.png")
         await reply(interaction, embed=embed, png=result.png)
 
     # --- overrides ----------------------------------------------------------
@@ -163,9 +159,8 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         result = await service.execute(actor, record, o.End(), render=False)
         await defer(interaction)
         orders = await service.db.events.count(record.id)
-        png = await service.render(result.battle, full=True)
+        png = await service.render(result.battle, full=True, battle_id=record.id)
         embed = end_embed(result.battle, orders)
-        embed.set_image(url="attachment://map.png")
         await reply(interaction, embed=embed, png=png)
 
     # --- the clock ----------------------------------------------------------
@@ -173,7 +168,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
     @app_commands.command(name="deadline", description="Set how long each turn lasts: 1 minute to 30 days")
     @app_commands.describe(hours="Hours per turn (decimals work: 0.5 is half an hour)",
                            minutes="Minutes added to the hours")
-    async def deadline(self, interaction: discord.Interaction, hours: float,
+    async def deadline(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0, 720],
                        minutes: app_commands.Range[int, 0, 59] = 0) -> None:
         """Set the turn deadline."""
         service, actor, record = await self._gm(interaction, "set the deadline")

@@ -61,7 +61,7 @@ def end_embed(battle: Battle, orders: int) -> discord.Embed:
         alive = [u for u in units if u.alive]
         fallen = [u for u in units if not u.alive]
         totals.append(f"{safe(side.name)} {len(alive)}/{len(units)}")
-        lines = [f"Survivors ({len(alive)}): " + (", ".join(f"{safe(u.name)} ({safe(u.health_text())})" for u in alive) or "none"),
+        lines = [f"Survivors ({len(alive)}): " + (", ".join(f"{safe(u.name)} ({safe(u.summary_line())})" for u in alive) or "none"),
                  f"Casualties ({len(fallen)}): " + (", ".join(safe(u.name) for u in fallen) or "none")]
         embed.add_field(name=safe(side.name), value="\n".join(lines)[:1024], inline=False)
     if totals:

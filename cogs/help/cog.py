@@ -13,7 +13,8 @@ from cogs.common.replies import reply
 
 GM_GUIDE = (
     "1. `/battle new name:… ruleset:strategic-e width:30 height:20` here (or `thread:True`).\n"
-    "2. Lay out the ground: `/map paint terrain:forest from:C3 to:F8`, or `/map import` a text grid.\n"
+    "2. Lay out the ground: `/map paint terrain:forest from:C3 to:F8`, `/map generate style:river-valley seed:7`, "
+    "or `/map import` a text grid, a Tiled map or a colour picture with its legend.\n"
     "3. Add units: `/unit add name:Eva-01 side:NERV at:E5 owner:@player ag:45`, or `/unit import` a stat-block file.\n"
     "4. P-Scale: sides buy features with `/feature place`; check everything with `/battle info` and `/map show full:True`.\n"
     "5. `/battle start`. Then `/gm deadline`, `/gm policy`, `/turn mode`; `/gm undo`, `/gm roll` (hidden) and "
@@ -56,6 +57,8 @@ PLAYER_GUIDE = (
     "`/aim`, `/hide`, `/maneuver`, `/defend`, `/act` (a test), `/extinguish`, `/trap`.\n"
     "`/turn status` shows whose turn it is and your actions left; `/turn end` passes; "
     "`/turn standing` sets what your unit does if the deadline passes.\n"
+    "`/map show` zooms (`at:G10 radius:5`), shows your side's view, the previous turn, `reach:` or `range:`; "
+    "`/map text` reads the map aloud for screen readers.\n"
     "`/roll dice:2d10+5` rolls in the open; `/settings notify dm` pings you by DM instead."
 )
 

@@ -2,78 +2,107 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
+from typing import Literal
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common.attachments import file_stem, read_text, send_text_file
-from cogs.common.autocomplete_setup import map_terrain_choices
+from bot.mapgen import STYLES, generate
+from bot.mapimport import check_upload, convert
+from bot.mapimport.apply import apply_map, map_orders
+from bot.mapview import last_action
+from cogs.common.attachments import file_stem, send_text_file
+from cogs.common.autocomplete import unit_choices
+from cogs.common.autocomplete_setup import map_terrain_choices, side_choices
 from cogs.common.context import actor_of, battle_here, service_of
-from cogs.common.embeds import INFO, outcome_embed, safe
+from cogs.common.embeds import outcome_embed, safe
 from cogs.common.embeds_setup import setup_embed
-from cogs.common.replies import defer, reply
+from cogs.common.map_button import MapButton
+from cogs.common.replies import NO_PINGS, defer, reply
 from cogs.common.systems import require_map
 from cogs.common.transformers import CellArg, cells_from_text
+from cogs.map.autocomplete import range_weapon_choices
+from cogs.map.show import ShowRequest, access, render_request, shown_embed
+from cogs.map.text import page_embed, text_pages
 from rules import orders as o
-from rules.battle import Battle
 from rules.errors import GameError
-from rules.systems.strategic.actions.terrain import ImportMap
-from rules.systems.strategic.features import visible_features
 from rules.systems.strategic.mapfile import format_map
 
-MAP_SUFFIXES = (".txt", ".map")
-MAP_GUIDE = "one character per square and a `# legend:` line; /map export writes one"
-
-
-def own_sides(battle: Battle, user_id: int) -> list[str]:
-    """Return the sides of the units a user commands, in the battle's order."""
-    mine = {u.side.lower() for u in battle.iter_units() if u.owner == user_id}
-    return [s.name for s in battle.sides if s.name.lower() in mine]
-
-
-def secret_sides(battle: Battle, user_id: int) -> list[str]:
-    """Return the user's sides if they can see a hidden feature the public map leaves out, else nothing."""
-    sides = own_sides(battle, user_id)
-    if any(f.hidden for f in visible_features(battle, set(sides), gm=False)):
-        return sides
-    return []
+StyleName = Literal["river-valley", "city", "mountains", "forest", "coast", "islands"]
 
 
 class MapCog(commands.GroupCog, group_name="map", group_description="Show the battle map, paint terrain, import and export it"):
-    """Show the map, paint terrain, and move whole maps in and out as text files."""
+    """Show the map (as a picture or as text), paint terrain, and bring whole maps in and out."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(name="show", description="Show the battle map (with your side's hidden features, only to you)")
+    async def cog_load(self) -> None:
+        """Register the Whole map button, so it answers on posts made before a restart."""
+        self.bot.add_dynamic_items(MapButton)
+
+    @app_commands.command(name="show", description="Show the map: whole, zoomed, a side's view, the previous turn, reach or range")
     @app_commands.describe(
         full="Show the whole map instead of the area around the last action",
+        at="Zoom on this square (with radius)",
+        radius="How many squares around `at` to show (1-50, default 6)",
+        side="See the map as this side does, hidden features and all (your own side; the GM any), only to you",
+        previous="Show the previous turn: the map as it ended, with its moves and shots",
+        reach="Tint where this unit can move in each mode, only to you",
+        range_="Ring this unit's weapon range bands, only to you",
+        weapon="The weapon for `range` (its first ranged weapon if left out)",
         hidden="GM: show every hidden feature (traps), only to you",
+        greyscale="Draw the map in greys: patterns and shapes tell everything apart",
     )
-    async def show(self, interaction: discord.Interaction, full: bool = False, hidden: bool = False) -> None:
-        """Post the map of this channel's battle; hidden features go only to those allowed to see them."""
+    @app_commands.rename(range_="range")
+    @app_commands.autocomplete(side=side_choices, reach=unit_choices, range_=unit_choices, weapon=range_weapon_choices)
+    async def show(self, interaction: discord.Interaction, full: bool = False, at: CellArg | None = None,
+                   radius: app_commands.Range[int, 1, 50] | None = None, side: str | None = None,
+                   previous: bool = False, reach: str | None = None, range_: str | None = None,
+                   weapon: str | None = None, hidden: bool = False, greyscale: bool = False) -> None:
+        """Post the map of this channel's battle; anything hidden goes only to those allowed to see it."""
         record = await battle_here(interaction)
         require_map(record.ruleset, "show a map")
         service = service_of(interaction)
         actor = actor_of(interaction)
         battle = await service.load(record)
-        if hidden:
-            await service.require_gm(actor, record, "see every hidden feature")
-        # A player whose side laid traps sees them, but only in a reply nobody else can read.
-        sides = [] if hidden else secret_sides(battle, actor.user_id)
-        private = hidden or bool(sides)
-        await defer(interaction, ephemeral=private)
-        highlight = {} if full else {"path": battle.last.get("path", [])}
-        png = await service.render(battle, highlight, full=full, viewer_sides=sides, show_hidden=hidden)
-        embed = discord.Embed(title=f"{safe(battle.name)}: map", colour=INFO)
-        footer = f"{battle.scale_text()} \u00b7 round {battle.round}" if battle.round else battle.scale_text()
-        if hidden:
-            footer += " \u00b7 GM view: every hidden feature shown, only to you"
-        elif sides:
-            footer += f" \u00b7 only you see this map: it shows the hidden features of {', '.join(sides)}"
-        embed.set_footer(text=footer[:2048])
-        await reply(interaction, embed=embed, png=png, ephemeral=private)
+        request = ShowRequest(full=full, at=at, radius=radius, side=side, previous=previous, reach=reach,
+                              range_of=range_, weapon=weapon, hidden=hidden, greyscale=greyscale)
+        # Everything that can refuse runs before deferring, so a refusal stays private and quick.
+        seen = await access(service, actor, record, battle, request)
+        await defer(interaction, ephemeral=seen.private)
+        shown = await render_request(service, record, battle, request, seen)
+        await reply(interaction, embed=shown_embed(battle, shown), png=shown.image, ephemeral=shown.private)
+
+    @app_commands.command(name="text", description="The map as text for screen readers: units, what is around them, terrain")
+    @app_commands.describe(
+        page="Which page to read (a big battle runs over several)",
+        side="Read it as this side sees it, hidden features and all (your own side; the GM any)",
+        hidden="GM: include every hidden feature",
+    )
+    @app_commands.autocomplete(side=side_choices)
+    async def text(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 500] = 1,
+                   side: str | None = None, hidden: bool = False) -> None:
+        """Answer the whole map as text, a page at a time, with the full text attached; only to you."""
+        record = await battle_here(interaction)
+        service = service_of(interaction)
+        actor = actor_of(interaction)
+        battle = await service.load(record)
+        seen = await access(service, actor, record, battle, ShowRequest(side=side, hidden=hidden))
+        await defer(interaction, ephemeral=True)
+        text = await service.text_map(battle, viewer_sides=seen.sides, show_hidden=hidden,
+                                      highlight=last_action(battle))
+        pages = text_pages(text)
+        if page > len(pages):
+            raise GameError(f"The map text has {len(pages)} page{'s' if len(pages) != 1 else ''}; ask for page 1 "
+                            f"to {len(pages)}.")
+        file = discord.File(io.BytesIO(text.full().encode("utf-8")), filename=f"{file_stem(battle.name)}-map.txt")
+        await interaction.followup.send(embed=page_embed(battle.name, pages, page), file=file, ephemeral=True,
+                                        allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="paint", description="Paint terrain on a rectangle or a list of squares (GM)")
     @app_commands.describe(
@@ -97,26 +126,75 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
         service = service_of(interaction)
         result = await service.execute(actor_of(interaction), record, order, render=False)
         await defer(interaction)
-        png = await service.render(result.battle, full=True)
+        png = await service.render(result.battle, full=True, battle_id=record.id)
         assert result.outcome is not None
         await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name), png=png)
 
-    @app_commands.command(name="import", description="Replace the map with a map file: terrain, size, storm, deep water (GM)")
-    @app_commands.describe(file="A .txt map file: one character per square, a legend line (see /map export)")
-    async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
-        """Import a map file; nothing changes if any line of it is wrong."""
+    @app_commands.command(name="import", description="Replace the map: a text map, a Tiled map, or a colour picture with its legend (GM)")
+    @app_commands.describe(
+        file="A .txt map, a Tiled .tmj map (or a .zip of it with its tilesets), or a .png picture",
+        mapping="For a picture: its colour legend (.toml). For a Tiled map: a mapping file (.toml), if its tiles need one",
+    )
+    async def import_(self, interaction: discord.Interaction, file: discord.Attachment,
+                      mapping: discord.Attachment | None = None) -> None:
+        """Import a map; nothing changes if any part of it is wrong."""
         record = await battle_here(interaction)
         require_map(record.ruleset, "import a map")
         service = service_of(interaction)
         actor = actor_of(interaction)
         await service.require_gm(actor, record, "import a map")
-        text = await read_text(file, suffixes=MAP_SUFFIXES, what="a map file", guide=MAP_GUIDE)
-        result = await service.execute(actor, record, ImportMap(text=text), render=False)
-        await defer(interaction)
-        png = await service.render(result.battle, full=True)
+        # Sizes as Discord reports them are checked before anything is downloaded.
+        check_upload(file.filename, file.size)
+        if mapping is not None:
+            check_upload(mapping.filename, mapping.size)
+        battle = await service.load(record)
+        # Reading a picture takes a moment: defer privately, so a refusal still reaches only the GM.
+        await defer(interaction, ephemeral=True)
+        data = await file.read()
+        extra = await mapping.read() if mapping is not None else None
+        imported = await asyncio.to_thread(convert, file.filename, data, battle.ruleset,
+                                           mapping.filename if mapping else None, extra)
+        result = await apply_map(service, actor, record, map_orders(imported.text, imported.features))
+        png = await service.render(result.battle, full=True, battle_id=record.id)
+        await interaction.edit_original_response(
+            content=f"Map imported from `{safe(file.filename)}`; the new map is posted for everyone.")
         assert result.outcome is not None
         embed = setup_embed(result.outcome, battle_name=result.battle.name)
         embed.title = f"Map imported from {safe(file.filename)}"[:256]
+        lines = [f"From a {imported.kind}" + (f": {imported.summary}" if imported.summary else "") + "."]
+        if imported.features:
+            lines.append(f"{len(imported.features)} feature{'s' if len(imported.features) != 1 else ''} laid.")
+        embed.description = ((embed.description or "") + "\n" + " ".join(lines)).strip()[:4096]
+        await reply(interaction, embed=embed, png=png)
+
+    @app_commands.command(name="generate", description="Replace the map with a generated one: same seed, same map (GM)")
+    @app_commands.describe(
+        style="The kind of land",
+        seed="Any number: the same seed and style always give the same map",
+        width="Squares across (default: the current map's)",
+        height="Squares down (default: the current map's)",
+    )
+    async def generate_(self, interaction: discord.Interaction, style: StyleName,
+                        seed: app_commands.Range[int, 0, 2_000_000_000],
+                        width: app_commands.Range[int, 1, 100] | None = None,
+                        height: app_commands.Range[int, 1, 100] | None = None) -> None:
+        """Generate a map from a style and a seed and lay it, like an import."""
+        record = await battle_here(interaction)
+        service = service_of(interaction)
+        actor = actor_of(interaction)
+        await service.require_gm(actor, record, "generate a map")
+        battle = await service.load(record)
+        w, h = width or battle.width, height or battle.height
+        await defer(interaction, ephemeral=True)
+        text = await asyncio.to_thread(generate, battle.ruleset, style, seed, w, h)
+        result = await apply_map(service, actor, record, map_orders(text, ()))
+        png = await service.render(result.battle, full=True, battle_id=record.id)
+        await interaction.edit_original_response(content="Map generated; the new map is posted for everyone.")
+        assert result.outcome is not None
+        embed = setup_embed(result.outcome, battle_name=result.battle.name)
+        embed.title = f"Map generated: {STYLES[style][0]}, seed {seed}"[:256]
+        embed.description = ((embed.description or "") + f"\n/map generate style:{style} seed:{seed} width:{w} "
+                             f"height:{h} makes this map again.").strip()
         await reply(interaction, embed=embed, png=png)
 
     @app_commands.command(name="export", description="Get the map as a text file to edit and bring back with /map import")

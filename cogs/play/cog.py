@@ -44,7 +44,7 @@ class PlayCog(commands.Cog):
             if target.owner != actor.user_id and not await service.is_gm(actor, record):
                 raise NotAllowedError(f"{target.name} is not yours; you can only plan moves for your own units.")
             await defer(interaction, ephemeral=True)
-            reach, png = await service.reach_map(battle, target.name)
+            reach, png = await service.reach_map(battle, target.name, battle_id=record.id)
             if mode is not None:
                 reach = {m: cells for m, cells in reach.items() if m == chosen}
             lines = [f"**{m.title()}**: {len(cells)} squares" for m, cells in reach.items()]
@@ -54,7 +54,7 @@ class PlayCog(commands.Cog):
         result = await service.execute(actor, record, o.Move(unit=unit, to=to, mode=chosen), render=False)
         await defer(interaction)
         assert result.outcome is not None
-        moved = await service.render(result.battle, result.outcome.highlight)
+        moved = await service.render(result.battle, outcome=result.outcome, battle_id=record.id)
         name = interaction.user.display_name
         embed = system_embed(result.outcome, result.battle, name) or outcome_embed(
             result.outcome, battle_name=result.battle.name, actor_name=name)

@@ -6,11 +6,11 @@ from typing import Any
 
 import discord
 
+from bot.clock import whose_turn
 from bot.service import BattleRecord, ClockRecord
 from cogs.common.embeds import INFO, safe
-from cogs.turn.text import deadline_line, whose_turn
+from cogs.turn.text import deadline_line
 from rules.battle import Battle
-from rules.systems.strategic.features import fp_status
 from rules.turns import turn_status
 
 STATE_MARKS = {
@@ -72,11 +72,8 @@ def board_embed(record: BattleRecord, battle: Battle, clock: ClockRecord) -> dis
     running = bool(status["running"])
     lines = [f"**{whose_turn(battle)}**" + (f" \u00b7 {status['mode']} mode" if battle.status == "active" else "")]
     if battle.status == "setup":
+        # No feature points here: the board is public, and a side's points are for its players (/feature list).
         lines.append("The GM sets up the map and units, then starts the battle with /battle start.")
-        fp = fp_status(battle) if battle.ruleset.features_allowed else {}
-        if any(v["pool"] or v["spent"] for v in fp.values()):
-            lines.append("Feature points left: " + " \u00b7 ".join(
-                f"{safe(side)} **{v['left']}**/{v['pool']}" for side, v in fp.items()))
     line = deadline_line(clock, battle)
     if line:
         lines.append(line)

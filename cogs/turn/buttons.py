@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import logging
 import re
-import secrets
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 
-from bot.service import Actor, BattleRecord
-from bot.tree import send_error, user_message
-from cogs.common.context import actor_of, service_of
-from cogs.common.embeds import INFO, safe
+from cogs.common.components import battle_and_actor, guarded
+from cogs.common.context import service_of
+from cogs.common.map_button import MapButton
 from cogs.common.replies import reply
 from cogs.turn.options import options_embed
 from cogs.turn.text import turn_embed
@@ -28,32 +25,6 @@ log = logging.getLogger(__name__)
 
 MAX_UNIT_BUTTONS = 12  # two buttons per unit plus Show map stay within Discord's 25 components
 LABEL_MAX = 80
-
-
-async def guarded(interaction: discord.Interaction, handler: Callable[[discord.Interaction], Awaitable[None]]) -> None:
-    """Run a component handler; refusals go back to the presser alone, surprises are logged with an id."""
-    try:
-        await handler(interaction)
-    except Exception as exc:
-        message = user_message(exc)
-        if message is None:
-            error_id = secrets.token_hex(4)
-            data: dict[str, Any] = dict(interaction.data or {})
-            log.error("error %s in component %s by user %s in guild %s", error_id, data.get("custom_id"),
-                      interaction.user.id, interaction.guild_id, exc_info=exc)
-            message = f"Sorry, something went wrong on our side (error `{error_id}`). Nothing was changed."
-        await send_error(interaction, message)
-
-
-async def battle_and_actor(interaction: discord.Interaction, battle_id: int) -> tuple[BattleRecord, Actor]:
-    """Return the battle a button names and who pressed it (in a DM, as a player of the battle's server)."""
-    service = service_of(interaction)
-    if interaction.guild_id is None:
-        record = await service.battle_by_id(battle_id)
-        user = interaction.user
-        return record, Actor(user_id=user.id, guild_id=record.guild_id, name=user.display_name)
-    actor = actor_of(interaction)
-    return await service.get_battle(actor.guild_id, battle_id), actor
 
 
 def _label(prefix: str, unit: str) -> str:
@@ -116,35 +87,7 @@ class OptionsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"b
 
             raise NotAllowedError(f"{unit.name} is not yours; only its player or the GM can see its options.")
         await interaction.response.defer(thinking=True, ephemeral=True)
-        embed, png = await options_embed(service, battle, unit)
-        await reply(interaction, embed=embed, png=png, ephemeral=True)
-
-
-class MapButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bp:map:(?P<battle>[0-9]+)"):
-    """Show the whole battle map, privately."""
-
-    def __init__(self, battle_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Show map", style=discord.ButtonStyle.secondary, emoji="\U0001f5fa\ufe0f",
-                                           custom_id=f"bp:map:{battle_id}"))
-        self.battle_id = battle_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> MapButton:
-        """Rebuild the button from its custom id."""
-        return cls(int(match["battle"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Post the full map to the presser."""
-        await guarded(interaction, self._show)
-
-    async def _show(self, interaction: discord.Interaction) -> None:
-        record, _actor = await battle_and_actor(interaction, self.battle_id)
-        service = service_of(interaction)
-        battle = await service.load(record)
-        await interaction.response.defer(thinking=True, ephemeral=True)
-        png = await service.render(battle, full=True)
-        embed = discord.Embed(title=f"{safe(battle.name)}: map", colour=INFO)
+        embed, png = await options_embed(service, battle, unit, battle_id=record.id)
         await reply(interaction, embed=embed, png=png, ephemeral=True)
 
 
@@ -154,7 +97,7 @@ def turn_view(battle_id: int, units: list[str]) -> discord.ui.View:
     for name in units[:MAX_UNIT_BUTTONS]:
         view.add_item(EndTurnButton(battle_id, name))
         view.add_item(OptionsButton(battle_id, name))
-    view.add_item(MapButton(battle_id))
+    view.add_item(MapButton(battle_id, label="Show map"))
     return view
 
 

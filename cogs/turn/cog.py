@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.clock import whose_turn
 from bot.service import Listener
 from cogs.common.autocomplete import unit_choices
 from cogs.common.context import actor_of, battle_here, service_of
@@ -16,7 +17,7 @@ from cogs.common.replies import reply
 from cogs.turn.board import board_embed
 from cogs.turn.buttons import DYNAMIC_ITEMS
 from cogs.turn.notifier import Notifier
-from cogs.turn.text import clock_summary, outcome_lines, turn_embed, whose_turn
+from cogs.turn.text import clock_summary, outcome_lines, turn_embed
 from rules import turns
 from rules.errors import IllegalOrderError
 from rules.orders import Order
@@ -42,7 +43,8 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
     async def cog_unload(self) -> None:
-        """Stop listening and forget the buttons."""
+        """Stop listening, drop the retries still waiting, and forget the buttons."""
+        self.notifier.retries.cancel()
         listeners = service_listeners(self.bot)
         if self.notifier in listeners:
             listeners.remove(self.notifier)

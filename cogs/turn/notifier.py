@@ -7,18 +7,20 @@ owners of the units now due are mentioned, and only in the message that calls th
 
 from __future__ import annotations
 
-import io
+import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
 from discord.ext import commands
 
-from bot.service import BattleRecord, Notice, TableService
-from cogs.common.replies import MAP_NAME
+from bot.service import BattleRecord, MapImage, Notice, TableService
+from cogs.common.map_button import with_map_button
+from cogs.common.mapfiles import MAP_NAME, map_file
 from cogs.turn.board import BOARD_KIND, board_embed
 from cogs.turn.buttons import turn_view
+from cogs.turn.delivery import BoardLane, Retries
 from cogs.turn.prompts import deadline_embed, mentions, reminder_content, turn_content, turn_prompt
 from rules.battle import Battle
 from rules.units import Unit
@@ -36,17 +38,18 @@ def pinging(user_ids: Sequence[int]) -> discord.AllowedMentions:
 
 
 async def send(target: discord.abc.Messageable, *, content: str | None = None, embed: discord.Embed | None = None,
-               png: bytes | None = None, view: discord.ui.View | None = None,
+               png: MapImage | None = None, view: discord.ui.View | None = None,
                mentions: discord.AllowedMentions = NO_PINGS) -> discord.Message:
-    """Send a message with the map (shown in the embed) and explicit mentions."""
+    """Send a message with the map (shown in the embed, its alt text on the file) and explicit mentions."""
     kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions}
     if embed is not None:
         kwargs["embed"] = embed
-    if png:
-        # A File is read once, so every message gets its own.
-        kwargs["file"] = discord.File(io.BytesIO(png), filename=MAP_NAME)
+    if png is not None:
+        kwargs["file"] = map_file(png)
         if embed is not None:
             embed.set_image(url=f"attachment://{MAP_NAME}")
+        if png.cropped and png.battle_id is not None:
+            view = with_map_button(view, png.battle_id)
     if view is not None:
         kwargs["view"] = view
     return await target.send(**kwargs)
@@ -57,30 +60,43 @@ class Notifier:
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self.retries = Retries(self._track)
+        self.boards = BoardLane(self.update_board, self._track, self.retries)
 
     @property
     def service(self) -> TableService:
         """Return the bot's table service."""
         return self.bot.service  # type: ignore[attr-defined,no-any-return]
 
-    async def __call__(self, notice: Notice) -> None:
-        """Handle one notice; Discord refusing a message is logged, never raised into the service."""
-        try:
-            await self.handle(notice)
-        except discord.HTTPException as exc:
-            log.warning("could not post the %s notice of battle %s: %s %s", notice.kind, notice.record.id,
-                        exc.status, exc.text)
+    def _track(self, task: asyncio.Task[None]) -> None:
+        self.service.track(task)
 
-    async def handle(self, notice: Notice) -> None:
-        """Update the board, then post what the notice calls for."""
+    async def __call__(self, notice: Notice) -> bool:
+        """Handle one notice; return False only for a reminder Discord refused (the scheduler sends it again)."""
         if notice.kind in BOARD_NOTICES:
-            await self.update_board(notice.record.id)
-        if notice.kind == "deadline":
-            await self.post_deadline(notice)
-        elif notice.kind == "reminder":
-            await self.post_reminder(notice)
+            # The board has a lane of its own: a slow or rate-limited edit never holds up a ping.
+            self.boards.request(notice.record.id)
+        if notice.kind == "reminder":
+            try:
+                await self.post_reminder(notice)
+            except discord.HTTPException as exc:
+                log.warning("could not post a reminder of battle %s (%s); the scheduler tries again",
+                            notice.record.id, exc.status)
+                return False
+        elif notice.kind == "deadline":
+            await self._at_least_once("the deadline notice", notice, self.post_deadline)
         if notice.turn is not None and notice.battle.status == "active":
-            await self.post_turn(notice)
+            await self._at_least_once("the turn ping", notice, self.post_turn)
+        return True
+
+    async def _at_least_once(self, what: str, notice: Notice, post: Callable[[Notice], Awaitable[None]]) -> None:
+        """Post now; if Discord refuses, try again later instead of dropping it."""
+        label = f"{what} of battle {notice.record.id}"
+        try:
+            await post(notice)
+        except discord.HTTPException as exc:
+            log.warning("could not post %s (%s); trying again later", label, exc.status)
+            self.retries.again(label, 0, lambda _attempt: post(notice))
 
     def channel(self, record: BattleRecord) -> discord.PartialMessageable:
         """Return the battle's channel or thread, without needing it in the cache."""
@@ -132,7 +148,7 @@ class Notifier:
             (dm_users if mode == "dm" else channel_users).append(uid)
         return owners, channel_users, dm_users
 
-    async def _dm(self, user_id: int, content: str, *, embed: discord.Embed | None = None, png: bytes | None = None,
+    async def _dm(self, user_id: int, content: str, *, embed: discord.Embed | None = None, png: MapImage | None = None,
                   view: discord.ui.View | None = None) -> bool:
         """Send a direct message; return False when the player cannot be reached that way."""
         try:
@@ -153,7 +169,7 @@ class Notifier:
         if not units:
             return
         owners, channel_users, dm_users = await self._recipients(record, units)
-        png = await self.service.render(battle, {"cells": [str(u.cell) for u in units]})
+        png = await self.service.render(battle, {"cells": [str(u.cell) for u in units]}, battle_id=record.id)
         for uid in dm_users:
             mine = [u for u in units if owners[u.name] == uid]
             embed = turn_prompt(battle, mine, turn.due_at, paused=turn.paused, remaining=turn.remaining, owners={})
@@ -194,7 +210,7 @@ class Notifier:
         gm = [record.created_by] if waiting else []
         content = f"{mentions(gm)} the deadline has passed; over to you." if waiting else None
         png = None
-        moved = [o.highlight for o in outcomes if o.highlight.get("path") or o.highlight.get("line")]
+        moved = [o for o in outcomes if o.highlight.get("path") or o.highlight.get("line")]
         if moved:
-            png = await self.service.render(battle, moved[0])
+            png = await self.service.render(battle, outcome=moved[0], battle_id=record.id)
         await send(self.channel(record), content=content, embed=embed, png=png, mentions=pinging(gm))

@@ -6,7 +6,7 @@ from typing import Any
 
 import discord
 
-from bot.service import TableService
+from bot.service import MapImage, TableService
 from cogs.common.embeds import INFO, safe
 from cogs.common.systems import option_fields
 from rules import turns
@@ -45,13 +45,14 @@ def move_lines(battle: Battle, unit: Unit, reach: dict[str, dict[str, int]], lef
     return lines
 
 
-async def options_embed(service: TableService, battle: Battle, unit: Unit) -> tuple[discord.Embed, bytes | None]:
+async def options_embed(service: TableService, battle: Battle, unit: Unit, *,
+                        battle_id: int | None = None) -> tuple[discord.Embed, MapImage | None]:
     """Build the private answer of My options, with the unit's reach drawn on the map."""
     embed = discord.Embed(title=f"What {safe(unit.name)} can do", colour=INFO, description=turn_line(battle, unit))
     left = turns.actions_left(battle, unit.name) if turns.engaged(battle) else None
-    png: bytes | None = None
+    png: MapImage | None = None
     if unit.alive and "immobilised" not in unit.statuses and battle.system.has_map and battle.system.plays("move"):
-        reach, png = await service.reach_map(battle, unit.name)
+        reach, png = await service.reach_map(battle, unit.name, battle_id=battle_id)
         moves = move_lines(battle, unit, reach, left)
         embed.add_field(name="Move (/move)", value="\n".join(moves)[:1024] or "nowhere to go", inline=False)
     for heading, value in option_fields(battle, unit):

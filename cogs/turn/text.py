@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.clock import POLICY_NAMES, describe_reminders, human_duration, turn_label
+from bot.clock import POLICY_NAMES, describe_reminders, human_duration
 from bot.service import ClockRecord
 from cogs.common.embeds import INFO, effect_line, roll_line, safe
 from cogs.common.systems import system_embed
@@ -137,13 +137,3 @@ def clock_summary(clock: ClockRecord) -> str:
     state = "paused" if clock.paused else "running"
     return (f"Each turn lasts **{human_duration(clock.deadline)}**; when it passes: **{POLICY_NAMES[clock.policy]}**; "
             f"reminders {describe_reminders(clock.reminders)}. The clock is {state}.")
-
-
-def whose_turn(battle: Battle) -> str:
-    """Say whose turn it is, for boards and replies."""
-    if battle.status == "setup":
-        return "Setting up"
-    if battle.status == "ended":
-        return f"Ended after round {battle.round}"
-    label = turn_label(battle)
-    return label[0].upper() + label[1:]

@@ -11,13 +11,20 @@ from discord.ext import commands
 from cogs.common.attachments import read_text
 from cogs.common.autocomplete import unit_choices
 from cogs.common.autocomplete_setup import new_side_choices
-from cogs.common.context import actor_of, battle_here, service_of
+from cogs.common.context import actor_of, battle_here, member_check, service_of
 from cogs.common.embeds import outcome_embed, safe
 from cogs.common.embeds_setup import import_embed, setup_embed
-from cogs.common.replies import defer, reply
+from cogs.common.replies import close_thinking, defer, reply
 from cogs.common.systems import require_map, unit_card
 from cogs.common.transformers import CellArg
-from cogs.unit.importing import STATBLOCK_GUIDE, STATBLOCK_SUFFIXES, parse_one_unit, place_all, plan_import
+from cogs.unit.importing import (
+    STATBLOCK_GUIDE,
+    STATBLOCK_SUFFIXES,
+    parse_one_unit,
+    place_all,
+    plan_import,
+    without_strangers,
+)
 from cogs.unit.stats_text import parse_stats
 from rules import orders as o
 from rules.errors import GameError
@@ -83,21 +90,26 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         service = service_of(interaction)
         actor = actor_of(interaction)
         await service.require_gm(actor, record, "import units")
+        # Downloading, checking and placing hundreds of units takes seconds. Defer privately: any refusal,
+        # including one after a concurrent order made a unit fail and the import was taken back, reaches
+        # only the GM, like any other refusal.
+        await defer(interaction, ephemeral=True)
         text = await read_text(file, suffixes=STATBLOCK_SUFFIXES, what="a stat-block file", guide=STATBLOCK_GUIDE)
         battle = await service.load(record)
         try:
             plan = plan_import(text, battle, side=side, owner=owner.id if owner else None)
         except GameError as exc:
             raise GameError(f"{exc.message}\nNothing was imported.") from None
-        # Placing hundreds of units takes seconds. Defer privately: should a concurrent order make a unit fail
-        # after all, the import is taken back and the refusal reaches only the GM, like any other refusal.
-        await defer(interaction, ephemeral=True)
+        plan, unowned = await without_strangers(plan, member_check(interaction))
         placed = await place_all(service, actor, record, plan)
         battle = await service.load(await service.get_battle(actor.guild_id, record.id))
-        png = await service.render(battle, {"cells": [str(order.at) for order in plan.orders]})
+        png = await service.render(battle, {"cells": [str(order.at) for order in plan.orders]}, battle_id=record.id)
         count = f"{len(placed)} unit{'s' if len(placed) != 1 else ''}"
-        await interaction.edit_original_response(
-            content=f"Imported {count} from `{safe(file.filename)}`; the list and the map are posted for everyone.")
+        waiting = (f" {len(unowned)} of them ({', '.join(safe(n) for n in unowned[:10])}"
+                   f"{', ...' if len(unowned) > 10 else ''}) have no player: the file's `owner` is not a member of "
+                   "this server, so /gm assign them." if unowned else "")
+        await close_thinking(interaction, f"Imported {count} from `{safe(file.filename)}`; the list and the map are "
+                                          f"posted for everyone.{waiting}")
         await reply(interaction, embed=import_embed(file.filename, placed, battle_name=battle.name), png=png)
 
     @app_commands.command(name="edit", description="Change a unit's stat block, side or owner (GM)")
@@ -196,7 +208,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         result = await service.execute(actor_of(interaction), record, order, render=False)
         await defer(interaction)
         assert result.outcome is not None
-        png = await service.render(result.battle, result.outcome.highlight)
+        png = await service.render(result.battle, outcome=result.outcome, battle_id=record.id)
         if order.kind == "edit-unit":
             embed = setup_embed(result.outcome, battle_name=result.battle.name, extra=extra)
         else:

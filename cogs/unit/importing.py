@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from bot.filelimits import Limits, check_toml
+from bot.members import MemberCheck, absent_owners
 from bot.service import Actor, BattleRecord, TableService
 from rules.battle import Battle, check_name
 from rules.dice import Dice
@@ -18,6 +20,9 @@ log = logging.getLogger(__name__)
 STATBLOCK_SUFFIXES = (".toml",)
 STATBLOCK_GUIDE = "one [[unit]] table per unit, as in docs/statblocks.md"
 UNDO_CHUNK = 50  # the most orders the table service undoes at once
+# 400 units of a dozen tables each at most; a stat block nests a weapon's table inside a list of them.
+STATBLOCK_LIMITS = Limits("a stat-block file", max_bytes=256 * 1024, max_depth=6, max_containers=10_000,
+                          max_values=50_000)
 _MENTION_RE = re.compile(r"^<@!?(\d{1,20})>$")
 _KEY_RE = r"^\s*(?:{0}|\"{0}\"|'{0}')\s*="
 
@@ -98,10 +103,12 @@ def _check_placement(trial: Battle, lines: list[str], spec: UnitSpec, order: Add
 
 
 def read_statblocks(battle: Battle, text: str) -> list[UnitSpec]:
-    """Read a stat-block file as the battle's rule system writes its units, or say it has none."""
+    """Read a stat-block file as the battle's rule system writes its units, refusing one too big or too deeply
+    nested before the TOML reader sees it, or saying the system has no such files."""
     reader = battle.system.statblocks
     if reader is None:
         raise IllegalOrderError(f"{battle.system.name} has no stat-block files; add its units with its own commands.")
+    check_toml(text, STATBLOCK_LIMITS)
     return reader(text)
 
 
@@ -169,6 +176,15 @@ async def _take_back(service: TableService, actor: Actor, record: BattleRecord, 
             await service.execute(actor, record, RemoveUnit(unit=name), render=False)
         except GameError:
             log.exception("battle %s: could not remove %s after a failed import", record.id, name)
+
+
+async def without_strangers(plan: ImportPlan, is_member: MemberCheck) -> tuple[ImportPlan, list[str]]:
+    """Leave unowned the units whose file owner is not a member here; return the plan and those units' names."""
+    absent = await absent_owners((o.owner for o in plan.orders if o.owner is not None), is_member)
+    if not absent:
+        return plan, []
+    orders = [replace(o, owner=None) if o.owner in absent else o for o in plan.orders]
+    return ImportPlan(orders), [o.name for o in plan.orders if o.owner in absent]
 
 
 def parse_one_unit(battle: Battle, text: str) -> UnitSpec:

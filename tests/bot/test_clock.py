@@ -17,8 +17,8 @@ from bot.clock import (
     reminder_times,
     turn_key,
 )
-from bot.loopback.logcapture import ErrorLogCapture
 from bot.service import TableService
+from loopback.logcapture import ErrorLogCapture
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import InvalidOrderError
@@ -36,8 +36,10 @@ def test_deadline_bounds_have_their_own_messages() -> None:
         check_deadline(0)
     with pytest.raises(InvalidOrderError, match="too short"):
         check_deadline(30)
-    with pytest.raises(InvalidOrderError, match="3650 days is too long: the longest is 30 days"):
-        check_deadline(3650 * DAY)
+    with pytest.raises(InvalidOrderError, match=r"720\.5 hours is too long: the longest is 30 days"):
+        check_deadline(30 * DAY + 1800)
+    with pytest.raises(InvalidOrderError, match=r"^A deadline of over 7200 hours is too long"):
+        check_deadline(1e300)
 
 
 def test_durations_read_like_speech() -> None:

@@ -8,10 +8,10 @@ from typing import Any
 import discord
 import pytest
 
-from bot.loopback.limits import check_message_body
-from bot.loopback.messages import MessageBody
 from cogs.combat_action.embeds import outcome_embed, unit_embed
 from cogs.combat_action.options import options_embed
+from loopback.limits import check_message_body
+from loopback.messages import MessageBody
 from rules.battle import MAX_UNITS, Battle
 from rules.coords import Cell
 from rules.dice import Dice

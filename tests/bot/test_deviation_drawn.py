@@ -8,7 +8,7 @@ import random
 from PIL import Image
 
 from bot.mapview import action_cells, build_view, overlays_for
-from render import Geometry, MissLanding, render_map
+from render import Geometry, render_map
 from render.palette import LANDED
 from rules.battle import Battle
 from rules.coords import Cell
@@ -18,13 +18,6 @@ from rules.systems import install
 
 install()
 CP = 32
-
-
-def test_deviation_highlight_becomes_a_landing_overlay() -> None:
-    """003:L108-114: the outcome's `deviation` [aimed, landed] is drawn as a miss landing and kept in the crop."""
-    marks = overlays_for({"deviation": ["C3", "C6"]})
-    assert MissLanding(aim=(2, 2), landed=(2, 5)) in marks
-    assert (2, 5) in action_cells({"deviation": ["C3", "C6"]})
 
 
 def test_the_landing_crater_is_drawn_where_the_grenade_came_down() -> None:
@@ -39,7 +32,8 @@ def test_the_landing_crater_is_drawn_where_the_grenade_came_down() -> None:
     b.apply(b.parse_order("prime unit:A weapon:Frag"), dice)
     out = b.apply(b.parse_order("fire unit:A weapon:Frag target:B mode:grenade"),
                   Dice(random.Random(0), scripted=[1, 1]))
-    assert out.highlight["deviation"] == ["A4", "A6"]
+    assert (out.highlight["target"], out.highlight["landed"]) == ("A4", "A6")
+    assert (0, 5) in action_cells(out.highlight), "the landing is kept inside a cropped map"
     view = build_view(b)
     image = Image.open(io.BytesIO(render_map(view, overlays=overlays_for(out.highlight), cell_px=CP))).convert("RGB")
     geometry = Geometry.for_view(view, cell_px=CP)

@@ -9,10 +9,10 @@ from typing import Any
 
 from PIL import Image, ImageChops
 
-from bot.loopback.models import LoopbackUser
-from bot.loopback.replies import Reply
 from bot.mapview import build_view
 from bot.service import Actor
+from loopback.models import LoopbackUser
+from loopback.replies import Reply
 from render import cell_box
 from rules.battle import Battle
 from rules.coords import Cell

@@ -11,10 +11,10 @@ from typing import Any
 import pytest_asyncio
 
 from bot.client import BattleBot
-from bot.loopback import LoopbackDiscord
-from bot.loopback.models import LoopbackChannel, LoopbackUser, StoredMessage
-from bot.loopback.replies import Reply
 from bot.service import TableService
+from loopback import LoopbackDiscord
+from loopback.models import LoopbackChannel, LoopbackUser, StoredMessage
+from loopback.replies import Reply
 from storage import Database
 
 START_TIME = 1_750_000_000.0  # a fixed moment, so deadlines read the same in every run

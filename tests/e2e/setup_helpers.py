@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.loopback.models import LoopbackUser
-from bot.loopback.replies import Reply
+from loopback.models import LoopbackUser
+from loopback.replies import Reply
 from rules.battle import Battle
 from storage import BattleRecord
 from tests.e2e.conftest import Table, last_message, text_of

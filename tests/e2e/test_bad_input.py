@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bot.loopback.models import LoopbackUser
+from loopback.models import LoopbackUser
 from tests.e2e.conftest import Table, last_message, text_of
 
 
@@ -93,7 +93,9 @@ async def test_non_gm_running_gm_commands(ready: Table, command: str, options: d
 
 @pytest.mark.parametrize(("dice", "fragment"), [
     ("1d0", "between 2 and 1000 faces"), ("999d999999", "between 1 and 100 dice"), ("d", "not dice notation"),
-    ("9" * 2000, "characters long"),
+    ("9" * 2000, "characters long"), ("1d6+" + "9" * 90, "Add or subtract at most 1000 in a roll"),
+    ("2d10-1001", "Add or subtract at most 1000"), ("-5", "no dice in it; add one, like `1d10-5`"),
+    ("-1d6+3", "starts by taking dice away"),
 ])
 async def test_malformed_dice(ready: Table, dice: str, fragment: str) -> None:
     await refused(ready, "roll", fragment, user=ready.alice, dice=dice)
@@ -120,3 +122,35 @@ async def test_unexpected_error_gets_an_apology_with_an_id(ready: Table, logged_
     assert "disk on fire" not in text_of(reply)
     records = logged_errors.take()
     assert any("/battle info" in r.getMessage() for r in records)
+
+
+@pytest.mark.parametrize("hours", [1e300, 721.0, 5_000_000.0])
+async def test_an_absurd_deadline_is_refused_at_the_command(ready: Table, hours: float) -> None:
+    """Discord itself refuses a number outside an option's range; the stand-in does the same, before the bot."""
+    from loopback.errors import InteractionError
+
+    with pytest.raises(InteractionError, match="hours"):
+        await ready.gm_slash("gm deadline", hours=hours)
+
+
+async def test_the_longest_deadline_answers_in_one_short_line(ready: Table) -> None:
+    await refused(ready, "gm deadline", "A deadline of 720.983 hours is too long", hours=720, minutes=59)
+    reply = await ready.gm_slash("gm deadline", hours=720, minutes=59)
+    assert len(text_of(reply)) < 200
+
+
+async def test_every_numeric_option_is_bounded(table: Table) -> None:
+    """Every whole-number or decimal option of every command has a smallest and a largest value."""
+    unbounded = []
+
+    def walk(path: str, options: list[dict[str, Any]]) -> None:
+        for option in options:
+            where = f"{path} {option['name']}"
+            if option["type"] in (1, 2):
+                walk(where, option.get("options", []))
+            elif option["type"] in (4, 10) and ("min_value" not in option or "max_value" not in option):
+                unbounded.append(where)
+
+    for name, command in table.discord.commands().items():
+        walk(f"/{name}", command.get("options", []))
+    assert not unbounded, f"options without bounds: {unbounded}"

@@ -9,8 +9,8 @@ from typing import Any
 
 from bot.config import Settings
 from bot.console import run_script, split_command
-from bot.loopback import LoopbackDiscord
 from bot.service import TableService
+from loopback import LoopbackDiscord
 from storage import Database
 from tests.e2e.conftest import last_message, make_bot, rng_factory
 

@@ -1,4 +1,4 @@
-"""The demo script plays as written: every line runs, only the two refusals it shows on purpose fail."""
+"""The demo script plays as written; its maps show every unit and the unit key, and its map reads aloud."""
 
 from __future__ import annotations
 
@@ -6,7 +6,14 @@ import io
 import json
 from pathlib import Path
 
+from PIL import Image
+
 from bot.console import run_script
+from bot.mapview import SIDE_COLOURS, last_action
+from bot.service import TableService
+from render import Geometry
+from rules.battle import Battle
+from storage import Database
 from tests.e2e.test_console import settings_for
 
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo.play"
@@ -27,4 +34,43 @@ async def test_demo_script_plays_through_its_turns(tmp_path: Path) -> None:
     texts = "\n".join(line["content"] + json.dumps(line["embeds"]) for line in lines)
     assert "Now the **Angels** phase." in texts and "**Round 2** begins (side mode)." in texts
     assert "Undone: 1 order" in texts and "Log: Siege of Hakone" in texts
-    assert len(list((tmp_path / "maps").glob("*.png"))) >= 20
+    maps = sorted((tmp_path / "maps").glob("*.png"))
+    assert len(maps) >= 20
+    await _check_final_map_and_text(tmp_path / "demo.sqlite3", maps[-1])
+
+
+async def _check_final_map_and_text(db_path: Path, final: Path) -> None:
+    """The last map (/map show full) draws every unit and the key; /map text reads the battle in order."""
+    db = await Database.open(db_path)
+    try:
+        service = TableService(db, render=False)
+        record = await db.battles.get(1)  # the demo makes one battle
+        assert record is not None and record.name == "Siege of Hakone"
+        battle = Battle.from_dict(record.state)
+        text = await service.text_map(battle, highlight=last_action(battle))
+    finally:
+        await db.close()
+    image = Image.open(final).convert("RGB")
+    geometry = Geometry.for_view(service.view_of(battle))
+    colours = {s.name: SIDE_COLOURS[s.color % len(SIDE_COLOURS)] for s in battle.sides}
+    for unit in battle.iter_units():
+        left, top, right, bottom = geometry.cell_box(unit.x, unit.y)
+        found = {c for _, c in image.crop((left, top, right, bottom)).getcolors(4096) or []}
+        assert colours[unit.side] in found, f"{unit.name} is drawn on {unit.cell}"
+    key = image.crop((0, geometry.title_height + geometry.board_height, image.width, image.height))
+    in_key = {c for _, c in key.getcolors(1 << 16) or []}
+    assert set(colours.values()) <= in_key, "the unit key under the map shows both sides' tokens"
+
+    lines = text.lines()
+    assert lines[0].startswith("Map of Siege of Hakone") and "Round 2, NERV phase" in lines[0]
+    assert text.happened == ("Eva-02 (E02) moved from F13 to H12 by G13 (2 steps).",)
+    # Every unit, by side in the order the sides were made, north to south; each with its square and health.
+    order = [line.split(" (")[0] for line in text.units]
+    nerv = sorted((u for u in battle.iter_units() if u.side == "NERV"), key=lambda u: (u.y, u.x))
+    angels = sorted((u for u in battle.iter_units() if u.side == "Angels"), key=lambda u: (u.y, u.x))
+    assert order == [u.name for u in nerv + angels]
+    for unit, line in zip(nerv + angels, text.units, strict=True):
+        health = f"Magnitude {unit.magnitude}/" if unit.is_horde else f"Wounds {unit.wounds}/"
+        assert f": on {unit.cell}, " in line and health in line, line
+    assert "River/Water: a block of 40 squares from O1 to P20." in text.terrain
+    assert "Forest: a block of 36 squares from H4 to M9." in text.terrain

@@ -69,14 +69,21 @@ async def test_a_trap_is_secret_to_its_side(field: Table) -> None:
     # The same battle rendered both ways gives exactly those two images.
     battle = await stored_battle(table)
     highlight = {"path": battle.last.get("path", [])}
-    assert public_png == await table.service.render(battle, highlight)
-    assert own_png == await table.service.render(battle, highlight, viewer_sides=["NERV"])
+    assert public_png == (await table.service.render(battle, highlight)).png
+    assert own_png == (await table.service.render(battle, highlight, viewer_sides=["NERV"])).png
+    # The words under each map agree with it: only the trap's own side reads of the trap.
+    public_alt, own_alt = (last_message(r).files[0].description or "" for r in (public, own))
+    assert "Fire Trap" not in public_alt and "Units" in public_alt
+    assert "Fire Trap (hidden from the other side): B2" in own_alt
+    assert "Fire Trap (hidden from the other side)" in (await table.service.text_map(
+        battle, viewer_sides=["NERV"])).full()
+    assert "Fire Trap" not in (await table.service.text_map(battle)).full()
     # The owner's legend may list its own hidden trap; the enemy's image is the public one, byte for byte.
     assert Image.open(io.BytesIO(own_png)).size[1] == Image.open(io.BytesIO(public_png)).size[1]
 
     gm_view = await table.slash("map show", hidden=True)
     assert last_message(gm_view).ephemeral
-    assert last_message(gm_view).files[0].data == await table.service.render(battle, highlight, show_hidden=True)
+    assert last_message(gm_view).files[0].data == (await table.service.render(battle, highlight, show_hidden=True)).png
 
 
 async def test_only_the_gm_sees_every_hidden_feature(field: Table) -> None:
@@ -94,8 +101,9 @@ async def test_feature_list_shows_what_you_may_see(field: Table) -> None:
     assert "pool **8** · spent 6 · left **2**" in text_of(mine)
     assert "Fire Trap" not in text_of(theirs) and "B2" not in text_of(theirs)
     assert "**G5** Minefield (NERV) · 5 triggers left" in text_of(theirs)
-    # Bob sees NERV's pool, but not what NERV spent: that would give the trap away.
-    assert "pool **8**" in text_of(theirs) and "spent 6" not in text_of(theirs)
+    # Bob sees neither NERV's pool nor what NERV spent: either tells how much NERV could have hidden.
+    assert "NERV feature points" not in text_of(theirs) and "pool **8**" not in text_of(theirs)
+    assert "Angels feature points" in text_of(theirs)
     gm = await table.slash("feature list")
     assert "Fire Trap" in text_of(gm) and "spent 6" in text_of(gm)
 
@@ -159,7 +167,7 @@ async def test_wrong_terrain_is_refused(field: Table) -> None:
 
 async def test_a_second_feature_on_a_square_is_refused(field: Table) -> None:
     await field.slash("feature place", user=field.alice, type="minefield", at="G5", side="NERV")
-    await refused(field, "feature place", "G5 already holds a Minefield", user=field.alice,
+    await refused(field, "feature place", "G5 already holds a feature, and no square may have more than one", user=field.alice,
                   type="trench", at="G5", side="NERV")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.loopback import InteractionError
+from loopback import InteractionError
 from rules.replay import replay, same_state, steps_from_log
 from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.turn_helpers import (

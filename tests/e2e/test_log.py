@@ -79,27 +79,43 @@ async def test_export_holds_the_whole_battle_and_replays_to_its_state(table: Tab
 
 
 async def test_import_rebuilds_the_battle_on_another_server(table: Table) -> None:
+    """Units keep their players only where those players are members; the others wait for the GM (no pings by proxy)."""
     await played_battle(table)
     document, data = await export_of(table)
     other = table.discord.add_guild("Other Server")
     stranger = table.discord.add_user("stranger", guild=other, manage_guild=True)
+    table.discord.join(table.alice, other)
     there = table.discord.channel("general", other)
     reply = await table.discord.slash("battle import", user=stranger, channel=there,
                                       options={"file": ("war.json", data)})
     await table.settle()
     text = text_of(reply)
     assert "Imported: Test Battle" in text and "(1 undone order left out)" in text
+    assert "1 unit whose player is not on this server waits for the GM to /gm assign them: Eva-02." in text
+    assert not last_message(reply).ephemeral, "the imported battle is announced to the channel"
     imported = await table.db.battles.in_channel(other.id, there.id)
     assert imported is not None and imported.created_by == stranger.id
-    assert same_state(imported.state, document["final_state"])
+    owners = {u["name"]: u["owner"] for u in imported.state["units"]}
+    assert owners == {"Eva-01": table.alice.id, "Eva-02": None, "Sachiel": None}
+    expected = json.loads(json.dumps(document["final_state"]))
+    next(u for u in expected["units"] if u["name"] == "Eva-02")["owner"] = None
+    assert same_state(imported.state, expected)
     clock = await table.db.clocks.get(imported.id)
     assert (clock.deadline, clock.policy) == (12 * 3600.0, "default")
     assert clock.turn_key is not None and clock.due_at == table.clock.now + 12 * 3600
     events = await table.db.events.list(imported.id, limit=100, newest_first=False)
     kept = [o for o in document["orders"] if o["kind"] not in ("create", "undo") and not o["undone"]]
-    assert [e.order_text for e in events[1:]] == [o["order"] for o in kept]
-    assert [e.hidden for e in events[1:]] == [o["hidden"] for o in kept]
+    assert [e.order_text for e in events[1:-1]] == [o["order"] for o in kept]
+    assert [e.outcome for e in events[1:-1]] == [o["outcome"] for o in kept]
+    assert [e.hidden for e in events[1:-1]] == [o["hidden"] for o in kept]
+    assert (events[-1].kind, events[-1].actor_id) == ("edit-unit", stranger.id)
+    assert imported.version == len(events), "one version per logged change, as if played here"
     assert "Test Battle" in message_text(board(table, there))
+    undone = await table.discord.slash("gm undo", user=stranger, channel=there, bypass_permissions=True)
+    await table.settle()
+    assert "Undone: 1 order" in text_of(undone) and "edit-unit" in text_of(undone)
+    restored = await table.db.battles.get(imported.id)
+    assert restored is not None and same_state(restored.state, document["final_state"]), "imported orders undo"
     # The original is untouched and still its own battle.
     assert (await stored(table)).id != imported.id
 

@@ -101,7 +101,8 @@ async def test_only_a_gm_imports_a_map(p_battle: Table) -> None:
 
 
 async def test_a_map_file_with_the_wrong_extension(p_battle: Table) -> None:
-    await refused(p_battle, "map import", "attach a `.txt` or `.map` file", file=map_file(GORA, "gora.png"))
+    await refused(p_battle, "map import", "is not a map battlepost reads: attach a `.txt`, `.map`, `.tmj`",
+                  file=map_file(GORA, "gora.docx"))
 
 
 async def test_a_map_file_that_is_not_utf8(p_battle: Table) -> None:

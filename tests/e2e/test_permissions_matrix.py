@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from bot.loopback.models import LoopbackChannel, LoopbackUser
-from bot.loopback.replies import Reply
 from bot.service import Actor
+from loopback.models import LoopbackChannel, LoopbackUser
+from loopback.replies import Reply
 from rules.coords import Cell
 from rules.orders import AddUnit, Roll, Start
 from rules.turnorders import StandingOrder

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest_asyncio
 
-from bot.loopback import InteractionError, LoopbackDiscord
-from bot.loopback.models import LoopbackChannel, LoopbackGuild, LoopbackUser, StoredMessage
+from loopback import InteractionError, LoopbackDiscord
+from loopback.models import LoopbackChannel, LoopbackGuild, LoopbackUser, StoredMessage
 from storage import Database
 from tests.e2e.conftest import text_of
 from tests.fleet import TOKEN, BotProcess, errors_in, fired_timers, hurry_turn

@@ -43,6 +43,7 @@ async def test_two_sides_plan_privately_and_the_battle_resolves(table: Table) ->
     assert not theirs.messages[-1].ephemeral
     chart = theirs.messages[-1].files[0]
     assert chart.data.startswith(b"\x89PNG")
+    assert (chart.description or "").startswith("Chart of damage points lost by the end of each round.")
     again = await table.slash("surface plan", user=table.bob, side="Rebels")
     assert "has been resolved" in text_of(again)
     battle = Battle.from_dict((await table.db.battles.get(record.id)).state)

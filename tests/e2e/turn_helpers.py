@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.loopback.models import LoopbackChannel, StoredMessage
+from loopback.models import LoopbackChannel, StoredMessage
 from rules.battle import Battle
 from storage import BattleRecord, ClockRecord
 from tests.e2e.conftest import Table, embed_text

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest_asyncio
 
-from bot.loopback import LoopbackDiscord
-from bot.loopback.pytest_fixtures import *  # noqa: F403
+from loopback import LoopbackDiscord
+from loopback.pytest_fixtures import *  # noqa: F403
 
 from .demo_bot import DemoBot
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.loopback import LoopbackDiscord
+from loopback import LoopbackDiscord
 
 from .demo_bot import DemoBot
 

@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot.loopback import Attachment, InteractionError, LoopbackDiscord
+from loopback import Attachment, InteractionError, LoopbackDiscord
 
 
 async def test_subcommand_answers_in_the_channel(running: LoopbackDiscord) -> None:

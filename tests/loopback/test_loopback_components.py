@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.loopback import InteractionError, LoopbackDiscord
+from loopback import InteractionError, LoopbackDiscord
 
 from .demo_bot import DemoBot
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-import bot.loopback
-from bot.loopback import ErrorLogCapture, InteractionError, LoopbackDiscord
+import loopback
+from loopback import ErrorLogCapture, InteractionError, LoopbackDiscord
 
-PROJECT_ROOT = Path(bot.loopback.__file__).resolve().parents[2]
+PROJECT_ROOT = Path(loopback.__file__).resolve().parents[2]
 
 
 async def test_raising_command_is_logged_and_claimed(
@@ -49,7 +49,7 @@ def test_fixture_fails_a_test_that_logged_an_error(tmp_path: Path) -> None:
         textwrap.dedent(
             """
             import logging
-            from bot.loopback.pytest_fixtures import *  # noqa: F403
+            from loopback.pytest_fixtures import *  # noqa: F403
 
             def test_logs_an_error():
                 logging.getLogger("discord.client").error("handler blew up")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.loopback import LoopbackDiscord
+from loopback import LoopbackDiscord
 
 from .demo_bot import DemoBot
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.loopback.limits import check_choices, check_message_body
-from bot.loopback.messages import MessageBody, compute_pings
-from bot.loopback.models import Pings, StoredMessage
-from bot.loopback.responses import DiscordHTTPError
+from loopback.limits import check_choices, check_message_body
+from loopback.messages import MessageBody, compute_pings
+from loopback.models import Pings, StoredMessage
+from loopback.responses import DiscordHTTPError
 
 
 def rejected(json: dict[str, object], existing: StoredMessage | None = None) -> str:
@@ -32,6 +32,13 @@ def test_empty_messages_and_duplicate_custom_ids_are_refused() -> None:
     assert rejected({"content": ""}, existing) == "Cannot send an empty message"
     button = {"type": 2, "custom_id": "same", "label": "x", "style": 1}
     assert "used twice" in rejected({"components": [{"type": 1, "components": [button, button]}]})
+
+
+def test_an_attachments_alt_text_is_capped_at_1024_characters() -> None:
+    listed = {"content": "map", "attachments": [{"id": 0, "filename": "map.png", "description": "d" * 1025}]}
+    assert "description is 1025 characters; the limit is 1024" in rejected(listed)
+    fits = {"content": "map", "attachments": [{"id": 0, "filename": "map.png", "description": "d" * 1024}]}
+    check_message_body(MessageBody(json=fits), None, allow_empty=False)
 
 
 def test_autocomplete_choices_are_capped() -> None:

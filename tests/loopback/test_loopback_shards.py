@@ -6,7 +6,7 @@ import discord
 import pytest
 from discord.ext import commands
 
-from bot.loopback import InteractionError, LoopbackDiscord
+from loopback import InteractionError, LoopbackDiscord
 
 from .demo_cog import DemoCog
 

@@ -7,7 +7,7 @@ import pytest
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.loopback import ErrorLogCapture, InteractionError, LoopbackDiscord
+from loopback import ErrorLogCapture, InteractionError, LoopbackDiscord
 
 from .demo_bot import DemoBot
 

@@ -122,7 +122,7 @@ def test_second_feature_on_a_square_is_refused(p: Battle) -> None:
     """000:L80 "No Terrain square may have more than one Feature"."""
     place(p, "trench", "Red", "C3")
     refused(p, PlaceFeature(feature="minefield", side="Red", at=Cell.parse("C3")), IllegalOrderError,
-            "already holds a Trench")
+            "C3 already holds a feature, and no square may have more than one")
 
 
 def test_one_bad_square_refuses_the_whole_purchase(p: Battle) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -532,6 +534,57 @@ def test_find_path_respects_the_budget(battle_p: Battle) -> None:
     unit = battle_p.unit("U")
     assert find_path(battle_p, unit, Cell.parse("C1"), 1) is None
     assert find_path(battle_p, unit, Cell.parse("C1"), 2) == ([Cell.parse("B1"), Cell.parse("C1")], 2)
+
+
+# --- straight paths: among the cheapest, safest ways the one that turns least ---------------------
+
+
+def turning(origin: Cell, path: list[Cell]) -> int:
+    """Return how much a path turns, in 45-degree steps (a right angle counts two)."""
+    compass = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)]
+    cells = [origin, *path]
+    headings = [compass.index((b.x - a.x, b.y - a.y)) for a, b in itertools.pairwise(cells)]
+    return sum(min(abs(h - g) % 8, 8 - abs(h - g) % 8) for g, h in itertools.pairwise(headings))
+
+
+def test_a_move_along_a_row_stays_on_the_row(battle_e: Battle) -> None:
+    add(battle_e, "U", "NERV", "C8", ag=90)
+    path, cost = find_path(battle_e, battle_e.unit("U"), Cell.parse("J8"), 9) or ([], -1)
+    assert cost == 7
+    assert [str(c) for c in path] == ["D8", "E8", "F8", "G8", "H8", "I8", "J8"]
+
+
+def test_an_off_axis_move_bends_once_by_45_degrees(battle_e: Battle) -> None:
+    add(battle_e, "U", "NERV", "C8", ag=90)
+    unit = battle_e.unit("U")
+    for goal in ("J12", "D1", "E3", "A14"):
+        found = find_path(battle_e, unit, Cell.parse(goal), 9)
+        assert found is not None
+        path, cost = found
+        assert cost == unit.cell.distance(Cell.parse(goal)), goal
+        assert turning(unit.cell, path) == 1, (goal, [str(c) for c in path])
+
+
+def test_a_cheaper_or_safer_way_still_wins_over_a_straight_one(battle_p: Battle) -> None:
+    """Straightness only breaks ties: a forest square in the row is stepped around at no extra cost."""
+    add(battle_p, "U", "Red", "A5", ag=40)
+    paint(battle_p, "forest", "C5")
+    path, cost = find_path(battle_p, battle_p.unit("U"), Cell.parse("E5"), 4) or ([], -1)
+    assert cost == 4 and Cell.parse("C5") not in path
+    assert turning(Cell.parse("A5"), path) == 2, "one step out of the row and one back"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 19), st.integers(0, 14), st.integers(0, 19), st.integers(0, 14))
+def test_on_open_ground_every_move_turns_at_most_once(sx: int, sy: int, gx: int, gy: int) -> None:
+    battle = Battle.new("strategic-e", 20, 15, "Open")
+    origin, goal = Cell(sx, sy), Cell(gx, gy)
+    add(battle, "U", "NERV", str(origin), ag=90)
+    found = find_path(battle, battle.unit("U"), goal, 40)
+    assert found is not None
+    path, cost = found
+    assert cost == origin.distance(goal) == len(path)
+    assert turning(origin, path) <= 1
 
 
 # --- invariants over random play -----------------------------------------------------------------

@@ -36,8 +36,8 @@ def test_strategic_units_show_wounds_or_magnitude_and_hordes_are_massed() -> Non
     """000: an Independent Character has Wounds, a Horde has Magnitude and is drawn as a square token."""
     ic = StrategicUnit(name="Eva", side="NERV", x=0, y=0, wounds=8, max_wounds=10, statuses=["pinned", "on_fire", "odd"])
     horde = StrategicUnit(name="Mob", side="Angels", x=0, y=0, kind="horde", magnitude=20, max_magnitude=30)
-    assert (ic.massed, ic.health_text(), ic.summary_line()) == (False, "W 8/10", "W 8/10")
-    assert (horde.massed, horde.health_text()) == (True, "Mag 20/30")
+    assert (ic.massed, ic.health_text(), ic.summary_line()) == (False, "Wounds 8/10", "W 8/10")
+    assert (horde.massed, horde.health_text(), horde.summary_line()) == (True, "Magnitude 20/30", "Mag 20/30")
     assert ic.badges() == ("P", "F")  # a status the system draws no mark for is left out
     assert dict(ic.stat_lines())["Kind"] == "Independent Character"
 

@@ -108,7 +108,7 @@ async def test_timers_survive_close_and_reopen(db_target: str) -> None:
 async def test_claim_due_takes_the_earliest_once(db: Database, new_battle: NewBattle) -> None:
     battle = await new_battle()
     late = await db.timers.schedule(battle.id, "deadline", 30.0, {"turn": 2})
-    early = await db.timers.schedule(battle.id, "reminder", 10.0, {"turn": 1})
+    early = await db.timers.schedule(battle.id, "deadline", 10.0, {"turn": 1})
     await db.timers.schedule(battle.id, "deadline", 500.0)
 
     assert await db.timers.claim_due(5.0) is None
@@ -119,6 +119,23 @@ async def test_claim_due_takes_the_earliest_once(db: Database, new_battle: NewBa
     assert await db.timers.claim_due(40.0) is None
     assert await db.timers.mark_fired(early, 41.0) is False
     assert [t.due_at for t in await db.timers.pending(battle.id)] == [500.0]
+
+
+async def test_a_reminder_claim_is_a_lease_until_marked_fired(db: Database, new_battle: NewBattle) -> None:
+    """A claimed reminder is not fired: if its sender stops, it comes due again when the lease runs out."""
+    battle = await new_battle()
+    reminder = await db.timers.schedule(battle.id, "reminder", 10.0, {"turn": 1})
+
+    leased = await db.timers.claim_due(20.0, lease_until=320.0)
+    assert leased is not None and (leased.id, leased.fired_at, leased.due_at) == (reminder, None, 320.0)
+    assert await db.timers.claim_due(319.0) is None  # nobody else takes it while leased
+    again = await db.timers.claim_due(320.0, lease_until=620.0)  # the first sender never finished
+    assert again is not None and again.id == reminder
+    assert await db.timers.postpone(reminder, 700.0) is True
+    assert await db.timers.claim_due(650.0) is None
+    assert await db.timers.mark_fired(reminder, 701.0) is True
+    assert await db.timers.claim_due(10_000.0) is None
+    assert await db.timers.postpone(reminder, 900.0) is False  # a fired timer stays fired
 
 
 async def test_competing_claimers_fire_each_timer_once(db_target: str, db: Database, new_battle: NewBattle) -> None:

@@ -167,7 +167,7 @@ def resolve_shot(battle: Battle, unit: Unit, weapon: Weapon, target: Unit, mode:
         edge = Cell(max(0, min(battle.width - 1, landing.x)), max(0, min(battle.height - 1, landing.y)))
         outcome.effect("deviated", weapon=weapon.name, frm=str(target.cell), to=str(edge), cm=cm, face=face,
                        miss=shot.miss, on_map=battle.on_map(landing))
-        outcome.highlight["deviation"] = [str(target.cell), str(edge)]
+        outcome.highlight["landed"] = str(edge)  # drawn from the aimed square, the outcome's `target`
         if not battle.on_map(landing):
             return
     victims = [u for u in battle.units_at(landing) if on_table(u)] if weapon.area else [target]

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 MODE_NAMES = {"half": "Half Move", "full": "Full Move", "charge": "Charge", "run": "Run"}
 _FAR = 1 << 30
+_FAR3 = (_FAR, _FAR, _FAR)
 
 
 def movement_base(unit: Unit) -> tuple[int, str]:
@@ -139,28 +140,51 @@ def hazard_count(battle: Battle, unit: Unit, cell: Cell) -> int:
     return count
 
 
+# The eight headings in clockwise order, so two headings k apart differ by k times 45 degrees.
+_HEADINGS = {(0, -1): 0, (1, -1): 1, (1, 0): 2, (1, 1): 3, (0, 1): 4, (-1, 1): 5, (-1, 0): 6, (-1, -1): 7}
+
+
+def _heading(here: int, nxt: int, width: int) -> int:
+    """Return the heading (0 north, clockwise to 7) of a step between neighbouring squares."""
+    return _HEADINGS[((nxt % width) - (here % width), (nxt // width) - (here // width))]
+
+
+def _turn(before: int, after: int) -> int:
+    """Return how sharp a change of heading is, in 45-degree steps (0 at the start of a path)."""
+    if before < 0:
+        return 0
+    k = abs(before - after) % 8
+    return min(k, 8 - k)
+
+
 def find_path(battle: Battle, unit: Unit, goal: Cell, budget: int) -> tuple[list[Cell], int] | None:
     """Return the cheapest legal path (start excluded) and its cost within the budget, or None.
 
     Among paths of equal cost the one with the fewest known dangers is taken, so a unit does not walk
-    through a minefield or a difficult square when an equally short way avoids it.
+    through a minefield or a difficult square when an equally short way avoids it; among those, the one
+    that turns least (a 90-degree turn counts twice a 45-degree one), so a unit walks straight rather
+    than zigzagging.
     """
     if goal == unit.cell:
         return [], 0
     steps = _Steps(battle, unit)
-    start, target = steps.index(unit.cell), steps.index(goal)
+    cheapest = _cheapest(steps, unit.cell, goal, budget)
+    if cheapest is None:
+        return None
+    return _straightest(steps, unit.cell, goal, cheapest, _least_step(battle, unit)), cheapest
+
+
+def _cheapest(steps: _Steps, origin: Cell, goal: Cell, budget: int) -> int | None:
+    """Return the cost of the cheapest legal path within the budget, or None when there is none."""
+    start, target = steps.index(origin), steps.index(goal)
     best: dict[int, tuple[int, int]] = {start: (0, 0)}
-    came: dict[int, int] = {}
-    heap: list[tuple[int, int, int, int]] = [(0, 0, unit.cell.distance(goal), start)]
+    heap: list[tuple[int, int, int, int]] = [(0, 0, origin.distance(goal), start)]
     while heap:
         cost, risk, _h, here = heapq.heappop(heap)
         if (cost, risk) > best[here]:
             continue
         if here == target:
-            path = [here]
-            while path[-1] in came:
-                path.append(came[path[-1]])
-            return [steps.cell(i) for i in reversed(path[:-1])], cost
+            return cost
         for nxt in steps.neighbours(here):
             if not steps.open(nxt):
                 continue
@@ -169,9 +193,49 @@ def find_path(battle: Battle, unit: Unit, goal: Cell, budget: int) -> tuple[list
             if key[0] > budget or key >= best.get(nxt, (_FAR, _FAR)):
                 continue
             best[nxt] = key
-            came[nxt] = here
             heapq.heappush(heap, (key[0], key[1], steps.cell(nxt).distance(goal), nxt))
     return None
+
+
+def _least_step(battle: Battle, unit: Unit) -> int:
+    """Return the least any step can cost the unit (a Horde's floor is a GM-overridable constant)."""
+    if not unit.is_horde:
+        return 1
+    return max(0, min(1, int(const_or(battle, "horde_min_step_cost", 1))))
+
+
+def _straightest(steps: _Steps, origin: Cell, goal: Cell, cost_bound: int, least: int) -> list[Cell]:
+    """Return the path of least (cost, dangers, turning) to a goal known to be reachable at cost_bound."""
+    start, target = steps.index(origin), steps.index(goal)
+    # A state is a square and the heading that entered it (-1 at the start), so turns can be counted;
+    # A* on the cost (every step costs at least `least`) keeps the search to squares on a cheapest way.
+    best: dict[tuple[int, int], tuple[int, int, int]] = {(start, -1): (0, 0, 0)}
+    came: dict[tuple[int, int], tuple[int, int]] = {}
+    heap: list[tuple[int, int, int, int, int, int, int]] = [(origin.distance(goal) * least, 0, 0, 0, start, -1, 0)]
+    while heap:
+        _f, risk, turns, _h, here, heading, cost = heapq.heappop(heap)
+        if (cost, risk, turns) > best[(here, heading)]:
+            continue
+        if here == target:
+            state = (here, heading)
+            path = [here]
+            while state in came:
+                state = came[state]
+                path.append(state[0])
+            return [steps.cell(i) for i in reversed(path[:-1])]
+        for nxt in steps.neighbours(here):
+            if not steps.open(nxt):
+                continue
+            step, danger = steps.cost(nxt)
+            way = _heading(here, nxt, steps.width)
+            key = (cost + step, risk + danger, turns + _turn(heading, way))
+            left = steps.cell(nxt).distance(goal) * least
+            if key[0] + left > cost_bound or key >= best.get((nxt, way), _FAR3):
+                continue
+            best[(nxt, way)] = key
+            came[(nxt, way)] = (here, heading)
+            heapq.heappush(heap, (key[0] + left, key[1], key[2], left, nxt, way, key[0]))
+    raise AssertionError(f"no path to {goal} at cost {cost_bound}, which the cheapest search found")
 
 
 def reachable(battle: Battle, unit: Unit, budget: int) -> dict[Cell, int]:

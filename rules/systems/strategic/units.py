@@ -149,7 +149,13 @@ class Unit(BaseUnit):
         return self.is_horde
 
     def health_text(self) -> str:
-        """Return the unit's wounds or Magnitude as `W 30/40` or `Mag 20/30`."""
+        """Return the unit's wounds or Magnitude as `Wounds 30/40` or `Magnitude 20/30`."""
+        if self.is_horde:
+            return f"Magnitude {self.magnitude}/{self.max_magnitude}"
+        return f"Wounds {self.wounds}/{self.max_wounds}"
+
+    def summary_line(self) -> str:
+        """Return the unit's wounds or Magnitude in short, as `W 30/40` or `Mag 20/30`."""
         if self.is_horde:
             return f"Mag {self.magnitude}/{self.max_magnitude}"
         return f"W {self.wounds}/{self.max_wounds}"

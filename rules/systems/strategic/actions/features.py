@@ -115,12 +115,11 @@ def _check_squares(battle: Battle, ftype: FeatureType, squares: list[Cell]) -> N
             raise IllegalOrderError(
                 f"{cell} is {terrain.name}, but a {ftype.name} stands only on {terrain_names(battle, ftype)}."
             )
-        existing = feature_at(battle, cell)
         # 000:L80: one feature per square; the square state holds one, so max_features_per_square is 1.
-        if existing is not None:
+        # The refusal never names what is there: it may be another side's hidden trap.
+        if feature_at(battle, cell) is not None:
             raise IllegalOrderError(
-                f"{cell} already holds a {existing.name}, and no square may have more than one feature; "
-                f"remove it first or pick another square."
+                f"{cell} already holds a feature, and no square may have more than one; pick another square."
             )
     if len(squares) > 1 and bool(const_or(battle, "feature_squares_contiguous", False)) and not _connected(squares):
         raise IllegalOrderError(f"The squares of one {ftype.name} purchase must touch each other in this battle.")
@@ -134,7 +133,7 @@ def place_feature(battle: Battle, order: PlaceFeature, dice: Dice, outcome: Outc
     ftype = battle.ruleset.feature_type(order.feature)
     side = find_side(battle, order.side)
     squares = [order.at, *order.cells]
-    _check_squares(battle, ftype, squares)
+    # Points first: a side that cannot pay learns nothing about the squares it names.
     pool = fp_pool(battle, side)
     left = pool - side.fp_spent
     if ftype.cost > left:
@@ -142,6 +141,7 @@ def place_feature(battle: Battle, order: PlaceFeature, dice: Dice, outcome: Outc
             f"A {ftype.name} costs {ftype.cost} FP, but {side.name} has {max(0, left)} FP left "
             f"(pool {pool}, spent {side.fp_spent})."
         )
+    _check_squares(battle, ftype, squares)
     purchase = next_purchase(battle)
     for cell in squares:
         state = battle.square(cell)
@@ -205,3 +205,5 @@ def set_fp(battle: Battle, order: SetFp, dice: Dice, outcome: Outcome) -> None:
     outcome.data.update(side=side.name, pool=pool, spent=side.fp_spent, left=pool - side.fp_spent)
     outcome.effect("fp_set", side=side.name, override=order.value, adjust=order.adjust, pool=pool,
                    spent=side.fp_spent)
+    # A side's points tell the other side how much it could have hidden, so the log keeps them for the GM.
+    outcome.hidden = True

@@ -1,0 +1,73 @@
+"""Maps to post: the PNG with its alt text, the crop around the action, the text map, range and zoom views."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from render import Crop, MapView, Overlay, crop_around, render_map
+from render.describe import ALT_LIMIT, MapText, alt_text, describe
+
+log = logging.getLogger(__name__)
+
+CROP_ABOVE = 24  # maps wider or taller than this are posted cropped around the action
+MAX_RADIUS = 50
+
+
+@dataclass(frozen=True)
+class MapImage:
+    """A map ready to post: the PNG, its alt text for screen readers, and whether it is a crop."""
+
+    png: bytes
+    alt: str
+    battle_id: int | None = None
+    cropped: bool = False
+    palette: str = "colour"
+
+
+def is_big(view: MapView) -> bool:
+    """Return whether a map is posted as a crop around the action rather than whole."""
+    return view.width > CROP_ABOVE or view.height > CROP_ABOVE
+
+
+def action_crop(view: MapView, cells: Sequence[tuple[int, int]], *, full: bool, margin: int = 4) -> Crop | None:
+    """Return the window to post: around the action on a big map, else the whole map (None)."""
+    if full or not is_big(view) or not cells:
+        return None
+    return crop_around(view, cells, margin=margin)
+
+
+def zoom_crop(view: MapView, centre: tuple[int, int], radius: int) -> Crop:
+    """Return the window of `radius` squares around a square, inside the map."""
+    r = max(1, min(MAX_RADIUS, radius))
+    x, y = centre
+    return (max(0, x - r), max(0, y - r), min(view.width - 1, x + r), min(view.height - 1, y + r))
+
+
+def draw(view: MapView, overlays: Sequence[Overlay], crop: Crop | None, *, battle_id: int | None = None,
+         palette: str = "colour") -> MapImage:
+    """Render the map and describe it in words (pure; run it in a worker thread)."""
+    png = render_map(view, overlays=overlays, crop=crop, palette=palette)
+    text = describe(view, overlays, crop)
+    whole = crop is None or crop == (0, 0, view.width - 1, view.height - 1)
+    return MapImage(png=png, alt=alt_text(text), battle_id=battle_id, cropped=not whole, palette=palette)
+
+
+def map_text(view: MapView, overlays: Sequence[Overlay] = ()) -> MapText:
+    """Return the whole map as text."""
+    return describe(view, overlays)
+
+
+def chart_alt(report: Mapping[str, Any]) -> str:
+    """Return the alt text of a Surface Combat chart: each side's damage points lost, round by round."""
+    sides = [str(s) for s in report.get("sides", [])]
+    rounds = list(report.get("log", []))
+    parts = ["Chart of damage points lost by the end of each round."]
+    for side in sides:
+        lost = ", ".join(f"round {r.get('round')}: {r.get('losses', {}).get(side, 0)}" for r in rounds)
+        level = report.get("verdict", {}).get("levels", {}).get(side)
+        parts.append(f"{side}: {lost or 'no rounds'}" + (f" ({level})." if level else "."))
+    text = " ".join(parts)
+    return text if len(text) <= ALT_LIMIT else text[: ALT_LIMIT - 1] + "\u2026"

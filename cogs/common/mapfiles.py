@@ -1,0 +1,19 @@
+"""Map images as Discord attachments: one file per message, with its alt text for screen readers."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+
+from bot.service import MapImage
+
+MAP_NAME = "map.png"
+
+
+def map_file(image: MapImage | None, name: str = MAP_NAME) -> discord.File | None:
+    """Wrap a map as an attachment whose description (alt text) tells the map in words."""
+    if image is None:
+        return None
+    # A File is read once, so every message gets its own.
+    return discord.File(io.BytesIO(image.png), filename=name, description=image.alt or None)

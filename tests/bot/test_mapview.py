@@ -1,0 +1,110 @@
+"""The adapter from a battle to the renderer's view: the unit key's facts, the title's turn line, overlays."""
+
+from __future__ import annotations
+
+import random
+
+from bot.mapview import build_view, last_action, overlays_for, range_overlay, status_line
+from render import AreaOfEffect, LineOfFire, MissLanding, MovePath, TargetSquare
+from rules.battle import Battle
+from rules.coords import Cell
+from rules.dice import Dice
+from rules.orders import AddUnit, Move, Start
+from rules.systems.strategic.ranges import bands, weapon_range
+from rules.systems.strategic.units import Weapon
+from rules.turnorders import SetTurnMode
+
+
+def dice() -> Dice:
+    """Return seeded dice."""
+    return Dice(random.Random(0))
+
+
+def battle_with_units(mode: str = "side") -> Battle:
+    """Return an E-Scale battle with two NERV units (one owned by user 11) and an Angel Horde."""
+    battle = Battle.new("strategic-e", 20, 15, "Test")
+    battle.apply(AddUnit(name="Eva-01", side="NERV", at=Cell.parse("C3"), owner=11, stats={"ag": 45, "wounds": 30}),
+                 dice())
+    battle.apply(AddUnit(name="Eva-02", side="NERV", at=Cell.parse("C5"), stats={"ag": 45}), dice())
+    battle.apply(AddUnit(name="Angel Swarm", side="Angels", at=Cell.parse("P10"),
+                         stats={"kind": "horde", "magnitude": 30}), dice())
+    battle.apply(SetTurnMode(mode=mode), dice())
+    return battle
+
+
+def test_the_key_gets_names_owners_health_and_statuses() -> None:
+    battle = battle_with_units()
+    battle.unit("Eva-01").statuses.append("pinned")
+    battle.unit("Eva-01").status_rounds["pinned"] = 2
+    view = build_view(battle, owner_names={11: "shinji"}.get)
+    eva, other, swarm = view.units
+    assert (eva.name, eva.owner, eva.health_text, eva.statuses) == ("Eva-01", "shinji", "Wounds 30/30",
+                                                                      ("Pinned (2 rounds)",))
+    assert eva.marks == ("P",)
+    assert other.owner == "" and swarm.health_text == "Magnitude 30/30" and swarm.is_horde
+
+
+def test_the_title_line_says_the_phase_and_who_acts() -> None:
+    battle = battle_with_units("side")
+    assert status_line(battle) == "Setting up"
+    battle.apply(Start(), dice())
+    assert status_line(battle) == "Round 1, NERV phase \u00b7 to act: Eva-01, Eva-02"
+    assert build_view(battle).status == status_line(battle)
+    assert build_view(battle).title == "Test \u00b7 Strategic Combat (E-Scale, 1 square = 1 km)"
+
+
+def test_the_title_line_in_initiative_mode_names_the_unit_whose_turn_it_is() -> None:
+    battle = battle_with_units("initiative")
+    battle.apply(Start(), dice())
+    line = status_line(battle)
+    assert line.startswith("Round 1, ") and "'s turn \u00b7 to act: " in line
+    who = line.rsplit("to act: ", 1)[1]
+    assert line == f"Round 1, {who}'s turn \u00b7 to act: {who}"
+
+
+def test_many_units_due_are_counted_not_listed() -> None:
+    battle = Battle.new("strategic-e", 20, 15, "Crowd")
+    for i in range(7):
+        battle.apply(AddUnit(name=f"Unit {i}", side="NERV", at=Cell(i, 0)), dice())
+    battle.apply(SetTurnMode(mode="free"), dice())
+    battle.apply(Start(), dice())
+    assert status_line(battle).endswith("to act: Unit 0, Unit 1, Unit 2, Unit 3 and 3 more")
+
+
+def test_an_area_attack_is_drawn_as_its_shape_with_its_hits() -> None:
+    highlight = {"actor": "C3", "target": "H3", "line": ["C3", "H3"], "hit": True}
+    marks = overlays_for(highlight, {"kind": "blast", "hits": [{"unit": "A"}, {"unit": "B"}]})
+    area = next(o for o in marks if isinstance(o, AreaOfEffect))
+    assert (area.kind, area.cells, area.src, area.label) == ("blast", ((7, 2),), (2, 2), "Blast: 2 hits")
+    assert any(isinstance(o, LineOfFire) for o in marks)
+    assert not any(isinstance(o, TargetSquare) for o in marks), "the area marks the square itself"
+    line = overlays_for({"line": ["C3", "F3"], "cells": ["D3", "E3", "F3"], "hit": False}, {"kind": "line"})
+    area = next(o for o in line if isinstance(o, AreaOfEffect))
+    assert area.cells == ((3, 2), (4, 2), (5, 2)) and area.label == "Line: missed"
+    plain = overlays_for({"target": "H3", "line": ["C3", "H3"], "hit": True}, {"kind": "ranged"})
+    assert any(isinstance(o, TargetSquare) for o in plain) and not any(isinstance(o, AreaOfEffect) for o in plain)
+
+
+def test_a_landed_miss_is_drawn_where_it_came_down() -> None:
+    marks = overlays_for({"target": "H3", "landed": "J5", "line": ["C3", "H3"], "hit": False})
+    assert MissLanding(aim=(7, 2), landed=(9, 4)) in marks
+
+
+def test_range_bands_follow_the_rules_bands() -> None:
+    battle = battle_with_units()
+    unit = battle.unit("Eva-01")
+    rifle = Weapon(name="Rifle", range=4, range_unit="km")
+    overlay = range_overlay(battle, unit, rifle)
+    expected = [(b.name, b.low, b.high) for b in bands(battle, weapon_range(battle, rifle))
+                if b.low is not None and b.high is not None]
+    assert [(b.name, b.low, b.high) for b in overlay.bands] == expected
+    assert overlay.src == (unit.x, unit.y) and expected, "a 4 km rifle has bands on a 1 km map"
+
+
+def test_the_last_move_is_what_map_show_draws() -> None:
+    battle = battle_with_units("free")
+    battle.apply(Start(), dice())
+    battle.apply(Move(unit="Eva-01", to=Cell.parse("F3"), mode="full"), dice())
+    last = last_action(battle)
+    assert last["path"][0] == "C3" and last["path"][-1] == "F3"
+    assert next(o for o in overlays_for(last) if isinstance(o, MovePath)).cells[-1] == (5, 2)

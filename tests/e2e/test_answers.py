@@ -1,0 +1,86 @@
+"""An answer in time, or a post: no order is committed and then left unannounced, and no answer lies about it."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+
+import pytest
+
+from loopback import ErrorLogCapture
+from tests.e2e.conftest import Table, last_message, text_of
+from tests.e2e.turn_helpers import message_text, posted, stored
+
+
+def hold_database(table: Table, seconds: float) -> threading.Thread:
+    """Hold SQLite's write lock from another connection, as a backup or a second process can; return the holder."""
+    locked = threading.Event()
+
+    def hold() -> None:
+        other = sqlite3.connect(table.db_path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        locked.set()
+        threading.Event().wait(seconds)
+        other.execute("COMMIT")
+        other.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert locked.wait(5)
+    return holder
+
+
+async def test_a_slow_order_is_acknowledged_in_time_and_posted_for_everyone(table: Table) -> None:
+    """Discord forgets an interaction unanswered after 3 s; an order slowed past that is deferred, then posted."""
+    await table.setup_battle()
+    await table.slash("battle start")
+    assert table.discord.bot is not None
+    # Scaled down from Discord's 3 s and the bot's 2 s, so the test waits a fraction of a second.
+    table.discord.world.ack_window = 0.4
+    table.discord.bot.answer_within = 0.1  # type: ignore[attr-defined]
+    holder = hold_database(table, 1.0)
+    reply = await table.discord.slash("move", user=table.alice, channel=table.channel,
+                                      options={"unit": "Eva-01", "to": "D3", "mode": "half"})
+    holder.join()
+    await table.settle()
+    assert not reply.interaction.rejections, reply.interaction.rejections
+    assert reply.deferred
+    note, result = reply.messages
+    assert note.ephemeral and note.content == "Done: the result is posted in the channel."
+    assert not result.ephemeral and "Eva-01" in message_text(result) and result.files
+    battle = (await stored(table)).state
+    assert next(u for u in battle["units"] if u["name"] == "Eva-01")["x"] == 3
+
+
+async def test_an_answer_discord_no_longer_takes_is_posted_in_the_channel(table: Table) -> None:
+    await table.setup_battle()
+    await table.slash("battle start")
+    table.discord.world.ack_window = 0.0  # every answer arrives too late
+    before = {m.id for m in posted(table)}
+    with pytest.raises(TimeoutError, match="did not answer /roll"):
+        await table.discord.slash("roll", user=table.alice, channel=table.channel,
+                                  options={"dice": "2d10", "purpose": "flare"}, within=1.0)
+    await table.settle()
+    [post] = [m for m in posted(table) if m.id not in before]
+    text = message_text(post)
+    assert "flare" in text and "could not be answered in time, so its result is posted here" in text
+    assert not post.pings.users, "the note names the player without pinging them"
+    events = await table.db.events.list((await stored(table)).id, limit=1)
+    assert events[0].kind == "roll"
+
+
+async def test_a_failure_after_the_order_is_saved_never_says_nothing_changed(
+        table: Table, logged_errors: ErrorLogCapture) -> None:
+    await table.setup_battle()
+    await table.slash("battle start")
+    # Discord refuses the answer with its map, and the bot may not post in the channel either.
+    table.discord.fail("POST", "/webhooks/", status=413, code=40005, message="Request entity too large")
+    table.discord.fail("POST", f"/channels/{table.channel.id}/messages", status=403, code=50013,
+                       message="Missing Permissions")
+    reply = await table.slash("move", user=table.alice, unit="Eva-01", to="D3", mode="half")
+    text = text_of(reply)
+    seq = (await table.db.events.list((await stored(table)).id, limit=1))[0].seq
+    assert f"Your order was carried out and saved (#{seq} in /battle log)" in text, text
+    assert "Nothing was changed" not in text
+    assert logged_errors.take(), "the failure is logged for the operator"
+    assert last_message(reply).content
