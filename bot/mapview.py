@@ -11,6 +11,7 @@ from render.view import (
     AREA_KINDS,
     AreaOfEffect,
     CellEffect,
+    EdgeMark,
     FeatureMark,
     LineOfFire,
     MapView,
@@ -29,6 +30,7 @@ from render.view import (
 from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
+from rules.system import Structures
 from rules.systems.strategic.features import can_see
 from rules.systems.strategic.ranges import bands, weapon_range
 from rules.systems.strategic.units import Weapon
@@ -40,6 +42,8 @@ SIDE_COLOURS: tuple[tuple[int, int, int], ...] = (
 )
 PATH_COLOUR = (250, 250, 250)
 REACH_COLOURS = {"half": (60, 200, 90), "full": (240, 220, 60), "charge": (250, 150, 40), "run": (230, 70, 60)}
+# Other systems' modes (M42's actions), nearest first: the same ramp from green to red.
+OTHER_REACH_COLOURS = ((60, 200, 90), (120, 210, 200), (240, 220, 60), (250, 150, 40), (230, 70, 60), (160, 90, 200))
 FEATURE_COLOUR = (60, 40, 20)
 EFFECT_KINDS = ("fire", "smoke", "storm", "burnt", "deep")
 AREA_NAMES = {"blast": "Blast", "cone": "Cone", "line": "Line", "at_field": "AT-field"}
@@ -120,13 +124,16 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
     names = owner_names or (lambda _uid: None)
     units = tuple(
         UnitToken(
-            key=u.name, label=labels[u.name], side=u.side, x=u.x, y=u.y, health=u.health(),
+            key=u.name, label=labels[u.name], side=u.side, x=u.x, y=u.y,
+            health=u.health() if u.HEALTH_BAR else None,
             marks=u.badges(), is_horde=u.massed, facing=u.heading(),
             name=u.name, owner=(names(u.owner) or "") if u.owner is not None else "",
             health_text=health_text(u), statuses=(*u.key_words(), *status_words(u)),
+            level=u.token_floor, models=u.other_models(),
         )
         for u in battle.iter_units() if u.on_map
     )
+    edges, roads, floors = structure_marks(battle)
     visible = {s.lower() for s in (viewer_sides or ())}
     features: list[FeatureMark] = []
     effects: list[CellEffect] = []
@@ -144,10 +151,27 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
     return MapView(
         title=f"{battle.name} \u00b7 {ruleset.name}",
         width=battle.width, height=battle.height,
-        map_version=f"{battle.ruleset_id}:{battle.map_version}:{battle.width}x{battle.height}:{hash(tuple(battle.terrain))}",
+        # The base layer is cached by this key, and it draws the structures too: they are in the key.
+        map_version=(f"{battle.ruleset_id}:{battle.map_version}:{battle.width}x{battle.height}:"
+                     f"{hash(tuple(battle.terrain))}:{hash((edges, roads, floors))}"),
         terrain=tuple(battle.terrain), styles=styles, sides=sides, units=units,
         features=tuple(features), effects=tuple(effects), status=status_line(battle),
+        edges=edges, roads=roads, floors=floors,
     )
+
+
+def structure_marks(battle: Battle) -> tuple[tuple[EdgeMark, ...], frozenset[tuple[int, int]],
+                                               tuple[tuple[int, int, int], ...]]:
+    """Return the obstacles on sides, the road squares and the floor counts the battle's system draws."""
+    hook = battle.system.structures
+    found = hook(battle) if hook is not None else Structures(
+        edges=tuple((e, o, False) for e, o in sorted(battle.edges.items())))
+    edges = tuple(
+        EdgeMark(a=(e.a.x, e.a.y), b=(e.b.x, e.b.y), kind=o.kind, height=o.height, opening=o.opening,
+                 openable=o.openable, tall=tall)
+        for e, o, tall in found.edges
+    )
+    return edges, frozenset((c.x, c.y) for c in found.roads), tuple((c.x, c.y, n) for c, n in found.floors)
 
 
 def _xy(label: str) -> tuple[int, int]:
@@ -207,9 +231,10 @@ def last_action(battle: Battle) -> dict[str, Any]:
 def reach_overlays(reach: dict[str, dict[str, int]]) -> list[Overlay]:
     """Return one tinted overlay per move mode, widest first so the nearer ones stay visible."""
     out: list[Overlay] = []
-    for mode in reversed(list(reach)):
+    for index, mode in reversed(list(enumerate(reach))):
         cells = frozenset(_xy(c) for c in reach[mode])
-        out.append(Reachable(cells=cells, label=mode.title(), color=REACH_COLOURS.get(mode, (200, 200, 200))))
+        colour = REACH_COLOURS.get(mode, OTHER_REACH_COLOURS[index % len(OTHER_REACH_COLOURS)])
+        out.append(Reachable(cells=cells, label=mode.replace("-", " ").title(), color=colour))
     return out
 
 
@@ -221,6 +246,14 @@ def range_overlay(battle: Battle, unit: Unit, weapon: Weapon) -> RangeBands:
         if b.low is not None and b.high is not None
     )
     return RangeBands(src=(unit.x, unit.y), bands=listed, label=f"{unit.name}'s {weapon.name}")
+
+
+SQUARES_COLOUR = (80, 200, 120)
+
+
+def squares_overlay(cells: Iterable[str], label: str) -> Reachable:
+    """Return a tint over some squares (the legal ones of a refusal, a Command Radius), named in the legend."""
+    return Reachable(cells=frozenset(_xy(c) for c in cells), label=label, color=SQUARES_COLOUR)
 
 
 def action_cells(highlight: dict[str, Any], cap: int | None = 50) -> list[tuple[int, int]]:

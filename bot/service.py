@@ -527,13 +527,16 @@ class TableService:
                      full: bool = False, overlays: Sequence[Overlay] = (), viewer_sides: Sequence[str] = (),
                      show_hidden: bool = False, battle_id: int | None = None, focus: tuple[int, int] | None = None,
                      radius: int = 0, palette: str = "colour",
-                     around: Sequence[tuple[int, int]] = (), status: str | None = None) -> MapImage:
+                     around: Sequence[tuple[int, int]] = (), status: str | None = None) -> MapImage | None:
         """Render the map in a worker thread, with its alt text.
 
         A big map is cropped around the action (and the squares `around`) unless `full`; `focus` and
         `radius` zoom on a square instead. `status` replaces the title's line about the turn.
         The outcome, when given, marks its path, shot, area and landing (its highlight unless one is given).
+        A battle whose rule system has no map gets no image (None): its replies go without one.
         """
+        if not battle.system.has_map:
+            return None
         view = self.view_of(battle, viewer_sides=viewer_sides, show_hidden=show_hidden)
         if status is not None:
             view = dataclasses.replace(view, status=status)
@@ -600,6 +603,8 @@ class TableService:
         image = await self.render(past.battle, {}, overlays=marks, viewer_sides=viewer_sides,
                                   show_hidden=show_hidden, battle_id=record.id, full=full, palette=palette,
                                   around=cells, status=f"The previous turn as it ended: {past.label}")
+        if image is None:
+            raise NoMapError(f"{past.battle.system.name} has no map, so there is no previous turn to draw.")
         return past.label, image
 
     async def text_map(self, battle: Battle, *, viewer_sides: Sequence[str] = (), show_hidden: bool = False,

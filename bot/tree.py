@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import secrets
+from typing import Any, cast
 
 import discord
 from discord import app_commands
 
 from bot.answers import ANSWER_WITHIN, answer_lock, defer_if_unanswered
-from bot.service import COMMITTED
+from bot.mapview import squares_overlay
+from bot.service import COMMITTED, MapImage
 from rules.errors import GameError
 
 log = logging.getLogger(__name__)
@@ -81,17 +84,42 @@ class BattleTree(app_commands.CommandTree):
         self.failures[interaction.id] = message
         while len(self.failures) > 200:
             self.failures.pop(next(iter(self.failures)))
-        await send_error(interaction, message)
+        await send_error(interaction, message, await refusal_map(interaction, error))
 
 
-async def send_error(interaction: discord.Interaction, message: str) -> None:
-    """Send an ephemeral error, as a followup if the interaction was already answered."""
+def _game_error(error: BaseException) -> GameError | None:
+    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    return original if isinstance(original, GameError) else None
+
+
+async def refusal_map(interaction: discord.Interaction, error: BaseException) -> MapImage | None:
+    """Draw the squares a refusal points at (the legal ones) on the battle's map, if it names any."""
+    found = _game_error(error)
+    service = getattr(interaction.client, "service", None)
+    if found is None or not found.cells or service is None or interaction.guild_id is None:
+        return None
+    try:
+        record = await service.battle_here(interaction.guild_id, interaction.channel_id)
+        battle = await service.load(record)
+        image = await service.render(battle, {"cells": list(found.cells)},
+                                     overlays=[squares_overlay(found.cells, "Legal squares")])
+        return cast(MapImage, image)
+    except (GameError, ValueError):
+        log.warning("could not draw the squares of a refusal in channel %s", interaction.channel_id)
+        return None
+
+
+async def send_error(interaction: discord.Interaction, message: str, image: MapImage | None = None) -> None:
+    """Send an ephemeral error, as a followup if the interaction was already answered, with any map drawn for it."""
+    extra: dict[str, Any] = {} if image is None else {
+        "file": discord.File(io.BytesIO(image.png), filename="legal.png", description=image.alt or None)}
     try:
         async with answer_lock(interaction):
             if not interaction.response.is_done():
                 await interaction.response.send_message(message, ephemeral=True,
-                                                        allowed_mentions=discord.AllowedMentions.none())
+                                                        allowed_mentions=discord.AllowedMentions.none(), **extra)
                 return
-        await interaction.followup.send(message, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+        await interaction.followup.send(message, ephemeral=True, allowed_mentions=discord.AllowedMentions.none(),
+                                        **extra)
     except discord.HTTPException:
         log.warning("could not deliver an error message to user %s", interaction.user.id)

@@ -36,6 +36,10 @@ EFFECT_WORDS = {"fire": "Fire", "smoke": "Smoke", "storm": "Storm", "burnt": "Bu
 AREA_WORDS = {"blast": "A blast", "cone": "A cone", "line": "A line attack", "at_field": "An AT-field attack"}
 
 
+MAX_MODELS_NAMED = 12
+MAX_SIDES_NAMED = 12
+
+
 def square(xy: XY) -> str:
     """Return a square's A1 name."""
     return f"{column_label(xy[0])}{xy[1] + 1}"
@@ -195,8 +199,13 @@ def _unit_lines(view: MapView, units: Sequence[UnitToken]) -> list[str]:
         here = (u.x, u.y)
         who = f"{unit_name(u)}, {u.side}" + (f", commanded by {u.owner}" if u.owner else "")
         state = [s for s in (u.health_text, ", ".join(u.statuses)) if s]
-        head = f"{who}: on {square(here)}, {_terrain_name(view, here)}"
+        floor = f" (floor {u.level})" if u.level else ""
+        head = f"{who}: on {square(here)}{floor}, {_terrain_name(view, here)}"
         notes = []
+        if u.models:
+            shown = ", ".join(square((x, y)) + (f" (floor {z})" if z else "") for x, y, z in u.models[:MAX_MODELS_NAMED])
+            more = f" and {len(u.models) - MAX_MODELS_NAMED} more" if len(u.models) > MAX_MODELS_NAMED else ""
+            notes.append(f"its other models on {shown}{more}")
         feature = features.get(here)
         if feature is not None:
             notes.append(f"in a {feature.name or feature.label}")
@@ -245,6 +254,34 @@ def _mark_lines(view: MapView, window: Crop) -> list[str]:
             effects.setdefault(EFFECT_WORDS.get(e.kind, e.kind), []).append(square((e.x, e.y)))
     for name, squares in effects.items():
         out.append(f"{name}: {', '.join(squares)}.")
+    return out + _structure_lines(view, window)
+
+
+def _structure_lines(view: MapView, window: Crop) -> list[str]:
+    """Return a line per kind of obstacle on the sides between squares, the roads and the floor counts."""
+    out = []
+    sides: dict[str, list[str]] = {}
+    for e in view.edges:
+        if not (_within(window, e.a) or _within(window, e.b)):
+            continue
+        name = e.kind.replace("lava", "lava channel").capitalize() + (" too tall to cross" if e.tall else "")
+        if e.opening:
+            name += f" with an opening {e.opening:g}\" wide" + ("" if e.openable else " (models stand outside)")
+        sides.setdefault(name, []).append(f"{square(e.a)}|{square(e.b)}")
+    for name, where in sides.items():
+        shown = ", ".join(where[:MAX_SIDES_NAMED]) + (f" and {len(where) - MAX_SIDES_NAMED} more"
+                                                      if len(where) > MAX_SIDES_NAMED else "")
+        out.append(f"{name}: {plural(len(where), 'side')}, {shown}.")
+    roads = sorted((xy for xy in view.roads if _within(window, xy)), key=lambda xy: (xy[1], xy[0]))
+    if roads:
+        out.append(f"Road: {plural(len(roads), 'square')} from {square(roads[0])} to {square(roads[-1])}.")
+    floors: dict[int, list[XY]] = {}
+    for x, y, n in view.floors:
+        if _within(window, (x, y)):
+            floors.setdefault(n, []).append((x, y))
+    for n, squares in sorted(floors.items()):
+        out.append(f"{plural(len(squares), 'square')} of {n} floors, from {square(min(squares, key=lambda q: (q[1], q[0])))}"
+                   f" to {square(max(squares, key=lambda q: (q[1], q[0])))}.")
     return out
 
 

@@ -15,6 +15,7 @@ from render.layers.areas import area_colour, band_cells, band_colour
 from render.layers.base import style_of
 from render.layers.effects import EFFECT_NAMES, effect_tile
 from render.layers.overlays import casing_for, reach_dashed
+from render.layers.structures import structure_swatches
 from render.layers.units import TokenSize, contested, draw_contested, stack_slots, stacks
 from render.palette import (
     AREA_STYLES,
@@ -131,6 +132,7 @@ def build_legend(
     """Collect the legend lines for what this image shows and flow them into columns."""
     lines: list[Line] = []
     lines.extend(_terrain_lines(view, palette, terrain_keys))
+    lines.extend(_structure_lines(view, geometry, palette))
     lines.extend(_side_lines(view, palette))
     lines.extend(_unit_lines(view, geometry, palette))
     lines.extend(_feature_lines(view, geometry, palette))
@@ -204,6 +206,12 @@ def _terrain_lines(view: MapView, palette: Palette, keys: Sequence[str]) -> list
     return out
 
 
+def _structure_lines(view: MapView, geometry: Geometry, palette: Palette) -> list[Line]:
+    """Return a swatch for each kind of road, obstacle, opening and floor tag shown."""
+    found = structure_swatches(view, geometry, palette)
+    return [Line("Structures"), *(Line(text, swatch) for text, swatch in found)] if found else []
+
+
 def _side_lines(view: MapView, palette: Palette) -> list[Line]:
     """Return a token swatch for each side."""
     if not view.sides:
@@ -233,6 +241,13 @@ def _unit_lines(view: MapView, geometry: Geometry, palette: Palette) -> list[Lin
     details = TokenSize.for_cell(geometry.cell_px).details
     out: list[Line] = []
     neutral = palette((170, 170, 170))
+    if any(u.models for u in view.units):
+
+        def model(canvas: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
+            sprite = smooth_box(SWATCH - 6, SWATCH - 6, (SWATCH - 6) / 2, neutral, palette(OUTLINE), 1)
+            paste_smooth(canvas, sprite, box[0] + 3, box[1] + 3)
+
+        out.append(Line("Model (the big token is its leader)", model))
     if any(u.is_horde for u in units):
 
         def horde(canvas: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:

@@ -71,6 +71,18 @@ MARK_STYLES: dict[str, tuple[str, RGB]] = {
 }
 OTHER_MARK: RGB = (70, 74, 82)
 
+# Obstacles on the sides between squares: kind -> (legend name, colour); dark or saturated so they stand
+# out from the terrain, and drawn thick so they read without colour too.
+EDGE_STYLES: dict[str, tuple[str, RGB]] = {
+    "wall": ("Wall", (96, 92, 100)),
+    "hedge": ("Hedge", (28, 92, 36)),
+    "fence": ("Fence", (150, 100, 50)),
+    "creek": ("Creek", (40, 120, 220)),
+    "lava": ("Lava channel", (240, 80, 10)),
+}
+ROAD: RGB = (226, 214, 186)
+ROAD_EDGE: RGB = (120, 108, 90)
+
 # Greys for side tokens in greyscale: far apart so two sides never look alike.
 _SIDE_GREYS = (34, 248, 150, 200, 92, 226)
 

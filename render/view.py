@@ -14,6 +14,7 @@ log = logging.getLogger(__name__)
 
 RGB = tuple[int, int, int]
 XY = tuple[int, int]
+XYZ = tuple[int, int, int]
 
 PATTERNS: frozenset[str] = frozenset(
     {
@@ -69,6 +70,8 @@ class UnitToken:
     health_text: str = ""
     statuses: tuple[str, ...] = ()
     facing: int | None = None  # degrees clockwise from north (row 1 is north): an arrow on the token's rim
+    level: int = 0  # the floor the token stands on (0: the ground)
+    models: tuple[XYZ, ...] = ()  # the unit's other models, each (x, y, floor); the token is their leader
 
     @property
     def shown_name(self) -> str:
@@ -97,12 +100,37 @@ class CellEffect:
     kind: str
 
 
+EDGE_KINDS: frozenset[str] = frozenset({"wall", "hedge", "fence", "creek", "lava"})
+
+
+@dataclass(frozen=True)
+class EdgeMark:
+    """Draw an obstacle on the side between two orthogonally adjacent squares, with any opening in it.
+
+    `opening` is the width of a door, window or hole (0: none); `openable` says whether models may
+    stand inside behind it; `tall` marks an obstacle infantry cannot cross.
+    """
+
+    a: XY
+    b: XY
+    kind: str
+    height: float = 0.0
+    opening: float = 0.0
+    openable: bool = True
+    tall: bool = False
+
+    def __post_init__(self) -> None:
+        """Refuse two squares that do not share a side."""
+        if abs(self.a[0] - self.b[0]) + abs(self.a[1] - self.b[1]) != 1:
+            raise ValueError(f"an edge joins two side-by-side squares, not {self.a} and {self.b}")
+
+
 @dataclass(frozen=True)
 class MapView:
     """Describe everything drawn on one map image.
 
     `map_version` is the base-layer cache key: two views with the same value
-    must have the same size, terrain and terrain styles. `status` is the title's
+    must have the same size, terrain, terrain styles, edges, roads and floors. `status` is the title's
     second line: the round, the phase and who acts now.
     """
 
@@ -117,6 +145,9 @@ class MapView:
     features: tuple[FeatureMark, ...] = ()
     effects: tuple[CellEffect, ...] = ()
     status: str = ""
+    edges: tuple[EdgeMark, ...] = ()
+    roads: frozenset[XY] = frozenset()
+    floors: tuple[XYZ, ...] = ()  # (x, y, floors) of each square with more than one floor
 
     def __post_init__(self) -> None:
         """Refuse a terrain tuple that does not match the map size."""

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from rules import turns
-from rules.coords import MAX_SIDE, Cell
+from rules.coords import MAX_SIDE, Cell, Edge
 from rules.dice import Dice
+from rules.edges import Obstacle, edges_from_list, edges_to_list
 from rules.errors import (
     GameError,
     IllegalOrderError,
@@ -80,6 +81,7 @@ class Battle(Generic[U]):
     last: dict[str, Any] = field(default_factory=dict)
     turn: dict[str, Any] = field(default_factory=dict)
     next_id: int = 1
+    edges: dict[Edge, Obstacle] = field(default_factory=dict)  # obstacles on the sides between squares
     _history: list[dict[str, Any]] = field(default_factory=list, repr=False, compare=False)
 
     # --- construction -------------------------------------------------------
@@ -138,6 +140,20 @@ class Battle(Generic[U]):
     def set_terrain(self, cell: Cell, key: str) -> None:
         """Set the terrain of a square (callers validate)."""
         self.terrain[cell.y * self.width + cell.x] = key
+
+    def check_edge(self, edge: Edge) -> Edge:
+        """Return the edge, or explain that one of its squares is off the map."""
+        for cell in edge.cells():
+            if not self.on_map(cell):
+                last = Cell(self.width - 1, self.height - 1)
+                raise IllegalOrderError(
+                    f"The edge {edge} touches {cell}, which is off the map; this map runs from A1 to {last}."
+                )
+        return edge
+
+    def edge_at(self, a: Cell, b: Cell) -> Obstacle | None:
+        """Return the obstacle on the side between two adjacent squares, if any."""
+        return self.edges.get(Edge.between(a, b))
 
     def square(self, cell: Cell) -> dict[str, Any]:
         """Return the mutable per-square state of a cell, created empty when needed."""
@@ -279,7 +295,7 @@ class Battle(Generic[U]):
         other = Battle.from_dict(snapshot)
         history = self._history
         for f in ("ruleset_id", "width", "height", "name", "terrain", "units", "sides", "status",
-                  "round", "constants", "cells", "map_version", "last", "turn", "next_id"):
+                  "round", "constants", "cells", "map_version", "last", "turn", "next_id", "edges"):
             setattr(self, f, getattr(other, f))
         self._history = history
 
@@ -293,7 +309,7 @@ class Battle(Generic[U]):
             "".join(chars[k] for k in self.terrain[y * self.width:(y + 1) * self.width])
             for y in range(self.height)
         ]
-        return {
+        doc = {
             "schema_version": SCHEMA_VERSION,
             "ruleset": self.ruleset_id, "name": self.name, "width": self.width, "height": self.height,
             "terrain": rows, "units": [u.to_dict() for u in self.units.values()],
@@ -302,6 +318,9 @@ class Battle(Generic[U]):
             "map_version": self.map_version, "last": copy.deepcopy(self.last), "turn": copy.deepcopy(self.turn),
             "next_id": self.next_id,
         }
+        if self.edges:  # documents without edges stay as they were
+            doc["edges"] = edges_to_list(self.edges)
+        return doc
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Battle[Any]:
@@ -335,6 +354,9 @@ class Battle(Generic[U]):
         battle.map_version = int(data.get("map_version", 1))
         battle.last = copy.deepcopy(data.get("last", {}))
         battle.turn = copy.deepcopy(data.get("turn", {}))
+        battle.edges = edges_from_list(list(data.get("edges", [])))
+        for edge in battle.edges:
+            battle.check_edge(edge)
         return battle
 
 

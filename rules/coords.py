@@ -93,3 +93,68 @@ def line_cells(a: Cell, b: Cell) -> list[Cell]:
         if e2 <= dx:
             err += dx
             y0 += sy
+
+
+_EDGE_DIRS = {"n": (0, -1), "s": (0, 1), "e": (1, 0), "w": (-1, 0)}
+_EDGE_HELP = "Write an edge as two side-by-side squares, like `C3|C4`, or a square and a side, like `C3:n` (n, s, e or w)."
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Edge:
+    """The side shared by two orthogonally adjacent squares; `a` is always the upper or left one."""
+
+    a: Cell
+    b: Cell
+
+    @classmethod
+    def between(cls, one: Cell, two: Cell) -> Edge:
+        """Return the edge between two orthogonally adjacent squares, in canonical order."""
+        if abs(one.x - two.x) + abs(one.y - two.y) != 1:
+            raise InvalidOrderError(
+                f"{one} and {two} do not share a side, so there is no edge between them. {_EDGE_HELP}"
+            )
+        return cls(min(one, two, key=lambda c: (c.y, c.x)), max(one, two, key=lambda c: (c.y, c.x)))
+
+    @classmethod
+    def of(cls, cell: Cell, side: str) -> Edge:
+        """Return the edge on one side (n, s, e, w) of a square."""
+        step = _EDGE_DIRS.get(side.strip().lower()[:1])
+        if step is None or side.strip().lower() not in ("n", "s", "e", "w", "north", "south", "east", "west"):
+            raise InvalidOrderError(f"`{side}` is not a side of a square; use n, s, e or w. {_EDGE_HELP}")
+        other = Cell(cell.x + step[0], cell.y + step[1])
+        if other.x < 0 or other.y < 0:
+            raise InvalidOrderError(
+                f"The {side} side of {cell} is the edge of the map: there is no square beyond it. {_EDGE_HELP}"
+            )
+        return cls.between(cell, other)
+
+    @classmethod
+    def parse(cls, text: str) -> Edge:
+        """Parse `C3|C4` or `C3:n`, case-insensitively."""
+        raw = text.strip()
+        if "|" in raw:
+            left, _, right = raw.partition("|")
+            return cls.between(Cell.parse(left), Cell.parse(right))
+        if ":" in raw:
+            cell, _, side = raw.partition(":")
+            return cls.of(Cell.parse(cell), side)
+        shown = raw if len(raw) <= 20 else raw[:20] + "…"
+        raise InvalidOrderError(f"`{shown}` is not an edge. {_EDGE_HELP}")
+
+    @property
+    def horizontal(self) -> bool:
+        """Return whether the edge runs left to right (its squares are one above the other)."""
+        return self.a.x == self.b.x
+
+    def cells(self) -> tuple[Cell, Cell]:
+        """Return the two squares the edge separates."""
+        return (self.a, self.b)
+
+    def segment(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """Return the edge as a segment on the grid lines (square corners in square units)."""
+        if self.horizontal:
+            return ((self.a.x, self.b.y), (self.a.x + 1, self.b.y))
+        return ((self.b.x, self.a.y), (self.b.x, self.a.y + 1))
+
+    def __str__(self) -> str:
+        return f"{self.a}|{self.b}"

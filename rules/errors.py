@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 class GameError(Exception):
-    """Base of every error a player or GM can cause; its message says what to do instead."""
+    """Base of every error a player or GM can cause; its message says what to do instead.
 
-    def __init__(self, message: str) -> None:
+    `cells` names squares worth drawing with the refusal (the legal ones, say), as `A1`-style labels.
+    """
+
+    def __init__(self, message: str, *, cells: Iterable[str] = ()) -> None:
         super().__init__(message)
         self.message = message
+        self.cells: tuple[str, ...] = tuple(cells)
 
     def __str__(self) -> str:
         return self.message

@@ -115,16 +115,17 @@ def paint_cells(battle: Battle[Any], order: Paint) -> list[Cell]:
     elif order.frm is None:
         raise InvalidOrderError("Say where to paint: `from:` a cell (and `to:` a second corner for a rectangle).")
     else:
-        a = battle.check_cell(order.frm)
-        b = battle.check_cell(order.to) if order.to is not None else a
-        cells = [
-            Cell(x, y)
-            for y in range(min(a.y, b.y), max(a.y, b.y) + 1)
-            for x in range(min(a.x, b.x), max(a.x, b.x) + 1)
-        ]
+        cells = rectangle(battle, order.frm, order.to)
     if len(cells) > MAX_PAINT_CELLS:
         raise InvalidOrderError(f"Paint at most {MAX_PAINT_CELLS} squares at once.")
     return cells
+
+
+def rectangle(battle: Battle[Any], first: Cell, second: Cell | None) -> list[Cell]:
+    """Return the squares of the rectangle between two corners (one square without a second), checked on the map."""
+    a = battle.check_cell(first)
+    b = battle.check_cell(second) if second is not None else a
+    return [Cell(x, y) for y in range(min(a.y, b.y), max(a.y, b.y) + 1) for x in range(min(a.x, b.x), max(a.x, b.x) + 1)]
 
 
 def lay_terrain(battle: Battle[Any], cells: list[Cell], terrain: TerrainType, outcome: Outcome) -> None:

@@ -177,6 +177,35 @@ class Paint(Order):
     cells: tuple[Cell, ...] = ()
 
 
+@_order("import-map")
+@dataclass(frozen=True)
+class ImportMap(Order):
+    """Replace the battle's map with a map file: terrain, size, the system's layers and any edges."""
+
+    text: str
+
+
+@_order("set-edge")
+@dataclass(frozen=True)
+class SetEdge(Order):
+    """Put an obstacle on the edges between squares (`C3|C4` or `C3:n`, several with commas)."""
+
+    edges: str
+    obstacle: str = "wall"
+    height: str = "1"
+    thickness: str = "0.5"
+    opening: str = "0"
+    openable: bool = True
+
+
+@_order("clear-edge")
+@dataclass(frozen=True)
+class ClearEdge(Order):
+    """Take the obstacles off some edges."""
+
+    edges: str
+
+
 @_order("add-unit")
 @dataclass(frozen=True)
 class AddUnit(Order):

@@ -13,14 +13,17 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from rules.coords import Cell, Edge
+from rules.edges import Obstacle
 from rules.errors import RulesetError
 from rules.orders import CORE_ORDERS, Authority, Move, Order, add_order_table, order_kind
 
 if TYPE_CHECKING:
     from rules.battle import Battle
     from rules.dice import Dice
+    from rules.mapfile import Layer
     from rules.outcome import Outcome
-    from rules.statblock_file import UnitSpec
+    from rules.statfile import UnitSpec
     from rules.units import Unit
 
 Handler = Callable[["Battle[Any]", Any, "Dice", "Outcome"], None]
@@ -121,6 +124,15 @@ class HandlerTable:
         return frozenset(self._handlers).union(*(t.kinds for t in self._shared))
 
 
+@dataclass(frozen=True)
+class Structures:
+    """What a system's map carries besides terrain, for drawing: obstacles on sides, roads, floors."""
+
+    edges: tuple[tuple[Edge, Obstacle, bool], ...] = ()  # each obstacle, and whether it stops infantry
+    roads: frozenset[Cell] = frozenset()
+    floors: tuple[tuple[Cell, int], ...] = ()  # squares of more than one floor
+
+
 @dataclass
 class System:
     """A rule system: rulesets, orders and how they resolve, its unit type and legal-order generation."""
@@ -136,8 +148,12 @@ class System:
     initiative_tokens: frozenset[str] = frozenset()
     has_map: bool = True
     describe: str = ""
+    map_layers: tuple[Layer, ...] = ()  # the layers its map files carry after the terrain grid
+    map_edges: bool = False  # whether it plays obstacles on the sides between squares (an [edges] list)
+    structures: Callable[[Battle[Any]], Structures] | None = None  # its roads, floors and obstacles to draw
     reach: Reach | None = None  # without one, reach is read off the Move orders `legal_orders` generates
-    # Reads a stat-block file of this system's units (each unit's stats checked; errors name line and field).
+    # Reads a stat-block file of its units (`/unit import`): each unit's stats checked, errors name line and
+    # field; placing them is its add-unit handler's (raising `PlacementError` names the file's `at` field).
     statblocks: StatblockReader | None = None
 
     def plays(self, kind: str) -> bool:

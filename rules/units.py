@@ -29,6 +29,8 @@ class Unit:
 
     # The one-letter marks a system draws on a unit's map token, by status (a system lists its own).
     BADGES: ClassVar[Mapping[str, str]] = {}
+    # Whether the unit's map token carries a health bar (a system whose units take no damage says no).
+    HEALTH_BAR: ClassVar[bool] = True
 
     @property
     def cell(self) -> Cell:
@@ -82,6 +84,15 @@ class Unit:
     def stat_lines(self) -> list[tuple[str, str]]:
         """Return the unit's stat block as (heading, value) pairs, for a stat-block card."""
         return []
+
+    @property
+    def token_floor(self) -> int:
+        """Return the floor of a building the unit's token stands on (0: the ground)."""
+        return 0
+
+    def other_models(self) -> tuple[tuple[int, int, int], ...]:
+        """Return where the unit's models stand besides the one its token shows, as (x, y, floor)."""
+        return ()
 
     def stat_bonus(self, token: str) -> int | None:
         """Return the value an initiative formula's token (`AB`...) stands for, or None if unknown."""

@@ -9,9 +9,8 @@ from bot.mapimport.grid import FeaturePlacement
 from rules.battle import Battle
 from rules.dice import Dice
 from rules.errors import GameError, IllegalOrderError
-from rules.orders import Order
+from rules.orders import ImportMap, Order
 from rules.systems.strategic.actions.features import PlaceFeature
-from rules.systems.strategic.actions.terrain import ImportMap
 
 if TYPE_CHECKING:
     from bot.service import Actor, BattleRecord, Result, TableService

@@ -17,6 +17,7 @@ from rules.systems.strategic.terrain import OVER_WATER
 log = logging.getLogger(__name__)
 
 IGNORE = "ignore"
+LAYER_NAMES = tuple(layer.name for layer in LAYERS)
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ def split_value(ruleset: Ruleset, value: str, where: str) -> tuple[str | None, s
         if not part:
             continue
         low = part.lower()
-        if low in LAYERS:
+        if low in LAYER_NAMES:
             marks.add(low)
         elif low == IGNORE:
             return None, {IGNORE}
@@ -80,7 +81,7 @@ def map_text(ruleset: Ruleset, grid: Grid, default: str) -> str:
     battle = Battle.new(ruleset.id, grid.width, grid.height, "Imported map")
     battle.terrain = [key or default for key in grid.terrain]
     for cell, marks in sorted(grid.flags.items()):
-        for mark in sorted(marks & set(LAYERS)):
+        for mark in sorted(marks & set(LAYER_NAMES)):
             terrain = ruleset.terrain[battle.terrain[cell.y * grid.width + cell.x]]
             if mark == "deep" and not (terrain.water or terrain.key in OVER_WATER):
                 raise MapImportError(f"{cell} is marked deep water but is {terrain.name}; only water can be deep.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -16,7 +17,8 @@ MAX_LINES = 25
 TITLES = {
     "paint": "Terrain painted", "add-unit": "Unit added", "edit-unit": "Unit edited", "remove-unit": "Unit removed",
     "start": "Battle started", "end": "Battle ended", "set-rule": "Rule changed", "move": "Move",
-    "test": "Test", "roll": "Roll",
+    "test": "Test", "roll": "Roll", "set-edge": "Obstacles set", "clear-edge": "Obstacles cleared",
+    "set-road": "Road", "set-floors": "Floors", "place": "Models placed", "take-action": "Action",
 }
 
 
@@ -64,11 +66,15 @@ def effect_line(effect: dict[str, Any]) -> str:
         return f"{e['cells']} square(s) painted {e['terrain']}"
     if kind == "unit_added":
         owner = f" for <@{effect['owner']}>" if effect.get("owner") else ""
-        return f"{e['unit']} ({e['side']}) placed on {e['at']}{owner}"
+        models = effect.get("models")
+        around = f"; its other models on {spots(models)}" if models else ""
+        return f"{e['unit']} ({e['side']}) placed on {e['at']}{owner}{around}"
     if kind == "unit_removed":
         return f"{e['unit']} removed from {e['at']}"
     if kind == "unit_edited":
         return f"{e['unit']}: changed {e['fields']}"
+    if kind in M42_LINES:
+        return M42_LINES[kind](effect)
     if kind == "battle_started":
         return f"Round {e['round']} begins."
     if kind == "battle_ended":
@@ -77,6 +83,47 @@ def effect_line(effect: dict[str, Any]) -> str:
         return f"`{e['key']}`: {e['old']} \u2192 {e['new']} (default {e['default']})"
     details = ", ".join(f"{k} {v}" for k, v in e.items() if k != "type")
     return f"{kind.replace('_', ' ')}: {details}" if details else kind.replace("_", " ")
+
+
+MAX_SPOTS = 12
+
+
+def spots(names: list[str]) -> str:
+    """Return a list of squares or sides (the rules' own labels, like `C4^1` or `C3|C4`), cut after a dozen."""
+    shown = ", ".join(str(n) for n in names[:MAX_SPOTS])
+    return shown + (f" and {len(names) - MAX_SPOTS} more" if len(names) > MAX_SPOTS else "")
+
+
+HALVING_WORDS = {"area": "area terrain", "obstacle": "a linear obstacle", "wall": "a wall without an opening"}
+
+
+def _action_taken(effect: dict[str, Any]) -> str:
+    """Say how far an M42 leader went for its action, what halved it, and where the models stand."""
+    action = str(effect["action"]).replace("-", " ").title()
+    halved = ", ".join(HALVING_WORDS.get(h, h) for h in effect.get("halved", []))
+    why = f", halved once for {halved} (A90)" if halved else ""
+    line = (f"{safe(effect['unit'])}: {action} {safe(effect['frm'])} \u2192 {safe(effect['to'])}, "
+            f"{effect['walked']:g}\" of {effect['allowance']:g}\"{why}")
+    models = effect.get("models")
+    return line + (f"; models on {spots(models)}" if models else "")
+
+
+def _edges_set(effect: dict[str, Any]) -> str:
+    kind = str(effect["obstacle"]).replace("lava", "lava channel").capitalize()
+    tall = f" {effect['height']:g}\" tall" if effect.get("height") else ""
+    door = f", with an opening {effect['opening']:g}\" wide" if effect.get("opening") else ""
+    count = int(effect["count"])
+    return f"{kind}{tall}{door} on {count} side{'s' if count != 1 else ''}: {spots(list(effect['edges']))}"
+
+
+M42_LINES: dict[str, Callable[[dict[str, Any]], str]] = {
+    "action_taken": _action_taken,
+    "placed": lambda e: f"{safe(e['unit'])}'s models now stand on {spots(list(e['models']))}",
+    "edges_set": _edges_set,
+    "edges_cleared": lambda e: f"Obstacles taken off {e['count']} side(s): {spots(list(e['edges']))}",
+    "road": lambda e: (f"Road laid on {e['cells']} square(s)" if e["on"] else f"Road lifted from {e['cells']} square(s)"),
+    "floors": lambda e: f"{e['cells']} square(s) now have {e['floors']} floor(s)",
+}
 
 
 def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -> discord.Embed:
@@ -91,7 +138,7 @@ def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -
     lines: list[str] = []
     data = outcome.data
     # A system that measures a move by an allowance and a path cost says so; every move names its path.
-    if outcome.kind == "move" and "allowance" in data:
+    if outcome.kind == "move" and "base_label" in data:
         lines.append(
             f"{data['base_label']} \u2192 {data['mode'].title()} allows **{data['allowance']}** {data['spent_unit']}; "
             f"path cost **{data['cost']}**"

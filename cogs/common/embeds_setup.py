@@ -15,6 +15,14 @@ SETUP_TITLES = {
 }
 
 
+# What the counts of a map import mean, in the order they are read out.
+MAP_MARKS = {
+    "deep": ("deep-water square", "deep-water squares"), "storm": ("storm square", "storm squares"),
+    "road": ("road square", "road squares"), "floors": ("square of several floors", "squares of several floors"),
+    "edges": ("obstacle on a side", "obstacles on sides"),
+}
+
+
 def _squares(cells: list[str]) -> str:
     return ", ".join(safe(c) for c in cells)
 
@@ -50,9 +58,8 @@ def setup_effect_line(effect: dict[str, Any]) -> str:
                     f"**{effect['pool']} FP**.")
         return f"{side}'s feature point pool is the usual one: **{effect['pool']} FP**."
     if kind == "map_imported":
-        deep = _count(int(effect.get("deep", 0)), "deep-water square", "deep-water squares")
-        storm = _count(int(effect.get("storm", 0)), "storm square", "storm squares")
-        return f"New map: {effect['width']}\u00d7{effect['height']} squares, {deep}, {storm}."
+        parts = [_count(int(effect[key]), one, many) for key, (one, many) in MAP_MARKS.items() if key in effect]
+        return f"New map: {effect['width']}\u00d7{effect['height']} squares, {', '.join(parts)}."
     if kind == "unit_edited":
         fields = ", ".join(safe(str(f).replace("_", " ")) for f in effect.get("fields", []))
         return f"{safe(effect['unit'])}: changed {fields}."

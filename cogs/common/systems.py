@@ -52,8 +52,9 @@ def builtin_front_ends() -> dict[str, FrontEnd]:
     """Return the front ends shipped for the systems that have their own pieces, by system id."""
     from cogs.combat_action.front import FRONT_END as combat_action
     from cogs.common.strategic import FRONT_END as strategic
+    from cogs.m42.front import FRONT_END as m42
 
-    return {"strategic": strategic, "combat_action": combat_action}
+    return {"strategic": strategic, "combat_action": combat_action, "m42": m42}
 
 
 def register_front_end(system_id: str, front_end: FrontEnd) -> None:

@@ -50,6 +50,23 @@ COMBAT_ACTION_PLAYER = (
     "`/ca posture` (flat down, get up, aim), `/ca hatch`, `/ca embark`, `/ca disembark`, `/ca reload`, "
     "`/ca unjam`, `/ca action` (hide, jump, climb, impart an order, open a door, pilot, control a robot)."
 )
+M42_GM_GUIDE = (
+    "Units of a leader and models, in inches: `/battle new name:… ruleset:m42 width:34 height:20` "
+    "(1 square = 1 inch; `/battle rules set key:inches_per_square value:2` changes it). Paint woods, fields, "
+    "marsh, rocky ground, hills, ruins, buildings and lava with `/map paint`; walls, hedges, fences, creeks and "
+    "lava channels go on square sides: `/map edge edges:L1-L9:e obstacle:wall height:2` (over 3\" stops "
+    "infantry; `opening:1` makes a door, `openable:False` keeps models outside). `/map road from:A15 to:Z15`, "
+    "`/map floors from:AA12 to:AE17 floors:2`; or `/map import` a file with `[road]`, `[floors]` and `[edges]`. "
+    "`/unit add name side at ld:3 models:5 [interlinked]` places the leader and the bot the models (or "
+    "`/unit import`). Action distances and every ruling are in `/battle rules show`."
+)
+M42_PLAYER_GUIDE = (
+    "M42: `/move unit:… to:J5 mode:advance` moves the leader (advance, shooting-advance 6\"; fall-back, "
+    "at-the-double 12\"; assault), halved once through area terrain, over an obstacle or a wall without opening; "
+    "+2\" along one road. `/action … floor:1 models:\"I5 J4^1\"` climbs and places models by hand; "
+    "`/place unit models` re-places them; `/radius unit` shows where they may stand. A refusal names the rule "
+    "and shows the legal squares."
+)
 PLAYER_GUIDE = (
     "When it is your turn you are pinged with the map and buttons (End turn, My options, Show map).\n"
     "`/move unit:… to:E5 mode:full` moves along the cheapest legal path; leave out `to` to see your reach.\n"
@@ -82,7 +99,9 @@ class HelpCog(commands.Cog):
             embed.add_field(name="Surface Combat (no map)", value=SURFACE_GUIDE, inline=False)
             embed.add_field(name="Combat Action (squads, vehicles, robots): the GM", value=COMBAT_ACTION_GM,
                             inline=False)
+            embed.add_field(name="M42: leaders, models and Command Radius", value=M42_GM_GUIDE, inline=False)
         if role in (None, "player"):
             embed.add_field(name="Players", value=PLAYER_GUIDE, inline=False)
             embed.add_field(name="Combat Action players", value=COMBAT_ACTION_PLAYER, inline=False)
+            embed.add_field(name="Players in M42", value=M42_PLAYER_GUIDE, inline=False)
         await reply(interaction, embed=embed, ephemeral=True)

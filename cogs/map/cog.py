@@ -28,13 +28,18 @@ from cogs.map.autocomplete import range_weapon_choices
 from cogs.map.show import ShowRequest, access, render_request, shown_embed
 from cogs.map.text import page_embed, text_pages
 from rules import orders as o
+from rules.edges import MAX_INCHES
 from rules.errors import GameError
-from rules.systems.strategic.mapfile import format_map
+from rules.mapfile import format_map
+from rules.systems.m42.actions import MAX_FLOORS
+from rules.systems.m42.orders import SetFloors, SetRoad
 
+EdgeKind = Literal["wall", "hedge", "fence", "creek", "lava", "none"]
+Inches = app_commands.Range[float, 0.0, MAX_INCHES]
 StyleName = Literal["river-valley", "city", "mountains", "forest", "coast", "islands"]
 
 
-class MapCog(commands.GroupCog, group_name="map", group_description="Show the battle map, paint terrain, import and export it"):
+class MapCog(commands.GroupCog, group_name="map", group_description="Show the battle map, paint terrain, walls, roads and floors, import and export it"):
     """Show the map (as a picture or as text), paint terrain, and bring whole maps in and out."""
 
     def __init__(self, bot: commands.Bot) -> None:
@@ -89,6 +94,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
                    side: str | None = None, hidden: bool = False) -> None:
         """Answer the whole map as text, a page at a time, with the full text attached; only to you."""
         record = await battle_here(interaction)
+        require_map(record.ruleset, "read a map aloud")
         service = service_of(interaction)
         actor = actor_of(interaction)
         battle = await service.load(record)
@@ -122,7 +128,49 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
         if not cells and from_ is None:
             raise GameError("Say where to paint: `from` (and `to` for a rectangle) or `cells` (like `A1 B4`).")
         order = o.Paint(terrain=terrain, cells=cells_from_text(cells)) if cells else o.Paint(terrain=terrain, frm=from_, to=to)
+        await self._change(interaction, order)
+
+    @app_commands.command(name="edge", description="Put a wall, hedge, fence, creek or lava channel on square sides (GM)")
+    @app_commands.describe(
+        edges="Sides like `L1|M1` or `C3:n` (n s e w), or a run like `L1-L9:e`; several with commas",
+        obstacle="What stands there; `none` takes the obstacles off those sides",
+        height="Height in inches; taller than 3 stops an infantry leader and placement beyond it",
+        thickness="Width in inches; wider than 1 plays as area terrain",
+        opening="Width in inches of a door, window or hole in it (0: none); a model per full half inch",
+        openable="Models may stand inside behind the opening (default); false: they stand outside against the wall",
+    )
+    async def edge(self, interaction: discord.Interaction, edges: str, obstacle: EdgeKind = "wall",
+                   height: Inches = 1.0, thickness: Inches = 0.5, opening: Inches = 0.0,
+                   openable: bool = True) -> None:
+        """Set or clear obstacles on the sides between squares."""
+        text = edges[:2000]
+        order: o.Order = o.ClearEdge(edges=text) if obstacle == "none" else o.SetEdge(
+            edges=text, obstacle=obstacle, height=f"{height:g}", thickness=f"{thickness:g}", opening=f"{opening:g}",
+            openable=openable)
+        await self._change(interaction, order)
+
+    @app_commands.command(name="road", description="Lay a road over a rectangle of squares, or lift it (GM)")
+    @app_commands.describe(from_="First corner, like A15", to="Opposite corner, like Z15 (leave out for one square)",
+                           remove="Lift the road from these squares instead")
+    @app_commands.rename(from_="from")
+    async def road(self, interaction: discord.Interaction, from_: CellArg, to: CellArg | None = None,
+                   remove: bool = False) -> None:
+        """Lay or lift a road; road squares side by side are one connected road."""
+        await self._change(interaction, SetRoad(frm=from_, to=to, on=not remove))
+
+    @app_commands.command(name="floors", description="Give building or ruin squares their number of floors (GM)")
+    @app_commands.describe(from_="First corner, like AA12", floors="Floors, 1 for the ground floor alone",
+                           to="Opposite corner (leave out for one square)")
+    @app_commands.rename(from_="from")
+    async def floors(self, interaction: discord.Interaction, from_: CellArg,
+                     floors: app_commands.Range[int, 1, MAX_FLOORS], to: CellArg | None = None) -> None:
+        """Set the floors of building or ruin squares."""
+        await self._change(interaction, SetFloors(frm=from_, floors=floors, to=to))
+
+    async def _change(self, interaction: discord.Interaction, order: o.Order) -> None:
+        """Apply a change to the map and post the whole map with it."""
         record = await battle_here(interaction)
+        require_map(record.ruleset, "change the map")
         service = service_of(interaction)
         result = await service.execute(actor_of(interaction), record, order, render=False)
         await defer(interaction)
@@ -180,6 +228,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
                         height: app_commands.Range[int, 1, 100] | None = None) -> None:
         """Generate a map from a style and a seed and lay it, like an import."""
         record = await battle_here(interaction)
+        require_map(record.ruleset, "generate a map")
         service = service_of(interaction)
         actor = actor_of(interaction)
         await service.require_gm(actor, record, "generate a map")
@@ -199,7 +248,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
 
     @app_commands.command(name="export", description="Get the map as a text file to edit and bring back with /map import")
     async def export(self, interaction: discord.Interaction) -> None:
-        """Attach the battle's map file (terrain, storm and deep water; never features)."""
+        """Attach the battle's map file (terrain, its ruleset's layers and edges; never features)."""
         record = await battle_here(interaction)
         require_map(record.ruleset, "export a map")
         battle = await service_of(interaction).load(record)

@@ -13,7 +13,7 @@ from cogs.common.embeds import INFO, safe
 from cogs.common.secrets import own_sides, secret_sides
 from rules.battle import Battle
 from rules.coords import Cell
-from rules.errors import GameError, NotAllowedError, NotFoundError
+from rules.errors import GameError, NoMapError, NotAllowedError, NotFoundError
 
 DEFAULT_RADIUS = 6
 
@@ -125,10 +125,12 @@ async def render_request(service: TableService, record: BattleRecord, battle: Ba
         focus = (request.at.x, request.at.y)
         title += f", around {request.at}"
     highlight = {} if request.full or focus else last_action(battle)
-    image = await service.render(battle, highlight, full=request.full, viewer_sides=sides,
+    drawn = await service.render(battle, highlight, full=request.full, viewer_sides=sides,
                                  show_hidden=request.hidden, battle_id=record.id, focus=focus,
                                  radius=request.radius or DEFAULT_RADIUS, palette=palette)
-    return Shown(image, title, notes, seen.private)
+    if drawn is None:
+        raise NoMapError(f"{battle.system.name} has no map to show.")
+    return Shown(drawn, title, notes, seen.private)
 
 
 def shown_embed(battle: Battle, shown: Shown) -> discord.Embed:

@@ -28,10 +28,13 @@ from cogs.unit.importing import (
 from cogs.unit.stats_text import parse_stats
 from rules import orders as o
 from rules.errors import GameError
+from rules.systems.m42.units import MAX_LD, MAX_MODELS
 
 Char = app_commands.Range[int, 0, 200]
 Pool = app_commands.Range[int, 0, 10000]
 Trait = app_commands.Range[int, 0, 100]
+Leadership = app_commands.Range[int, 1, MAX_LD]
+Models = app_commands.Range[int, 1, MAX_MODELS]
 UnitClass = Literal["eva", "superheavy", "infantry", "vehicle", "walker", "other"]
 FILE_STATS = ("weapons", "skills")  # what a stat-block file attached to /unit edit replaces
 
@@ -48,7 +51,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(name="add", description="Put a unit on the map (GM)")
+    @app_commands.command(name="add", description="Put a unit on the map (GM); M42: its leader, the models around it")
     @app_commands.describe(
         name="Unit name (1-64 characters, unique in this battle)", side="Side it fights for (created if new)",
         at="Square to place it on, like E5", owner="Player who commands it (leave out: the GM)",
@@ -56,6 +59,9 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         bs="Ballistic Skill", ws="Weapon Skill", s="Strength", t="Toughness", int_="Intelligence",
         wounds="Wounds (characters)", magnitude="Magnitude (Hordes)", ap="Armour on every location",
         flyer="Flyer(X) movement value", hoverer="Hoverer(X) movement value",
+        ld="M42: Leadership (Ld); the Command Radius is 2 x Ld inches", models="M42: models in the unit, leader included",
+        interlinked="M42: the Interlinked special rule (ignores terrain Command Radius penalties)",
+        vehicle="M42: a vehicle, not infantry (impassable terrain and tall walls do not stop it)",
         stats="Any other stats as key=value, like `kind=vehicle pf=6 mv=30` (Combat Action), or a JSON object",
     )
     @app_commands.rename(int_="int")
@@ -65,12 +71,15 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
                   ag: Char | None = None, bs: Char | None = None, ws: Char | None = None, s: Char | None = None,
                   t: Char | None = None, int_: Char | None = None, wounds: Pool | None = None,
                   magnitude: Pool | None = None, ap: Trait | None = None, flyer: Trait | None = None,
-                  hoverer: Trait | None = None, stats: str = "") -> None:
-        """Add a unit."""
+                  hoverer: Trait | None = None, ld: Leadership | None = None, models: Models | None = None,
+                  interlinked: bool | None = None, vehicle: bool | None = None, stats: str = "") -> None:
+        """Add a unit; an M42 unit's models are placed legally around its leader."""
         require_map((await battle_here(interaction)).ruleset, "place a unit `at` a square")
         typed = parse_stats(stats)
+        traits = [rule for rule, on in (("interlinked", interlinked), ("vehicle", vehicle)) if on]
         stats_given = stats_from(kind=kind, ag=ag, bs=bs, ws=ws, s=s, t=t, int=int_, wounds=wounds,
-                                 magnitude=magnitude, ap=ap, flyer=flyer, hoverer=hoverer)
+                                 magnitude=magnitude, ap=ap, flyer=flyer, hoverer=hoverer, ld=ld, models=models,
+                                 traits=traits or None)
         stats_given.update(typed)
         order = o.AddUnit(name=name, side=side, at=at, owner=owner.id if owner else None, stats=stats_given or None)
         await self._run(interaction, order)
@@ -123,7 +132,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         squads="Squads in the Horde", ap="Armour on every location",
         supreme_commander="The side's Supreme Commander: feature points come from its Intelligence Bonus",
         file="A .toml stat-block file of one unit: its weapons and skills replace this unit's",
-        stats="Any other stats as key=value, like `statuses=pinned pf=3` (Combat Action), or a JSON object",
+        stats="Any other stats as key=value, like `statuses=pinned pf=3` (Combat Action) or `ld=3 models=6` (M42)",
     )
     @app_commands.rename(int_="int", class_="class")
     @app_commands.autocomplete(unit=unit_choices, side=new_side_choices)

@@ -13,7 +13,7 @@ from rules.battle import Battle, check_name
 from rules.dice import Dice
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError
 from rules.orders import AddUnit, RemoveUnit
-from rules.statblock_file import PlacementError, StatError, UnitSpec, field_label
+from rules.statfile import PlacementError, StatError, UnitSpec, field_label
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ def _check_placement(trial: Battle, lines: list[str], spec: UnitSpec, order: Add
     except StatError as exc:
         raise InvalidOrderError(f"{where(lines, spec, exc.path)}: {exc.message}") from None
     except PlacementError as exc:
-        raise IllegalOrderError(f"{where(lines, spec, exc.path)}: {exc.message}") from None
+        raise IllegalOrderError(f"{where(lines, spec, exc.path)}: {exc.message}", cells=exc.cells) from None
     except GameError as exc:
         raise GameError(f"Line {spec.line} (unit {spec.name}): {exc.message}") from None
 

@@ -1,4 +1,4 @@
-"""The base layer: terrain, grid lines and edge labels, cached per map version."""
+"""The base layer: terrain, roads, grid lines, obstacles on edges, floors and edge labels, cached per map version."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from PIL import Image, ImageDraw
 from render.cache import LayerCache
 from render.fonts import draw_centred, draw_left, draw_right
 from render.geometry import LABEL_PAD, MAP_EDGE_PX, Geometry
+from render.layers.structures import draw_edges, draw_floors, draw_roads
 from render.palette import LABEL_INK, MAP_EDGE, PAPER, UNKNOWN_TERRAIN, Palette
 from render.patterns import pattern_tile
 from render.view import MapView, TerrainStyle
@@ -59,7 +60,10 @@ def build_base(view: MapView, geometry: Geometry, palette: Palette) -> BaseLayer
     """Draw the base layer from scratch."""
     board = Image.new("RGB", (geometry.board_width, geometry.board_height), palette(PAPER))
     grid, keys = _terrain(view, geometry, palette)
+    draw_roads(grid, geometry, palette, view.roads)
     _grid_lines(grid, geometry)
+    draw_edges(grid, geometry, palette, view.edges)
+    draw_floors(grid, geometry, palette, view.floors)
     board.paste(grid, (geometry.gutter_left, geometry.gutter_top))
     draw = ImageDraw.Draw(board)
     _map_edges(draw, geometry, palette)

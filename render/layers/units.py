@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 
 from render.fonts import draw_centred, fit_size
 from render.geometry import Geometry
+from render.layers.models import draw_models
 from render.palette import (
     CONTESTED,
     HEALTH_TROUGH,
@@ -112,11 +113,16 @@ def draw_units(grid: Image.Image, geometry: Geometry, palette: Palette, view: Ma
     """Draw every unit inside the window."""
     draw = ImageDraw.Draw(grid)
     size = TokenSize.for_cell(geometry.cell_px)
+    if any(u.models for u in view.units):
+        draw_models(grid, geometry, palette, view, {u.key: side_colour(view, palette, u.side) for u in view.units})
     for (x, y), group in stacks(view, geometry).items():
         if len(group) == 1:
             _draw_single(grid, draw, geometry, palette, view, size, x, y, group[0])
         else:
             _draw_stack(grid, draw, geometry, palette, view, size, x, y, group)
+        for unit in group[:1]:
+            if unit.level > 0 and size.details:
+                _floor_badge(grid, draw, geometry, palette, x, y, unit.level, size.badge)
 
 
 def _draw_single(
@@ -173,6 +179,15 @@ def _draw_stack(
         badge(grid, draw, round(bx), round(by), height, more, palette(WHITE), palette(OUTLINE), palette(OUTLINE))
     if contested(group):
         draw_contested(draw, geometry.local_box(x, y), cp, palette)
+
+
+def _floor_badge(grid: Image.Image, draw: ImageDraw.ImageDraw, geometry: Geometry, palette: Palette,
+                 x: int, y: int, level: int, height: int) -> None:
+    """Tag a token standing on an upper floor with `^N` in its square's top-right corner."""
+    _, top, right, _ = geometry.local_box(x, y)
+    text = f"^{level}"
+    _, width = badge_measure(text, height)
+    badge(grid, draw, right - width - 1, top + 1, height, text, palette(WHITE), palette(OUTLINE), palette(OUTLINE))
 
 
 def draw_contested(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], cell_px: int, palette: Palette) -> None:

@@ -8,10 +8,11 @@ from rules.system import System, register, registered
 def builtin() -> list[System]:
     """Return every rule system shipped with battlepost."""
     from rules.systems.combat_action import SYSTEM as combat_action
+    from rules.systems.m42 import SYSTEM as m42
     from rules.systems.strategic import SYSTEM as strategic
     from rules.systems.surface import SYSTEM as surface
 
-    return [strategic, combat_action, surface]
+    return [strategic, combat_action, surface, m42]
 
 
 def install() -> list[System]:

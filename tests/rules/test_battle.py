@@ -124,6 +124,7 @@ def test_d100_test_success_and_degrees(battle_e: Battle) -> None:
     assert out.rolls[0].faces == (23,)
 
 
+@pytest.mark.constant("dof_plus_one")
 def test_d100_failure_degrees(battle_e: Battle) -> None:
     # A08: DoF = floor((roll - target) / 10)
     add(battle_e, "Eva-01", "NERV", "A1", ag=45)

@@ -13,6 +13,7 @@ from rules.coords import Cell
 from rules.errors import GameError
 from rules.orders import Move, SetRule, SkillTest
 from rules.outcome import Outcome
+from rules.systems import builtin
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.actions.other import Aim
 from rules.systems.strategic.area import target_count
@@ -24,19 +25,20 @@ RIFLE = {"name": "Rifle", "range": 300, "range_unit": "dm", "damage": "1d10", "t
 KNIFE = {"name": "Knife", "melee": True, "damage": "1d10", "type": "R"}
 
 
-def _data(ruleset: str) -> dict[str, dict[str, Any]]:
+def _data(package: str, ruleset: str) -> dict[str, dict[str, Any]]:
     """Read the constants as the data file writes them, not through the code under test."""
-    text = resources.files("rules.systems.strategic").joinpath(f"data/{ruleset}.toml").read_text()
+    text = resources.files(package).joinpath(f"data/{ruleset}.toml").read_text()
     constants: dict[str, dict[str, Any]] = tomllib.loads(text)["constants"]
     return constants
 
 
 def _bounded() -> list[tuple[str, str, int, int]]:
     out = []
-    for ruleset in ("strategic-p", "strategic-e"):
-        for key, spec in _data(ruleset).items():
-            if "min" in spec and "max" in spec:
-                out.append((ruleset, key, int(spec["min"]), int(spec["max"])))
+    for system in builtin():
+        for ruleset in system.ruleset_ids:
+            for key, spec in _data(system.package, ruleset).items():
+                if "min" in spec and "max" in spec:
+                    out.append((ruleset, key, int(spec["min"]), int(spec["max"])))
     return out
 
 
@@ -80,6 +82,7 @@ def _shot(b: Battle, **kw: Any) -> Outcome:
 # --- to-hit lines ---------------------------------------------------------------------
 
 
+@pytest.mark.constant("elevation_mod")
 @pytest.mark.parametrize("value", [0, 25])
 def test_elevation_mod(value: int) -> None:
     """000:L49 "Units on terrain take a Higher Ground bonus to hit (+10) against enemies in lower elevation" (A19)."""
@@ -89,6 +92,7 @@ def test_elevation_mod(value: int) -> None:
     assert _mods(_shot(b)).get("Elevation", 0) == value
 
 
+@pytest.mark.constant("smoke_hit_penalty")
 @pytest.mark.parametrize("value", [-5, -40])
 def test_smoke_hit_penalty(value: int) -> None:
     """A37: "a Smoke square has Hit Penalty -20, treated exactly like terrain Hit Penalty"."""
@@ -98,6 +102,7 @@ def test_smoke_hit_penalty(value: int) -> None:
     assert _mods(_shot(b))["Smoke on the line (1 square)"] == value
 
 
+@pytest.mark.constant("called_shot_penalty")
 @pytest.mark.parametrize("value", [-10, -35])
 def test_called_shot_penalty(value: int) -> None:
     """Parent rule: a called shot to a location takes -20 (constant called_shot_penalty)."""
@@ -106,6 +111,7 @@ def test_called_shot_penalty(value: int) -> None:
     assert _mods(_shot(b, called="head"))["Called shot (head)"] == value
 
 
+@pytest.mark.constant("modifier_cap")
 @pytest.mark.parametrize(("cap", "target"), [(5, 45), (20, 60), (60, 70)])
 def test_modifier_cap(cap: int, target: int) -> None:
     """A05: "clamp the sum of situational modifiers to [-60, +60]": BS 40 at Point Blank (+30) with a cap of 5 is 45."""
@@ -114,6 +120,7 @@ def test_modifier_cap(cap: int, target: int) -> None:
     assert _shot(b).tests[0]["target"] == target
 
 
+@pytest.mark.constant("defend_melee_penalty")
 @pytest.mark.parametrize("value", [-10, -45])
 def test_defend_melee_penalty(value: int) -> None:
     """Parent Defend: melee attacks against a defending unit take -20 (constant defend_melee_penalty)."""
@@ -123,6 +130,7 @@ def test_defend_melee_penalty(value: int) -> None:
     assert _mods(_shot(b, weapon="Knife"))["Target is defending"] == value
 
 
+@pytest.mark.constant("storm_bs_penalty")
 @pytest.mark.parametrize("value", [-10, -50])
 def test_storm_bs_penalty(value: int) -> None:
     """001:L62 "BS attacks against or from units in a storm, or travelling through one: -30" (A53)."""
@@ -132,6 +140,7 @@ def test_storm_bs_penalty(value: int) -> None:
     assert _mods(_shot(b))["Storm"] == value
 
 
+@pytest.mark.constant("aim_half", "aim_full")
 @pytest.mark.parametrize(("mode", "value"), [("half", 5), ("half", 30), ("full", 15), ("full", 45)])
 def test_aim_bonus(mode: str, value: int) -> None:
     """Parent Aim: a Half Action aim gives +10, a Full Action aim +20 to the next attack (aim_half, aim_full)."""
@@ -143,6 +152,7 @@ def test_aim_bonus(mode: str, value: int) -> None:
         assert _mods(_shot(b))["Aim"] == value
 
 
+@pytest.mark.constant("short_band_cap")
 @pytest.mark.parametrize(("cap", "short"), [(0, 10), (3, 0), (5, 10)])
 def test_short_band_cap(cap: int, short: int) -> None:
     """001:L32 "Short Range is considered to be half the weapon's range, or 10km, whichever is shorter" (A11)."""
@@ -160,6 +170,7 @@ def _test_line(b: Battle) -> int:
     return sum(m["value"] for m in out.tests[0]["breakdown"]["modifiers"] if m["label"].startswith("Difficult"))
 
 
+@pytest.mark.constant("dtv_test_penalty")
 @pytest.mark.parametrize(("per_point", "line"), [(0, 0), (5, -10), (12, -24)])
 def test_dtv_test_penalty(per_point: int, line: int) -> None:
     """000:L39 "take a -5 Difficult Terrain penalty to Agility, Parry and WS Attack tests per point of DTV" (Forest 2)."""
@@ -169,6 +180,7 @@ def test_dtv_test_penalty(per_point: int, line: int) -> None:
     assert _test_line(b) == line
 
 
+@pytest.mark.constant("storm_dtv_bonus")
 @pytest.mark.parametrize(("bonus", "line"), [(0, -10), (1, -15), (3, -25)])
 def test_storm_dtv_bonus(bonus: int, line: int) -> None:
     """001:L62 "A storm over other difficult terrain adds +1 to that terrain's DTV": Forest 2 in a storm is 3 (A53)."""
@@ -179,6 +191,7 @@ def test_storm_dtv_bonus(bonus: int, line: int) -> None:
     assert _test_line(b) == line
 
 
+@pytest.mark.constant("storm_dtv")
 @pytest.mark.parametrize(("dtv", "line"), [(0, 0), (2, -10), (6, -30)])
 def test_storm_dtv(dtv: int, line: int) -> None:
     """A53: "Effective DTV = base DTV + 1 when the base terrain has DTV >= 1, otherwise 2"; Plain in a storm is 2."""
@@ -188,6 +201,7 @@ def test_storm_dtv(dtv: int, line: int) -> None:
     assert _test_line(b) == line
 
 
+@pytest.mark.constant("horde_min_step_cost")
 @pytest.mark.parametrize(("value", "mp_cost"), [(1, 1), (3, 3)])
 def test_horde_min_step_cost(value: int, mp_cost: int) -> None:
     """A39: entering a square costs a Horde "max(1, effectiveDTV)" MP; on Plain that is the minimum step cost."""
@@ -197,6 +211,7 @@ def test_horde_min_step_cost(value: int, mp_cost: int) -> None:
     assert out.data["cost"] == mp_cost
 
 
+@pytest.mark.constant("min_move")
 @pytest.mark.parametrize(("value", "squares"), [(1, 1), (3, 3)])
 def test_min_move(value: int, squares: int) -> None:
     """A03: "Movement allowances ... have a minimum of 1": a Half Move with AB 1 gives floor(1/2) = 0, raised to it."""
@@ -209,6 +224,7 @@ def test_min_move(value: int, squares: int) -> None:
 # --- area and damage ------------------------------------------------------------------
 
 
+@pytest.mark.constant("blast_extra_targets")
 @pytest.mark.parametrize(("ruleset", "extra", "count"), [("strategic-p", 1, 4), ("strategic-p", 0, 3),
                                                          ("strategic-e", 0, 3), ("strategic-e", 2, 5)])
 def test_blast_extra_targets(ruleset: str, extra: int, count: int) -> None:
@@ -218,6 +234,7 @@ def test_blast_extra_targets(ruleset: str, extra: int, count: int) -> None:
     assert target_count(b, Weapon(name="Gun", blast=3)) == count
 
 
+@pytest.mark.constant("cone_extra_targets")
 @pytest.mark.parametrize(("extra", "count"), [(1, 11), (0, 10), (3, 13)])
 def test_cone_extra_targets(extra: int, count: int) -> None:
     """000:L26 "equal to the range of the weapon in dm,+1": a 10dm cone."""
@@ -226,6 +243,7 @@ def test_cone_extra_targets(extra: int, count: int) -> None:
     assert target_count(b, Weapon(name="Flamer", range=10, range_unit="dm", cone=True)) == count
 
 
+@pytest.mark.constant("at_field_divisor")
 @pytest.mark.parametrize(("divisor", "count"), [(2, 3), (3, 2), (10, 1)])
 def test_at_field_divisor(divisor: int, count: int) -> None:
     """001:L36 "treated as hitting targets equal to half the ATS amount" (A48, floor, minimum 1): ATS 7."""
@@ -234,6 +252,7 @@ def test_at_field_divisor(divisor: int, count: int) -> None:
     assert target_count(b, Weapon(name="Angel Cross", ats=7)) == count
 
 
+@pytest.mark.constant("horde_explosive_magnitude")
 @pytest.mark.parametrize(("extra", "lost"), [(0, 1), (1, 2), (4, 5)])
 def test_horde_explosive_magnitude(extra: int, lost: int) -> None:
     """A01: "each hit that does >=1 damage after AP/TB removes 1 Magnitude, and Blast/Explosive/etc. add extra"."""
@@ -245,6 +264,7 @@ def test_horde_explosive_magnitude(extra: int, lost: int) -> None:
     assert result["magnitude_lost"] == lost
 
 
+@pytest.mark.constant("cover_head_arms_bypass")
 @pytest.mark.parametrize(("bypass", "used"), [(True, 0), (False, 3)])
 def test_cover_head_arms_bypass(bypass: bool, used: int) -> None:
     """000:L37 "Non-AoE ranged attacks against units in cover ignore cover if the hit ... against the head or arms"."""
@@ -256,6 +276,7 @@ def test_cover_head_arms_bypass(bypass: bool, used: int) -> None:
     assert apply_damage(b, b.unit("Man"), dice(5), outcome, notation="1d10", location="head")["cover_used"] == used
 
 
+@pytest.mark.constant("cover_decay")
 @pytest.mark.parametrize(("decay", "left"), [(0, 16), (1, 15), (5, 11)])
 def test_cover_decay(decay: int, left: int) -> None:
     """000:L83 "Features with Cover AP decay as usual" (A22): a hit beating Barrier Walls 16 wears them down."""
@@ -268,6 +289,7 @@ def test_cover_decay(decay: int, left: int) -> None:
     assert b.square_state(Cell.parse("C3"))["feature_ap"] == left
 
 
+@pytest.mark.constant("cover_combine_bonus")
 @pytest.mark.parametrize(("bonus", "total"), [(0, 16), (1, 17), (4, 20)])
 def test_cover_combine_bonus_in_damage(bonus: int, total: int) -> None:
     """000:L84 "take the highest value between them and increase it by +1" (A22): Barrier Walls 16 over Forest 2."""

@@ -143,6 +143,7 @@ def test_too_many_or_repeated_squares_are_refused(p: Battle) -> None:
             InvalidOrderError, "listed twice")
 
 
+@pytest.mark.constant("feature_squares_contiguous")
 def test_contiguous_squares_when_the_gm_asks(p: Battle) -> None:
     """A27: contiguity is not required, but a GM flag may require it."""
     place(p, "trench", "Red", "C3", "H9")

@@ -8,7 +8,7 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.orders import Order
-from rules.statblock_file import StatError
+from rules.statfile import StatError
 from rules.systems.strategic.actions.gm import GmPlace, GmSet
 from rules.turnorders import StandingOrder
 from tests.rules.conftest import add, dice, start

@@ -9,10 +9,9 @@ from hypothesis import strategies as st
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError
-from rules.orders import Order, Paint
+from rules.orders import ImportMap, Order, Paint
 from rules.ruleset import get_ruleset
 from rules.systems.strategic.actions.features import PlaceFeature
-from rules.systems.strategic.actions.terrain import ImportMap
 from rules.systems.strategic.mapfile import format_map, map_flags, parse_map
 from tests.rules.conftest import add, dice
 

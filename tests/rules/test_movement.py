@@ -327,6 +327,7 @@ def test_rough_failure_by_two_degrees_is_harmless(battle_p: Battle) -> None:
     assert battle_p.unit("Scout").wounds == 10 and "prone" not in battle_p.unit("Scout").statuses
 
 
+@pytest.mark.constant("rough_fall_dof")
 def test_rough_fall_threshold_is_a_constant(battle_p: Battle) -> None:
     paint(battle_p, "rough", "B1")
     add(battle_p, "Scout", "Red", "A1", ag=40, wounds=10)
@@ -457,8 +458,11 @@ def test_horde_is_automatically_affected(battle_p: Battle) -> None:
     start(battle_p)
     out = move(battle_p, "Mob", "B1", "full", 5, 5)
     assert out.tests == []
-    lost = next(e for e in out.effects if e["type"] == "damage")["magnitude_lost"]
-    assert lost >= 1 and battle_p.unit("Mob").magnitude == 20 - lost
+    # A30.2 "Blast(4) matters only for (a) parent Horde extra-hit rules": 000:L25 "equal to the Blast Size+1" is
+    # 5 slots, all the Horde's (A15.3); 1d10+6 always hurts, and each Explosive hit removes 1 + 1 Magnitude (A01).
+    hits = [e for e in out.effects if e["type"] == "damage"]
+    assert len(hits) == 5 and all(h["magnitude_lost"] == 2 for h in hits)
+    assert battle_p.unit("Mob").magnitude == 10
 
 
 def test_friendly_and_flying_units_do_not_trigger(battle_p: Battle) -> None:
@@ -474,6 +478,7 @@ def test_friendly_and_flying_units_do_not_trigger(battle_p: Battle) -> None:
     assert battle_p.square_state(Cell.parse("B3"))["mine_triggers"] == 5
 
 
+@pytest.mark.constant("minefield_triggers")
 def test_minefield_is_removed_after_its_last_trigger(battle_p: Battle) -> None:
     battle_p.apply(SetRule(key="minefield_triggers", value="2"), dice())
     add(battle_p, "F1", "Blue", "A1", ag=40)

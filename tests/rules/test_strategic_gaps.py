@@ -121,6 +121,7 @@ def _storm_line(out: Outcome) -> int:
     return sum(m["value"] for m in out.tests[-1]["breakdown"]["modifiers"] if m["label"] == "Storm")
 
 
+@pytest.mark.constant("storm_fire_resist")
 @pytest.mark.parametrize("bonus", [30, 0, 45])
 def test_the_storm_helps_a_unit_resist_catching_fire(bonus: int) -> None:
     """001:L62 "+30 to tests to resist fires" (A53: "+30 to tests to resist catching or keeping fire")."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from rules.coords import Cell
-from rules.statblock_file import FieldPath, StatError, UnitSpec, field_label
-from rules.statblock_file import parse_statblock_file as read_file
+from rules.statfile import FieldPath, StatError, UnitSpec, check_distinct_names, field_label
+from rules.statfile import parse_unit_file as read_file
 from rules.systems.combat_action.tables import tables
 from rules.systems.combat_action.units import ALTITUDES, AREAS, CONTROLS, HATCHES, KINDS, SIZES, Unit, Weapon
 
@@ -98,11 +98,7 @@ def _weapons(unit: Unit, raw: Any) -> None:
     if len(weapons) > MAX_WEAPONS:
         raise _fail(("weapons",), f"holds {len(weapons)} weapons; a unit carries at most {MAX_WEAPONS}.")
     parsed = [parse_weapon(w, i) for i, w in enumerate(weapons)]
-    seen: set[str] = set()
-    for i, weapon in enumerate(parsed):
-        if weapon.name.lower() in seen:
-            raise _fail(("weapons", i, "name"), f"`{weapon.name}` is used twice; give each weapon its own name.")
-        seen.add(weapon.name.lower())
+    check_distinct_names([w.name for w in parsed], "weapons")
     unit.weapons = parsed
 
 

@@ -7,6 +7,7 @@ from rules.systems.strategic import actions
 from rules.systems.strategic.actions.move import reach_by_mode
 from rules.systems.strategic.battlefield import begin_round
 from rules.systems.strategic.legal import legal_orders
+from rules.systems.strategic.mapfile import LAYERS
 from rules.systems.strategic.statblock_file import parse_statblock_file
 from rules.systems.strategic.table import TABLE
 from rules.systems.strategic.units import BONUS_TOKENS, Unit
@@ -21,6 +22,7 @@ SYSTEM = System(
     legal_orders=legal_orders,
     round_start=[begin_round],
     initiative_tokens=frozenset(BONUS_TOKENS),
+    map_layers=LAYERS,
     reach=reach_by_mode,
     statblocks=parse_statblock_file,
     describe="Independent Characters and Hordes moving by Agility Bonus, ranged and area attacks, "

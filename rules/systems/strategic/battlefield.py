@@ -8,6 +8,7 @@ from rules.constants import const_or
 from rules.coords import Cell
 from rules.systems.strategic.combat import roll_test, skill_breakdown
 from rules.systems.strategic.damage import apply_damage, apply_magdam, roll_damage
+from rules.systems.strategic.units import SINKING_CLASSES
 
 if TYPE_CHECKING:
     from rules.dice import Dice
@@ -23,6 +24,7 @@ DIRECTIONS = {1: ("N", 0, -1), 2: ("NE", 1, -1), 3: ("E", 1, 0), 4: ("SE", 1, 1)
 UNTIMED = ("bakelite",)
 ICE = "ice"
 FREEZING = "freezing"  # the weapon quality that turns the water it lands on to ice (A34)
+SUNK_ALTITUDE = -1  # A35: a sunk unit is one square below the surface
 HEAT_TYPES = ("E", "X")  # Energy or Explosive melt ice and raise smoke (000:L64, L70)
 
 
@@ -289,14 +291,23 @@ def plunge(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: Outcome)
         if not result["success"]:
             add_status(unit, "stunned", int(const_or(battle, "plunge_stun_rounds", 1)))
             outcome.effect("stunned", unit=unit.name, rounds=unit.status_rounds["stunned"])
-    elif unit.unit_class in ("eva", "superheavy") and battle.square_state(cell).get("deep"):
-        skill = "pilot" if unit.unit_class == "superheavy" else "athletics"  # A35
-        result = roll_test(battle, dice, skill_breakdown(battle, unit, skill), f"{unit.name} keeps afloat")
-        outcome.tests.append(result)
-        if not result["success"]:
-            unit.altitude = -1
-            add_status(unit, "sunk")
-            outcome.effect("sunk", unit=unit.name, cell=str(cell))
+    elif unit.sinks_in_deep_water and battle.square_state(cell).get("deep"):
+        resist_sinking(battle, unit, cell, dice, outcome)
+
+
+def resist_sinking(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: Outcome) -> dict[str, Any]:
+    """Test an Eva (Athletics) or a Superheavy (Pilot) against sinking in deep water; failure sinks it (A35)."""
+    default = SINKING_CLASSES[unit.unit_class]
+    skill = str(const_or(battle, f"{unit.unit_class}_sink_skill", default))
+    bd = skill_breakdown(battle, unit, skill, int(const_or(battle, "deep_water_test_mod", 0)), "Deep water")
+    result = roll_test(battle, dice, bd, f"{unit.name} keeps afloat on {cell}")
+    result.update(test="deep_water", unit=unit.name, cell=str(cell), skill=skill)
+    outcome.tests.append(result)
+    if not result["success"]:
+        unit.altitude = SUNK_ALTITUDE
+        add_status(unit, "sunk")
+        outcome.effect("sunk", unit=unit.name, cell=str(cell), altitude=unit.altitude)
+    return result
 
 
 # --- bridges ---------------------------------------------------------------------------------

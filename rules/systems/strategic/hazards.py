@@ -7,12 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 from rules.constants import const_or
 from rules.modifiers import Breakdown
-from rules.systems.strategic.battlefield import on_hit_square
+from rules.systems.strategic.area import target_count
+from rules.systems.strategic.battlefield import on_hit_square, resist_sinking
 from rules.systems.strategic.combat import condition_modifiers, hit_location, roll_test, skill_breakdown
 from rules.systems.strategic.damage import apply_damage
 from rules.systems.strategic.features import clear_feature, feature_at
 from rules.systems.strategic.terrain import add_dtv_line, deep_water, effective_dtv
-from rules.systems.strategic.units import SINKING_CLASSES
+from rules.systems.strategic.units import Weapon
 
 if TYPE_CHECKING:
     from rules.coords import Cell
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
 
 # A30: the save against a minefield is the better of these skills; Agility when the unit has neither.
 MINE_SAVE_SKILLS = ("dodge", "acrobatics")
-SUNK_ALTITUDE = -1  # A35: a sunk unit is one square below the surface
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,16 +95,7 @@ def sink_test(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: Outco
         return None
     if "sunk" in unit.statuses:
         return None  # already under water: nothing new to resist
-    skill = str(const_or(battle, f"{unit.unit_class}_sink_skill", SINKING_CLASSES[unit.unit_class]))
-    bd = skill_breakdown(battle, unit, skill, int(const_or(battle, "deep_water_test_mod", 0)), "Deep water")
-    result = roll_test(battle, dice, bd, f"{unit.name} keeps afloat on {cell}")
-    result.update(test="deep_water", unit=unit.name, cell=str(cell), skill=skill)
-    outcome.tests.append(result)
-    if not result["success"]:
-        unit.altitude = SUNK_ALTITUDE
-        unit.statuses.append("sunk")
-        outcome.effect("sunk", unit=unit.name, cell=str(cell), altitude=unit.altitude)
-    return result
+    return resist_sinking(battle, unit, cell, dice, outcome)
 
 
 def surface(battle: Battle, unit: Unit, cell: Cell, outcome: Outcome) -> None:
@@ -139,12 +130,17 @@ def trigger_minefield(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcom
         hit = not result["success"]
     if hit:
         blast = int(battle.const("minefield_blast"))
-        location = "body" if unit.is_horde else hit_location(dice.d100(f"hit location of the mine on {unit.name}"))
-        apply_damage(
-            battle, unit, dice, outcome, notation=str(battle.const("minefield_damage")),
-            pen=int(battle.const("minefield_pen")), tearing=bool(battle.const("minefield_tearing")),
-            area=True, location=location, dtype="X", qualities=(f"Blast({blast})",), source="minefield",
-        )
+        # A30.2: only the entering unit is hit; a Horde takes the Blast's unfilled slots as extra hits (A15.3).
+        hits = target_count(battle, Weapon(name="Minefield", blast=blast)) if unit.is_horde and blast else 1
+        for _ in range(hits):
+            location = "body" if unit.is_horde else hit_location(dice.d100(f"hit location of the mine on {unit.name}"))
+            apply_damage(
+                battle, unit, dice, outcome, notation=str(battle.const("minefield_damage")),
+                pen=int(battle.const("minefield_pen")), tearing=bool(battle.const("minefield_tearing")),
+                area=blast > 0, location=location, dtype="X", qualities=(f"Blast({blast})",), source="minefield",
+            )
+            if not in_play(battle, unit):
+                break
     # A30.5: a detonation is an Explosive attack landing on the square: forest fire, melting ice, water smoke.
     on_hit_square(battle, cell, "X", dice, outcome)
     if left <= 0:

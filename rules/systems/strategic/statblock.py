@@ -8,7 +8,8 @@ from typing import Any
 
 from rules.dice import parse_dice
 from rules.errors import InvalidOrderError
-from rules.statblock_file import FieldPath, StatError, field_label
+from rules.statfile import FieldPath, check_distinct_names, field_label
+from rules.statfile import StatError as StatError
 from rules.systems.strategic.units import (
     CHARACTERISTIC_NAMES,
     CHARACTERISTICS,
@@ -259,11 +260,7 @@ def _weapons(trial: Unit, s: dict[str, Any]) -> None:
     if not isinstance(weapons, list) or len(weapons) > MAX_WEAPONS:
         raise StatError(("weapons",), f"`weapons` must be a list of at most {MAX_WEAPONS} weapon tables.")
     parsed = [parse_weapon(w, i) for i, w in enumerate(weapons)]
-    seen: set[str] = set()
-    for i, w in enumerate(parsed):
-        if w.name.lower() in seen:
-            raise StatError(("weapons", i, "name"), f"Two weapons are called {w.name}; give each weapon its own name.")
-        seen.add(w.name.lower())
+    check_distinct_names([w.name for w in parsed], "weapons")
     trial.weapons = parsed
 
 

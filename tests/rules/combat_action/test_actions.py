@@ -54,6 +54,7 @@ def test_magazine_runs_dry_and_reloads() -> None:
     play(b, "fire unit:A weapon:Rifle target:B", 1)
 
 
+@pytest.mark.constant("jam_on_roll")
 def test_jam_on_roll_and_unjam() -> None:
     """jam_on_roll 0 (default): a 1 never jams; at 1 a to-hit die of 1 jams the weapon until unjammed (2 AP)."""
     b = battle([("A", "Red", "A1", infantry()), ("B", "Blue", "A9", infantry())])
@@ -71,6 +72,7 @@ def test_jam_on_roll_and_unjam() -> None:
     assert not b.unit("A").weapons[0].jammed
 
 
+@pytest.mark.constant("grenade_priming")
 def test_grenade_is_primed_then_thrown() -> None:
     """003:L34-35 "Prime a grenade | 1", "Throw a grenade | 1"; grenade_priming false lets a throw go alone."""
     b = battle([("A", "Red", "A1", infantry()), ("B", "Blue", "A3", infantry())])
@@ -84,6 +86,7 @@ def test_grenade_is_primed_then_thrown() -> None:
     assert play(b, "fire unit:A weapon:Frag target:B mode:grenade", 6, 6).tests[0]["hit"]
 
 
+@pytest.mark.constant("hidden_blocks_fire")
 def test_hide_needs_cover_and_keeps_out_of_sight() -> None:
     """003:L23 "Hide behind cover | 1": only in cover or next to an obstacle; hidden, no one can shoot it
     (hidden_blocks_fire) until it moves."""

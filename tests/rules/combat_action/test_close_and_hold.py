@@ -34,12 +34,14 @@ def test_close_combat_weapon_bonus_and_strike_back() -> None:
     assert b.unit("A").state == "ooa"
 
 
+@pytest.mark.constant("strike_back")
 def test_strike_back_constant_off() -> None:
-    """The strike_back constant: off, the defender never answers."""
-    b = battle([("A", "Red", "C3", infantry(weapons=[SWORD])), ("B", "Blue", "C3", infantry(weapons=[SWORD]))],
-               {"strike_back": "false"})
-    out = play(b, "close-combat unit:A target:B weapon:Sword", 1, 3, 6)
-    assert len([t for t in out.tests if t["test"] == "to_hit"]) == 1 and b.unit("A").state == "ok"
+    """The strike_back constant (003:L178): on, the missed defender answers and fells A; off, it never answers."""
+    for on, blows, state in (("true", 2, "ooa"), ("false", 1, "ok")):
+        b = battle([("A", "Red", "C3", infantry(weapons=[SWORD])), ("B", "Blue", "C3", infantry(weapons=[SWORD]))],
+                   {"strike_back": on})
+        out = play(b, "close-combat unit:A target:B weapon:Sword", 1, 3, 6)
+        assert len([t for t in out.tests if t["test"] == "to_hit"]) == blows and b.unit("A").state == state
 
 
 def test_routing_model_cannot_strike_back() -> None:
@@ -105,13 +107,15 @@ def test_breaking_a_jammed_hatch(inside: bool, die: int, broken: bool) -> None:
     assert (b.unit("APC").hatch == "broken") == broken
 
 
+@pytest.mark.constant("hatch_break_margin")
 def test_hatch_break_margin_override() -> None:
-    """A83 is a constant: at hatch_break_margin 3 a total of 1 no longer breaks the hatch."""
+    """A83 is a constant: a total of 1 (4 + Pen 3 - PF 6) breaks the hatch at margin 1, not at margin 3."""
     axe = {"name": "Axe", "class": "heavy close combat", "pen": 3}
-    b = battle([("APC", "Red", "E5", vehicle(statuses=["hatch_jammed"])), ("M", "Red", "E5", infantry(weapons=[axe]))],
-               {"hatch_break_margin": "3"})
-    out = play(b, "close-combat unit:M target:APC weapon:Axe hatch:true", 4)
-    assert not out.tests[0]["broken"] and "hatch_jammed" in b.unit("APC").statuses
+    for margin, broken in (("1", True), ("3", False)):
+        b = battle([("APC", "Red", "E5", vehicle(statuses=["hatch_jammed"])),
+                    ("M", "Red", "E5", infantry(weapons=[axe]))], {"hatch_break_margin": margin})
+        out = play(b, "close-combat unit:M target:APC weapon:Axe hatch:true", 4)
+        assert out.tests[0]["broken"] is broken and ("hatch_jammed" in b.unit("APC").statuses) is not broken
 
 
 def test_embark_ride_and_disembark() -> None:

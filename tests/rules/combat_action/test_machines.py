@@ -106,12 +106,14 @@ def test_engine_hit_flyer_lands_one_level_a_turn() -> None:
     assert not b.unit("H").flying and "halted" in b.unit("H").statuses
 
 
+@pytest.mark.constant("emergency_landing_levels")
 def test_emergency_landing_levels_override() -> None:
-    """The A84 constant: two levels a turn bring it down from High at once."""
-    b = battle([("H", "Red", "J10", vehicle(flying=True, altitude="high", statuses=["emergency_landing"])),
-                ("B", "Blue", "Z30", infantry())], {"emergency_landing_levels": "2"})
-    play(b, "activate unit:H")
-    assert not b.unit("H").flying
+    """The A84 constant: one level a turn leaves it flying Low; two bring it down from High at once."""
+    for levels, flying in (("1", True), ("2", False)):
+        b = battle([("H", "Red", "J10", vehicle(flying=True, altitude="high", statuses=["emergency_landing"])),
+                    ("B", "Blue", "Z30", infantry())], {"emergency_landing_levels": levels})
+        play(b, "activate unit:H")
+        assert b.unit("H").flying is flying
 
 
 def test_pilot_compartment_hits_the_crew() -> None:
@@ -125,6 +127,7 @@ def test_pilot_compartment_hits_the_crew() -> None:
     assert crew["lost"] == 2 and b.unit("T").crew == 0 and b.unit("T").ooc_turns == -1
 
 
+@pytest.mark.constant("concrete_pf")
 def test_building_table_and_concrete_pf() -> None:
     """003:L98 building rows, with the A81 material PF: Concrete 9 unless the GM raises it."""
     b = battle([("A", "Red", "E1", infantry(weapons=[{**RIFLE, "pen": 5}])),

@@ -133,6 +133,7 @@ def test_aim_bonus() -> None:
         assert ("Aimed", int(bonus)) in [(m["label"], m["value"]) for m in out.tests[0]["modifiers"]]
 
 
+@pytest.mark.constant("bare_hands_pen")
 def test_bare_hands_pen() -> None:
     """A blow without a close combat weapon has Pen `bare_hands_pen`: a damage die of 3 is OoA at Pen 0, Killed at 2."""
     for pen, state in (("0", "ooa"), ("2", "killed")):
@@ -142,6 +143,7 @@ def test_bare_hands_pen() -> None:
         assert b.unit("B").state == state
 
 
+@pytest.mark.constant("hatch_inside_pf_penalty")
 def test_hatch_inside_pf_penalty() -> None:
     """003:L189: from inside the hatch has PF - 2; at a penalty of 0 the same blow fails."""
     axe = {"name": "Axe", "class": "heavy close combat", "pen": 3}
@@ -152,6 +154,7 @@ def test_hatch_inside_pf_penalty() -> None:
         assert out.tests[0]["broken"] is broken
 
 
+@pytest.mark.constant("military_concrete_pf")
 def test_military_concrete_pf() -> None:
     """A81: Military Grade Concrete is 13 unless the GM raises it."""
     for value in ("13", "20"):

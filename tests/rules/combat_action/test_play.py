@@ -49,6 +49,7 @@ def test_over_budget_refused_saying_what_is_left() -> None:
     assert b.to_dict() == before
 
 
+@pytest.mark.constant("ap_per_model")
 def test_ap_per_model_override_gives_more_actions() -> None:
     """A72 "2 AP per model per activation, configurable": at 3 AP a walk then a charge fits."""
     b = battle([("A", "Red", "A1", infantry()), ("B", "Blue", "Z30", infantry())], {"ap_per_model": "3"})
@@ -68,6 +69,7 @@ def test_fire_breakdown_has_every_term() -> None:
     assert shot["total"] == 4 and shot["hit"]
 
 
+@pytest.mark.constant("enforce_max_band")
 def test_fire_past_max_band_refused_and_override() -> None:
     """A74: a Pistol reaches Short at most; at 35 cm (7 squares, Long) it is refused unless the GM lifts it."""
     pistol = {"name": "Pistol", "class": "pistol", "pen": 1}
@@ -90,6 +92,7 @@ def test_living_damage_and_cover() -> None:
     assert b.unit("B").state == "ooa"
 
 
+@pytest.mark.constant("large_scale")
 def test_large_scale_override() -> None:
     """A88: with large_scale every hit on a living creature is OoA (a 6 would be Wounded)."""
     b = battle([("A", "Red", "A1", infantry()), ("B", "Blue", "A3", infantry())], {"large_scale": "true"})
@@ -117,6 +120,7 @@ def test_damaged_weapon_system_malfunctions_and_cannot_fire() -> None:
         b.apply(Fire(unit="T", weapon="Rifle", target="B"), dice(6, 6))
 
 
+@pytest.mark.constant("malfunction_min_roll")
 def test_malfunction_threshold_override() -> None:
     """A86 constant: with malfunction_min_roll 6 a 5 fires normally."""
     b = battle([("T", "Red", "A1", {"kind": "vehicle", "weapons": [RIFLE]}), ("B", "Blue", "A3", infantry())],
@@ -152,6 +156,7 @@ def test_pinned_cannot_close_or_fire_in_the_open() -> None:
     b.apply(Fire(unit="A", weapon="Rifle", target="B"), dice(1))
 
 
+@pytest.mark.constant("discipline_mod")
 def test_discipline_phase_removes_pinned() -> None:
     """A87: "default: d6 >= the unit's Discipline value to remove Pinned"; the modifier constant changes it."""
     b = battle([("A", "Red", "A1", infantry(discipline=4)), ("B", "Blue", "A9", infantry())])

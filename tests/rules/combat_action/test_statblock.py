@@ -9,7 +9,7 @@ import pytest
 from rules.battle import Battle
 from rules.errors import InvalidOrderError
 from rules.orders import AddUnit
-from rules.statblock_file import StatError
+from rules.statfile import StatError
 from rules.systems.combat_action.statblock import apply_stats, parse_statblock_file
 from rules.systems.combat_action.units import Unit
 from tests.rules.combat_action.helpers import dice

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+import pytest
+
 from rules.dice import Dice
 from rules.outcome import Outcome
 from rules.systems.surface.aftermath import collateral, escape, rally_or_disintegrate, reset_damage
@@ -27,6 +29,7 @@ def test_disrupted_recover_and_routed_rally_or_disintegrate() -> None:
     assert (d.state, r1.state, r2.state) == ("active", "active", "destroyed")
 
 
+@pytest.mark.constant("rally_die")
 def test_rally_die_override() -> None:
     """A66's die is a constant: on a d4, Rally 5 always rallies."""
     b = battle()
@@ -38,6 +41,7 @@ def test_rally_die_override() -> None:
     assert all(u.state == "active" for u in units)
 
 
+@pytest.mark.constant("besieged_recovery")
 def test_damage_reset_and_besieged_exception() -> None:
     """Step 4: "recover from all their damage ... Exception: Ground forces that are besieged recover only one"."""
     b = battle()
@@ -67,6 +71,7 @@ def test_victory_levels_from_relative_losses() -> None:
         assert judge(b, ("A", "B"), {"A": a, "B": c}, none)["levels"]["A"] == level, (a, c)
 
 
+@pytest.mark.constant("marginal_ratio_pct", "leader_shift_pct")
 def test_victory_threshold_overrides_and_leader_shift() -> None:
     """A67 thresholds are constants; Leader Ability shifts them (hook default 0)."""
     b = battle()
@@ -89,6 +94,7 @@ def test_all_routed_or_eliminated_loses_big_and_both_is_a_draw() -> None:
     assert judge(b, ("A", "B"), losses, {"A": True, "B": True})["levels"]["A"] == "draw"
 
 
+@pytest.mark.constant("retreat_decisive")
 def test_retreat_steps() -> None:
     """A68: "The loser cedes one territory step per victory level (Marginal 1, Decisive 2)"."""
     b = battle()
@@ -98,6 +104,7 @@ def test_retreat_steps() -> None:
     assert retreat_steps(b, "decisive defeat") == 3
 
 
+@pytest.mark.constant("escape_pct")
 def test_escape_irregulars_vanish_regulars_roll_halved_under_blockade() -> None:
     """A69: "base survival chance 50% per regular unit, halved to 25% under blockade. Irregular units disappear"."""
     b = battle()
@@ -115,6 +122,7 @@ def test_escape_irregulars_vanish_regulars_roll_halved_under_blockade() -> None:
     assert escape(b, [g4], scripted(40), Outcome("", ""))[0]["needed"] == 40 and g4.state == "escaped"
 
 
+@pytest.mark.constant("collateral_categories")
 def test_collateral_lottery_over_five_categories() -> None:
     """A70: "Five categories ... equal weights (1 each) ... One lottery draw per point"."""
     b = battle()

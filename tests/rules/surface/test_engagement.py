@@ -29,6 +29,7 @@ def test_rounds_are_the_larger_plan() -> None:
     assert out.data["rounds_planned"] == 5 and out.data["rounds_fought"] == 5
 
 
+@pytest.mark.constant("rounds_base")
 def test_rounds_base_override() -> None:
     """A65's base is a constant: with 4, a plan of Intensity 0 and Daring 0 fights 4 rounds."""
     b = battle()

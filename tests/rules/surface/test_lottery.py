@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from rules.dice import Dice
 from rules.systems.surface.lottery import draw_target, target_priority
 from tests.rules.surface.helpers import add, battle, give
@@ -45,6 +47,7 @@ def test_additive_modifier_applies_to_special_forces_in_powered_armor() -> None:
     assert tpv(b, add(b, "SF", "Red", "special-forces", flags=["powered_armor"])) == 2
 
 
+@pytest.mark.constant("tpv_drop_multiplier", "tpv_battleoid", "tpv_multipliers", "tpv_space_marine")
 def test_overrides_change_the_priority() -> None:
     """Each modifier is a constant: a GM override changes the balls."""
     b = battle()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+import pytest
+
 from rules.dice import Dice
 from rules.outcome import Outcome
 from rules.systems.surface.combat_round import RECOVERS, ROUTS, STAYS, initiative, morale_check
@@ -29,6 +31,7 @@ def test_highest_aiv_first_ties_to_higher_iv_then_rolloff() -> None:
     assert order[0]["aiv"] == 11
 
 
+@pytest.mark.constant("initiative_die")
 def test_initiative_die_is_a_constant() -> None:
     """A59's die is configurable: a d4 cannot show 10."""
     b = battle()
@@ -49,6 +52,7 @@ def test_morale_three_outcomes() -> None:
         assert u.state == state
 
 
+@pytest.mark.constant("morale_stay_band")
 def test_morale_band_override() -> None:
     """A60's width is configurable: with a band of 4, a 10 against Morale 6 stays Disrupted."""
     b = battle()
@@ -78,6 +82,7 @@ def test_whole_quotient_rolls_nothing() -> None:
     assert count_hits(b, s, t, dice)["hits"] == 2 and dice.rolls == []
 
 
+@pytest.mark.constant("evade_zero_pct")
 def test_evade_zero_counts_as_half_and_is_a_constant() -> None:
     """A62: "Evade 0 is treated as 0.5"; the GM can change that."""
     b = battle()
@@ -117,6 +122,7 @@ def test_damage_disrupts_and_destroys() -> None:
     assert take_damage(b, t, 2)["after"] == "destroyed"
 
 
+@pytest.mark.constant("damage_per_hit")
 def test_damage_per_hit_override() -> None:
     """The damage a hit inflicts is a constant: at 2, one hit destroys a capacity-2 unit."""
     b = battle()

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from rules import lifecycle
 from rules.errors import InvalidOrderError
 from rules.orders import AddUnit, EditUnit, Start
-from rules.statblock_file import StatError
+from rules.statfile import StatError
 from rules.systems.combat_action.actions.transport import board
 from rules.systems.combat_action.statblock import apply_stats
 from rules.systems.combat_action.state import passengers

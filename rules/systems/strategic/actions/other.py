@@ -191,8 +191,8 @@ def maneuver(battle: Battle, order: Maneuver, dice: Dice, outcome: Outcome) -> N
     outcome.highlight.update(target=str(target.cell), line=[str(unit.cell), str(target.cell)], hit=won)
     unit.aim = 0  # the test used the aim, as an attack would
     remove_status(unit, "aiming")
-    if not won:
-        return
+    if not won or not path:
+        return  # a GM's maneuver_push of 0 makes a won Maneuver push nobody
     start = target.cell
     end = path[-1]
     target.x, target.y = end.x, end.y

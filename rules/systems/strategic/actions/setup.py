@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from rules import lifecycle
 from rules.errors import IllegalOrderError
 from rules.orders import AddUnit, EditUnit, Paint
-from rules.statblock_file import PlacementError
+from rules.statfile import PlacementError
 from rules.systems.strategic.movement import blocker
 from rules.systems.strategic.statblock import apply_stats
 from rules.systems.strategic.table import handles

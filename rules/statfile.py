@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,10 +35,13 @@ class StatError(InvalidOrderError):
 
 
 class PlacementError(IllegalOrderError):
-    """A unit may not stand where it is placed; `path` names the field that put it there (`at`)."""
+    """A unit may not stand where it is placed; `path` names the field that put it there (`at`).
 
-    def __init__(self, message: str, path: FieldPath = ("at",)) -> None:
-        super().__init__(message)
+    A rule system's add-unit handler raises it, so a stat-block import points at the file's line.
+    """
+
+    def __init__(self, message: str, path: FieldPath = ("at",), *, cells: Iterable[str] = ()) -> None:
+        super().__init__(message, cells=cells)
         self.path = path
 
 
@@ -55,7 +58,7 @@ def field_label(path: FieldPath) -> str:
 
 @dataclass(frozen=True)
 class UnitSpec:
-    """One unit read from a stat-block file: where it goes, who commands it, and stats ready for apply_stats."""
+    """One unit read from a stat-block file: where it goes, who commands it, and its system's stats."""
 
     name: str
     side: str
@@ -165,6 +168,16 @@ def _owner(value: Any) -> str | None:
     return text
 
 
+def check_distinct_names(names: list[str], table: str) -> None:
+    """Refuse a list of tables (a unit's weapons) in which two share a name, naming the second one's field."""
+    seen: set[str] = set()
+    for i, name in enumerate(names):
+        if name.lower() in seen:
+            path: FieldPath = (table, i, "name")
+            raise StatError(path, f"`{field_label(path)}` `{name}` is used twice; give each of the {table} its own name.")
+        seen.add(name.lower())
+
+
 def _checked_name(value: str, key: str, what: str) -> str:
     try:
         return check_name(value, what)
@@ -223,7 +236,7 @@ def _read_unit(raw: Any, index: int, lines: _Lines, check: StatCheck) -> UnitSpe
     return UnitSpec(name=name, side=side, at=at, owner=owner, stats=stats, line=lines.find(index, ()))
 
 
-def parse_statblock_file(text: str, check: StatCheck, check_all: FileCheck | None = None) -> list[UnitSpec]:
+def parse_unit_file(text: str, check: StatCheck, check_all: FileCheck | None = None) -> list[UnitSpec]:
     """Read a stat-block file; any error names its line and field, and no unit is returned unless all are valid."""
     if len(text) > MAX_TEXT:
         raise InvalidOrderError(f"A stat-block file holds at most {MAX_TEXT} characters; this one has {len(text)}.")

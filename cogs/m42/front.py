@@ -1,0 +1,48 @@
+"""M42's own reply pieces: each action's distance in My options, its Command Radius, its verbs in turn prompts."""
+
+from __future__ import annotations
+
+from cogs.common.systems import FrontEnd
+from rules import turns
+from rules.battle import Battle
+from rules.systems.m42.orders import Act
+from rules.systems.m42.reach import action_reach, command_radius
+from rules.systems.m42.units import Unit as M42Unit
+from rules.units import Unit
+
+
+def inches(value: float) -> str:
+    """Return a distance in inches as the rules write it: `6"`, `4.5"`."""
+    return f"{value:g}\""
+
+
+def action_lines(battle: Battle, unit: M42Unit) -> list[str]:
+    """Describe each action from where the leader stands: its distance, halved, and the squares it reaches."""
+    lines = []
+    for found in action_reach(battle, unit):
+        name = found.action.replace("-", " ").title()
+        note = " (an assault: it may close within the standoff)" if found.assault else ""
+        lines.append(f"**{name}**: {inches(found.inches)}, {inches(found.halved)} through area terrain, over an "
+                     f"obstacle or a wall without opening; {len(found.squares)} squares{note}")
+    return lines
+
+
+def _option_fields(battle: Battle, unit: Unit) -> list[tuple[str, str]]:
+    """Return the actions with their distances and the Command Radius, for My options."""
+    if not isinstance(unit, M42Unit):
+        return []
+    cost = turns.order_cost(battle, Act(unit=unit.name, action="advance", to=unit.cell)).points
+    radius = command_radius(battle, unit)
+    return [
+        (f"Actions (/move or /action, {cost} AP)", "\n".join(action_lines(battle, unit))),
+        ("Command Radius (/radius, /place)", f"Ld {unit.ld}: 2 x Ld = {inches(2 * unit.ld)} in the open; "
+                                             f"its models may stand on {len(radius)} squares now."),
+    ]
+
+
+def _prompt_verbs(battle: Battle, unit: Unit, left: int) -> list[str]:
+    """Return /action (to any floor, models by hand) and /place."""
+    return ["/action", "/place"] if isinstance(unit, M42Unit) else []
+
+
+FRONT_END = FrontEnd(option_fields=_option_fields, prompt_verbs=_prompt_verbs)

@@ -1,0 +1,33 @@
+"""M42: units of a leader and models in its Command Radius, area terrain, obstacles on edges, roads and buildings."""
+
+from __future__ import annotations
+
+from rules.system import System
+from rules.systems.m42 import actions
+from rules.systems.m42.board import structures
+from rules.systems.m42.legal import legal_orders
+from rules.systems.m42.mapfile import LAYERS
+from rules.systems.m42.reach import reach_by_action
+from rules.systems.m42.statfile import parse_m42_file
+from rules.systems.m42.table import TABLE
+from rules.systems.m42.units import Unit
+
+SYSTEM = System(
+    id="m42",
+    name="M42 Movement & Terrain",
+    package="rules.systems.m42",
+    ruleset_ids=("m42",),
+    handlers=TABLE,
+    unit_type=Unit,
+    legal_orders=legal_orders,
+    map_layers=LAYERS,
+    statblocks=parse_m42_file,
+    map_edges=True,
+    structures=structures,
+    reach=reach_by_action,
+    describe="A unit is a leader and its models placed within its Command Radius (2 x Ld); area terrain, "
+             "walls and hedges on square edges, roads and buildings change how far the leader moves and "
+             "where the models may stand.",
+)
+
+__all__ = ["SYSTEM", "actions"]

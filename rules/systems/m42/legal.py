@@ -1,0 +1,31 @@
+"""The orders an M42 unit may give now, generated from where each action can take its leader."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from rules import turns
+from rules.orders import Move, Order
+from rules.systems.m42.kinds import tables
+from rules.systems.m42.movement import reachable
+from rules.systems.m42.orders import Act
+from rules.systems.m42.units import Unit
+
+if TYPE_CHECKING:
+    from rules.systems.m42.board import Battle
+    from rules.units import Unit as BaseUnit
+
+
+def legal_orders(battle: Battle, base: BaseUnit) -> Iterator[Order]:
+    """Yield every action's legal destinations: a `move` on the ground, an `act` to an upper floor."""
+    if not isinstance(base, Unit) or battle.status != "active":
+        return
+    if turns.engaged(battle) and turns.why_not_now(battle, base.id) is not None:
+        return
+    for action in tables(battle.ruleset_id).actions.values():
+        for spot in sorted(reachable(battle, base, action), key=lambda p: (p.level, p.y, p.x)):
+            if spot.level:
+                yield Act(unit=base.name, action=action.key, to=spot.cell, level=spot.level)
+            else:
+                yield Move(unit=base.name, to=spot.cell, mode=action.key)

@@ -1,0 +1,203 @@
+"""Where a unit's models may stand around its leader: the Command Radius rules of RULES.md 5.2."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.coords import Cell
+from rules.errors import IllegalOrderError
+from rules.systems.m42.board import Battle, kind_at, on_road, openings, region, top_level
+from rules.systems.m42.geometry import (
+    closer_than,
+    edges_crossed,
+    fully_within,
+    gap,
+    reach,
+    segments_meet,
+    squares_crossed,
+)
+from rules.systems.m42.units import Spot, Unit
+
+MAX_LISTED = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Whether a model may stand on a spot: the limit in inches that applied, or the rule it breaks."""
+
+    ok: bool
+    limit: float
+    rule: str
+
+
+def _refuse(rule: str) -> Verdict:
+    return Verdict(False, 0.0, rule)
+
+
+def _enemy_line_crossed(battle: Battle, unit: Unit, leader: Cell, target: Cell) -> bool:
+    """Return whether the line leader-target crosses a line of enemy troops (A94)."""
+    span, s = int(battle.const("enemy_line_gap")), int(battle.const("inches_per_square"))
+    for other in battle.iter_units():
+        if not battle.enemies(unit, other):
+            continue
+        cells = [p.cell for p in other.spots()]
+        for i, a in enumerate(cells):
+            for b in cells[i + 1:]:
+                if gap(a, b, s) <= span and segments_meet(leader, target, a, b):
+                    return True
+    return False
+
+
+def _opening_at(battle: Battle, building: frozenset[Cell], target: Cell) -> float | None:
+    """Return the width of the unopenable-building opening a spot outside touches, if any (004:L106)."""
+    for _edge, obs, _inside, outside in openings(battle, building):
+        if outside == target and not obs.openable:
+            return obs.opening
+    return None
+
+
+def _behind_opening(battle: Battle, building: frozenset[Cell], target: Cell) -> float | None:
+    """Return the width of the opening a spot inside stands behind, if any (004:L104)."""
+    for _edge, obs, inside, _outside in openings(battle, building):
+        if inside == target and obs.openable:
+            return obs.opening
+    return None
+
+
+def verdict(battle: Battle, unit: Unit, leader: Spot, target: Spot, taken: set[Spot] | None = None) -> Verdict:
+    """Judge one model's spot against every placement rule, with the leader standing at `leader`."""
+    cell, home = target.cell, leader.cell
+    if not battle.on_map(cell):
+        return _refuse(f"{cell} is off the map")
+    if unit.infantry and kind_at(battle, cell).impassable:
+        return _refuse("Impassable terrain: infantry may not enter it at all (004:L129)")
+    if target.level > top_level(battle, cell):
+        return _refuse(f"{cell} has no level {target.level}")
+    if target == leader or (taken is not None and target in taken):
+        return _refuse(f"{target} already holds a model")
+    s = int(battle.const("inches_per_square"))
+    ld = unit.ld
+    standoff = int(battle.const("standoff"))
+    for other in battle.iter_units():
+        if other is unit:
+            continue
+        if target in other.spots():
+            return _refuse(f"{target} already holds a model of {other.name}")
+        if battle.enemies(unit, other) and any(closer_than(cell, p.cell, standoff, s) for p in other.spots()):
+            return _refuse(f"the {standoff}\" standoff: no model is placed that close to an enemy model (A93)")
+    cr = float(battle.const("cr_per_ld") * ld)
+    half = float(battle.const("half_cr_per_ld") * ld)
+    limit, rule = cr, f"the Command Radius (2 x Ld = {cr:g}\", 004:L40)"
+    if _enemy_line_crossed(battle, unit, home, cell) and half < limit:
+        limit, rule = half, f"a line of enemy troops lies between: 1 x Ld = {half:g}\" (004:L64, A94)"
+    building = region(battle, home, "building")
+    target_kind, leader_kind = kind_at(battle, cell), kind_at(battle, home)
+    if building:
+        # The leader is inside: models go inside, on the roof, or outside at an unopenable opening.
+        reference = cell
+        if cell not in building:
+            width = _opening_at(battle, building, cell)
+            if width is None:
+                return _refuse("the leader is inside a building, so no model is placed outside around it (004:L98)")
+            reference = next(i for _e, _o, i, o in openings(battle, building) if o == cell)
+        else:
+            width = _behind_opening(battle, building, cell) if target.level == 0 else None
+        if width is not None and int(width * 10) // int(battle.const("opening_tenths_per_model")) < 1:
+            return _refuse(f"the opening is {width:g}\" wide: one model per full 0.5\" of width (004:L104, A95)")
+        return _within(battle, unit, leader, Spot(reference.x, reference.y, target.level), limit, rule, cr)
+    if target_kind.building:
+        return _refuse("After You Sir!: the leader must be inside a building before any model is placed in it (004:L83)")
+    terrain_counts = not (unit.interlinked and battle.const("interlinked_ignores_terrain"))
+    if on_road(battle, home) and cell in region(battle, home, "road"):
+        road = float(battle.const("road_cr_per_ld") * ld)
+        if limit == cr:
+            limit, rule = road, f"along the leader's road: 3 x Ld = {road:g}\" (004:L74)"
+    tall = int(battle.const("tall_wall"))
+    wide = int(battle.const("linear_max_width"))
+    blocked_by_wide = False
+    for edge in edges_crossed(home, cell) if battle.edges else ():
+        obs = battle.edges.get(edge)
+        if obs is None or obs.opening > 0:
+            continue
+        if obs.thickness > wide:
+            blocked_by_wide = True
+            continue
+        if unit.infantry and obs.height > tall:
+            return _refuse(f"a wall taller than {tall}\" stands between the model and its leader (004:L59)")
+        if terrain_counts and half < limit:
+            limit, rule = half, f"beyond a Linear Obstacle: 1 x Ld = {half:g}\" (004:L58)"
+    if terrain_counts and not leader_kind.area:
+        if target_kind.area and half < limit:
+            limit, rule = half, f"into area terrain from outside it: 1 x Ld = {half:g}\" (004:L38)"
+        elif not target_kind.area and (blocked_by_wide or any(kind_at(battle, c).area for c in squares_crossed(home, cell))):
+            if not battle.const("blocked_line_half_cr"):
+                return _refuse("the straight line to the leader crosses area terrain (004:L40, A92)")
+            if half < limit:
+                limit, rule = half, f"the line to the leader crosses area terrain: 1 x Ld = {half:g}\" (004:L40, A92)"
+    return _within(battle, unit, leader, target, limit, rule, cr)
+
+
+def _within(battle: Battle, unit: Unit, leader: Spot, target: Spot, limit: float, rule: str, cr: float) -> Verdict:
+    """Measure a spot against a limit, floor to floor first where levels differ (A96)."""
+    s = int(battle.const("inches_per_square"))
+    rise = abs(target.level - leader.level) * float(battle.const("floor_height"))
+    if rise:
+        if rise > cr:
+            return _refuse(f"the floors are {rise:g}\" apart, more than the Command Radius {cr:g}\" (004:L96, A96)")
+        if battle.const("vertical_then_horizontal"):
+            rise = 0.0
+    if fully_within(leader.cell, target.cell, limit, s, rise):
+        return Verdict(True, limit, rule)
+    far = reach(leader.cell, target.cell, s)
+    return _refuse(f"its base would reach {far:.3g}\" from the leader's, beyond the limit here, {rule}")
+
+
+def legal_spots(battle: Battle, unit: Unit, leader: Spot, taken: set[Spot] | None = None) -> list[Spot]:
+    """Return the spots a model of this unit may stand on now, nearest the leader first."""
+    s = int(battle.const("inches_per_square"))
+    cr = battle.const("cr_per_ld") * unit.ld
+    road = region(battle, leader.cell, "road") if on_road(battle, leader.cell) else frozenset()
+    widest = max(cr, battle.const("road_cr_per_ld") * unit.ld) if road else cr
+    span = int(widest // s) + 1
+    out: list[Spot] = []
+    for y in range(max(0, leader.y - span), min(battle.height, leader.y + span + 1)):
+        for x in range(max(0, leader.x - span), min(battle.width, leader.x + span + 1)):
+            cell = Cell(x, y)
+            # No rule reaches past the Command Radius (or the road's, on the leader's road): skip the rest early.
+            if not fully_within(leader.cell, cell, widest if cell in road else cr, s):
+                continue
+            for level in range(0, top_level(battle, cell) + 1):
+                spot = Spot(x, y, level)
+                if verdict(battle, unit, leader, spot, taken).ok:
+                    out.append(spot)
+    out.sort(key=lambda p: ((p.x - leader.x) ** 2 + (p.y - leader.y) ** 2, abs(p.level - leader.level), p.y, p.x))
+    return out
+
+
+def auto_place(battle: Battle, unit: Unit, leader: Spot) -> list[Spot]:
+    """Place every model other than the leader on the nearest legal spots, or explain why they do not fit."""
+    wanted = unit.size - 1
+    spots = legal_spots(battle, unit, leader, set())
+    if len(spots) < wanted:
+        raise IllegalOrderError(
+            f"Only {len(spots)} of the {wanted} other models of {unit.name} can stand within its Command Radius "
+            f"around {leader}; move the leader somewhere more open."
+        )
+    return spots[:wanted]
+
+
+def check_placement(battle: Battle, unit: Unit, leader: Spot, spots: list[Spot]) -> None:
+    """Refuse a hand placement that breaks a rule, naming the rule and listing the legal spots."""
+    taken: set[Spot] = set()
+    for spot in spots:
+        judged = verdict(battle, unit, leader, spot, taken)
+        if not judged.ok:
+            legal = legal_spots(battle, unit, leader, taken)
+            shown = ", ".join(str(p) for p in legal[:MAX_LISTED])
+            more = f" and {len(legal) - MAX_LISTED} more" if len(legal) > MAX_LISTED else ""
+            raise IllegalOrderError(
+                f"A model of {unit.name} cannot stand on {spot}: {judged.rule}. "
+                f"Legal squares now: {shown or 'none'}{more}.",
+                cells=sorted({str(p.cell) for p in legal}),
+            )
+        taken.add(spot)

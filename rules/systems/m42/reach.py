@@ -1,0 +1,58 @@
+"""What a unit's options look like from where it stands: how far each action goes, and its Command Radius now."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.coords import Cell
+from rules.systems.m42.board import Battle, region
+from rules.systems.m42.kinds import tables
+from rules.systems.m42.movement import allowance, reachable
+from rules.systems.m42.placement import legal_spots
+from rules.systems.m42.units import Spot, Unit
+
+
+@dataclass(frozen=True, slots=True)
+class ActionReach:
+    """One action from here: its full and halved distances in inches, and where the leader may end."""
+
+    action: str
+    inches: float  # with the road bonus when the leader stands on a road
+    halved: float  # through area terrain, over an obstacle or a wall without opening (A90)
+    spots: frozenset[Spot]
+    assault: bool
+
+    @property
+    def squares(self) -> frozenset[Cell]:
+        """Return the squares the leader may end on, whatever the floor."""
+        return frozenset(s.cell for s in self.spots)
+
+
+def action_reach(battle: Battle, unit: Unit) -> list[ActionReach]:
+    """Return every action of the ruleset with its distances and the spots its leader may reach now."""
+    road = bool(region(battle, unit.leader.cell, "road"))
+    out = []
+    for action in tables(battle.ruleset_id).actions.values():
+        full = allowance(battle, action, frozenset(), road)
+        half = allowance(battle, action, frozenset({"area"}), road)
+        out.append(ActionReach(action.key, full, half, frozenset(reachable(battle, unit, action)), action.assault))
+    return out
+
+
+def command_radius(battle: Battle, unit: Unit) -> frozenset[Cell]:
+    """Return the squares a model of the unit could stand on now, around where its leader stands."""
+    return frozenset(s.cell for s in legal_spots(battle, unit, unit.leader, set()))
+
+
+def reach_by_action(battle: Battle, unit_name: str) -> dict[str, dict[str, int]]:
+    """Return, per action, the ground squares the leader may end on and the whole inches walked to each."""
+    unit = battle.unit(unit_name)
+    out: dict[str, dict[str, int]] = {}
+    for action in tables(battle.ruleset_id).actions.values():
+        found = reachable(battle, unit, action)
+        squares: dict[str, int] = {}
+        for spot, reach in sorted(found.items(), key=lambda item: (item[0].y, item[0].x, item[0].level)):
+            key = str(spot.cell)
+            squares[key] = min(squares.get(key, 10**6), round(reach.walked))
+        out[action.key] = squares
+    return out
