@@ -138,6 +138,13 @@ class Battle(Generic[U]):
             self._brewed = cached
         return cached[2]
 
+    def scale_text(self) -> str:
+        """Return the ruleset's scale with this battle's constants written in (`1 square = {cm_per_square} cm`)."""
+        text = self.ruleset.scale
+        for key in self.ruleset.constants:
+            text = text.replace("{" + key + "}", str(self.const(key)))
+        return text
+
     def const(self, key: str) -> Any:
         """Return a rule constant, with this battle's override if the GM set one."""
         if key in self.constants:

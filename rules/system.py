@@ -24,12 +24,13 @@ if TYPE_CHECKING:
     from rules.mapfile import Layer
     from rules.outcome import Outcome
     from rules.ruleset import Ruleset
-    from rules.statfile import UnitFile
+    from rules.statfile import UnitSpec
     from rules.units import Unit
 
 Handler = Callable[["Battle[Any]", Any, "Dice", "Outcome"], None]
 Check = Callable[["Battle[Any]", Any], object]
 CheckT = TypeVar("CheckT", bound=Callable[..., object])
+StatblockReader = Callable[[str], "list[UnitSpec]"]
 LegalOrders = Callable[["Battle[Any]", "Unit"], Iterator["Order"]]
 RoundStartEffect = Callable[["Battle[Any]", "Dice", "Outcome"], None]
 # Where a unit can move now: per move mode, the squares it reaches and what each costs.
@@ -189,11 +190,13 @@ class System:
     phases: Phases | None = None  # None: the core's turns of units (rules.turns) drive the clock
     map_layers: tuple[Layer, ...] = ()  # the layers its map files carry after the terrain grid
     map_edges: bool = False  # whether it plays obstacles on the sides between squares (an [edges] list)
-    unit_file: UnitFile | None = None  # how it reads stat-block files (`/unit import`)
     structures: Callable[[Battle[Any]], Structures] | None = None  # its roads, floors and obstacles to draw
     reach: Reach | None = None  # without one, reach is read off the Move orders `legal_orders` generates
     homebrew_tables: tuple[HomebrewTable, ...] = ()  # its own tables a homebrew file may hold
     homebrew_terrain: bool = True  # whether a homebrew file may add [[terrain]] rows to its battles
+    # Reads a stat-block file of its units (`/unit import`): each unit's stats checked, errors name line and
+    # field; placing them is its add-unit handler's (raising `PlacementError` names the file's `at` field).
+    statblocks: StatblockReader | None = None
 
     def plays(self, kind: str) -> bool:
         """Return whether battles of this system resolve an order kind."""

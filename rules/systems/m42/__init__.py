@@ -8,7 +8,7 @@ from rules.systems.m42.board import structures
 from rules.systems.m42.legal import legal_orders
 from rules.systems.m42.mapfile import LAYERS
 from rules.systems.m42.reach import reach_by_action
-from rules.systems.m42.statfile import UNIT_FILE
+from rules.systems.m42.statfile import parse_m42_file
 from rules.systems.m42.table import TABLE
 from rules.systems.m42.units import Unit
 
@@ -21,7 +21,7 @@ SYSTEM = System(
     unit_type=Unit,
     legal_orders=legal_orders,
     map_layers=LAYERS,
-    unit_file=UNIT_FILE,
+    statblocks=parse_m42_file,
     map_edges=True,
     structures=structures,
     reach=reach_by_action,

@@ -8,6 +8,7 @@ from rules import edgeorders, lifecycle
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.mapfile import parse_map, replace_map
 from rules.orders import AddUnit, EditUnit, ImportMap, Move
+from rules.statfile import PlacementError
 from rules.systems.m42.board import Battle, kind_at
 from rules.systems.m42.mapfile import LAYERS
 from rules.systems.m42.movement import action_of, explain_unreachable, reachable
@@ -86,9 +87,9 @@ def add_unit(battle: Battle, order: AddUnit, dice: Dice, outcome: Outcome) -> No
     side = battle.ensure_side(order.side)
     unit = Unit(name=name, side=side.name, x=cell.x, y=cell.y, owner=order.owner, ld=ld, size=size, traits=traits)
     if unit.infantry and kind_at(battle, cell).impassable:
-        raise IllegalOrderError(f"{cell} is impassable terrain: infantry may not enter it at all (004:L129).")
+        raise PlacementError(f"{cell} is impassable terrain: infantry may not enter it at all (004:L129).")
     if any(unit.leader in u.spots() for u in battle.iter_units()):
-        raise IllegalOrderError(f"{cell} already holds a model; put the leader elsewhere.")
+        raise PlacementError(f"{cell} already holds a model; put the leader elsewhere.")
     unit.models = auto_place(battle, unit, unit.leader)
     battle.add_unit(unit)
     outcome.actor = unit.name
