@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple, get_args
 
+import orjson
+
 JsonDict = dict[str, Any]
+
+
+def decode_document(text: str | bytes) -> JsonDict:
+    """Parse a stored JSON document that must be an object."""
+    value = orjson.loads(text)
+    if not isinstance(value, dict):
+        raise ValueError(f"stored document is a {type(value).__name__}, not an object")
+    return value
+
 BattleStatus = Literal["setup", "active", "ended"]
 NotifyMode = Literal["channel", "dm"]
 DeadlinePolicy = Literal["wait", "hold", "default"]
@@ -46,7 +57,11 @@ class BattleSummary:
 
 @dataclass(frozen=True, slots=True)
 class BattleRecord:
-    """Hold one battle with its decoded state document."""
+    """Hold one battle with its state document, decoded only when first read.
+
+    Finding a battle (by channel, by id) never pays for parsing its state: `state_text` is the document as
+    stored, and `state` parses it on first use (once per record).
+    """
 
     id: int
     guild_id: int
@@ -58,8 +73,38 @@ class BattleRecord:
     created_by: int
     created_at: float
     updated_at: float
-    state: JsonDict
+    state_text: str = field(repr=False)
     version: int
+    _state: JsonDict | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def state(self) -> JsonDict:
+        """Return the state document (parsed on first use; callers copy before changing it)."""
+        found = self._state
+        if found is None:
+            found = decode_document(self.state_text)
+            object.__setattr__(self, "_state", found)
+        return found
+
+    @classmethod
+    def of(cls, summary: BattleSummary, state_text: str) -> BattleRecord:
+        """Return a battle from its summary and its state as stored."""
+        return cls(summary.id, summary.guild_id, summary.channel_id, summary.thread_id, summary.name, summary.ruleset,
+                   summary.status, summary.created_by, summary.created_at, summary.updated_at, state_text,
+                   summary.version)
+
+    @property
+    def summary(self) -> BattleSummary:
+        """Return the battle without its state."""
+        return BattleSummary(self.id, self.guild_id, self.channel_id, self.thread_id, self.name, self.ruleset,
+                             self.status, self.created_by, self.created_at, self.updated_at, self.version)
+
+
+class Committed(NamedTuple):
+    """What a committed order left: the battle after it and the order's number in the battle's log."""
+
+    record: BattleRecord
+    seq: int
 
 
 @dataclass(frozen=True, slots=True)
