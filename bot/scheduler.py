@@ -123,10 +123,10 @@ class Scheduler:
         from bot.service import Notice
 
         async with self.service.locks.get(battle_id):
-            record = await self.db.battles.get(battle_id)
-            if record is None or record.status != "active":
+            found = await self.service.current(battle_id)
+            if found is None or found[0].status != "active":
                 return 0
-            battle = Battle.from_dict(record.state)
+            record, battle = found
             started = await self.service.turn_clocks.recover(record, battle)
         if started is None:
             return 0
@@ -162,13 +162,13 @@ class Scheduler:
             await self.db.timers.mark_fired(timer.id, now)
 
     async def _fire(self, timer: TimerRecord, now: float) -> Fired:
-        record = await self.db.battles.get(timer.battle_id)
-        if record is None or record.status != "active":
+        found = await self.service.current(timer.battle_id)
+        if found is None or found[0].status != "active":
             return Fired(timer, "stale", {"why": "battle not active"})
+        record, battle = found
         clock = await self.service.turn_clocks.get(record.id)
         if clock.turn_key != timer.payload.get("turn") or clock.paused or clock.expired_at is not None:
             return Fired(timer, "stale", {"why": "turn over, paused or already expired"})
-        battle = Battle.from_dict(record.state)
         if turn_key(battle) != clock.turn_key:
             return Fired(timer, "stale", {"why": "clock behind the battle"})
         due_units = turns.names_of(battle, turns.next_due(battle))
