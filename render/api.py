@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Sequence
 
@@ -19,6 +18,7 @@ from render.layers.title import draw_title, title_width
 from render.layers.units import draw_units, stacks
 from render.legend import build_legend
 from render.palette import LEGEND_PAPER, PAPER, palette_named
+from render.png import write_png
 from render.view import (
     XY,
     AreaOfEffect,
@@ -32,8 +32,6 @@ from render.view import (
 )
 
 log = logging.getLogger(__name__)
-
-PNG_COMPRESS_LEVEL = 1  # level 1 encodes far faster than 6 for a few percent more bytes
 
 
 def render_image(
@@ -89,10 +87,8 @@ def render_image(
 
 
 def encode_png(image: Image.Image) -> bytes:
-    """Encode an image as PNG bytes at the fast compression level."""
-    buf = io.BytesIO()
-    image.save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return buf.getvalue()
+    """Encode an image as PNG bytes, unfiltered at the fastest compression level (see render.png)."""
+    return write_png(image)
 
 
 def render_map(
