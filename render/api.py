@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 from render.geometry import Crop, Geometry
 from render.key import build_key
 from render.layers.areas import draw_area_marks, draw_area_tints
-from render.layers.base import BASE_CACHE, base_layer
+from render.layers.base import BASE_CACHE, BLOCK_CACHE, base_layer
 from render.layers.effects import draw_effects
 from render.layers.features import draw_features
 from render.layers.overlays import draw_overlays, draw_reachable
@@ -134,5 +134,6 @@ def overlay_cells(overlays: Sequence[Overlay]) -> set[XY]:
 
 
 def clear_cache() -> None:
-    """Forget every cached base layer (for benchmarks and tests)."""
+    """Forget every cached base layer and grid block (for benchmarks and tests)."""
     BASE_CACHE.clear()
+    BLOCK_CACHE.clear()
