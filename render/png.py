@@ -15,7 +15,6 @@ from PIL import Image
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 COMPRESS_LEVEL = 1  # zlib's fastest level that still compresses
 COLOUR_TYPES = {"RGB": (2, 3), "L": (0, 1)}  # PNG colour type and bytes per pixel
-NO_FILTER = b"\x00"
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -28,13 +27,13 @@ def write_png(image: Image.Image) -> bytes:
         raise ValueError(f"write_png takes RGB or L images, not {image.mode}")
     colour_type, depth = COLOUR_TYPES[image.mode]
     width, height = image.size
-    pixels = memoryview(image.tobytes())
+    pixels = image.tobytes()
     stride = width * depth
-    deflate = zlib.compressobj(COMPRESS_LEVEL)
-    parts = []
-    for top in range(0, height * stride, stride):
-        parts.append(deflate.compress(NO_FILTER))
-        parts.append(deflate.compress(pixels[top : top + stride]))
-    parts.append(deflate.flush())
+    # Each row is preceded by its filter byte (0: none); the zeros are there from the start.
+    rows = bytearray((stride + 1) * height)
+    for y in range(height):
+        start = y * (stride + 1) + 1
+        rows[start : start + stride] = pixels[y * stride : (y + 1) * stride]
+    data = zlib.compress(rows, COMPRESS_LEVEL)
     header = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
-    return SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", b"".join(parts)) + _chunk(b"IEND", b"")
+    return SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", data) + _chunk(b"IEND", b"")
