@@ -298,11 +298,12 @@ def target_line(label: str, value: float, target: float, *, at_least: bool = Fal
 
 
 def row(label: str, s: Series) -> str:
-    """Format one timing row: p50, p95, CPU per order, longest callback p50/max."""
+    """Format one timing row: p50, p95, CPU per order, longest callback p50/max, longest collection."""
     stall50 = pct(s.stalls, 50)
     stall_max = max(s.stalls, default=0.0) * 1000
+    gc_max = max(s.collections, default=0.0) * 1000
     return (f"{label:<40} {pct(s.wall, 50):7.1f} {pct(s.wall, 95):7.1f} {s.cpu_ms():7.1f} "
-            f"{stall50:7.1f} {stall_max:7.1f}")
+            f"{stall50:7.1f} {stall_max:7.1f} {gc_max:7.1f}")
 
 
 async def run(setup: Setup) -> None:
@@ -320,7 +321,9 @@ async def run(setup: Setup) -> None:
                   " bytes", flush=True)
 
             floor_series = await floor_bot(bench, setup.orders)
-            await discord.start_bot(BattleBot(bench.service, guild_ready_timeout=0.05, scheduler_poll=None))
+            # As a bot process runs it: the heap settled once started.
+            await discord.start_bot(BattleBot(bench.service, guild_ready_timeout=0.05, scheduler_poll=None,
+                                              tune_heap=True))
             try:
                 await report(bench, setup, template, floor_series)
             finally:
@@ -348,7 +351,7 @@ async def report(bench: Bench, setup: Setup, template: Place, floor_series: Seri
     floor95 = pct(encode_times, 95) + pct(txn_times, 95) + pct(floor_series.wall, 95)
 
     print()
-    print(f"{'case (times in ms)':<40} {'p50':>7} {'p95':>7} {'cpu':>7} {'stall50':>7} {'stallmx':>7}")
+    print(f"{'case (times in ms)':<40} {'p50':>7} {'p95':>7} {'cpu':>7} {'stall50':>7} {'stallmx':>7} {'gcmax':>7}")
     print(row("slash /move to its reply with the map", loop_move))
     print(row("slash /attack to its reply with the map", loop_attack))
     print(row("service: /move (execute + map)", serve_move))
@@ -360,7 +363,7 @@ async def report(bench: Bench, setup: Setup, template: Place, floor_series: Seri
           f"   ({state_len} + {entry_len} + {snapshot_len} bytes)")
     print(f"{'floor: sum':<40} {floor50:7.1f} {floor95:7.1f}")
     print("  cpu: CPU per order, every thread, until its board and pings are done (the loopback's own work too);"
-          " stall: longest event-loop callback during an order")
+          " stall: longest event-loop callback during an order; gcmax: longest garbage collection during one")
 
     # Throughput.
     print("\nthroughput (orders/s, moves and attacks in turn, each battle in its own channel)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,13 +37,26 @@ class LoopWatch:
 
     def __init__(self) -> None:
         self.longest = 0.0
+        self.longest_gc = 0.0
         self.callbacks = 0
         self._original: Callable[[Any], None] | None = None
+        self._gc_started = 0.0
 
     def reset(self) -> float:
         """Return the longest callback since the last reset, and start again."""
         longest, self.longest = self.longest, 0.0
         return longest
+
+    def reset_gc(self) -> float:
+        """Return the longest garbage collection since the last reset, and start again."""
+        longest, self.longest_gc = self.longest_gc, 0.0
+        return longest
+
+    def _collecting(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            self.longest_gc = max(self.longest_gc, time.perf_counter() - self._gc_started)
 
     def __enter__(self) -> LoopWatch:
         original = asyncio.events.Handle._run
@@ -60,11 +74,14 @@ class LoopWatch:
                     watch.longest = spent
 
         asyncio.events.Handle._run = timed  # type: ignore[method-assign]
+        gc.callbacks.append(self._collecting)
         return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         if self._original is not None:
             asyncio.events.Handle._run = self._original  # type: ignore[method-assign]
+        if self._collecting in gc.callbacks:
+            gc.callbacks.remove(self._collecting)
 
 
 @dataclass
@@ -73,6 +90,7 @@ class Series:
 
     wall: list[float] = field(default_factory=list)
     stalls: list[float] = field(default_factory=list)
+    collections: list[float] = field(default_factory=list)
     cpu: float = 0.0
     orders: int = 0
 
@@ -82,8 +100,8 @@ class Series:
 
     def merge(self, other: Series) -> Series:
         """Return both series together."""
-        return Series(self.wall + other.wall, self.stalls + other.stalls, self.cpu + other.cpu,
-                      self.orders + other.orders)
+        return Series(self.wall + other.wall, self.stalls + other.stalls, self.collections + other.collections,
+                      self.cpu + other.cpu, self.orders + other.orders)
 
 
 class Timer:
@@ -101,6 +119,7 @@ class Timer:
     async def __aenter__(self) -> Timer:
         if self.watch is not None:
             self.watch.reset()
+            self.watch.reset_gc()
         self._answered = None
         self._cpu = time.process_time()
         self._start = time.perf_counter()
@@ -120,3 +139,4 @@ class Timer:
         self.series.orders += 1
         if self.watch is not None:
             self.series.stalls.append(self.watch.reset())
+            self.series.collections.append(self.watch.reset_gc())
