@@ -103,9 +103,14 @@ class Scheduler:
             await sleep(poll)
 
     async def recover(self) -> int:
-        """Bring every active battle's clock back in step after a restart; return how many turns began unseen."""
+        """Bring every active battle's clock back in step after a restart; return how many turns began unseen.
+
+        Only the battles the database shows may be out of step are read (their turn unknown or not their
+        clock's, or a running turn without its deadline timer): a restart costs one query, not a decode of
+        every active battle.
+        """
         begun = 0
-        for battle_id in await self.db.battles.active_ids():
+        for battle_id in await self.db.clocks.unsettled():
             begun += await self._recover_one(battle_id)
         self.recovered = True
         log.info("scheduler recovered %d battle clock(s)", begun)

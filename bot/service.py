@@ -284,7 +284,7 @@ class TableService:
                     current.id, expected_version=current.version, state=battle.to_dict(), status=status,
                     event=NewEvent(actor_id=actor.user_id, kind=order.kind, order_text=str(order),
                                    outcome=outcome.to_dict(), hidden=outcome.hidden),
-                    now=self.clock(),
+                    now=self.clock(), turn_key=turn_key(battle),
                 )
             except StaleVersionError:
                 self.cache.forget(current.id)

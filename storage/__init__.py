@@ -18,6 +18,7 @@ from .importlog import pack_event
 from .messages import MessageRepo
 from .records import (
     LEASED_KIND,
+    NO_TURN,
     BattleRecord,
     BattleStatus,
     BattleSummary,
@@ -33,12 +34,14 @@ from .records import (
     NewTimer,
     NotifyMode,
     TimerRecord,
+    Turn,
 )
 from .settings import GuildRepo, UserRepo
 from .timers import TimerRepo
 
 __all__ = [
     "LEASED_KIND",
+    "NO_TURN",
     "BattleNotFound",
     "BattleRecord",
     "BattleRepo",
@@ -69,6 +72,7 @@ __all__ = [
     "StorageError",
     "TimerRecord",
     "TimerRepo",
+    "Turn",
     "UserRepo",
     "is_postgres",
     "pack_event",

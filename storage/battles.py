@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from . import codec
 from .engine import Engine
@@ -16,6 +16,7 @@ from .program import Program, Query, changed, every, one, rows, single
 from .program import count as step_count
 from .records import (
     BATTLE_STATUSES,
+    NO_TURN,
     RESERVED_KINDS,
     UNDO_KIND,
     BattleRecord,
@@ -26,6 +27,7 @@ from .records import (
     EventRecord,
     LoggedEvent,
     NewEvent,
+    Turn,
 )
 
 log = logging.getLogger(__name__)
@@ -42,7 +44,8 @@ _SELECT_RECORD_FOR_WRITE = Query.of(
     f"SELECT {SUMMARY_COLUMNS}, state FROM battles WHERE id = ?",
     postgres=f"SELECT {SUMMARY_COLUMNS}, state FROM battles WHERE id = ? FOR UPDATE",
 )
-_UPDATE_STATE = Query.of("UPDATE battles SET state = ?, status = ?, version = ?, updated_at = ? WHERE id = ?")
+_UPDATE_STATE = Query.of(
+    "UPDATE battles SET state = ?, status = ?, version = ?, updated_at = ?, turn_key = ? WHERE id = ?")
 _SELECT_UNDOABLE = Query.of("""
 SELECT seq FROM events
 WHERE battle_id = ? AND undone = 0 AND kind NOT IN (?, ?)
@@ -240,10 +243,13 @@ class BattleRepo:
         status: BattleStatus | None = None,
         event: NewEvent,
         now: float,
+        turn_key: str | Literal[Turn.UNKNOWN] | None = Turn.UNKNOWN,
     ) -> Committed:
         """Replace the state and record the order, in one transaction; return the battle and the order's number.
 
         Refused (StaleVersionError) if anybody changed the battle since it was loaded at `expected_version`.
+        `turn_key` is the turn the new state is in (None: no turn running), kept so that startup can tell
+        which clocks may be out of step without reading any state.
         """
         if event.kind in RESERVED_KINDS:
             raise ValueError(f"event kind {event.kind!r} is written by the storage layer itself")
@@ -252,6 +258,7 @@ class BattleRepo:
         text = codec.encode(state)
         outcome = codec.encode_optional(event.outcome)
         now = float(now)
+        turn = None if turn_key is Turn.UNKNOWN else (turn_key or NO_TURN)
 
         def run() -> Program[tuple[BattleSummary, int]]:
             before, old_state = yield from _load_current(battle_id, expected_version)
@@ -270,7 +277,7 @@ class BattleRepo:
                 codec.pack_snapshot(old_state),
             )
             new_status = before.status if status is None else status
-            yield step_count(_UPDATE_STATE, text, new_status, before.version + 1, now, battle_id)
+            yield step_count(_UPDATE_STATE, text, new_status, before.version + 1, now, turn, battle_id)
             return replace(before, status=new_status, updated_at=now, version=before.version + 1), seq
 
         after, seq = await self._engine.write(run())
@@ -316,7 +323,8 @@ class BattleRepo:
             )
             yield step_count(_MARK_UNDONE, battle_id, oldest, *sorted(RESERVED_KINDS))
             status = before.status if status_before is None else status_before
-            yield step_count(_UPDATE_STATE, snapshot, status, before.version + 1, now, battle_id)
+            # The turn of the state restored is not known here: startup looks at this battle's clock again.
+            yield step_count(_UPDATE_STATE, snapshot, status, before.version + 1, now, None, battle_id)
             chosen = set(seqs)
             since = yield rows(_SELECT_EVENTS_FROM, battle_id, oldest)
             undone = [event_from_row(row) for row in since if row[1] in chosen]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Literal, NamedTuple, get_args
 
 import orjson
@@ -31,6 +32,16 @@ TURN_TIMER_KINDS: tuple[str, ...] = ("deadline", "reminder")
 LEASED_KIND = "reminder"
 DEFAULT_DEADLINE = 86_400.0
 DEFAULT_REMINDERS: tuple[str, ...] = ("50%", "1h")
+
+# What a battle row keeps as its turn when no turn is running (NULL there means: not known).
+NO_TURN = ""
+
+
+class Turn(Enum):
+    """Say that the turn a committed state is in is not known (the caller did not work it out)."""
+
+    UNKNOWN = "unknown"
+
 
 # Event kinds the storage layer writes itself; callers may not commit them.
 CREATE_KIND = "create"
