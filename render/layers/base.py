@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -19,7 +20,7 @@ from render.fonts import draw_centred, draw_left, draw_right
 from render.geometry import LABEL_PAD, MAP_EDGE_PX, Geometry
 from render.palette import LABEL_INK, MAP_EDGE, PAPER, UNKNOWN_TERRAIN, Palette
 from render.patterns import pattern_tile
-from render.view import MapView, TerrainStyle
+from render.view import RGB, MapView, TerrainStyle
 from rules.coords import column_label
 
 log = logging.getLogger(__name__)
@@ -112,19 +113,22 @@ def _draw_block(view: MapView, cp: int, palette: Palette, bx: int, by: int) -> I
     xe, ye = min(view.width, xs + BLOCK), min(view.height, ys + BLOCK)
     cols, rows = xe - xs, ye - ys
     block = Image.new("RGB", (cols * cp + 1, rows * cp + 1), palette(PAPER))
-    tiles: dict[str, Image.Image] = {}
     # One more square each way where the map goes on: its edge pixels are this block's closing line.
+    last = min(view.width, xe + 1)
     for y in range(ys, min(view.height, ye + 1)):
         row = y * view.width
-        for x in range(xs, min(view.width, xe + 1)):
+        x = xs
+        while x < last:
+            # A run of squares of one terrain is one paste of a strip of its tiles.
             key = view.terrain[row + x]
-            tile = tiles.get(key)
-            if tile is None:
-                style = style_of(view, key)
-                if key not in view.styles:
-                    log.warning("map %s: no style for terrain %r", view.map_version, key)
-                tile = tiles[key] = pattern_tile(style.pattern, palette(style.color), cp)
-            block.paste(tile, ((x - xs) * cp, (y - ys) * cp))
+            end = x + 1
+            while end < last and view.terrain[row + end] == key:
+                end += 1
+            style = style_of(view, key)
+            if key not in view.styles:
+                log.warning("map %s: no style for terrain %r", view.map_version, key)
+            block.paste(_strip(style.pattern, palette(style.color), cp, end - x), ((x - xs) * cp, (y - ys) * cp))
+            x = end
     draw = ImageDraw.Draw(block, "RGBA")
     w, h = block.width - 1, block.height - 1
     for i in range(cols + 1):
@@ -134,6 +138,16 @@ def _draw_block(view: MapView, cp: int, palette: Palette, bx: int, by: int) -> I
         alpha = MAJOR_ALPHA if (ys + j) % MAJOR_EVERY == 0 else MINOR_ALPHA
         draw.line((0, j * cp, w, j * cp), fill=(0, 0, 0, alpha))
     return block
+
+
+@lru_cache(maxsize=512)
+def _strip(pattern: str, color: RGB, cp: int, count: int) -> Image.Image:
+    """Return `count` tiles of a terrain side by side (read-only, shared)."""
+    tile = pattern_tile(pattern, color, cp)
+    strip = Image.new("RGB", (cp * count, cp))
+    for i in range(count):
+        strip.paste(tile, (i * cp, 0))
+    return strip
 
 
 def _terrain_keys(view: MapView, crop: tuple[int, int, int, int]) -> tuple[str, ...]:
