@@ -37,15 +37,17 @@ class LoopWatch:
 
     def __init__(self) -> None:
         self.longest = 0.0
+        self.longest_cpu = 0.0
         self.longest_gc = 0.0
         self.callbacks = 0
         self._original: Callable[[Any], None] | None = None
         self._gc_started = 0.0
 
-    def reset(self) -> float:
-        """Return the longest callback since the last reset, and start again."""
+    def reset(self) -> tuple[float, float]:
+        """Return the longest callback since the last reset (wall time, and the loop thread's CPU time in it)."""
         longest, self.longest = self.longest, 0.0
-        return longest
+        cpu, self.longest_cpu = self.longest_cpu, 0.0
+        return longest, cpu
 
     def reset_gc(self) -> float:
         """Return the longest garbage collection since the last reset, and start again."""
@@ -65,13 +67,17 @@ class LoopWatch:
 
         def timed(handle: Any) -> None:
             start = time.perf_counter()
+            cpu = time.thread_time()
             try:
                 original(handle)
             finally:
                 spent = time.perf_counter() - start
+                worked = time.thread_time() - cpu
                 watch.callbacks += 1
                 if spent > watch.longest:
                     watch.longest = spent
+                if worked > watch.longest_cpu:
+                    watch.longest_cpu = worked
 
         asyncio.events.Handle._run = timed  # type: ignore[method-assign]
         gc.callbacks.append(self._collecting)
@@ -90,6 +96,7 @@ class Series:
 
     wall: list[float] = field(default_factory=list)
     stalls: list[float] = field(default_factory=list)
+    stalls_cpu: list[float] = field(default_factory=list)
     collections: list[float] = field(default_factory=list)
     cpu: float = 0.0
     orders: int = 0
@@ -100,8 +107,8 @@ class Series:
 
     def merge(self, other: Series) -> Series:
         """Return both series together."""
-        return Series(self.wall + other.wall, self.stalls + other.stalls, self.collections + other.collections,
-                      self.cpu + other.cpu, self.orders + other.orders)
+        return Series(self.wall + other.wall, self.stalls + other.stalls, self.stalls_cpu + other.stalls_cpu,
+                      self.collections + other.collections, self.cpu + other.cpu, self.orders + other.orders)
 
 
 class Timer:
@@ -138,5 +145,7 @@ class Timer:
         self.series.cpu += time.process_time() - self._cpu
         self.series.orders += 1
         if self.watch is not None:
-            self.series.stalls.append(self.watch.reset())
+            stall, stall_cpu = self.watch.reset()
+            self.series.stalls.append(stall)
+            self.series.stalls_cpu.append(stall_cpu)
             self.series.collections.append(self.watch.reset_gc())
