@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -64,14 +63,6 @@ async def play(service: TableService) -> tuple[int, list[str]]:
         record = result.record
     return record.id, seen
 
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "battlepost.sqlite3")
-    try:
-        yield database
-    finally:
-        await database.close()
 
 
 async def test_kept_battles_change_no_outcome_no_stored_state_and_no_replay(db: Database, tmp_path: Path) -> None:

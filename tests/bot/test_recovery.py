@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-
 from bot.service import Actor, TableService
 from rules import orders as o
 from rules.coords import Cell
@@ -15,14 +10,6 @@ from storage import BattleRecord, ClockRecord, Database
 GM = Actor(user_id=1, guild_id=10, name="gm", manage_guild=True)
 NOW = 1_750_000_000.0
 
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "battlepost.sqlite3")
-    try:
-        yield database
-    finally:
-        await database.close()
 
 
 async def started(service: TableService, channel: int) -> BattleRecord:
