@@ -55,11 +55,10 @@ class BattleCache:
         return self._items.get(battle_id)
 
     def keep(self, battle_id: int, kept: Kept) -> None:
-        """Keep a battle as committed, unless a newer version of it is kept already."""
+        """Keep a battle as last read or committed, in place of whatever was kept for it."""
+        # Always the latest word, even an older version (a database restored from a backup): keeping the
+        # higher number instead could later match a different state that reached the same number.
         if self.capacity == 0:
-            return
-        have = self._items.get(battle_id)
-        if have is not None and have.version > kept.version:
             return
         self._items[battle_id] = kept
         self._items.move_to_end(battle_id)
