@@ -19,7 +19,6 @@ from rules.battle import Battle
 from rules.errors import IllegalOrderError, InvalidOrderError, NoMapError
 from rules.orders import Order
 from rules.outcome import Outcome
-from rules.ruleset import get_ruleset
 from rules.system import system_of
 from rules.units import Unit
 

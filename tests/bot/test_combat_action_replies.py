@@ -54,7 +54,7 @@ def crowded_state() -> dict[str, Any]:
             stats["inside"] = f"{LONG} tank"
         b.apply(AddUnit(name=f"{LONG} model {i:03d}", side=side, at=Cell(9 + i % 3, 9 + (i // 3) % 3), stats=stats),
                 _dice())
-    b.turn["mode"] = "free"
+    b.turn.mode = "free"
     b.apply(Start(), _dice())
     return b.to_dict()
 
@@ -101,7 +101,7 @@ def _small(*units: tuple[str, str, str, dict[str, Any]]) -> Battle[Any]:
     b = Battle.new("combat-action", 20, 20, "Ford")
     for name, side, at, stats in units:
         b.apply(AddUnit(name=name, side=side, at=Cell.parse(at), stats=stats), _dice())
-    b.turn["mode"] = "free"
+    b.turn.mode = "free"
     b.apply(Start(), _dice())
     return b
 

@@ -27,7 +27,7 @@ def test_the_landing_crater_is_drawn_where_the_grenade_came_down() -> None:
     b.apply(AddUnit("A", "Red", Cell.parse("A1"), stats={"kind": "infantry", "weapons": [
         {"name": "Frag", "class": "grenades", "pen": 3}]}), dice)
     b.apply(AddUnit("B", "Blue", Cell.parse("A4"), stats={"kind": "infantry"}), dice)
-    b.turn["mode"] = "free"
+    b.turn.mode = "free"
     b.apply(Start(), dice)
     b.apply(b.parse_order("prime unit:A weapon:Frag"), dice)
     out = b.apply(b.parse_order("fire unit:A weapon:Frag target:B mode:grenade"),
