@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test demo bench bench-processes lint console clean
+.PHONY: run test demo bench bench-full bench-processes lint console clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -33,7 +33,10 @@ demo: $(STAMP)
 	@echo "maps and log written to demo-out/"
 
 bench: $(STAMP)
-	$(PY) benchmarks/bench_orders.py
+	$(PY) benchmarks/bench_orders.py --quick
+
+bench-full: $(STAMP)
+	$(PY) benchmarks/bench_orders.py --full
 
 bench-processes: $(STAMP)
 	$(PY) benchmarks/bench_processes.py

@@ -1,188 +1,477 @@
-"""Time one player order end to end through the table service, against its parts.
+"""What one order costs, measured on realistic battles against its floor, in one run.
 
-For a 40x40 map with 60 units and a 100x100 map it prints, per order: end to end (resolve, commit,
-render, encode) p50/p95, the PNG encode alone of the same image and the ratio of the two, rules plus
-storage alone, the same with 10,000 battles in the database, and the longest event-loop stall.
+Battles are built from the example stat blocks (weapons, armour, skills), 40x40 with 60 units by default,
+and played to 200 logged events before anything is timed (see realistic.py). Then, in one process:
 
-Run: .venv/bin/python benchmarks/bench_orders.py [--orders N] [--battles 10000]
+* slash /move and /attack through the loopback Discord (the real bot, real SQLite file) until the reply
+  with its map arrives; the table service alone (execute, then the map, as the commands do);
+* the floor beside them (floors.py): the fastest encode of the same posted image, one minimal SQLite
+  transaction of the same size, and the smallest discord.py bot answering a slash command with an embed;
+* CPU per order (every thread, until the order's status board and pings are done too) and the longest
+  event-loop callback while each order ran;
+* throughput with 1, 4 and 16 battles at once, through the service and through the loopback;
+* growth with 10, 60 and 300 units, with 10, 1,000 and 10,000 logged events, and with many battles stored;
+* a full 100x100 map, and resident memory with 1,000 battles in use.
+
+It prints the table and the ratios against the targets. `--quick` (the default sizes) takes a minute or
+two on two cores; `--full` uses the reference sizes (10,000 stored battles, more orders).
+
+Run: .venv/bin/python benchmarks/bench_orders.py [--quick | --full] [--orders N] [--stored N] [--rss-battles N]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import io
+import logging
 import random
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bot.maps import CROP_ABOVE
-from bot.mapview import action_cells, overlays_for
+import realistic
+from bot.loopback import LoopbackDiscord
+from bot.loopback.models import LoopbackChannel, LoopbackUser
+from floors import FloorBot, encode_floor, sqlite_floor
+from PIL import Image
+from probes import LoopWatch, Series, Timer, pct
+
+from bot.client import BattleBot
 from bot.service import Actor, TableService
-from render import crop_around, encode_png, render_image
+from render import render_map
 from rules import orders as o
 from rules.battle import Battle
-from rules.coords import Cell
-from rules.turnorders import CloseRound
+from rules.systems.strategic.actions.combat import Attack
 from storage import BattleRecord, Database
 
-GM = Actor(user_id=1, guild_id=1, manage_guild=True)
-TERRAIN = ("forest", "mountain", "water", "urban")
+log = logging.getLogger("bench")
+
+TARGETS = {
+    "p50": 2.0, "p95": 3.0, "cpu": 6.0, "stall": 10.0, "service16": 150.0, "loopback16": 100.0, "full_map": 200.0,
+    "rss": 300.0,
+}
 
 
-def pct(values: list[float], q: float) -> float:
-    """Return the q-th percentile of values, in milliseconds."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))] * 1000
+@dataclass
+class Setup:
+    """Sizes of one run."""
+
+    orders: int = 16
+    size: int = 40
+    units: int = 60
+    events: int = 200
+    stored: int = 1000
+    rss_battles: int = 1000
+    throughput_orders: int = 6
+    growth_orders: int = 6
+    full_maps: int = 8
 
 
-async def build(service: TableService, size: int, units: int, channel: int) -> BattleRecord:
-    """Create a started battle with blobs of terrain and units on both sides."""
-    rng = random.Random(size)
-    result = await service.create_battle(GM, channel_id=channel, thread_id=None, name=f"Bench {size}",
-                                         ruleset="strategic-e", width=size, height=size)
-    record = result.record
-    for _ in range(size * size // 60):
-        x, y, r = rng.randrange(size), rng.randrange(size), rng.randint(1, 3)
-        a = Cell(max(0, x - r), max(0, y - r))
-        b = Cell(min(size - 1, x + r), min(size - 1, y + r))
-        record = (await service.execute(GM, record, o.Paint(terrain=rng.choice(TERRAIN), frm=a, to=b),
-                                        render=False)).record
-    for i in range(units):
-        at = Cell(2 * (i % (size // 2)), 2 * (i // (size // 2)) % size)
-        order = o.AddUnit(name=f"U{i}", side="Blue" if i % 2 else "Red", at=at, stats={"ag": 45})
-        record = (await service.execute(GM, record, order, render=False)).record
-    return (await service.execute(GM, record, o.Start(), render=False)).record
+@dataclass
+class Place:
+    """A battle the benchmark plays: where it is and who commands its units."""
+
+    record: BattleRecord
+    channel: LoopbackChannel
+    rng: random.Random = field(default_factory=lambda: random.Random(7))
 
 
-def next_move(battle: Battle, rng: random.Random) -> o.Move | None:
-    """Return a legal move of a random unit to a random square within its Full Move, or None if none is found."""
-    units = list(battle.iter_units())
-    for _ in range(300):
-        unit = rng.choice(units)
-        x = min(battle.width - 1, max(0, unit.x + rng.randint(-3, 3)))
-        y = min(battle.height - 1, max(0, unit.y + rng.randint(-3, 3)))
-        order = o.Move(unit=unit.name, to=Cell(x, y))
-        if Cell(x, y) != unit.cell and battle.is_legal(order):
-            return order
-    return None
+class Bench:
+    """Hold the loopback Discord, the bot's service, a second service with no bot, and the users."""
+
+    def __init__(self, setup: Setup, folder: Path, discord: LoopbackDiscord, watch: LoopWatch) -> None:
+        self.setup = setup
+        self.folder = folder
+        self.discord = discord
+        self.watch = watch
+        self.gm_user = discord.add_user("gm", manage_guild=True)
+        self.player_users = [discord.add_user(f"player{i}") for i in range(4)]
+        guild = discord.guild.id
+        self.gm = Actor(user_id=self.gm_user.id, guild_id=guild, name="gm", manage_guild=True)
+        self.players = [Actor(user_id=u.id, guild_id=guild, name=u.name) for u in self.player_users]
+        self.users = {u.id: u for u in [self.gm_user, *self.player_users]}
+        self.chooser = 0.0  # seconds the load generator spent picking orders
+        self.db: Database
+        self.service: TableService
+        self.quiet: TableService
+
+    async def open(self) -> None:
+        """Open the database and the two services over it."""
+        master = random.Random(11)
+        self.db = await Database.open(self.folder / "bench.sqlite3")
+        self.service = TableService(self.db, rng_factory=lambda: random.Random(master.getrandbits(64)))
+        self.quiet = TableService(self.db, rng_factory=lambda: random.Random(master.getrandbits(64)))
+
+    def channel(self, name: str) -> LoopbackChannel:
+        """Make a channel in the test server."""
+        return self.discord.add_channel(self.discord.guild, name)
+
+    async def battle(self, *, units: int | None = None, size: int | None = None, name: str = "battle") -> Place:
+        """Build and play a realistic battle in a new channel."""
+        channel = self.channel(name)
+        record = await realistic.build(self.quiet, self.gm, self.players, size=size or self.setup.size,
+                                       units=units or self.setup.units, events=self.setup.events, channel=channel.id,
+                                       name=name)
+        return Place(record, channel)
+
+    async def copies(self, place: Place, count: int, *, snapshots: bool = True, channels: bool = True) -> list[Place]:
+        """Clone a battle into `count` new channels (or, without channels, into made-up ones the bot never sees)."""
+        made: list[LoopbackChannel | None] = [self.channel(f"copy-{i}") if channels else None for i in range(count)]
+        base = 9_000_000_000
+        where = [(self.discord.guild.id, ch.id if ch else base + i) for i, ch in enumerate(made)]
+        ids = await realistic.write_raw(self.db, lambda raw: realistic.clone(raw, place.record.id, where,
+                                                                             snapshots=snapshots))
+        out = []
+        for battle_id, ch in zip(ids, made, strict=True):
+            record = await self.db.battles.get(battle_id)
+            assert record is not None
+            out.append(Place(record, ch or place.channel, random.Random(battle_id)))
+        return out
+
+    # --- choosing orders (the load generator, not timed) ------------------------------------------------
+
+    async def choose(self, place: Place, kind: str, service: TableService) -> tuple[Battle, o.Order]:
+        """Return the battle as stored and a move or attack for it, playing turn ends and round closes on the way."""
+        for _ in range(50):
+            record = await self.db.battles.get(place.record.id)
+            assert record is not None
+            place.record = record
+            start = time.perf_counter()
+            battle = Battle.from_dict(record.state)
+            order = realistic.next_order(battle, place.rng, kind)
+            self.chooser += time.perf_counter() - start
+            if isinstance(order, (o.Move, Attack)):
+                return battle, order
+            await service.execute(self.gm, place.record, order, render=False)
+        raise RuntimeError(f"no {kind} found in battle {place.record.id}")
+
+    def owner(self, battle: Battle, order: o.Order) -> LoopbackUser:
+        """Return who gives the order: the unit's owner, else the GM."""
+        uid = realistic.owners_of(battle, order)
+        return self.users.get(uid or 0, self.gm_user)
+
+    def actor(self, user: LoopbackUser) -> Actor:
+        """Return the service's actor for a loopback user."""
+        return self.gm if user.id == self.gm_user.id else next(p for p in self.players if p.user_id == user.id)
+
+    # --- one order ----------------------------------------------------------------------------------
+
+    async def slash(self, place: Place, kind: str, series: Series, images: list[Image.Image] | None = None) -> None:
+        """Send one /move or /attack through the loopback; time it to its reply and its work to the end."""
+        battle, order = await self.choose(place, kind, self.service)
+        user = self.owner(battle, order)
+        if isinstance(order, o.Move):
+            options: dict[str, Any] = {"unit": order.unit, "to": str(order.to), "mode": order.mode}
+            command = "move"
+        else:
+            assert isinstance(order, Attack)
+            options = {"unit": order.unit, "weapon": order.weapon, "target": order.target}
+            command = "attack"
+        async with Timer(series, self.watch) as timer:
+            reply = await self.discord.slash(command, user=user, channel=place.channel, options=options)
+            timer.answered()
+            await self.service.drain()
+        files = [f for m in reply.messages for f in m.files]
+        if reply.messages and reply.messages[-1].ephemeral:
+            raise RuntimeError(f"/{command} {options} was refused: {reply.messages[-1].content}")
+        if images is not None and files:
+            images.append(Image.open(io.BytesIO(files[-1].data)).convert("RGB"))
+
+    async def served(self, place: Place, kind: str, series: Series, service: TableService | None = None) -> None:
+        """Run one order through the table service alone and draw its map, as the command does."""
+        service = service or self.quiet
+        battle, order = await self.choose(place, kind, service)
+        actor = self.actor(self.owner(battle, order))
+        async with Timer(series, self.watch) as timer:
+            result = await service.execute(actor, place.record, order, render=False)
+            assert result.outcome is not None
+            await service.render(result.battle, outcome=result.outcome, battle_id=place.record.id)
+            timer.answered()
+            await service.drain()
 
 
-ACTIVE = [False]
+# --- sections ------------------------------------------------------------------------------------------
 
 
-async def stall_probe(stop: asyncio.Event, worst: list[float]) -> None:
-    """Measure the longest gap between ticks of the event loop while an order is in the table service."""
-    last = time.perf_counter()
-    was_active = False
-    while not stop.is_set():
-        await asyncio.sleep(0.001)
-        now = time.perf_counter()
-        # Only gaps that began and ended inside a service call count: the benchmark's own order
-        # picking also runs on the loop, and is not what a player's order costs.
-        if was_active and ACTIVE[0]:
-            worst[0] = max(worst[0], now - last - 0.001)
-        was_active = ACTIVE[0]
-        last = now
+async def floor_bot(bench: Bench, count: int) -> Series:
+    """Time the smallest discord.py bot answering a slash command with an embed."""
+    discord = bench.discord
+    await discord.start_bot(FloorBot())
+    series = Series()
+    try:
+        for _ in range(3):
+            await discord.slash("ping", user=bench.gm_user, channel=discord.general)
+        for _ in range(count):
+            async with Timer(series, bench.watch) as timer:
+                await discord.slash("ping", user=bench.gm_user, channel=discord.general)
+                timer.answered()
+    finally:
+        await discord.stop_bot()
+    return series
 
 
-async def measure(service: TableService, record: BattleRecord, n: int) -> dict[str, Any]:
-    """Run n moves; return end-to-end, encode-alone and rules+storage timings."""
-    rng = random.Random(3)
-    e2e: list[float] = []
-    core: list[float] = []
-    encode: list[float] = []
-    worst = [0.0]
-    stop = asyncio.Event()
-    probe = asyncio.create_task(stall_probe(stop, worst))
-    for i in range(n):
-        battle = Battle.from_dict(record.state)
-        order = next_move(battle, rng)
-        while order is None:
-            # Everyone due has spent their actions: the GM closes the round (not timed).
-            record = (await service.execute(GM, record, CloseRound(), render=False)).record
-            order = next_move(Battle.from_dict(record.state), rng)
-        await asyncio.sleep(0.005)  # let the probe tick before the order starts
-        ACTIVE[0] = True
-        start = time.perf_counter()
+async def alternate(count: int, one: Callable[[str, Series], Awaitable[None]]) -> tuple[Series, Series]:
+    """Run count orders, moves and attacks in turn; return the two series."""
+    moves, attacks = Series(), Series()
+    for i in range(count):
         if i % 2:
-            result = await service.execute(GM, record, order, render=False)
-            ACTIVE[0] = False
-            core.append(time.perf_counter() - start)
-            record = result.record
-            continue
-        result = await service.execute(GM, record, order, render=True)
-        ACTIVE[0] = False
-        e2e.append(time.perf_counter() - start)
-        record = result.record
-        assert result.outcome is not None and result.png
-        view = service.view_of(result.battle)
-        overlays = overlays_for(result.outcome.highlight, result.outcome.data)
-        crop = None
-        if result.battle.width > CROP_ABOVE:
-            crop = crop_around(view, action_cells(result.outcome.highlight))
-        image = render_image(view, overlays=overlays, crop=crop)
-        t0 = time.perf_counter()
-        png = encode_png(image)
-        encode.append(time.perf_counter() - t0)
-        assert png == result.png.png
-    stop.set()
-    await probe
-    return {"e2e": e2e, "core": core, "encode": encode, "stall": worst[0], "record": record}
+            await one("attack", attacks)
+        else:
+            await one("move", moves)
+    return moves, attacks
 
 
-async def fill(db: Database, count: int) -> None:
-    """Add filler battles (a small map each) until the database holds `count` of them."""
-    state = Battle.new("strategic-e", 10, 10, "Filler").to_dict()
-    have = await db.battles.count()
-    for i in range(have, count):
-        await db.battles.create(guild_id=1000 + i, channel_id=5000 + i, thread_id=None, name="Filler",
-                                ruleset="strategic-e", created_by=1, state=state, now=0.0)
+async def throughput(bench: Bench, places: list[Place], per: int, loopback: bool) -> float:
+    """Return orders per second with every battle playing `per` orders at once (moves and attacks in turn)."""
+    async def play(place: Place) -> None:
+        series = Series()
+        for i in range(per):
+            kind = "move" if i % 2 == 0 else "attack"
+            if loopback:
+                await bench.slash(place, kind, series)
+            else:
+                await bench.served(place, kind, series)
+
+    bench.chooser = 0.0
+    start = time.perf_counter()
+    await asyncio.gather(*(play(p) for p in places))
+    wall = time.perf_counter() - start
+    return len(places) * per / wall
 
 
-def row(label: str, r: dict[str, Any]) -> str:
-    """Format one line of the table."""
-    e50, e95 = pct(r["e2e"], 50), pct(r["e2e"], 95)
-    n50, n95 = pct(r["encode"], 50), pct(r["encode"], 95)
-    c50, c95 = pct(r["core"], 50), pct(r["core"], 95)
-    return (f"{label:<26} {e50:7.1f} {e95:7.1f} {n50:7.1f} {n95:7.1f} {e95 / n95:6.2f} "
-            f"{c50:7.2f} {c95:7.2f} {r['stall'] * 1000:7.1f}")
+async def full_map(bench: Bench, count: int) -> tuple[list[float], int]:
+    """Return the time to draw the whole of a 100x100 battle with 60 units, and the largest PNG's size."""
+    place = await bench.battle(size=100, name="big")
+    battle = Battle.from_dict(place.record.state)
+    view = bench.quiet.view_of(battle)
+    render_map(view)
+    times, biggest = [], 0
+    for _ in range(count):
+        start = time.perf_counter()
+        png = await asyncio.to_thread(render_map, view)
+        times.append(time.perf_counter() - start)
+        biggest = max(biggest, len(png))
+    return times, biggest
 
 
-async def main(orders: int, battles: int) -> None:
-    """Run the benchmark and print the table."""
-    with tempfile.TemporaryDirectory() as tmp:
-        db = await Database.open(Path(tmp) / "bench.sqlite3")
-        service = TableService(db, rng_factory=lambda: random.Random(1))
-        header = (f"{'case':<26} {'e2e50':>7} {'e2e95':>7} {'enc50':>7} {'enc95':>7} {'ratio':>6} "
-                  f"{'core50':>7} {'core95':>7} {'stall':>7}")
-        print("times in ms; ratio = end-to-end p95 / encode-alone p95; core = rules + storage, no render")
-        print(header)
-        small = await build(service, 40, 60, channel=10)
-        big = await build(service, 100, 60, channel=11)
-        small = (await measure(service, small, 6))["record"]  # warm the caches
-        big = (await measure(service, big, 6))["record"]
-        r40 = await measure(service, small, orders)
-        r100 = await measure(service, big, orders)
-        print(row("40x40, 60 units", r40))
-        print(row("100x100, 60 units", r100))
-        started = time.perf_counter()
-        await fill(db, battles)
-        print(f"(filled to {await db.battles.count()} battles in {time.perf_counter() - started:.1f} s)")
-        r40b = await measure(service, r40["record"], orders)
-        r100b = await measure(service, r100["record"], orders)
-        print(row(f"40x40, {battles} battles", r40b))
-        print(row(f"100x100, {battles} battles", r100b))
-        await db.close()
+async def memory(bench: Bench, template: Place, count: int) -> tuple[float, float]:
+    """Return a fresh bot process's RSS before and after `count` battles each took an order and drew its map.
+
+    A process of its own, so the stand-in's stored messages and files and the benchmark's own battles
+    are not counted: only what the table service keeps.
+    """
+    places = await bench.copies(template, count, snapshots=False, channels=False)
+    ids = ",".join(str(p.record.id) for p in places)
+    script = Path(__file__).resolve().parent / "bench_memory.py"
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, str(script), str(bench.folder / "bench.sqlite3"), ids, str(bench.gm.guild_id),
+        str(bench.gm.user_id), stdout=asyncio.subprocess.PIPE)
+    out, _ = await proc.communicate()
+    if proc.returncode:
+        raise RuntimeError(f"the memory run failed ({proc.returncode})")
+    before, after = (float(x) for x in out.decode().split())
+    return before, after
+
+
+def ratio_line(label: str, value: float, floor: float, target: float) -> str:
+    """Format a ratio against its target."""
+    r = value / floor if floor else float("inf")
+    verdict = "met" if r <= target else f"MISSED by {r / target:.1f}x"
+    return f"  {label:<44} {value:8.2f} / {floor:6.2f} = {r:5.2f}x  (target <= {target:g}x: {verdict})"
+
+
+def target_line(label: str, value: float, target: float, *, at_least: bool = False, unit: str = "") -> str:
+    """Format a value against an absolute target."""
+    ok = value >= target if at_least else value <= target
+    sign = ">=" if at_least else "<="
+    miss = (target / value if at_least else value / target) if value else float("inf")
+    verdict = "met" if ok else f"MISSED by {miss:.1f}x"
+    return f"  {label:<44} {value:8.1f}{unit:<6} (target {sign} {target:g}{unit}: {verdict})"
+
+
+def row(label: str, s: Series) -> str:
+    """Format one timing row: p50, p95, CPU per order, longest callback p50/max (wall, CPU), longest collection."""
+    stall50 = pct(s.stalls, 50)
+    stall_max = max(s.stalls, default=0.0) * 1000
+    stall_cpu = max(s.stalls_cpu, default=0.0) * 1000
+    gc_max = max(s.collections, default=0.0) * 1000
+    return (f"{label:<40} {pct(s.wall, 50):7.1f} {pct(s.wall, 95):7.1f} {s.cpu_ms():7.1f} "
+            f"{stall50:7.1f} {stall_max:7.1f} {stall_cpu:7.1f} {gc_max:7.1f}")
+
+
+async def run(setup: Setup) -> None:
+    """Run every section and print the table."""
+    with tempfile.TemporaryDirectory() as tmp, LoopWatch() as watch:
+        folder = Path(tmp)
+        async with LoopbackDiscord(quiet_after_reply=False, timeout=60.0) as discord:
+            bench = Bench(setup, folder, discord, watch)
+            await bench.open()
+            started = time.perf_counter()
+            print(f"building a {setup.size}x{setup.size} battle, {setup.units} units, {setup.events} events ...",
+                  flush=True)
+            template = await bench.battle(name="template")
+            print(f"  built in {time.perf_counter() - started:.1f} s; state {len(realistic.encoded(template.record))}"
+                  " bytes", flush=True)
+
+            floor_series = await floor_bot(bench, setup.orders)
+            # As a bot process runs it: the heap settled once started.
+            await discord.start_bot(BattleBot(bench.service, guild_ready_timeout=0.05, scheduler_poll=None,
+                                              tune_heap=True))
+            try:
+                await report(bench, setup, template, floor_series)
+            finally:
+                await discord.stop_bot()
+                await bench.db.close()
+
+
+async def report(bench: Bench, setup: Setup, template: Place, floor_series: Series) -> None:
+    """Measure every case and print the table."""
+    n = setup.orders
+    [loop_place, served_place] = await bench.copies(template, 2)
+    # Warm up: caches, the first map of each battle, the command tree.
+    images: list[Image.Image] = []
+    await alternate(4, lambda kind, s: bench.slash(loop_place, kind, s))
+    await alternate(4, lambda kind, s: bench.served(served_place, kind, s))
+
+    loop_move, loop_attack = await alternate(2 * n, lambda kind, s: bench.slash(loop_place, kind, s, images))
+    serve_move, serve_attack = await alternate(2 * n, lambda kind, s: bench.served(served_place, kind, s))
+
+    encoder, encode_times = encode_floor(images)
+    state_len = len(realistic.encoded(loop_place.record))
+    entry_len, snapshot_len = await realistic.last_entry_sizes(bench.db, loop_place.record.id)
+    txn_times = await sqlite_floor(bench.folder, state=state_len, entry=entry_len, snapshot=snapshot_len, count=n)
+    floor50 = pct(encode_times, 50) + pct(txn_times, 50) + pct(floor_series.wall, 50)
+    floor95 = pct(encode_times, 95) + pct(txn_times, 95) + pct(floor_series.wall, 95)
+
+    print()
+    print(f"{'case (times in ms)':<40} {'p50':>7} {'p95':>7} {'cpu':>7} {'stall50':>7} {'stallmx':>7} "
+          f"{'stallcpu':>7} {'gcmax':>7}")
+    print(row("slash /move to its reply with the map", loop_move))
+    print(row("slash /attack to its reply with the map", loop_attack))
+    print(row("service: /move (execute + map)", serve_move))
+    print(row("service: /attack (execute + map)", serve_attack))
+    print(row("floor: smallest bot answering an embed", floor_series))
+    print(f"{'floor: encode the same image':<40} {pct(encode_times, 50):7.1f} {pct(encode_times, 95):7.1f}"
+          f"   ({encoder}, {len(images)} images)")
+    print(f"{'floor: one SQLite transaction, same size':<40} {pct(txn_times, 50):7.1f} {pct(txn_times, 95):7.1f}"
+          f"   ({state_len} + {entry_len} + {snapshot_len} bytes)")
+    print(f"{'floor: sum':<40} {floor50:7.1f} {floor95:7.1f}")
+    print("  cpu: CPU per order, every thread, until its board and pings are done (the loopback's own work too);\n"
+          "  stall: longest event-loop callback during an order (p50, max); stallcpu: the most CPU the loop's\n"
+          "  thread spent in one callback (a stall without the time the machine gave to others); gcmax: the\n"
+          "  longest garbage collection during an order")
+
+    # Throughput.
+    print("\nthroughput (orders/s, moves and attacks in turn, each battle in its own channel)")
+    pool = await bench.copies(template, 16)
+    results: dict[tuple[str, int], float] = {}
+    for count in (1, 4, 16):
+        for loopback in (False, True):
+            rate = await throughput(bench, pool[:count], setup.throughput_orders, loopback)
+            results[("loopback" if loopback else "service", count)] = rate
+        print(f"  {count:>2} battles: service {results[('service', count)]:6.1f}/s   "
+              f"loopback {results[('loopback', count)]:6.1f}/s", flush=True)
+
+    # Growth with units.
+    print("\ngrowth: service /move by units on the map: p50 wall and CPU per order (ms)")
+    by_units: dict[int, float] = {}
+    for units in (10, 60, 300):
+        if units == setup.units:
+            [place] = await bench.copies(template, 1)
+        else:
+            place = await bench.battle(units=units, name=f"units-{units}")
+        await alternate(2, lambda kind, s, p=place: bench.served(p, kind, s))
+        moves, _ = await alternate(2 * setup.growth_orders, lambda kind, s, p=place: bench.served(p, kind, s))
+        by_units[units] = moves.cpu_ms()
+        print(f"  {units:>4} units: {pct(moves.wall, 50):7.1f} {moves.cpu_ms():7.1f}", flush=True)
+
+    # Growth with events.
+    print("\ngrowth: service /move by events in the battle's log: p50 wall and CPU per order (ms)")
+    by_events: dict[int, float] = {}
+    for events in (10, 1000, 10000):
+        [place] = await bench.copies(template, 1)
+        await realistic.write_raw(bench.db, lambda raw, p=place, e=events: realistic.resize_log(raw, p.record.id, e))
+        await alternate(2, lambda kind, s, p=place: bench.served(p, kind, s))
+        moves, _ = await alternate(2 * setup.growth_orders, lambda kind, s, p=place: bench.served(p, kind, s))
+        by_events[events] = moves.cpu_ms()
+        print(f"  {events:>6} events: {pct(moves.wall, 50):7.1f} {moves.cpu_ms():7.1f}", flush=True)
+
+    # Many stored battles.
+    before_fill = by_units[setup.units]
+    started = time.perf_counter()
+    await bench.copies(template, setup.stored, snapshots=False, channels=False)
+    total = await bench.db.battles.count()
+    print(f"\nstored battles: filled to {total} in {time.perf_counter() - started:.1f} s")
+    [place] = await bench.copies(template, 1)
+    await alternate(2, lambda kind, s: bench.served(place, kind, s))
+    moves, _ = await alternate(2 * setup.growth_orders, lambda kind, s: bench.served(place, kind, s))
+    after_fill = moves.cpu_ms()
+    print(f"  service /move: p50 {pct(moves.wall, 50):.1f} ms, CPU {after_fill:.1f} ms per order with {total} battles"
+          f" stored ({before_fill:.1f} ms CPU before)")
+
+    full_times, biggest = await full_map(bench, setup.full_maps)
+    before, after = await memory(bench, template, setup.rss_battles)
+
+    print("\ntargets")
+    print(ratio_line("slash /move p50 / floor p50", pct(loop_move.wall, 50), floor50, TARGETS["p50"]))
+    print(ratio_line("slash /move p95 / floor p95", pct(loop_move.wall, 95), floor95, TARGETS["p95"]))
+    print(ratio_line("slash /attack p50 / floor p50", pct(loop_attack.wall, 50), floor50, TARGETS["p50"]))
+    cpu_net = loop_move.merge(loop_attack).cpu_ms() - floor_series.cpu_ms()
+    print(target_line("CPU per order, net of the floor bot's", cpu_net, TARGETS["cpu"], unit=" ms"))
+    print(target_line("CPU per order, service path", serve_move.merge(serve_attack).cpu_ms(), TARGETS["cpu"],
+                      unit=" ms"))
+    stall = max(loop_move.stalls + loop_attack.stalls) * 1000
+    stall_cpu = max(loop_move.stalls_cpu + loop_attack.stalls_cpu) * 1000
+    print(target_line("longest event-loop callback during an order", stall, TARGETS["stall"], unit=" ms"))
+    print(target_line("  the same, CPU of the loop's thread in it", stall_cpu, TARGETS["stall"], unit=" ms"))
+    print(target_line("16 battles through the service", results[("service", 16)], TARGETS["service16"],
+                      at_least=True, unit="/s"))
+    print(target_line("16 battles through the loopback", results[("loopback", 16)], TARGETS["loopback16"],
+                      at_least=True, unit="/s"))
+    growth = by_units[300] / by_units[60]
+    print(f"  {'order CPU 60 -> 300 units (5x the units)':<44} {growth:8.2f}x     "
+          f"(target <= 5x: {'met' if growth <= 5 else 'MISSED'})")
+    flat = by_events[10000] / by_events[10]
+    print(f"  {'order CPU 10 -> 10,000 events':<44} {flat:8.2f}x     (flat is 1x)")
+    print(f"  {'order CPU 1 -> ' + str(total) + ' stored battles':<44} {after_fill / before_fill:8.2f}x     (flat is 1x)")
+    print(target_line("full 100x100 map p95", pct(full_times, 95), TARGETS["full_map"], unit=" ms")
+          + f", {biggest / 1024:.0f} KiB")
+    print(target_line(f"RSS with {setup.rss_battles} battles in use", after, TARGETS["rss"], unit=" MiB")
+          + f" ({before:.0f} MiB before they were used)")
+    print(f"\nload generator (picking orders, not timed): {bench.chooser * 1000:.0f} ms in all")
+
+
+def main() -> None:
+    """Parse the sizes and run."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sizes = parser.add_mutually_exclusive_group()
+    sizes.add_argument("--quick", action="store_true", help="the default: a minute or two on two cores")
+    sizes.add_argument("--full", action="store_true", help="the reference sizes: 10,000 stored battles, more orders")
+    parser.add_argument("--orders", type=int, help="orders timed per latency case")
+    parser.add_argument("--stored", type=int, help="battles in the database for the scale case")
+    parser.add_argument("--rss-battles", type=int, help="battles in use for the memory case")
+    args = parser.parse_args()
+    setup = Setup()
+    if args.full:
+        setup = Setup(orders=100, stored=10_000, rss_battles=1000, throughput_orders=40, growth_orders=30,
+                      full_maps=20)
+    if args.orders:
+        setup.orders = args.orders
+    if args.stored is not None:
+        setup.stored = args.stored
+    if args.rss_battles is not None:
+        setup.rss_battles = args.rss_battles
+    logging.basicConfig(level=logging.WARNING)
+    asyncio.run(run(setup))
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--orders", type=int, default=80)
-    parser.add_argument("--battles", type=int, default=10_000)
-    args = parser.parse_args()
-    asyncio.run(main(args.orders, args.battles))
+    main()

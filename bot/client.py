@@ -16,13 +16,14 @@ import discord
 from discord.ext import commands
 
 from bot.answers import ANSWER_WITHIN
+from bot.heap import settle_heap
 from bot.scheduler import DEFAULT_POLL
 from bot.service import TableService
 from bot.tree import BattleTree
 
 log = logging.getLogger(__name__)
 
-DEFAULT_EXTENSIONS = ("cogs.battle", "cogs.map", "cogs.unit", "cogs.feature", "cogs.play", "cogs.combat", "cogs.turn", "cogs.gm", "cogs.settings", "cogs.help", "cogs.surface", "cogs.m42")
+DEFAULT_EXTENSIONS = ("cogs.battle", "cogs.map", "cogs.unit", "cogs.feature", "cogs.play", "cogs.combat", "cogs.turn", "cogs.gm", "cogs.settings", "cogs.help", "cogs.surface", "cogs.combat_action", "cogs.m42")
 
 
 def intents() -> discord.Intents:
@@ -37,7 +38,7 @@ class _Battlepost(commands.bot.BotBase):
 
     def __init__(self, service: TableService, *, sync_guild_id: int | None = None,
                  extensions: Sequence[str] = DEFAULT_EXTENSIONS, scheduler_poll: float | None = DEFAULT_POLL,
-                 answer_within: float = ANSWER_WITHIN, **options: object) -> None:
+                 answer_within: float = ANSWER_WITHIN, tune_heap: bool = False, **options: object) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents(), tree_cls=BattleTree, help_command=None,
             allowed_mentions=discord.AllowedMentions.none(), **options,  # type: ignore[arg-type]
@@ -51,6 +52,8 @@ class _Battlepost(commands.bot.BotBase):
         self.scheduler_task: asyncio.Task[None] | None = None
         # A command still working after this many seconds is deferred, inside Discord's three.
         self.answer_within = answer_within
+        # Set by the process that runs the bot for good (not by tests, which start many bots in one process).
+        self.tune_heap = tune_heap
 
     def syncs_commands(self) -> bool:
         """Return whether this process registers the slash commands with Discord."""
@@ -75,6 +78,8 @@ class _Battlepost(commands.bot.BotBase):
         else:
             synced = await self.tree.sync()
             log.info("synced %d global commands", len(synced))
+        if self.tune_heap:
+            settle_heap()
         if self.scheduler_poll is not None:
             # Every process runs a scheduler: claims are atomic in the database, so each timer fires once
             # whichever process is up, and a process that stops leaves its timers to the others.

@@ -113,6 +113,7 @@ class Console:
         self.current: LoopbackUser | None = None
         self.channel: LoopbackChannel = discord.channel("battle")
         self.file_count = 0
+        self.base_dir = Path()
 
     def user(self, name: str) -> LoopbackUser:
         """Return the console user of this name; the first one ever named is the server's GM."""
@@ -163,6 +164,9 @@ class Console:
             return self.discord.channel(raw.lstrip("#"))
         if kind == OPTION_ATTACHMENT:
             path = Path(raw)
+            if not path.is_file() and not path.is_absolute():
+                # A script's attachments may be written relative to the script, wherever it is run from.
+                path = self.base_dir / raw
             if not path.is_file():
                 raise ConsoleError(f"{name}: no file `{raw}` to attach")
             return (path.name, path.read_bytes())
@@ -290,6 +294,8 @@ async def run_script(settings: Settings, file: str, *, as_json: bool, seed: int 
     out = stdout or sys.stdout
     text = sys.stdin.read() if file == "-" else await asyncio.to_thread(Path(file).read_text, encoding="utf-8")
     discord, db, console = await open_console(settings, Path(out_dir), seed)
+    if file != "-":
+        console.base_dir = Path(file).parent
     status = 0
     try:
         for number, line in enumerate(text.splitlines(), start=1):

@@ -126,12 +126,12 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
         UnitToken(
             key=u.name, label=labels[u.name], side=u.side, x=u.x, y=u.y,
             health=u.health() if u.HEALTH_BAR else None,
-            marks=u.badges(), is_horde=u.massed,
+            marks=u.badges(), is_horde=u.massed, facing=u.heading(),
             name=u.name, owner=(names(u.owner) or "") if u.owner is not None else "",
-            health_text=health_text(u), statuses=status_words(u),
+            health_text=health_text(u), statuses=(*u.key_words(), *status_words(u)),
             level=u.token_floor, models=u.other_models(),
         )
-        for u in battle.iter_units()
+        for u in battle.iter_units() if u.on_map
     )
     edges, roads, floors = structure_marks(battle)
     visible = {s.lower() for s in (viewer_sides or ())}

@@ -32,6 +32,7 @@ def check_shards(settings: Settings) -> None:
 def make_client(service: TableService, settings: Settings, **options: Any) -> BattleBot | ShardedBattleBot:
     """Build the client: one plain connection, or the shards the settings name."""
     options.setdefault("scheduler_poll", settings.scheduler_poll)
+    options.setdefault("tune_heap", True)
     if settings.shards is None:
         return BattleBot(service, sync_guild_id=settings.dev_guild_id, **options)
     return ShardedBattleBot(service, shard_ids=settings.shards.ids, shard_count=settings.shards.count,

@@ -103,9 +103,14 @@ class Scheduler:
             await sleep(poll)
 
     async def recover(self) -> int:
-        """Bring every active battle's clock back in step after a restart; return how many turns began unseen."""
+        """Bring every active battle's clock back in step after a restart; return how many turns began unseen.
+
+        Only the battles the database shows may be out of step are read (their turn unknown or not their
+        clock's, or a running turn without its deadline timer): a restart costs one query, not a decode of
+        every active battle.
+        """
         begun = 0
-        for battle_id in await self.db.battles.active_ids():
+        for battle_id in await self.db.clocks.unsettled():
             begun += await self._recover_one(battle_id)
         self.recovered = True
         log.info("scheduler recovered %d battle clock(s)", begun)
@@ -123,10 +128,10 @@ class Scheduler:
         from bot.service import Notice
 
         async with self.service.locks.get(battle_id):
-            record = await self.db.battles.get(battle_id)
-            if record is None or record.status != "active":
+            found = await self.service.current(battle_id)
+            if found is None or found[0].status != "active":
                 return 0
-            battle = Battle.from_dict(record.state)
+            record, battle = found
             started = await self.service.turn_clocks.recover(record, battle)
         if started is None:
             return 0
@@ -162,13 +167,13 @@ class Scheduler:
             await self.db.timers.mark_fired(timer.id, now)
 
     async def _fire(self, timer: TimerRecord, now: float) -> Fired:
-        record = await self.db.battles.get(timer.battle_id)
-        if record is None or record.status != "active":
+        found = await self.service.current(timer.battle_id)
+        if found is None or found[0].status != "active":
             return Fired(timer, "stale", {"why": "battle not active"})
+        record, battle = found
         clock = await self.service.turn_clocks.get(record.id)
         if clock.turn_key != timer.payload.get("turn") or clock.paused or clock.expired_at is not None:
             return Fired(timer, "stale", {"why": "turn over, paused or already expired"})
-        battle = Battle.from_dict(record.state)
         if turn_key(battle) != clock.turn_key:
             return Fired(timer, "stale", {"why": "clock behind the battle"})
         due_units = turns.names_of(battle, due_now(battle))

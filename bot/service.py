@@ -13,6 +13,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from bot.cache import BattleCache, Kept
 from bot.clock import TurnClocks, TurnStart, turn_key
 from bot.history import previous_turn
 from bot.locks import BattleLocks
@@ -39,6 +40,7 @@ from rules.systems import install as install_systems
 from storage import (
     BattleRecord,
     BattleStatus,
+    BattleSummary,
     ClockRecord,
     Database,
     DeadlinePolicy,
@@ -142,7 +144,7 @@ class TableService:
     """Load, authorise, apply, commit and render: every change to a battle goes through here."""
 
     def __init__(self, db: Database, *, clock: Clock = time.time, rng_factory: RngFactory = _system_rng,
-                 render: bool = True) -> None:
+                 render: bool = True, cache_size: int | None = None) -> None:
         install_systems()
         self.db = db
         self.clock = clock
@@ -152,7 +154,8 @@ class TableService:
         # its status board has a lock of its own, so a slow edit on Discord never holds up an order.
         self.locks = BattleLocks(lambda battle_id: db.lock(LockSpace.BATTLE, battle_id))
         self.board_locks = BattleLocks(lambda battle_id: db.lock(LockSpace.BOARD, battle_id))
-        self._peek_cache: dict[int, tuple[int, Battle]] = {}
+        # The battles used lately, decoded once per version; checked against the database on every use.
+        self.cache = BattleCache() if cache_size is None else BattleCache(cache_size)
         # Called with a Notice after every change, in order per battle, off the caller's path.
         self.listeners: list[Listener] = []
         self.turn_clocks = TurnClocks(db, clock)
@@ -257,6 +260,7 @@ class TableService:
             ruleset=battle.ruleset_id, created_by=actor.user_id, state=battle.to_dict(), now=self.clock(),
         )
         log.info("battle %s created in guild %s by %s", record.id, actor.guild_id, actor.user_id)
+        self.cache.keep(record.id, Kept(record.version, record.state_text, battle))
         self.publish(Notice("created", record, battle, actor=actor))
         png = await self.render(battle, battle_id=record.id) if self.render_enabled else None
         return Result(record=record, battle=battle, png=png)
@@ -271,14 +275,16 @@ class TableService:
         """
         self.remember_name(actor)
         async with self.locks.get(record.id):
-            current = await self.db.battles.get(record.id)
+            current = await self._stored(record.id)
             if current is None or current.guild_id != actor.guild_id:
                 raise NotFoundError("That battle no longer exists.")
+            # A fresh copy to change: the kept one is shared, and a refused order is simply thrown away.
             battle = Battle.from_dict(current.state)
             if expect_turn is not None and turn_key(battle) != expect_turn:
                 raise StaleTurnError("That turn is already over.")
             await self.authorise(actor, current, battle, order)
             dice = Dice(self.rng_factory(), scripted=list(manual_rolls))
+            # Undo lives in the database (each event keeps the state before it), so no snapshot is kept here.
             if order.slow and len(battle.units) >= SLOW_UNITS:
                 # A whole engagement in one order takes seconds at the largest: the event loop keeps serving.
                 # A small one takes milliseconds, less than the hop to a thread.
@@ -287,15 +293,16 @@ class TableService:
                 outcome, state, logged = _resolve(battle, order, dice)
             status = cast("BattleStatus", battle.status) if battle.status != current.status else None
             try:
-                saved = await self.db.battles.commit(
+                saved, seq = await self.db.battles.commit_order(
                     current.id, expected_version=current.version, state=state, status=status,
                     event=NewEvent(actor_id=actor.user_id, kind=order.kind, order_text=str(order),
                                    outcome=logged, hidden=outcome.hidden),
-                    now=self.clock(),
+                    now=self.clock(), turn_key=turn_key(battle),
                 )
             except StaleVersionError:
+                self.cache.forget(current.id)
                 raise ConflictError("The battle changed while your order was being resolved; send it again.") from None
-            seq = await self.db.events.latest_seq(saved.id)
+            self.cache.keep(saved.id, Kept(saved.version, saved.state_text, battle))
             note_committed(seq)
             started = await self._sync_clock(saved, battle)
         notice = Notice("committed", saved, battle, outcome=outcome, actor=actor, seq=seq, turn=started)
@@ -324,6 +331,7 @@ class TableService:
             except StaleVersionError:
                 raise ConflictError("The battle changed while undoing; try again.") from None
             battle = Battle.from_dict(saved.state)
+            self.cache.keep(saved.id, Kept(saved.version, saved.state_text, battle))
             seq = await self.db.events.latest_seq(saved.id)
             note_committed(seq)
             started = await self._sync_clock(saved, battle)
@@ -348,17 +356,38 @@ class TableService:
         return Battle.from_dict(record.state)
 
     async def peek(self, guild_id: int, channel_id: int) -> tuple[BattleRecord, Battle] | None:
-        """Return the battle of a channel for reading only (autocomplete), cached per version."""
+        """Return the battle of a channel for reading only (autocomplete): the shared copy, never to be changed."""
         record = await self.db.battles.in_channel(guild_id, channel_id)
         if record is None:
             return None
-        cached = self._peek_cache.get(record.id)
-        if cached is None or cached[0] != record.version:
-            if len(self._peek_cache) > 256:
-                self._peek_cache.clear()
-            cached = (record.version, Battle.from_dict(record.state))
-            self._peek_cache[record.id] = cached
-        return record, cached[1]
+        return record, self._kept(record).battle
+
+    async def current(self, battle_id: int) -> tuple[BattleRecord, Battle] | None:
+        """Return a battle as stored now, for reading only (boards, deadlines): the shared copy, never to be changed."""
+        record = await self._stored(battle_id)
+        if record is None:
+            return None
+        return record, self._kept(record).battle
+
+    async def _stored(self, battle_id: int) -> BattleRecord | None:
+        """Read a battle, its state from the kept copy when that is still the stored version (one read either way)."""
+        kept = self.cache.latest(battle_id)
+        found = await self.db.battles.get_unless(battle_id, None if kept is None else kept.version)
+        if found is None:
+            self.cache.forget(battle_id)
+            return None
+        if isinstance(found, BattleSummary):
+            assert kept is not None
+            return BattleRecord.of(found, kept.text)
+        return found
+
+    def _kept(self, record: BattleRecord) -> Kept:
+        """Return the shared decoded copy of a battle at the record's version, decoding and keeping it if need be."""
+        kept = self.cache.at(record.id, record.version)
+        if kept is None:
+            kept = Kept(record.version, record.state_text, Battle.from_dict(record.state))
+            self.cache.keep(record.id, kept)
+        return kept
 
     # --- the turn clock -----------------------------------------------------
 
@@ -397,7 +426,7 @@ class TableService:
             if current.status == "ended":
                 raise IllegalOrderError("This battle has ended; its clock has stopped for good.")
             clock = await change(current)
-        self.publish(Notice("clock", current, Battle.from_dict(current.state), actor=actor, clock=clock))
+        self.publish(Notice("clock", current, self._kept(current).battle, actor=actor, clock=clock))
         return clock
 
     # --- the log ------------------------------------------------------------
@@ -635,7 +664,7 @@ class TableService:
 
 def _resolve(battle: Battle, order: o.Order, dice: Dice) -> tuple[Outcome, dict[str, Any], dict[str, Any]]:
     """Apply an order; return its outcome, the battle's new document and the outcome as logged."""
-    outcome = battle.apply(order, dice)
+    outcome = battle.apply(order, dice, undoable=False)
     return outcome, battle.to_dict(), outcome.to_dict()
 
 

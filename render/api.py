@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Sequence
 
@@ -11,7 +10,7 @@ from PIL import Image, ImageDraw
 from render.geometry import Crop, Geometry
 from render.key import build_key
 from render.layers.areas import draw_area_marks, draw_area_tints
-from render.layers.base import BASE_CACHE, base_layer
+from render.layers.base import BASE_CACHE, BLOCK_CACHE, base_layer
 from render.layers.effects import draw_effects
 from render.layers.features import draw_features
 from render.layers.overlays import draw_overlays, draw_reachable
@@ -19,6 +18,7 @@ from render.layers.title import draw_title, title_width
 from render.layers.units import draw_units, stacks
 from render.legend import build_legend
 from render.palette import LEGEND_PAPER, PAPER, palette_named
+from render.png import write_png
 from render.view import (
     XY,
     AreaOfEffect,
@@ -32,8 +32,6 @@ from render.view import (
 )
 
 log = logging.getLogger(__name__)
-
-PNG_COMPRESS_LEVEL = 1  # level 1 encodes far faster than 6 for a few percent more bytes
 
 
 def render_image(
@@ -89,10 +87,8 @@ def render_image(
 
 
 def encode_png(image: Image.Image) -> bytes:
-    """Encode an image as PNG bytes at the fast compression level."""
-    buf = io.BytesIO()
-    image.save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return buf.getvalue()
+    """Encode an image as PNG bytes, unfiltered at the fastest compression level (see render.png)."""
+    return write_png(image)
 
 
 def render_map(
@@ -138,5 +134,6 @@ def overlay_cells(overlays: Sequence[Overlay]) -> set[XY]:
 
 
 def clear_cache() -> None:
-    """Forget every cached base layer (for benchmarks and tests)."""
+    """Forget every cached base layer and grid block (for benchmarks and tests)."""
     BASE_CACHE.clear()
+    BLOCK_CACHE.clear()

@@ -72,21 +72,29 @@ def draw_centred(draw: ImageDraw.ImageDraw, cx: float, cy: float, text: str, siz
     # Centre on the measured ink box rather than an anchor: the bitmap
     # fallback font ignores anchors.
     left, top, right, bottom = text_bbox(text, size)
-    x = round(cx - (left + right) / 2)
-    y = round(cy - (top + bottom) / 2)
-    draw.text((x, y), text, font=font(size), fill=fill)
+    _ink(draw, round(cx - (left + right) / 2), round(cy - (top + bottom) / 2), text, size, fill)
 
 
 def draw_left(draw: ImageDraw.ImageDraw, x: float, cy: float, text: str, size: int, fill: RGB) -> None:
     """Draw text starting at x with its ink box centred vertically on cy."""
     left, top, _, bottom = text_bbox(text, size)
-    draw.text((round(x - left), round(cy - (top + bottom) / 2)), text, font=font(size), fill=fill)
+    _ink(draw, round(x - left), round(cy - (top + bottom) / 2), text, size, fill)
 
 
 def draw_right(draw: ImageDraw.ImageDraw, x: float, cy: float, text: str, size: int, fill: RGB) -> None:
     """Draw text ending at x with its ink box centred vertically on cy."""
     _, top, right, bottom = text_bbox(text, size)
-    draw.text((round(x - right), round(cy - (top + bottom) / 2)), text, font=font(size), fill=fill)
+    _ink(draw, round(x - right), round(cy - (top + bottom) / 2), text, size, fill)
+
+
+def _ink(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, size: int, fill: RGB) -> None:
+    """Paint text whose drawing origin is (x, y), from its rasterised mask: the pixels draw.text would give."""
+    # draw.text rasterises the string and then blends the ink through that mask; the mask depends only
+    # on the string and the size, so it is rasterised once (text_mask) and blended here the same way.
+    if not text:
+        return
+    left, top, _, _ = text_bbox(text, size)
+    draw.bitmap((x + left, y + top), text_mask(text, size), fill=fill)
 
 
 @lru_cache(maxsize=8192)

@@ -17,6 +17,7 @@ Box = tuple[int, int, int, int]
 Crop = tuple[int, int, int, int]
 
 MIN_CELL_PX = 8
+CELL_STEP = 4
 MAX_CELL_PX = 96
 TITLE_FONT_PX = 16
 TITLE_HEIGHT = 30
@@ -29,9 +30,10 @@ MIN_CROP = 12
 def default_cell_px(cols: int, rows: int) -> int:
     """Return a readable cell size for a window of cols x rows squares."""
     # A crop of up to 30 squares gets 40 px, so every unit of a shared square reads;
-    # 40 squares -> 30 px; 100 squares -> 18 px keeps the image under ~2000 px a
-    # side, so it encodes fast and stays far below 10 MiB.
-    return max(18, min(40, 1200 // max(cols, rows)))
+    # 40 squares -> 28 px; 100 squares -> 18 px keeps the image under ~2000 px a
+    # side, so it encodes fast and stays far below 10 MiB. Sizes go in steps of 4 px
+    # so that crops of a map share the base layer's cached blocks (one set per size).
+    return max(18, min(40, 1200 // max(cols, rows) // CELL_STEP * CELL_STEP))
 
 
 def label_font_px(cell_px: int) -> int:

@@ -280,6 +280,13 @@ def _unit_lines(view: MapView, geometry: Geometry, palette: Palette) -> list[Lin
             draw.rectangle((box[0] + 1, y - 2, box[0] + 11, y + 2), fill=fill)
 
         out.append(Line("Health", bar))
+    if any(u.facing is not None for u in units):
+
+        def facing(canvas: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
+            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 2
+            arrowhead(draw, (cx, cy + SWATCH), (cx, box[1] + 1.0), SWATCH * 0.7, palette(OUTLINE), palette(WHITE))
+
+        out.append(Line("Facing", facing))
     seen: list[str] = []
     for u in units if details else ():
         seen.extend(m for m in u.marks if m and m not in seen)

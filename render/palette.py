@@ -63,6 +63,11 @@ MARK_STYLES: dict[str, tuple[str, RGB]] = {
     "I": ("Immobilised", (60, 110, 160)),
     "R": ("Routing", (200, 40, 120)),
     "~": ("Sunk", (30, 80, 170)),
+    "FD": ("Flat down", (120, 96, 60)),
+    "A": ("Aimed", (40, 120, 60)),
+    "OC": ("Out of control", (200, 30, 30)),
+    "DL": ("Damaged locations", (150, 60, 20)),
+    "HJ": ("Hatches jammed", (90, 90, 40)),
 }
 OTHER_MARK: RGB = (70, 74, 82)
 

@@ -69,6 +69,7 @@ class UnitToken:
     owner: str = ""
     health_text: str = ""
     statuses: tuple[str, ...] = ()
+    facing: int | None = None  # degrees clockwise from north (row 1 is north): an arrow on the token's rim
     level: int = 0  # the floor the token stands on (0: the ground)
     models: tuple[XYZ, ...] = ()  # the unit's other models, each (x, y, floor); the token is their leader
 

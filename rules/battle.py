@@ -138,6 +138,13 @@ class Battle(Generic[U]):
             self._brewed = cached
         return cached[2]
 
+    def scale_text(self) -> str:
+        """Return the ruleset's scale with this battle's constants written in (`1 square = {cm_per_square} cm`)."""
+        text = self.ruleset.scale
+        for key in self.ruleset.constants:
+            text = text.replace("{" + key + "}", str(self.const(key)))
+        return text
+
     def const(self, key: str) -> Any:
         """Return a rule constant, with this battle's override if the GM set one."""
         if key in self.constants:
@@ -271,26 +278,33 @@ class Battle(Generic[U]):
 
     # --- apply and undo -----------------------------------------------------
 
-    def apply(self, order: Order, dice: Dice) -> Outcome:
-        """Resolve an order against the rules; on any error the battle is left unchanged."""
+    def apply(self, order: Order, dice: Dice, *, undoable: bool = True) -> Outcome:
+        """Resolve an order against the rules; on any error the battle is left unchanged.
+
+        With undoable=False no snapshot is taken: undo() cannot take the order back, and an order refused
+        half-way leaves the battle half-changed. That is for callers that throw a battle away on any error
+        and keep undo elsewhere (the table service keeps it in the database).
+        """
         handler = self.system.handlers.handler(order.kind)
         if handler is None:
             raise RulesetError(f"`{order.kind}` orders are not played in {self.ruleset_id}.")
         # Orders without a unit (setup, GM) and battles not yet active pass this check untouched.
         turns.check_may_act(self, order)
-        snapshot = self.to_dict()
+        snapshot = self.to_dict() if undoable else None
         outcome = Outcome(order=str(order), kind=order.kind)
         start = len(dice.rolls)
         try:
             handler(self, order, dice, outcome)
             turns.spend(self, order, outcome, dice)
         except Exception:
-            self._restore(snapshot)
+            if snapshot is not None:
+                self._restore(snapshot)
             del dice.rolls[start:]
             raise
         outcome.rolls = dice.rolls[start:]
         del dice.rolls[start:]
-        self._history.append(snapshot)
+        if snapshot is not None:
+            self._history.append(snapshot)
         return outcome
 
     def parse_order(self, text: str) -> Order:

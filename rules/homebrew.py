@@ -1,10 +1,10 @@
-"""Homebrew terrain and features: a GM's own table rows, imported per battle, played like the built-in ones.
+"""Homebrew rows: a GM's own terrain, features and system tables, imported per battle, played like the built-ins.
 
-A homebrew table is TOML with the same `[[terrain]]` and `[[feature]]` tables as a ruleset's data file
-(docs/homebrew.md). It is read and checked here once, with every refusal naming its line and field; the
-battle keeps the checked rows (`Battle.homebrew`) and plays with its ruleset's tables plus these rows, so
-every rule that reads a terrain's or a feature's values (DTV and cover combination, hit penalties, feature
-points, placement) applies to them unchanged.
+A homebrew table is TOML with the same `[[terrain]]` and `[[feature]]` tables as a ruleset's data file, plus
+the tables a system declares (`System.homebrew_tables`, like M42's `[[action]]`; docs/homebrew.md). It is
+read and checked here once, with every refusal naming its line and field; the battle keeps the checked rows
+(`Battle.homebrew`) and plays with its ruleset plus these rows, so every rule that reads a terrain's, a
+feature's or an action's values applies to them unchanged.
 """
 
 from __future__ import annotations
@@ -12,10 +12,14 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.errors import InvalidOrderError, RulesetError
 from rules.ruleset import FeatureType, Ruleset, TerrainType, parse_feature, parse_terrain
+from rules.system import HomebrewTable, system_of
+
+if TYPE_CHECKING:
+    from rules.battle import Battle
 
 MAX_BYTES = 256 * 1024
 MAX_ROWS = 100  # per table: more than a GM writes by hand, few enough for menus and the rules listing
@@ -45,6 +49,10 @@ class Homebrew:
     rows: dict[str, list[dict[str, Any]]]
     terrain: tuple[TerrainType, ...]
     features: tuple[FeatureType, ...]
+
+    def keys(self, table: str) -> list[str]:
+        """Return the keys of one table's rows, as the GM wrote them."""
+        return [str(r["key"]) for r in self.rows.get(table, [])]
 
 
 # --- where a row or field was written -----------------------------------------------
@@ -139,22 +147,25 @@ def _clash(base: Ruleset, kind: str, row: dict[str, Any], place: _Place) -> None
 def check_rows(base: Ruleset, rows: dict[str, Any], text: str = "") -> Homebrew:
     """Check a homebrew table's rows against a ruleset; the text, when given, lets refusals name their lines."""
     lines = text.splitlines()
+    extra = {t.name: t for t in system_of(base.id).homebrew_tables}
+    accepted = _accepted(base, extra)
     for top in rows:
-        if top not in TABLES:
-            raise HomebrewError(f"`{top}` is not a homebrew table; a homebrew file holds [[terrain]] and [[feature]] "
+        if top not in accepted:
+            held = " and ".join(f"[[{t}]]" for t in accepted)
+            if top == "feature":
+                raise HomebrewError(f"{base.name} has no artificial features; a homebrew file for it holds {held} "
+                                    "tables only.")
+            if top in TABLES:
+                raise HomebrewError(f"{base.name} takes no homebrew {top}; a homebrew file for it holds {held} "
+                                    "tables only.")
+            raise HomebrewError(f"`{top}` is not a homebrew table; a homebrew file for {base.name} holds {held} "
                                 "tables only.")
-    if rows.get("feature") and not base.features_allowed:
-        raise HomebrewError(f"{base.name} has no artificial features; a homebrew file for it holds [[terrain]] only.")
     terrain: dict[str, TerrainType] = dict(base.terrain)
     mine_terrain: list[TerrainType] = []
     mine_features: list[FeatureType] = []
     kept: dict[str, list[dict[str, Any]]] = {}
     for kind in ("terrain", "feature"):
-        table = rows.get(kind, [])
-        if not isinstance(table, list) or not all(isinstance(r, dict) for r in table):
-            raise HomebrewError(f"`{kind}` must be written as [[{kind}]] tables.")
-        if len(table) > MAX_ROWS:
-            raise HomebrewError(f"{len(table)} [[{kind}]] tables; a homebrew file holds at most {MAX_ROWS} of each.")
+        table = _table(rows, kind)
         headers = _headers(lines, kind)
         seen: dict[str, int] = {}
         for i, row in enumerate(table):
@@ -183,7 +194,54 @@ def check_rows(base: Ruleset, rows: dict[str, Any], text: str = "") -> Homebrew:
                 raise HomebrewError(f"{place.at(_field_of(exc.message))}: {_reason(exc.message)}") from None
         if table:
             kept[kind] = [dict(r) for r in table]
+    for spec in extra.values():
+        table = _table(rows, spec.name)
+        if table:
+            _check_extra(base, spec, table, lines)
+            kept[spec.name] = [dict(r) for r in table]
     return Homebrew(kept, tuple(mine_terrain), tuple(mine_features))
+
+
+def _accepted(base: Ruleset, extra: dict[str, HomebrewTable]) -> list[str]:
+    """Return the tables a homebrew file for this ruleset may hold, in the order the docs list them."""
+    core = [t for t, ok in (("terrain", system_of(base.id).homebrew_terrain), ("feature", base.features_allowed))
+            if ok]
+    return [*core, *extra]
+
+
+def _table(rows: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    """Return one table's rows, refused when not written as `[[kind]]` tables or when there are too many."""
+    table = rows.get(kind, [])
+    if not isinstance(table, list) or not all(isinstance(r, dict) for r in table):
+        raise HomebrewError(f"`{kind}` must be written as [[{kind}]] tables.")
+    if len(table) > MAX_ROWS:
+        raise HomebrewError(f"{len(table)} [[{kind}]] tables; a homebrew file holds at most {MAX_ROWS} of each.")
+    return table
+
+
+def _check_extra(base: Ruleset, spec: HomebrewTable, table: list[dict[str, Any]], lines: list[str]) -> None:
+    """Check the rows of a system's own homebrew table: fields, key and name, clashes, then the system's check."""
+    builtin = spec.builtin_keys(base)
+    names = {n.strip().lower(): n for n in builtin.values()}
+    headers = _headers(lines, spec.name)
+    seen: dict[str, int] = {}
+    for i, row in enumerate(table):
+        place = _Place(lines, spec.name, i, str(row.get("key", "")), headers[i] if i < len(headers) else None)
+        _check_row(row, spec.fields, place)
+        key, name = str(row["key"]), str(row["name"]).strip().lower()
+        if key in builtin:
+            raise HomebrewError(f"{place.at('key')}: `{key}` is {builtin[key]}, a built-in {spec.name} of {base.id}; "
+                                "give yours its own key.")
+        if name in names:
+            raise HomebrewError(f"{place.at('name')}: \"{row['name']}\" is the name of a built-in {spec.name}; "
+                                "give yours its own name.")
+        if key in seen:
+            raise HomebrewError(f"{place.at('key')}: `{key}` is already the key of [[{spec.name}]] #{seen[key] + 1}.")
+        seen[key] = i
+        try:
+            spec.check(base, row)
+        except RulesetError as exc:
+            raise HomebrewError(f"{place.at(_field_of(exc.message))}: {_reason(exc.message)}") from None
 
 
 def _field_of(message: str) -> str | None:
@@ -211,7 +269,8 @@ def read_homebrew(text: str, base: Ruleset) -> Homebrew:
         why = str(exc).replace("at end of document", f"at the end of the file, line {len(text.splitlines()) or 1}")
         raise HomebrewError(f"The file is not valid TOML: {why}. Check that line (quotes, `=`, brackets).") from None
     if not data:
-        raise HomebrewError("The file holds no [[terrain]] or [[feature]] table.")
+        held = " or ".join(f"[[{t}]]" for t in _accepted(base, {t.name: t for t in system_of(base.id).homebrew_tables}))
+        raise HomebrewError(f"The file holds no {held} table.")
     return check_rows(base, data, text)
 
 
@@ -219,8 +278,19 @@ def read_homebrew(text: str, base: Ruleset) -> Homebrew:
 
 
 def merged(base: Ruleset, rows: dict[str, Any]) -> Ruleset:
-    """Return the ruleset with a battle's checked homebrew rows added to its terrain and feature tables."""
+    """Return the ruleset with a battle's checked homebrew rows added: terrain, features and the system's tables."""
     brew = check_rows(base, rows)
-    return replace(base, terrain={**base.terrain, **{t.key: t for t in brew.terrain}},
-                   features={**base.features, **{f.key: f for f in brew.features}}, _by_char={})
+    out = replace(base, terrain={**base.terrain, **{t.key: t for t in brew.terrain}},
+                  features={**base.features, **{f.key: f for f in brew.features}}, _by_char={})
+    for spec in system_of(base.id).homebrew_tables:
+        if brew.rows.get(spec.name):
+            out = spec.merge(out, brew.rows[spec.name])
+    return out
+
+
+def install(battle: Battle[Any], brew: Homebrew) -> None:
+    """Make a checked homebrew table the battle's, dropping overrides of constants the new table no longer has."""
+    battle.homebrew = brew.rows  # a new table object: the battle's merged ruleset is rebuilt from it
+    known = battle.ruleset.constants
+    battle.constants = {k: v for k, v in battle.constants.items() if k in known}
 

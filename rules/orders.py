@@ -189,6 +189,14 @@ class ImportMap(Order):
     text: str
 
 
+@_order("import-homebrew")
+@dataclass(frozen=True)
+class ImportHomebrew(Order):
+    """Replace the battle's homebrew rows (terrain, features, the system's own tables) with a TOML table's."""
+
+    text: str
+
+
 @_order("set-edge")
 @dataclass(frozen=True)
 class SetEdge(Order):

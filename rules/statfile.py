@@ -1,34 +1,29 @@
 """Stat-block files: TOML with one [[unit]] table per unit, checked whole before any unit is imported.
 
-Every rule system reads the same placement fields (`name`, `side`, `at`, `owner`) and the same error
-positions (line and field); the system checks its own stats with the function it passes in.
+The file's shape (placement fields, tables, where each field was written) is the same for every rule
+system; each system passes the check that validates one unit's stats and raises `StatError` with the
+field's path, so an error names the file line it came from.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.battle import check_name
 from rules.coords import Cell
-from rules.errors import InvalidOrderError
-
-if TYPE_CHECKING:
-    from rules.battle import Battle
-
-FieldPath = tuple[str | int, ...]
-# Checks one unit's stats (its fields other than name, side, at and owner); raises StatError naming the field.
-StatCheck = Callable[[str, str, Cell, dict[str, Any]], None]
+from rules.errors import IllegalOrderError, InvalidOrderError
 
 MAX_TEXT = 200_000
 MAX_FILE_UNITS = 400
 PLACEMENT_FIELDS = ("name", "side", "at", "owner")
-_SUBTABLES = ("armour", "skills", "unnatural")
 _TOML_WHERE_RE = re.compile(r"\(at line (\d+), column (\d+)\)")
 _HEADER_RE = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\"' -]+?)\s*\]\]?\s*(#.*)?$")
+
+FieldPath = tuple[str | int, ...]
 
 
 class StatError(InvalidOrderError):
@@ -36,6 +31,17 @@ class StatError(InvalidOrderError):
 
     def __init__(self, path: FieldPath, message: str) -> None:
         super().__init__(message)
+        self.path = path
+
+
+class PlacementError(IllegalOrderError):
+    """A unit may not stand where it is placed; `path` names the field that put it there (`at`).
+
+    A rule system's add-unit handler raises it, so a stat-block import points at the file's line.
+    """
+
+    def __init__(self, message: str, path: FieldPath = ("at",), *, cells: Iterable[str] = ()) -> None:
+        super().__init__(message, cells=cells)
         self.path = path
 
 
@@ -48,18 +54,6 @@ def field_label(path: FieldPath) -> str:
         else:
             out += f".{part}" if out else part
     return out
-
-
-@dataclass(frozen=True)
-class UnitFile:
-    """How a rule system reads stat-block files: the reader, and an optional check of one unit on a battle.
-
-    `probe(battle, name, side, at, stats)` raises StatError naming the field when the unit cannot be
-    placed (its square, its stats), before the add-unit order is tried.
-    """
-
-    read: Callable[[str], list[UnitSpec]]
-    probe: Callable[[Battle[Any], str, str, Cell, dict[str, Any]], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -122,7 +116,7 @@ class _Lines:
         head = str(path[0]) if path else ""
         if head == "weapons" and len(path) >= 2 and isinstance(path[1], int):
             found = self._weapon(block, path, start, stop)
-        elif head in _SUBTABLES and len(path) >= 2 and head in block:
+        elif head != "weapons" and len(path) >= 2 and head in block:
             found = self._key(str(path[1]), block[head], stop) or block[head]
         if found is None and head:
             found = self._key(head, start, stop)
@@ -147,12 +141,6 @@ class _Lines:
             return opened
         w_stop = names[index + 1] if index + 1 < len(names) else stop
         return (self._search(field, names[index], w_stop + 1) if field else None) or names[index]
-
-
-def unit_error(text: str | _Lines, unit: int, path: FieldPath, message: str, name: str | None = None) -> InvalidOrderError:
-    """Return the error of the n-th unit's field, placed at the line it was written on."""
-    lines = _Lines(text) if isinstance(text, str) else text
-    return _error(lines, unit, path, message, name)
 
 
 def _error(lines: _Lines, unit: int, path: FieldPath, message: str, name: str | None = None) -> InvalidOrderError:
@@ -180,6 +168,16 @@ def _owner(value: Any) -> str | None:
     return text
 
 
+def check_distinct_names(names: list[str], table: str) -> None:
+    """Refuse a list of tables (a unit's weapons) in which two share a name, naming the second one's field."""
+    seen: set[str] = set()
+    for i, name in enumerate(names):
+        if name.lower() in seen:
+            path: FieldPath = (table, i, "name")
+            raise StatError(path, f"`{field_label(path)}` `{name}` is used twice; give each of the {table} its own name.")
+        seen.add(name.lower())
+
+
 def _checked_name(value: str, key: str, what: str) -> str:
     try:
         return check_name(value, what)
@@ -197,6 +195,20 @@ def _plain(value: Any, path: FieldPath) -> None:
             _plain(v, (*path, i))
     elif not isinstance(value, (str, int, float, bool)):
         raise StatError(path, f"`{field_label(path)}` holds a date or time; write text in quotes or a number.")
+
+
+# Validates one unit's stats (everything but name, side, at and owner); raises StatError naming the field.
+StatCheck = Callable[[str, str, Cell, dict[str, Any]], None]
+# Checks the whole file once every unit is read (two Hordes on a square...); raises StatError via `SpecError`.
+FileCheck = Callable[[list[UnitSpec]], None]
+
+
+class SpecError(StatError):
+    """A unit of the file clashes with another; `index` is the unit's place in the file."""
+
+    def __init__(self, index: int, path: FieldPath, message: str) -> None:
+        super().__init__(path, message)
+        self.index = index
 
 
 def _read_unit(raw: Any, index: int, lines: _Lines, check: StatCheck) -> UnitSpec:
@@ -224,7 +236,7 @@ def _read_unit(raw: Any, index: int, lines: _Lines, check: StatCheck) -> UnitSpe
     return UnitSpec(name=name, side=side, at=at, owner=owner, stats=stats, line=lines.find(index, ()))
 
 
-def parse_unit_file(text: str, check: StatCheck) -> list[UnitSpec]:
+def parse_unit_file(text: str, check: StatCheck, check_all: FileCheck | None = None) -> list[UnitSpec]:
     """Read a stat-block file; any error names its line and field, and no unit is returned unless all are valid."""
     if len(text) > MAX_TEXT:
         raise InvalidOrderError(f"A stat-block file holds at most {MAX_TEXT} characters; this one has {len(text)}.")
@@ -247,7 +259,11 @@ def parse_unit_file(text: str, check: StatCheck) -> list[UnitSpec]:
     for i, spec in enumerate(specs):
         if spec.name.lower() in names:
             first = specs[names[spec.name.lower()]].line
-            raise _error(lines, i, ("name",), f"the name {spec.name} is already used by the unit on line {first}.",
-                         spec.name)
+            raise _error(lines, i, ("name",), f"the name {spec.name} is already used by the unit on line {first}.", spec.name)
         names[spec.name.lower()] = i
+    if check_all is not None:
+        try:
+            check_all(specs)
+        except SpecError as exc:
+            raise _error(lines, exc.index, exc.path, exc.message, specs[exc.index].name) from None
     return specs

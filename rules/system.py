@@ -25,12 +25,14 @@ if TYPE_CHECKING:
     from rules.dice import Dice
     from rules.mapfile import Layer
     from rules.outcome import Outcome
-    from rules.statfile import UnitFile
+    from rules.ruleset import Ruleset
+    from rules.statfile import UnitSpec
     from rules.units import Unit
 
 Handler = Callable[["Battle[Any]", Any, "Dice", "Outcome"], None]
 Check = Callable[["Battle[Any]", Any], object]
 CheckT = TypeVar("CheckT", bound=Callable[..., object])
+StatblockReader = Callable[[str], "list[UnitSpec]"]
 LegalOrders = Callable[["Battle[Any]", "Unit"], Iterator["Order"]]
 RoundStartEffect = Callable[["Battle[Any]", "Dice", "Outcome"], None]
 # Where a unit can move now: per move mode, the squares it reaches and what each costs.
@@ -156,6 +158,22 @@ class Structures:
     floors: tuple[tuple[Cell, int], ...] = ()  # squares of more than one floor
 
 
+@dataclass(frozen=True)
+class HomebrewTable:
+    """A table of rows a system's battles take from a GM's homebrew file, besides [[terrain]] and [[feature]].
+
+    `check(base, row)` refuses a row (its key, name and field types are already checked) by raising a
+    `RulesetError` whose message starts with the field, like "`inches`: 500 is more than 48"; `merge(base,
+    rows)` returns the ruleset with the checked rows added, so every rule reads them as it reads its own.
+    """
+
+    name: str  # written [[name]] in the file
+    fields: frozenset[str]
+    check: Callable[[Ruleset, dict[str, Any]], None]
+    merge: Callable[[Ruleset, list[dict[str, Any]]], Ruleset]
+    builtin_keys: Callable[[Ruleset], Mapping[str, str]]  # key -> name of the built-in rows a GM's may not reuse
+
+
 @dataclass
 class System:
     """A rule system: rulesets, orders and how they resolve, its unit type and legal-order generation."""
@@ -174,9 +192,13 @@ class System:
     phases: Phases | None = None  # None: the core's turns of units (rules.turns) drive the clock
     map_layers: tuple[Layer, ...] = ()  # the layers its map files carry after the terrain grid
     map_edges: bool = False  # whether it plays obstacles on the sides between squares (an [edges] list)
-    unit_file: UnitFile | None = None  # how it reads stat-block files (`/unit import`)
     structures: Callable[[Battle[Any]], Structures] | None = None  # its roads, floors and obstacles to draw
     reach: Reach | None = None  # without one, reach is read off the Move orders `legal_orders` generates
+    homebrew_tables: tuple[HomebrewTable, ...] = ()  # its own tables a homebrew file may hold
+    homebrew_terrain: bool = True  # whether a homebrew file may add [[terrain]] rows to its battles
+    # Reads a stat-block file of its units (`/unit import`): each unit's stats checked, errors name line and
+    # field; placing them is its add-unit handler's (raising `PlacementError` names the file's `at` field).
+    statblocks: StatblockReader | None = None
     effects: Mapping[str, type[Effect]] = field(default_factory=dict)  # its effect kinds (`rules.effects.table`)
 
     @property

@@ -397,6 +397,8 @@ def why_not_now(battle: Battle[Any], unit_name: str) -> str | None:
     following = battle.round + 1
     if not unit.alive:
         return f"{unit.name} is out of the fight and takes no more turns."
+    if not unit.takes_turns:
+        return f"{unit.name} stands on the map but takes no turns (it gives no orders)."
     entry = _entry(battle, unit.id)
     if entry is None:
         return f"{unit.name} joined the battle during round {battle.round}; its first turn is in round {following}."
@@ -593,7 +595,7 @@ def _start_round(battle: Battle[Any], dice: Dice, outcome: Outcome, effects: boo
     turn.mode = mode
     turn.round = battle.round
     # Units added during the last round join here; destroyed ones are left out.
-    turn.units = [u.id for u in battle.iter_units() if u.alive]
+    turn.units = [u.id for u in battle.iter_units() if u.alive and u.takes_turns]
     turn.left = dict.fromkeys(turn.units, rules.budget)
     turn.done = {}
     turn.initiative = []

@@ -42,6 +42,11 @@ class Unit:
         """Return whether the unit is still in the fight."""
         return True
 
+    @property
+    def takes_turns(self) -> bool:
+        """Return whether the unit acts in the rounds (scenery such as a building only stands there)."""
+        return True
+
     def health(self) -> float:
         """Return what is left of the unit as a fraction (1.0 whole)."""
         return 1.0
@@ -62,6 +67,19 @@ class Unit:
     def badges(self) -> tuple[str, ...]:
         """Return the marks drawn on the unit's map token for its statuses."""
         return tuple(self.BADGES[s] for s in self.statuses if s in self.BADGES)
+
+    def key_words(self) -> tuple[str, ...]:
+        """Return what the map's unit key says of the unit after its name and side (nothing by default)."""
+        return ()
+
+    def heading(self) -> int | None:
+        """Return the way the unit faces, degrees clockwise from north, when its system tracks facing."""
+        return None
+
+    @property
+    def on_map(self) -> bool:
+        """Return whether the unit stands on a square of the map (not carried inside another unit)."""
+        return True
 
     def stat_lines(self) -> list[tuple[str, str]]:
         """Return the unit's stat block as (heading, value) pairs, for a stat-block card."""

@@ -18,10 +18,12 @@ from .importlog import pack_event
 from .messages import MessageRepo
 from .records import (
     LEASED_KIND,
+    NO_TURN,
     BattleRecord,
     BattleStatus,
     BattleSummary,
     ClockRecord,
+    Committed,
     DeadlinePolicy,
     EventRecord,
     GuildSettings,
@@ -32,12 +34,14 @@ from .records import (
     NewTimer,
     NotifyMode,
     TimerRecord,
+    Turn,
 )
 from .settings import GuildRepo, UserRepo
 from .timers import TimerRepo
 
 __all__ = [
     "LEASED_KIND",
+    "NO_TURN",
     "BattleNotFound",
     "BattleRecord",
     "BattleRepo",
@@ -45,6 +49,7 @@ __all__ = [
     "BattleSummary",
     "ClockRecord",
     "ClockRepo",
+    "Committed",
     "Database",
     "DatabaseAddressError",
     "DatabaseUnavailable",
@@ -67,6 +72,7 @@ __all__ = [
     "StorageError",
     "TimerRecord",
     "TimerRepo",
+    "Turn",
     "UserRepo",
     "is_postgres",
     "pack_event",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from . import codec
 from .engine import Engine
@@ -16,15 +16,18 @@ from .program import Program, Query, changed, every, one, rows, single
 from .program import count as step_count
 from .records import (
     BATTLE_STATUSES,
+    NO_TURN,
     RESERVED_KINDS,
     UNDO_KIND,
     BattleRecord,
     BattleStatus,
     BattleSummary,
     ClockRecord,
+    Committed,
     EventRecord,
     LoggedEvent,
     NewEvent,
+    Turn,
 )
 
 log = logging.getLogger(__name__)
@@ -41,7 +44,8 @@ _SELECT_RECORD_FOR_WRITE = Query.of(
     f"SELECT {SUMMARY_COLUMNS}, state FROM battles WHERE id = ?",
     postgres=f"SELECT {SUMMARY_COLUMNS}, state FROM battles WHERE id = ? FOR UPDATE",
 )
-_UPDATE_STATE = Query.of("UPDATE battles SET state = ?, status = ?, version = ?, updated_at = ? WHERE id = ?")
+_UPDATE_STATE = Query.of(
+    "UPDATE battles SET state = ?, status = ?, version = ?, updated_at = ?, turn_key = ? WHERE id = ?")
 _SELECT_UNDOABLE = Query.of("""
 SELECT seq FROM events
 WHERE battle_id = ? AND undone = 0 AND kind NOT IN (?, ?)
@@ -100,25 +104,28 @@ def _summary(row: _SummaryRow) -> BattleSummary:
     )
 
 
-def _record(summary: BattleSummary, state: dict[str, Any]) -> BattleRecord:
-    return BattleRecord(
-        id=summary.id,
-        guild_id=summary.guild_id,
-        channel_id=summary.channel_id,
-        thread_id=summary.thread_id,
-        name=summary.name,
-        ruleset=summary.ruleset,
-        status=summary.status,
-        created_by=summary.created_by,
-        created_at=summary.created_at,
-        updated_at=summary.updated_at,
-        state=state,
-        version=summary.version,
-    )
+def _record(summary: BattleSummary, state_text: str) -> BattleRecord:
+    return BattleRecord.of(summary, state_text)
 
 
 def _record_from_row(row: tuple[Any, ...]) -> BattleRecord:
-    return _record(_summary(cast(_SummaryRow, row[:11])), codec.decode(row[11]))
+    return _record(_summary(cast(_SummaryRow, row[:11])), row[11])
+
+
+_SELECT_SUMMARY = Query.of(f"SELECT {SUMMARY_COLUMNS} FROM battles WHERE id = ?")
+
+
+def _get_unless(battle_id: int, version: int | None) -> Program[BattleRecord | BattleSummary | None]:
+    if version is not None:
+        row = yield one(_SELECT_SUMMARY, battle_id)
+        if row is None:
+            return None
+        summary = _summary(row)
+        if summary.version == version:
+            return summary
+    # Summary and state from one statement, so they always belong together.
+    found = yield one(_SELECT_RECORD, battle_id)
+    return None if found is None else _record_from_row(found)
 
 
 def _check_status(status: str) -> None:
@@ -184,9 +191,9 @@ class BattleRepo:
             created_by=created_by,
             created_at=now,
             updated_at=now,
-            # Decoding what was stored gives the caller exactly what get() will return
-            # (tuples come back as lists), not an alias of a dict they may keep mutating.
-            state=codec.decode(text),
+            # The state as stored: its `state` is what get() will return (tuples come back as lists),
+            # not an alias of a dict the caller may keep changing.
+            state_text=text,
             version=1 + len(events),
         )
 
@@ -194,6 +201,13 @@ class BattleRepo:
         """Load one battle with its state, or None when it does not exist."""
         row = await self._engine.read(single(_SELECT_RECORD, battle_id))
         return None if row is None else _record_from_row(row)
+
+    async def get_unless(self, battle_id: int, version: int | None) -> BattleRecord | BattleSummary | None:
+        """Load one battle, without its state when it is still at `version` (the caller has that one).
+
+        One read: the version is looked up, and the state is read only when it changed.
+        """
+        return await self._engine.read(_get_unless(battle_id, version))
 
     async def in_channel(self, guild_id: int, channel_id: int) -> BattleRecord | None:
         """Return the newest battle not ended whose channel or thread is channel_id."""
@@ -216,6 +230,27 @@ class BattleRepo:
         now: float,
     ) -> BattleRecord:
         """Replace the state and record the order, if nobody changed the battle since it was loaded."""
+        committed = await self.commit_order(battle_id, expected_version=expected_version, state=state, status=status,
+                                            event=event, now=now)
+        return committed.record
+
+    async def commit_order(
+        self,
+        battle_id: int,
+        *,
+        expected_version: int,
+        state: Mapping[str, Any],
+        status: BattleStatus | None = None,
+        event: NewEvent,
+        now: float,
+        turn_key: str | Literal[Turn.UNKNOWN] | None = Turn.UNKNOWN,
+    ) -> Committed:
+        """Replace the state and record the order, in one transaction; return the battle and the order's number.
+
+        Refused (StaleVersionError) if anybody changed the battle since it was loaded at `expected_version`.
+        `turn_key` is the turn the new state is in (None: no turn running), kept so that startup can tell
+        which clocks may be out of step without reading any state.
+        """
         if event.kind in RESERVED_KINDS:
             raise ValueError(f"event kind {event.kind!r} is written by the storage layer itself")
         if status is not None:
@@ -223,8 +258,9 @@ class BattleRepo:
         text = codec.encode(state)
         outcome = codec.encode_optional(event.outcome)
         now = float(now)
+        turn = None if turn_key is Turn.UNKNOWN else (turn_key or NO_TURN)
 
-        def run() -> Program[BattleSummary]:
+        def run() -> Program[tuple[BattleSummary, int]]:
             before, old_state = yield from _load_current(battle_id, expected_version)
             seq = yield from next_seq(battle_id)
             yield step_count(
@@ -241,12 +277,12 @@ class BattleRepo:
                 codec.pack_snapshot(old_state),
             )
             new_status = before.status if status is None else status
-            yield step_count(_UPDATE_STATE, text, new_status, before.version + 1, now, battle_id)
-            return replace(before, status=new_status, updated_at=now, version=before.version + 1)
+            yield step_count(_UPDATE_STATE, text, new_status, before.version + 1, now, turn, battle_id)
+            return replace(before, status=new_status, updated_at=now, version=before.version + 1), seq
 
-        after = await self._engine.write(run())
-        log.debug("battle %d now at version %d (%s)", battle_id, after.version, event.kind)
-        return _record(after, codec.decode(text))
+        after, seq = await self._engine.write(run())
+        log.debug("battle %d now at version %d (%s, order %d)", battle_id, after.version, event.kind, seq)
+        return Committed(_record(after, text), seq)
 
     async def undo(
         self, battle_id: int, *, expected_version: int, count: int, actor_id: int, now: float
@@ -287,7 +323,8 @@ class BattleRepo:
             )
             yield step_count(_MARK_UNDONE, battle_id, oldest, *sorted(RESERVED_KINDS))
             status = before.status if status_before is None else status_before
-            yield step_count(_UPDATE_STATE, snapshot, status, before.version + 1, now, battle_id)
+            # The turn of the state restored is not known here: startup looks at this battle's clock again.
+            yield step_count(_UPDATE_STATE, snapshot, status, before.version + 1, now, None, battle_id)
             chosen = set(seqs)
             since = yield rows(_SELECT_EVENTS_FROM, battle_id, oldest)
             undone = [event_from_row(row) for row in since if row[1] in chosen]
@@ -296,7 +333,7 @@ class BattleRepo:
 
         after, snapshot, undone = await self._engine.write(run())
         log.info("battle %d: undid %s, now at version %d", battle_id, [e.seq for e in undone], after.version)
-        return _record(after, codec.decode(snapshot)), undone
+        return _record(after, snapshot), undone
 
     async def set_channel(self, battle_id: int, *, channel_id: int, thread_id: int | None) -> None:
         """Move a battle to another channel and/or thread."""

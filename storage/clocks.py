@@ -40,6 +40,18 @@ WHERE b.status = 'active' AND c.turn_key IS NOT NULL AND c.expired_at IS NULL AN
                   AND t.fired_at IS NULL)
 ORDER BY c.battle_id
 """)
+# Active battles whose clock may be out of step after a stop: the turn written with the battle's state is
+# not known or is not the clock's, or the clock's running turn has no deadline timer left to end it.
+_UNSETTLED = Query.of("""
+SELECT b.id FROM battles b LEFT JOIN battle_clocks c ON c.battle_id = b.id
+WHERE b.status = 'active' AND (
+    b.turn_key IS NULL
+    OR b.turn_key != COALESCE(c.turn_key, '')
+    OR (c.turn_key IS NOT NULL AND c.expired_at IS NULL AND c.paused_at IS NULL AND c.due_at IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM timers t WHERE t.battle_id = b.id AND t.kind = 'deadline'
+                        AND t.fired_at IS NULL)))
+ORDER BY b.id
+""")
 _INSERT_TIMER = Query.of("INSERT INTO timers (battle_id, kind, due_at, payload) VALUES (?, ?, ?, ?) RETURNING id")
 
 
@@ -88,6 +100,11 @@ class ClockRepo:
     async def overdue(self, before: float) -> list[int]:
         """Return active battles whose turn was due before `before` with no deadline timer left to apply it."""
         found = await self._engine.read(every(_OVERDUE, float(before)))
+        return [int(row[0]) for row in found]
+
+    async def unsettled(self) -> list[int]:
+        """Return the active battles whose clock may be out of step with their turn (see _UNSETTLED)."""
+        found = await self._engine.read(every(_UNSETTLED))
         return [int(row[0]) for row in found]
 
     async def save(self, clock: ClockRecord, *, timers: Sequence[NewTimer] | None = None) -> list[int]:

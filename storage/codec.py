@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from .records import JsonDict
+from .records import JsonDict, decode_document
 
 
 def encode(document: Mapping[str, Any]) -> str:
@@ -26,10 +26,7 @@ def encode_optional(document: Mapping[str, Any] | None) -> str | None:
 
 def decode(text: str | bytes) -> JsonDict:
     """Parse a stored document back into a dict."""
-    value = orjson.loads(text)
-    if not isinstance(value, dict):
-        raise ValueError(f"stored document is a {type(value).__name__}, not an object")
-    return value
+    return decode_document(text)
 
 
 def decode_optional(text: str | bytes | None) -> JsonDict | None:

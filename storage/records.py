@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Literal, NamedTuple, get_args
 
+import orjson
+
 JsonDict = dict[str, Any]
+
+
+def decode_document(text: str | bytes) -> JsonDict:
+    """Parse a stored JSON document that must be an object."""
+    value = orjson.loads(text)
+    if not isinstance(value, dict):
+        raise ValueError(f"stored document is a {type(value).__name__}, not an object")
+    return value
+
 BattleStatus = Literal["setup", "active", "ended"]
 NotifyMode = Literal["channel", "dm"]
 DeadlinePolicy = Literal["wait", "hold", "default"]
@@ -20,6 +32,16 @@ TURN_TIMER_KINDS: tuple[str, ...] = ("deadline", "reminder")
 LEASED_KIND = "reminder"
 DEFAULT_DEADLINE = 86_400.0
 DEFAULT_REMINDERS: tuple[str, ...] = ("50%", "1h")
+
+# What a battle row keeps as its turn when no turn is running (NULL there means: not known).
+NO_TURN = ""
+
+
+class Turn(Enum):
+    """Say that the turn a committed state is in is not known (the caller did not work it out)."""
+
+    UNKNOWN = "unknown"
+
 
 # Event kinds the storage layer writes itself; callers may not commit them.
 CREATE_KIND = "create"
@@ -46,7 +68,11 @@ class BattleSummary:
 
 @dataclass(frozen=True, slots=True)
 class BattleRecord:
-    """Hold one battle with its decoded state document."""
+    """Hold one battle with its state document, decoded only when first read.
+
+    Finding a battle (by channel, by id) never pays for parsing its state: `state_text` is the document as
+    stored, and `state` parses it on first use (once per record).
+    """
 
     id: int
     guild_id: int
@@ -58,8 +84,38 @@ class BattleRecord:
     created_by: int
     created_at: float
     updated_at: float
-    state: JsonDict
+    state_text: str = field(repr=False)
     version: int
+    _state: JsonDict | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def state(self) -> JsonDict:
+        """Return the state document (parsed on first use; callers copy before changing it)."""
+        found = self._state
+        if found is None:
+            found = decode_document(self.state_text)
+            object.__setattr__(self, "_state", found)
+        return found
+
+    @classmethod
+    def of(cls, summary: BattleSummary, state_text: str) -> BattleRecord:
+        """Return a battle from its summary and its state as stored."""
+        return cls(summary.id, summary.guild_id, summary.channel_id, summary.thread_id, summary.name, summary.ruleset,
+                   summary.status, summary.created_by, summary.created_at, summary.updated_at, state_text,
+                   summary.version)
+
+    @property
+    def summary(self) -> BattleSummary:
+        """Return the battle without its state."""
+        return BattleSummary(self.id, self.guild_id, self.channel_id, self.thread_id, self.name, self.ruleset,
+                             self.status, self.created_by, self.created_at, self.updated_at, self.version)
+
+
+class Committed(NamedTuple):
+    """What a committed order left: the battle after it and the order's number in the battle's log."""
+
+    record: BattleRecord
+    seq: int
 
 
 @dataclass(frozen=True, slots=True)

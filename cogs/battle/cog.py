@@ -22,7 +22,23 @@ from cogs.common.systems import front_end
 from rules import orders as o
 from rules.battle import Battle, board_size
 from rules.errors import GameError, NotAllowedError
-from rules.systems.strategic.actions.homebrew import ImportHomebrew
+from rules.orders import ImportHomebrew
+from rules.ruleset import get_ruleset
+
+
+def rule_overrides(ruleset: str, text: str) -> list[tuple[str, str]]:
+    """Read `key=value` rule overrides for a new battle, each checked against the ruleset before anything is made."""
+    pairs: list[tuple[str, str]] = []
+    if not text.strip():
+        return pairs
+    found = get_ruleset(ruleset)
+    for token in text.replace(",", " ").split():
+        key, sep, value = token.partition("=")
+        if not sep or not key or not value:
+            raise GameError(f"`{token}` is not a rule setting; write `key=value`, like `cm_per_square=10`.")
+        found.constant(key.strip()).coerce(value)
+        pairs.append((key.strip(), value.strip()))
+    return pairs
 
 
 class BattleCog(commands.GroupCog, group_name="battle", group_description="Create and run battles"):
@@ -43,16 +59,18 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
     @app_commands.command(name="new", description="Start a new battle in this channel (you become its GM)")
     @app_commands.describe(
         name="Name of the battle (1-64 characters)",
-        ruleset="Rule system: strategic-e (1 km squares), strategic-p (1 dm), m42 (1 inch), surface (no map)...",
+        ruleset="Rule system: strategic-e (1 km squares), strategic-p (1 dm), combat-action (5 cm), m42 (1 inch), surface...",
         width="Map width in squares (1-100); leave out for a ruleset with no map (surface)",
         height="Map height in squares (1-100); leave out for a ruleset with no map (surface)",
         thread="Open a thread for this battle instead of using the channel",
+        rules="Rule constants to set now, like `cm_per_square=10 large_scale=true` (see /battle rules show)",
     )
     @app_commands.autocomplete(ruleset=ruleset_choices)
     async def new(self, interaction: discord.Interaction, name: str, ruleset: str,
                   width: app_commands.Range[int, 1, 100] | None = None,
-                  height: app_commands.Range[int, 1, 100] | None = None, thread: bool = False) -> None:
+                  height: app_commands.Range[int, 1, 100] | None = None, thread: bool = False, rules: str = "") -> None:
         """Create a battle here or in a new thread."""
+        overrides = rule_overrides(ruleset, rules)
         service = service_of(interaction)
         actor = actor_of(interaction)
         settings = await service.db.guilds.get(actor.guild_id)
@@ -71,6 +89,8 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
             thread_id = created.id
         result = await service.create_battle(actor, channel_id=channel_id, thread_id=thread_id, name=name,
                                              ruleset=ruleset, width=width, height=height)
+        for key, value in overrides:
+            result = await service.execute(actor, result.record, o.SetRule(key=key, value=value), render=False)
         rec = result.record
         battle = result.battle
         if battle.system.has_map:
@@ -82,10 +102,13 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         embed = discord.Embed(
             title=f"New battle: {safe(rec.name)}", colour=INFO,
             description=(
-                f"Ruleset **{rec.ruleset}** ({battle.ruleset.scale}){where}.\n"
+                f"Ruleset **{rec.ruleset}** ({battle.scale_text()}){where}.\n"
                 f"GM: {interaction.user.mention}. {steps}"
             ),
         )
+        if overrides:
+            embed.add_field(name="Rules set", value="\n".join(f"`{k}` = {result.battle.const(k)}" for k, _ in overrides)[:1024],
+                            inline=False)
         embed.set_footer(text=f"battle #{rec.id}")
         if thread_id is not None:
             embed.description = (embed.description or "") + f"\nPlay happens in <#{thread_id}>."
@@ -116,7 +139,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         own = front_end(battle)
         stage = own.info_stage(battle) if own.info_stage else (f"round {battle.round}" if battle.round else "")
         embed.description = (
-            f"Ruleset **{battle.ruleset_id}** ({battle.ruleset.scale})"
+            f"Ruleset **{battle.ruleset_id}** ({battle.scale_text()})"
             + (f" \u00b7 map {battle.width}\u00d7{battle.height}" if battle.system.has_map else "") + "\n"
             f"Status **{battle.status}**" + (f" \u00b7 {stage}" if stage else "")
             + f"\nGM: <@{record.created_by}>"
@@ -200,7 +223,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
 
     rules = app_commands.Group(name="rules", description="The rule constants and homebrew tables of this battle")
 
-    @rules.command(name="show", description="List this battle's rule constants and homebrew terrain and features")
+    @rules.command(name="show", description="List this battle's rule constants and homebrew rows (terrain, features, M42 actions)")
     async def rules_show(self, interaction: discord.Interaction) -> None:
         """List the rule constants, with the GM's overrides, and the homebrew rows, only to you."""
         record = await battle_here(interaction)
@@ -208,17 +231,17 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         for embed in rules_embeds(battle):
             await reply(interaction, embed=embed, ephemeral=True)
 
-    @rules.command(name="import", description="Bring in homebrew terrain and features from a TOML table (GM)")
-    @app_commands.describe(file="A .toml file of [[terrain]] and [[feature]] tables (see docs/homebrew.md); it "
-                                "replaces the battle's earlier homebrew table")
+    @rules.command(name="import", description="Bring in homebrew terrain, features or M42 actions from a TOML table (GM)")
+    @app_commands.describe(file="[[terrain]], [[feature]] or M42 [[action]] tables (docs/homebrew.md); replaces the "
+                                "earlier table")
     async def rules_import(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         """Import a homebrew table; nothing changes if any line of it is wrong."""
         record = await battle_here(interaction)
         service = service_of(interaction)
         actor = actor_of(interaction)
-        await service.require_gm(actor, record, "import homebrew terrain and features")
+        await service.require_gm(actor, record, "import homebrew rows")
         text = await read_text(file, suffixes=(".toml",), what="a homebrew table",
-                               guide="[[terrain]] and [[feature]] tables, as in docs/homebrew.md")
+                               guide="[[terrain]], [[feature]] or [[action]] tables, as in docs/homebrew.md")
         result = await service.execute(actor, record, ImportHomebrew(text=text), render=False)
         await reply(interaction, embed=imported_embed(result.battle, file.filename))
 

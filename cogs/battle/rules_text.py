@@ -1,11 +1,12 @@
 """What `/battle rules show` lists: the rule constants with the GM's overrides, and the battle's homebrew
-terrain and features, as embeds that each keep within Discord's limits."""
+terrain, features and system rows (M42's actions), as embeds that each keep within Discord's limits."""
 
 from __future__ import annotations
 
 import discord
 
 from cogs.common.embeds import INFO, safe, signed
+from cogs.common.systems import front_end
 from rules.battle import Battle
 from rules.constants import list_constants
 from rules.ruleset import FeatureType, TerrainType, get_ruleset
@@ -56,24 +57,29 @@ def homebrew_rows(battle: Battle) -> tuple[list[TerrainType], list[FeatureType]]
 
 
 def homebrew_sections(battle: Battle) -> list[tuple[str, list[str]]]:
-    """Return the battle's homebrew terrain and features as titled lists of lines."""
+    """Return the battle's homebrew terrain, features and system rows (M42's actions) as titled lists of lines."""
     terrain, features = homebrew_rows(battle)
-    sections = (("Homebrew terrain", [terrain_line(t) for t in terrain]),
-                ("Homebrew features", [feature_line(f, battle) for f in features]))
+    own = front_end(battle).homebrew_sections
+    sections = [("Homebrew terrain", [terrain_line(t) for t in terrain]),
+                ("Homebrew features", [feature_line(f, battle) for f in features]),
+                *(own(battle) if own is not None else [])]
     return [(title, lines) for title, lines in sections if lines]
 
 
 def imported_embed(battle: Battle, filename: str) -> discord.Embed:
     """Build the answer to a homebrew import: the rows' names, and where to read the rest."""
     terrain, features = homebrew_rows(battle)
+    own = front_end(battle).homebrew_sections
     embed = discord.Embed(title=f"Homebrew imported from {safe(filename)}"[:256], colour=INFO,
-                          description="Paint the terrain with /map paint and buy the features with /feature place, "
-                                      "like the built-in ones; /battle rules show lists every value.")
+                          description="Play the rows like the built-in ones: paint terrain with /map paint, buy "
+                                      "features with /feature place, take actions with /action; /battle rules show "
+                                      "lists every value.")
     for title, names in (("Terrain", [f"{safe(t.name)} (`{t.char}`)" for t in terrain]),
-                         ("Features", [f"{safe(f.name)} ({f.cost} FP)" for f in features])):
+                         ("Features", [f"{safe(f.name)} ({f.cost} FP)" for f in features]),
+                         *(own(battle) if own is not None else [])):
         if names:
             text = ", ".join(names)
-            embed.add_field(name=f"{title} ({len(names)})",
+            embed.add_field(name=f"{title.removeprefix('Homebrew ').capitalize()} ({len(names)})",
                             value=text if len(text) <= 1024 else text[:1020] + " \u2026", inline=False)
     return embed
 
@@ -110,5 +116,5 @@ def rules_embeds(battle: Battle) -> list[discord.Embed]:
         current.add_field(name=name, value=value, inline=False)
         size += len(name) + len(value)
     embeds[-1].set_footer(text="A GM changes a constant with /battle rules set key value, and brings in homebrew "
-                               "terrain and features with /battle rules import (docs/homebrew.md)")
+                               "rows with /battle rules import (docs/homebrew.md)")
     return embeds

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -12,6 +14,7 @@ from cogs.common.autocomplete import unit_choices
 from cogs.common.autocomplete_combat import target_choices, weapon_choices
 from cogs.common.context import battle_here, service_of
 from cogs.common.replies import defer, reply
+from cogs.common.systems import front_end
 from cogs.common.transformers import CellArg
 from rules.battle import Battle
 from rules.coords import Cell
@@ -20,6 +23,7 @@ from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.combat import range_preview
 from rules.systems.strategic.units import Unit, Weapon
 
+FireMode = Literal["standard", "sniping", "automatic", "heavy", "grenade"]
 LOCATIONS = [
     app_commands.Choice(name="Head", value="head"), app_commands.Choice(name="Body", value="body"),
     app_commands.Choice(name="Right arm", value="r_arm"), app_commands.Choice(name="Left arm", value="l_arm"),
@@ -51,15 +55,29 @@ class CombatCog(commands.Cog):
         at="Square to attack: for area weapons, a bridge, or the lone unit on it",
         adjust="GM only: a situational modifier to the to-hit test, -100 to +100",
         called="Called shot at one hit location (a penalty to hit)",
+        mode="Combat Action fire mode: standard, sniping, automatic, heavy or grenade (default: the weapon's first)",
     )
     @app_commands.autocomplete(unit=unit_choices, weapon=weapon_choices, target=target_choices)
     @app_commands.choices(called=LOCATIONS)
     async def attack(self, interaction: discord.Interaction, unit: str, weapon: str, target: str | None = None,
                      at: CellArg | None = None, adjust: app_commands.Range[int, -100, 100] = 0,
-                     called: app_commands.Choice[str] | None = None) -> None:
+                     called: app_commands.Choice[str] | None = None, mode: FireMode | None = None) -> None:
         """Resolve an attack and post the breakdown, the dice, the damage and the map."""
         if not (target or "").strip() and at is None:
             raise GameError("Say what to attack: `target` (a unit, or `bridge`) or `at` (a square, for area weapons).")
+        record = await battle_here(interaction)
+        battle = await service_of(interaction).load(record)
+        own = front_end(battle).attack_order
+        if own is not None:
+            unused = [name for name, given in (("at", at is not None), ("adjust", adjust != 0),
+                                               ("called", called is not None)) if given]
+            if unused:
+                raise GameError(f"{battle.system.name} attacks take no {', '.join(f'`{n}`' for n in unused)}; "
+                                "name the unit, the weapon, the target and, to fire, a `mode`.")
+            await post_order(interaction, own(battle, unit, weapon, (target or "").strip(), mode))
+            return
+        if mode is not None:
+            raise GameError(f"`mode` is for Combat Action fire; {battle.system.name} attacks take none.")
         order = Attack(unit=unit, weapon=weapon, target=(target or "").strip(), at=at, adjust=adjust,
                        called=called.value if called else "")
         await post_order(interaction, order)
@@ -81,6 +99,9 @@ class CombatCog(commands.Cog):
         record = await battle_here(interaction)
         service = service_of(interaction)
         battle = await service.load(record)
+        if not battle.system.plays("attack"):
+            raise GameError(f"/range previews Strategic shots, not {battle.system.name} ones; see /help for this "
+                            "ruleset's commands (Combat Action: `/ca options` gives each target's band and roll).")
         if (unit or "").strip():
             owner = battle.unit(unit or "")
             gun = owner.require_weapon(weapon)

@@ -8,6 +8,7 @@ from bot.service import Result
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds_combat import combat_embed
 from cogs.common.replies import defer, reply
+from cogs.common.systems import system_embed
 from rules.orders import Order
 
 # Highlight keys that draw something on the map; an outcome marking only its actor needs no picture.
@@ -26,7 +27,8 @@ async def post_order(interaction: discord.Interaction, order: Order) -> Result:
     png = None
     if any(outcome.highlight.get(key) for key in DRAWN):
         png = await service.render(result.battle, outcome=outcome, battle_id=record.id)
-    embed = combat_embed(outcome, result.battle, battle_name=result.battle.name,
-                         actor_name=interaction.user.display_name)
+    name = interaction.user.display_name
+    embed = system_embed(outcome, result.battle, name) or combat_embed(
+        outcome, result.battle, battle_name=result.battle.name, actor_name=name)
     await reply(interaction, embed=embed, png=png)
     return result

@@ -29,7 +29,7 @@ def _band_table(preview: dict[str, Any]) -> str:
 def _summary(preview: dict[str, Any], battle: Battle) -> list[str]:
     d = int(preview["distance"])
     lines = [f"{preview['from']} \u2192 {preview['to']}: **{d}** square{'s' if d != 1 else ''} "
-             f"({battle.ruleset.scale})"]
+             f"({battle.scale_text()})"]
     name = safe(preview["weapon"])
     if preview["melee"]:
         reach = int(preview.get("reach", 0))

@@ -8,6 +8,7 @@ from discord import app_commands
 from bot.service import BattleRecord
 from cogs.common.autocomplete import LIMIT
 from cogs.common.context import actor_of, service_of
+from cogs.common.systems import front_end
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError
@@ -63,10 +64,17 @@ def weapon_label(battle: Battle, weapon: Weapon) -> str:
 async def weapon_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     """Offer the weapons of the unit chosen in `unit`; without one, the caller's units' weapons first."""
     found = await _found(interaction)
-    if found is None or not found[1].system.plays("attack"):
+    if found is None:
         return []
     battle = found[1]
+    own = front_end(battle).weapon_choices
+    if own is not None:
+        picked = getattr(interaction.namespace, "unit", None)
+        base = battle.find_unit(picked) if isinstance(picked, str) and picked.strip() else None
+        return [_choice(label, value) for label, value in own(battle, base, current)][:LIMIT]
     unit = chosen_unit(interaction, battle)
+    if not battle.system.plays("attack"):
+        return []
     if unit is not None:
         return [_choice(weapon_label(battle, w), w.name) for w in unit.weapons if _matches(current, w.name)][:LIMIT]
     mine = [u for u in battle.iter_units() if u.owner == interaction.user.id]

@@ -105,7 +105,7 @@ HALVING_WORDS = {"area": "area terrain", "obstacle": "a linear obstacle", "wall"
 
 def _action_taken(e: m42.ActionTaken) -> str:
     """Say how far an M42 leader went for its action, what halved it, and where the models stand."""
-    action = e.action.replace("-", " ").title()
+    action = safe(e.name or e.action.replace("-", " ").title())
     halved = ", ".join(HALVING_WORDS.get(h, h) for h in e.halved)
     why = f", halved once for {halved} (A90)" if halved else ""
     line = f"{safe(e.unit)}: {action} {safe(e.frm)} \u2192 {safe(e.to)}, {e.walked:g}\" of {e.allowance:g}\"{why}"

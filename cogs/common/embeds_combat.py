@@ -18,6 +18,7 @@ from cogs.common.embeds_damage import (
     location_line,
     roster,
 )
+from cogs.common.fields import EmbedFields as _Fields
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.core_effects import TURN_EFFECTS
@@ -40,38 +41,6 @@ AREA_NAMES = {"blast": "Blast", "cone": "Cone", "line": "Line", "at_field": "AT-
 _RULE_REF = re.compile(r"^(A\d+|\d{3}:L\d+)$")
 MAX_DETAILED_HITS = 6
 MAX_DICE_LINES = 15
-EMBED_BUDGET = 5700  # Discord refuses embeds over 6000 characters in all; keep room for the footer and a note
-
-
-class _Fields:
-    """Add fields to an embed while keeping its total size under Discord's limits."""
-
-    def __init__(self, embed: discord.Embed) -> None:
-        self.embed = embed
-        self.used = len(embed.title or "") + len(embed.description or "")
-        self.dropped = 0
-        self.cut = 0
-
-    def add(self, name: str, lines: list[str]) -> bool:
-        """Add a field of whole lines, saying how many more there were when not all fit."""
-        name = name[:256]
-        room = min(1024, EMBED_BUDGET - self.used - len(name))
-        value = ""
-        for count in range(len(lines), 0, -1):
-            shown = lines[:count]
-            if count < len(lines):
-                shown = [*shown, f"\u2026 and {len(lines) - count} more"]
-            candidate = "\n".join(shown)
-            if len(candidate) <= room:
-                value = candidate
-                self.cut += count < len(lines)
-                break
-        if not value or len(self.embed.fields) >= 24:
-            self.dropped += 1
-            return False
-        self.embed.add_field(name=name, value=value, inline=False)
-        self.used += len(name) + len(value)
-        return True
 
 
 # --- tests ---------------------------------------------------------------------------------------

@@ -17,7 +17,8 @@ from cogs.common.embeds import INFO, safe
 from rules import turns
 from rules.battle import Battle
 from rules.errors import IllegalOrderError, InvalidOrderError, NoMapError
-from rules.ruleset import get_ruleset
+from rules.orders import Order
+from rules.outcome import Outcome
 from rules.system import system_of
 from rules.units import Unit
 
@@ -40,6 +41,14 @@ class FrontEnd:
     # /battle info's own parts: where the battle stands (replaces the round) and its fields (replace the units').
     info_stage: Callable[[Battle], str] | None = None
     info_fields: Callable[[Battle], list[tuple[str, str]]] | None = None
+    # The battle's rows of the system's own homebrew tables, for /battle rules show: (title, lines) pairs.
+    homebrew_sections: Callable[[Battle], list[tuple[str, list[str]]]] | None = None
+    # The reply to one of the system's orders given through a shared command (/move, /turn end, /attack).
+    outcome_embed: Callable[[Outcome, Battle, str], discord.Embed] | None = None
+    # The order /attack gives in this system: (battle, unit, weapon, target, mode) -> order.
+    attack_order: Callable[[Battle, str, str, str, str | None], Order] | None = None
+    # /attack's weapon choices: (battle, chosen unit or None, typed text) -> (label, value) pairs.
+    weapon_choices: Callable[[Battle, Unit | None, str], list[tuple[str, str]]] | None = None
 
 
 _FRONT_ENDS: dict[str, FrontEnd] = {}
@@ -47,11 +56,12 @@ _FRONT_ENDS: dict[str, FrontEnd] = {}
 
 def builtin_front_ends() -> dict[str, FrontEnd]:
     """Return the front ends shipped for the systems that have their own pieces, by system id."""
+    from cogs.combat_action.front import FRONT_END as combat_action
     from cogs.common.strategic import FRONT_END as strategic
     from cogs.m42.front import FRONT_END as m42
     from cogs.surface.front import FRONT_END as surface
 
-    return {"strategic": strategic, "m42": m42, "surface": surface}
+    return {"strategic": strategic, "combat_action": combat_action, "m42": m42, "surface": surface}
 
 
 def register_front_end(system_id: str, front_end: FrontEnd) -> None:
@@ -74,12 +84,12 @@ def require_map(ruleset_id: str, what: str) -> None:
                          "Its forces are added and fought with its own commands (see /help).")
 
 
-def move_mode(ruleset_id: str, mode: str | None) -> str:
-    """Return the mode a /move uses: the one given, checked against the battle's ruleset, or its default."""
-    system = system_of(ruleset_id)
+def move_mode(battle: Battle, mode: str | None) -> str:
+    """Return the mode a /move uses: the one given, checked against the battle's ruleset (homebrew too), or its default."""
+    system = battle.system
     if not system.plays("move"):
         raise IllegalOrderError(f"Units do not move square by square in {system.name}; see /help for its commands.")
-    ruleset = get_ruleset(ruleset_id)
+    ruleset = battle.ruleset
     if mode is None or not mode.strip():
         return ruleset.default_move_mode
     wanted = mode.strip().lower()
@@ -125,3 +135,9 @@ def option_fields(battle: Battle, unit: Unit) -> list[tuple[str, str]]:
     """Return the system's own fields of the "My options" reply (none for a generic system)."""
     own = front_end(battle).option_fields
     return own(battle, unit) if own is not None else []
+
+
+def system_embed(outcome: Outcome, battle: Battle, actor_name: str) -> discord.Embed | None:
+    """Return the system's own reply to an outcome, or None when the shared formatter words it."""
+    own = front_end(battle).outcome_embed
+    return own(outcome, battle, actor_name) if own is not None else None

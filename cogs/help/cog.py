@@ -19,7 +19,7 @@ GM_GUIDE = (
     "4. P-Scale: sides buy features with `/feature place`; check everything with `/battle info` and `/map show full:True`.\n"
     "5. `/battle start`. Then `/gm deadline`, `/gm policy`, `/turn mode`; `/gm undo`, `/gm roll` (hidden) and "
     "`/gm end` when it is over. `/battle rules show` lists the rulings you can change; "
-    "`/battle rules import` brings in homebrew terrain and features (a TOML table)."
+    "`/battle rules import` brings in homebrew terrain and features (a TOML table; M42: actions)."
 )
 SURFACE_GUIDE = (
     "Army against army, no map: `/battle new name:… ruleset:surface` (no width or height), then "
@@ -32,6 +32,28 @@ SURFACE_GUIDE = (
     "who has planned, `/surface report page` every roll, `/surface export` the survivors, "
     "`/surface next-turn` the next game turn, `/battle end` the end."
 )
+COMBAT_ACTION_GM = (
+    "1. `/battle new name:… ruleset:combat-action width:20 height:16 rules:\"cm_per_square=5 large_scale=false "
+    "speed_modifier=true\"`: distances are table cm, 5 cm a square unless you say.\n"
+    "2. Cover and obstacles: `/map paint terrain:partial` (+2 PF), `slit` (+3), `rock`, `woods`, `concrete`...\n"
+    "3. Units: `/unit import file:` a stat-block file (see `examples/combat-action/`: kind infantry, character, "
+    "vehicle, robot or building; SS, PF, MV in cm, size, squad, weapons with class and Pen, locations, crew, "
+    "capacity, `inside` a vehicle), or `/unit add … stats:\"kind=vehicle pf=6 mv=30 facing=N\"`.\n"
+    "4. `/turn mode` (initiative, side or free), then `/battle start`. Pinned and Routing are yours to give: "
+    "`/unit edit unit:… stats:\"statuses=pinned\"`.\n"
+    "5. `/battle rules show` lists every ruling (A72-A88: AP per model, max bands, cover stacking, damage...) "
+    "to change with `/battle rules set`; `/gm end` closes the battle with its casualties."
+)
+COMBAT_ACTION_PLAYER = (
+    "An activation: the Discipline Phase (`/ca activate`, or your first action opens it; a machine out of control "
+    "acts by its table), 2 AP of actions, then `/turn end` (End Phase). `/ca options` or My options lists every "
+    "action you can take with its AP.\n"
+    "`/move unit to mode:walk` (1 AP, MV) or `charge` (2 AP). `/attack unit weapon target [mode]` or `/ca fire`: "
+    "standard 1 AP; sniping, automatic, heavy 2 AP; a grenade is `/ca prime` then `mode:grenade`. Close combat in "
+    "base contact (the same square): `/ca close-combat` (2 AP; `hatch:True` breaks jammed hatches).\n"
+    "`/ca posture` (flat down, get up, aim), `/ca hatch`, `/ca embark`, `/ca disembark`, `/ca reload`, "
+    "`/ca unjam`, `/ca action` (hide, jump, climb, impart an order, open a door, pilot, control a robot)."
+)
 M42_GM_GUIDE = (
     "Units of a leader and models, in inches: `/battle new name:… ruleset:m42 width:34 height:20` "
     "(1 square = 1 inch; `/battle rules set key:inches_per_square value:2` changes it). Paint woods, fields, "
@@ -40,14 +62,15 @@ M42_GM_GUIDE = (
     "infantry; `opening:1` makes a door, `openable:False` keeps models outside). `/map road from:A15 to:Z15`, "
     "`/map floors from:AA12 to:AE17 floors:2`; or `/map import` a file with `[road]`, `[floors]` and `[edges]`. "
     "`/unit add name side at ld:3 models:5 [interlinked]` places the leader and the bot the models (or "
-    "`/unit import`). Action distances and every ruling are in `/battle rules show`."
+    "`/unit import`). Action distances and every ruling are in `/battle rules show`; `/battle rules import` "
+    "adds actions of your own (`[[action]]` key, name, inches, assault; docs/homebrew.md)."
 )
 M42_PLAYER_GUIDE = (
     "M42: `/move unit:… to:J5 mode:advance` moves the leader (advance, shooting-advance 6\"; fall-back, "
     "at-the-double 12\"; assault), halved once through area terrain, over an obstacle or a wall without opening; "
     "+2\" along one road. `/action … floor:1 models:\"I5 J4^1\"` climbs and places models by hand; "
-    "`/place unit models` re-places them; `/radius unit` shows where they may stand. A refusal names the rule "
-    "and shows the legal squares."
+    "`/place unit models` re-places them; `/radius unit` shows where they may stand. The GM's own actions are "
+    "offered beside these, with their distance. A refusal names the rule and shows the legal squares."
 )
 PLAYER_GUIDE = (
     "When it is your turn you are pinged with the map and buttons (End turn, My options, Show map).\n"
@@ -79,8 +102,11 @@ class HelpCog(commands.Cog):
             embed.add_field(name="GM: set up a battle in five steps", value=GM_GUIDE, inline=False)
         if role in (None, "gm"):
             embed.add_field(name="Surface Combat (no map)", value=SURFACE_GUIDE, inline=False)
+            embed.add_field(name="Combat Action (squads, vehicles, robots): the GM", value=COMBAT_ACTION_GM,
+                            inline=False)
             embed.add_field(name="M42: leaders, models and Command Radius", value=M42_GM_GUIDE, inline=False)
         if role in (None, "player"):
             embed.add_field(name="Players", value=PLAYER_GUIDE, inline=False)
+            embed.add_field(name="Combat Action players", value=COMBAT_ACTION_PLAYER, inline=False)
             embed.add_field(name="Players in M42", value=M42_PLAYER_GUIDE, inline=False)
         await reply(interaction, embed=embed, ephemeral=True)

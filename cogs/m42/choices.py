@@ -1,4 +1,4 @@
-"""Autocomplete of M42 commands: the actions of the battle's ruleset with their distances."""
+"""Autocomplete of M42 commands: the actions of the battle (built-in and homebrew) with their distances."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from discord import app_commands
 from cogs.common.autocomplete import LIMIT
 from cogs.common.context import service_of
 from rules.battle import Battle
-from rules.systems.m42.kinds import tables
+from rules.systems.m42.kinds import actions_of
 
 
 async def action_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -20,9 +20,9 @@ async def action_choices(interaction: discord.Interaction, current: str) -> list
             battle = found[1]
     needle = current.strip().lower()
     out = []
-    for action in tables(battle.ruleset_id).actions.values():
-        if needle and needle not in action.key:
+    for action in actions_of(battle).values():
+        if needle and needle not in action.key and needle not in action.title.lower():
             continue
-        label = f"{action.key.replace('-', ' ').title()} ({battle.const(action.constant)}\")"
-        out.append(app_commands.Choice(name=label, value=action.key))
+        label = f"{action.title} ({battle.const(action.constant)}\")"
+        out.append(app_commands.Choice(name=label[:100], value=action.key))
     return out[:LIMIT]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from cogs.common.embeds import safe
 from cogs.common.systems import FrontEnd
 from rules import turns
 from rules.battle import Battle
+from rules.systems.m42.kinds import actions_of, tables
 from rules.systems.m42.orders import Act
 from rules.systems.m42.reach import action_reach, command_radius
 from rules.systems.m42.units import Unit as M42Unit
@@ -20,11 +22,24 @@ def action_lines(battle: Battle, unit: M42Unit) -> list[str]:
     """Describe each action from where the leader stands: its distance, halved, and the squares it reaches."""
     lines = []
     for found in action_reach(battle, unit):
-        name = found.action.replace("-", " ").title()
+        name = safe(found.name)
         note = " (an assault: it may close within the standoff)" if found.assault else ""
         lines.append(f"**{name}**: {inches(found.inches)}, {inches(found.halved)} through area terrain, over an "
                      f"obstacle or a wall without opening; {len(found.squares)} squares{note}")
     return lines
+
+
+def _homebrew_sections(battle: Battle) -> list[tuple[str, list[str]]]:
+    """Return the GM's homebrew actions, each with its distance now (a GM may have set it) and its flag."""
+    builtin = tables(battle.ruleset_id).actions
+    lines = []
+    for action in actions_of(battle).values():
+        if action.key in builtin:
+            continue
+        note = ", an assault: it may close within the standoff (A93)" if action.assault else ""
+        lines.append(f"**{safe(action.title)}** (`{action.key}`): {inches(int(battle.const(action.constant)))}"
+                     f"{note}; its distance is `{action.constant}`")
+    return [("Homebrew actions", lines)] if lines else []
 
 
 def _option_fields(battle: Battle, unit: Unit) -> list[tuple[str, str]]:
@@ -45,4 +60,5 @@ def _prompt_verbs(battle: Battle, unit: Unit, left: int) -> list[str]:
     return ["/action", "/place"] if isinstance(unit, M42Unit) else []
 
 
-FRONT_END = FrontEnd(option_fields=_option_fields, prompt_verbs=_prompt_verbs)
+FRONT_END = FrontEnd(option_fields=_option_fields, prompt_verbs=_prompt_verbs,
+                     homebrew_sections=_homebrew_sections)

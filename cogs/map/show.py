@@ -136,7 +136,7 @@ async def render_request(service: TableService, record: BattleRecord, battle: Ba
 def shown_embed(battle: Battle, shown: Shown) -> discord.Embed:
     """Return the embed of a map answer: its title, and a footer with the scale, round and privacy notes."""
     embed = discord.Embed(title=shown.title[:256], colour=INFO)
-    parts = [battle.ruleset.scale]
+    parts = [battle.scale_text()]
     if battle.round:
         parts.append(f"round {battle.round}")
     parts += list(shown.notes)

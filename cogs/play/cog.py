@@ -12,7 +12,7 @@ from cogs.common.context import actor_of, battle_here, channel_key, service_of
 from cogs.common.embeds import INFO, outcome_embed, roll_line, safe
 from cogs.common.embeds_combat import combat_embed
 from cogs.common.replies import defer, reply
-from cogs.common.systems import move_mode, require_map
+from cogs.common.systems import move_mode, require_map, system_embed
 from cogs.common.transformers import CellArg
 from rules import orders as o
 from rules.dice import Dice
@@ -35,11 +35,11 @@ class PlayCog(commands.Cog):
         """Move a unit along the cheapest legal path, or show its reach."""
         record = await battle_here(interaction)
         require_map(record.ruleset, "move a unit to a square")
-        chosen = move_mode(record.ruleset, mode)
         service = service_of(interaction)
         actor = actor_of(interaction)
+        battle = await service.load(record)
+        chosen = move_mode(battle, mode)
         if to is None:
-            battle = await service.load(record)
             target = battle.unit(unit)
             if target.owner != actor.user_id and not await service.is_gm(actor, record):
                 raise NotAllowedError(f"{target.name} is not yours; you can only plan moves for your own units.")
@@ -55,8 +55,10 @@ class PlayCog(commands.Cog):
         await defer(interaction)
         assert result.outcome is not None
         moved = await service.render(result.battle, outcome=result.outcome, battle_id=record.id)
-        await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name,
-                                                     actor_name=interaction.user.display_name), png=moved)
+        name = interaction.user.display_name
+        embed = system_embed(result.outcome, result.battle, name) or outcome_embed(
+            result.outcome, battle_name=result.battle.name, actor_name=name)
+        await reply(interaction, embed=embed, png=moved)
 
     @app_commands.command(name="act", description="Make a d100 test for your unit: a characteristic or a skill")
     @app_commands.describe(unit="Your unit", stat="Characteristic or skill to test (the unit's skills are offered)",

@@ -22,7 +22,6 @@ from cogs.turn.board import BOARD_KIND, board_embed
 from cogs.turn.buttons import turn_view
 from cogs.turn.delivery import BoardLane, Retries
 from cogs.turn.prompts import deadline_embed, mentions, reminder_content, turn_content, turn_prompt
-from rules.battle import Battle
 from rules.units import Unit
 
 log = logging.getLogger(__name__)
@@ -149,10 +148,10 @@ class Notifier(NoticeListener):
 
     async def _update_board(self, battle_id: int) -> None:
         db = self.service.db
-        record = await db.battles.get(battle_id)
-        if record is None:
+        found = await self.service.current(battle_id)
+        if found is None:
             return
-        battle = Battle.from_dict(record.state)
+        record, battle = found
         if not battle.system.has_map:  # the board shows squares, turns and feature points; map-less systems post reports
             return
         embed = board_embed(record, battle, await self.service.clock_of(record))

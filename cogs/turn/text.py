@@ -12,6 +12,7 @@ import rules.systems.strategic.effects as strategic
 from bot.clock import POLICY_NAMES, describe_reminders, human_duration, policy_name
 from bot.service import ClockRecord
 from cogs.common.embeds import INFO, effect_line, roll_line, safe
+from cogs.common.systems import system_embed
 from rules.battle import Battle
 from rules.effects import Effect
 from rules.outcome import Outcome
@@ -99,6 +100,9 @@ def outcome_lines(outcome: Outcome) -> list[str]:
 
 def turn_embed(outcome: Outcome, battle: Battle, *, actor_name: str = "") -> discord.Embed:
     """Build the embed of a turn or GM order: what happened and who acts now."""
+    own = system_embed(outcome, battle, actor_name)
+    if own is not None:
+        return own
     title = TURN_TITLES.get(outcome.kind, outcome.kind.replace("-", " ").title())
     if outcome.actor:
         title = f"{title}: {safe(outcome.actor)}"

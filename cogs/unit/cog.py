@@ -25,6 +25,7 @@ from cogs.unit.importing import (
     plan_import,
     without_strangers,
 )
+from cogs.unit.stats_text import parse_stats
 from rules import orders as o
 from rules.errors import GameError
 from rules.systems.m42.units import MAX_LD, MAX_MODELS
@@ -61,6 +62,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         ld="M42: Leadership (Ld); the Command Radius is 2 x Ld inches", models="M42: models in the unit, leader included",
         interlinked="M42: the Interlinked special rule (ignores terrain Command Radius penalties)",
         vehicle="M42: a vehicle, not infantry (impassable terrain and tall walls do not stop it)",
+        stats="Any other stats as key=value, like `kind=vehicle pf=6 mv=30` (Combat Action), or a JSON object",
     )
     @app_commands.rename(int_="int")
     @app_commands.autocomplete(side=new_side_choices)
@@ -70,13 +72,16 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
                   t: Char | None = None, int_: Char | None = None, wounds: Pool | None = None,
                   magnitude: Pool | None = None, ap: Trait | None = None, flyer: Trait | None = None,
                   hoverer: Trait | None = None, ld: Leadership | None = None, models: Models | None = None,
-                  interlinked: bool | None = None, vehicle: bool | None = None) -> None:
+                  interlinked: bool | None = None, vehicle: bool | None = None, stats: str = "") -> None:
         """Add a unit; an M42 unit's models are placed legally around its leader."""
         require_map((await battle_here(interaction)).ruleset, "place a unit `at` a square")
+        typed = parse_stats(stats)
         traits = [rule for rule, on in (("interlinked", interlinked), ("vehicle", vehicle)) if on]
-        stats = stats_from(kind=kind, ag=ag, bs=bs, ws=ws, s=s, t=t, int=int_, wounds=wounds, magnitude=magnitude,
-                           ap=ap, flyer=flyer, hoverer=hoverer, ld=ld, models=models, traits=traits or None)
-        order = o.AddUnit(name=name, side=side, at=at, owner=owner.id if owner else None, stats=stats or None)
+        stats_given = stats_from(kind=kind, ag=ag, bs=bs, ws=ws, s=s, t=t, int=int_, wounds=wounds,
+                                 magnitude=magnitude, ap=ap, flyer=flyer, hoverer=hoverer, ld=ld, models=models,
+                                 traits=traits or None)
+        stats_given.update(typed)
+        order = o.AddUnit(name=name, side=side, at=at, owner=owner.id if owner else None, stats=stats_given or None)
         await self._run(interaction, order)
 
     @app_commands.command(name="import", description="Place every unit of a stat-block file (.toml), all or none (GM)")
@@ -127,7 +132,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         squads="Squads in the Horde", ap="Armour on every location",
         supreme_commander="The side's Supreme Commander: feature points come from its Intelligence Bonus",
         file="A .toml stat-block file of one unit: its weapons and skills replace this unit's",
-        ld="M42: Leadership (Ld); the models are placed again", models="M42: models in the unit, leader included",
+        stats="Any other stats as key=value, like `statuses=pinned pf=3` (Combat Action) or `ld=3 models=6` (M42)",
     )
     @app_commands.rename(int_="int", class_="class")
     @app_commands.autocomplete(unit=unit_choices, side=new_side_choices)
@@ -141,29 +146,32 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
                    max_magnitude: app_commands.Range[int, 1, 10000] | None = None,
                    squads: app_commands.Range[int, 1, 100] | None = None, ap: Trait | None = None,
                    supreme_commander: bool | None = None, file: discord.Attachment | None = None,
-                   ld: Leadership | None = None, models: Models | None = None) -> None:
+                   stats: str = "") -> None:
         """Edit a unit's stat block; a file replaces its weapons and skills."""
-        stats = stats_from(name=name, side=side, owner=owner.id if owner else None, kind=kind, ws=ws, bs=bs, s=s,
-                           t=t, ag=ag, int=int_, per=per, wp=wp, fel=fel, wounds=wounds, max_wounds=max_wounds,
-                           magnitude=magnitude, max_magnitude=max_magnitude, squads=squads, ap=ap,
-                           supreme_commander=supreme_commander, ld=ld, models=models)
+        typed = parse_stats(stats)
+        stats_given = stats_from(name=name, side=side, owner=owner.id if owner else None, kind=kind, ws=ws, bs=bs,
+                                 s=s, t=t, ag=ag, int=int_, per=per, wp=wp, fel=fel, wounds=wounds,
+                                 max_wounds=max_wounds, magnitude=magnitude, max_magnitude=max_magnitude,
+                                 squads=squads, ap=ap, supreme_commander=supreme_commander)
+        stats_given.update(typed)
         if class_ is not None:
-            stats["class"] = class_
+            stats_given["class"] = class_
         extra: list[str] = []
         if file is not None:
             record = await battle_here(interaction)
-            await service_of(interaction).require_gm(actor_of(interaction), record, "edit units")
+            service = service_of(interaction)
+            await service.require_gm(actor_of(interaction), record, "edit units")
             text = await read_text(file, suffixes=STATBLOCK_SUFFIXES, what="a stat-block file", guide=STATBLOCK_GUIDE)
-            spec = parse_one_unit(text, await service_of(interaction).load(record))
+            spec = parse_one_unit(await service.load(record), text)
             taken = {k: spec.stats[k] for k in FILE_STATS if k in spec.stats}
             if not taken:
                 raise GameError(f"`{safe(file.filename)}` gives no `weapons` or `skills`, so there is nothing to take "
                                 "from it; the other fields of a file are set with the options of this command.")
-            stats.update(taken)
+            stats_given.update(taken)
             extra.append(f"From {safe(file.filename)}: " + "; ".join(_describe_taken(taken)) + ".")
-        if not stats:
+        if not stats_given:
             raise GameError("Say what to change: give at least one option (a stat, a new name, side or owner, or a file).")
-        await self._run(interaction, o.EditUnit(unit=unit, stats=stats), extra=extra)
+        await self._run(interaction, o.EditUnit(unit=unit, stats=stats_given), extra=extra)
 
     @app_commands.command(name="traits", description="Change a unit's movement traits: Flyer, Hoverer, altitude, water (GM)")
     @app_commands.describe(

@@ -14,7 +14,7 @@ from rules.dice import Dice
 from rules.effects import Effect
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError
 from rules.orders import AddUnit, RemoveUnit
-from rules.statfile import StatError, UnitFile, UnitSpec, field_label
+from rules.statfile import PlacementError, StatError, UnitSpec, field_label
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ class ImportPlan:
 
 
 def _check_placement(trial: Battle, lines: list[str], spec: UnitSpec, order: AddUnit) -> None:
-    """Refuse a unit that cannot go where the file puts it, naming the line and field."""
+    """Place a unit on the trial battle, refusing what cannot go where the file puts it, naming line and field."""
     clash = trial.find_unit(order.name)
     if clash is not None and clash.name.lower() == order.name.lower():
         existing = clash.name
@@ -93,48 +93,40 @@ def _check_placement(trial: Battle, lines: list[str], spec: UnitSpec, order: Add
         trial.check_cell(order.at)
     except IllegalOrderError as exc:
         raise IllegalOrderError(f"{where(lines, spec, ('at',))}: {exc.message}") from None
-    probe = unit_file(trial).probe
     try:
-        if probe is not None:
-            probe(trial, order.name, order.side, order.at, dict(order.stats or {}))
+        trial.apply(order, Dice.seeded(0))
     except StatError as exc:
-        error = IllegalOrderError if exc.path == ("at",) else InvalidOrderError
-        raise error(f"{where(lines, spec, exc.path)}: {exc.message}") from None
+        raise InvalidOrderError(f"{where(lines, spec, exc.path)}: {exc.message}") from None
+    except PlacementError as exc:
+        raise IllegalOrderError(f"{where(lines, spec, exc.path)}: {exc.message}", cells=exc.cells) from None
+    except GameError as exc:
+        raise GameError(f"Line {spec.line} (unit {spec.name}): {exc.message}") from None
 
 
-def unit_file(battle: Battle) -> UnitFile:
-    """Return how the battle's rule system reads stat-block files, or explain that it has none."""
-    found = battle.system.unit_file
-    if found is None:
-        raise InvalidOrderError(f"{battle.ruleset_id} battles have no stat-block files; add units one by one.")
-    return found
-
-
-def read_statblocks(text: str, battle: Battle) -> list[UnitSpec]:
-    """Read a stat-block file of the battle's rule system, refusing one too big or too deeply nested first."""
+def read_statblocks(battle: Battle, text: str) -> list[UnitSpec]:
+    """Read a stat-block file as the battle's rule system writes its units, refusing one too big or too deeply
+    nested before the TOML reader sees it, or saying the system has no such files."""
+    reader = battle.system.statblocks
+    if reader is None:
+        raise IllegalOrderError(f"{battle.system.name} has no stat-block files; add its units with its own commands.")
     check_toml(text, STATBLOCK_LIMITS)
-    return unit_file(battle).read(text)
+    return reader(text)
 
 
 def plan_import(text: str, battle: Battle, *, side: str | None, owner: int | None) -> ImportPlan:
     """Read a stat-block file and place every unit on a copy of the battle; any error names its line and field."""
     if battle.status == "ended":
         raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
-    specs = read_statblocks(text, battle)
+    specs = read_statblocks(battle, text)
     if side is not None:
         side = check_name(side, "side name")
     lines = text.splitlines()
     trial = Battle.from_dict(battle.to_dict())
-    dice = Dice.seeded(0)
     orders: list[AddUnit] = []
     for spec in specs:
         who = owner if owner is not None else resolve_owner(lines, spec)
         order = AddUnit(name=spec.name, side=side or spec.side, at=spec.at, owner=who, stats=dict(spec.stats) or None)
         _check_placement(trial, lines, spec, order)
-        try:
-            trial.apply(order, dice)
-        except GameError as exc:
-            raise GameError(f"Line {spec.line} (unit {spec.name}): {exc.message}") from None
         orders.append(order)
     return ImportPlan(orders)
 
@@ -196,9 +188,9 @@ async def without_strangers(plan: ImportPlan, is_member: MemberCheck) -> tuple[I
     return ImportPlan(orders), [o.name for o in plan.orders if o.owner in absent]
 
 
-def parse_one_unit(text: str, battle: Battle) -> UnitSpec:
-    """Read a stat-block file of the battle's rule system that must hold exactly one unit."""
-    specs = read_statblocks(text, battle)
+def parse_one_unit(battle: Battle, text: str) -> UnitSpec:
+    """Read a stat-block file that must hold exactly one unit, as the battle's rule system writes units."""
+    specs = read_statblocks(battle, text)
     if len(specs) != 1:
         raise InvalidOrderError(f"This file holds {len(specs)} units; attach a stat-block file of one unit.")
     return specs[0]

@@ -1,9 +1,17 @@
-"""The base layer: terrain, roads, grid lines, obstacles on edges, floors and edge labels, cached per map version."""
+"""The base layer: terrain, roads, grid lines, obstacles on edges, floors and edge labels, cached per map version and cut for crops.
+
+The terrain and its grid lines are drawn for the whole map, in blocks of BLOCK x BLOCK squares cached per
+map version, size, cell size and palette; a crop's grid is cut out of the blocks it overlaps, so a new
+crop window of a map already drawn costs a few pastes, not a redraw. A crop's grid is exactly that cut of
+the whole map's grid (its closing line lies over the next square's ground, as on the whole map), and
+only its roads, obstacles, floors and gutters (labels, map edges) are drawn per crop.
+"""
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -13,7 +21,7 @@ from render.geometry import LABEL_PAD, MAP_EDGE_PX, Geometry
 from render.layers.structures import draw_edges, draw_floors, draw_roads
 from render.palette import LABEL_INK, MAP_EDGE, PAPER, UNKNOWN_TERRAIN, Palette
 from render.patterns import pattern_tile
-from render.view import MapView, TerrainStyle
+from render.view import RGB, MapView, TerrainStyle
 from rules.coords import column_label
 
 log = logging.getLogger(__name__)
@@ -21,6 +29,9 @@ log = logging.getLogger(__name__)
 # A few boards cover the maps in play right now; a 100x100 board is ~10 MB of
 # pixels, so the bound also caps memory.
 BASE_CACHE_SIZE = 6
+BLOCK = 16  # squares a side of a cached block of the whole map's grid
+# At 40 px a square a block is about 1.2 MB: the bound caps the blocks' memory near 45 MB.
+BLOCK_CACHE_SIZE = 36
 MAJOR_EVERY = 5
 MINOR_ALPHA = 46
 MAJOR_ALPHA = 96
@@ -35,6 +46,7 @@ class BaseLayer:
 
 
 BASE_CACHE: LayerCache[BaseLayer] = LayerCache(BASE_CACHE_SIZE)
+BLOCK_CACHE: LayerCache[Image.Image] = LayerCache(BLOCK_CACHE_SIZE)
 
 
 def unknown_style(key: str) -> TerrainStyle:
@@ -57,11 +69,10 @@ def base_layer(view: MapView, geometry: Geometry, palette: Palette) -> BaseLayer
 
 
 def build_base(view: MapView, geometry: Geometry, palette: Palette) -> BaseLayer:
-    """Draw the base layer from scratch."""
+    """Draw the base layer: the crop's grid cut from the whole map's, then the gutters around it."""
     board = Image.new("RGB", (geometry.board_width, geometry.board_height), palette(PAPER))
-    grid, keys = _terrain(view, geometry, palette)
+    grid = cut_grid(view, geometry, palette)
     draw_roads(grid, geometry, palette, view.roads)
-    _grid_lines(grid, geometry)
     draw_edges(grid, geometry, palette, view.edges)
     draw_floors(grid, geometry, palette, view.floors)
     board.paste(grid, (geometry.gutter_left, geometry.gutter_top))
@@ -69,46 +80,87 @@ def build_base(view: MapView, geometry: Geometry, palette: Palette) -> BaseLayer
     _map_edges(draw, geometry, palette)
     _labels(draw, geometry, palette)
     log.debug("built base layer %s at %d px, crop %s", view.map_version, geometry.cell_px, geometry.crop)
-    return BaseLayer(image=board, terrain_keys=keys)
+    return BaseLayer(image=board, terrain_keys=_terrain_keys(view, geometry.crop))
 
 
-def _terrain(view: MapView, geometry: Geometry, palette: Palette) -> tuple[Image.Image, tuple[str, ...]]:
-    """Paint every square's terrain tile; return the grid and the terrain keys seen, in style order."""
+def cut_grid(view: MapView, geometry: Geometry, palette: Palette) -> Image.Image:
+    """Return the crop's terrain and grid lines: its window of the whole map's grid, from the cached blocks."""
     cp = geometry.cell_px
     x0, y0, x1, y1 = geometry.crop
-    grid = Image.new("RGB", (geometry.grid_width, geometry.grid_height), palette(PAPER))
-    tiles: dict[str, Image.Image] = {}
-    for y in range(y0, y1 + 1):
+    # The window in the whole grid's pixels, closing line included.
+    left, top, right, bottom = x0 * cp, y0 * cp, (x1 + 1) * cp + 1, (y1 + 1) * cp + 1
+    grid = Image.new("RGB", (right - left, bottom - top), palette(PAPER))
+    span = BLOCK * cp
+    for by in range(y0 // BLOCK, y1 // BLOCK + 1):
+        for bx in range(x0 // BLOCK, x1 // BLOCK + 1):
+            block = _block(view, cp, palette, bx, by)
+            ox, oy = bx * span, by * span
+            a, b = max(left, ox), max(top, oy)
+            c, d = min(right, ox + block.width), min(bottom, oy + block.height)
+            grid.paste(block.crop((a - ox, b - oy, c - ox, d - oy)), (a - left, b - top))
+    return grid
+
+
+def _block(view: MapView, cp: int, palette: Palette, bx: int, by: int) -> Image.Image:
+    """Return one block of the whole map's grid, from the cache when this map version was drawn before."""
+    key = (view.map_version, view.width, view.height, cp, palette.name, bx, by)
+    return BLOCK_CACHE.get_or_build(key, lambda: _draw_block(view, cp, palette, bx, by))
+
+
+def _draw_block(view: MapView, cp: int, palette: Palette, bx: int, by: int) -> Image.Image:
+    """Paint a block's squares and grid lines, with the line closing it on its right and bottom.
+
+    The closing line is the first pixel column (row) of the next square, whose ground it lies over; past
+    the map's last square it lies over paper. Lines are blended over the ground, every vertical one first,
+    as on the whole grid, so any pixel reads the same in every block and crop that holds it.
+    """
+    xs, ys = bx * BLOCK, by * BLOCK
+    xe, ye = min(view.width, xs + BLOCK), min(view.height, ys + BLOCK)
+    cols, rows = xe - xs, ye - ys
+    block = Image.new("RGB", (cols * cp + 1, rows * cp + 1), palette(PAPER))
+    # One more square each way where the map goes on: its edge pixels are this block's closing line.
+    last = min(view.width, xe + 1)
+    for y in range(ys, min(view.height, ye + 1)):
         row = y * view.width
-        top = (y - y0) * cp
-        for x in range(x0, x1 + 1):
+        x = xs
+        while x < last:
+            # A run of squares of one terrain is one paste of a strip of its tiles.
             key = view.terrain[row + x]
-            tile = tiles.get(key)
-            if tile is None:
-                style = style_of(view, key)
-                if key not in view.styles:
-                    log.warning("map %s: no style for terrain %r", view.map_version, key)
-                tile = pattern_tile(style.pattern, palette(style.color), cp)
-                tiles[key] = tile
-            grid.paste(tile, ((x - x0) * cp, top))
-    order = {k: i for i, k in enumerate(view.styles)}
-    keys = tuple(sorted(tiles, key=lambda k: (order.get(k, len(order)), k)))
-    return grid, keys
-
-
-def _grid_lines(grid: Image.Image, geometry: Geometry) -> None:
-    """Draw translucent grid lines, darker every fifth square to help count."""
-    cp = geometry.cell_px
-    x0, y0 = geometry.crop[0], geometry.crop[1]
-    w, h = geometry.grid_width - 1, geometry.grid_height - 1
-    # Blending black over each terrain keeps lines visible on light and dark ground alike.
-    draw = ImageDraw.Draw(grid, "RGBA")
-    for i in range(geometry.cols + 1):
-        alpha = MAJOR_ALPHA if (x0 + i) % MAJOR_EVERY == 0 else MINOR_ALPHA
+            end = x + 1
+            while end < last and view.terrain[row + end] == key:
+                end += 1
+            style = style_of(view, key)
+            if key not in view.styles:
+                log.warning("map %s: no style for terrain %r", view.map_version, key)
+            block.paste(_strip(style.pattern, palette(style.color), cp, end - x), ((x - xs) * cp, (y - ys) * cp))
+            x = end
+    draw = ImageDraw.Draw(block, "RGBA")
+    w, h = block.width - 1, block.height - 1
+    for i in range(cols + 1):
+        alpha = MAJOR_ALPHA if (xs + i) % MAJOR_EVERY == 0 else MINOR_ALPHA
         draw.line((i * cp, 0, i * cp, h), fill=(0, 0, 0, alpha))
-    for j in range(geometry.rows + 1):
-        alpha = MAJOR_ALPHA if (y0 + j) % MAJOR_EVERY == 0 else MINOR_ALPHA
+    for j in range(rows + 1):
+        alpha = MAJOR_ALPHA if (ys + j) % MAJOR_EVERY == 0 else MINOR_ALPHA
         draw.line((0, j * cp, w, j * cp), fill=(0, 0, 0, alpha))
+    return block
+
+
+@lru_cache(maxsize=512)
+def _strip(pattern: str, color: RGB, cp: int, count: int) -> Image.Image:
+    """Return `count` tiles of a terrain side by side (read-only, shared)."""
+    tile = pattern_tile(pattern, color, cp)
+    strip = Image.new("RGB", (cp * count, cp))
+    for i in range(count):
+        strip.paste(tile, (i * cp, 0))
+    return strip
+
+
+def _terrain_keys(view: MapView, crop: tuple[int, int, int, int]) -> tuple[str, ...]:
+    """Return the terrain keys the crop shows, in the order of the view's styles (unknown ones last)."""
+    x0, y0, x1, y1 = crop
+    seen = {view.terrain[y * view.width + x] for y in range(y0, y1 + 1) for x in range(x0, x1 + 1)}
+    order = {k: i for i, k in enumerate(view.styles)}
+    return tuple(sorted(seen, key=lambda k: (order.get(k, len(order)), k)))
 
 
 def _map_edges(draw: ImageDraw.ImageDraw, geometry: Geometry, palette: Palette) -> None:

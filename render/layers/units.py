@@ -24,7 +24,7 @@ from render.palette import (
     ink_on,
     mix,
 )
-from render.shapes import badge, badge_measure, dash_border, paste_smooth, smooth_box
+from render.shapes import arrowhead, badge, badge_measure, dash_border, paste_smooth, smooth_box
 from render.view import RGB, MapView, UnitToken
 
 log = logging.getLogger(__name__)
@@ -143,6 +143,7 @@ def _draw_single(
     cy -= size.lift if has_bar else 0
     colour = side_colour(view, palette, unit.side)
     fill = _token(grid, unit, cx, cy, size.radius, size.outline, colour, palette)
+    _facing(draw, unit, cx, cy, size.radius, palette)
     _token_label(draw, unit, cx, cy, size.radius, size.outline, fill, min_px=6)
     if has_bar and unit.health is not None:
         margin = max(2, round(geometry.cell_px * 0.08))
@@ -215,6 +216,7 @@ def _mini(
     colour = side_colour(view, palette, unit.side)
     outline = 1 if radius < 10 else size.outline
     fill = _token(grid, unit, cx, cy, radius, outline, colour, palette)
+    _facing(draw, unit, cx, cy, radius, palette)
     has_bar = unit.health is not None and size.details
     # The label moves up a little when a bar crosses the token's foot.
     _token_label(draw, unit, cx, cy - (radius * 0.15 if has_bar else 0), radius, outline, fill,
@@ -255,6 +257,17 @@ def _token(
         sprite = smooth_box(side, side, side / 2, fill, edge, outline)
     paste_smooth(grid, sprite, math.floor(cx + 0.5) - r, math.floor(cy + 0.5) - r)
     return fill
+
+
+def _facing(draw: ImageDraw.ImageDraw, unit: UnitToken, cx: float, cy: float, radius: int, palette: Palette) -> None:
+    """Point an arrowhead out of the token's rim the way the unit faces (vehicles and robots)."""
+    if unit.facing is None:
+        return
+    angle = math.radians(unit.facing)
+    ux, uy = math.sin(angle), -math.cos(angle)
+    size = max(4.0, radius * 0.7)
+    tip = (cx + ux * (radius + size * 0.55), cy + uy * (radius + size * 0.55))
+    arrowhead(draw, (cx, cy), tip, size, palette(OUTLINE), palette(WHITE))
 
 
 def _token_label(

@@ -38,3 +38,11 @@ async def refused(table: Table, command: str, fragment: str, user: LoopbackUser 
     assert after.version == before.version
     assert after.state == before.state
     return reply
+
+
+async def gm_imports_homebrew(table: Table, file: tuple[str, bytes]) -> str:
+    """Import a homebrew table as the GM after a player's attempt is refused; return the public reply's text."""
+    await refused(table, "battle rules import", "Only a GM can import homebrew", user=table.alice, file=file)
+    reply = await table.slash("battle rules import", file=file)
+    assert not last_message(reply).ephemeral
+    return text_of(reply)

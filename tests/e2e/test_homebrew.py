@@ -12,7 +12,7 @@ from bot.mapview import build_view
 from render.geometry import Geometry
 from rules.coords import Cell
 from tests.e2e.conftest import Table, last_message, text_of
-from tests.e2e.setup_helpers import EXAMPLES, refused, stored, stored_battle
+from tests.e2e.setup_helpers import EXAMPLES, gm_imports_homebrew, refused, stored, stored_battle
 
 VOLCANIC = EXAMPLES / "homebrew" / "volcanic.toml"
 LAVA = (200, 70, 30)
@@ -34,11 +34,7 @@ async def p_battle(table: Table) -> Table:
 
 async def test_gm_imports_a_table_and_it_is_listed(p_battle: Table) -> None:
     table = p_battle
-    await refused(table, "battle rules import", "Only a GM can import homebrew", user=table.alice,
-                  file=table_file())
-    reply = await table.slash("battle rules import", file=table_file())
-    assert not last_message(reply).ephemeral
-    text = text_of(reply)
+    text = await gm_imports_homebrew(table, table_file())
     assert "Homebrew imported from volcanic.toml" in text
     assert "Lava Field (`L`), Crater (`C`)" in text and "Watchtower (3 FP)" in text
     shown = await table.slash("battle rules show", user=table.bob)

@@ -74,7 +74,7 @@ async def test_two_units_through_woods_over_a_wall_along_a_road_into_a_building(
     assert 'Advance D5 \u2192 G5, 3" of 6"' in text_of(moved)
     # Along the road, starting and ending on it: 12" + 2" (004:L72).
     road = await table.slash("move", user=alice, unit="Bravo", to="R15", mode="at-the-double")
-    assert 'At The Double D15 \u2192 R15, 14" of 14"' in text_of(road)
+    assert 'At-The-Double D15 \u2192 R15, 14" of 14"' in text_of(road)
     battle, bravo = await unit(table, "Bravo")
     assert all_placed_legally(battle, bravo) and len(bravo.models) == 3
     await table.slash("turn end", user=alice, unit="Alpha")
@@ -126,7 +126,7 @@ async def test_my_options_lists_each_action_and_how_far_it_goes(table: Table) ->
     text = text_of(reply)
     assert last_message(reply).ephemeral and last_message(reply).files
     # Bravo stands on the road: each action gains 2" (004:L72), halved after the bonus (A91).
-    assert 'Advance**: 8", 4" through area terrain' in text and 'At The Double**: 14", 7"' in text
+    assert 'Advance**: 8", 4" through area terrain' in text and 'At-The-Double**: 14", 7"' in text
     assert "Command Radius" in text and "Ld 2: 2 x Ld = 4\"" in text
 
 

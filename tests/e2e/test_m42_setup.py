@@ -152,7 +152,7 @@ async def test_the_largest_unit_fits_every_reply(table: Table) -> None:
 
 async def test_unit_edit_changes_ld_and_size_and_places_the_models_again(m42: Table) -> None:
     await m42.slash("unit add", name="Alpha", side="Red", at="C3", owner=m42.alice, ld=2, models=3)
-    edited = await m42.slash("unit edit", unit="Alpha", ld=3, models=6)
+    edited = await m42.slash("unit edit", unit="Alpha", stats="ld=3 models=6")
     assert "Alpha: changed ld, models" in text_of(edited)
     alpha = (await stored_battle(m42)).unit("Alpha")
     assert alpha.ld == 3 and len(alpha.models) == 5

@@ -53,11 +53,11 @@ async def test_a_combat_action_battle_shows_its_units_and_map(table: Table) -> N
     """The unit list, the card, the status board and the map read a Combat Action unit, not a Strategic one."""
     await _combat_battle(table)
     info = text_of(await table.slash("battle info"))
-    assert "Trooper on B2 \u00b7 infantry SS 4 PF 0 MV 10 cm, ok" in info
+    assert "Trooper on B2 \u00b7 infantry SS 4 PF 0 MV 10 cm, unhurt" in info
     card = text_of(await table.slash("unit info", unit="Trooper"))
-    assert "SS 4 \u00b7 PF 0 \u00b7 MV 10 cm \u00b7 Discipline 4" in card
+    assert "SS **4** \u00b7 PF **0** \u00b7 MV **10** cm \u00b7 size medium \u00b7 Discipline 4" in card
     board = text_of(await table.slash("turn status"))
-    assert "**Raider** B9 \u00b7 infantry SS 4 PF 0 MV 10 cm, ok" in board
+    assert "**Raider** B9 \u00b7 infantry SS 4 PF 0 MV 10 cm, unhurt" in board
     shown = await table.slash("map show")
     assert last_message(shown).files[0].data.startswith(b"\x89PNG")
 

@@ -168,6 +168,18 @@ def test_undo_restores_exact_state(battle_e: Battle) -> None:
     assert battle_e.to_dict() == before
 
 
+def test_an_order_applied_without_undo_resolves_the_same_and_keeps_no_snapshot(battle_e: Battle) -> None:
+    add(battle_e, "Eva-01", "NERV", "A1", ag=45)
+    start(battle_e)
+    twin = Battle.from_dict(battle_e.to_dict())
+    kept = battle_e.apply(Move(unit="Eva-01", to=Cell.parse("C3")), dice())
+    lean = twin.apply(Move(unit="Eva-01", to=Cell.parse("C3")), dice(), undoable=False)
+    assert lean.to_dict() == kept.to_dict()
+    assert twin.to_dict() == battle_e.to_dict()
+    with pytest.raises(NothingToUndoError):
+        twin.undo()
+
+
 def test_undo_past_start(battle_e: Battle) -> None:
     with pytest.raises(NothingToUndoError):
         battle_e.undo()

@@ -18,15 +18,6 @@ from rules.systems import builtin
 TESTS = Path(__file__).resolve().parents[1]
 # Systems registered elsewhere but not yet merged here: their constants get effect tests on merge.
 NOT_MERGED_HERE: frozenset[str] = frozenset()
-# Constants of rules the system does not play yet: no code reads them, so no outcome can change. The test
-# below fails as soon as code reads one, so the rule then gets its effect test and leaves this list.
-RULE_NOT_PLAYED = {
-    "concrete_pf": "A81: obstacle PF; shooting at or through obstacles and buildings is not played",
-    "military_concrete_pf": "A81: obstacle PF; shooting at or through obstacles and buildings is not played",
-    "hatch_break_margin": "A83: breaking a jammed hatch in close combat has no order",
-    "hatch_inside_pf_penalty": "003:L189: breaking a jammed hatch from inside has no order",
-    "emergency_landing_levels": "A84: the status is set, but the descent each turn is not played",
-}
 
 
 def _toml_keys(package: str, ruleset: str) -> set[str]:
@@ -67,17 +58,8 @@ def test_every_constant_of_the_system_has_an_effect_test(system_id: str, package
     read where its rule is applied, and a test changes it and sees the outcome change."""
     claimed = claimed_keys()
     keys = set().union(*(_toml_keys(package, r) for r in rulesets))
-    missing = sorted(keys - set(claimed) - set(RULE_NOT_PLAYED))
+    missing = sorted(keys - set(claimed))
     assert not missing, f"{system_id}: no test marked @pytest.mark.constant for {missing}"
-
-
-@pytest.mark.parametrize("key", sorted(RULE_NOT_PLAYED))
-def test_constants_of_rules_not_played_are_read_nowhere(key: str) -> None:
-    """A constant excused from an effect test is one no code reads; once read, it needs its test."""
-    sources = [p for s in builtin() for p in Path(str(resources.files(s.package))).rglob("*.py")]
-    readers = [p.name for p in sources if key in p.read_text(encoding="utf-8")]
-    assert readers == [], f"{key} is read in {readers}: give it an effect test and take it off RULE_NOT_PLAYED"
-    assert key not in claimed_keys()
 
 
 def test_every_claimed_key_is_a_constant_of_some_system() -> None:

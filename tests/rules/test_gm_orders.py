@@ -8,8 +8,8 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.orders import Order
+from rules.statfile import StatError
 from rules.systems.strategic.actions.gm import GmPlace, GmSet
-from rules.systems.strategic.statblock import StatError
 from rules.turnorders import StandingOrder
 from tests.rules.conftest import add, dice, start
 

@@ -11,10 +11,9 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError
 from rules.homebrew import MAX_BYTES, HomebrewError
-from rules.orders import Order, Paint
+from rules.orders import ImportHomebrew, Order, Paint
 from rules.replay import Step, replay, same_state
 from rules.systems.strategic.actions.features import PlaceFeature
-from rules.systems.strategic.actions.homebrew import ImportHomebrew
 from rules.systems.strategic.features import fp_status
 from rules.systems.strategic.terrain import cover_ap, effective_dtv, hit_penalty, stealth
 from tests.rules.conftest import add, dice

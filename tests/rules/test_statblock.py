@@ -9,8 +9,9 @@ import pytest
 from rules.battle import Battle
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.orders import AddUnit, EditUnit
+from rules.statfile import StatError
 from rules.systems.strategic.movement import allowance
-from rules.systems.strategic.statblock import StatError, apply_stats, parse_weapon
+from rules.systems.strategic.statblock import apply_stats, parse_weapon
 from rules.systems.strategic.statblock_file import parse_statblock_file
 from rules.systems.strategic.units import UNIT_KINDS, Unit
 from tests.rules.conftest import add, dice
@@ -131,7 +132,7 @@ def test_bad_weapons(data: dict[str, object], path: tuple[object, ...], fragment
 
 
 def test_weapon_names_are_unique() -> None:
-    with pytest.raises(StatError, match="Two weapons") as err:
+    with pytest.raises(StatError, match="`gun` is used twice") as err:
         unit(weapons=[{"name": "Gun", "range": 5}, {"name": "gun", "range": 6}])
     assert err.value.path == ("weapons", 1, "name")
 

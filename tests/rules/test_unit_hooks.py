@@ -47,9 +47,9 @@ def test_combat_action_units_show_their_ratings_and_state() -> None:
     model = CaUnit(name="T", side="Red", x=0, y=0, ss=5, pf=1, mv=12, statuses=["flat_down", "aimed"])
     tank = CaUnit(name="K", side="Red", x=0, y=0, kind="vehicle", locations=["hull", "locomotion"],
                   damaged=["locomotion"], mv=20)
-    assert model.summary_line() == "infantry SS 5 PF 1 MV 12 cm, ok"
-    assert model.badges() == ("p", "A")
-    assert tank.health_text() == "ok, damaged: locomotion"
+    assert model.summary_line() == "infantry SS 5 PF 1 MV 12 cm, unhurt, flat down, aimed"
+    assert model.badges() == ("FD", "A")
+    assert tank.health_text() == "damaged: Locomotive System"
     assert "MV 10 cm" in tank.summary_line()  # a Locomotive System hit halves MV for the battle
     assert not model.massed
 

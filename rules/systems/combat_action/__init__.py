@@ -7,6 +7,7 @@ from rules.systems.combat_action import actions
 from rules.systems.combat_action.actions.setup import refresh_budgets
 from rules.systems.combat_action.effects import EFFECTS
 from rules.systems.combat_action.legal import legal_orders
+from rules.systems.combat_action.statblock import parse_statblock_file
 from rules.systems.combat_action.table import TABLE
 from rules.systems.combat_action.units import Unit
 
@@ -19,6 +20,7 @@ SYSTEM = System(
     unit_type=Unit,
     legal_orders=legal_orders,
     round_start=[refresh_budgets],
+    statblocks=parse_statblock_file,
     describe="Squads, characters, vehicles and robots: 2 AP per model, d6 to hit against SS with range, "
              "size, flying, speed and cover modifiers, area weapons that deviate, vehicle damage by location.",
     effects=EFFECTS,

@@ -16,6 +16,20 @@ ROUTING = "routing"
 FLAT_DOWN = "flat_down"
 AIMED = "aimed"
 HALTED = "halted"
+HIDDEN = "hidden"
+HATCH_JAMMED = "hatch_jammed"
+COMMS_DOWN = "comms_down"
+EMERGENCY_LANDING = "emergency_landing"
+
+
+def on_table(unit: Unit) -> bool:
+    """Return whether a unit stands on the table: in play and not carried inside a vehicle."""
+    return unit.alive and not unit.inside
+
+
+def passengers(battle: Battle, vehicle: Unit) -> list[Unit]:
+    """Return the models carried inside a vehicle, in the order they were added."""
+    return [u for u in battle.iter_units() if u.inside == vehicle.id and u.alive]
 
 
 def covers(battle: Battle, unit: Unit) -> list[str]:
@@ -32,8 +46,8 @@ def cover_pf(battle: Battle, unit: Unit) -> int:
 
 
 def enemies_of(battle: Battle, unit: Unit) -> list[Unit]:
-    """Return the enemy units still in play."""
-    return [u for u in battle.iter_units() if u.alive and battle.enemies(unit, u)]
+    """Return the enemy models and machines on the table (buildings and carried models are not enemies)."""
+    return [u for u in battle.iter_units() if on_table(u) and not u.building and battle.enemies(unit, u)]
 
 
 def nearest_enemy_distance(battle: Battle, unit: Unit, at: object = None) -> int | None:
@@ -55,5 +69,5 @@ def pinned_rules_apply(unit: Unit, battle: Battle) -> bool:
 
 
 def safe_from_pinning(battle: Battle, unit: Unit) -> bool:
-    """Return whether a pinned model may act beyond moving: in cover or flat down (4.10.4)."""
-    return bool(covers(battle, unit))
+    """Return whether a pinned model may act beyond moving: in cover, flat down or hidden from sight (4.10.4)."""
+    return bool(covers(battle, unit)) or HIDDEN in unit.statuses

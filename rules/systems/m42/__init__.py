@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from rules.system import System
-from rules.systems.m42 import actions
+from rules.systems.m42 import actions, homebrew
 from rules.systems.m42.board import structures
 from rules.systems.m42.effects import EFFECTS
 from rules.systems.m42.legal import legal_orders
 from rules.systems.m42.mapfile import LAYERS
 from rules.systems.m42.reach import reach_by_action
-from rules.systems.m42.statfile import UNIT_FILE
+from rules.systems.m42.statfile import parse_m42_file
 from rules.systems.m42.table import TABLE
 from rules.systems.m42.units import Unit
 
@@ -22,14 +22,16 @@ SYSTEM = System(
     unit_type=Unit,
     legal_orders=legal_orders,
     map_layers=LAYERS,
-    unit_file=UNIT_FILE,
+    statblocks=parse_m42_file,
     map_edges=True,
     structures=structures,
     reach=reach_by_action,
+    homebrew_tables=(homebrew.ACTIONS,),
+    homebrew_terrain=False,  # M42 terrain needs its kind (area, building...), which a homebrew row cannot say yet
     describe="A unit is a leader and its models placed within its Command Radius (2 x Ld); area terrain, "
              "walls and hedges on square edges, roads and buildings change how far the leader moves and "
              "where the models may stand.",
     effects=EFFECTS,
 )
 
-__all__ = ["SYSTEM", "actions"]
+__all__ = ["SYSTEM", "actions", "homebrew"]

@@ -9,6 +9,7 @@ from rules.core_effects import UnitEdited
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.mapfile import parse_map, replace_map
 from rules.orders import AddUnit, EditUnit, ImportMap, Move
+from rules.statfile import PlacementError
 from rules.systems.m42.board import Battle, kind_at
 from rules.systems.m42.effects import ActionTaken, Floors, MapImported, Placed, Road, UnitAdded
 from rules.systems.m42.mapfile import LAYERS
@@ -88,9 +89,9 @@ def add_unit(battle: Battle, order: AddUnit, dice: Dice, outcome: Outcome) -> No
     side = battle.ensure_side(order.side)
     unit = Unit(name=name, side=side.name, x=cell.x, y=cell.y, owner=order.owner, ld=ld, size=size, traits=traits)
     if unit.infantry and kind_at(battle, cell).impassable:
-        raise IllegalOrderError(f"{cell} is impassable terrain: infantry may not enter it at all (004:L129).")
+        raise PlacementError(f"{cell} is impassable terrain: infantry may not enter it at all (004:L129).")
     if any(unit.leader in u.spots() for u in battle.iter_units()):
-        raise IllegalOrderError(f"{cell} already holds a model; put the leader elsewhere.")
+        raise PlacementError(f"{cell} already holds a model; put the leader elsewhere.")
     unit.models = auto_place(battle, unit, unit.leader)
     battle.add_unit(unit)
     outcome.actor = unit.name
@@ -139,7 +140,7 @@ def _act(battle: Battle, unit: Unit, action_key: str, goal: Spot, models: str, o
     outcome.actor = unit.name
     outcome.data.update(action=action.key, walked=round(found.walked, 3), allowance=found.allowance,
                         halved=sorted(found.causes))
-    outcome.add(ActionTaken(unit=unit.name, action=action.key, frm=str(start_spot), to=str(goal),
+    outcome.add(ActionTaken(unit=unit.name, action=action.key, name=action.title, frm=str(start_spot), to=str(goal),
                    walked=round(found.walked, 3), allowance=found.allowance, halved=sorted(found.causes),
                    models=[str(s) for s in unit.models]))
     outcome.highlight.update(path=[str(start_spot.cell), str(goal.cell)], actor=str(goal.cell),

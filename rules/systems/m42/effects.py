@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules.effects import Effect, effect, table
+from rules.effects import Effect, effect, optional, table
 
 
 @effect("map_imported")
@@ -63,6 +63,17 @@ class ActionTaken(Effect):
     allowance: float
     halved: Sequence[str]
     models: Sequence[str]
+    name: str | None = optional()  # the action's title (a homebrew action's own); older outcomes lack it
+
+
+@effect("homebrew_imported")
+@dataclass(frozen=True, slots=True)
+class HomebrewImported(Effect):
+    """The GM imported homebrew actions for this battle (M42 has no homebrew terrain or features)."""
+
+    terrain: Sequence[str]
+    features: Sequence[str]
+    actions: Sequence[str]
 
 
 @effect("placed")
@@ -75,5 +86,5 @@ class Placed(Effect):
 
 
 EFFECTS = table(
-    MapImported, Road, Floors, UnitAdded, ActionTaken, Placed
+    MapImported, Road, Floors, UnitAdded, ActionTaken, HomebrewImported, Placed
 )

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.errors import RulesetError
 from rules.system import system_of
+
+if TYPE_CHECKING:
+    from rules.battle import Battle
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,17 +24,41 @@ class Kind:
     impassable: bool = False
 
 
+ACTION_FIELDS = frozenset({"name", "assault"})  # what an `[m42.actions]` row may say; the distance is a constant
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """An action a unit takes: the constant holding how far its leader moves, and whether it is an assault."""
 
-    key: str
+    key: str  # as commands write it: `at-the-double`
     assault: bool = False
+    name: str = ""
 
     @property
     def constant(self) -> str:
         """Return the rule constant of the action's distance in inches, like `at_the_double_inches`."""
-        return f"{self.key.replace('-', '_')}_inches"
+        return constant_of(self.key)
+
+    @property
+    def title(self) -> str:
+        """Return the name players read: the row's own, or the key written as words."""
+        return self.name or self.key.replace("-", " ").title()
+
+
+def action_key(key: str) -> str:
+    """Return an action's key as commands write it: lower case, words joined by `-` (`At the double` -> `at-the-double`)."""
+    return key.strip().lower().replace(" ", "-").replace("_", "-")
+
+
+def constant_of(key: str) -> str:
+    """Return the rule constant holding an action's distance in inches, like `at_the_double_inches`."""
+    return f"{action_key(key).replace('-', '_')}_inches"
+
+
+def read_action(key: str, spec: dict[str, Any]) -> Action:
+    """Build an action from its row; the caller has checked the fields."""
+    return Action(action_key(key), bool(spec.get("assault", False)), str(spec.get("name", "")).strip())
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,15 +89,22 @@ def parse_tables(doc: dict[str, Any], terrain_keys: set[str], where: str, consta
         raise RulesetError(f"{where} [m42.kinds]: `{sorted(extra)[0]}` is not in the terrain table")
     actions: dict[str, Action] = {}
     for key, spec in table.get("actions", {}).items():
-        if not isinstance(spec, dict) or set(spec) - {"assault"}:
-            raise RulesetError(f"{where} [m42.actions.{key}]: an action row holds only `assault` (true or false)")
-        action = Action(key, bool(spec.get("assault", False)))
+        if not isinstance(spec, dict) or set(spec) - ACTION_FIELDS:
+            raise RulesetError(f"{where} [m42.actions.{key}]: an action row holds only `name` and `assault` "
+                               "(true or false)")
+        action = read_action(key, spec)
         if action.constant not in constants:
             raise RulesetError(f"{where} [m42.actions.{key}]: its distance needs a constant `{action.constant}`")
         actions[key] = action
     if not actions:
         raise RulesetError(f"{where} [m42.actions]: list at least one action")
     return Tables(kinds, actions)
+
+
+def actions_of(battle: Battle[Any]) -> dict[str, Action]:
+    """Return the actions of a battle: its ruleset's, then the GM's homebrew `[[action]]` rows, by key."""
+    brewed = (read_action(str(row["key"]), row) for row in battle.homebrew.get("action", []))
+    return {**tables(battle.ruleset_id).actions, **{a.key: a for a in brewed}}
 
 
 @cache

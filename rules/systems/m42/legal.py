@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from rules import turns
 from rules.orders import Move, Order
-from rules.systems.m42.kinds import tables
+from rules.systems.m42.kinds import actions_of
 from rules.systems.m42.movement import reachable
 from rules.systems.m42.orders import Act
 from rules.systems.m42.units import Unit
@@ -23,7 +23,7 @@ def legal_orders(battle: Battle, base: BaseUnit) -> Iterator[Order]:
         return
     if turns.engaged(battle) and turns.why_not_now(battle, base.id) is not None:
         return
-    for action in tables(battle.ruleset_id).actions.values():
+    for action in actions_of(battle).values():
         for spot in sorted(reachable(battle, base, action), key=lambda p: (p.level, p.y, p.x)):
             if spot.level:
                 yield Act(unit=base.name, action=action.key, to=spot.cell, level=spot.level)

@@ -10,7 +10,7 @@ from rules.coords import Cell
 from rules.errors import IllegalOrderError
 from rules.systems.m42.board import Battle, kind_at, obstacle, region, top_level
 from rules.systems.m42.geometry import closer_than
-from rules.systems.m42.kinds import Action, tables
+from rules.systems.m42.kinds import Action, action_key, actions_of
 from rules.systems.m42.units import Spot, Unit
 
 AREA, OBSTACLE, WALL = "area", "obstacle", "wall"  # the causes of halving (004:L29, L58, L88)
@@ -33,10 +33,10 @@ class Reach:
 
 def action_of(battle: Battle, key: str) -> Action:
     """Return the action with this key, or explain which exist."""
-    actions = tables(battle.ruleset_id).actions
-    found = actions.get(key.strip().lower().replace(" ", "-").replace("_", "-"))
+    actions = actions_of(battle)
+    found = actions.get(action_key(key))
     if found is None:
-        raise IllegalOrderError(f"`{key}` is not an M42 action; use one of {', '.join(actions)}.")
+        raise IllegalOrderError(f"`{key}` is not an action of this battle; use one of {', '.join(actions)}.")
     return found
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from rules.coords import Cell
 from rules.systems.m42.board import Battle, region
-from rules.systems.m42.kinds import tables
+from rules.systems.m42.kinds import actions_of
 from rules.systems.m42.movement import allowance, reachable
 from rules.systems.m42.placement import legal_spots
 from rules.systems.m42.units import Spot, Unit
@@ -17,6 +17,7 @@ class ActionReach:
     """One action from here: its full and halved distances in inches, and where the leader may end."""
 
     action: str
+    name: str
     inches: float  # with the road bonus when the leader stands on a road
     halved: float  # through area terrain, over an obstacle or a wall without opening (A90)
     spots: frozenset[Spot]
@@ -29,13 +30,13 @@ class ActionReach:
 
 
 def action_reach(battle: Battle, unit: Unit) -> list[ActionReach]:
-    """Return every action of the ruleset with its distances and the spots its leader may reach now."""
+    """Return every action of the battle with its distances and the spots its leader may reach now."""
     road = bool(region(battle, unit.leader.cell, "road"))
     out = []
-    for action in tables(battle.ruleset_id).actions.values():
+    for action in actions_of(battle).values():
         full = allowance(battle, action, frozenset(), road)
         half = allowance(battle, action, frozenset({"area"}), road)
-        out.append(ActionReach(action.key, full, half, frozenset(reachable(battle, unit, action)), action.assault))
+        out.append(ActionReach(action.key, action.title, full, half, frozenset(reachable(battle, unit, action)), action.assault))
     return out
 
 
@@ -48,7 +49,7 @@ def reach_by_action(battle: Battle, unit_name: str) -> dict[str, dict[str, int]]
     """Return, per action, the ground squares the leader may end on and the whole inches walked to each."""
     unit = battle.unit(unit_name)
     out: dict[str, dict[str, int]] = {}
-    for action in tables(battle.ruleset_id).actions.values():
+    for action in actions_of(battle).values():
         found = reachable(battle, unit, action)
         squares: dict[str, int] = {}
         for spot, reach in sorted(found.items(), key=lambda item: (item[0].y, item[0].x, item[0].level)):

@@ -6,7 +6,7 @@ from typing import Any
 
 from rules.coords import Cell
 from rules.errors import InvalidOrderError
-from rules.statfile import StatError, UnitFile, UnitSpec, parse_unit_file
+from rules.statfile import StatError, UnitSpec, parse_unit_file
 from rules.systems.m42.units import STATS, read_stats
 
 
@@ -27,5 +27,3 @@ def parse_m42_file(text: str) -> list[UnitSpec]:
     """Read an M42 stat-block file; any error names its line and field."""
     return parse_unit_file(text, _check)
 
-
-UNIT_FILE = UnitFile(read=parse_m42_file)

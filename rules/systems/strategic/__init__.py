@@ -9,7 +9,7 @@ from rules.systems.strategic.battlefield import begin_round
 from rules.systems.strategic.effects import EFFECTS
 from rules.systems.strategic.legal import legal_orders
 from rules.systems.strategic.mapfile import LAYERS
-from rules.systems.strategic.statblock_file import UNIT_FILE
+from rules.systems.strategic.statblock_file import parse_statblock_file
 from rules.systems.strategic.table import TABLE
 from rules.systems.strategic.units import BONUS_TOKENS, Unit
 
@@ -24,8 +24,8 @@ SYSTEM = System(
     round_start=[begin_round],
     initiative_tokens=frozenset(BONUS_TOKENS),
     map_layers=LAYERS,
-    unit_file=UNIT_FILE,
     reach=reach_by_mode,
+    statblocks=parse_statblock_file,
     describe="Independent Characters and Hordes moving by Agility Bonus, ranged and area attacks, "
              "terrain, artificial features, fire, smoke, storms and traps.",
     effects=EFFECTS,

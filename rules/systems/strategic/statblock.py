@@ -8,7 +8,7 @@ from typing import Any
 
 from rules.dice import parse_dice
 from rules.errors import InvalidOrderError
-from rules.statfile import FieldPath, field_label
+from rules.statfile import FieldPath, check_distinct_names, field_label
 from rules.statfile import StatError as StatError
 from rules.systems.strategic.units import (
     CHARACTERISTIC_NAMES,
@@ -45,6 +45,7 @@ WEAPON_FIELDS = (
 DEFAULT_HORDE_MAGNITUDE = 30
 _DAMAGE_TYPE_RE = re.compile(r"^(.*?)\s*([EIRX])$", re.IGNORECASE)
 _QUALITY_RE = re.compile(r"^\s*([A-Za-z][A-Za-z' -]*?)\s*(?:\(\s*(\d+)\s*\))?\s*$")
+
 
 def _int(value: Any, path: FieldPath, lo: int, hi: int) -> int:
     label = field_label(path)
@@ -259,11 +260,7 @@ def _weapons(trial: Unit, s: dict[str, Any]) -> None:
     if not isinstance(weapons, list) or len(weapons) > MAX_WEAPONS:
         raise StatError(("weapons",), f"`weapons` must be a list of at most {MAX_WEAPONS} weapon tables.")
     parsed = [parse_weapon(w, i) for i, w in enumerate(weapons)]
-    seen: set[str] = set()
-    for i, w in enumerate(parsed):
-        if w.name.lower() in seen:
-            raise StatError(("weapons", i, "name"), f"Two weapons are called {w.name}; give each weapon its own name.")
-        seen.add(w.name.lower())
+    check_distinct_names([w.name for w in parsed], "weapons")
     trial.weapons = parsed
 
 

@@ -8,10 +8,12 @@ import pytest
 
 from rules.battle import Battle
 from rules.outcome import Outcome
-from rules.systems.combat_action.actions.fire import Fire, band_to
+from rules.systems.combat_action.actions.fire import Fire
 from rules.systems.combat_action.actions.play import Aim, FlatDown
+from rules.systems.combat_action.actions.weapons import Prime
 from rules.systems.combat_action.activation import activate
-from tests.rules.combat_action.test_play import RIFLE, battle, dice, infantry
+from rules.systems.combat_action.shooting import band_to
+from tests.rules.combat_action.helpers import RIFLE, battle, dice, infantry
 
 
 def _duel(rules: dict[str, str], target: dict[str, Any] | None = None, at: str = "A3") -> Battle[Any]:
@@ -136,6 +138,7 @@ def test_deviation_cm(area: str, key: str, cm: int) -> None:
     weapon = {"name": "Lobber", "class": "grenades" if area == "grenade" else "heavy", "pen": 3, "area": area}
     b = battle([("A", "Red", "A1", infantry(weapons=[weapon])), ("B", "Blue", "A4", infantry())], {key: str(cm)})
     mode = "grenade" if area == "grenade" else "heavy"
+    b.unit("A").weapons[0].primed = True  # 003:L34-35: a grenade is primed (1 AP) before it is thrown
     out = b.apply(Fire(unit="A", weapon="Lobber", target="B", mode=mode), dice(1, 1))
     assert next(e for e in out.effects if e.kind == "deviated").cm == 3 * cm
 
@@ -147,6 +150,7 @@ def test_deviation_sector_degrees(degrees: int, lands: str) -> None:
     turns 180 (back toward the shooter) or 1 degree; miss 3 x 3 cm is 2 squares."""
     b = battle([("A", "Red", "A1", infantry()), ("B", "Blue", "A4", infantry())],
                {"deviation_sector_degrees": str(degrees)})
+    b.apply(Prime(unit="A", weapon="Frag"), dice())
     out = b.apply(Fire(unit="A", weapon="Frag", target="B", mode="grenade"), dice(1, 2))
     assert next(e for e in out.effects if e.kind == "deviated").to == lands
 
@@ -156,12 +160,12 @@ def test_ooc_vehicle_angle() -> None:
     """A80: "1-2 = 45 degrees left, 3-4 = straight ahead, 5-6 = 45 degrees right of the vehicle's front"; at 0
     degrees every face drifts straight ahead, at 90 a 1 and a 5 drift to opposite sides."""
     def drift(angle: int, face: int) -> str:
-        b = battle([("V", "Red", "J10", {"kind": "vehicle", "pf": 9, "mv": 20}), ("B", "Blue", "A1", infantry())],
+        b = battle([("V", "Red", "J10", {"kind": "vehicle", "pf": 9, "mv": 20, "facing": "N"}), ("B", "Blue", "A1", infantry())],
                    {"ooc_vehicle_angle": str(angle)})
         v = b.unit("V")
         v.ooc_turns, v.moved_cm, v.activated = -1, 20, 0
         out = Outcome("", "")
-        activate(b, v, dice(3, face), out)
+        activate(b, v, dice(face), out)  # a vehicle has no table: only its direction die (003:L146-151)
         return str(v.cell)
 
     assert drift(0, 1) == drift(0, 3) == drift(0, 5) == "J6"
@@ -182,9 +186,9 @@ def test_ooc_vehicle_angle() -> None:
 def test_power_plant_explosion(rules: dict[str, str], crash: int, turns: int, near: str) -> None:
     """003:L197 Power Plant: out of control one turn then halt (A85), "automatic Pen 3 hit" on everyone carried
     (A84), and "models within 5cm are hit on a 4+" by a Pen 3 hit: a neighbour 5 cm off, splash 3, damage 6."""
-    b = battle([("A", "Red", "A1", infantry()), ("T", "Blue", "A3", {"kind": "vehicle", "pf": 0}),
-                ("N", "Blue", "A4", infantry())], rules)
-    out = b.apply(Fire(unit="A", weapon="Rifle", target="T"), dice(6, 6, 3, 6))
+    b = battle([("A", "Red", "A1", infantry()), ("T", "Blue", "A3", {"kind": "vehicle", "pf": 0, "capacity": 2}),
+                ("P", "Blue", "A3", infantry(inside="T")), ("N", "Blue", "A4", infantry())], rules)
+    out = b.apply(Fire(unit="A", weapon="Rifle", target="T"), dice(6, 6, 1, 3, 6))  # P's damage die is the 1
     assert next(e for e in out.effects if e.kind == "transported_hit").pen == crash
     assert b.unit("T").ooc_turns == turns
     assert b.unit("N").state == near

@@ -2,44 +2,17 @@
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
 import pytest
 
 from rules.battle import Battle
 from rules.coords import Cell
-from rules.dice import Dice
 from rules.errors import GameError, IllegalOrderError, NotYourTurnError
-from rules.orders import AddUnit, EditUnit, Order, SetRule, Start
+from rules.orders import EditUnit, Order
 from rules.systems.combat_action import SYSTEM
 from rules.systems.combat_action.actions.fire import Fire
 from rules.systems.combat_action.actions.play import Aim, FlatDown, GetUp
 from rules.turnorders import EndTurn
-
-RIFLE = {"name": "Rifle", "class": "rifle", "pen": 2}
-GRENADE = {"name": "Frag", "class": "grenades", "pen": 3}
-
-
-def dice(*faces: int) -> Dice:
-    """Return dice that show these faces in order."""
-    return Dice(random.Random(0), scripted=list(faces))
-
-
-def battle(units: list[tuple[str, str, str, dict[str, Any]]], rules: dict[str, str] | None = None) -> Battle[Any]:
-    """Return an active combat-action battle in free turn mode with these units."""
-    b = Battle.new("combat-action", 40, 40)
-    for key, value in (rules or {}).items():
-        b.apply(SetRule(key, value), dice())
-    for name, side, at, stats in units:
-        b.apply(AddUnit(name, side, Cell.parse(at), stats=stats), dice())
-    b.turn.mode = "free"
-    b.apply(Start(), dice())
-    return b
-
-
-def infantry(**extra: Any) -> dict[str, Any]:
-    return {"kind": "infantry", "ss": 4, "pf": 0, "mv": 10, "weapons": [RIFLE, GRENADE], **extra}
+from tests.rules.combat_action.helpers import RIFLE, battle, dice, infantry
 
 
 @pytest.mark.parametrize("order", [
@@ -160,6 +133,7 @@ def test_malfunction_threshold_override() -> None:
 def test_grenade_deviates_on_a_miss() -> None:
     """003:L109-110: miss = SS - roll; grenades deviate miss x 3 cm; A80 a 1 carries on along the line of fire."""
     b = battle([("A", "Red", "A1", infantry()), ("B", "Blue", "A4", infantry())])
+    b.apply(Order.parse("prime unit:A weapon:Frag"), dice())
     out = b.apply(Fire(unit="A", weapon="Frag", target="B", mode="grenade"), dice(1, 1))
     # roll 1 + 0 (grenades are +1 only at PB; 15 cm is Short) -> miss 3 -> 9 cm -> 2 squares on (rounded).
     dev = next(e for e in out.effects if e.kind == "deviated")
@@ -202,7 +176,8 @@ def test_routing_only_charges_away_and_leaves_at_the_edge() -> None:
     b = battle([("A", "Red", "B3", infantry()), ("B", "Blue", "B9", infantry())])
     b.apply(EditUnit(unit="A", stats={"statuses": ["routing"]}), dice())
     legal = [str(o) for o in b.system.legal_orders(b, b.unit("A"))]
-    assert legal and all(o.startswith("move") and "mode:charge" in o for o in legal if o != "end-turn unit:A")
+    assert legal and all(o.startswith("move") and "mode:charge" in o for o in legal
+                         if o not in ("end-turn unit:A", "activate unit:A"))
     with pytest.raises(IllegalOrderError, match="routing"):
         b.apply(Order.parse("move unit:A to:B2 mode:walk"), dice())
     b.apply(Order.parse("move unit:A to:B1 mode:charge"), dice())
@@ -240,3 +215,14 @@ def test_replay_equals_state() -> None:
         steps.append(Step(seq, str(order), faces_of(out.to_dict())))
     assert b.unit("T").damaged == ["power_grid"]  # 3 + aim 1 + large 1 hits SS 4; 3 + Pen 2 - PF 4 = 1
     assert same_state(replay(initial, steps).to_dict(), b.to_dict())
+
+
+def test_grenade_deviating_off_the_table_lands_nowhere() -> None:
+    """003:L108-114 near the edge: a grenade that deviates past the table's edge hits nobody; the reply names the
+    edge it went over."""
+    b = battle([("A", "Red", "C1", infantry()), ("B", "Blue", "A1", infantry())])
+    b.apply(Order.parse("prime unit:A weapon:Frag"), dice())
+    out = b.apply(Fire(unit="A", weapon="Frag", target="B", mode="grenade"), dice(1, 1))
+    dev = next(e for e in out.effects if e.kind == "deviated")
+    assert not dev.on_map and dev.to == "A1" and b.unit("B").state == "ok"
+    assert (out.highlight["target"], out.highlight["landed"]) == ("A1", "A1")

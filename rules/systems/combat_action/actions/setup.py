@@ -11,8 +11,11 @@ from rules import lifecycle
 from rules.core_effects import UnitEdited
 from rules.errors import InvalidOrderError
 from rules.orders import AddUnit, EditUnit, Start
+from rules.statfile import StatError
+from rules.systems.combat_action.actions.transport import board
 from rules.systems.combat_action.effects import UnitAdded
 from rules.systems.combat_action.statblock import apply_stats
+from rules.systems.combat_action.state import passengers
 from rules.systems.combat_action.table import handles
 from rules.systems.combat_action.units import Unit
 
@@ -44,10 +47,31 @@ def add_unit(battle: Battle, order: AddUnit, dice: Dice, outcome: Outcome) -> No
     stats: dict[str, Any] = dict(order.stats or {})
     stats.setdefault("kind", "infantry")
     apply_stats(unit, stats)
+    vehicle = _carrier(battle, unit, stats.get("inside"))
     battle.add_unit(unit)
+    if vehicle is not None:
+        board(battle, unit, vehicle)
     outcome.actor = name
     outcome.highlight["target"] = str(cell)
     outcome.add(UnitAdded(unit=name, side=side.name, at=str(cell), owner=order.owner, unit_kind=unit.kind))
+
+
+def _carrier(battle: Battle, unit: Unit, name: Any) -> Unit | None:
+    """Return the friendly vehicle a new model starts inside, checking its hold has room."""
+    if not name:
+        return None
+    vehicle = battle.find_unit(str(name))
+    if vehicle is None or vehicle.kind != "vehicle" or "hold" not in vehicle.locations:
+        raise StatError(("inside",), f"`inside` names `{name}`, which is not a vehicle with a hold in this battle; "
+                                     "add the vehicle first.")
+    if vehicle.side.lower() != unit.side.lower():
+        raise StatError(("inside",), f"`inside` names {vehicle.name} of {vehicle.side}; a model rides in its own "
+                                     "side's vehicles.")
+    if unit.machine or unit.building:
+        raise StatError(("inside",), "only models ride inside vehicles.")
+    if len(passengers(battle, vehicle)) >= vehicle.capacity:
+        raise StatError(("inside",), f"{vehicle.name}'s hold is full ({vehicle.capacity} models).")
+    return vehicle
 
 
 @handles("edit-unit")
@@ -55,11 +79,8 @@ def edit_unit(battle: Battle, order: EditUnit, dice: Dice, outcome: Outcome) -> 
     """Change fields of a unit's stat block (statuses such as pinned or routing too, A87)."""
     unit = battle.unit(order.unit)
     stats = lifecycle.edit_common(battle, unit, dict(order.stats or {}), "`pf:3` or `statuses:[\"pinned\"]`")
-    if "statuses" in stats:
-        raw = stats.pop("statuses")
-        if not isinstance(raw, list):
-            raise InvalidOrderError("Stat block field `statuses` must be a list, like [\"pinned\"].")
-        unit.statuses = [str(s) for s in raw]
+    if "inside" in stats:
+        raise InvalidOrderError("Models get into vehicles with the embark order, and out with disembark.")
     apply_stats(unit, stats, partial=True)
     outcome.actor = unit.name
     outcome.add(UnitEdited(unit=unit.name, fields=sorted((order.stats or {}).keys())))

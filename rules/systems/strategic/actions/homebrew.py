@@ -1,33 +1,23 @@
-"""Homebrew orders: a GM imports a battle's own terrain and features from a TOML table (docs/homebrew.md)."""
+"""Homebrew in strategic battles: a GM imports a battle's own terrain and features from a TOML table (docs/homebrew.md)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules.coords import Cell
 from rules.errors import IllegalOrderError
-from rules.homebrew import read_homebrew
-from rules.orders import Order
+from rules.homebrew import install, read_homebrew
+from rules.orders import ImportHomebrew
 from rules.ruleset import get_ruleset
 from rules.systems.strategic.effects import HomebrewImported
 from rules.systems.strategic.features import allows_terrain, terrain_names
 from rules.systems.strategic.table import handles
-from rules.systems.strategic.table import order as _order
 
 if TYPE_CHECKING:
     from rules.dice import Dice
     from rules.outcome import Outcome
     from rules.systems.strategic.board import Battle
-
-
-@_order("import-homebrew")
-@dataclass(frozen=True)
-class ImportHomebrew(Order):
-    """Replace the battle's homebrew terrain and features with those of a TOML table (GM)."""
-
-    text: str
 
 
 def _still_used(battle: Battle, terrain: set[str], features: dict[str, tuple[str, ...]]) -> None:
@@ -58,7 +48,7 @@ def import_homebrew(battle: Battle, order: ImportHomebrew, dice: Dice, outcome: 
     terrain = set(base.terrain) | {t.key for t in brew.terrain}
     features = {**{k: f.terrain for k, f in base.features.items()}, **{f.key: f.terrain for f in brew.features}}
     _still_used(battle, terrain, features)
-    battle.homebrew = brew.rows  # a new table object: the battle's merged ruleset is rebuilt from it
+    install(battle, brew)
     for cell_key, state in battle.cells.items():
         ftype = battle.ruleset.features.get(str(state.get("feature", "")))
         cell = Cell.parse(cell_key)

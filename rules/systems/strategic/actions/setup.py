@@ -8,6 +8,7 @@ from rules import lifecycle
 from rules.core_effects import UnitEdited
 from rules.errors import IllegalOrderError
 from rules.orders import AddUnit, EditUnit, Paint
+from rules.statfile import PlacementError
 from rules.systems.strategic.effects import UnitAdded
 from rules.systems.strategic.movement import blocker
 from rules.systems.strategic.statblock import apply_stats
@@ -49,7 +50,7 @@ def add_unit(battle: Battle, order: AddUnit, dice: Dice, outcome: Outcome) -> No
     apply_stats(unit, order.stats or {}, battle.ruleset.unit_kinds)
     why = blocker(battle, unit, cell)
     if why:
-        raise IllegalOrderError(f"{name} cannot be placed there: {why}.")
+        raise PlacementError(f"{name} cannot be placed there: {why}.")
     battle.add_unit(unit)
     outcome.actor = name
     outcome.highlight["target"] = str(cell)

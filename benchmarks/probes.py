@@ -1,0 +1,151 @@
+"""What the benchmarks measure with: percentiles, CPU time, the event loop's longest callback, memory."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+
+def pct(values: list[float], q: float) -> float:
+    """Return the q-th percentile of values (seconds) in milliseconds; 0 for no values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))] * 1000
+
+
+def rss_mib() -> float:
+    """Return this process's resident memory now, in MiB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+class LoopWatch:
+    """Time every callback the event loop runs, to find the longest one while something is watched.
+
+    asyncio runs each callback (a task step, a timer, an I/O handler) through `Handle._run`; wrapping it
+    measures exactly how long the loop could answer nothing else. Used as ``with LoopWatch() as watch:``.
+    """
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self.longest_cpu = 0.0
+        self.longest_gc = 0.0
+        self.callbacks = 0
+        self._original: Callable[[Any], None] | None = None
+        self._gc_started = 0.0
+
+    def reset(self) -> tuple[float, float]:
+        """Return the longest callback since the last reset (wall time, and the loop thread's CPU time in it)."""
+        longest, self.longest = self.longest, 0.0
+        cpu, self.longest_cpu = self.longest_cpu, 0.0
+        return longest, cpu
+
+    def reset_gc(self) -> float:
+        """Return the longest garbage collection since the last reset, and start again."""
+        longest, self.longest_gc = self.longest_gc, 0.0
+        return longest
+
+    def _collecting(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            self.longest_gc = max(self.longest_gc, time.perf_counter() - self._gc_started)
+
+    def __enter__(self) -> LoopWatch:
+        original = asyncio.events.Handle._run
+        self._original = original
+        watch = self
+
+        def timed(handle: Any) -> None:
+            start = time.perf_counter()
+            cpu = time.thread_time()
+            try:
+                original(handle)
+            finally:
+                spent = time.perf_counter() - start
+                worked = time.thread_time() - cpu
+                watch.callbacks += 1
+                if spent > watch.longest:
+                    watch.longest = spent
+                if worked > watch.longest_cpu:
+                    watch.longest_cpu = worked
+
+        asyncio.events.Handle._run = timed  # type: ignore[method-assign]
+        gc.callbacks.append(self._collecting)
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        if self._original is not None:
+            asyncio.events.Handle._run = self._original  # type: ignore[method-assign]
+        if self._collecting in gc.callbacks:
+            gc.callbacks.remove(self._collecting)
+
+
+@dataclass
+class Series:
+    """Timings of one case: wall time per order, the longest loop callback during each, and CPU in all."""
+
+    wall: list[float] = field(default_factory=list)
+    stalls: list[float] = field(default_factory=list)
+    stalls_cpu: list[float] = field(default_factory=list)
+    collections: list[float] = field(default_factory=list)
+    cpu: float = 0.0
+    orders: int = 0
+
+    def cpu_ms(self) -> float:
+        """Return CPU time per order in milliseconds (every thread of the process)."""
+        return self.cpu / max(1, self.orders) * 1000
+
+    def merge(self, other: Series) -> Series:
+        """Return both series together."""
+        return Series(self.wall + other.wall, self.stalls + other.stalls, self.stalls_cpu + other.stalls_cpu,
+                      self.collections + other.collections, self.cpu + other.cpu, self.orders + other.orders)
+
+
+class Timer:
+    """Measure one order: wall time to its answer, then CPU time and the longest loop callback until all of it is done.
+
+    Call `answered()` when the answer arrives; the block goes on to wait for the order's background work
+    (the status board, pings), which counts in CPU and stalls but not in the wall time.
+    """
+
+    def __init__(self, series: Series, watch: LoopWatch | None) -> None:
+        self.series = series
+        self.watch = watch
+        self._answered: float | None = None
+
+    async def __aenter__(self) -> Timer:
+        if self.watch is not None:
+            self.watch.reset()
+            self.watch.reset_gc()
+        self._answered = None
+        self._cpu = time.process_time()
+        self._start = time.perf_counter()
+        return self
+
+    def answered(self) -> None:
+        """Record that the answer arrived now."""
+        self._answered = time.perf_counter()
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        if kind is not None:
+            return
+        end = self._answered if self._answered is not None else time.perf_counter()
+        self.series.wall.append(end - self._start)
+        self.series.cpu += time.process_time() - self._cpu
+        self.series.orders += 1
+        if self.watch is not None:
+            stall, stall_cpu = self.watch.reset()
+            self.series.stalls.append(stall)
+            self.series.stalls_cpu.append(stall_cpu)
+            self.series.collections.append(self.watch.reset_gc())
