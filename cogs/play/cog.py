@@ -15,7 +15,7 @@ from cogs.common.replies import defer, reply
 from cogs.common.systems import move_mode, require_map, system_embed
 from cogs.common.transformers import CellArg
 from rules import orders as o
-from rules.dice import Dice
+from rules.dice import Dice, split_notation
 from rules.errors import NotAllowedError
 from rules.systems.strategic.actions.other import Act
 
@@ -80,11 +80,14 @@ class PlayCog(commands.Cog):
         await reply(interaction, embed=combat_embed(result.outcome, result.battle, battle_name=result.battle.name,
                                                     actor_name=interaction.user.display_name))
 
-    @app_commands.command(name="roll", description="Roll dice in the open, like 2d10+5, d100 or 1d5")
-    @app_commands.describe(dice="Dice notation: NdX+K terms, e.g. 2d10+5, d100, 1d5+d3-1",
-                           purpose="What the roll is for")
+    @app_commands.command(name="roll", description="Roll dice in the open, like 2d10+5, d%, 4d6kh3 or 1d20 adv")
+    @app_commands.describe(dice="Dice and a comment: 2d10+5, d%, 4d6kh3, 2d20kl1, `1d20+5 adv to hit`",
+                           purpose="What the roll is for (or write it after the dice)")
     async def roll(self, interaction: discord.Interaction, dice: str, purpose: str = "") -> None:
         """Roll dice; logged in the battle when the channel has one."""
+        notation, comment = split_notation(dice)
+        if notation:  # text with no dice in front stays whole, so the refusal names what was typed
+            dice, purpose = notation, purpose or comment
         service = service_of(interaction)
         actor = actor_of(interaction)
         found = await service.db.battles.in_channel(actor.guild_id, channel_key(interaction))

@@ -121,3 +121,12 @@ async def test_battle_rules_show_and_set(table: Table) -> None:
     assert last_message(bad).ephemeral and "between 0 and 100" in text_of(bad)
     refused = await table.slash("battle rules set", user=table.alice, key="modifier_cap", value="30")
     assert "Only a GM" in text_of(refused)
+
+
+async def test_roll_takes_keep_highest_and_a_comment(table: Table) -> None:
+    """/roll reads the notation players know: 4d6kh3 keeps the three highest, and words after the dice say why."""
+    reply = await table.slash("roll", user=table.carol, dice="4d6kh3 for strength")
+    text = text_of(reply)
+    assert "`4d6kh3`" in text and "for strength" in text
+    refused = await table.slash("roll", user=table.carol, dice="d")
+    assert "`d` is not dice notation" in text_of(refused)
