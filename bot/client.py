@@ -22,7 +22,7 @@ from bot.tree import BattleTree
 
 log = logging.getLogger(__name__)
 
-DEFAULT_EXTENSIONS = ("cogs.battle", "cogs.map", "cogs.unit", "cogs.feature", "cogs.play", "cogs.combat", "cogs.turn", "cogs.gm", "cogs.settings", "cogs.help", "cogs.surface")
+DEFAULT_EXTENSIONS = ("cogs.battle", "cogs.map", "cogs.unit", "cogs.feature", "cogs.play", "cogs.combat", "cogs.turn", "cogs.actions", "cogs.gm", "cogs.settings", "cogs.help", "cogs.surface")
 
 
 def intents() -> discord.Intents:

@@ -1,10 +1,14 @@
-"""Run a combat order through the table service and post its outcome, with the map when it shows something."""
+"""Run a combat order through the table service and post its outcome, with the map when it shows something.
+
+The answer carries the unit's next actions as buttons.
+"""
 
 from __future__ import annotations
 
 import discord
 
 from bot.service import Result
+from cogs.common.action_panel import next_actions
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds_combat import combat_embed
 from cogs.common.replies import defer, reply
@@ -28,5 +32,7 @@ async def post_order(interaction: discord.Interaction, order: Order) -> Result:
         png = await service.render(result.battle, outcome=outcome, battle_id=record.id)
     embed = combat_embed(outcome, result.battle, battle_name=result.battle.name,
                          actor_name=interaction.user.display_name)
-    await reply(interaction, embed=embed, png=png)
+    unit = getattr(order, "unit", None)
+    after = await next_actions(result.battle, record.id, unit) if isinstance(unit, str) and unit else None
+    await reply(interaction, embed=embed, png=png, view=after)
     return result

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.common.action_panel import next_actions
 from cogs.common.autocomplete import unit_choices
 from cogs.common.autocomplete_combat import stat_choices
 from cogs.common.context import actor_of, battle_here, channel_key, service_of
@@ -52,8 +53,9 @@ class PlayCog(commands.Cog):
         await defer(interaction)
         assert result.outcome is not None
         png = await service.render(result.battle, outcome=result.outcome, battle_id=record.id)
+        after = await next_actions(result.battle, record.id, unit)
         await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name,
-                                                     actor_name=interaction.user.display_name), png=png)
+                                                     actor_name=interaction.user.display_name), png=png, view=after)
 
     @app_commands.command(name="act", description="Make a d100 test for your unit: a characteristic or a skill")
     @app_commands.describe(unit="Your unit", stat="Characteristic or skill to test (the unit's skills are offered)",
@@ -72,8 +74,9 @@ class PlayCog(commands.Cog):
             order = o.SkillTest(unit=unit, stat=key, modifier=modifier, reason=reason[:100])
         result = await service.execute(actor_of(interaction), record, order, render=False)
         assert result.outcome is not None
+        after = await next_actions(result.battle, record.id, unit)
         await reply(interaction, embed=combat_embed(result.outcome, result.battle, battle_name=result.battle.name,
-                                                    actor_name=interaction.user.display_name))
+                                                    actor_name=interaction.user.display_name), view=after)
 
     @app_commands.command(name="roll", description="Roll dice in the open, like 2d10+5, d100 or 1d5")
     @app_commands.describe(dice="Dice notation: NdX+K terms, e.g. 2d10+5, d100, 1d5+d3-1",

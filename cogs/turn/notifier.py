@@ -16,6 +16,7 @@ import discord
 from discord.ext import commands
 
 from bot.service import BattleRecord, MapImage, Notice, TableService
+from cogs.common.action_panel import groups_of
 from cogs.common.map_button import with_map_button
 from cogs.common.mapfiles import MAP_NAME, map_file
 from cogs.turn.board import BOARD_KIND, board_embed
@@ -175,12 +176,19 @@ class Notifier:
             embed = turn_prompt(battle, mine, turn.due_at, paused=turn.paused, remaining=turn.remaining, owners={})
             place = f"<#{record.thread_id or record.channel_id}>"
             sent = await self._dm(uid, f"\U0001f514 Your turn in **{battle.name}** ({place}).", embed=embed, png=png,
-                                  view=turn_view(record.id, [u.name for u in mine]))
+                                  view=await self._buttons(record, battle, mine))
             if not sent:
                 channel_users.append(uid)
         embed = turn_prompt(battle, units, turn.due_at, paused=turn.paused, remaining=turn.remaining, owners=owners)
         await send(self.channel(record), content=turn_content(battle, channel_users), embed=embed, png=png,
-                   view=turn_view(record.id, [u.name for u in units]), mentions=pinging(channel_users))
+                   view=await self._buttons(record, battle, units), mentions=pinging(channel_users))
+
+    async def _buttons(self, record: BattleRecord, battle: Battle, units: Sequence[Unit]) -> discord.ui.View:
+        """Return a prompt's buttons: the next actions of the one unit due, else End turn and My options per unit."""
+        actions = None
+        if len(units) == 1 and battle.system.has_map:
+            actions = (units[0].id, await groups_of(battle, units[0]))
+        return turn_view(record.id, [u.name for u in units], actions)
 
     async def post_reminder(self, notice: Notice) -> None:
         """Remind the players still due that the deadline is near."""
