@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.systems.strategic.actions.features import SetFp
+from tests.e2e.action_helpers import button, press
 from tests.e2e.combat_helpers import gm
 from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.turn_helpers import (
@@ -189,7 +190,9 @@ async def test_options_list_targets_in_range(table: Table) -> None:
     from rules.orders import AddUnit
     from tests.e2e.combat_helpers import RIFLE
 
-    for name, side, at in (("Eva-01", "NERV", "C3"), ("Sachiel", "Angels", "F6"), ("Ramiel", "Angels", "T15")):
+    # Two NERV units share the phase, so the prompt offers My options per unit (one unit alone gets its actions).
+    for name, side, at in (("Eva-01", "NERV", "C3"), ("Eva-00", "NERV", "A15"), ("Sachiel", "Angels", "F6"),
+                           ("Ramiel", "Angels", "T15")):
         order = AddUnit(name=name, side=side, at=Cell.parse(at), owner=table.alice.id if side == "NERV" else None,
                         stats={"bs": 50, "weapons": [RIFLE]})
         record = (await table.service.execute(gm(table), record, order, render=False)).record
@@ -211,9 +214,12 @@ async def test_players_may_hear_of_their_turn_by_direct_message(table: Table) ->
     [dm] = table.discord.dm_messages(table.alice)
     record = await stored(table)
     assert "Your turn in **Test Battle**" in dm.content and dm.files
-    assert dm.custom_ids() == [f"bp:end:{record.id}:Eva-01", f"bp:opts:{record.id}:Eva-01", f"bp:map:{record.id}"]
-    ended = await table.click(dm, f"bp:end:{record.id}:Eva-01", user=table.alice)
+    # Her one unit due: the direct message offers its actions, and what she does there is posted in the channel.
+    assert dm.custom_ids()[-1] == f"bp:map:{record.id}" and button(dm, "End turn (2 AP unused)")
+    before = posted(table)
+    ended = await press(table, dm, "End turn", table.alice)
     assert "Eva-01 ends its turn" in text_of(ended)
+    assert any("Eva-01 ends its turn" in message_text(m) for m in new_since(table, before))
     assert (lambda b: {b.unit(k).name: v for k, v in b.turn["done"].items()})(await stored_battle(table)) == {"Eva-01": "ended"}
     back = await table.slash("settings notify", user=table.alice, mode="channel")
     assert "mentioned in the battle's channel" in text_of(back)
