@@ -11,7 +11,7 @@ import discord
 
 from bot.service import MapImage, TableService
 from cogs.actions.areas import MENU, Area, split, within
-from cogs.actions.hooks import target_note
+from cogs.common.action_hooks import target_note
 from cogs.common.action_items import OPTION_TEXT_MAX, AreaMenu, Ref, SquareMenu, TargetMenu, short
 from cogs.common.actions import ActionGroup
 from cogs.common.embeds import INFO, safe

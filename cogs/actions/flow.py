@@ -17,15 +17,14 @@ import discord
 from bot.service import Actor, BattleRecord, MapImage, TableService
 from cogs.actions.areas import Area
 from cogs.actions.choosers import square_chooser, target_chooser
-from cogs.actions.hooks import outcome_embed_for
+from cogs.common.action_hooks import outcome_embed_for
 from cogs.common.action_items import Ref, handles
 from cogs.common.action_panel import groups_of, next_actions, panel_view
 from cogs.common.actions import ActionGroup, find_group
 from cogs.common.components import battle_and_actor
 from cogs.common.context import service_of
 from cogs.common.mapfiles import MAP_NAME, map_file
-from cogs.common.replies import defer, reply
-from cogs.turn.notifier import send
+from cogs.common.replies import defer, reply, send
 from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
@@ -146,12 +145,11 @@ async def pick_area(interaction: discord.Interaction, ref: Ref, values: list[str
     if group is None or group.choosing != "square":
         await refuse_with_panel(interaction, press, gone(press))
         return
-    await interaction.response.defer()
     embed, png, view = await square_chooser(press.service, press.battle, ref, press.unit, group, area)
     files = [] if png is None else [_file(png)]
     if png is not None:
         embed.set_image(url=f"attachment://{MAP_NAME}")
-    await interaction.edit_original_response(embed=embed, attachments=files, view=view)
+    await interaction.response.edit_message(embed=embed, attachments=files, view=view)
 
 
 def _file(png: MapImage) -> discord.File:
@@ -196,26 +194,27 @@ async def take(interaction: discord.Interaction, press: Pressed, order: Order, r
     result = await service.execute(press.actor, press.record, order, render=False)
     outcome = result.outcome
     assert outcome is not None
-    if from_panel and interaction.message is not None:
-        view = spent(discord.ui.View.from_message(interaction.message, timeout=None), ref)
-        await interaction.response.edit_message(view=view)
-    else:
-        await interaction.response.edit_message(content=f"Done: `{order}`. The result is posted below.", embed=None,
-                                                attachments=[], view=None)
-        if ref.panel:
-            await disable_panel(interaction, ref)
+    # Everything slow comes before the answer, so the result follows it at once.
     png = None
     if any(outcome.highlight.get(key) for key in DRAWN):
         png = await service.render(result.battle, outcome=outcome, battle_id=result.record.id)
     actor_name = interaction.user.display_name
     embed = outcome_embed_for(outcome, result.battle, actor_name)
     after = await next_actions(result.battle, result.record.id, ref.unit)
+    if from_panel and interaction.message is not None:
+        await interaction.response.edit_message(view=spent(discord.ui.View.from_message(interaction.message,
+                                                                                         timeout=None), ref))
+    else:
+        await interaction.response.edit_message(content=f"Done: `{order}`. The result is posted below.", embed=None,
+                                                attachments=[], view=None)
+    await reply(interaction, embed=embed, png=png, view=after)
     if interaction.guild_id is None:
         # Pressed in a direct message: everyone in the battle's channel reads what happened too.
         channel = interaction.client.get_partial_messageable(result.record.thread_id or result.record.channel_id,
                                                              guild_id=result.record.guild_id)
         await send(channel, embed=outcome_embed_for(outcome, result.battle, actor_name), png=png)
-    await reply(interaction, embed=embed, png=png, view=after)
+    if not from_panel and ref.panel:
+        await disable_panel(interaction, ref)
 
 
 async def disable_panel(interaction: discord.Interaction, ref: Ref) -> None:

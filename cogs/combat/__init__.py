@@ -2,11 +2,11 @@
 
 from discord.ext import commands
 
-from cogs.actions.hooks import note_targets, show_outcomes
 from cogs.combat.actions import ActionsCog
 from cogs.combat.cog import CombatCog
 from cogs.combat.odds import OUTCOME_KINDS, attack_odds, combat_outcome
 from cogs.combat.trap import TrapCog
+from cogs.common.action_hooks import note_targets, show_outcomes
 
 
 async def setup(bot: commands.Bot) -> None:

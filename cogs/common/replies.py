@@ -7,6 +7,7 @@ the channel instead: what an order did is never left unannounced.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 
@@ -20,7 +21,7 @@ log = logging.getLogger(__name__)
 NO_PINGS = discord.AllowedMentions.none()
 POSTED_NOTE = "Done: the result is posted in the channel."
 
-__all__ = ["MAP_NAME", "NO_PINGS", "defer", "map_file", "reply"]
+__all__ = ["MAP_NAME", "NO_PINGS", "defer", "map_file", "reply", "send"]
 
 
 async def reply(
@@ -94,3 +95,21 @@ async def close_thinking(interaction: discord.Interaction, content: str) -> None
     """Fill a private 'thinking' message with a note, so the next reply() posts for everyone."""
     interaction.extras.pop(PRIVATE_THINKING, None)
     await interaction.edit_original_response(content=content)
+
+
+async def send(target: discord.abc.Messageable, *, content: str | None = None, embed: discord.Embed | None = None,
+               png: MapImage | None = None, view: discord.ui.View | None = None,
+               mentions: discord.AllowedMentions = NO_PINGS) -> discord.Message:
+    """Send a message with the map (shown in the embed, its alt text on the file) and explicit mentions."""
+    kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions}
+    if embed is not None:
+        kwargs["embed"] = embed
+    if png is not None:
+        kwargs["file"] = map_file(png)
+        if embed is not None:
+            embed.set_image(url=f"attachment://{MAP_NAME}")
+        if png.cropped and png.battle_id is not None:
+            view = with_map_button(view, png.battle_id)
+    if view is not None:
+        kwargs["view"] = view
+    return await target.send(**kwargs)

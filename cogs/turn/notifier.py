@@ -10,15 +10,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.service import BattleRecord, MapImage, Notice, TableService
 from cogs.common.action_panel import groups_of
-from cogs.common.map_button import with_map_button
-from cogs.common.mapfiles import MAP_NAME, map_file
+from cogs.common.replies import send
 from cogs.turn.board import BOARD_KIND, board_embed
 from cogs.turn.buttons import turn_view
 from cogs.turn.delivery import BoardLane, Retries
@@ -36,24 +34,6 @@ def pinging(user_ids: Sequence[int]) -> discord.AllowedMentions:
     """Allow mentions of exactly these users and nobody else."""
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                    users=[discord.Object(id=uid) for uid in user_ids])
-
-
-async def send(target: discord.abc.Messageable, *, content: str | None = None, embed: discord.Embed | None = None,
-               png: MapImage | None = None, view: discord.ui.View | None = None,
-               mentions: discord.AllowedMentions = NO_PINGS) -> discord.Message:
-    """Send a message with the map (shown in the embed, its alt text on the file) and explicit mentions."""
-    kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions}
-    if embed is not None:
-        kwargs["embed"] = embed
-    if png is not None:
-        kwargs["file"] = map_file(png)
-        if embed is not None:
-            embed.set_image(url=f"attachment://{MAP_NAME}")
-        if png.cropped and png.battle_id is not None:
-            view = with_map_button(view, png.battle_id)
-    if view is not None:
-        kwargs["view"] = view
-    return await target.send(**kwargs)
 
 
 class Notifier:

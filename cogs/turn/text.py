@@ -111,6 +111,11 @@ def turn_embed(outcome: Outcome, battle: Battle, *, actor_name: str = "") -> dis
     return embed
 
 
+def turn_outcome(outcome: Outcome, battle: Battle, actor_name: str) -> discord.Embed:
+    """Build the embed of a turn order given by a button, as /turn would answer it."""
+    return turn_embed(outcome, battle, actor_name=actor_name)
+
+
 def deadline_line(clock: ClockRecord, battle: Battle) -> str:
     """Say where the current turn's deadline stands, with Discord timestamps."""
     if battle.status != "active" or clock.turn_key is None:

@@ -1,8 +1,8 @@
-"""What a rule system's cog adds to the generic action buttons: target notes and outcome embeds.
+"""What the cogs add to the generic action buttons: target notes and outcome embeds.
 
 The buttons know only legal orders. A system's cog registers how to say a target's odds ("hits on 45
-or less") and how to show the outcome of its own order kinds; without them a target shows its distance
-and an outcome its effects.
+or less") and how to show the outcome of its own order kinds (the turn cog those of turn orders);
+without them a target shows its distance and an outcome its effects.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from typing import Any
 import discord
 
 from cogs.common.embeds import outcome_embed
-from cogs.turn.text import turn_embed
-from rules import turns
 from rules.battle import Battle
 from rules.orders import Order
 from rules.outcome import Outcome
@@ -48,6 +46,4 @@ def outcome_embed_for(outcome: Outcome, battle: Battle[Any], actor_name: str) ->
     shown = _OUTCOME_EMBEDS.get(outcome.kind)
     if shown is not None:
         return shown(outcome, battle, actor_name)
-    if outcome.kind in turns.TURN_KINDS:
-        return turn_embed(outcome, battle, actor_name=actor_name)
     return outcome_embed(outcome, battle_name=battle.name, actor_name=actor_name)
