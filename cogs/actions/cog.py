@@ -1,11 +1,14 @@
-"""Accept the action panel's buttons and menus, whenever they were posted."""
+"""Accept the action panel's buttons and menus, and the Confirm and Cancel of questions, whenever posted."""
 
 from __future__ import annotations
 
 from discord.ext import commands
 
 from cogs.actions import flow
-from cogs.common.action_items import DYNAMIC_ITEMS
+from cogs.common import confirm
+from cogs.common.action_items import DYNAMIC_ITEMS as ACTION_ITEMS
+
+DYNAMIC_ITEMS = (*ACTION_ITEMS, *confirm.DYNAMIC_ITEMS)
 
 
 class ActionButtonsCog(commands.Cog):
@@ -13,7 +16,9 @@ class ActionButtonsCog(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        self.flow = flow  # importing the flow registers what each button and menu does
+        # Importing these registers what each button, menu and confirmation does.
+        self.flow = flow
+        self.confirm = confirm
 
     async def cog_load(self) -> None:
         """Accept the action buttons and menus, including those posted before a restart."""

@@ -19,16 +19,18 @@ from cogs.actions.areas import Area
 from cogs.actions.choosers import square_chooser, target_chooser
 from cogs.common.action_hooks import outcome_embed_for
 from cogs.common.action_items import Ref, handles
-from cogs.common.action_panel import groups_of, next_actions, panel_view
+from cogs.common.action_panel import groups_of, next_step, panel_view
 from cogs.common.actions import ActionGroup, find_group
-from cogs.common.components import battle_and_actor
+from cogs.common.components import battle_and_actor, require_commander
+from cogs.common.confirm import asked_to_end_turns
 from cogs.common.context import service_of
+from cogs.common.embeds import with_note
 from cogs.common.mapfiles import MAP_NAME, map_file
 from cogs.common.replies import defer, reply, send
 from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
-from rules.errors import GameError, InvalidOrderError, NotAllowedError, NotFoundError
+from rules.errors import GameError, InvalidOrderError, NotFoundError
 from rules.orders import Order
 from rules.units import Unit
 
@@ -48,12 +50,6 @@ class Pressed:
     battle: Battle[Any]
     unit: Unit
     groups: list[ActionGroup]
-
-
-async def require_commander(service: TableService, actor: Actor, record: BattleRecord, unit: Unit) -> None:
-    """Refuse anyone but the unit's player and the GM."""
-    if unit.owner != actor.user_id and not await service.is_gm(actor, record):
-        raise NotAllowedError(f"{unit.name} is not yours: only its player or the GM can use its buttons.")
 
 
 async def pressed(interaction: discord.Interaction, ref: Ref) -> Pressed:
@@ -112,6 +108,8 @@ async def press_action(interaction: discord.Interaction, ref: Ref, _values: list
         await refuse_with_panel(interaction, press, gone(press))
         return
     if group.choosing is None:
+        if await asked_to_end_turns(interaction, press.record.id, press.battle, group.orders[:1]):
+            return
         await take(interaction, press, group.orders[0], ref, from_panel=True)
         return
     await defer(interaction, ephemeral=True)
@@ -200,7 +198,8 @@ async def take(interaction: discord.Interaction, press: Pressed, order: Order, r
         png = await service.render(result.battle, outcome=outcome, battle_id=result.record.id)
     actor_name = interaction.user.display_name
     embed = outcome_embed_for(outcome, result.battle, actor_name)
-    after = await next_actions(result.battle, result.record.id, ref.unit)
+    after, note = await next_step(service, press.actor, result, ref.unit, actor_name)
+    with_note(embed, note)
     if from_panel and interaction.message is not None:
         await interaction.response.edit_message(view=spent(discord.ui.View.from_message(interaction.message,
                                                                                          timeout=None), ref))

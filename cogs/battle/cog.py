@@ -16,6 +16,7 @@ from cogs.common.autocomplete import constant_choices, ruleset_choices
 from cogs.common.context import actor_of, battle_here, channel_key, member_check, service_of
 from cogs.common.embeds import INFO, outcome_embed, safe
 from cogs.common.replies import defer, reply
+from cogs.gm.ending import ask_to_end
 from rules import orders as o
 from rules.constants import list_constants
 from rules.errors import GameError, NotAllowedError
@@ -126,10 +127,10 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         """Start the battle of this channel."""
         await self._gm_order(interaction, o.Start())
 
-    @app_commands.command(name="end", description="End the battle in this channel (GM)")
+    @app_commands.command(name="end", description="End the battle in this channel and post its summary (GM; asks first)")
     async def end(self, interaction: discord.Interaction) -> None:
-        """End the battle of this channel."""
-        await self._gm_order(interaction, o.End())
+        """Ask to end the battle of this channel; once confirmed, post its summary (the same as /gm end)."""
+        await ask_to_end(interaction)
 
     @app_commands.command(name="log", description="Read the battle's orders, newest first, with their dice and effects")
     @app_commands.describe(page="Page to open (1 is the newest orders)")

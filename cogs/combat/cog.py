@@ -10,7 +10,9 @@ from cogs.combat.post import post_order
 from cogs.combat.preview import range_embed
 from cogs.common.autocomplete import unit_choices
 from cogs.common.autocomplete_combat import target_choices, weapon_choices
+from cogs.common.confirm import ask
 from cogs.common.context import battle_here, service_of
+from cogs.common.embeds import safe
 from cogs.common.replies import defer, reply
 from cogs.common.transformers import CellArg
 from rules.battle import Battle
@@ -25,6 +27,20 @@ LOCATIONS = [
     app_commands.Choice(name="Right arm", value="r_arm"), app_commands.Choice(name="Left arm", value="l_arm"),
     app_commands.Choice(name="Right leg", value="r_leg"), app_commands.Choice(name="Left leg", value="l_leg"),
 ]
+
+
+def allies_hit(battle: Battle, order: Attack) -> list[Unit]:
+    """Return the attacker's allies that an attack aims at: the target unit, or the units on the square."""
+    attacker = battle.find_unit(order.unit)
+    if attacker is None:
+        return []  # the rules say which unit is missing
+    aimed: list[Unit] = []
+    if order.target and order.target.lower() != "bridge":
+        found = battle.find_unit(order.target)
+        aimed = [found] if found is not None else []
+    elif order.at is not None and battle.on_map(order.at):
+        aimed = battle.units_at(order.at)
+    return [u for u in aimed if u.id != attacker.id and not battle.enemies(attacker, u)]
 
 
 def any_weapon(battle: Battle, name: str, user_id: int) -> tuple[Unit, Weapon]:
@@ -62,6 +78,15 @@ class CombatCog(commands.Cog):
             raise GameError("Say what to attack: `target` (a unit, or `bridge`) or `at` (a square, for area weapons).")
         order = Attack(unit=unit, weapon=weapon, target=(target or "").strip(), at=at, adjust=adjust,
                        called=called.value if called else "")
+        record = await battle_here(interaction)
+        battle = await service_of(interaction).load(record)
+        friends = allies_hit(battle, order)
+        if friends:
+            names = ", ".join(f"**{safe(u.name)}**" for u in friends[:10])
+            await ask(interaction, record.id, "orders", "Attack your own side?",
+                      f"This attack aims at {names}, on {safe(friends[0].side)}'s side like "
+                      f"{safe(battle.unit(unit).name)}. Go ahead only if you mean it.", [order], "Attack anyway")
+            return
         await post_order(interaction, order)
 
     @app_commands.command(name="range", description="Preview a shot without rolling: distance, range band, modifiers")

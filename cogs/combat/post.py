@@ -8,8 +8,9 @@ from __future__ import annotations
 import discord
 
 from bot.service import Result
-from cogs.common.action_panel import next_actions
+from cogs.common.action_panel import next_step
 from cogs.common.context import actor_of, battle_here, service_of
+from cogs.common.embeds import with_note
 from cogs.common.embeds_combat import combat_embed
 from cogs.common.replies import defer, reply
 from rules.orders import Order
@@ -32,7 +33,8 @@ async def post_order(interaction: discord.Interaction, order: Order) -> Result:
         png = await service.render(result.battle, outcome=outcome, battle_id=record.id)
     embed = combat_embed(outcome, result.battle, battle_name=result.battle.name,
                          actor_name=interaction.user.display_name)
-    unit = getattr(order, "unit", None)
-    after = await next_actions(result.battle, record.id, unit) if isinstance(unit, str) and unit else None
+    after, note = await next_step(service, actor_of(interaction), result, getattr(order, "unit", None),
+                                  interaction.user.display_name)
+    with_note(embed, note)
     await reply(interaction, embed=embed, png=png, view=after)
     return result

@@ -139,3 +139,20 @@ def action_groups(battle: Battle[Any], unit: Unit) -> list[ActionGroup]:
 def find_group(groups: Sequence[ActionGroup], key: str) -> ActionGroup | None:
     """Return the action with this key, if the unit may still take it."""
     return next((g for g in groups if g.key == key), None)
+
+
+def cheapest_move(battle: Battle[Any], unit: Unit, to: Cell) -> Order | None:
+    """Return the legal move to a square that costs least; between equal costs, the mode reaching fewest squares.
+
+    The most modest mode that gets there: a Full move rather than a Run to a square both reach.
+    None when no mode reaches it now (the rules then say why, for the mode asked).
+    """
+    moves = [o for o in battle.legal_orders(unit) if o.kind == "move"]
+    reach: dict[str, int] = {}
+    for order in moves:
+        mode = str(getattr(order, "mode", ""))
+        reach[mode] = reach.get(mode, 0) + 1
+    fits = [o for o in moves if getattr(o, "to", None) == to]
+    if not fits:
+        return None
+    return min(fits, key=lambda o: (turns.order_cost(battle, o).points, reach[str(getattr(o, "mode", ""))]))

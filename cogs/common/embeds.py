@@ -110,3 +110,11 @@ def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -
         footer = f"{actor_name} \u00b7 {footer}"
     embed.set_footer(text=footer[:2048])
     return embed
+
+
+def with_note(embed: discord.Embed, note: str) -> discord.Embed:
+    """Add a note under an embed's description (what followed the order), within Discord's 4,096 characters."""
+    if note:
+        text = f"{embed.description}\n\n{note}" if embed.description else note
+        embed.description = text if len(text) <= 4096 else text[:4095] + "\u2026"
+    return embed

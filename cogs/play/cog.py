@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common.action_panel import next_actions
+from cogs.common.action_panel import next_step
+from cogs.common.actions import cheapest_move
 from cogs.common.autocomplete import unit_choices
 from cogs.common.autocomplete_combat import stat_choices
 from cogs.common.context import actor_of, battle_here, channel_key, service_of
-from cogs.common.embeds import INFO, outcome_embed, roll_line, safe
+from cogs.common.embeds import INFO, outcome_embed, roll_line, safe, with_note
 from cogs.common.embeds_combat import combat_embed
 from cogs.common.replies import defer, reply
 from cogs.common.transformers import CellArg
@@ -30,11 +32,11 @@ class PlayCog(commands.Cog):
 
     @app_commands.command(name="move", description="Move your unit; leave out `to` to see where it can go")
     @app_commands.describe(unit="Your unit", to="Destination square, like E5",
-                           mode="half, full (default), charge or run")
+                           mode="half, full, charge or run; left out, the cheapest mode that reaches the square")
     @app_commands.autocomplete(unit=unit_choices)
     async def move(self, interaction: discord.Interaction, unit: str, to: CellArg | None = None,
-                   mode: Literal["half", "full", "charge", "run"] = "full") -> None:
-        """Move a unit along the cheapest legal path, or show its reach."""
+                   mode: Literal["half", "full", "charge", "run"] | None = None) -> None:
+        """Move a unit along the cheapest legal path (by the cheapest mode, unless told), or show its reach."""
         record = await battle_here(interaction)
         service = service_of(interaction)
         actor = actor_of(interaction)
@@ -49,13 +51,23 @@ class PlayCog(commands.Cog):
             embed = discord.Embed(title=f"Where {safe(target.name)} can go", description="\n".join(lines), colour=INFO)
             await reply(interaction, embed=embed, png=png, ephemeral=True)
             return
-        result = await service.execute(actor, record, o.Move(unit=unit, to=to, mode=mode), render=False)
+        order: o.Order = o.Move(unit=unit, to=to, mode=mode or "full")
+        chosen = None
+        if mode is None:
+            battle = await service.load(record)
+            chosen = await asyncio.to_thread(cheapest_move, battle, battle.unit(unit), to)
+            order = chosen or order
+        result = await service.execute(actor, record, order, render=False)
         await defer(interaction)
         assert result.outcome is not None
         png = await service.render(result.battle, outcome=result.outcome, battle_id=record.id)
-        after = await next_actions(result.battle, record.id, unit)
-        await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name,
-                                                     actor_name=interaction.user.display_name), png=png, view=after)
+        embed = outcome_embed(result.outcome, battle_name=result.battle.name, actor_name=interaction.user.display_name)
+        after, note = await next_step(service, actor, result, unit, interaction.user.display_name)
+        with_note(embed, note)
+        if chosen is not None:
+            note = f"*{str(getattr(chosen, 'mode', '')).title()}: the cheapest move that reaches {to}.*"
+            embed.description = f"{note}\n{embed.description or ''}"[:4096]
+        await reply(interaction, embed=embed, png=png, view=after)
 
     @app_commands.command(name="act", description="Make a d100 test for your unit: a characteristic or a skill")
     @app_commands.describe(unit="Your unit", stat="Characteristic or skill to test (the unit's skills are offered)",
@@ -72,11 +84,14 @@ class PlayCog(commands.Cog):
         if record.status == "setup":
             # Before the battle starts there are no turns or conditions; the plain test lets a GM roll in setup.
             order = o.SkillTest(unit=unit, stat=key, modifier=modifier, reason=reason[:100])
-        result = await service.execute(actor_of(interaction), record, order, render=False)
+        actor = actor_of(interaction)
+        result = await service.execute(actor, record, order, render=False)
         assert result.outcome is not None
-        after = await next_actions(result.battle, record.id, unit)
-        await reply(interaction, embed=combat_embed(result.outcome, result.battle, battle_name=result.battle.name,
-                                                    actor_name=interaction.user.display_name), view=after)
+        embed = combat_embed(result.outcome, result.battle, battle_name=result.battle.name,
+                             actor_name=interaction.user.display_name)
+        after, note = await next_step(service, actor, result, unit, interaction.user.display_name)
+        with_note(embed, note)
+        await reply(interaction, embed=embed, view=after)
 
     @app_commands.command(name="roll", description="Roll dice in the open, like 2d10+5, d100 or 1d5")
     @app_commands.describe(dice="Dice notation: NdX+K terms, e.g. 2d10+5, d100, 1d5+d3-1",

@@ -15,7 +15,8 @@ import discord
 
 from cogs.common.action_panel import add_panel, next_actions
 from cogs.common.actions import ActionGroup
-from cogs.common.components import battle_and_actor, guarded
+from cogs.common.components import battle_and_actor, guarded, require_commander
+from cogs.common.confirm import asked_to_end_turns
 from cogs.common.context import service_of
 from cogs.common.map_button import MapButton
 from cogs.common.replies import reply
@@ -55,7 +56,14 @@ class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"b
 
     async def _end(self, interaction: discord.Interaction) -> None:
         record, actor = await battle_and_actor(interaction, self.battle_id)
-        result = await service_of(interaction).execute(actor, record, EndTurn(unit=self.unit), render=False)
+        service = service_of(interaction)
+        order = EndTurn(unit=self.unit)
+        battle = await service.load(record)
+        unit = battle.unit(self.unit)
+        await require_commander(service, actor, record, unit)
+        if await asked_to_end_turns(interaction, record.id, battle, [order]):
+            return
+        result = await service.execute(actor, record, order, render=False)
         assert result.outcome is not None
         await reply(interaction, embed=turn_embed(result.outcome, result.battle, actor_name=interaction.user.display_name))
 

@@ -62,19 +62,25 @@ async def test_a_whole_turn_is_played_by_pressing_buttons(table: Table) -> None:
     [sachiel] = option_text(targets)
     assert sachiel.startswith("Sachiel (H3): 4 squares away") and "% to hit (d100 \u2264" in sachiel
     dice(table, 14, 6, 4)
+    before = posted(table)
     shot = await choose(table, targets, option_values(targets)[0], table.alice)
     after_shot = public(shot)
-    assert "Eva-01 fires at Sachiel: hit" in message_text(after_shot)
-    assert labels(after_shot) == ["Hold", "End turn"]
-
-    before = posted(table)
-    ended = await press(table, after_shot, "End turn", table.alice)
-    assert "Eva-01 ends its turn" in text_of(ended)
-    assert all(c.get("disabled") for c in components_of(after_shot, "bp:do:"))
+    text = message_text(after_shot)
+    assert "Eva-01 fires at Sachiel: hit" in text
+    assert "Eva-01 has nothing left to do, so its turn ends." in text and not after_shot.components
     [angels] = prompts(new_since(table, before))
     assert "Angels phase" in angels.content
     done = await stored_battle(table)
     assert {done.unit(k).name: v for k, v in done.turn["done"].items()} == {"Eva-01": "ended"}
+
+    # The GM ends Sachiel's turn from its ping: with its 2 AP unused, the bot asks once, then ends it.
+    question = private(await press(table, angels, "End turn (2 AP unused)", table.gm))
+    assert "Sachiel has **2 AP** left" in message_text(question)
+    before = posted(table)
+    confirmed = await table.click(question, f"bp:ok:{(await stored(table)).id}:orders", user=table.gm)
+    assert "Sachiel ends its turn" in text_of(confirmed)
+    [round_two] = prompts(new_since(table, before))
+    assert "round 2, NERV phase" in round_two.content
 
 
 def components_of(message: StoredMessage, prefix: str) -> list[dict[str, Any]]:
@@ -87,7 +93,7 @@ async def test_buttons_work_after_a_restart_and_refuse_strangers(table: Table) -
     [ping] = prompts(posted(table))
     before = (await stored(table)).version
     refused = await press(table, ping, "Move: half", table.bob)
-    assert private(refused) and "Eva-01 is not yours: only its player or the GM" in text_of(refused)
+    assert private(refused) and "Eva-01 is not yours to command; only its player or the GM" in text_of(refused)
     shot = await press(table, ping, "Attack", table.carol)
     assert "only its player or the GM" in text_of(shot)
     assert (await stored(table)).version == before, "a stranger's press changes nothing"
@@ -100,8 +106,11 @@ async def test_buttons_work_after_a_restart_and_refuse_strangers(table: Table) -
     assert (await stored_battle(table)).unit("Eva-01").cell == Cell.parse("D4")
     assert public(moved).components, "the result carries the next actions"
 
-    gm_end = await press(table, public(moved), "End turn", table.gm)
-    assert "Eva-01 ends its turn" in text_of(gm_end), "the GM may press any unit's buttons"
+    asked = private(await press(table, public(moved), "End turn (1 AP unused)", table.gm))
+    await table.restart()
+    record = await stored(table)
+    stranger = await table.click(asked, f"bp:ok:{record.id}:orders", user=table.gm)
+    assert "Eva-01 ends its turn" in text_of(stranger), "the GM may press any unit's buttons, even after a restart"
 
 
 async def test_a_stale_button_says_why_and_offers_what_is_open_now(table: Table) -> None:
@@ -110,9 +119,20 @@ async def test_a_stale_button_says_why_and_offers_what_is_open_now(table: Table)
     await table.slash("move", user=table.alice, unit="Eva-01", to="E3", mode="full")
     late = await press(table, ping, "Move: half", table.alice)
     message = private(late)
-    assert "That action is no longer open to Eva-01" in message.content
-    assert labels(message) == ["Hold", "End turn"], "its actions as they are now come with the refusal"
+    assert message.content == ("That action is no longer open to Eva-01: Eva-01 has ended its turn this round; "
+                               "it acts again in round 2.")
+    assert not message.components, "with its turn over it has nothing to offer"
     assert (await stored_battle(table)).unit("Eva-01").cell == Cell.parse("E3")
+
+
+async def test_a_stale_button_offers_what_is_open_now(table: Table) -> None:
+    await duel(table)
+    [ping] = prompts(posted(table))
+    await table.slash("aim", user=table.alice, unit="Eva-01")
+    late = private(await press(table, ping, "Move: full", table.alice))
+    assert "That action is no longer open to Eva-01: the battle has moved on" in late.content
+    assert labels(late) == ["Move: half \u00b7 1 of 1 AP", "Attack: Pallet Rifle \u00b7 1 of 1 AP",
+                            "Aim: half \u00b7 1 of 1 AP", "Hold (1 AP unused)", "End turn (1 AP unused)"], "what it can do now comes with it"
 
 
 async def test_a_long_reach_is_narrowed_by_area_first(table: Table) -> None:
