@@ -12,14 +12,32 @@ from discord.ext import commands
 
 from bot.archive import MAX_IMPORT_BYTES
 from cogs.battle.log import LogPageButton, log_message
+from cogs.battle.rules_pages import RulesPageButton, rules_message
 from cogs.common.autocomplete import constant_choices, ruleset_choices
 from cogs.common.context import actor_of, battle_here, channel_key, member_check, service_of
 from cogs.common.embeds import INFO, outcome_embed, safe
 from cogs.common.replies import defer, reply
 from cogs.gm.ending import ask_to_end
 from rules import orders as o
-from rules.constants import list_constants
 from rules.errors import GameError, NotAllowedError
+
+FIELD_MAX = 1024
+INFO_BUDGET = 5600  # of the embed's 6,000 characters, what the description and the sides may take
+
+
+def fit_lines(lines: list[str], total: int, budget: int) -> str:
+    """Join as many lines as fit in `budget` characters, then say how many of `total` are not shown."""
+    shown: list[str] = []
+    used = 0
+    for line in lines:
+        more = f"\u2026 and {total - len(shown)} more (/unit info shows any unit)"
+        if used + len(line) + 1 + len(more) > budget:
+            break
+        shown.append(line)
+        used += len(line) + 1
+    if total > len(shown):
+        shown.append(f"\u2026 and {total - len(shown)} more (/unit info shows any unit)")
+    return "\n".join(shown)[:budget]
 
 
 class BattleCog(commands.GroupCog, group_name="battle", group_description="Create and run battles"):
@@ -31,11 +49,11 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
 
     async def cog_load(self) -> None:
         """Accept the log's page buttons, also on messages older than this process."""
-        self.bot.add_dynamic_items(LogPageButton)
+        self.bot.add_dynamic_items(LogPageButton, RulesPageButton)
 
     async def cog_unload(self) -> None:
         """Forget the log's page buttons."""
-        self.bot.remove_dynamic_items(LogPageButton)
+        self.bot.remove_dynamic_items(LogPageButton, RulesPageButton)
 
     @app_commands.command(name="new", description="Start a new battle in this channel (you become its GM)")
     @app_commands.describe(
@@ -110,6 +128,8 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
             f"Status **{battle.status}**" + (f" \u00b7 round {battle.round}" if battle.round else "")
             + f"\nGM: <@{record.created_by}>"
         )
+        # Each side gets an equal share of the embed's 6,000 characters, and at most a field's 1,024.
+        share = min(FIELD_MAX, (INFO_BUDGET - len(embed.description)) // max(1, len(battle.sides)))
         for side in battle.sides:
             units = [u for u in battle.iter_units() if u.side == side.name]
             lines = []
@@ -118,7 +138,8 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
                           else f"wounds {u.wounds}/{u.max_wounds}")
                 owner = f" <@{u.owner}>" if u.owner else ""
                 lines.append(f"{safe(u.name)} on {u.cell} \u00b7 {health}{owner}")
-            embed.add_field(name=safe(side.name), value="\n".join(lines) or "no units", inline=False)
+            embed.add_field(name=safe(side.name)[:256], value=fit_lines(lines, len(units), share) or "no units",
+                            inline=False)
         embed.set_footer(text=f"battle #{record.id} \u00b7 version {record.version}")
         await reply(interaction, embed=embed)
 
@@ -196,28 +217,13 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
     rules = app_commands.Group(name="rules", description="The rule constants of this battle")
 
     @rules.command(name="show", description="List this battle's rule constants, with the GM's overrides")
-    async def rules_show(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(page="Page to open (the list is long; buttons turn the pages)")
+    async def rules_show(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100] = 1) -> None:
         """List the rule constants."""
         record = await battle_here(interaction)
         battle = await service_of(interaction).load(record)
-        lines = []
-        for c in list_constants(battle):
-            mark = f" (default {c['default']})" if c["overridden"] else ""
-            ruling = f" [{c['ruling']}]" if c["ruling"] else ""
-            lines.append(f"`{c['key']}` = **{c['value']}**{mark}{ruling}: {c['doc']}")
-        embed = discord.Embed(title=f"Rule constants: {battle.ruleset_id}", colour=INFO)
-        chunk: list[str] = []
-        size = 0
-        for line in lines:
-            if size + len(line) > 1000 and chunk:
-                embed.add_field(name="\u200b", value="\n".join(chunk), inline=False)
-                chunk, size = [], 0
-            chunk.append(line)
-            size += len(line) + 1
-        if chunk:
-            embed.add_field(name="\u200b", value="\n".join(chunk), inline=False)
-        embed.set_footer(text="A GM changes one with /battle rules set key value")
-        await reply(interaction, embed=embed, ephemeral=True)
+        embed, view = rules_message(battle, record.id, page)
+        await reply(interaction, embed=embed, view=view, ephemeral=True)
 
     @rules.command(name="set", description="Override a rule constant for this battle (GM)")
     @app_commands.describe(key="Constant to change (see /battle rules show)", value="New value")

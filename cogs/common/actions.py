@@ -51,7 +51,11 @@ def _detail(order: Order, choice: str | None) -> str:
 
 
 def _shorten(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+    """Cut the middle out of a long text, so two weapons differing only at the end still read apart."""
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) * 2 // 3
+    return text[:head] + "\u2026" + text[len(text) - (limit - 1 - head):]
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ import discord
 
 from bot.answers import PRIVATE_THINKING, answer_lock
 from bot.service import MapImage
+from cogs.common.fit import fit
 from cogs.common.map_button import with_map_button
 from cogs.common.mapfiles import MAP_NAME, map_file
 
@@ -39,6 +40,8 @@ async def reply(
     A map goes in as an attachment with its alt text; a map cropped around the action gets a
     Whole map button. Should a public answer fail, its result is posted in the channel instead.
     """
+    if embed is not None:
+        fit(embed)
     if embed is not None and png is not None:
         embed.set_image(url=f"attachment://{MAP_NAME}")
     if png is not None and png.cropped and png.battle_id is not None:
@@ -103,7 +106,7 @@ async def send(target: discord.abc.Messageable, *, content: str | None = None, e
     """Send a message with the map (shown in the embed, its alt text on the file) and explicit mentions."""
     kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions}
     if embed is not None:
-        kwargs["embed"] = embed
+        kwargs["embed"] = fit(embed)
     if png is not None:
         kwargs["file"] = map_file(png)
         if embed is not None:

@@ -9,7 +9,7 @@ from cogs.common.actions import action_groups, find_group, order_key
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.dice import Dice
-from rules.orders import AddUnit, Move, Start
+from rules.orders import AddUnit, EditUnit, Move, Start
 from rules.systems.strategic.actions.turns import SetTurnMode
 
 RIFLE = {"name": "Pallet Rifle", "range": 100, "damage": "2d10+5", "type": "I", "pen": 4}
@@ -111,3 +111,12 @@ def test_combat_action_units_get_their_own_actions() -> None:
     fire = [g for g in groups if g.kind == "fire"]
     assert fire and all(g.choosing == "unit" and g.targets() == ["B"] for g in fire)
     assert len({g.detail for g in fire}) == len(fire), "each fire mode is its own action, named by its mode"
+
+
+def test_long_names_are_cut_in_the_middle_so_buttons_read_apart() -> None:
+    b = strategic()
+    names = [f"Positron Rifle of the Long Night {'x' * 27} {i:03d}" for i in range(3)]
+    b.apply(EditUnit(unit="Eva-01", stats={"weapons": [{**RIFLE, "name": n} for n in names]}), dice())
+    labels = [g.label for g in action_groups(b, b.unit("Eva-01")) if g.kind == "attack"]
+    assert len(labels) == 3 and all(len(label) <= 80 for label in labels)
+    assert [label.split(" \u00b7 ")[0][-3:] for label in labels] == ["000", "001", "002"]
