@@ -23,7 +23,8 @@ from bot.app import open_database
 from bot.client import BattleBot
 from bot.config import Settings
 from bot.loopback import LoopbackDiscord
-from bot.loopback.models import LoopbackChannel, LoopbackUser
+from bot.loopback.models import LoopbackChannel, LoopbackUser, StoredMessage, walk_components
+from bot.loopback.replies import Reply
 from bot.service import TableService
 from storage import Database
 
@@ -52,13 +53,15 @@ class LineResult:
     outcome: dict[str, Any] | None
     error: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    buttons: list[str] = field(default_factory=list)
+    posts: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """Return the JSON object of this line."""
         return {
             "command": self.command, "user": self.user, "ok": self.ok, "ephemeral": self.ephemeral,
             "content": self.content, "embeds": self.embeds, "files": self.files, "outcome": self.outcome,
-            **({"error": self.error} if self.error else {}),
+            "buttons": self.buttons, "posts": self.posts, **({"error": self.error} if self.error else {}),
         }
 
 
@@ -102,6 +105,29 @@ def option_schema(commands: dict[str, dict[str, Any]], words: list[str]) -> tupl
     return " ".join(path), {o["name"]: o for o in node.get("options", [])}
 
 
+def controls(message: StoredMessage) -> list[dict[str, Any]]:
+    """Return a message's enabled buttons and menus."""
+    return [c for c in walk_components(message.components) if "custom_id" in c and not c.get("disabled")]
+
+
+def control_names(message: StoredMessage) -> list[str]:
+    """Return what a player sees of a message's buttons and menus: `[End turn]`, `[menu: Pick the square]`."""
+    names = []
+    for c in controls(message):
+        if c["type"] == 2:
+            names.append(f"[{c.get('label', '')}]")
+        else:
+            options = ", ".join(o["label"] for o in c.get("options", [])[:25])
+            names.append(f"[menu: {c.get('placeholder') or 'choose'}: {options}]")
+    return names
+
+
+def message_words(message: StoredMessage) -> str:
+    """Return a posted message's text in one line or a few: its content, then each embed's title."""
+    parts = [message.content] + [str(e.get("title", "")) for e in message.embeds]
+    return " \u00b7 ".join(p for p in parts if p)
+
+
 class Console:
     """Drive the real bot through the loopback stand-in, one command line at a time."""
 
@@ -113,6 +139,8 @@ class Console:
         self.current: LoopbackUser | None = None
         self.channel: LoopbackChannel = discord.channel("battle")
         self.file_count = 0
+        # Each user's last answer, newest message last: `click` and `pick` look there first.
+        self.answers: dict[int, list[StoredMessage]] = {}
 
     def user(self, name: str) -> LoopbackUser:
         """Return the console user of this name; the first one ever named is the server's GM."""
@@ -188,8 +216,12 @@ class Console:
         if text.lower().startswith("in "):
             self.channel = self.discord.channel(text[3:].strip().lstrip("#"))
             return None
+        if text.lower().startswith(("click ", "pick ")):
+            verb, _sep, label = text.partition(" ")
+            return await self.press(text, verb.lower(), label.strip().strip('"'))
         if not text.startswith("/"):
-            raise ConsoleError(f"lines are slash commands (`/battle info`), `as NAME` or `in CHANNEL`, not `{text[:40]}`")
+            raise ConsoleError("lines are slash commands (`/battle info`), `click LABEL`, `pick OPTION`, `as NAME` "
+                               f"or `in CHANNEL`, not `{text[:40]}`")
         words, raw = split_command(text)
         schema = self.discord.commands(self.discord.guild) or self.discord.commands()
         path, specs = option_schema(schema, words)
@@ -198,36 +230,98 @@ class Console:
             if key not in specs:
                 raise ConsoleError(f"/{path} has no option `{key}`; options: {', '.join(specs) or 'none'}")
             options[key] = self.convert(key, value, specs[key])
-        user = self.acting()
+        seen = self.seen()
         before = await self.latest_seq()
         threads_before = {t.id for t in self.discord.threads(self.channel)}
-        reply = await self.discord.slash(path, user=user, channel=self.channel, options=options)
+        reply = await self.discord.slash(path, user=self.acting(), channel=self.channel, options=options)
+        result = await self.result(text, "-".join(words), reply, before, seen)
+        new_threads = [t for t in self.discord.threads(self.channel) if t.id not in threads_before]
+        if new_threads:
+            self.channel = new_threads[-1]
+        return result
+
+    def seen(self) -> set[int]:
+        """Return the ids of every message the console's users can see now."""
+        ids = {m.id for m in self.discord.messages(self.channel)}
+        for user in self.users.values():
+            ids |= {m.id for m in self.discord.dm_messages(user)}
+        return ids
+
+    def visible(self, user: LoopbackUser) -> list[StoredMessage]:
+        """Return what a user can press, most recent first: their last answer, the channel, their DMs."""
+        mine = list(reversed(self.answers.get(user.id, [])))
+        return mine + list(reversed(self.discord.messages(self.channel))) + list(
+            reversed(self.discord.dm_messages(user)))
+
+    async def press(self, text: str, verb: str, label: str) -> LineResult:
+        """Press the newest button whose label starts with `label`, or pick the menu option so named."""
+        user = self.acting()
+        wanted = label.lower()
+        for message in self.visible(user):
+            for control in controls(message):
+                if verb == "click" and control["type"] == 2 and str(control.get("label", "")).lower().startswith(wanted):
+                    seen, before = self.seen(), await self.latest_seq()
+                    reply = await self.discord.click(message, control["custom_id"], user=user)
+                    return await self.result(text, "click", reply, before, seen)
+                if verb == "pick" and control["type"] == 3:
+                    option = next((o for o in control.get("options", []) if wanted in
+                                   (str(o["label"]).lower(), str(o["value"]).lower())), None)
+                    if option is not None:
+                        seen, before = self.seen(), await self.latest_seq()
+                        reply = await self.discord.select(message, control["custom_id"], [option["value"]], user=user)
+                        return await self.result(text, "pick", reply, before, seen)
+        what = "button" if verb == "click" else "menu option"
+        raise ConsoleError(f"no {what} `{label}` to press for {user.name}; the last answer offers: "
+                           + (" ".join(n for m in self.answers.get(user.id, []) for n in control_names(m)) or "nothing"))
+
+    async def result(self, text: str, stem: str, reply: Reply, before: tuple[int, int] | None,
+                     seen: set[int]) -> LineResult:
+        """Report what a command or a press did: the answer, its buttons, the order's outcome and new posts."""
+        user = self.acting()
         bot = self.discord.bot
+        service = getattr(bot, "service", None)
+        if isinstance(service, TableService):
+            await service.drain()  # the pings and boards the command called for, so they show with it
+        await self.discord.settle()
         failure = getattr(getattr(bot, "tree", None), "failures", {}).get(reply.interaction.id)
         messages = reply.messages
+        self.answers[user.id] = messages
         outcome = None
         after = await self.latest_seq()
-        if after is not None and after != before and after[1] > 0:
+        if after is not None and before is not None and after[0] == before[0] and after[1] > before[1]:
+            # The order's own outcome: what followed it (a turn that ended by itself) comes after.
+            event = await self.db.events.get(after[0], before[1] + 1)
+            outcome = event.outcome if event is not None else None
+        elif after is not None and after != before and after[1] > 0:
             event = await self.db.events.get(after[0], after[1])
             outcome = event.outcome if event is not None else None
         files = []
         for message in messages:
             for f in message.files:
                 self.file_count += 1
-                stem = "-".join(words)
                 dest = self.out_dir / f"{self.file_count:03d}-{stem}-{f.filename}"
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 dest.write_bytes(f.data)
                 files.append(str(dest))
-        new_threads = [t for t in self.discord.threads(self.channel) if t.id not in threads_before]
-        if new_threads:
-            self.channel = new_threads[-1]
+        shown = {m.id for m in messages}
+        posts = [m for m in self.discord.messages(self.channel) if m.id not in seen and m.id not in shown]
+        for other in self.users.values():
+            posts += [m for m in self.discord.dm_messages(other) if m.id not in seen and m.id not in shown]
+        posts = [m for m in posts if message_words(m)]  # not Discord's own notes ("pinned a message")
         return LineResult(
             command=text, user=user.name, ok=failure is None,
-            ephemeral=any(m.ephemeral for m in messages),
+            ephemeral=bool(messages) and messages[-1].ephemeral,
             content="\n".join(m.content for m in messages if m.content),
             embeds=[e for m in messages for e in m.embeds], files=files, outcome=outcome, error=failure,
+            buttons=[n for m in messages for n in control_names(m)],
+            posts=[self.post_line(m) for m in posts],
         )
+
+    def post_line(self, message: StoredMessage) -> str:
+        """Say what the bot posted besides the answer (a turn ping, a DM), with its buttons."""
+        where = "DM" if message.guild_id is None else "posted"
+        names = " ".join(control_names(message))
+        return f"{where}: {message_words(message)}" + (f" {names}" if names else "")
 
 
 def format_text(result: LineResult, names: dict[int, str] | None = None) -> str:
@@ -255,6 +349,10 @@ def _format_text(result: LineResult) -> str:
             out.append(f"  ({embed['footer']['text']})")
     for path in result.files:
         out.append(f"  [map written to {path}]")
+    if result.buttons:
+        out.append("  buttons: " + " ".join(result.buttons) + "  (press with `click LABEL`, menus with `pick OPTION`)")
+    for post in result.posts:
+        out.append(f"  >> {post}")
     if tag:
         out.append(f"  {tag.strip()}")
     return "\n".join(out)

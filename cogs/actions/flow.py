@@ -26,7 +26,7 @@ from cogs.common.confirm import asked_to_end_turns
 from cogs.common.context import service_of
 from cogs.common.embeds import with_note
 from cogs.common.mapfiles import MAP_NAME, map_file
-from cogs.common.replies import defer, reply, send
+from cogs.common.replies import defer, echo_from_dm, reply
 from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
@@ -108,7 +108,7 @@ async def press_action(interaction: discord.Interaction, ref: Ref, _values: list
         await refuse_with_panel(interaction, press, gone(press))
         return
     if group.choosing is None:
-        if await asked_to_end_turns(interaction, press.record.id, press.battle, group.orders[:1]):
+        if await asked_to_end_turns(interaction, press.record, press.actor, press.battle, group.orders[:1]):
             return
         await take(interaction, press, group.orders[0], ref, from_panel=True)
         return
@@ -207,11 +207,8 @@ async def take(interaction: discord.Interaction, press: Pressed, order: Order, r
         await interaction.response.edit_message(content=f"Done: `{order}`. The result is posted below.", embed=None,
                                                 attachments=[], view=None)
     await reply(interaction, embed=embed, png=png, view=after)
-    if interaction.guild_id is None:
-        # Pressed in a direct message: everyone in the battle's channel reads what happened too.
-        channel = interaction.client.get_partial_messageable(result.record.thread_id or result.record.channel_id,
-                                                             guild_id=result.record.guild_id)
-        await send(channel, embed=outcome_embed_for(outcome, result.battle, actor_name), png=png)
+    await echo_from_dm(interaction, result.record.thread_id or result.record.channel_id, result.record.guild_id,
+                       embed=outcome_embed_for(outcome, result.battle, actor_name), png=png)
     if not from_panel and ref.panel:
         await disable_panel(interaction, ref)
 

@@ -20,7 +20,7 @@ from cogs.common.action_panel import next_step
 from cogs.common.components import battle_and_actor, guarded
 from cogs.common.context import service_of
 from cogs.common.embeds import safe, with_note
-from cogs.common.replies import reply
+from cogs.common.replies import echo_from_dm, reply
 from rules import turns
 from rules.battle import Battle
 from rules.errors import InvalidOrderError
@@ -144,12 +144,20 @@ def unused_points(battle: Battle[Any], orders: Sequence[Order]) -> list[tuple[st
     return found
 
 
-async def asked_to_end_turns(interaction: discord.Interaction, battle_id: int, battle: Battle[Any],
-                             orders: Sequence[Order]) -> bool:
-    """Ask before ending turns with action points unused; return whether a question was asked."""
+async def asked_to_end_turns(interaction: discord.Interaction, record: BattleRecord, actor: Actor,
+                             battle: Battle[Any], orders: Sequence[Order]) -> bool:
+    """Ask before ending turns with action points unused; return whether a question was asked.
+
+    Only the units' commanders are asked: anyone else is refused by the rules when the order is given.
+    """
     unused = unused_points(battle, orders)
     if not unused:
         return False
+    service = service_of(interaction)
+    if not await service.is_gm(actor, record) and any(
+            battle.unit(name).owner != actor.user_id for name, _left in unused):
+        return False
+    battle_id = record.id
     who = ", ".join(f"{safe(name)} has **{left} AP** left" for name, left in unused)
     several = len(unused) > 1 or len(orders) > 1
     await ask(interaction, battle_id, "orders", "End the turn with action points unused?" if not several else
@@ -187,6 +195,7 @@ async def give_orders(interaction: discord.Interaction, record: BattleRecord, ac
     with_note(embed, note)
     await close_question(interaction, "Confirmed.")
     await reply(interaction, embed=embed, png=png, view=after)
+    await echo_from_dm(interaction, record.thread_id or record.channel_id, record.guild_id, embed=embed, png=png)
 
 
 DYNAMIC_ITEMS = (ConfirmButton, CancelButton)

@@ -116,3 +116,12 @@ async def send(target: discord.abc.Messageable, *, content: str | None = None, e
     if view is not None:
         kwargs["view"] = view
     return await target.send(**kwargs)
+
+
+async def echo_from_dm(interaction: discord.Interaction, channel_id: int, guild_id: int, *,
+                       embed: discord.Embed, png: MapImage | None = None) -> None:
+    """Post in the battle's channel what a player did from a direct message, for everyone to read."""
+    if interaction.guild_id is not None:
+        return
+    channel = interaction.client.get_partial_messageable(channel_id, guild_id=guild_id)
+    await send(channel, embed=embed.copy(), png=png)

@@ -61,7 +61,7 @@ class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"b
         battle = await service.load(record)
         unit = battle.unit(self.unit)
         await require_commander(service, actor, record, unit)
-        if await asked_to_end_turns(interaction, record.id, battle, [order]):
+        if await asked_to_end_turns(interaction, record, actor, battle, [order]):
             return
         result = await service.execute(actor, record, order, render=False)
         assert result.outcome is not None

@@ -100,7 +100,7 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
             else:
                 raise IllegalOrderError(f"None of your units is due to act now ({whose_turn(battle)}); "
                                         "you can end only your own units' turns.")
-        if await asked_to_end_turns(interaction, record.id, battle, orders):
+        if await asked_to_end_turns(interaction, record, actor, battle, orders):
             return
         await self._run(interaction, orders)
 

@@ -77,9 +77,10 @@ async def run_through_discord(db_path: Path, seed: int) -> list[dict[str, Any]]:
             record = await db.battles.in_channel(discord.guild.id, channel.id)
             outcome = None
             if record is not None:
-                events = await db.events.list(record.id, limit=1)
-                if events and events[0].seq > seen:
-                    seen = events[0].seq
+                # The order's own outcome: a turn that then ended by itself is logged after it.
+                events = [e for e in await db.events.list(record.id, limit=1000, newest_first=False) if e.seq > seen]
+                if events:
+                    seen = events[-1].seq
                     outcome = events[0].outcome if events[0].kind != "create" else None
             results.append({"ephemeral": message.ephemeral, "outcome": outcome,
                             "files": [f.data for f in message.files]})
