@@ -40,6 +40,7 @@ def fit_lines(lines: list[str], total: int, budget: int) -> str:
     return "\n".join(shown)[:budget]
 
 
+@app_commands.guild_only()
 class BattleCog(commands.GroupCog, group_name="battle", group_description="Create and run battles"):
     """Create, list, inspect, start and end battles."""
 

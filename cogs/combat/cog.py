@@ -59,6 +59,7 @@ class CombatCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
+    @app_commands.guild_only()
     @app_commands.command(name="attack", description="Attack with one of your unit's weapons: a unit, or a square")
     @app_commands.describe(
         unit="Your attacking unit",
@@ -89,6 +90,7 @@ class CombatCog(commands.Cog):
             return
         await post_order(interaction, order)
 
+    @app_commands.guild_only()
     @app_commands.command(name="range", description="Preview a shot without rolling: distance, range band, modifiers")
     @app_commands.describe(
         to="Square to aim at, like P10",

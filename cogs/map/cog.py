@@ -33,6 +33,7 @@ from rules.systems.strategic.mapfile import format_map
 StyleName = Literal["river-valley", "city", "mountains", "forest", "coast", "islands"]
 
 
+@app_commands.guild_only()
 class MapCog(commands.GroupCog, group_name="map", group_description="Show the battle map, paint terrain, import and export it"):
     """Show the map (as a picture or as text), paint terrain, and bring whole maps in and out."""
 

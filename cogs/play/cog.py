@@ -30,6 +30,7 @@ class PlayCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
+    @app_commands.guild_only()
     @app_commands.command(name="move", description="Move your unit; leave out `to` to see where it can go")
     @app_commands.describe(unit="Your unit", to="Destination square, like E5",
                            mode="half, full, charge or run; left out, the cheapest mode that reaches the square")
@@ -69,6 +70,7 @@ class PlayCog(commands.Cog):
             embed.description = f"{note}\n{embed.description or ''}"[:4096]
         await reply(interaction, embed=embed, png=png, view=after)
 
+    @app_commands.guild_only()
     @app_commands.command(name="act", description="Make a d100 test for your unit: a characteristic or a skill")
     @app_commands.describe(unit="Your unit", stat="Characteristic or skill to test (the unit's skills are offered)",
                            modifier="Modifier the GM allowed, -100 to +100", reason="What the test is for")
@@ -99,8 +101,11 @@ class PlayCog(commands.Cog):
     async def roll(self, interaction: discord.Interaction, dice: str, purpose: str = "") -> None:
         """Roll dice; logged in the battle when the channel has one."""
         service = service_of(interaction)
-        actor = actor_of(interaction)
-        found = await service.db.battles.in_channel(actor.guild_id, channel_key(interaction))
+        # In a direct message there is no battle: the roll is only shown.
+        found = None
+        if interaction.guild_id is not None:
+            actor = actor_of(interaction)
+            found = await service.db.battles.in_channel(actor.guild_id, channel_key(interaction))
         if found is not None:
             result = await service.execute(actor, found, o.Roll(dice=dice, purpose=purpose[:100]), render=False)
             assert result.outcome is not None

@@ -55,6 +55,7 @@ def survivors(battle: Battle) -> dict[str, Any]:
     return out
 
 
+@app_commands.guild_only()
 class SurfaceCog(commands.GroupCog, group_name="surface",
                  group_description="Surface Combat: forces, secret pre-battle plans and the battle report"):
     """Set up and fight a Surface Combat engagement."""

@@ -30,6 +30,7 @@ def service_listeners(bot: commands.Bot) -> list[Listener]:
     return bot.service.listeners  # type: ignore[attr-defined,no-any-return]
 
 
+@app_commands.guild_only()
 class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, turns, deadlines and standing orders"):
     """See and play the turn order."""
 
