@@ -14,7 +14,7 @@ from bot.archive import MAX_IMPORT_BYTES
 from cogs.battle.log import LogPageButton, log_message
 from cogs.battle.rules_pages import RulesPageButton, rules_message
 from cogs.common.autocomplete import constant_choices, ruleset_choices
-from cogs.common.context import actor_of, battle_here, channel_key, member_check, service_of
+from cogs.common.context import actor_of, battle_here, battle_to_read, channel_key, member_check, service_of
 from cogs.common.embeds import INFO, outcome_embed, safe
 from cogs.common.replies import defer, reply
 from cogs.gm.ending import ask_to_end
@@ -119,9 +119,11 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
                     ephemeral=True)
 
     @app_commands.command(name="info", description="Show this channel's battle: ruleset, round, sides and units")
-    async def info(self, interaction: discord.Interaction) -> None:
-        """Describe the battle of this channel."""
-        record = await battle_here(interaction)
+    @app_commands.describe(battle_id="A battle's number from /battle list (an ended one too); default: this channel's")
+    @app_commands.rename(battle_id="battle")
+    async def info(self, interaction: discord.Interaction, battle_id: app_commands.Range[int, 1] | None = None) -> None:
+        """Describe the battle of this channel (or the last that ended here, or one by number)."""
+        record = await battle_to_read(interaction, battle_id)
         battle = await service_of(interaction).load(record)
         embed = discord.Embed(title=safe(battle.name), colour=INFO)
         embed.description = (
@@ -155,10 +157,12 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         await ask_to_end(interaction)
 
     @app_commands.command(name="log", description="Read the battle's orders, newest first, with their dice and effects")
-    @app_commands.describe(page="Page to open (1 is the newest orders)")
-    async def log(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100_000] = 1) -> None:
-        """Show one page of the log, privately (hidden rolls only to the GM)."""
-        record = await battle_here(interaction)
+    @app_commands.describe(page="Page to open (1 is the newest orders)",
+                           battle="A battle's number from /battle list (an ended one too); default: this channel's")
+    async def log(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100_000] = 1,
+                  battle: app_commands.Range[int, 1] | None = None) -> None:
+        """Show one page of the log, privately (hidden rolls only to the GM); ended battles stay readable."""
+        record = await battle_to_read(interaction, battle)
         service = service_of(interaction)
         actor = actor_of(interaction)
         gm = await service.is_gm(actor, record)
@@ -166,9 +170,10 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         await reply(interaction, embed=embed, view=view, ephemeral=True)
 
     @app_commands.command(name="export", description="Get the whole battle as a JSON file: setup, every order and its dice (GM)")
-    async def export(self, interaction: discord.Interaction) -> None:
-        """Send the GM the battle's export file, privately (it holds hidden rolls)."""
-        record = await battle_here(interaction)
+    @app_commands.describe(battle="A battle's number from /battle list (an ended one too); default: this channel's")
+    async def export(self, interaction: discord.Interaction, battle: app_commands.Range[int, 1] | None = None) -> None:
+        """Send the GM the battle's export file, privately (it holds hidden rolls); ended battles too."""
+        record = await battle_to_read(interaction, battle)
         service = service_of(interaction)
         document = await service.export_battle(actor_of(interaction), record)
         await defer(interaction, ephemeral=True)
