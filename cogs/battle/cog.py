@@ -18,6 +18,7 @@ from cogs.common.context import actor_of, battle_here, battle_to_read, channel_k
 from cogs.common.embeds import INFO, outcome_embed, safe
 from cogs.common.replies import defer, reply
 from cogs.gm.ending import ask_to_end
+from cogs.turn.text import turn_embed
 from rules import orders as o
 from rules.errors import GameError, NotAllowedError
 
@@ -245,4 +246,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         await defer(interaction)
         png = await service.render(result.battle, full=True, battle_id=record.id) if render_map else None
         assert result.outcome is not None
-        await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name), png=png)
+        # Starting the battle rolls initiative and calls the first turn: the turn words say so.
+        embed = (turn_embed(result.outcome, result.battle, actor_name=interaction.user.display_name)
+                 if order.kind == "start" else outcome_embed(result.outcome, battle_name=result.battle.name))
+        await reply(interaction, embed=embed, png=png)

@@ -6,6 +6,7 @@ from typing import Any
 
 import discord
 
+from cogs.common.words import footer_text
 from rules.outcome import Outcome
 
 OK = discord.Colour.from_rgb(60, 140, 80)
@@ -60,22 +61,28 @@ def effect_line(effect: dict[str, Any]) -> str:
     if kind == "moved":
         return f"{e['unit']} moved {e['frm']} \u2192 {e['to']} (cost {e['cost']})"
     if kind == "painted":
-        return f"{e['cells']} square(s) painted {e['terrain']}"
+        count = int(effect.get("cells", 0) or 0)
+        return f"{count} square{'' if count == 1 else 's'} painted {e['terrain']}"
     if kind == "unit_added":
         owner = f" for <@{effect['owner']}>" if effect.get("owner") else ""
         return f"{e['unit']} ({e['side']}) placed on {e['at']}{owner}"
     if kind == "unit_removed":
         return f"{e['unit']} removed from {e['at']}"
     if kind == "unit_edited":
-        return f"{e['unit']}: changed {e['fields']}"
+        fields = effect.get("fields")
+        changed = ", ".join(str(f) for f in fields) if isinstance(fields, list) else str(fields)
+        return f"{e['unit']}: {safe(changed)} changed"
     if kind == "battle_started":
         return f"Round {e['round']} begins."
     if kind == "battle_ended":
         return f"The battle ended in round {e['round']}."
     if kind == "rule_set":
         return f"`{e['key']}`: {e['old']} \u2192 {e['new']} (default {e['default']})"
-    details = ", ".join(f"{k} {v}" for k, v in e.items() if k != "type")
-    return f"{kind.replace('_', ' ')}: {details}" if details else kind.replace("_", " ")
+    # An effect without its own sentence still reads as words: its kind, then who and where.
+    who = e.get("unit") or e.get("side") or ""
+    where = e.get("cell") or e.get("at") or e.get("to") or ""
+    text = kind.replace("_", " ").capitalize()
+    return f"{who}: {text.lower()}" + (f" on {where}" if where else "") if who else text + (f" on {where}" if where else "")
 
 
 def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -> discord.Embed:
@@ -105,10 +112,7 @@ def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -
     if outcome.rolls:
         rolls = "\n".join(roll_line(r.to_dict()) for r in outcome.rolls[:15])
         embed.add_field(name="Dice", value=rolls[:1024], inline=False)
-    footer = f"{battle_name} \u00b7 {outcome.order}"
-    if actor_name:
-        footer = f"{actor_name} \u00b7 {footer}"
-    embed.set_footer(text=footer[:2048])
+    embed.set_footer(text=footer_text(battle_name, outcome.order, actor_name)[:2048])
     return embed
 
 
