@@ -19,7 +19,7 @@ from cogs.common.embeds_combat import combat_embed
 from cogs.common.replies import defer, reply
 from cogs.common.transformers import CellArg
 from rules import orders as o
-from rules.dice import Dice
+from rules.dice import Dice, split_notation
 from rules.errors import NotAllowedError
 from rules.systems.strategic.actions.other import Act
 
@@ -95,11 +95,13 @@ class PlayCog(commands.Cog):
         with_note(embed, note)
         await reply(interaction, embed=embed, view=after)
 
-    @app_commands.command(name="roll", description="Roll dice in the open, like 2d10+5, d100 or 1d5")
-    @app_commands.describe(dice="Dice notation: NdX+K terms, e.g. 2d10+5, d100, 1d5+d3-1",
-                           purpose="What the roll is for")
+    @app_commands.command(name="roll", description="Roll dice in the open, like 2d10+5, d%, 4d6kh3 or 1d20 adv")
+    @app_commands.describe(dice="Dice and a comment: 2d10+5, d%, 4d6kh3, 2d20kl1, `1d20+5 adv to hit`",
+                           purpose="What the roll is for (or write it after the dice)")
     async def roll(self, interaction: discord.Interaction, dice: str, purpose: str = "") -> None:
         """Roll dice; logged in the battle when the channel has one."""
+        dice, comment = split_notation(dice)
+        purpose = purpose or comment
         service = service_of(interaction)
         # In a direct message there is no battle: the roll is only shown.
         found = None

@@ -21,8 +21,8 @@ async def test_server_commands_are_marked_guild_only(table: Table) -> None:
 
 async def test_the_commands_for_anywhere_answer_in_a_dm_and_the_others_are_not_offered(table: Table) -> None:
     dm = table.discord.dm_channel(table.alice)
-    rolled = await table.discord.slash("roll", user=table.alice, channel=dm, options={"dice": "2d6+1"})
-    assert "alice rolls" in text_of(rolled) and "2d6+1" in text_of(rolled)
+    rolled = await table.discord.slash("roll", user=table.alice, channel=dm, options={"dice": "1d20+5 adv to hit"})
+    assert "alice rolls" in text_of(rolled) and "`2d20kh1+5`" in text_of(rolled) and "(to hit)" in text_of(rolled)
     helped = await table.discord.slash("help", user=table.alice, channel=dm, options={})
     assert helped.messages
     with pytest.raises(InteractionError, match="not offered in DMs"):
