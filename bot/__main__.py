@@ -56,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--out", default="console-out", help="folder for map images")
     play.add_argument("--db", default=None, help="the script's database (default: OUT/console.sqlite3)")
     backup = sub.add_parser("backup", help="copy the database to a SQLite file while the bot may be running")
-    backup.add_argument("dest", help="backup file to write")
+    backup.add_argument("dest", nargs="?", default=None,
+                        help="backup file to write (default: a dated file in BATTLEPOST_BACKUP_DIR)")
     migrate = sub.add_parser("migrate-db", help="copy every battle to another database (SQLite <-> PostgreSQL)")
     migrate.add_argument("--from", dest="source", required=True, metavar="DB",
                          help="the database to copy: a SQLite file or a postgresql:// URL")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 
 class GameError(Exception):
     """Base of every error a player or GM can cause; its message says what to do instead."""
@@ -44,3 +46,10 @@ class ConflictError(GameError):
 
 class NothingToUndoError(GameError):
     """Undo went past the start of the battle."""
+
+
+def did_you_mean(wanted: str, names: list[str]) -> str:
+    """Return ` Did you mean X?` for a name close to one of these (a typo), else nothing."""
+    lowered = {n.lower(): n for n in names}
+    close = difflib.get_close_matches(wanted.strip().lower(), list(lowered), n=1, cutoff=0.75)
+    return f" Did you mean `{lowered[close[0]]}`?" if close else ""

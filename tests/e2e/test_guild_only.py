@@ -27,3 +27,10 @@ async def test_the_commands_for_anywhere_answer_in_a_dm_and_the_others_are_not_o
     assert helped.messages
     with pytest.raises(InteractionError, match="not offered in DMs"):
         await table.discord.slash("move", user=table.alice, channel=dm, options={"unit": "Eva-01", "to": "C4"})
+
+
+async def test_everyone_cannot_be_the_gm_role(table: Table) -> None:
+    everyone = table.discord.guild.roles[table.discord.guild.id]
+    refused = await table.slash("settings gm-role", role=everyone)
+    assert "@everyone cannot be the GM role" in text_of(refused)
+    assert (await table.db.guilds.get(table.discord.guild.id)).gm_role_id is None
