@@ -25,7 +25,7 @@ from cogs.common.components import battle_and_actor, require_commander
 from cogs.common.confirm import asked_to_end_turns
 from cogs.common.context import service_of
 from cogs.common.embeds import with_note
-from cogs.common.mapfiles import MAP_NAME, map_file
+from cogs.common.mapfiles import MAP_NAME, draws_something, map_file
 from cogs.common.replies import defer, echo_from_dm, reply
 from rules import turns
 from rules.battle import Battle
@@ -36,8 +36,6 @@ from rules.units import Unit
 
 log = logging.getLogger(__name__)
 
-# Highlight keys that draw something on the map; an outcome marking only its actor needs no picture.
-DRAWN = ("line", "target", "path", "marks")
 
 
 @dataclass
@@ -194,7 +192,7 @@ async def take(interaction: discord.Interaction, press: Pressed, order: Order, r
     assert outcome is not None
     # Everything slow comes before the answer, so the result follows it at once.
     png = None
-    if any(outcome.highlight.get(key) for key in DRAWN):
+    if draws_something(outcome.highlight):
         png = await service.render(result.battle, outcome=outcome, battle_id=result.record.id)
     actor_name = interaction.user.display_name
     embed = outcome_embed_for(outcome, result.battle, actor_name)

@@ -12,11 +12,9 @@ from cogs.common.action_panel import next_step
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import with_note
 from cogs.common.embeds_combat import combat_embed
+from cogs.common.mapfiles import draws_something
 from cogs.common.replies import defer, reply
 from rules.orders import Order
-
-# Highlight keys that draw something on the map; an outcome marking only its actor needs no picture.
-DRAWN = ("line", "target", "path", "marks")
 
 
 async def post_order(interaction: discord.Interaction, order: Order) -> Result:
@@ -29,7 +27,7 @@ async def post_order(interaction: discord.Interaction, order: Order) -> Result:
     assert outcome is not None  # execute always returns the outcome of the order it applied
     await defer(interaction)
     png = None
-    if any(outcome.highlight.get(key) for key in DRAWN):
+    if draws_something(outcome.highlight):
         png = await service.render(result.battle, outcome=outcome, battle_id=record.id)
     embed = combat_embed(outcome, result.battle, battle_name=result.battle.name,
                          actor_name=interaction.user.display_name)

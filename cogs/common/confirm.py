@@ -20,6 +20,7 @@ from cogs.common.action_panel import next_step
 from cogs.common.components import battle_and_actor, guarded
 from cogs.common.context import service_of
 from cogs.common.embeds import safe, with_note
+from cogs.common.mapfiles import draws_something
 from cogs.common.replies import echo_from_dm, reply
 from rules import turns
 from rules.battle import Battle
@@ -28,7 +29,6 @@ from rules.orders import Order
 
 WARN = discord.Colour.from_rgb(220, 150, 40)
 FOOTER_HEAD = "On confirm:"
-DRAWN = ("line", "target", "path", "marks")
 
 # What a confirmation does: given the presser and the orders read back, post the result for everyone.
 Confirmed = Callable[[discord.Interaction, BattleRecord, Actor, list[Order]], Awaitable[None]]
@@ -181,7 +181,7 @@ async def give_orders(interaction: discord.Interaction, record: BattleRecord, ac
     outcome = last.outcome
     assert outcome is not None
     png = None
-    if any(outcome.highlight.get(key) for key in DRAWN):
+    if draws_something(outcome.highlight):
         png = await service.render(last.battle, outcome=outcome, battle_id=record.id)
     embed = outcome_embed_for(outcome, last.battle, interaction.user.display_name)
     if len(results) > 1:
