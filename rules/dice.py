@@ -15,7 +15,10 @@ MAX_CONSTANT = 1000  # no table or modifier of the seeds comes near it
 MAX_TERMS = 10
 MAX_NOTATION_LENGTH = 100
 
-_TERM_RE = re.compile(r"([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+)|(\d+))")
+_TERM_RE = re.compile(r"([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+|%)(?:([kK])([hHlL]?)(\d+))?|(\d+))")
+# A token of an expression (`2d20kh1`, `+5`, `d%`), for telling the dice from a comment after them.
+_DICE_TOKEN_RE = re.compile(r"^(?:[+-]?(?:\d*[dD](?:\d+|%)(?:[kK][hHlL]?\d+)?|\d+))+$|^[+-]$")
+ADVANTAGE = {"adv": "kh", "advantage": "kh", "dis": "kl", "disadvantage": "kl"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,19 +55,30 @@ class Roll:
 
 @dataclass(frozen=True, slots=True)
 class DiceTerm:
-    """One term of a dice expression: `count` dice of `faces` sides, or a constant."""
+    """One term of a dice expression: `count` dice of `faces` sides (keeping the `keep` highest or lowest), or a constant."""
 
     sign: int
     count: int
     faces: int  # 0 for a constant term
+    keep: int = 0  # 0 keeps every die
+    lowest: bool = False  # keep the lowest dice rather than the highest
 
     def __str__(self) -> str:
         body = f"{self.count}d{self.faces}" if self.faces else str(self.count)
+        if self.keep:
+            body += f"{'kl' if self.lowest else 'kh'}{self.keep}"
         return ("-" if self.sign < 0 else "+") + body
+
+    def kept(self, faces: list[int]) -> list[int]:
+        """Return the faces this term counts: all of them, or the highest (lowest) `keep`."""
+        if not self.keep:
+            return faces
+        ranked = sorted(faces, reverse=not self.lowest)
+        return ranked[: self.keep]
 
 
 def parse_dice(text: str) -> tuple[DiceTerm, ...]:
-    """Parse notation such as `2d6+3`, `d100`, `1d5-1+d3` into terms."""
+    """Parse notation such as `2d6+3`, `d100`, `d%`, `4d6kh3`, `2d20kl1`, `1d5-1+d3` into terms."""
     raw = text.strip()
     if not raw:
         raise InvalidOrderError("Write the dice to roll, like `2d6+3`, `d100` or `1d5`.")
@@ -79,23 +93,31 @@ def parse_dice(text: str) -> tuple[DiceTerm, ...]:
         m = _TERM_RE.match(compact, pos)
         if not m or m.end() == pos or (terms and not m.group(1)):
             raise InvalidOrderError(
-                f"`{raw}` is not dice notation. Use terms like `2d6`, `d100`, `1d5` or `+3`, joined by + or -."
+                f"`{raw}` is not dice notation. Use terms like `2d6`, `d100`, `d%`, `4d6kh3` (keep the 3 highest), "
+                "`2d20kl1` (the lowest) or `+3`, joined by + or -."
             )
         sign = -1 if m.group(1) == "-" else 1
-        if m.group(4) is not None:
+        constant = m.group(7)
+        if constant is not None:
             # The length check keeps int() from ever reading a hundred digits.
-            if len(m.group(4).lstrip("0")) > len(str(MAX_CONSTANT)) or int(m.group(4)) > MAX_CONSTANT:
+            if len(constant.lstrip("0")) > len(str(MAX_CONSTANT)) or int(constant) > MAX_CONSTANT:
                 raise InvalidOrderError(f"Add or subtract at most {MAX_CONSTANT} in a roll, like `1d100+20`; "
-                                        f"`{m.group(4)[:12]}` is more than any roll needs.")
-            terms.append(DiceTerm(sign, int(m.group(4)), 0))
+                                        f"`{constant[:12]}` is more than any roll needs.")
+            terms.append(DiceTerm(sign, int(constant), 0))
         else:
-            count = int(m.group(2)) if m.group(2) else 1
-            faces = int(m.group(3))
+            # Digit-length checks keep int() from reading a hundred digits; too many is refused below anyway.
+            count = (int(m.group(2)) if len(m.group(2)) <= 6 else 10**6) if m.group(2) else 1
+            faces = 100 if m.group(3) == "%" else int(m.group(3)) if len(m.group(3)) <= 6 else 10**6
             if count < 1 or count > MAX_DICE_PER_TERM:
                 raise InvalidOrderError(f"Roll between 1 and {MAX_DICE_PER_TERM} dice at a time, not {count}.")
             if faces < 2 or faces > MAX_FACES:
                 raise InvalidOrderError(f"A die needs between 2 and {MAX_FACES} faces; `d{faces}` has {faces}.")
-            terms.append(DiceTerm(sign, count, faces))
+            keep = (int(m.group(6)) if len(m.group(6)) <= 6 else 10**6) if m.group(6) else 0
+            if m.group(4) and not 1 <= keep <= count:
+                raise InvalidOrderError(f"Keep between 1 and {count} of {count}d{faces}, like `{count}d{faces}kh1`; "
+                                        f"not {keep}.")
+            terms.append(DiceTerm(sign, count, faces, keep if keep < count else 0, m.group(5).lower() == "l"
+                                  if m.group(5) else False))
         pos = m.end()
         if len(terms) > MAX_TERMS:
             raise InvalidOrderError(f"Use at most {MAX_TERMS} terms in one roll.")
@@ -107,6 +129,33 @@ def parse_dice(text: str) -> tuple[DiceTerm, ...]:
         raise InvalidOrderError(f"`{raw}` starts by taking dice away; start with the dice you roll, like "
                                 f"`{format_dice((DiceTerm(1, terms[0].count, terms[0].faces), *terms[1:]))}`.")
     return tuple(terms)
+
+
+def split_notation(text: str) -> tuple[str, str]:
+    """Split what a player typed into the dice and a comment: `1d20+5 adv to hit` -> (`2d20kh1+5`, `to hit`).
+
+    `adv` or `dis` after the dice rolls the first d20 twice and keeps the higher or the lower.
+    """
+    tokens = text.split()
+    dice: list[str] = []
+    mode = ""
+    rest = 0
+    for i, token in enumerate(tokens):
+        if _DICE_TOKEN_RE.match(token):
+            dice.append(token)
+            rest = i + 1
+        elif token.lower() in ADVANTAGE and dice and not mode:
+            mode = ADVANTAGE[token.lower()]
+            rest = i + 1
+        else:
+            break
+    notation = "".join(dice)
+    if mode:
+        notation, changed = re.subn(r"^(?:1)?[dD]20(?![0-9kK])", f"2d20{mode}1", notation, count=1)
+        if not changed:
+            raise InvalidOrderError("Advantage and disadvantage roll a d20 twice: start with `1d20`, like "
+                                    "`1d20+5 adv`.")
+    return notation, " ".join(tokens[rest:])
 
 
 def format_dice(terms: tuple[DiceTerm, ...]) -> str:
@@ -155,11 +204,13 @@ class Dice:
             if term.faces == 0:
                 total += term.sign * term.count
                 continue
+            rolled = []
             for _ in range(term.count):
                 value, was_manual = self._face(term.faces)
                 manual = manual or was_manual
-                faces.append(value)
-                total += term.sign * value
+                rolled.append(value)
+            faces += rolled
+            total += term.sign * sum(term.kept(rolled))
         roll = Roll(format_dice(terms), tuple(faces), total, purpose, manual)
         self.rolls.append(roll)
         return roll

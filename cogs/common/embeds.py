@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from cogs.common.words import footer_text
 from rules.outcome import Outcome
 
 OK = discord.Colour.from_rgb(60, 140, 80)
@@ -63,7 +64,8 @@ def effect_line(effect: dict[str, Any]) -> str:
         spent = f"cost {e['cost']}" if "cost" in e else f"{e['cm']} cm" if "cm" in e else e.get("mode", "")
         return f"{e['unit']} moved {e['frm']} \u2192 {e['to']}" + (f" ({spent})" if spent else "")
     if kind == "painted":
-        return f"{e['cells']} square(s) painted {e['terrain']}"
+        count = int(effect.get("cells", 0) or 0)
+        return f"{count} square{'' if count == 1 else 's'} painted {e['terrain']}"
     if kind == "unit_added" and "at" not in e:  # a system without a map
         return f"{e['unit']} joins {e['side']}"
     if kind == "unit_added":
@@ -79,7 +81,9 @@ def effect_line(effect: dict[str, Any]) -> str:
         levels = ", ".join(f"{safe(side)} {level}" for side, level in effect["levels"].items())
         return f"The engagement is fought over {e['rounds']} round(s): {levels}"
     if kind == "unit_edited":
-        return f"{e['unit']}: changed {e['fields']}"
+        fields = effect.get("fields")
+        changed = ", ".join(str(f) for f in fields) if isinstance(fields, list) else str(fields)
+        return f"{e['unit']}: {safe(changed)} changed"
     if kind in M42_LINES:
         return M42_LINES[kind](effect)
     if kind == "battle_started" and "turn" in e:  # Surface Combat: game turns of secret plans, not rounds
@@ -92,8 +96,11 @@ def effect_line(effect: dict[str, Any]) -> str:
         return f"The battle ended in round {e['round']}."
     if kind == "rule_set":
         return f"`{e['key']}`: {e['old']} \u2192 {e['new']} (default {e['default']})"
-    details = ", ".join(f"{k} {v}" for k, v in e.items() if k != "type")
-    return f"{kind.replace('_', ' ')}: {details}" if details else kind.replace("_", " ")
+    # An effect without its own sentence still reads as words: its kind, then who and where.
+    who = e.get("unit") or e.get("side") or ""
+    where = e.get("cell") or e.get("at") or e.get("to") or ""
+    text = kind.replace("_", " ").capitalize()
+    return f"{who}: {text.lower()}" + (f" on {where}" if where else "") if who else text + (f" on {where}" if where else "")
 
 
 MAX_SPOTS = 12
@@ -166,8 +173,13 @@ def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -
     if outcome.rolls:
         rolls = "\n".join(roll_line(r.to_dict()) for r in outcome.rolls[:15])
         embed.add_field(name="Dice", value=rolls[:1024], inline=False)
-    footer = f"{battle_name} \u00b7 {outcome.order}"
-    if actor_name:
-        footer = f"{actor_name} \u00b7 {footer}"
-    embed.set_footer(text=footer[:2048])
+    embed.set_footer(text=footer_text(battle_name, outcome.order, actor_name)[:2048])
+    return embed
+
+
+def with_note(embed: discord.Embed, note: str) -> discord.Embed:
+    """Add a note under an embed's description (what followed the order), within Discord's 4,096 characters."""
+    if note:
+        text = f"{embed.description}\n\n{note}" if embed.description else note
+        embed.description = text if len(text) <= 4096 else text[:4095] + "\u2026"
     return embed

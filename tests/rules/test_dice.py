@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from rules.dice import Dice, parse_dice
+from rules.dice import Dice, parse_dice, split_notation
 from rules.errors import InvalidOrderError
 
 
@@ -51,3 +51,31 @@ def test_manual_roll_outside_the_die_is_refused() -> None:
     dice = Dice(random.Random(0), scripted=[11])
     with pytest.raises(InvalidOrderError, match="cannot show 11"):
         dice.d(10)
+
+
+def test_keep_highest_and_lowest_count_only_the_kept_dice() -> None:
+    """Avrae's notation: `4d6kh3` keeps the three highest of four d6, `2d20kl1` the lower of two d20."""
+    rolled = Dice(random.Random(0), scripted=[2, 5, 1, 6]).roll("4d6kh3")
+    assert rolled.notation == "4d6kh3" and rolled.faces == (2, 5, 1, 6) and rolled.total == 13
+    low = Dice(random.Random(0), scripted=[17, 4]).roll("2d20kl1+3")
+    assert low.total == 7 and low.notation == "2d20kl1+3"
+    assert Dice(random.Random(0), scripted=[3, 3, 6]).roll("3d6k2").total == 9
+
+
+def test_percentile_dice_and_a_keep_of_all_dice() -> None:
+    assert parse_dice("d%") == parse_dice("1d100")
+    assert str(parse_dice("2d6kh2")[0]) == "+2d6", "keeping every die is a plain roll"
+
+
+def test_advantage_disadvantage_and_a_comment_after_the_dice() -> None:
+    assert split_notation("1d20+5 adv to hit the Angel") == ("2d20kh1+5", "to hit the Angel")
+    assert split_notation("d20 dis") == ("2d20kl1", "")
+    assert split_notation("4d6kh3 for strength") == ("4d6kh3", "for strength")
+    assert split_notation("2d10 + 5 damage") == ("2d10+5", "damage")
+    with pytest.raises(InvalidOrderError, match="start with `1d20`"):
+        split_notation("2d6 adv")
+
+
+def test_keeping_more_dice_than_rolled_is_refused() -> None:
+    with pytest.raises(InvalidOrderError, match="Keep between 1 and 2 of 2d20"):
+        parse_dice("2d20kh3")
