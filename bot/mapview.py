@@ -69,7 +69,9 @@ def short_labels(names: Iterable[str]) -> dict[str, str]:
             label = alnum[:3].capitalize()
         base, n = label, 2
         while label in used:
-            label = f"{base[:3]}{n}"[:4]
+            # The number takes the room it needs: past 9 collisions `ABC9` goes on as `AB10`, never repeating.
+            number = str(n)
+            label = f"{base[: max(0, 4 - len(number))]}{number}"
             n += 1
         used.add(label)
         out[name] = label

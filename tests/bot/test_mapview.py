@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.mapview import build_view, last_action, overlays_for, range_overlay, status_line
+from bot.mapview import build_view, last_action, overlays_for, range_overlay, short_labels, status_line
 from render import AreaOfEffect, LineOfFire, MissLanding, MovePath, TargetSquare
 from rules.battle import Battle
 from rules.coords import Cell
@@ -108,3 +108,11 @@ def test_the_last_move_is_what_map_show_draws() -> None:
     last = last_action(battle)
     assert last["path"][0] == "C3" and last["path"][-1] == "F3"
     assert next(o for o in overlays_for(last) if isinstance(o, MovePath)).cells[-1] == (5, 2)
+
+
+def test_many_units_with_the_same_initials_get_distinct_short_labels() -> None:
+    """Labels are at most four characters: past nine units sharing initials the number takes more room."""
+    names = [f"Tank of Rome {chr(65 + i % 26)}{chr(97 + i // 26)}" for i in range(400)]
+    labels = short_labels(names)
+    assert len(set(labels.values())) == 400 and all(len(label) <= 4 for label in labels.values())
+    assert labels[names[0]] == "TOR" and labels[names[9]] == "TO10"
