@@ -5,13 +5,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.systems.strategic.actions.turns import SetTurnMode
-
 from cogs.common.actions import action_groups, find_group, order_key
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.dice import Dice
 from rules.orders import AddUnit, EditUnit, Move, Start
+from rules.turnorders import SetTurnMode
 
 RIFLE = {"name": "Pallet Rifle", "range": 100, "damage": "2d10+5", "type": "I", "pen": 4}
 KNIFE = {"name": "Prog Knife", "melee": True, "damage": "1d10+2", "type": "R"}

@@ -10,7 +10,6 @@ from typing import Any
 import discord
 import pytest
 import pytest_asyncio
-from rules.systems.strategic.actions.turns import SetTurnMode
 
 from bot.service import TableService
 from cogs.actions.areas import MENU, split, within
@@ -24,6 +23,7 @@ from rules.coords import Cell
 from rules.dice import Dice
 from rules.orders import AddUnit, Start
 from rules.systems.strategic.statblock import MAX_WEAPONS
+from rules.turnorders import SetTurnMode
 from rules.units import NAME_MAX
 from storage import Database
 

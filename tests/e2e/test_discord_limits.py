@@ -9,13 +9,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.systems.strategic.actions.turns import SetTurnMode
-
 from loopback.replies import Reply
 from rules.battle import MAX_SIDES, MAX_UNITS
 from rules.coords import Cell
 from rules.orders import AddUnit
 from rules.systems.strategic.statblock import MAX_WEAPONS
+from rules.turnorders import SetTurnMode
 from rules.units import NAME_MAX
 from tests.e2e.action_helpers import components, option_values, press, private
 from tests.e2e.combat_helpers import give
