@@ -79,7 +79,7 @@ def test_fewer_action_points_left_offer_less() -> None:
     """The [turns] table: a Full action costs 2, so a unit with 1 AP left is offered no full move."""
     b = strategic()
     assert any(g.label.startswith("Move: full") for g in action_groups(b, b.unit("Eva-01")))
-    b.turn["left"] = dict.fromkeys(b.turn["left"], 1)
+    b.turn.left = dict.fromkeys(b.turn.left, 1)
     labels = [g.label for g in action_groups(b, b.unit("Eva-01"))]
     assert not any(label.startswith("Move: full") for label in labels)
     assert "Move: half \u00b7 1 of 1 AP" in labels
@@ -87,7 +87,7 @@ def test_fewer_action_points_left_offer_less() -> None:
 
 def test_with_nothing_left_only_the_end_of_the_turn_is_offered() -> None:
     b = strategic()
-    b.turn["left"] = dict.fromkeys(b.turn["left"], 0)
+    b.turn.left = dict.fromkeys(b.turn.left, 0)
     assert [g.label for g in action_groups(b, b.unit("Eva-01"))] == ["Hold", "End turn"]
 
 
@@ -103,7 +103,7 @@ def test_combat_action_units_get_their_own_actions() -> None:
     for name, side, at in (("A", "Red", "A1"), ("B", "Blue", "A5")):
         b.apply(AddUnit(name, side, Cell.parse(at), stats={"kind": "infantry", "ss": 4, "pf": 0, "mv": 10,
                                                            "weapons": [rifle]}), dice())
-    b.turn["mode"] = "free"
+    b.turn.mode = "free"
     b.apply(Start(), dice())
     groups = action_groups(b, b.unit("A"))
     kinds = {g.kind for g in groups}

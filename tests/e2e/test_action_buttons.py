@@ -71,7 +71,7 @@ async def test_a_whole_turn_is_played_by_pressing_buttons(table: Table) -> None:
     [angels] = prompts(new_since(table, before))
     assert "Angels phase" in angels.content
     done = await stored_battle(table)
-    assert {done.unit(k).name: v for k, v in done.turn["done"].items()} == {"Eva-01": "ended"}
+    assert {done.unit(k).name: v for k, v in done.turn.done.items()} == {"Eva-01": "ended"}
 
     # The GM ends Sachiel's turn from its ping: with its 2 AP unused, the bot asks once, then ends it.
     question = private(await press(table, angels, "End turn (2 AP unused)", table.gm))

@@ -52,14 +52,14 @@ async def test_ending_a_turn_with_points_left_asks_once_and_without_them_does_no
     asked = await table.slash("turn end", user=table.alice)
     question = private(asked)
     assert "Eva-01 has **2 AP** left. Unused action points are lost when the turn ends." in message_text(question)
-    assert (await stored_battle(table)).turn["done"] == {}, "nothing ends until confirmed"
+    assert (await stored_battle(table)).turn.done == {}, "nothing ends until confirmed"
     stranger = await table.click(question, f"bp:ok:{record.id}:orders", user=table.alice)
     assert "Eva-01 ends its turn (2 action points unused)." in text_of(stranger)
-    assert (await stored_battle(table)).turn["done"] == {"u1": "ended"}
+    assert (await stored_battle(table)).turn.done == {"u1": "ended"}
 
     await table.slash("move", user=table.bob, unit="Eva-02", to="C7", mode="full")
     done = await stored_battle(table)
-    assert done.turn["done"].get("u2") == "ended", "with nothing left to do its turn ended by itself"
+    assert done.turn.done.get("u2") == "ended", "with nothing left to do its turn ended by itself"
 
 
 async def test_a_unit_with_nothing_left_ends_its_turn_and_the_reply_says_so(table: Table) -> None:
@@ -76,7 +76,7 @@ async def test_a_unit_with_nothing_left_ends_its_turn_and_the_reply_says_so(tabl
     assert f"{first} has nothing left to do, so its turn ends." in text_of(moved)
     [ping] = prompts(new_since(table, before))
     assert first not in ping.content.split(":")[0], "the next unit by initiative is called"
-    assert (await stored_battle(table)).turn["done"].get(unit.id) == "ended"
+    assert (await stored_battle(table)).turn.done.get(unit.id) == "ended"
 
 
 async def test_attacking_an_ally_warns_first(table: Table) -> None:
@@ -101,7 +101,7 @@ async def test_move_without_a_mode_takes_the_cheapest_that_reaches(table: Table)
     near = await table.slash("move", user=table.alice, unit="Eva-01", to="E3")
     assert "Half: the cheapest move that reaches E3." in text_of(near)
     battle = await stored_battle(table)
-    assert battle.unit("Eva-01").cell == Cell.parse("E3") and battle.turn["left"]["u1"] == 1
+    assert battle.unit("Eva-01").cell == Cell.parse("E3") and battle.turn.left["u1"] == 1
     far = await table.slash("move", user=table.bob, unit="Eva-02", to="G5")
     assert "Full: the cheapest move that reaches G5." in text_of(far)
-    assert (await stored_battle(table)).turn["done"].get("u2") == "ended"
+    assert (await stored_battle(table)).turn.done.get("u2") == "ended"
