@@ -29,7 +29,7 @@ test: lint
 
 demo: $(STAMP)
 	rm -rf demo-out && mkdir -p demo-out
-	BATTLEPOST_DB=demo-out/demo.sqlite3 $(PY) -m bot play examples/demo.play --seed 7 --out demo-out | tee demo-out/log.txt
+	$(PY) -m bot play examples/demo.play --seed 7 --out demo-out --db demo-out/demo.sqlite3 | tee demo-out/log.txt
 	@echo "maps and log written to demo-out/"
 
 bench: $(STAMP)

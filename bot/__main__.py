@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import logging
 import sys
+from pathlib import Path
 
 from bot.config import ConfigError, Settings, load_settings
 
@@ -45,13 +47,17 @@ def build_parser() -> argparse.ArgumentParser:
     console = sub.add_parser("console", help="type slash commands locally, without Discord")
     console.add_argument("--out", default="console-out", help="folder for map images")
     console.add_argument("--seed", type=int, default=None, help="seed the dice")
+    console.add_argument("--db", default=None, help="the console's database (default: OUT/console.sqlite3; "
+                                                    "never the bot's own); an existing one is resumed")
     play = sub.add_parser("play", help="run a file of slash-command lines")
     play.add_argument("file", help="script file; '-' reads standard input")
     play.add_argument("--json", action="store_true", help="print one JSON object per command line")
     play.add_argument("--seed", type=int, default=None, help="seed the dice")
     play.add_argument("--out", default="console-out", help="folder for map images")
+    play.add_argument("--db", default=None, help="the script's database (default: OUT/console.sqlite3)")
     backup = sub.add_parser("backup", help="copy the database to a SQLite file while the bot may be running")
-    backup.add_argument("dest", help="backup file to write")
+    backup.add_argument("dest", nargs="?", default=None,
+                        help="backup file to write (default: a dated file in BATTLEPOST_BACKUP_DIR)")
     migrate = sub.add_parser("migrate-db", help="copy every battle to another database (SQLite <-> PostgreSQL)")
     migrate.add_argument("--from", dest="source", required=True, metavar="DB",
                          help="the database to copy: a SQLite file or a postgresql:// URL")
@@ -100,6 +106,8 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         return asyncio.run(migrate_db(args.source, args.target, sample=args.sample))
     from bot.console import run_console, run_script
 
+    # The console plays on a database of its own, never the bot's (BATTLEPOST_DB is for the bot).
+    settings = dataclasses.replace(settings, database=args.db or str(Path(args.out) / "console.sqlite3"))
     if command == "console":
         return asyncio.run(run_console(settings, out_dir=args.out, seed=args.seed))
     return asyncio.run(run_script(settings, args.file, as_json=args.json, seed=args.seed, out_dir=args.out))

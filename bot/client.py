@@ -23,7 +23,7 @@ from bot.tree import BattleTree
 
 log = logging.getLogger(__name__)
 
-DEFAULT_EXTENSIONS = ("cogs.battle", "cogs.map", "cogs.unit", "cogs.feature", "cogs.play", "cogs.combat", "cogs.turn", "cogs.gm", "cogs.settings", "cogs.help", "cogs.surface", "cogs.combat_action", "cogs.m42")
+DEFAULT_EXTENSIONS = ("cogs.battle", "cogs.map", "cogs.unit", "cogs.feature", "cogs.play", "cogs.combat", "cogs.turn", "cogs.actions", "cogs.gm", "cogs.settings", "cogs.help", "cogs.surface", "cogs.combat_action", "cogs.m42")
 
 
 def intents() -> discord.Intents:

@@ -1,9 +1,15 @@
 """The local console: slash-command lines run through the real bot against the in-process loopback Discord.
 
 Lines are written the way Discord displays a slash command (`/move unit:Eva-01 to:E5`); `as NAME`
-switches the acting user (the first user a script names is the GM of the console's server) and
-`in NAME` switches channel. There is no second parser of commands: each line becomes an
-interaction built from the schema the bot synced, and the bot's own command tree handles it.
+switches the acting user (the first user a script names is the GM of the console's server),
+`in NAME` switches channel, `click LABEL` and `pick OPTION` press the buttons and menus players get,
+and `wait 25h` moves the console's clock on (deadlines and reminders fall due). There is no second
+parser of commands: each line becomes an interaction built from the schema the bot synced, and the
+bot's own command tree handles it. A line Discord would not send is refused with a message and the
+session goes on.
+
+The console keeps its own database (`console-out/console.sqlite3` unless told), never the bot's, and
+the ids of its server, channels and users beside it, so a later session resumes its battles.
 """
 
 from __future__ import annotations
@@ -12,8 +18,10 @@ import asyncio
 import json
 import logging
 import random
+import re
 import shlex
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +32,9 @@ from bot.client import BattleBot
 from bot.config import Settings
 from bot.service import TableService
 from loopback import LoopbackDiscord
-from loopback.models import LoopbackChannel, LoopbackUser
+from loopback.errors import InteractionError
+from loopback.models import LoopbackChannel, LoopbackUser, StoredMessage, walk_components
+from loopback.replies import Reply
 from storage import Database
 
 log = logging.getLogger(__name__)
@@ -52,13 +62,15 @@ class LineResult:
     outcome: dict[str, Any] | None
     error: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    buttons: list[str] = field(default_factory=list)
+    posts: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """Return the JSON object of this line."""
         return {
             "command": self.command, "user": self.user, "ok": self.ok, "ephemeral": self.ephemeral,
             "content": self.content, "embeds": self.embeds, "files": self.files, "outcome": self.outcome,
-            **({"error": self.error} if self.error else {}),
+            "buttons": self.buttons, "posts": self.posts, **({"error": self.error} if self.error else {}),
         }
 
 
@@ -102,26 +114,119 @@ def option_schema(commands: dict[str, dict[str, Any]], words: list[str]) -> tupl
     return " ".join(path), {o["name"]: o for o in node.get("options", [])}
 
 
+DURATION_RE = re.compile(r"(\d+(?:\.\d+)?)\s*(d|h|m|s)", re.IGNORECASE)
+UNIT_SECONDS = {"d": 86_400, "h": 3600, "m": 60, "s": 1}
+MAX_WAIT = 366 * 86_400
+
+
+def parse_duration(text: str) -> float:
+    """Read `25h`, `1d 2h`, `90m` or `30s` as seconds."""
+    cleaned = text.strip().lower()
+    parts = DURATION_RE.findall(cleaned)
+    if not parts or DURATION_RE.sub("", cleaned).strip():
+        raise ConsoleError(f"wait for how long? Write it like `25h`, `1d 2h`, `90m` or `30s`, not `{text}`")
+    seconds = sum(float(n) * UNIT_SECONDS[u] for n, u in parts)
+    if not 0 < seconds <= MAX_WAIT:
+        raise ConsoleError("wait between 1 second and a year")
+    return seconds
+
+
+class ConsoleClock:
+    """The wall clock, plus however long the console has waited."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+
+class ConsoleIds:
+    """The ids of the console's server, channels and users, kept beside its database to resume it."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.data: dict[str, Any] = {"guild": None, "gm": None, "channels": {}, "users": {}}
+        if path is not None and path.is_file():
+            try:
+                loaded = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                log.warning("could not read %s; the console starts a new server", path)
+            else:
+                if isinstance(loaded, dict):
+                    self.data.update(loaded)
+
+    def save(self) -> None:
+        """Write the ids down (nothing to do for a database that is not a file)."""
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text(json.dumps(self.data, indent=1), encoding="utf-8")
+
+
+def ids_path(database: str) -> Path | None:
+    """Return where the console keeps its ids: beside a SQLite file, nowhere for a server database."""
+    if "://" in database:
+        return None
+    return Path(f"{database}.console.json")
+
+
+def controls(message: StoredMessage) -> list[dict[str, Any]]:
+    """Return a message's enabled buttons and menus."""
+    return [c for c in walk_components(message.components) if "custom_id" in c and not c.get("disabled")]
+
+
+def control_names(message: StoredMessage) -> list[str]:
+    """Return what a player sees of a message's buttons and menus: `[End turn]`, `[menu: Pick the square]`."""
+    names = []
+    for c in controls(message):
+        if c["type"] == 2:
+            names.append(f"[{c.get('label', '')}]")
+        else:
+            options = ", ".join(o["label"] for o in c.get("options", [])[:25])
+            names.append(f"[menu: {c.get('placeholder') or 'choose'}: {options}]")
+    return names
+
+
+def message_words(message: StoredMessage) -> str:
+    """Return a posted message's text in one line or a few: its content, then each embed's title."""
+    parts = [message.content] + [str(e.get("title", "")) for e in message.embeds]
+    return " \u00b7 ".join(p for p in parts if p)
+
+
 class Console:
     """Drive the real bot through the loopback stand-in, one command line at a time."""
 
-    def __init__(self, discord: LoopbackDiscord, db: Database, out_dir: Path) -> None:
+    def __init__(self, discord: LoopbackDiscord, db: Database, out_dir: Path, *, ids: ConsoleIds | None = None,
+                 clock: ConsoleClock | None = None) -> None:
         self.discord = discord
         self.db = db
         self.out_dir = out_dir
+        self.ids = ids or ConsoleIds(None)
+        self.clock = clock
         self.users: dict[str, LoopbackUser] = {}
         self.current: LoopbackUser | None = None
         self.channel: LoopbackChannel = discord.channel("battle")
         self.file_count = 0
         self.base_dir = Path()
+        # Each user's last answer, newest message last: `click` and `pick` look there first.
+        self.answers: dict[int, list[StoredMessage]] = {}
 
     def user(self, name: str) -> LoopbackUser:
         """Return the console user of this name; the first one ever named is the server's GM."""
         key = name.lstrip("@").lower()
+        if not key or any(c.isspace() for c in key):
+            raise ConsoleError(f"a user name is one word, like `as alice`, not `{name}`")
         if key not in self.users:
-            first = not self.users
-            self.users[key] = (self.discord.add_user(key, manage_guild=True) if first
-                               else self.discord.add_user(key))
+            if self.ids.data["gm"] is None:
+                self.ids.data["gm"] = key
+            known = self.ids.data["users"].get(key)
+            if key == self.ids.data["gm"]:
+                user = self.discord.add_user(key, id=known, manage_guild=True)
+            else:
+                user = self.discord.add_user(key, id=known)
+            self.users[key] = user
+            self.ids.data["users"][key] = user.id
+            self.ids.save()
         return self.users[key]
 
     def names(self) -> dict[int, str]:
@@ -161,7 +266,7 @@ class Console:
                     return role
             return self.discord.add_role(guild, role_name)
         if kind == OPTION_CHANNEL:
-            return self.discord.channel(raw.lstrip("#"))
+            return self.find_channel(raw.lstrip("#"))
         if kind == OPTION_ATTACHMENT:
             path = Path(raw)
             if not path.is_file() and not path.is_absolute():
@@ -190,10 +295,46 @@ class Console:
             self.current = self.user(text[3:].strip())
             return None
         if text.lower().startswith("in "):
-            self.channel = self.discord.channel(text[3:].strip().lstrip("#"))
+            self.channel = self.find_channel(text[3:].strip().lstrip("#"))
             return None
+        if text.lower().startswith("wait"):
+            return await self.wait(text, text[4:])
+        try:
+            return await self.command(text)
+        except InteractionError as exc:
+            # What Discord itself would not send (a missing option, a number out of range...).
+            raise ConsoleError(f"Discord would not send that: {exc}") from None
+
+    def find_channel(self, name: str) -> LoopbackChannel:
+        """Return a channel or thread of the console's server by name, or say which exist."""
+        try:
+            return self.discord.channel(name)
+        except (KeyError, LookupError, ValueError):
+            names = ", ".join(sorted(c.name for c in self.discord.guild.channels.values()))
+            raise ConsoleError(f"there is no channel `{name}`; channels: {names}") from None
+
+    async def wait(self, text: str, duration: str) -> LineResult:
+        """Move the console's clock on and let the deadlines and reminders now due fire."""
+        if self.clock is None:
+            raise ConsoleError("this console has no clock to move")
+        seconds = parse_duration(duration)
+        seen, before = self.seen(), await self.latest_seq()
+        self.clock.offset += seconds
+        service = getattr(self.discord.bot, "service", None)
+        fired = await service.scheduler.tick() if isinstance(service, TableService) else []
+        result = await self.result(text, "wait", None, before, seen)
+        done = ", ".join(f.action for f in fired)
+        result.content = f"{len(fired)} timer(s) fell due: {done}." if fired else "Nothing fell due."
+        return result
+
+    async def command(self, text: str) -> LineResult | None:
+        """Run a slash-command line, a `click` or a `pick`."""
+        if text.lower().startswith(("click ", "pick ")):
+            verb, _sep, label = text.partition(" ")
+            return await self.press(text, verb.lower(), label.strip().strip('"'))
         if not text.startswith("/"):
-            raise ConsoleError(f"lines are slash commands (`/battle info`), `as NAME` or `in CHANNEL`, not `{text[:40]}`")
+            raise ConsoleError("lines are slash commands (`/battle info`), `click LABEL`, `pick OPTION`, `as NAME` "
+                               f"or `in CHANNEL`, not `{text[:40]}`")
         words, raw = split_command(text)
         schema = self.discord.commands(self.discord.guild) or self.discord.commands()
         path, specs = option_schema(schema, words)
@@ -202,38 +343,102 @@ class Console:
             if key not in specs:
                 raise ConsoleError(f"/{path} has no option `{key}`; options: {', '.join(specs) or 'none'}")
             options[key] = self.convert(key, value, specs[key])
-        user = self.acting()
+        seen = self.seen()
         before = await self.latest_seq()
         threads_before = {t.id for t in self.discord.threads(self.channel)}
-        reply = await self.discord.slash(path, user=user, channel=self.channel, options=options)
+        reply = await self.discord.slash(path, user=self.acting(), channel=self.channel, options=options)
         # A command may follow up after its first answer (a plan that completes the pair posts the battle).
         await self.discord.settle()
+        result = await self.result(text, "-".join(words), reply, before, seen)
+        new_threads = [t for t in self.discord.threads(self.channel) if t.id not in threads_before]
+        if new_threads:
+            self.channel = new_threads[-1]
+        return result
+
+    def seen(self) -> set[int]:
+        """Return the ids of every message the console's users can see now."""
+        ids = {m.id for m in self.discord.messages(self.channel)}
+        for user in self.users.values():
+            ids |= {m.id for m in self.discord.dm_messages(user)}
+        return ids
+
+    def visible(self, user: LoopbackUser) -> list[StoredMessage]:
+        """Return what a user can press, most recent first: their last answer, the channel, their DMs."""
+        mine = list(reversed(self.answers.get(user.id, [])))
+        return mine + list(reversed(self.discord.messages(self.channel))) + list(
+            reversed(self.discord.dm_messages(user)))
+
+    async def press(self, text: str, verb: str, label: str) -> LineResult:
+        """Press the newest button whose label starts with `label`, or pick the menu option so named."""
+        user = self.acting()
+        wanted = label.lower()
+        for message in self.visible(user):
+            for control in controls(message):
+                if verb == "click" and control["type"] == 2 and str(control.get("label", "")).lower().startswith(wanted):
+                    seen, before = self.seen(), await self.latest_seq()
+                    reply = await self.discord.click(message, control["custom_id"], user=user)
+                    return await self.result(text, "click", reply, before, seen)
+                if verb == "pick" and control["type"] == 3:
+                    option = next((o for o in control.get("options", []) if wanted in
+                                   (str(o["label"]).lower(), str(o["value"]).lower())), None)
+                    if option is not None:
+                        seen, before = self.seen(), await self.latest_seq()
+                        reply = await self.discord.select(message, control["custom_id"], [option["value"]], user=user)
+                        return await self.result(text, "pick", reply, before, seen)
+        what = "button" if verb == "click" else "menu option"
+        raise ConsoleError(f"no {what} `{label}` to press for {user.name}; the last answer offers: "
+                           + (" ".join(n for m in self.answers.get(user.id, []) for n in control_names(m)) or "nothing"))
+
+    async def result(self, text: str, stem: str, reply: Reply | None, before: tuple[int, int] | None,
+                     seen: set[int]) -> LineResult:
+        """Report what a command or a press did: the answer, its buttons, the order's outcome and new posts."""
+        user = self.acting()
         bot = self.discord.bot
-        failure = getattr(getattr(bot, "tree", None), "failures", {}).get(reply.interaction.id)
-        messages = reply.messages
+        service = getattr(bot, "service", None)
+        if isinstance(service, TableService):
+            await service.drain()  # the pings and boards the command called for, so they show with it
+        await self.discord.settle()
+        failure = None if reply is None else getattr(getattr(bot, "tree", None), "failures", {}).get(
+            reply.interaction.id)
+        messages = [] if reply is None else reply.messages
+        if reply is not None:
+            self.answers[user.id] = messages
         outcome = None
         after = await self.latest_seq()
-        if after is not None and after != before and after[1] > 0:
+        if after is not None and before is not None and after[0] == before[0] and after[1] > before[1]:
+            # The order's own outcome: what followed it (a turn that ended by itself) comes after.
+            event = await self.db.events.get(after[0], before[1] + 1)
+            outcome = event.outcome if event is not None else None
+        elif after is not None and after != before and after[1] > 0:
             event = await self.db.events.get(after[0], after[1])
             outcome = event.outcome if event is not None else None
         files = []
         for message in messages:
             for f in message.files:
                 self.file_count += 1
-                stem = "-".join(words)
                 dest = self.out_dir / f"{self.file_count:03d}-{stem}-{f.filename}"
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 dest.write_bytes(f.data)
                 files.append(str(dest))
-        new_threads = [t for t in self.discord.threads(self.channel) if t.id not in threads_before]
-        if new_threads:
-            self.channel = new_threads[-1]
+        shown = {m.id for m in messages}
+        posts = [m for m in self.discord.messages(self.channel) if m.id not in seen and m.id not in shown]
+        for other in self.users.values():
+            posts += [m for m in self.discord.dm_messages(other) if m.id not in seen and m.id not in shown]
+        posts = [m for m in posts if message_words(m)]  # not Discord's own notes ("pinned a message")
         return LineResult(
             command=text, user=user.name, ok=failure is None,
-            ephemeral=any(m.ephemeral for m in messages),
+            ephemeral=bool(messages) and messages[-1].ephemeral,
             content="\n".join(m.content for m in messages if m.content),
             embeds=[e for m in messages for e in m.embeds], files=files, outcome=outcome, error=failure,
+            buttons=[n for m in messages for n in control_names(m)],
+            posts=[self.post_line(m) for m in posts],
         )
+
+    def post_line(self, message: StoredMessage) -> str:
+        """Say what the bot posted besides the answer (a turn ping, a DM), with its buttons."""
+        where = "DM" if message.guild_id is None else "posted"
+        names = " ".join(control_names(message))
+        return f"{where}: {message_words(message)}" + (f" {names}" if names else "")
 
 
 def format_text(result: LineResult, names: dict[int, str] | None = None) -> str:
@@ -261,9 +466,21 @@ def _format_text(result: LineResult) -> str:
             out.append(f"  ({embed['footer']['text']})")
     for path in result.files:
         out.append(f"  [map written to {path}]")
+    if result.buttons:
+        out.append("  buttons: " + " ".join(result.buttons) + "  (press with `click LABEL`, menus with `pick OPTION`)")
+    for post in result.posts:
+        out.append(f"  >> {post}")
     if tag:
         out.append(f"  {tag.strip()}")
     return "\n".join(out)
+
+
+def refusal(exc: Exception) -> str:
+    """Say why a line was not run: the console's own message, or what went wrong, logged in full."""
+    if isinstance(exc, ConsoleError):
+        return str(exc)
+    log.error("a console line failed", exc_info=exc)
+    return f"that line could not be run ({type(exc).__name__}: {exc}); the session goes on"
 
 
 def seeded_rng(seed: int | None) -> Callable[[], random.Random]:
@@ -276,16 +493,25 @@ def seeded_rng(seed: int | None) -> Callable[[], random.Random]:
 
 async def open_console(settings: Settings, out_dir: Path, seed: int | None,
                        ) -> tuple[LoopbackDiscord, Database, Console]:
-    """Start the loopback Discord and the real bot over the configured database."""
+    """Start the loopback Discord and the real bot over the console's database, resuming its server."""
     logging.getLogger("discord").setLevel(logging.WARNING)
     db = await open_database(settings.database)
-    discord = LoopbackDiscord(guild_name=CONSOLE_GUILD)
+    ids = ConsoleIds(ids_path(settings.database))
+    discord = LoopbackDiscord(guild_name=CONSOLE_GUILD, guild_id=ids.data.get("guild"))
     await discord.start()
-    discord.add_channel(discord.guild, "battle")
-    service = TableService(db, rng_factory=seeded_rng(seed))
+    channel = discord.add_channel(discord.guild, "battle", id=ids.data["channels"].get("battle"))
+    ids.data["guild"] = discord.guild.id
+    ids.data["channels"]["battle"] = channel.id
+    ids.save()
+    clock = ConsoleClock()
+    service = TableService(db, clock=clock, rng_factory=seeded_rng(seed))
     bot = BattleBot(service, sync_guild_id=discord.guild.id, guild_ready_timeout=0.05)
     await discord.start_bot(bot)
-    return discord, db, Console(discord, db, out_dir)
+    console = Console(discord, db, out_dir, ids=ids, clock=clock)
+    for name in ids.data["users"]:
+        console.user(name)  # yesterday's players, with their ids: their units are still theirs
+    console.current = None
+    return discord, db, console
 
 
 async def run_script(settings: Settings, file: str, *, as_json: bool, seed: int | None, out_dir: str,
@@ -301,12 +527,14 @@ async def run_script(settings: Settings, file: str, *, as_json: bool, seed: int 
         for number, line in enumerate(text.splitlines(), start=1):
             try:
                 result = await console.run_line(line)
-            except ConsoleError as exc:
+            except Exception as exc:  # the script goes on whatever one line did
                 status = 1
+                message = refusal(exc)
                 if as_json:
-                    print(json.dumps({"command": line.strip(), "ok": False, "error": str(exc), "line": number}), file=out)
+                    print(json.dumps({"command": line.strip(), "ok": False, "error": message, "line": number}),
+                          file=out)
                 else:
-                    print(f"line {number}: {exc}", file=out)
+                    print(f"line {number}: {message}", file=out)
                 continue
             if result is None:
                 continue
@@ -323,7 +551,8 @@ async def run_script(settings: Settings, file: str, *, as_json: bool, seed: int 
 async def run_console(settings: Settings, *, out_dir: str, seed: int | None) -> int:
     """Read command lines interactively until end of input or `quit`."""
     discord, db, console = await open_console(settings, Path(out_dir), seed)
-    print("battlepost console. Type slash commands like `/help`, `as NAME` to switch user, `quit` to leave.")
+    print("battlepost console. Type slash commands like `/help`; `as NAME` switches user, `click LABEL` and "
+          "`pick OPTION` press buttons and menus, `wait 25h` moves the clock on, `quit` leaves.")
     try:
         while True:
             try:
@@ -334,8 +563,8 @@ async def run_console(settings: Settings, *, out_dir: str, seed: int | None) -> 
                 break
             try:
                 result = await console.run_line(line)
-            except ConsoleError as exc:
-                print(f"  {exc}")
+            except Exception as exc:  # the session goes on whatever one line did
+                print(f"  {refusal(exc)}")
                 continue
             if result is not None:
                 print(format_text(result, console.names()))

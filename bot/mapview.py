@@ -23,6 +23,7 @@ from render.view import (
     RangeBands,
     Reachable,
     SideStyle,
+    SquareChoices,
     TargetSquare,
     TerrainStyle,
     UnitToken,
@@ -184,6 +185,8 @@ def _xy(label: str) -> tuple[int, int]:
 def overlays_for(highlight: dict[str, Any], data: dict[str, Any] | None = None) -> list[Overlay]:
     """Return the overlays that mark an outcome on the map: path, line of fire, target, area, landing, marks.
 
+    A highlight may also offer `choices`: the squares a player picks among, outlined and named.
+
     `data` is the outcome's data: an area attack's shape (`kind`) and how many it hit come from there.
     """
     out: list[Overlay] = []
@@ -207,6 +210,9 @@ def overlays_for(highlight: dict[str, Any], data: dict[str, Any] | None = None) 
     for mark in highlight.get("marks", []):
         x, y = _xy(mark["cell"])
         out.append(Marker(x=x, y=y, text=str(mark["text"])))
+    choices = highlight.get("choices")
+    if choices:
+        out.append(SquareChoices(cells=tuple(_xy(c) for c in choices)))
     return out
 
 
@@ -267,4 +273,5 @@ def action_cells(highlight: dict[str, Any], cap: int | None = 50) -> list[tuple[
         if highlight.get(key):
             cells.append(highlight[key])
     cells += highlight.get("cells", [])[:cap]
+    cells += highlight.get("choices", [])
     return [_xy(c) for c in cells]

@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -71,8 +74,25 @@ def _stop_on_signals(bot: BattleBot | ShardedBattleBot) -> None:
         loop.add_signal_handler(sig, close)
 
 
-async def backup_to(settings: Settings, dest: str) -> int:
+def backup_path(settings: Settings, dest: str | None, now: float) -> str | None:
+    """Return where a backup goes: the file given, else a dated file in BATTLEPOST_BACKUP_DIR, else None."""
+    if dest:
+        return dest
+    if settings.backup_dir is None:
+        return None
+    stamp = time.strftime("%Y-%m-%d-%H%M%S", time.localtime(now))
+    return str(settings.backup_dir / f"battlepost-{stamp}.sqlite3")
+
+
+async def backup_to(settings: Settings, dest: str | None) -> int:
     """Copy the database to a SQLite file: SQLite's online backup, or a full copy out of PostgreSQL."""
+    target = backup_path(settings, dest, time.time())
+    if target is None:
+        print("battlepost: say where the backup goes (`python -m bot backup FILE`), or set BATTLEPOST_BACKUP_DIR",
+              file=sys.stderr)
+        return 2
+    dest = target
+    Path(dest).parent.mkdir(parents=True, exist_ok=True)
     db = await open_database(settings.database)
     try:
         await db.backup(dest)

@@ -61,9 +61,10 @@ class LoopbackDiscord(Roster):
         settle: float = 0.03,
         quiet_after_reply: bool = True,
         ack_window: float | None = None,
+        guild_id: int | None = None,
     ) -> None:
         world = World(bot_name=bot_name)
-        super().__init__(world, LoopbackServer(world), permission_bits(bot_permissions), guild_name)
+        super().__init__(world, LoopbackServer(world), permission_bits(bot_permissions), guild_name, guild_id)
         self.builder = InteractionBuilder(world)
         # Discord forgets an interaction not answered within 3 s; tests of that set this window.
         world.ack_window = ack_window

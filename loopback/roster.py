@@ -32,22 +32,24 @@ def permission_bits(permissions: int | discord.Permissions) -> int:
 class Roster:
     """Create guilds, users, roles and channels, and tell a connected bot about them."""
 
-    def __init__(self, world: World, server: LoopbackServer, bot_permissions: int, guild_name: str) -> None:
+    def __init__(self, world: World, server: LoopbackServer, bot_permissions: int, guild_name: str,
+                 guild_id: int | None = None) -> None:
         self.world = world
         self.server = server
         self._bot_permissions = bot_permissions
         self._outbox: list[Callable[[], Awaitable[None]]] = []
         self._default_user: LoopbackUser | None = None
-        self.guild = self.add_guild(guild_name)
+        self.guild = self.add_guild(guild_name, id=guild_id)
         self.general = self.guild.channel("general")
 
-    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> LoopbackGuild:
+    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None, id: int | None = None) -> LoopbackGuild:
         """Create a guild with @everyone, a #general channel and the bot as a member with its own role.
 
-        shard=(id, count) picks the guild's id so that a bot with that many shards serves it on that shard.
+        shard=(id, count) picks the guild's id so that a bot with that many shards serves it on that shard;
+        `id` gives it a known id (a console resuming yesterday's server).
         """
         world = self.world
-        guild_id = world.new_id() if shard is None else world.new_id.on_shard(*shard)
+        guild_id = id if id is not None else world.new_id() if shard is None else world.new_id.on_shard(*shard)
         guild = LoopbackGuild(id=guild_id, name=name, owner_id=world.new_id())
         guild.roles[guild.id] = LoopbackRole(
             id=guild.id,
@@ -78,10 +80,11 @@ class Roster:
         guild: LoopbackGuild | None = None,
         roles: tuple[LoopbackRole, ...] | list[LoopbackRole] = (),
         bot: bool = False,
+        id: int | None = None,
         **permissions: bool,
     ) -> LoopbackUser:
         """Create a user in a guild (default: the test server); permission flags come via a personal role."""
-        user = LoopbackUser(id=self.world.new_id(), name=name, bot=bot)
+        user = LoopbackUser(id=id if id is not None else self.world.new_id(), name=name, bot=bot)
         self.world.users[user.id] = user
         self.join(user, guild or self.guild, roles=roles)
         if permissions:
@@ -151,10 +154,11 @@ class Roster:
         type: int = GUILD_TEXT,
         topic: str | None = None,
         parent: LoopbackChannel | None = None,
+        id: int | None = None,
     ) -> LoopbackChannel:
-        """Create a channel (or, with parent and a thread type, a thread) in a guild."""
+        """Create a channel (or, with parent and a thread type, a thread) in a guild; `id` gives a known id."""
         channel = LoopbackChannel(
-            id=self.world.new_id(),
+            id=id if id is not None else self.world.new_id(),
             name=name,
             type=type,
             guild_id=guild.id,

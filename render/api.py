@@ -28,6 +28,7 @@ from render.view import (
     MissLanding,
     MovePath,
     Overlay,
+    SquareChoices,
     TargetSquare,
 )
 
@@ -130,6 +131,8 @@ def overlay_cells(overlays: Sequence[Overlay]) -> set[XY]:
                 cells.add(o.src)
         elif isinstance(o, MissLanding):
             cells.update((o.aim, o.landed))
+        elif isinstance(o, SquareChoices):
+            cells.update(o.cells)
     return cells
 
 

@@ -23,6 +23,7 @@ from render.view import (
     Overlay,
     RangeBands,
     Reachable,
+    SquareChoices,
     TargetSquare,
     UnitToken,
 )
@@ -168,6 +169,10 @@ def _happened(view: MapView, overlays: Sequence[Overlay]) -> list[str]:
             out.append(f"Target square: {square((o.x, o.y))}.")
         elif isinstance(o, Marker):
             out.append(f"{o.text} on {square((o.x, o.y))}.")
+        elif isinstance(o, SquareChoices):
+            names = ", ".join(square(c) for c in o.cells[:25])
+            more = f" and {len(o.cells) - 25} more" if len(o.cells) > 25 else ""
+            out.append(f"{o.label}, outlined and named: {names}{more}.")
         elif isinstance(o, Reachable):
             out.append(f"{o.label or 'Reach'}: {plural(len(o.cells), 'square')} within reach (tinted).")
         elif isinstance(o, RangeBands):

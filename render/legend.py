@@ -19,6 +19,7 @@ from render.layers.structures import structure_swatches
 from render.layers.units import TokenSize, contested, draw_contested, stack_slots, stacks
 from render.palette import (
     AREA_STYLES,
+    CHOICE,
     HEALTH_GOOD,
     HEALTH_TROUGH,
     LABEL_INK,
@@ -58,6 +59,7 @@ from render.view import (
     Overlay,
     RangeBands,
     Reachable,
+    SquareChoices,
     TargetSquare,
 )
 
@@ -414,6 +416,12 @@ def _overlay_lines(palette: Palette, overlays: Sequence[Overlay]) -> list[Line]:
                 layer.rectangle(box, outline=colour, width=2)
 
         out.append(Line(area.label or "Reachable", reach))
+    for choices in (o for o in overlays if isinstance(o, SquareChoices)):
+
+        def choice(canvas: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
+            draw.rectangle(box, fill=palette(WHITE), outline=palette(CHOICE), width=2)
+
+        out.append(Line(choices.label, choice))
     out.extend(_area_lines(palette, overlays))
     # Markers carry their own text, so they need no legend line.
     return [Line("Overlays"), *out] if out else []

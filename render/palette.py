@@ -42,6 +42,7 @@ AREA_STYLES: dict[str, tuple[str, RGB]] = {
     "line": ("Line", (150, 60, 230)),
     "at_field": ("AT-field", (255, 150, 20)),
 }
+CHOICE: RGB = (20, 110, 220)  # squares a player may pick: an outline and a name tag
 LANDED: RGB = (120, 72, 30)  # where a missed shot came down
 # Range bands, nearest first: light to dark so the order reads in greyscale too.
 BAND_COLOURS: tuple[RGB, ...] = (

@@ -219,6 +219,14 @@ class Marker:
     text: str
 
 
+@dataclass(frozen=True)
+class SquareChoices:
+    """Outline and name the squares a player may choose among (a move's destinations), and only those."""
+
+    cells: tuple[XY, ...]
+    label: str = "Squares to choose"
+
+
 AREA_KINDS: frozenset[str] = frozenset({"blast", "cone", "line", "at_field"})
 
 
@@ -258,4 +266,5 @@ class RangeBands:
     label: str = ""
 
 
-Overlay = MovePath | LineOfFire | TargetSquare | Reachable | Marker | AreaOfEffect | MissLanding | RangeBands
+Overlay = (MovePath | LineOfFire | TargetSquare | Reachable | Marker | AreaOfEffect | MissLanding | RangeBands
+           | SquareChoices)

@@ -18,6 +18,7 @@ from rules.errors import (
     NotFoundError,
     NothingToUndoError,
     RulesetError,
+    did_you_mean,
 )
 from rules.homebrew import merged
 from rules.orders import Order
@@ -224,8 +225,10 @@ class Battle(Generic[U]):
         """Return the unit with this name (case-insensitive) or id, or explain which exist."""
         found = self.find_unit(name)
         if found is None:
+            close = did_you_mean(name, [u.name for u in self.units.values()])
             names = ", ".join(u.name for u in list(self.units.values())[:10])
             hint = f" Units here: {names}." if names else " This battle has no units yet."
+            hint = close + hint
             raise NotFoundError(f"There is no unit `{name}` in this battle.{hint}")
         return found
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 
 
@@ -54,3 +55,10 @@ class NothingToUndoError(GameError):
 
 class NoMapError(IllegalOrderError):
     """The battle's rule system has no map, and the command needs one."""
+
+
+def did_you_mean(wanted: str, names: list[str]) -> str:
+    """Return ` Did you mean X?` for a name close to one of these (a typo), else nothing."""
+    lowered = {n.lower(): n for n in names}
+    close = difflib.get_close_matches(wanted.strip().lower(), list(lowered), n=1, cutoff=0.75)
+    return f" Did you mean `{lowered[close[0]]}`?" if close else ""

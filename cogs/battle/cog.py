@@ -12,13 +12,16 @@ from discord.ext import commands
 
 from bot.archive import MAX_IMPORT_BYTES
 from cogs.battle.log import LogPageButton, log_message
-from cogs.battle.rules_text import imported_embed, rules_embeds
+from cogs.battle.rules_pages import RulesPageButton, rules_message
+from cogs.battle.rules_text import imported_embed
 from cogs.common.attachments import read_text
 from cogs.common.autocomplete import constant_choices, ruleset_choices
-from cogs.common.context import actor_of, battle_here, channel_key, member_check, service_of
+from cogs.common.context import actor_of, battle_here, battle_to_read, channel_key, member_check, service_of
 from cogs.common.embeds import INFO, outcome_embed, safe
 from cogs.common.replies import defer, reply
 from cogs.common.systems import front_end
+from cogs.gm.ending import ask_to_end
+from cogs.turn.text import turn_embed
 from rules import orders as o
 from rules.battle import Battle, board_size
 from rules.errors import GameError, NotAllowedError
@@ -40,7 +43,26 @@ def rule_overrides(ruleset: str, text: str) -> list[tuple[str, str]]:
         pairs.append((key.strip(), value.strip()))
     return pairs
 
+FIELD_MAX = 1024
+INFO_BUDGET = 5600  # of the embed's 6,000 characters, what the description and the sides may take
 
+
+def fit_lines(lines: list[str], total: int, budget: int) -> str:
+    """Join as many lines as fit in `budget` characters, then say how many of `total` are not shown."""
+    shown: list[str] = []
+    used = 0
+    for line in lines:
+        more = f"\u2026 and {total - len(shown)} more (/unit info shows any unit)"
+        if used + len(line) + 1 + len(more) > budget:
+            break
+        shown.append(line)
+        used += len(line) + 1
+    if total > len(shown):
+        shown.append(f"\u2026 and {total - len(shown)} more (/unit info shows any unit)")
+    return "\n".join(shown)[:budget]
+
+
+@app_commands.guild_only()
 class BattleCog(commands.GroupCog, group_name="battle", group_description="Create and run battles"):
     """Create, list, inspect, start and end battles."""
 
@@ -50,11 +72,11 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
 
     async def cog_load(self) -> None:
         """Accept the log's page buttons, also on messages older than this process."""
-        self.bot.add_dynamic_items(LogPageButton)
+        self.bot.add_dynamic_items(LogPageButton, RulesPageButton)
 
     async def cog_unload(self) -> None:
         """Forget the log's page buttons."""
-        self.bot.remove_dynamic_items(LogPageButton)
+        self.bot.remove_dynamic_items(LogPageButton, RulesPageButton)
 
     @app_commands.command(name="new", description="Start a new battle in this channel (you become its GM)")
     @app_commands.describe(
@@ -131,9 +153,11 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
                     ephemeral=True)
 
     @app_commands.command(name="info", description="Show this channel's battle: ruleset, round, sides and units")
-    async def info(self, interaction: discord.Interaction) -> None:
-        """Describe the battle of this channel."""
-        record = await battle_here(interaction)
+    @app_commands.describe(battle_id="A battle's number from /battle list (an ended one too); default: this channel's")
+    @app_commands.rename(battle_id="battle")
+    async def info(self, interaction: discord.Interaction, battle_id: app_commands.Range[int, 1] | None = None) -> None:
+        """Describe the battle of this channel (or the last that ended here, or one by number)."""
+        record = await battle_to_read(interaction, battle_id)
         battle = await service_of(interaction).load(record)
         embed = discord.Embed(title=safe(battle.name), colour=INFO)
         own = front_end(battle)
@@ -144,9 +168,14 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
             f"Status **{battle.status}**" + (f" \u00b7 {stage}" if stage else "")
             + f"\nGM: <@{record.created_by}>"
         )
-        fields = own.info_fields(battle) if own.info_fields is not None else side_fields(battle)
-        for name, value in fields:
-            embed.add_field(name=name, value=value, inline=False)
+        if own.info_fields is not None:
+            for name, value in own.info_fields(battle):
+                embed.add_field(name=name, value=value, inline=False)
+        else:
+            # Each side gets an equal share of the embed's 6,000 characters, and at most a field's 1,024.
+            share = min(FIELD_MAX, (INFO_BUDGET - len(embed.description or "")) // max(1, len(battle.sides)))
+            for name, lines, total in side_lines(battle):
+                embed.add_field(name=name[:256], value=fit_lines(lines, total, share) or "no units", inline=False)
         embed.set_footer(text=f"battle #{record.id} \u00b7 version {record.version}")
         await reply(interaction, embed=embed)
 
@@ -155,16 +184,18 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         """Start the battle of this channel."""
         await self._gm_order(interaction, o.Start())
 
-    @app_commands.command(name="end", description="End the battle in this channel (GM)")
+    @app_commands.command(name="end", description="End the battle in this channel and post its summary (GM; asks first)")
     async def end(self, interaction: discord.Interaction) -> None:
-        """End the battle of this channel."""
-        await self._gm_order(interaction, o.End())
+        """Ask to end the battle of this channel; once confirmed, post its summary (the same as /gm end)."""
+        await ask_to_end(interaction)
 
     @app_commands.command(name="log", description="Read the battle's orders, newest first, with their dice and effects")
-    @app_commands.describe(page="Page to open (1 is the newest orders)")
-    async def log(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100_000] = 1) -> None:
-        """Show one page of the log, privately (hidden rolls only to the GM)."""
-        record = await battle_here(interaction)
+    @app_commands.describe(page="Page to open (1 is the newest orders)",
+                           battle="A battle's number from /battle list (an ended one too); default: this channel's")
+    async def log(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100_000] = 1,
+                  battle: app_commands.Range[int, 1] | None = None) -> None:
+        """Show one page of the log, privately (hidden rolls only to the GM); ended battles stay readable."""
+        record = await battle_to_read(interaction, battle)
         service = service_of(interaction)
         actor = actor_of(interaction)
         gm = await service.is_gm(actor, record)
@@ -172,9 +203,10 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         await reply(interaction, embed=embed, view=view, ephemeral=True)
 
     @app_commands.command(name="export", description="Get the whole battle as a JSON file: setup, every order and its dice (GM)")
-    async def export(self, interaction: discord.Interaction) -> None:
-        """Send the GM the battle's export file, privately (it holds hidden rolls)."""
-        record = await battle_here(interaction)
+    @app_commands.describe(battle="A battle's number from /battle list (an ended one too); default: this channel's")
+    async def export(self, interaction: discord.Interaction, battle: app_commands.Range[int, 1] | None = None) -> None:
+        """Send the GM the battle's export file, privately (it holds hidden rolls); ended battles too."""
+        record = await battle_to_read(interaction, battle)
         service = service_of(interaction)
         document = await service.export_battle(actor_of(interaction), record)
         await defer(interaction, ephemeral=True)
@@ -224,12 +256,13 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
     rules = app_commands.Group(name="rules", description="The rule constants and homebrew tables of this battle")
 
     @rules.command(name="show", description="List this battle's rule constants and homebrew rows (terrain, features, M42 actions)")
-    async def rules_show(self, interaction: discord.Interaction) -> None:
-        """List the rule constants, with the GM's overrides, and the homebrew rows, only to you."""
+    @app_commands.describe(page="Page to open (the list is long; buttons turn the pages)")
+    async def rules_show(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100] = 1) -> None:
+        """List the homebrew rows and the rule constants, with the GM's overrides, only to you."""
         record = await battle_here(interaction)
         battle = await service_of(interaction).load(record)
-        for embed in rules_embeds(battle):
-            await reply(interaction, embed=embed, ephemeral=True)
+        embed, view = rules_message(battle, record.id, page)
+        await reply(interaction, embed=embed, view=view, ephemeral=True)
 
     @rules.command(name="import", description="Bring in homebrew terrain, features or M42 actions from a TOML table (GM)")
     @app_commands.describe(file="[[terrain]], [[feature]] or M42 [[action]] tables (docs/homebrew.md); replaces the "
@@ -259,18 +292,22 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         await defer(interaction)
         png = await service.render(result.battle, full=True, battle_id=record.id) if render_map else None
         assert result.outcome is not None
-        await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name), png=png)
+        # Starting the battle rolls initiative and calls the first turn: the turn words say so.
+        embed = (turn_embed(result.outcome, result.battle, actor_name=interaction.user.display_name)
+                 if order.kind == "start" else outcome_embed(result.outcome, battle_name=result.battle.name))
+        await reply(interaction, embed=embed, png=png)
 
 
-def side_fields(battle: Battle) -> list[tuple[str, str]]:
-    """Return each side's units for /battle info: name, square on a map, summary line and owner."""
-    fields = []
+def side_lines(battle: Battle) -> list[tuple[str, list[str], int]]:
+    """Return each side's units for /battle info: its name, a line per unit (square on a map, summary, owner), and how many."""
+    out = []
     for side in battle.sides:
+        units = [u for u in battle.iter_units() if u.side == side.name]
         lines = []
-        for u in [u for u in battle.iter_units() if u.side == side.name][:15]:
+        for u in units[:15]:
             where = f" on {u.cell}" if battle.system.has_map else ""
             summary = u.summary_line()
             owner = f" <@{u.owner}>" if u.owner else ""
             lines.append(f"{safe(u.name)}{where}" + (f" \u00b7 {safe(summary)}" if summary else "") + owner)
-        fields.append((safe(side.name), "\n".join(lines) or "no units"))
-    return fields
+        out.append((safe(side.name), lines, len(units)))
+    return out

@@ -11,6 +11,7 @@ from bot.service import SYSTEM_USER_ID, BattleRecord, EventRecord
 from cogs.common.components import battle_and_actor, guarded
 from cogs.common.context import service_of
 from cogs.common.embeds import INFO, safe
+from cogs.common.words import command_text
 from cogs.turn.text import effect_sentence
 from rules.battle import Battle
 from rules.effects import load_effects
@@ -38,13 +39,31 @@ def _rolls(outcome: dict[str, Any]) -> str:
     return ("\U0001f3b2 " + "; ".join(parts)) if parts else ""
 
 
-def _effects(outcome: dict[str, Any], battle: Battle) -> str:
+def _attack(outcome: dict[str, Any]) -> str | None:
+    """Say what an attack did: whom it aimed at with what, hit or miss, and where a miss came down."""
+    data = outcome.get("data", {})
+    if "unit" not in data or "weapon" not in data:
+        return None
+    highlight = outcome.get("highlight", {})
+    hit = bool(highlight.get("hit"))
+    what = (f"the bridge on {data.get('at')}" if data.get("kind") == "bridge"
+            else safe(data["target"]) if data.get("target") else str(data.get("at", "")))
+    verb = "strikes" if data.get("kind") == "melee" else "fires at"
+    line = f"{safe(data['unit'])} {verb} {what} with the {safe(data['weapon'])}: {'hit' if hit else 'miss'}"
+    landed = highlight.get("landed")
+    if not hit and landed and landed != highlight.get("target"):
+        line += f"; it came down on {landed}"
+    return line + "."
+
+
+def _effects(kind: str, outcome: dict[str, Any], battle: Battle) -> str:
     effects = load_effects(outcome.get("effects", []), battle.system.effect_kinds)
     data = outcome.get("data", {})
-    lines = [effect_sentence(e, data) for e in effects[:MAX_EFFECTS]]
+    lines = [_attack(outcome)] if kind == "attack" else []
+    lines += [effect_sentence(e, data, battle) for e in effects[:MAX_EFFECTS]]
     if len(effects) > MAX_EFFECTS:
         lines.append(f"(+{len(effects) - MAX_EFFECTS} more)")
-    return " ".join(lines)
+    return " ".join(line for line in lines if line)
 
 
 def _secret_standing(event: EventRecord, battle: Battle, viewer: int) -> bool:
@@ -74,8 +93,12 @@ def event_line(event: EventRecord, battle: Battle, *, gm: bool, viewer: int) -> 
         body = "set a standing order (kept secret)"
     else:
         tag = "\U0001f512 " if event.hidden else ""
-        details = " \u00b7 ".join(p for p in (_rolls(outcome), _effects(outcome, battle)) if p)
-        body = f"{tag}`{safe(event.order_text)[:120]}`" + (f"\n\u2003{details}" if details else "")
+        said = _effects(event.kind, outcome, battle)
+        # What happened, in words; the command itself only when the rules recorded nothing to say.
+        body = tag + (said or f"`{safe(command_text(event.order_text))[:120]}`")
+        rolls = _rolls(outcome)
+        if rolls:
+            body += f"\n\u2003{rolls}"
     line = f"{head} {body}"
     if len(line) > LINE_MAX:
         line = line[: LINE_MAX - 1] + "\u2026"

@@ -22,7 +22,7 @@ def constant_lines(battle: Battle) -> list[str]:
     for c in list_constants(battle):
         mark = f" (default {c['default']})" if c["overridden"] else ""
         ruling = f" [{c['ruling']}]" if c["ruling"] else ""
-        lines.append(f"`{c['key']}` = **{c['value']}**{mark}{ruling}: {c['doc']}")
+        lines.append(f"`{c['key']}` = **{safe(c['value'])}**{mark}{ruling}: {safe(c['doc'])}")
     return lines
 
 
@@ -84,37 +84,3 @@ def imported_embed(battle: Battle, filename: str) -> discord.Embed:
     return embed
 
 
-def _fields(title: str, lines: list[str]) -> list[tuple[str, str]]:
-    """Pack lines into fields of at most FIELD_CHARS characters; the section title names the first."""
-    out: list[tuple[str, str]] = []
-    chunk: list[str] = []
-    size = 0
-    for line in (ln if len(ln) <= FIELD_CHARS else ln[: FIELD_CHARS - 1] + "\u2026" for ln in lines):
-        if chunk and size + len(line) + 1 > FIELD_CHARS:
-            out.append((title if not out else "\u200b", "\n".join(chunk)))
-            chunk, size = [], 0
-        chunk.append(line)
-        size += len(line) + 1
-    if chunk:
-        out.append((title if not out else "\u200b", "\n".join(chunk)))
-    return out
-
-
-def rules_embeds(battle: Battle) -> list[discord.Embed]:
-    """Return the constants and homebrew rows as embeds, as many as it takes to keep each within the limits."""
-    sections = [("Rule constants", constant_lines(battle)), *homebrew_sections(battle)]
-    fields = [f for title, lines in sections for f in _fields(title, lines)]
-    embeds: list[discord.Embed] = []
-    current: discord.Embed | None = None
-    size = 0
-    for name, value in fields:
-        if current is None or len(current.fields) >= MAX_FIELDS or size + len(name) + len(value) > EMBED_CHARS:
-            current = discord.Embed(title=f"Rules of this battle: {battle.ruleset_id}"
-                                          + (f" ({len(embeds) + 1})" if embeds else ""), colour=INFO)
-            embeds.append(current)
-            size = 0
-        current.add_field(name=name, value=value, inline=False)
-        size += len(name) + len(value)
-    embeds[-1].set_footer(text="A GM changes a constant with /battle rules set key value, and brings in homebrew "
-                               "rows with /battle rules import (docs/homebrew.md)")
-    return embeds

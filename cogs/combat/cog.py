@@ -12,7 +12,9 @@ from cogs.combat.post import post_order
 from cogs.combat.preview import range_embed
 from cogs.common.autocomplete import unit_choices
 from cogs.common.autocomplete_combat import target_choices, weapon_choices
+from cogs.common.confirm import ask
 from cogs.common.context import battle_here, service_of
+from cogs.common.embeds import safe
 from cogs.common.replies import defer, reply
 from cogs.common.systems import front_end
 from cogs.common.transformers import CellArg
@@ -31,6 +33,20 @@ LOCATIONS = [
 ]
 
 
+def allies_hit(battle: Battle, order: Attack) -> list[Unit]:
+    """Return the attacker's allies that an attack aims at: the target unit, or the units on the square."""
+    attacker = battle.find_unit(order.unit)
+    if attacker is None:
+        return []  # the rules say which unit is missing
+    aimed: list[Unit] = []
+    if order.target and order.target.lower() != "bridge":
+        found = battle.find_unit(order.target)
+        aimed = [found] if found is not None else []
+    elif order.at is not None and battle.on_map(order.at):
+        aimed = battle.units_at(order.at)
+    return [u for u in aimed if u.id != attacker.id and not battle.enemies(attacker, u)]
+
+
 def any_weapon(battle: Battle, name: str, user_id: int) -> tuple[Unit, Weapon]:
     """Find a weapon by name on the map, the user's own units first, for a preview from a bare square."""
     units = sorted(battle.iter_units(), key=lambda u: u.owner != user_id)
@@ -47,6 +63,7 @@ class CombatCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
+    @app_commands.guild_only()
     @app_commands.command(name="attack", description="Attack with one of your unit's weapons: a unit, or a square")
     @app_commands.describe(
         unit="Your attacking unit",
@@ -80,8 +97,18 @@ class CombatCog(commands.Cog):
             raise GameError(f"`mode` is for Combat Action fire; {battle.system.name} attacks take none.")
         order = Attack(unit=unit, weapon=weapon, target=(target or "").strip(), at=at, adjust=adjust,
                        called=called.value if called else "")
+        record = await battle_here(interaction)
+        battle = await service_of(interaction).load(record)
+        friends = allies_hit(battle, order)
+        if friends:
+            names = ", ".join(f"**{safe(u.name)}**" for u in friends[:10])
+            await ask(interaction, record.id, "orders", "Attack your own side?",
+                      f"This attack aims at {names}, on {safe(friends[0].side)}'s side like "
+                      f"{safe(battle.unit(unit).name)}. Go ahead only if you mean it.", [order], "Attack anyway")
+            return
         await post_order(interaction, order)
 
+    @app_commands.guild_only()
     @app_commands.command(name="range", description="Preview a shot without rolling: distance, range band, modifiers")
     @app_commands.describe(
         to="Square to aim at, like P10",

@@ -1,18 +1,21 @@
-"""Run a combat order through the table service and post its outcome, with the map when it shows something."""
+"""Run a combat order through the table service and post its outcome, with the map when it shows something.
+
+The answer carries the unit's next actions as buttons.
+"""
 
 from __future__ import annotations
 
 import discord
 
 from bot.service import Result
+from cogs.common.action_panel import next_step
 from cogs.common.context import actor_of, battle_here, service_of
+from cogs.common.embeds import with_note
 from cogs.common.embeds_combat import combat_embed
+from cogs.common.mapfiles import draws_something
 from cogs.common.replies import defer, reply
 from cogs.common.systems import system_embed
 from rules.orders import Order
-
-# Highlight keys that draw something on the map; an outcome marking only its actor needs no picture.
-DRAWN = ("line", "target", "path", "marks")
 
 
 async def post_order(interaction: discord.Interaction, order: Order) -> Result:
@@ -25,10 +28,12 @@ async def post_order(interaction: discord.Interaction, order: Order) -> Result:
     assert outcome is not None  # execute always returns the outcome of the order it applied
     await defer(interaction)
     png = None
-    if any(outcome.highlight.get(key) for key in DRAWN):
+    if draws_something(outcome.highlight):
         png = await service.render(result.battle, outcome=outcome, battle_id=record.id)
     name = interaction.user.display_name
     embed = system_embed(outcome, result.battle, name) or combat_embed(
         outcome, result.battle, battle_name=result.battle.name, actor_name=name)
-    await reply(interaction, embed=embed, png=png)
+    after, note = await next_step(service, actor_of(interaction), result, getattr(order, "unit", None), name)
+    with_note(embed, note)
+    await reply(interaction, embed=embed, png=png, view=after)
     return result

@@ -13,6 +13,7 @@ from rules.coords import Cell
 from rules.systems.strategic.actions.battlefield import DetectTraps, TriggerTrap
 
 
+@app_commands.guild_only()
 class TrapCog(commands.GroupCog, group_name="trap", group_description="Spring your side's traps, find the enemy's"):
     """Trigger and detect Bakelite Traps and Fire Traps."""
 

@@ -9,9 +9,11 @@ from typing import Any
 
 import discord
 
-from bot.service import Actor, BattleRecord
+from bot.service import Actor, BattleRecord, TableService
 from bot.tree import send_error, user_message
 from cogs.common.context import actor_of, service_of
+from rules.errors import NotAllowedError
+from rules.units import Unit
 
 log = logging.getLogger(__name__)
 
@@ -40,3 +42,9 @@ async def battle_and_actor(interaction: discord.Interaction, battle_id: int) -> 
         return record, Actor(user_id=user.id, guild_id=record.guild_id, name=user.display_name)
     actor = actor_of(interaction)
     return await service.get_battle(actor.guild_id, battle_id), actor
+
+
+async def require_commander(service: TableService, actor: Actor, record: BattleRecord, unit: Unit) -> None:
+    """Refuse anyone but the unit's player and the GM a unit's buttons."""
+    if unit.owner != actor.user_id and not await service.is_gm(actor, record):
+        raise NotAllowedError(f"{unit.name} is not yours to command; only its player or the GM can use its buttons.")

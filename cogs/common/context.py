@@ -8,7 +8,7 @@ import discord
 
 from bot.members import MemberCheck
 from bot.service import Actor, BattleRecord, TableService
-from rules.errors import GameError
+from rules.errors import GameError, NotFoundError
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +42,23 @@ async def battle_here(interaction: discord.Interaction) -> BattleRecord:
     """Return the battle of the interaction's channel or thread, or explain how to start one."""
     actor = actor_of(interaction)
     return await service_of(interaction).battle_here(actor.guild_id, channel_key(interaction))
+
+
+async def battle_to_read(interaction: discord.Interaction, battle_id: int | None = None) -> BattleRecord:
+    """Return a battle to read: the one named by id, else this channel's, else the last one that ended here."""
+    actor = actor_of(interaction)
+    service = service_of(interaction)
+    if battle_id is not None:
+        return await service.get_battle(actor.guild_id, battle_id)
+    try:
+        return await service.battle_here(actor.guild_id, channel_key(interaction))
+    except NotFoundError:
+        here = channel_key(interaction)
+        ended = [b for b in await service.list_battles(actor.guild_id, include_ended=True)
+                 if (b.thread_id or b.channel_id) == here and b.status == "ended"]
+        if not ended:
+            raise
+        return await service.get_battle(actor.guild_id, max(ended, key=lambda b: b.updated_at).id)
 
 
 def member_check(interaction: discord.Interaction) -> MemberCheck:

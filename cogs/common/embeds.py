@@ -12,6 +12,7 @@ import rules.systems.combat_action.effects as combat_action
 import rules.systems.m42.effects as m42
 import rules.systems.strategic.effects as strategic
 import rules.systems.surface.effects as surface
+from cogs.common.words import footer_text, plural
 from rules.effects import Effect
 from rules.outcome import Outcome
 
@@ -70,10 +71,14 @@ def effect_line(effect: Effect) -> str:
 
 
 def plain_line(effect: Effect) -> str:
-    """Return an effect no sentence words as its kind and fields (`ice melted: cell C3, terrain water`)."""
-    kind = effect.kind.replace("_", " ")
-    details = ", ".join(f"{k} {safe(v)}" for k, v in effect.to_dict().items() if k != "type")
-    return f"{kind}: {details}" if details else kind
+    """Return an effect no sentence words as its kind, who and where (`Eva-01: frozen in on C3`)."""
+    # An effect without its own sentence still reads as words: its kind, then who and where.
+    fields = effect.to_dict()
+    who = safe(fields.get("unit") or fields.get("side") or "")
+    where = safe(fields.get("cell") or fields.get("at") or fields.get("to") or "")
+    text = effect.kind.replace("_", " ")
+    on = f" on {where}" if where else ""
+    return f"{who}: {text}{on}" if who else f"{text.capitalize()}{on}"
 
 
 def _moved(e: strategic.Moved | combat_action.Moved) -> str:
@@ -121,14 +126,14 @@ def _edges_set(e: core.EdgesSet) -> str:
 
 def _resolved(e: surface.Resolved) -> str:
     levels = ", ".join(f"{safe(side)} {level}" for side, level in e.levels.items())
-    return f"The engagement is fought over {e.rounds} round(s): {levels}"
+    return f"The engagement is fought over {plural(e.rounds, 'round')}: {levels}"
 
 
 # One sentence per effect class; an effect of a kind not here reads as its kind and fields.
 LINES: dict[type[Effect], Callable[[Any], str]] = {
     strategic.Moved: _moved,
     combat_action.Moved: _moved,
-    core.Painted: lambda e: f"{e.cells} square(s) painted {safe(e.terrain)}",
+    core.Painted: lambda e: f"{plural(e.cells, 'square')} painted {safe(e.terrain)}",
     strategic.UnitAdded: _unit_added,
     combat_action.UnitAdded: _unit_added,
     m42.UnitAdded: _unit_added,
@@ -141,9 +146,9 @@ LINES: dict[type[Effect], Callable[[Any], str]] = {
     m42.ActionTaken: _action_taken,
     m42.Placed: lambda e: f"{safe(e.unit)}'s models now stand on {spots(list(e.models))}",
     core.EdgesSet: _edges_set,
-    core.EdgesCleared: lambda e: f"Obstacles taken off {e.count} side(s): {spots(list(e.edges))}",
-    m42.Road: lambda e: f"Road laid on {e.cells} square(s)" if e.on else f"Road lifted from {e.cells} square(s)",
-    m42.Floors: lambda e: f"{e.cells} square(s) now have {e.floors} floor(s)",
+    core.EdgesCleared: lambda e: f"Obstacles taken off {plural(e.count, 'side')}: {spots(list(e.edges))}",
+    m42.Road: lambda e: f"Road {'laid on' if e.on else 'lifted from'} {plural(e.cells, 'square')}",
+    m42.Floors: lambda e: f"{plural(e.cells, 'square')} now {'has' if e.cells == 1 else 'have'} {plural(e.floors, 'floor')}",
     # Surface Combat plays game turns of secret plans, not rounds.
     surface.BattleStarted: lambda e: (f"Game turn {e.turn} begins: each side commits its secret pre-battle plan "
                                       f"with /surface plan."),
@@ -183,8 +188,13 @@ def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -
     if outcome.rolls:
         rolls = "\n".join(roll_line(r.to_dict()) for r in outcome.rolls[:15])
         embed.add_field(name="Dice", value=rolls[:1024], inline=False)
-    footer = f"{battle_name} \u00b7 {outcome.order}"
-    if actor_name:
-        footer = f"{actor_name} \u00b7 {footer}"
-    embed.set_footer(text=footer[:2048])
+    embed.set_footer(text=footer_text(battle_name, outcome.order, actor_name)[:2048])
+    return embed
+
+
+def with_note(embed: discord.Embed, note: str) -> discord.Embed:
+    """Add a note under an embed's description (what followed the order), within Discord's 4,096 characters."""
+    if note:
+        text = f"{embed.description}\n\n{note}" if embed.description else note
+        embed.description = text if len(text) <= 4096 else text[:4095] + "\u2026"
     return embed

@@ -19,6 +19,7 @@ from cogs.common.embeds_damage import (
     roster,
 )
 from cogs.common.fields import EmbedFields as _Fields
+from cogs.common.words import footer_text
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.core_effects import TURN_EFFECTS
@@ -124,10 +125,7 @@ def _finish(embed: discord.Embed, fields: _Fields, outcome: Outcome, effects: li
         fields.add("Dice", _dice_lines(outcome))
     if fields.dropped or fields.cut:
         embed.description = ((embed.description or "") + "\n*Some details did not fit here; the battle's event log keeps every roll.*")[:4096]
-    footer = f"{battle_name} \u00b7 {outcome.order}"
-    if actor_name:
-        footer = f"{actor_name} \u00b7 {footer}"
-    embed.set_footer(text=footer[:180])
+    embed.set_footer(text=footer_text(battle_name, outcome.order, actor_name)[:180])
     return embed
 
 

@@ -8,6 +8,7 @@ import rules.core_effects as core
 import rules.systems.m42.effects as m42
 import rules.systems.strategic.effects as strategic
 from cogs.common.embeds import INFO, MAX_LINES, effect_line, outcome_embed, safe, signed
+from cogs.common.words import footer_text
 from rules.effects import Effect
 from rules.outcome import Outcome
 
@@ -80,9 +81,7 @@ def setup_embed(outcome: Outcome, *, battle_name: str, extra: list[str] | None =
         embed.title = f"{title}: {safe(outcome.actor)}" if outcome.actor else title
     lines = [setup_effect_line(e) for e in outcome.effects] + list(extra or [])
     embed.description = "\n".join(lines[:MAX_LINES]) or None
-    # A map import's order carries the whole file; the footer names only the order's kind then.
-    order = outcome.order if len(outcome.order) <= 200 and "\n" not in outcome.order else outcome.kind
-    embed.set_footer(text=f"{battle_name} \u00b7 {order}"[:2048])
+    embed.set_footer(text=footer_text(battle_name, outcome.order)[:2048])
     return embed
 
 

@@ -9,6 +9,13 @@ import discord
 from bot.service import MapImage
 
 MAP_NAME = "map.png"
+# Highlight keys that draw something on the map; an outcome marking only its actor needs no picture.
+DRAWN = ("line", "target", "path", "marks")
+
+
+def draws_something(highlight: dict[str, object]) -> bool:
+    """Return whether an outcome's highlight is worth a map (a path, a shot, a target or marks)."""
+    return any(highlight.get(key) for key in DRAWN)
 
 
 def map_file(image: MapImage | None, name: str = MAP_NAME) -> discord.File | None:

@@ -7,11 +7,13 @@ the channel instead: what an order did is never left unannounced.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 
 from bot.answers import PRIVATE_THINKING, answer_lock
 from bot.service import MapImage
+from cogs.common.fit import fit
 from cogs.common.map_button import with_map_button
 from cogs.common.mapfiles import MAP_NAME, map_file
 
@@ -20,7 +22,7 @@ log = logging.getLogger(__name__)
 NO_PINGS = discord.AllowedMentions.none()
 POSTED_NOTE = "Done: the result is posted in the channel."
 
-__all__ = ["MAP_NAME", "NO_PINGS", "defer", "map_file", "reply"]
+__all__ = ["MAP_NAME", "NO_PINGS", "defer", "map_file", "reply", "send"]
 
 
 async def reply(
@@ -38,6 +40,8 @@ async def reply(
     A map goes in as an attachment with its alt text; a map cropped around the action gets a
     Whole map button. Should a public answer fail, its result is posted in the channel instead.
     """
+    if embed is not None:
+        fit(embed)
     if embed is not None and png is not None:
         embed.set_image(url=f"attachment://{MAP_NAME}")
     if png is not None and png.cropped and png.battle_id is not None:
@@ -94,3 +98,30 @@ async def close_thinking(interaction: discord.Interaction, content: str) -> None
     """Fill a private 'thinking' message with a note, so the next reply() posts for everyone."""
     interaction.extras.pop(PRIVATE_THINKING, None)
     await interaction.edit_original_response(content=content)
+
+
+async def send(target: discord.abc.Messageable, *, content: str | None = None, embed: discord.Embed | None = None,
+               png: MapImage | None = None, view: discord.ui.View | None = None,
+               mentions: discord.AllowedMentions = NO_PINGS) -> discord.Message:
+    """Send a message with the map (shown in the embed, its alt text on the file) and explicit mentions."""
+    kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions}
+    if embed is not None:
+        kwargs["embed"] = fit(embed)
+    if png is not None:
+        kwargs["file"] = map_file(png)
+        if embed is not None:
+            embed.set_image(url=f"attachment://{MAP_NAME}")
+        if png.cropped and png.battle_id is not None:
+            view = with_map_button(view, png.battle_id)
+    if view is not None:
+        kwargs["view"] = view
+    return await target.send(**kwargs)
+
+
+async def echo_from_dm(interaction: discord.Interaction, channel_id: int, guild_id: int, *,
+                       embed: discord.Embed, png: MapImage | None = None) -> None:
+    """Post in the battle's channel what a player did from a direct message, for everyone to read."""
+    if interaction.guild_id is not None:
+        return
+    channel = interaction.client.get_partial_messageable(channel_id, guild_id=guild_id)
+    await send(channel, embed=embed.copy(), png=png)

@@ -45,6 +45,7 @@ def feature_line(view: FeatureView) -> str:
     return " \u00b7 ".join(parts)
 
 
+@app_commands.guild_only()
 class FeatureCog(commands.GroupCog, group_name="feature",
                  group_description="Artificial features: walls, trenches, minefields, bridges and traps"):
     """Buy, place, remove and list artificial features, and set feature point pools."""

@@ -20,7 +20,8 @@ from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import INFO
 from cogs.common.replies import defer, reply
 from cogs.common.transformers import CellArg
-from cogs.gm.summary import SET_FIELDS, end_embed, hidden_roll_embed, reveal_embed, undo_embed
+from cogs.gm.ending import ask_to_end
+from cogs.gm.summary import SET_FIELDS, hidden_roll_embed, reveal_embed, undo_embed
 from cogs.turn.text import clock_summary, deadline_line, turn_embed
 from rules import orders as o
 from rules.systems.strategic.actions.battlefield import Freeze
@@ -154,14 +155,8 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
 
     @app_commands.command(name="end", description="End the battle and post its summary: rounds, survivors, casualties")
     async def end(self, interaction: discord.Interaction) -> None:
-        """End the battle with a summary."""
-        service, actor, record = await self._gm(interaction, "end the battle")
-        result = await service.execute(actor, record, o.End(), render=False)
-        await defer(interaction)
-        orders = await service.db.events.count(record.id)
-        png = await service.render(result.battle, full=True, battle_id=record.id)
-        embed = end_embed(result.battle, orders)
-        await reply(interaction, embed=embed, png=png)
+        """Ask to end the battle; once confirmed, post its summary (the same as /battle end)."""
+        await ask_to_end(interaction)
 
     # --- the clock ----------------------------------------------------------
 

@@ -39,6 +39,7 @@ Inches = app_commands.Range[float, 0.0, MAX_INCHES]
 StyleName = Literal["river-valley", "city", "mountains", "forest", "coast", "islands"]
 
 
+@app_commands.guild_only()
 class MapCog(commands.GroupCog, group_name="map", group_description="Show the battle map, paint terrain, walls, roads and floors, import and export it"):
     """Show the map (as a picture or as text), paint terrain, and bring whole maps in and out."""
 

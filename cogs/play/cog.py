@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.common.action_panel import next_step
+from cogs.common.actions import cheapest_move
 from cogs.common.autocomplete import move_mode_choices, unit_choices
 from cogs.common.autocomplete_combat import stat_choices
 from cogs.common.context import actor_of, battle_here, channel_key, service_of
-from cogs.common.embeds import INFO, outcome_embed, roll_line, safe
+from cogs.common.embeds import INFO, outcome_embed, roll_line, safe, with_note
 from cogs.common.embeds_combat import combat_embed
 from cogs.common.replies import defer, reply
 from cogs.common.systems import move_mode, require_map, system_embed
@@ -26,13 +30,14 @@ class PlayCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
+    @app_commands.guild_only()
     @app_commands.command(name="move", description="Move your unit; leave out `to` to see where it can go")
     @app_commands.describe(unit="Your unit", to="Destination square, like E5",
-                           mode="How to move: the battle's rule system offers its modes (default: its usual one)")
+                           mode="How to move (the battle's rule system offers its modes); left out, the cheapest that reaches the square")
     @app_commands.autocomplete(unit=unit_choices, mode=move_mode_choices)
     async def move(self, interaction: discord.Interaction, unit: str, to: CellArg | None = None,
                    mode: str | None = None) -> None:
-        """Move a unit along the cheapest legal path, or show its reach."""
+        """Move a unit along the cheapest legal path (by the cheapest mode, unless told), or show its reach."""
         record = await battle_here(interaction)
         require_map(record.ruleset, "move a unit to a square")
         service = service_of(interaction)
@@ -51,15 +56,26 @@ class PlayCog(commands.Cog):
             embed = discord.Embed(title=f"Where {safe(target.name)} can go", description="\n".join(lines), colour=INFO)
             await reply(interaction, embed=embed, png=png, ephemeral=True)
             return
-        result = await service.execute(actor, record, o.Move(unit=unit, to=to, mode=chosen), render=False)
+        order: o.Order = o.Move(unit=unit, to=to, mode=chosen)
+        cheapest = None
+        if mode is None:
+            cheapest = await asyncio.to_thread(cheapest_move, battle, battle.unit(unit), to)
+            order = cheapest or order
+        result = await service.execute(actor, record, order, render=False)
         await defer(interaction)
         assert result.outcome is not None
         moved = await service.render(result.battle, outcome=result.outcome, battle_id=record.id)
         name = interaction.user.display_name
         embed = system_embed(result.outcome, result.battle, name) or outcome_embed(
             result.outcome, battle_name=result.battle.name, actor_name=name)
-        await reply(interaction, embed=embed, png=moved)
+        after, note = await next_step(service, actor, result, unit, name)
+        with_note(embed, note)
+        if cheapest is not None:
+            note = f"*{str(getattr(cheapest, 'mode', '')).title()}: the cheapest move that reaches {to}.*"
+            embed.description = f"{note}\n{embed.description or ''}"[:4096]
+        await reply(interaction, embed=embed, png=moved, view=after)
 
+    @app_commands.guild_only()
     @app_commands.command(name="act", description="Make a d100 test for your unit: a characteristic or a skill")
     @app_commands.describe(unit="Your unit", stat="Characteristic or skill to test (the unit's skills are offered)",
                            modifier="Modifier the GM allowed, -100 to +100", reason="What the test is for")
@@ -75,10 +91,14 @@ class PlayCog(commands.Cog):
         if record.status == "setup":
             # Before the battle starts there are no turns or conditions; the plain test lets a GM roll in setup.
             order = o.SkillTest(unit=unit, stat=key, modifier=modifier, reason=reason[:100])
-        result = await service.execute(actor_of(interaction), record, order, render=False)
+        actor = actor_of(interaction)
+        result = await service.execute(actor, record, order, render=False)
         assert result.outcome is not None
-        await reply(interaction, embed=combat_embed(result.outcome, result.battle, battle_name=result.battle.name,
-                                                    actor_name=interaction.user.display_name))
+        embed = combat_embed(result.outcome, result.battle, battle_name=result.battle.name,
+                             actor_name=interaction.user.display_name)
+        after, note = await next_step(service, actor, result, unit, interaction.user.display_name)
+        with_note(embed, note)
+        await reply(interaction, embed=embed, view=after)
 
     @app_commands.command(name="roll", description="Roll dice in the open, like 2d10+5, d%, 4d6kh3 or 1d20 adv")
     @app_commands.describe(dice="Dice and a comment: 2d10+5, d%, 4d6kh3, 2d20kl1, `1d20+5 adv to hit`",
@@ -89,8 +109,11 @@ class PlayCog(commands.Cog):
         if notation:  # text with no dice in front stays whole, so the refusal names what was typed
             dice, purpose = notation, purpose or comment
         service = service_of(interaction)
-        actor = actor_of(interaction)
-        found = await service.db.battles.in_channel(actor.guild_id, channel_key(interaction))
+        # In a direct message there is no battle: the roll is only shown.
+        found = None
+        if interaction.guild_id is not None:
+            actor = actor_of(interaction)
+            found = await service.db.battles.in_channel(actor.guild_id, channel_key(interaction))
         if found is not None:
             result = await service.execute(actor, found, o.Roll(dice=dice, purpose=purpose[:100]), render=False)
             assert result.outcome is not None

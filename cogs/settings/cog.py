@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from cogs.common.context import actor_of, service_of
 from cogs.common.replies import reply
-from rules.errors import NotAllowedError
+from rules.errors import GameError, NotAllowedError
 
 
 class SettingsCog(commands.GroupCog, group_name="settings", group_description="Server and player settings"):
@@ -27,6 +27,9 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="S
         actor = actor_of(interaction)
         if not actor.manage_guild:
             raise NotAllowedError("Only members with Manage Server can choose the GM role.")
+        if role.is_default():
+            raise GameError("@everyone cannot be the GM role: every member would referee every battle. "
+                            "Make a role for your GMs and choose it.")
         await service_of(interaction).db.guilds.set_gm_role(actor.guild_id, role.id)
         await reply(interaction, f"Members of {role.mention} are now GMs of every battle on this server.",
                     ephemeral=True)

@@ -42,6 +42,7 @@ def _listeners(bot: commands.Bot) -> list[Listener]:
     return bot.service.listeners  # type: ignore[attr-defined,no-any-return]
 
 
+@app_commands.guild_only()
 class SurfaceCog(commands.GroupCog, group_name="surface",
                  group_description="Surface Combat: forces, secret pre-battle plans and the battle report"):
     """Set up and fight a Surface Combat engagement."""

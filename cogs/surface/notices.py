@@ -15,8 +15,9 @@ import discord
 from bot.clock import human_duration, policy_name
 from bot.service import BattleRecord, ClockRecord, Notice
 from cogs.common.embeds import INFO, safe
+from cogs.common.replies import send
 from cogs.surface.report import report_embed
-from cogs.turn.notifier import NO_PINGS, NoticeListener, pinging, send
+from cogs.turn.notifier import NO_PINGS, NoticeListener, pinging
 from cogs.turn.prompts import WARN, mentions
 from cogs.turn.text import join
 from rules.battle import Battle

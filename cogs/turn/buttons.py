@@ -13,7 +13,10 @@ from typing import Any
 
 import discord
 
-from cogs.common.components import battle_and_actor, guarded
+from cogs.common.action_panel import add_panel, next_actions
+from cogs.common.actions import ActionGroup
+from cogs.common.components import battle_and_actor, guarded, require_commander
+from cogs.common.confirm import asked_to_end_turns
 from cogs.common.context import service_of
 from cogs.common.map_button import MapButton
 from cogs.common.replies import reply
@@ -53,13 +56,20 @@ class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"b
 
     async def _end(self, interaction: discord.Interaction) -> None:
         record, actor = await battle_and_actor(interaction, self.battle_id)
-        result = await service_of(interaction).execute(actor, record, EndTurn(unit=self.unit), render=False)
+        service = service_of(interaction)
+        order = EndTurn(unit=self.unit)
+        battle = await service.load(record)
+        unit = battle.unit(self.unit)
+        await require_commander(service, actor, record, unit)
+        if await asked_to_end_turns(interaction, record, actor, battle, [order]):
+            return
+        result = await service.execute(actor, record, order, render=False)
         assert result.outcome is not None
         await reply(interaction, embed=turn_embed(result.outcome, result.battle, actor_name=interaction.user.display_name))
 
 
 class OptionsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bp:opts:(?P<battle>[0-9]+):(?P<unit>.+)"):
-    """Show a unit's owner what it can do now: moves by mode, attacks in range."""
+    """Show a unit's owner what it can do now (moves by mode, attacks in range), with its actions as buttons."""
 
     def __init__(self, battle_id: int, unit: str) -> None:
         super().__init__(discord.ui.Button(label=_label("My options", unit), style=discord.ButtonStyle.secondary,
@@ -88,12 +98,20 @@ class OptionsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"b
             raise NotAllowedError(f"{unit.name} is not yours; only its player or the GM can see its options.")
         await interaction.response.defer(thinking=True, ephemeral=True)
         embed, png = await options_embed(service, battle, unit, battle_id=record.id)
-        await reply(interaction, embed=embed, png=png, ephemeral=True)
+        await reply(interaction, embed=embed, png=png, ephemeral=True, view=await next_actions(battle, record.id, unit.id))
 
 
-def turn_view(battle_id: int, units: list[str]) -> discord.ui.View:
-    """Return the buttons of a turn prompt: End turn and My options per unit, and Show map."""
+def turn_view(battle_id: int, units: list[str], actions: tuple[str, list[ActionGroup]] | None = None) -> discord.ui.View:
+    """Return the buttons of a turn prompt, and Show map.
+
+    With `actions` (the one unit due: its id and its next actions) the prompt offers those actions as
+    buttons; otherwise End turn and My options per unit.
+    """
     view = discord.ui.View(timeout=None)
+    if actions is not None and actions[1]:
+        add_panel(view, battle_id, *actions)
+        view.add_item(MapButton(battle_id, label="Show map"))
+        return view
     for name in units[:MAX_UNIT_BUTTONS]:
         view.add_item(EndTurnButton(battle_id, name))
         view.add_item(OptionsButton(battle_id, name))

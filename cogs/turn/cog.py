@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.clock import whose_turn
 from bot.service import Listener
 from cogs.common.autocomplete import unit_choices
+from cogs.common.confirm import asked_to_end_turns
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import INFO, safe
 from cogs.common.replies import reply
@@ -29,6 +30,7 @@ def service_listeners(bot: commands.Bot) -> list[Listener]:
     return bot.service.listeners  # type: ignore[attr-defined,no-any-return]
 
 
+@app_commands.guild_only()
 class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, turns, deadlines and standing orders"):
     """See and play the turn order."""
 
@@ -88,10 +90,10 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
         service = service_of(interaction)
         actor = actor_of(interaction)
         orders: list[Order]
+        battle = await service.load(record)
         if unit:
             orders = [EndTurn(unit=unit)]
         else:
-            battle = await service.load(record)
             due = turns.next_due(battle) if turns.engaged(battle) else []
             mine = [battle.unit(n).name for n in due if battle.unit(n).owner == actor.user_id]
             if mine:
@@ -102,6 +104,8 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
             else:
                 raise IllegalOrderError(f"None of your units is due to act now ({whose_turn(battle)}); "
                                         "you can end only your own units' turns.")
+        if await asked_to_end_turns(interaction, record, actor, battle, orders):
+            return
         await self._run(interaction, orders)
 
     @app_commands.command(name="hold", description="Let your unit hold: it does nothing more this turn")

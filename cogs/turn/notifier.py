@@ -10,18 +10,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.service import BattleRecord, MapImage, Notice, TableService
-from cogs.common.map_button import with_map_button
-from cogs.common.mapfiles import MAP_NAME, map_file
+from cogs.common.action_panel import groups_of
+from cogs.common.replies import send
 from cogs.turn.board import BOARD_KIND, board_embed
 from cogs.turn.buttons import turn_view
 from cogs.turn.delivery import BoardLane, Retries
 from cogs.turn.prompts import deadline_embed, mentions, reminder_content, turn_content, turn_prompt
+from rules.battle import Battle
 from rules.units import Unit
 
 log = logging.getLogger(__name__)
@@ -34,24 +34,6 @@ def pinging(user_ids: Sequence[int]) -> discord.AllowedMentions:
     """Allow mentions of exactly these users and nobody else."""
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                    users=[discord.Object(id=uid) for uid in user_ids])
-
-
-async def send(target: discord.abc.Messageable, *, content: str | None = None, embed: discord.Embed | None = None,
-               png: MapImage | None = None, view: discord.ui.View | None = None,
-               mentions: discord.AllowedMentions = NO_PINGS) -> discord.Message:
-    """Send a message with the map (shown in the embed, its alt text on the file) and explicit mentions."""
-    kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions}
-    if embed is not None:
-        kwargs["embed"] = embed
-    if png is not None:
-        kwargs["file"] = map_file(png)
-        if embed is not None:
-            embed.set_image(url=f"attachment://{MAP_NAME}")
-        if png.cropped and png.battle_id is not None:
-            view = with_map_button(view, png.battle_id)
-    if view is not None:
-        kwargs["view"] = view
-    return await target.send(**kwargs)
 
 
 class NoticeListener:
@@ -210,12 +192,19 @@ class Notifier(NoticeListener):
             embed = turn_prompt(battle, mine, turn.due_at, paused=turn.paused, remaining=turn.remaining, owners={})
             place = f"<#{record.thread_id or record.channel_id}>"
             sent = await self._dm(uid, f"\U0001f514 Your turn in **{battle.name}** ({place}).", embed=embed, png=png,
-                                  view=turn_view(record.id, [u.name for u in mine]))
+                                  view=await self._buttons(record, battle, mine))
             if not sent:
                 channel_users.append(uid)
         embed = turn_prompt(battle, units, turn.due_at, paused=turn.paused, remaining=turn.remaining, owners=owners)
         await send(self.channel(record), content=turn_content(battle, channel_users), embed=embed, png=png,
-                   view=turn_view(record.id, [u.name for u in units]), mentions=pinging(channel_users))
+                   view=await self._buttons(record, battle, units), mentions=pinging(channel_users))
+
+    async def _buttons(self, record: BattleRecord, battle: Battle, units: Sequence[Unit]) -> discord.ui.View:
+        """Return a prompt's buttons: the next actions of the one unit due, else End turn and My options per unit."""
+        actions = None
+        if len(units) == 1 and battle.system.has_map:
+            actions = (units[0].id, await groups_of(battle, units[0]))
+        return turn_view(record.id, [u.name for u in units], actions)
 
     async def post_reminder(self, notice: Notice) -> None:
         """Remind the players still due that the deadline is near."""

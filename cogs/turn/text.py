@@ -11,8 +11,10 @@ import rules.core_effects as core
 import rules.systems.strategic.effects as strategic
 from bot.clock import POLICY_NAMES, describe_reminders, human_duration, policy_name
 from bot.service import ClockRecord
-from cogs.common.embeds import INFO, effect_line, roll_line, safe
+from cogs.common.effects_combat import effect_sentence as combat_sentence
+from cogs.common.embeds import INFO, roll_line, safe
 from cogs.common.systems import system_embed
+from cogs.common.words import footer_text
 from rules.battle import Battle
 from rules.effects import Effect
 from rules.outcome import Outcome
@@ -38,8 +40,8 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def effect_sentence(effect: Effect, data: dict[str, Any] | None = None) -> str:
-    """Return one effect of a turn or GM order as a sentence; other effects as the shared embeds write them."""
+def effect_sentence(effect: Effect, data: dict[str, Any] | None = None, battle: Battle | None = None) -> str:
+    """Return any effect as a sentence: turn and GM effects here, the others as the combat embeds word them."""
     unit = safe(getattr(effect, "unit", ""))
     unused = effect.unused if isinstance(effect, (core.TurnEnded, core.Held)) else 0
     spare = f" ({plural(unused, 'action point')} unused)" if unused else ""
@@ -82,9 +84,17 @@ def effect_sentence(effect: Effect, data: dict[str, Any] | None = None) -> str:
             return f"The GM put {unit} on {safe(effect.to)} (from {safe(effect.frm)})."
         case strategic.UnitSet():
             changed = (data or {}).get("changed", {})
-            parts = [f"{safe(k)} {_short(v['old'])} \u2192 {_short(v['new'])}" for k, v in list(changed.items())[:8]]
+            parts = [part for k, v in list(changed.items())[:8] for part in _changes(k, v["old"], v["new"])]
             return f"The GM set {unit}: " + ("; ".join(parts) if parts else "nothing changed") + "."
-    return effect_line(effect)
+    return combat_sentence(effect, battle)
+
+
+def _changes(key: str, old: Any, new: Any) -> list[str]:
+    """Say what changed in a field: for a table (characteristics), only the entries that changed."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return [f"{safe(k)} {_short(old.get(k, 'none'))} \u2192 {_short(new.get(k, 'none'))}"
+                for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
+    return [f"{safe(key)} {_short(old)} \u2192 {_short(new)}"]
 
 
 def _short(value: Any) -> str:
@@ -110,9 +120,13 @@ def turn_embed(outcome: Outcome, battle: Battle, *, actor_name: str = "") -> dis
     if outcome.rolls:
         embed.add_field(name="Dice", value="\n".join(roll_line(r.to_dict()) for r in outcome.rolls[:15])[:1024],
                         inline=False)
-    footer = f"{battle.name} \u00b7 {outcome.order}"
-    embed.set_footer(text=(f"{actor_name} \u00b7 {footer}" if actor_name else footer)[:2048])
+    embed.set_footer(text=footer_text(battle.name, outcome.order, actor_name)[:2048])
     return embed
+
+
+def turn_outcome(outcome: Outcome, battle: Battle, actor_name: str) -> discord.Embed:
+    """Build the embed of a turn order given by a button, as /turn would answer it."""
+    return turn_embed(outcome, battle, actor_name=actor_name)
 
 
 def deadline_line(clock: ClockRecord, battle: Battle) -> str:

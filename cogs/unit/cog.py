@@ -44,6 +44,7 @@ def stats_from(**options: Any) -> dict[str, Any]:
     return {k: v for k, v in options.items() if v is not None}
 
 
+@app_commands.guild_only()
 class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, import, inspect, edit and remove units"):
     """Add, import, inspect, edit and remove units."""
 

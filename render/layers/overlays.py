@@ -11,6 +11,7 @@ from render.fonts import draw_centred, text_height, text_width
 from render.geometry import Geometry
 from render.layers.units import TokenSize
 from render.palette import (
+    CHOICE,
     OUTLINE,
     SHOT_HIT,
     SHOT_MISS,
@@ -23,7 +24,8 @@ from render.palette import (
     rgba,
 )
 from render.shapes import Point, arrowhead, burst, cased_line, cross, dot, shorten
-from render.view import RGB, XY, LineOfFire, Marker, MovePath, Overlay, Reachable, TargetSquare
+from render.view import RGB, XY, LineOfFire, Marker, MovePath, Overlay, Reachable, SquareChoices, TargetSquare
+from rules.coords import column_label
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +127,9 @@ def draw_overlays(
     for o in overlays:
         if isinstance(o, Marker):
             draw_marker(draw, geometry, palette, o)
+    for o in overlays:
+        if isinstance(o, SquareChoices):
+            draw_square_choices(draw, geometry, palette, o)
 
 
 def _move_path(
@@ -232,3 +237,25 @@ def draw_marker(draw: ImageDraw.ImageDraw, geometry: Geometry, palette: Palette,
     draw.polygon([(cx - 5, pointer_y), (cx + 5, pointer_y), (cx, tip_y)], fill=palette(OUTLINE))
     draw.rounded_rectangle(box, radius=4, fill=palette(WHITE), outline=palette(OUTLINE), width=1)
     draw_centred(draw, left + w / 2, top + h / 2, text, size, palette(TEXT_INK))
+
+
+def draw_square_choices(draw: ImageDraw.ImageDraw, geometry: Geometry, palette: Palette, choices: SquareChoices) -> None:
+    """Outline each square on offer and tag it with its name at its foot, so a player can pick it by name."""
+    cp = geometry.cell_px
+    colour = palette(CHOICE)
+    for x, y in choices.cells:
+        if not geometry.contains(x, y):
+            continue
+        lx, t, r, b = geometry.local_box(x, y)
+        draw.rectangle((lx + 1, t + 1, r - 1, b - 1), outline=colour, width=2 if cp >= 18 else 1)
+        name = f"{column_label(x)}{y + 1}"
+        size = max(7, min(12, round(cp * 0.34)))
+        while size > 7 and text_width(name, size) > cp - 6:
+            size -= 1
+        tw, th = text_width(name, size), text_height("Ag", size)
+        if tw > cp - 2:
+            continue  # too small a square to name: the outline alone marks it
+        cx = (lx + r) / 2
+        box = (cx - tw / 2 - 2, b - th - 5, cx + tw / 2 + 2, b - 2)
+        draw.rectangle(box, fill=palette(WHITE), outline=colour, width=1)
+        draw_centred(draw, cx, (box[1] + box[3]) / 2, name, size, palette(TEXT_INK))

@@ -59,7 +59,8 @@ async def test_malformed_cells(ready: Table, cell: str) -> None:
 
 
 async def test_move_too_far(ready: Table) -> None:
-    await refused(ready, "move", "allows 4 squares", user=ready.alice, unit="Eva-01", to="J3")
+    # No mode reaches T3, so the default Full move says how far it goes.
+    await refused(ready, "move", "allows 4 squares", user=ready.alice, unit="Eva-01", to="T3")
 
 
 async def test_unknown_terrain(ready: Table) -> None:

@@ -252,8 +252,10 @@ async def test_no_actions_left(table: Table) -> None:
     await start(table)
     for _ in range(2):
         dice(table, 99)
-        public(await table.slash("attack", user=table.alice, unit="Eva-01", weapon="Pallet Rifle", target="Sachiel"))
-    await refused(table, "attack", "Eva-01 has no actions left this turn", user=table.alice, unit="Eva-01",
+        shot = public(await table.slash("attack", user=table.alice, unit="Eva-01", weapon="Pallet Rifle",
+                                        target="Sachiel"))
+    assert "Eva-01 has nothing left to do, so its turn ends." in shot
+    await refused(table, "attack", "Eva-01 has ended its turn this round", user=table.alice, unit="Eva-01",
                   weapon="Pallet Rifle", target="Sachiel")
 
 

@@ -77,9 +77,10 @@ async def run_through_discord(db_path: Path, seed: int) -> list[dict[str, Any]]:
             record = await db.battles.in_channel(discord.guild.id, channel.id)
             outcome = None
             if record is not None:
-                events = await db.events.list(record.id, limit=1)
-                if events and events[0].seq > seen:
-                    seen = events[0].seq
+                # The order's own outcome: a turn that then ended by itself is logged after it.
+                events = [e for e in await db.events.list(record.id, limit=1000, newest_first=False) if e.seq > seen]
+                if events:
+                    seen = events[-1].seq
                     outcome = events[0].outcome if events[0].kind != "create" else None
             results.append({"ephemeral": message.ephemeral, "outcome": outcome,
                             "files": [f.data for f in message.files]})
@@ -131,3 +132,62 @@ async def test_console_reports_lines_it_cannot_read(tmp_path: Path) -> None:
 def test_split_command_reads_discord_style_lines() -> None:
     words, options = split_command('/battle new name:"Siege of Hakone" width:30')
     assert words == ["battle", "new"] and options == {"name": "Siege of Hakone", "width": "30"}
+
+
+async def test_the_console_survives_every_line_discord_would_not_send(tmp_path: Path) -> None:
+    script = "\n".join([
+        "as gm",
+        '/battle new name:"Survivors" ruleset:strategic-e width:12 height:10',
+        "/battle new name:Other ruleset:strategic-e",           # required options missing
+        '/battle new name:"Too big" ruleset:strategic-e width:5000 height:10',  # out of range
+        "/turn mode mode:sideways",                             # not one of the choices
+        "in nowhere",                                           # no such channel
+        "/nope",                                                # no such command
+        "wait a while",                                         # not a duration
+        "click Launch",                                         # no such button
+        "/unit add name:Eva-01 side:NERV at:B2 owner:@alice ag:45",
+        "/battle info",
+    ])
+    out = io.StringIO()
+    status = await run_script(settings_for(tmp_path / "c.sqlite3"), str(write(tmp_path, script)), as_json=True,
+                              seed=1, out_dir=str(tmp_path / "maps"), stdout=out)
+    lines = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert status == 1 and len(lines) == 10, "every line answers once and the script runs to its end"
+    assert [line["ok"] for line in lines] == [True, False, False, False, False, False, False, False, True, True]
+    errors = [line["error"] for line in lines[1:8]]
+    assert "missing required option" in errors[0] and "width" in errors[1] and "sideways" in errors[2]
+    assert "there is no channel `nowhere`" in errors[3] and "/nope is not a command" in errors[4]
+    assert "wait for how long?" in errors[5] and "no button `Launch`" in errors[6]
+    assert "Eva-01" in lines[9]["content"] + json.dumps(lines[9]["embeds"])
+
+
+async def test_a_console_battle_resumes_and_its_clock_can_be_moved_on(tmp_path: Path) -> None:
+    db = tmp_path / "saved.sqlite3"
+    first = "\n".join([
+        "as gm",
+        '/battle new name:"Long Game" ruleset:strategic-e width:12 height:10',
+        "/unit add name:Eva-01 side:NERV at:B2 owner:@alice ag:45",
+        "/unit add name:Sachiel side:Angels at:K8 ag:38",
+        "/gm deadline hours:24",
+        "/gm policy policy:hold",
+        "/battle start",
+    ])
+    out = io.StringIO()
+    assert await run_script(settings_for(db), str(write(tmp_path, first)), as_json=True, seed=2,
+                            out_dir=str(tmp_path / "maps"), stdout=out) == 0
+    second = "\n".join([
+        "as alice",
+        "/move unit:Eva-01 to:C2 mode:half",
+        "wait 25h",
+        "as gm",
+        "/turn status",
+    ])
+    out = io.StringIO()
+    assert await run_script(settings_for(db), str(write(tmp_path, second)), as_json=True, seed=3,
+                            out_dir=str(tmp_path / "maps"), stdout=out) == 0
+    moved, waited, status = (json.loads(x) for x in out.getvalue().splitlines())
+    assert moved["ok"] and moved["outcome"]["effects"][0]["to"] == "C2", "alice still commands yesterday's Eva-01"
+    # Past the whole day at once: both reminders come too late to send, then the deadline holds NERV.
+    assert waited["content"] == "3 timer(s) fell due: stale, stale, held."
+    assert any("Deadline passed" in post for post in waited["posts"])
+    assert "Angels phase" in json.dumps(status["embeds"]), "the deadline held NERV and passed the turn on"

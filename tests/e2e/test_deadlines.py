@@ -12,6 +12,7 @@ from tests.e2e.turn_helpers import (
     HOUR,
     board,
     clock,
+    end_turn,
     event_kinds,
     message_text,
     new_since,
@@ -44,7 +45,7 @@ async def test_reminders_come_at_half_time_and_an_hour_before(table: Table) -> N
     assert half.pings.users == {table.alice.id, table.bob.id}
     assert f"ends <t:{int(START_TIME + DAY)}:R>" in half.content
 
-    await table.slash("turn end", user=table.alice)
+    await end_turn(table, user=table.alice)
     before = posted(table)
     await table.tick(hours=11)
     [late] = reminders(new_since(table, before))

@@ -27,12 +27,21 @@ async def test_demo_script_plays_through_its_turns(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     refused = [(line["command"], line["error"]) for line in lines if not line["ok"]]
     assert refused == [
-        ("/move unit:Eva-01 to:H10 mode:half", "Eva-01 has no actions left this turn; end its turn with /turn end."),
+        ("/move unit:Eva-01 to:H10 mode:half", "Eva-01 has ended its turn this round; it acts again in round 2."),
         ("/move unit:Eva-01 to:H10",
          "Eva-01 is not yours to command; you can only give orders to your own units."),
     ]
-    texts = "\n".join(line["content"] + json.dumps(line["embeds"]) for line in lines)
+    texts = "\n".join(line["content"] + json.dumps(line["embeds"], ensure_ascii=False) for line in lines)
     assert "Now the **Angels** phase." in texts and "**Round 2** begins (side mode)." in texts
+    assert "Eva-01 has nothing left to do, so its turn ends." in texts
+    assert "Half: the cheapest move that reaches E13." in texts
+    by_command = {}
+    for line in lines:
+        by_command.setdefault(line["command"], line)  # the first time each line is played
+    assert by_command["click Move: half"]["buttons"][0].startswith("[menu: Pick the square: ")
+    assert by_command["pick S10"]["outcome"]["effects"][0]["to"] == "S10"
+    assert by_command["click End turn"]["buttons"] == ["[End turn anyway]", "[Cancel]"]
+    assert any("your turn in **Siege of Hakone**, round 2" in post for post in by_command["click End turn anyway"]["posts"])
     assert "Undone: 1 order" in texts and "Log: Siege of Hakone" in texts
     maps = sorted((tmp_path / "maps").glob("*.png"))
     assert len(maps) >= 20

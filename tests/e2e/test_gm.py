@@ -10,6 +10,8 @@ from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.turn_helpers import (
     board,
     clock,
+    end_battle,
+    end_turn,
     event_kinds,
     message_text,
     new_since,
@@ -36,8 +38,8 @@ async def test_undo_of_a_turn_with_rolls_restores_it_dice_and_all(table: Table) 
     before = (await stored(table)).state
     act = await table.slash("act", user=table.alice, unit="Eva-01", stat="ag", modifier=10)
     assert "d100" in text_of(act)
-    await table.slash("turn end", user=table.alice)
-    await table.slash("turn end", user=table.bob)
+    await end_turn(table, user=table.alice)
+    await end_turn(table, user=table.bob)
     assert (await clock(table)).turn_key == "1|side|Angels"
 
     shown = posted(table)
@@ -139,14 +141,14 @@ async def test_assign_hands_a_unit_to_a_player(table: Table) -> None:
     assert "owner" in text_of(assigned)
     assert (await stored_battle(table)).unit("Sachiel").owner == table.carol.id
     await table.gm_slash("gm skip")
-    shown = await table.slash("turn end", user=table.carol)
+    shown = await end_turn(table, user=table.carol)
     assert "Sachiel ends its turn" in text_of(shown)
 
 
 async def test_gm_end_posts_the_summary_and_stops_the_clock(table: Table) -> None:
     await start_side_battle(table)
     await table.gm_slash("gm edit", unit="Eva-02", wounds=0)
-    ended = await table.gm_slash("gm end")
+    ended = await end_battle(table)
     text = text_of(ended)
     assert "Battle over: Test Battle" in text and "Fought over **1 round**" in text
     assert "Survivors (1): Eva-01 (W 10/10)" in text and "Casualties (1): Eva-02" in text

@@ -7,7 +7,7 @@ from typing import Any
 
 from rules.replay import replay, same_state, steps_from_log
 from tests.e2e.conftest import Table, last_message, text_of
-from tests.e2e.turn_helpers import board, message_text, start_side_battle, stored
+from tests.e2e.turn_helpers import board, end_turn, message_text, start_side_battle, stored
 
 
 async def played_battle(table: Table) -> None:
@@ -22,7 +22,7 @@ async def played_battle(table: Table) -> None:
     await table.gm_slash("gm roll", dice="2d10", purpose="reinforcements")
     await table.slash("roll", user=table.bob, dice="1d5")
     await table.gm_slash("gm undo")
-    await table.slash("turn end", user=table.alice)
+    await end_turn(table, user=table.alice)
     await table.tick(hours=12)
 
 

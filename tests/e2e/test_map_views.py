@@ -15,6 +15,7 @@ from rules.dice import Dice
 from rules.orders import AddUnit
 from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.setup_helpers import refused, stored, stored_battle
+from tests.e2e.turn_helpers import end_turn
 
 LONG = "The Very Long Named Regiment of the Hakone Defence Line"
 
@@ -103,8 +104,8 @@ async def test_the_previous_turn_is_the_map_as_it_ended(table: Table) -> None:
     await refused(table, "map show", "No turn has finished yet", previous=True)
     await table.slash("battle start")
     await table.slash("move", user=table.alice, unit="Eva-01", to="D3", mode="half")
-    await table.slash("turn end", user=table.alice, unit="Eva-01")
-    await table.slash("turn end", user=table.bob, unit="Eva-02")
+    await end_turn(table, user=table.alice, unit="Eva-01")
+    await end_turn(table, user=table.bob, unit="Eva-02")
     # Now the Angels phase: the previous turn is round 1's NERV phase, with Eva-01's move.
     await table.slash("move", unit="Sachiel", to="O10", mode="half")
     shown = await table.slash("map show", previous=True)

@@ -28,6 +28,7 @@ as alice
 as gm
 /gm undo count:1
 /gm end
+click End the battle
 /battle new name:"Second" ruleset:strategic-e width:10 height:8
 /map paint terrain:forest from:C1 to:E4
 /unit add name:Eva-02 side:NERV at:B2 owner:@alice ag:52

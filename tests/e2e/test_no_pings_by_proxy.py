@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.e2e.conftest import Table, last_message, text_of
-from tests.e2e.turn_helpers import pinged, posted, stored_battle
+from tests.e2e.turn_helpers import end_turn, pinged, posted, stored_battle
 
 UNITS = """\
 [[unit]]
@@ -33,6 +33,6 @@ async def test_a_stat_block_owner_from_elsewhere_leaves_the_unit_to_the_gm(table
     assert battle.unit("Kaworu").owner is None and battle.unit("Mari").owner == table.bob.id
     assert "for <@" not in text_of(reply).split("Kaworu", 1)[1].split("\n", 1)[0]
     await table.slash("battle start")
-    await table.slash("turn end", user=table.alice, unit="Eva-01")
+    await end_turn(table, user=table.alice, unit="Eva-01")
     assert stranger.id not in pinged(posted(table)), "a stranger named in a file was pinged"
     assert not last_message(reply).pings.users

@@ -1,7 +1,8 @@
 """Who may use each command and button of the turn system: the GM, the unit's owner, another player,
 someone not in the battle, and someone on another server. Every refusal is private and changes nothing.
 
-Each case runs on a fresh started battle of its own channel (alice commands Eva-01, bob Eva-02, the GM
+Commands that ask first (ending a turn with points left, ending the battle) are confirmed by whoever was
+asked; anyone refused is never asked. Each case runs on a fresh started battle of its own channel (alice commands Eva-01, bob Eva-02, the GM
 Sachiel; it is the NERV phase). /gm is hidden by Discord from members without Manage Server; here it is
 called as if a server admin had opened it to everyone, to show the run-time check holds on its own.
 """
@@ -22,7 +23,7 @@ from rules.orders import AddUnit, Roll, Start
 from rules.turnorders import StandingOrder
 from storage import BattleRecord
 from tests.e2e.conftest import Table, last_message, text_of
-from tests.e2e.turn_helpers import posted, prompts
+from tests.e2e.turn_helpers import confirmed, posted, prompts
 
 ROLES = ("gm", "owner", "other", "outsider", "elsewhere")
 NO_BATTLE = "There is no battle in this channel"
@@ -165,12 +166,14 @@ async def run_case(table: Table, case: Case, spot: Spot, user: LoopbackUser,
     """Use the command or press the button as the user."""
     if case.button:
         [prompt] = prompts(posted(table, spot.channel))
-        return await table.click(prompt, case.command.format(id=spot.record.id), user=user)
+        pressed = await table.click(prompt, case.command.format(id=spot.record.id), user=user)
+        return await confirmed(table, pressed, user)
     channel = elsewhere or spot.channel
     reply = await table.discord.slash(case.command, user=user, channel=channel, options=case.options(table, spot),
                                       bypass_permissions=case.command.startswith("gm "))
     await table.settle()
-    return reply
+    # Ending a turn with points left, or the battle, asks first: whoever may do it confirms.
+    return await confirmed(table, reply, user)
 
 
 @pytest.mark.parametrize("role", ROLES)

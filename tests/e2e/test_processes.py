@@ -19,6 +19,7 @@ import pytest_asyncio
 from loopback import InteractionError, LoopbackDiscord
 from loopback.models import LoopbackChannel, LoopbackGuild, LoopbackUser, StoredMessage
 from storage import Database
+from tests.e2e.action_helpers import button
 from tests.e2e.conftest import text_of
 from tests.fleet import TOKEN, BotProcess, errors_in, fired_timers, hurry_turn
 
@@ -136,7 +137,8 @@ async def test_two_processes_lose_and_double_nothing_across_a_kill(
 
     dms = loopback.dm_messages(one.player)
     [prompt] = [m for m in dms if "Your turn in **Battle 1**" in m.content]
-    [end_turn] = [c for c in prompt.custom_ids() if c.startswith(f"bp:end:{battle_one.id}:")]
+    end_turn = button(prompt, "End turn")["custom_id"]  # its one unit due: the DM offers that unit's actions
+    assert end_turn.startswith(f"bp:do:{battle_one.id}:")
     ended = await loopback.click(prompt, end_turn, user=one.player)
     assert "Eva-01 ends its turn" in text_of(ended)
     await loopback.settle()

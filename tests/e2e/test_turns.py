@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from rules.systems.strategic.actions.features import SetFp
+from tests.e2e.action_helpers import button, press
 from tests.e2e.combat_helpers import gm
 from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.turn_helpers import (
     board,
+    confirmed,
+    end_turn,
     message_text,
     new_since,
     pinged,
@@ -32,22 +35,21 @@ async def test_side_phases_alternate_and_ping_only_the_players_due(table: Table)
                                    f"bp:map:{record.id}"]
     assert prompt.files and "/move (half 1, full 2" in message_text(prompt)
 
-    await table.slash("move", user=table.alice, unit="Eva-01", to="E3")
-    again = await table.slash("move", user=table.alice, unit="Eva-01", to="F3", mode="half")
-    assert last_message(again).ephemeral and "Eva-01 has no actions left this turn" in text_of(again)
-
+    await table.slash("move", user=table.alice, unit="Eva-01", to="E3", mode="half")
     before = posted(table)
-    ended = await table.slash("turn end", user=table.alice)
-    assert "Eva-01 ends its turn." in text_of(ended) and not last_message(ended).ephemeral
+    ended = await end_turn(table, user=table.alice)
+    assert "Eva-01 ends its turn" in text_of(ended) and not last_message(ended).ephemeral
+    again = await table.slash("move", user=table.alice, unit="Eva-01", to="F3", mode="half")
+    assert last_message(again).ephemeral and "Eva-01 has ended its turn this round" in text_of(again)
     assert prompts(new_since(table, before)) == [], "the phase goes on while Eva-02 is due"
 
     before = posted(table)
-    await table.slash("turn end", user=table.bob, unit="Eva-02")
+    await end_turn(table, user=table.bob, unit="Eva-02")
     [angels] = prompts(new_since(table, before))
     assert "Angels phase" in angels.content and angels.pings.users == {table.gm.id}
 
     before = posted(table)
-    closed = await table.slash("turn end")
+    closed = await end_turn(table)
     assert "**Round 2** begins" in text_of(closed)
     [round_two] = prompts(new_since(table, before))
     assert "round 2, NERV phase" in round_two.content
@@ -70,9 +72,9 @@ async def test_acting_out_of_turn_is_refused_and_changes_nothing(table: Table) -
 async def test_ending_someone_elses_turn_is_refused(table: Table) -> None:
     await start_side_battle(table)
     version = (await stored(table)).version
-    theirs = await table.slash("turn end", user=table.bob, unit="Eva-01")
+    theirs = await end_turn(table, user=table.bob, unit="Eva-01")
     assert last_message(theirs).ephemeral and "Eva-01 is not yours to command" in text_of(theirs)
-    nobody = await table.slash("turn end", user=table.carol)
+    nobody = await end_turn(table, user=table.carol)
     assert last_message(nobody).ephemeral
     assert "None of your units is due to act now (Round 1, NERV phase)" in text_of(nobody)
     held = await table.slash("turn hold", user=table.carol, unit="Eva-02")
@@ -97,7 +99,7 @@ async def test_initiative_mode_pings_one_unit_at_a_time(table: Table) -> None:
     assert "Initiative" in text_of(status) and last_message(status).ephemeral
 
     before = posted(table)
-    await table.slash("turn end", unit=first)
+    await end_turn(table, unit=first)
     [following] = prompts(new_since(table, before))
     assert f"{later}'s turn" in following.content
     assert following.pings.users == {battle.unit(later).owner or table.gm.id}
@@ -157,7 +159,7 @@ async def test_the_board_is_pinned_once_and_edited_in_place(table: Table) -> Non
     assert "Round 1, NERV phase" in text and "Deadline <t:" in text
     assert "**Eva-01** B2 \u00b7 W 30/30 \u00b7 2 actions left" in text and "Mag 25/25" in text
     assert now.pings.nobody
-    await table.slash("turn end", user=table.alice)
+    await end_turn(table, user=table.alice)
     assert "turn over" in message_text(board(table)) and "Angels phase" in message_text(board(table))
 
 
@@ -175,7 +177,7 @@ async def test_turn_buttons_work_and_survive_a_restart(table: Table) -> None:
     assert last_message(peek).ephemeral and "only its player or the GM" in text_of(peek)
     shown = await table.click(prompt, f"bp:map:{record.id}", user=table.carol)
     assert last_message(shown).ephemeral and last_message(shown).files[0].filename == "map.png"
-    ended = await table.click(prompt, f"bp:end:{record.id}:Eva-01", user=table.alice)
+    ended = await confirmed(table, await table.click(prompt, f"bp:end:{record.id}:Eva-01", user=table.alice))
     assert "Eva-01 ends its turn" in text_of(ended)
     twice = await table.click(prompt, f"bp:end:{record.id}:Eva-01", user=table.alice)
     assert last_message(twice).ephemeral and "Eva-01 has ended its turn this round" in text_of(twice)
@@ -189,7 +191,9 @@ async def test_options_list_targets_in_range(table: Table) -> None:
     from rules.orders import AddUnit
     from tests.e2e.combat_helpers import RIFLE
 
-    for name, side, at in (("Eva-01", "NERV", "C3"), ("Sachiel", "Angels", "F6"), ("Ramiel", "Angels", "T15")):
+    # Two NERV units share the phase, so the prompt offers My options per unit (one unit alone gets its actions).
+    for name, side, at in (("Eva-01", "NERV", "C3"), ("Eva-00", "NERV", "A15"), ("Sachiel", "Angels", "F6"),
+                           ("Ramiel", "Angels", "T15")):
         order = AddUnit(name=name, side=side, at=Cell.parse(at), owner=table.alice.id if side == "NERV" else None,
                         stats={"bs": 50, "weapons": [RIFLE]})
         record = (await table.service.execute(gm(table), record, order, render=False)).record
@@ -211,9 +215,14 @@ async def test_players_may_hear_of_their_turn_by_direct_message(table: Table) ->
     [dm] = table.discord.dm_messages(table.alice)
     record = await stored(table)
     assert "Your turn in **Test Battle**" in dm.content and dm.files
-    assert dm.custom_ids() == [f"bp:end:{record.id}:Eva-01", f"bp:opts:{record.id}:Eva-01", f"bp:map:{record.id}"]
-    ended = await table.click(dm, f"bp:end:{record.id}:Eva-01", user=table.alice)
+    # Her one unit due: the direct message offers its actions, and what she does there is posted in the channel.
+    assert dm.custom_ids()[-1] == f"bp:map:{record.id}" and button(dm, "End turn (2 AP unused)")
+    before = posted(table)
+    asked = await press(table, dm, "End turn", table.alice)
+    assert "Eva-01 has **2 AP** left" in text_of(asked), "ending with points left asks first, in a DM too"
+    ended = await confirmed(table, asked)
     assert "Eva-01 ends its turn" in text_of(ended)
+    assert any("Eva-01 ends its turn" in message_text(m) for m in new_since(table, before))
     assert (lambda b: {b.unit(k).name: v for k, v in b.turn.done.items()})(await stored_battle(table)) == {"Eva-01": "ended"}
     back = await table.slash("settings notify", user=table.alice, mode="channel")
     assert "mentioned in the battle's channel" in text_of(back)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from loopback.models import LoopbackChannel, StoredMessage
+from loopback.models import LoopbackChannel, LoopbackUser, StoredMessage
+from loopback.replies import Reply
 from rules.battle import Battle
 from storage import BattleRecord, ClockRecord
-from tests.e2e.conftest import Table, embed_text
+from tests.e2e.conftest import Table, embed_text, last_message
 
 HOUR = 3600.0
 DAY = 86_400.0
@@ -74,3 +75,22 @@ async def start_side_battle(table: Table, **setup: Any) -> None:
     """Set up the standard battle (alice: Eva-01, bob: Eva-02, GM: Sachiel) and start it in side mode."""
     await table.setup_battle(**setup)
     await table.slash("battle start")
+
+
+async def confirmed(table: Table, reply: Reply, user: LoopbackUser | None = None) -> Reply:
+    """Press Confirm on the question a command asked, if it asked one, and return the final answer."""
+    message = last_message(reply)
+    ok = [c for c in message.custom_ids() if c.startswith("bp:ok:")]
+    if not message.ephemeral or not ok:
+        return reply
+    return await table.click(message, ok[0], user=user or reply.interaction.user)
+
+
+async def end_turn(table: Table, user: LoopbackUser | None = None, **options: Any) -> Reply:
+    """End turns with /turn end, confirming when the bot asks (action points left unused)."""
+    return await confirmed(table, await table.slash("turn end", user=user, **options), user or table.gm)
+
+
+async def end_battle(table: Table) -> Reply:
+    """End the battle with /gm end, confirming the question it asks."""
+    return await confirmed(table, await table.gm_slash("gm end"), table.gm)

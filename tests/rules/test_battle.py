@@ -215,3 +215,16 @@ def test_random_orders_keep_everyone_on_the_map_and_undo_exact(moves: list[tuple
         b.undo()
         assert b.to_dict() == before
         b.apply(Move(unit=name, to=Cell(x, y), mode=mode), dice())
+
+
+def test_a_mistyped_unit_or_weapon_name_gets_a_suggestion() -> None:
+    battle = Battle.new("strategic-e", 10, 10, "Typos")
+    battle.apply(AddUnit(name="Sachiel", side="Angels", at=Cell(1, 1),
+                         stats={"weapons": [{"name": "Pallet Rifle", "range": 10, "damage": "1d10"}]}), dice())
+    with pytest.raises(NotFoundError, match="Did you mean `Sachiel`"):
+        battle.unit("Sachel")
+    with pytest.raises(NotFoundError, match="Did you mean `Pallet Rifle`"):
+        battle.unit("Sachiel").require_weapon("palet rifle")
+    with pytest.raises(NotFoundError) as far:
+        battle.unit("Ramiel")
+    assert "Did you mean" not in str(far.value)

@@ -1,0 +1,35 @@
+"""Ending a battle: asked first (/battle end and /gm end alike), then the summary for everyone."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.service import Actor, BattleRecord
+from cogs.common.confirm import ask, close_question, on_confirm
+from cogs.common.context import actor_of, battle_here, service_of
+from cogs.common.embeds import safe
+from cogs.common.replies import reply
+from cogs.gm.summary import end_embed
+from rules import orders as o
+
+
+async def ask_to_end(interaction: discord.Interaction) -> None:
+    """Ask the GM, privately, to confirm ending the channel's battle."""
+    record = await battle_here(interaction)
+    service = service_of(interaction)
+    await service.require_gm(actor_of(interaction), record, "end the battle")
+    await ask(interaction, record.id, "end", f"End {record.name}?",
+              f"**{safe(record.name)}** ends for everyone: no more orders, and its summary is posted here. "
+              "The log, the export and /battle info stay readable.", [o.End()], "End the battle")
+
+
+@on_confirm("end")
+async def end_battle(interaction: discord.Interaction, record: BattleRecord, actor: Actor, orders: list[o.Order]) -> None:
+    """End the battle (the first confirmation wins; a second finds it over) and post its summary."""
+    service = service_of(interaction)
+    result = await service.execute(actor, record, o.End(), render=False)
+    count = await service.db.events.count(record.id)
+    png = await service.render(result.battle, full=True, battle_id=record.id)
+    embed = end_embed(result.battle, count)
+    await close_question(interaction, "Confirmed: the battle is over.")
+    await reply(interaction, embed=embed, png=png)
