@@ -58,6 +58,7 @@ async def post(interaction: discord.Interaction, order: Order) -> None:
     await reply(interaction, embed=embed, png=png)
 
 
+@app_commands.guild_only()
 class CombatActionCog(commands.GroupCog, group_name="ca",
                       group_description="Combat Action: activations and the actions of the AP table"):
     """Take a Combat Action unit's actions, each costing its AP."""

@@ -29,6 +29,7 @@ class M42Cog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
+    @app_commands.guild_only()
     @app_commands.command(name="action", description="M42: take an action; the leader moves, then its models are placed")
     @app_commands.describe(
         unit="Your unit", action="Advance 6\", Shooting Advance 6\", Fall Back 12\", At-The-Double 12\", Assault...",
@@ -41,6 +42,7 @@ class M42Cog(commands.Cog):
         """Move the leader for an action and place the models, every rule checked."""
         await self._run(interaction, Act(unit=unit, action=action, to=to, level=floor, models=models[:MAX_SPOTS_TEXT]))
 
+    @app_commands.guild_only()
     @app_commands.command(name="place", description="M42: place your unit's models by hand, several squares at once")
     @app_commands.describe(unit="Your unit",
                            models="Squares for its models, like `E6 F5 F6^1` (^1: one floor up); the bot places the rest")
@@ -49,6 +51,7 @@ class M42Cog(commands.Cog):
         """Place models around the leader; a refusal names the rule and draws the legal squares."""
         await self._run(interaction, Place(unit=unit, models=models[:MAX_SPOTS_TEXT]))
 
+    @app_commands.guild_only()
     @app_commands.command(name="radius", description="M42: show where your unit's models could stand now (its Command Radius)")
     @app_commands.describe(unit="Your unit (the GM may ask for any)")
     @app_commands.autocomplete(unit=unit_choices)
