@@ -24,7 +24,7 @@ async def test_battle_new_posts_an_embed_with_the_map(table: Table) -> None:
 async def test_toy_battle_paint_add_move_and_map(table: Table) -> None:
     await table.setup_battle()
     paint = await table.slash("map paint", terrain="forest", **{"from": "E1"}, to="G6")
-    assert "18 square(s) painted forest" in text_of(paint)
+    assert "18 squares painted forest" in text_of(paint)
     await table.slash("battle start")
     move = await table.slash("move", user=table.alice, unit="Eva-01", to="G3")
     assert "Eva-01 moved C3 → G3 (cost 4)" in text_of(move)
@@ -107,7 +107,7 @@ async def test_gm_role_setting(table: Table) -> None:
     assert last_message(refused).ephemeral and "Only a GM" in text_of(refused)
     await table.slash("settings gm-role", role=role)
     allowed = await table.slash("map paint", user=table.carol, terrain="forest", **{"from": "A1"})
-    assert "1 square(s) painted forest" in text_of(allowed)
+    assert "1 square painted forest" in text_of(allowed)
 
 
 async def test_battle_rules_show_and_set(table: Table) -> None:
