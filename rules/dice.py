@@ -149,6 +149,8 @@ def split_notation(text: str) -> tuple[str, str]:
             rest = i + 1
         else:
             break
+    if not dice:
+        return text.strip(), ""  # not dice at all: the parser says what dice notation looks like
     notation = "".join(dice)
     if mode:
         notation, changed = re.subn(r"^(?:1)?[dD]20(?![0-9kK])", f"2d20{mode}1", notation, count=1)

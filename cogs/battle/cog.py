@@ -44,6 +44,7 @@ def rule_overrides(ruleset: str, text: str) -> list[tuple[str, str]]:
     return pairs
 
 FIELD_MAX = 1024
+BATTLE_ID_MAX = 2**31 - 1  # battles are numbered from 1; Discord wants every number option bounded
 INFO_BUDGET = 5600  # of the embed's 6,000 characters, what the description and the sides may take
 
 
@@ -155,7 +156,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
     @app_commands.command(name="info", description="Show this channel's battle: ruleset, round, sides and units")
     @app_commands.describe(battle_id="A battle's number from /battle list (an ended one too); default: this channel's")
     @app_commands.rename(battle_id="battle")
-    async def info(self, interaction: discord.Interaction, battle_id: app_commands.Range[int, 1] | None = None) -> None:
+    async def info(self, interaction: discord.Interaction, battle_id: app_commands.Range[int, 1, BATTLE_ID_MAX] | None = None) -> None:
         """Describe the battle of this channel (or the last that ended here, or one by number)."""
         record = await battle_to_read(interaction, battle_id)
         battle = await service_of(interaction).load(record)
@@ -193,7 +194,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
     @app_commands.describe(page="Page to open (1 is the newest orders)",
                            battle="A battle's number from /battle list (an ended one too); default: this channel's")
     async def log(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100_000] = 1,
-                  battle: app_commands.Range[int, 1] | None = None) -> None:
+                  battle: app_commands.Range[int, 1, BATTLE_ID_MAX] | None = None) -> None:
         """Show one page of the log, privately (hidden rolls only to the GM); ended battles stay readable."""
         record = await battle_to_read(interaction, battle)
         service = service_of(interaction)
@@ -204,7 +205,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
 
     @app_commands.command(name="export", description="Get the whole battle as a JSON file: setup, every order and its dice (GM)")
     @app_commands.describe(battle="A battle's number from /battle list (an ended one too); default: this channel's")
-    async def export(self, interaction: discord.Interaction, battle: app_commands.Range[int, 1] | None = None) -> None:
+    async def export(self, interaction: discord.Interaction, battle: app_commands.Range[int, 1, BATTLE_ID_MAX] | None = None) -> None:
         """Send the GM the battle's export file, privately (it holds hidden rolls); ended battles too."""
         record = await battle_to_read(interaction, battle)
         service = service_of(interaction)

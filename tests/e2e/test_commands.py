@@ -107,7 +107,7 @@ async def test_gm_role_setting(table: Table) -> None:
     assert last_message(refused).ephemeral and "Only a GM" in text_of(refused)
     await table.slash("settings gm-role", role=role)
     allowed = await table.slash("map paint", user=table.carol, terrain="forest", **{"from": "A1"})
-    assert "1 square(s) painted forest" in text_of(allowed)
+    assert "1 square painted forest" in text_of(allowed)
 
 
 async def test_battle_rules_show_and_set(table: Table) -> None:

@@ -14,7 +14,7 @@ async def test_gm_freezes_water_and_the_unit_in_it_breaks_free(table: Table) -> 
     await table.slash("battle start")
     reply = await table.gm_slash("gm freeze", at="C3")
     text = text_of(reply)
-    assert "frozen: cell C3" in text and "frozen in: unit Eva-01, cell C3" in text
+    assert "The water on C3 freezes into ice" in text and "Eva-01 is frozen in on C3 until it breaks free" in text
     assert not last_message(reply).ephemeral
     battle = await stored_battle(table)
     assert battle.terrain_at(battle.unit("Eva-01").cell).key == "ice"

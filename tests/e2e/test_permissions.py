@@ -19,7 +19,7 @@ async def test_another_guild_cannot_see_or_touch_a_battle(table: Table) -> None:
 async def test_creator_is_gm_without_manage_server(table: Table) -> None:
     await table.slash("battle new", user=table.carol, name="Carol's War", ruleset="strategic-p", width=8, height=8)
     reply = await table.slash("map paint", user=table.carol, terrain="water", **{"from": "A1"}, to="B2")
-    assert "4 square(s) painted water" in text_of(reply)
+    assert "4 squares painted water" in text_of(reply)
     refused = await table.slash("map paint", user=table.alice, terrain="water", **{"from": "C1"})
     assert last_message(refused).ephemeral and "Only a GM" in text_of(refused)
 

@@ -139,7 +139,9 @@ async def test_two_processes_lose_and_double_nothing_across_a_kill(
     [prompt] = [m for m in dms if "Your turn in **Battle 1**" in m.content]
     end_turn = button(prompt, "End turn")["custom_id"]  # its one unit due: the DM offers that unit's actions
     assert end_turn.startswith(f"bp:do:{battle_one.id}:")
-    ended = await loopback.click(prompt, end_turn, user=one.player)
+    asked = await loopback.click(prompt, end_turn, user=one.player)
+    assert "Eva-01 has **2 AP** left" in text_of(asked), "ending with points left asks first"
+    ended = await loopback.click(asked.message or prompt, f"bp:ok:{battle_one.id}:orders", user=one.player)
     assert "Eva-01 ends its turn" in text_of(ended)
     await loopback.settle()
 
