@@ -427,7 +427,7 @@ class Console:
         posts = [m for m in posts if message_words(m)]  # not Discord's own notes ("pinned a message")
         return LineResult(
             command=text, user=user.name, ok=failure is None,
-            ephemeral=bool(messages) and messages[-1].ephemeral,
+            ephemeral=any(m.ephemeral for m in messages),
             content="\n".join(m.content for m in messages if m.content),
             embeds=[e for m in messages for e in m.embeds], files=files, outcome=outcome, error=failure,
             buttons=[n for m in messages for n in control_names(m)],

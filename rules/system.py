@@ -188,6 +188,9 @@ class System:
     round_start: list[RoundStartEffect] = field(default_factory=list)
     initiative_tokens: frozenset[str] = frozenset()
     has_map: bool = True
+    # Whether a unit whose legal orders hold nothing but ending its turn ends it by itself. A system with orders
+    # `legal_orders` does not generate (M42's models placed by hand after the leader's action) keeps it False.
+    ends_idle_turns: bool = True
     describe: str = ""
     phases: Phases | None = None  # None: the core's turns of units (rules.turns) drive the clock
     map_layers: tuple[Layer, ...] = ()  # the layers its map files carry after the terrain grid

@@ -48,9 +48,11 @@ def split_panel(groups: list[ActionGroup], room: int) -> tuple[list[ActionGroup]
     return keep + enders, menu
 
 
-def add_panel(view: discord.ui.View, battle_id: int, unit_id: str, groups: list[ActionGroup]) -> list[ActionGroup]:
-    """Add a unit's actions to a view, in the room it has left; return the actions that found no place."""
-    room = MAX_COMPONENTS - len(view.children)
+def add_panel(view: discord.ui.View, battle_id: int, unit_id: str, groups: list[ActionGroup],
+              reserve: int = 0) -> list[ActionGroup]:
+    """Add a unit's actions to a view, in the room it has left less `reserve` places kept for buttons added after;
+    return the actions that found no place."""
+    room = MAX_COMPONENTS - len(view.children) - reserve
     buttons, menu = split_panel(groups, room)
     for group in buttons:
         view.add_item(ActionButton(Ref(battle_id, unit_id, group.key), group.label, style_of(group)))
@@ -99,7 +101,7 @@ async def next_step(service: TableService, actor: Actor, result: Result, unit_re
         return None, ""
     groups = await groups_of(battle, unit)
     ender = next((g for g in groups if g.kind == "end-turn"), None)
-    if ender is None or not all(g.ends_turn for g in groups):
+    if ender is None or not battle.system.ends_idle_turns or not all(g.ends_turn for g in groups):
         return panel_view(result.record.id, unit.id, groups), ""
     ended = await service.execute(actor, result.record, ender.orders[0], render=False)
     assert ended.outcome is not None

@@ -158,12 +158,15 @@ async def asked_to_end_turns(interaction: discord.Interaction, record: BattleRec
             battle.unit(name).owner != actor.user_id for name, _left in unused):
         return False
     battle_id = record.id
-    who = ", ".join(f"{safe(name)} has **{left} AP** left" for name, left in unused)
     several = len(unused) > 1 or len(orders) > 1
-    await ask(interaction, battle_id, "orders", "End the turn with action points unused?" if not several else
-              "End these turns with action points unused?",
-              f"{who}. Unused action points are lost when the turn ends.", orders,
-              "End turn anyway" if not several else "End them anyway")
+    if turns.turn_rules(battle.ruleset_id).budget == 1:  # one action a turn (M42): no points to speak of
+        who = ", ".join(f"{safe(name)} has not taken its action" for name, _left in unused)
+        title, lost = "End the turn without acting?", "An action not taken is lost when the turn ends."
+    else:
+        who = ", ".join(f"{safe(name)} has **{left} AP** left" for name, left in unused)
+        title, lost = "End the turn with action points unused?", "Unused action points are lost when the turn ends."
+    await ask(interaction, battle_id, "orders", title if not several else title.replace("the turn", "these turns"),
+              f"{who}. {lost}", orders, "End turn anyway" if not several else "End them anyway")
     return True
 
 

@@ -105,11 +105,12 @@ def turn_view(battle_id: int, units: list[str], actions: tuple[str, list[ActionG
     """Return the buttons of a turn prompt, and Show map.
 
     With `actions` (the one unit due: its id and its next actions) the prompt offers those actions as
-    buttons; otherwise End turn and My options per unit.
+    buttons, then My options; otherwise End turn and My options per unit.
     """
     view = discord.ui.View(timeout=None)
     if actions is not None and actions[1]:
-        add_panel(view, battle_id, *actions)
+        add_panel(view, battle_id, *actions, reserve=1)
+        view.add_item(OptionsButton(battle_id, units[0]))
         view.add_item(MapButton(battle_id, label="Show map"))
         return view
     for name in units[:MAX_UNIT_BUTTONS]:

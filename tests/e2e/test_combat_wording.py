@@ -73,7 +73,7 @@ def test_sentences_read_as_sentences() -> None:
 
 def test_a_stored_effect_missing_a_field_still_shows() -> None:
     old = load_effect({"type": "ignited", "cell": "C3"}, strategic.EFFECTS)  # saved before `rounds` was recorded
-    assert effect_sentence(old) == effect_line(old) == "ignited: cell C3"
+    assert effect_sentence(old) == effect_line(old) == "Ignited on C3"
 
 
 def _p_battle() -> Battle:

@@ -138,7 +138,7 @@ async def test_the_console_survives_every_line_discord_would_not_send(tmp_path: 
     script = "\n".join([
         "as gm",
         '/battle new name:"Survivors" ruleset:strategic-e width:12 height:10',
-        "/battle new name:Other ruleset:strategic-e",           # required options missing
+        "/battle new ruleset:strategic-e width:12 height:10",   # a required option (name) missing
         '/battle new name:"Too big" ruleset:strategic-e width:5000 height:10',  # out of range
         "/turn mode mode:sideways",                             # not one of the choices
         "in nowhere",                                           # no such channel

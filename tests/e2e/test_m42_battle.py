@@ -21,7 +21,7 @@ from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.setup_helpers import refused, stored, stored_battle
 from tests.e2e.test_console import settings_for
 from tests.e2e.turn_helpers import message_text as text_of_message
-from tests.e2e.turn_helpers import posted, prompts
+from tests.e2e.turn_helpers import end_turn, posted, prompts
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "m42"
 
@@ -58,9 +58,9 @@ def all_placed_legally(battle: Battle, unit: Unit) -> bool:
 
 async def next_round(table: Table) -> None:
     """End every unit's turn: Red's then Blue's."""
-    await table.slash("turn end", user=table.alice, unit="Alpha")
-    await table.slash("turn end", user=table.alice, unit="Bravo")
-    await table.slash("turn end", user=table.bob, unit="Ghost")
+    await end_turn(table, user=table.alice, unit="Alpha")
+    await end_turn(table, user=table.alice, unit="Bravo")
+    await end_turn(table, user=table.bob, unit="Ghost")
 
 
 async def test_two_units_through_woods_over_a_wall_along_a_road_into_a_building(table: Table) -> None:
@@ -72,14 +72,16 @@ async def test_two_units_through_woods_over_a_wall_along_a_road_into_a_building(
     assert 'the way there (6") goes through area terrain (004:L29), which halves the move to 3" (A90)' in text_of(moved)
     moved = await table.slash("move", user=alice, unit="Alpha", to="G5", mode="advance")
     assert 'Advance D5 \u2192 G5, 3" of 6"' in text_of(moved)
+    # Its one action taken, the unit may still place its models by hand: its turn does not end by itself.
+    assert "nothing left to do" not in text_of(moved)
     # Along the road, starting and ending on it: 12" + 2" (004:L72).
     road = await table.slash("move", user=alice, unit="Bravo", to="R15", mode="at-the-double")
     assert 'At-The-Double D15 \u2192 R15, 14" of 14"' in text_of(road)
     battle, bravo = await unit(table, "Bravo")
     assert all_placed_legally(battle, bravo) and len(bravo.models) == 3
-    await table.slash("turn end", user=alice, unit="Alpha")
-    await table.slash("turn end", user=alice, unit="Bravo")
-    await table.slash("turn end", user=table.bob, unit="Ghost")
+    await end_turn(table, user=alice, unit="Alpha")
+    await end_turn(table, user=alice, unit="Bravo")
+    await end_turn(table, user=table.bob, unit="Ghost")
     # Into the woods: halved to 3" (004:L29); models by hand inside the woods with the leader (004:L44).
     woods = await table.slash("action", user=alice, unit="Alpha", action="advance", to="J5", models="I5 J4 J6 I4")
     assert 'Advance G5 \u2192 J5, 3" of 3", halved once for area terrain (A90)' in text_of(woods)

@@ -44,7 +44,7 @@ async def test_edge_reply_says_what_stands_where(table: Table) -> None:
     assert 'Hedge 1.5" tall on 2 sides: C2|C3, C3|D3' in text
     assert last_message(reply).files[0].filename == "map.png"
     cleared = await table.slash("map edge", edges="C2|C3", obstacle="none")
-    assert "Obstacles taken off 1 side(s): C2|C3" in text_of(cleared)
+    assert "Obstacles taken off 1 side: C2|C3" in text_of(cleared)
     assert list((await stored_battle(table)).edges) == [Edge.parse("C3|D3")]
 
 

@@ -21,6 +21,7 @@ SYSTEM = System(
     handlers=TABLE,
     unit_type=Unit,
     legal_orders=legal_orders,
+    ends_idle_turns=False,
     map_layers=LAYERS,
     statblocks=parse_m42_file,
     map_edges=True,
