@@ -7,6 +7,7 @@ creator), because a server override can open the group to anyone.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Literal
 
 import discord
@@ -22,6 +23,7 @@ from cogs.common.replies import defer, reply
 from cogs.common.transformers import CellArg
 from cogs.gm.ending import ask_to_end
 from cogs.gm.summary import SET_FIELDS, hidden_roll_embed, reveal_embed, undo_embed
+from cogs.turn.players import MAX_STALL_AFTER
 from cogs.turn.text import clock_summary, deadline_line, turn_embed
 from rules import orders as o
 from rules.systems.strategic.actions.battlefield import Freeze
@@ -191,6 +193,19 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         clock = await service.set_reminders(actor, record, parse_reminders(times))
         summary = clock_summary(clock, await service.load(record))
         await reply(interaction, embed=discord.Embed(title="Reminders", colour=INFO, description=summary))
+
+    @app_commands.command(name="stall-after", description="After how many unanswered reminders you hear who is stalling")
+    @app_commands.describe(reminders=f"Reminders a player lets pass without acting before you are told, once a turn "
+                                     f"(1-{MAX_STALL_AFTER}; 0: never)")
+    async def stall_after(self, interaction: discord.Interaction,
+                          reminders: app_commands.Range[int, 0, MAX_STALL_AFTER]) -> None:
+        """Set the stall report's threshold."""
+        service, _actor, record = await self._gm(interaction, "set when you hear who is stalling")
+        posting = await service.db.players.posting(record.id)
+        await service.db.players.save_posting(replace(posting, stall_after=reminders))
+        text = (f"After {reminders} reminder{'s' if reminders != 1 else ''} a player lets pass without acting, you are "
+                "told who is stalling, once a turn." if reminders else "You are no longer told who is stalling.")
+        await reply(interaction, text, ephemeral=True)
 
     @app_commands.command(name="pause", description="Stop the clock: no deadline passes until /gm resume")
     async def pause(self, interaction: discord.Interaction) -> None:
