@@ -16,10 +16,9 @@ from dataclasses import dataclass, replace
 import discord
 from discord.ext import commands
 
-from bot.service import BattleRecord, MapImage, Notice, TableService
+from bot.service import BattleRecord, MapImage, Notice, PostingRecord, TableService
 from cogs.common.replies import send
 from rules.battle import Battle
-from storage import PostingRecord
 
 log = logging.getLogger(__name__)
 

@@ -6,12 +6,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.clock import describe_remind, turn_label, wants_reminder
-from bot.service import BattleRecord, TableService
+from bot.service import NEXT_TURN, BattleRecord, ClockRecord, PlayerRecord, TableService
 from cogs.turn.text import join
 from rules import turns
 from rules.battle import Battle
 from rules.errors import IllegalOrderError, NotFoundError
-from storage import NEXT_TURN, ClockRecord, PlayerRecord
 
 MAX_STALL_AFTER = 20
 
