@@ -230,6 +230,79 @@ def reminder_times(specs: Sequence[str], started: float, due: float) -> list[flo
     return out
 
 
+# --- each player's own reminders ------------------------------------------------------
+
+BATTLE_REMINDERS = "battle"  # the battle's reminder times, as the GM set them
+REMIND_CHOICES = ("battle", "once", "every", "off")
+MIN_EVERY_HOURS = 1
+MAX_EVERY_HOURS = 72
+MAX_SERIES = 24  # reminders of one player's series in one turn, at most
+
+
+def every_spec(hours: int) -> str:
+    """Return the stored form of `every N hours`."""
+    return f"every:{hours}"
+
+
+def every_hours(spec: str) -> int | None:
+    """Return N of a stored `every:N`, or None for the other choices."""
+    if not spec.startswith("every:"):
+        return None
+    return int(spec.split(":", 1)[1])
+
+
+def parse_remind(how: str, hours: int | None) -> str:
+    """Return a player's reminder choice as stored, or say what is wrong with it."""
+    if how not in REMIND_CHOICES:
+        raise InvalidOrderError(f"`{how}` is not a choice; use battle, once, every or off.")
+    if how != "every":
+        if hours is not None:
+            raise InvalidOrderError(f"`hours` goes only with `every`; `{how}` takes no hours.")
+        return how
+    if hours is None:
+        raise InvalidOrderError(f"Say how often with `hours`: every {MIN_EVERY_HOURS} to {MAX_EVERY_HOURS} hours "
+                                "(`how:every hours:6`).")
+    if not MIN_EVERY_HOURS <= hours <= MAX_EVERY_HOURS:
+        raise InvalidOrderError(f"A reminder every {hours} hours is out of bounds: choose {MIN_EVERY_HOURS} to "
+                                f"{MAX_EVERY_HOURS} hours.")
+    return every_spec(hours)
+
+
+def describe_remind(spec: str, battle_specs: Sequence[str]) -> str:
+    """Say when a player is reminded: `at the battle's times (at half-time and 1 h before)`, `every 6 h`."""
+    hours = every_hours(spec)
+    if hours is not None:
+        return f"every {hours} h of your turn (at most {MAX_SERIES} a turn)"
+    if spec == "off":
+        return "none"
+    battle = describe_reminders(battle_specs)
+    if spec == "once":
+        return f"once, at the first of the battle's reminders ({battle})"
+    return f"at the battle's reminder times ({battle})"
+
+
+def series_times(hours: int, started: float, due: float) -> list[float]:
+    """Return the times of an every-N-hours series inside a turn: N, 2N ... hours after it began."""
+    step = hours * HOUR
+    out: list[float] = []
+    at = started + step
+    while at < due and len(out) < MAX_SERIES:
+        out.append(at)
+        at += step
+    return out
+
+
+def wants_reminder(remind: str, meant_for: str, first: bool) -> bool:
+    """Return whether a player who chose `remind` gets a reminder timer meant for `meant_for`."""
+    if remind == "off":
+        return False
+    if remind == "once":
+        return meant_for == BATTLE_REMINDERS and first
+    if remind == BATTLE_REMINDERS:
+        return meant_for == BATTLE_REMINDERS
+    return meant_for == remind
+
+
 # --- the clock of one battle ----------------------------------------------------------
 
 
@@ -245,16 +318,24 @@ class TurnStart:
     remaining: float | None = None
 
 
-def plan(clock: ClockRecord, *, after: float) -> list[NewTimer]:
-    """Return the timers a running turn needs: its deadline and the reminders still ahead."""
+def plan(clock: ClockRecord, *, after: float, every: Sequence[int] = ()) -> list[NewTimer]:
+    """Return the timers a running turn needs: its deadline and the reminders still ahead.
+
+    The battle's own reminders are `for` "battle" (the first of them marked `first`, for players reminded
+    once); `every` adds, per number of hours some player chose, a series `for` "every:N".
+    """
     if clock.turn_key is None or clock.paused or clock.expired_at is not None or clock.due_at is None:
         return []
     payload = {"turn": clock.turn_key, "due_at": clock.due_at}
     timers = [NewTimer("deadline", clock.due_at, payload)]
     started = clock.turn_started if clock.turn_started is not None else clock.due_at - clock.deadline
-    for at in reminder_times(clock.reminders, started, clock.due_at):
+    for index, at in enumerate(reminder_times(clock.reminders, started, clock.due_at)):
         if at > after:
-            timers.append(NewTimer("reminder", at, payload))
+            timers.append(NewTimer("reminder", at, {**payload, "for": BATTLE_REMINDERS, "first": index == 0}))
+    for hours in sorted(set(every)):
+        for at in series_times(hours, started, clock.due_at):
+            if at > after:
+                timers.append(NewTimer("reminder", at, {**payload, "for": every_spec(hours)}))
     return timers
 
 
@@ -268,6 +349,17 @@ class TurnClocks:
     async def get(self, battle_id: int) -> ClockRecord:
         """Return a battle's clock."""
         return await self.db.clocks.get(battle_id)
+
+    async def _plan(self, clock: ClockRecord, after: float) -> list[NewTimer]:
+        """Plan a clock's timers with the reminder series its players chose."""
+        every = [h for p in await self.db.players.of_battle(clock.battle_id) if (h := every_hours(p.remind))]
+        return plan(clock, after=after, every=every)
+
+    async def replan(self, battle_id: int) -> ClockRecord:
+        """Schedule the current turn's reminders again (a player changed how often they are reminded)."""
+        clock = await self.db.clocks.get(battle_id)
+        await self.db.clocks.save(clock, timers=await self._plan(clock, self.clock()))
+        return clock
 
     async def sync(self, record: BattleRecord, battle: Battle, *, started: float | None = None) -> TurnStart | None:
         """Start the deadline of a turn that has just begun; return it, or None if the turn is unchanged."""
@@ -289,7 +381,7 @@ class TurnClocks:
         else:
             new = replace(clock, turn_key=key, turn_started=begun, due_at=begun + clock.deadline, remaining=None,
                           expired_at=None)
-        await self.db.clocks.save(new, timers=plan(new, after=begun))
+        await self.db.clocks.save(new, timers=await self._plan(new, begun))
         log.info("battle %s: turn %s begins, due %s", record.id, key, new.due_at)
         return TurnStart(key=key, units=tuple(due_now(battle)), started=begun, due_at=new.due_at,
                          paused=new.paused, remaining=new.remaining)
@@ -301,7 +393,7 @@ class TurnClocks:
         if begun is not None:
             return begun
         clock = await self.db.clocks.get(record.id)
-        wanted = plan(clock, after=self.clock())
+        wanted = await self._plan(clock, self.clock())
         if not wanted:
             return None
         pending = await self.db.timers.pending(record.id)
@@ -345,7 +437,7 @@ class TurnClocks:
             due = now + left
             # Shift the turn's start by the pause too, so its reminders keep their places.
             new = replace(new, due_at=due, turn_started=due - clock.deadline)
-        await self.db.clocks.save(new, timers=plan(new, after=now))
+        await self.db.clocks.save(new, timers=await self._plan(new, now))
         return new
 
     async def set_deadline(self, record: BattleRecord, seconds: float) -> ClockRecord:
@@ -360,7 +452,7 @@ class TurnClocks:
                 new = replace(new, remaining=max(0.0, deadline - spent), expired_at=None)
             else:
                 new = replace(new, due_at=clock.turn_started + deadline, expired_at=None)
-        await self.db.clocks.save(new, timers=plan(new, after=now))
+        await self.db.clocks.save(new, timers=await self._plan(new, now))
         return new
 
     async def set_policy(self, record: BattleRecord, policy: DeadlinePolicy) -> ClockRecord:
@@ -372,7 +464,7 @@ class TurnClocks:
         if clock.expired_at is not None and policy != "wait":
             # The turn is waiting on its passed deadline: the new policy takes it from here, at the next tick.
             new = replace(new, expired_at=None)
-            await self.db.clocks.save(new, timers=plan(new, after=self.clock()))
+            await self.db.clocks.save(new, timers=await self._plan(new, self.clock()))
             return new
         await self.db.clocks.save(new)
         return new
@@ -381,7 +473,7 @@ class TurnClocks:
         """Choose when players are reminded before a deadline; the current turn's reminders follow."""
         clock = await self.db.clocks.get(record.id)
         new = replace(clock, reminders=specs)
-        await self.db.clocks.save(new, timers=plan(new, after=self.clock()))
+        await self.db.clocks.save(new, timers=await self._plan(new, self.clock()))
         return new
 
 

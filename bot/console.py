@@ -350,14 +350,23 @@ class Console:
         # A command may follow up after its first answer (a plan that completes the pair posts the battle).
         await self.discord.settle()
         result = await self.result(text, "-".join(words), reply, before, seen)
-        new_threads = [t for t in self.discord.threads(self.channel) if t.id not in threads_before]
+        # A battle made in a new thread moves the console there; a side's private thread does not.
+        new_threads = [t for t in self.discord.threads(self.channel)
+                       if t.id not in threads_before and not t.is_private_thread]
         if new_threads:
             self.channel = new_threads[-1]
         return result
 
+    def side_threads(self) -> list[LoopbackChannel]:
+        """Return the private threads under the console's channel (each side's, when the GM turned them on)."""
+        parent = self.discord.world.channels.get(self.channel.parent_id or 0, self.channel)
+        return [t for t in self.discord.threads(parent) if t.is_private_thread]
+
     def seen(self) -> set[int]:
         """Return the ids of every message the console's users can see now."""
         ids = {m.id for m in self.discord.messages(self.channel)}
+        for thread in self.side_threads():
+            ids |= {m.id for m in self.discord.messages(thread)}
         for user in self.users.values():
             ids |= {m.id for m in self.discord.dm_messages(user)}
         return ids
@@ -422,6 +431,8 @@ class Console:
                 files.append(str(dest))
         shown = {m.id for m in messages}
         posts = [m for m in self.discord.messages(self.channel) if m.id not in seen and m.id not in shown]
+        for thread in self.side_threads():
+            posts += [m for m in self.discord.messages(thread) if m.id not in seen and m.id not in shown]
         for other in self.users.values():
             posts += [m for m in self.discord.dm_messages(other) if m.id not in seen and m.id not in shown]
         posts = [m for m in posts if message_words(m)]  # not Discord's own notes ("pinned a message")
@@ -436,7 +447,9 @@ class Console:
 
     def post_line(self, message: StoredMessage) -> str:
         """Say what the bot posted besides the answer (a turn ping, a DM), with its buttons."""
-        where = "DM" if message.guild_id is None else "posted"
+        channel = self.discord.world.channels.get(message.channel_id)
+        where = "DM" if message.guild_id is None else (
+            f"in #{channel.name}" if channel is not None and channel.is_private_thread else "posted")
         names = " ".join(control_names(message))
         return f"{where}: {message_words(message)}" + (f" {names}" if names else "")
 

@@ -35,7 +35,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.clock import due_now, turn_key
+from bot.clock import BATTLE_REMINDERS, due_now, turn_key
 from rules import turns
 from rules.battle import Battle
 from rules.errors import ConflictError, GameError
@@ -183,7 +183,10 @@ class Scheduler:
                 return Fired(timer, "stale", {"why": "deadline already passed"})
             from bot.service import Notice
 
-            sent = await self.service.deliver(Notice("reminder", record, battle, clock=clock, extra={"units": due_units}))
+            # Whom the reminder is for: the battle's own times, or one player series of every N hours.
+            meant = {"units": due_units, "for": timer.payload.get("for", BATTLE_REMINDERS),
+                     "first": bool(timer.payload.get("first", True))}
+            sent = await self.service.deliver(Notice("reminder", record, battle, clock=clock, extra=meant))
             return Fired(timer, "reminded" if sent else "retry", {"units": due_units})
         if timer.kind == "deadline":
             if clock.due_at is None or clock.due_at > now:

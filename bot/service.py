@@ -38,6 +38,7 @@ from rules.errors import (
 from rules.outcome import Outcome
 from rules.systems import install as install_systems
 from storage import (
+    NEXT_TURN,
     BattleRecord,
     BattleStatus,
     BattleSummary,
@@ -49,14 +50,16 @@ from storage import (
     NewEvent,
     NothingToUndo,
     NotifyMode,
+    PlayerRecord,
+    PostingRecord,
     StaleVersionError,
 )
 
 log = logging.getLogger(__name__)
 
 __all__ = [
-    "SYSTEM_USER_ID", "Actor", "BattleRecord", "ClockRecord", "EventRecord", "MapImage", "MapText", "Notice", "Result",
-    "StaleTurnError", "TableService",
+    "NEXT_TURN", "SYSTEM_USER_ID", "Actor", "BattleRecord", "ClockRecord", "EventRecord", "MapImage", "MapText", "Notice",
+    "PlayerRecord", "PostingRecord", "Result", "StaleTurnError", "TableService",
 ]
 
 MAX_UNDO = 50

@@ -120,6 +120,15 @@ class LoopbackChannel:
     locked: bool = False
     auto_archive_duration: int = 1440
     created_at: datetime = field(default_factory=utcnow)
+    # A thread's members (user ids); in a private thread only they (and moderators) read it.
+    members: set[int] = field(default_factory=set)
+    # Permissions the bot lacks in this channel (`create_private_threads`, ...): asked to use one, Discord refuses.
+    bot_denied: set[str] = field(default_factory=set)
+
+    @property
+    def is_private_thread(self) -> bool:
+        """Say whether this channel is a private thread."""
+        return self.type == PRIVATE_THREAD
 
     @property
     def is_thread(self) -> bool:

@@ -19,6 +19,7 @@ from loopback.models import (
 )
 from loopback.payloads import channel_payload, guild_payload, member_payload, role_payload, user_payload
 from loopback.responses import (
+    MISSING_PERMISSIONS,
     UNKNOWN_CHANNEL,
     UNKNOWN_COMMAND,
     UNKNOWN_GUILD,
@@ -26,6 +27,7 @@ from loopback.responses import (
     UNKNOWN_MESSAGE,
     UNKNOWN_ROLE,
     UNKNOWN_USER,
+    WRONG_CHANNEL_TYPE,
     DiscordHTTPError,
     json_response,
     no_content,
@@ -362,7 +364,10 @@ class CoreRoutes:
         self, parent: LoopbackChannel, data: dict[str, Any], thread_id: int, kind: int
     ) -> LoopbackChannel:
         if parent.guild_id is None or parent.is_thread:
-            raise DiscordHTTPError(400, "Cannot create a thread here", 50024)
+            raise DiscordHTTPError(400, "Cannot execute action on this channel type", WRONG_CHANNEL_TYPE)
+        needed = "create_private_threads" if kind == PRIVATE_THREAD else "create_public_threads"
+        if needed in parent.bot_denied:
+            raise DiscordHTTPError(403, "Missing Permissions", MISSING_PERMISSIONS)
         if not data.get("name"):
             raise DiscordHTTPError(400, "Invalid Form Body: name is required", 50035)
         thread = LoopbackChannel(
@@ -374,14 +379,29 @@ class CoreRoutes:
             owner_id=self.world.bot_user.id,
             auto_archive_duration=int(data.get("auto_archive_duration") or 1440),
             created_at=utcnow(),
+            members={self.world.bot_user.id},
         )
         self.world.add_channel(thread)
         log.debug("created thread %s (%s) under %s", thread.name, thread.id, parent.id)
         return thread
 
     async def thread_member_changed(self, request: web.Request) -> web.Response:
-        """Accept joining or leaving a thread (membership is not modelled further)."""
-        self._channel(request)
+        """Add a member to a thread (PUT) or remove one (DELETE), as the bot may in a thread it can manage."""
+        thread = self._channel(request)
+        if not thread.is_thread:
+            raise DiscordHTTPError(400, "Cannot execute action on this channel type", WRONG_CHANNEL_TYPE)
+        user_id = snowflake(request, "user_id")
+        if user_id not in self.world.users:
+            raise not_found("User", UNKNOWN_USER)
+        if thread.archived:
+            raise DiscordHTTPError(400, "Thread is archived", 50083)
+        if "manage_threads" in thread.bot_denied and thread.owner_id != self.world.bot_user.id:
+            raise DiscordHTTPError(403, "Missing Permissions", MISSING_PERMISSIONS)
+        if request.method == "PUT":
+            thread.members.add(user_id)
+        else:
+            thread.members.discard(user_id)
+        log.debug("thread %s members now %s", thread.id, sorted(thread.members))
         return no_content()
 
     # DMs

@@ -213,6 +213,14 @@ class Roster:
         channel_id = self.world.dm_channels.get(user.id)
         return [] if channel_id is None else self.world.messages_in(channel_id)
 
+    def can_read(self, user: LoopbackUser, channel: LoopbackChannel) -> bool:
+        """Say whether a member reads a channel: a private thread only its members (and the bot) read."""
+        return not channel.is_private_thread or user.id in channel.members
+
+    def deny_bot(self, channel: LoopbackChannel, *permissions: str) -> None:
+        """Take permissions (`create_private_threads`, ...) from the bot in a channel; Discord then answers 403."""
+        channel.bot_denied.update(permissions)
+
     def message(self, message_id: int) -> StoredMessage:
         """Return any stored message by id (including deleted and ephemeral ones)."""
         return self.world.messages[message_id]

@@ -16,6 +16,7 @@ from .errors import (
 from .events import EventRepo
 from .importlog import pack_event
 from .messages import MessageRepo
+from .players import NEXT_TURN, PlayerRecord, PlayerRepo, PostingRecord
 from .records import (
     LEASED_KIND,
     NO_TURN,
@@ -41,6 +42,7 @@ from .timers import TimerRepo
 
 __all__ = [
     "LEASED_KIND",
+    "NEXT_TURN",
     "NO_TURN",
     "BattleNotFound",
     "BattleRecord",
@@ -68,6 +70,9 @@ __all__ = [
     "NewTimer",
     "NothingToUndo",
     "NotifyMode",
+    "PlayerRecord",
+    "PlayerRepo",
+    "PostingRecord",
     "StaleVersionError",
     "StorageError",
     "TimerRecord",

@@ -13,6 +13,7 @@ from .clocks import ClockRepo
 from .engine import Engine, LockSpace
 from .events import EventRepo
 from .messages import MessageRepo
+from .players import PlayerRepo
 from .postgres import check_url, is_url
 from .settings import GuildRepo, UserRepo
 from .sqlite_engine import SqliteEngine
@@ -40,6 +41,7 @@ class Database:
         self.timers = TimerRepo(engine)
         self.messages = MessageRepo(engine)
         self.clocks = ClockRepo(engine)
+        self.players = PlayerRepo(engine)
 
     @classmethod
     async def open(cls, target: Target) -> Database:

@@ -16,15 +16,18 @@ from cogs.battle.rules_pages import RulesPageButton, rules_message
 from cogs.battle.rules_text import imported_embed
 from cogs.common.attachments import read_text
 from cogs.common.autocomplete import constant_choices, ruleset_choices
+from cogs.common.autocomplete_setup import side_choices
 from cogs.common.context import actor_of, battle_here, battle_to_read, channel_key, member_check, service_of
 from cogs.common.embeds import INFO, outcome_embed, safe
 from cogs.common.replies import defer, reply
+from cogs.common.secrets import own_sides
+from cogs.common.side_threads import SideThreads
 from cogs.common.systems import front_end
 from cogs.gm.ending import ask_to_end
 from cogs.turn.text import turn_embed
 from rules import orders as o
 from rules.battle import Battle, board_size
-from rules.errors import GameError, NotAllowedError
+from rules.errors import GameError, IllegalOrderError, NotAllowedError, NotFoundError
 from rules.orders import ImportHomebrew
 from rules.ruleset import get_ruleset
 
@@ -152,6 +155,43 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         ]
         await reply(interaction, embed=discord.Embed(title="Battles", description="\n".join(lines), colour=INFO),
                     ephemeral=True)
+
+    @app_commands.command(name="side-thread", description="Open your side's private thread: its hidden map and rolls")
+    @app_commands.describe(side="GM: which side's thread (players get their own side's)")
+    @app_commands.autocomplete(side=side_choices)
+    async def side_thread(self, interaction: discord.Interaction, side: str | None = None) -> None:
+        """Answer a player with a link to their side's private thread, making it or adding them if needed."""
+        record = await battle_here(interaction)
+        service = service_of(interaction)
+        actor = actor_of(interaction)
+        battle = await service.load(record)
+        threads = SideThreads(self.bot)
+        if not await threads.enabled(record.id):
+            raise IllegalOrderError("This battle has no side threads: its hidden maps and rolls answer whoever asks. "
+                                    "The GM turns them on with `/gm side-threads on:True`.")
+        mine = own_sides(battle, actor.user_id)
+        gm = await service.is_gm(actor, record)
+        if side is not None:
+            found = battle.side(side)
+            if found is None:
+                names = ", ".join(s.name for s in battle.sides) or "none yet"
+                raise NotFoundError(f"There is no side `{side}` in this battle. Sides: {names}.")
+            if found.name not in mine and not gm:
+                raise NotAllowedError(f"You command no unit of {found.name}, so its thread is not yours; your side: "
+                                      f"{', '.join(mine) or 'none'}.")
+            sides = [found.name]
+        else:
+            sides = mine
+        if not sides:
+            raise NotAllowedError("You command no unit in this battle, so you have no side's thread. "
+                                  + ("As GM, name one: `/battle side-thread side:NAME`." if gm else
+                                     "The GM gives you a unit with `/gm assign`."))
+        lines = []
+        for name in sides:
+            where = await threads.place(record, battle, name)
+            note = f" (threads cannot be made: {where.why_not}; its posts reach you by DM)" if where.why_not else ""
+            lines.append(f"{safe(name)}: {where.mention}{note}")
+        await reply(interaction, "\n".join(lines), ephemeral=True)
 
     @app_commands.command(name="info", description="Show this channel's battle: ruleset, round, sides and units")
     @app_commands.describe(battle_id="A battle's number from /battle list (an ended one too); default: this channel's")

@@ -7,6 +7,7 @@ creator), because a server override can open the group to anyone.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Literal
 
 import discord
@@ -16,14 +17,18 @@ from discord.ext import commands
 from bot.clock import human_duration, parse_reminders, policy_of
 from bot.service import Actor, BattleRecord, TableService
 from cogs.common.autocomplete import unit_choices
+from cogs.common.autocomplete_setup import side_choices
 from cogs.common.context import actor_of, battle_here, service_of
-from cogs.common.embeds import INFO
+from cogs.common.embeds import INFO, safe
 from cogs.common.replies import defer, reply
+from cogs.common.side_threads import SideThreads, places_text
 from cogs.common.transformers import CellArg
 from cogs.gm.ending import ask_to_end
 from cogs.gm.summary import SET_FIELDS, hidden_roll_embed, reveal_embed, undo_embed
+from cogs.turn.players import MAX_STALL_AFTER
 from cogs.turn.text import clock_summary, deadline_line, turn_embed
 from rules import orders as o
+from rules.errors import NotFoundError
 from rules.systems.strategic.actions.battlefield import Freeze
 from rules.systems.strategic.actions.gm import GmPlace, GmSet
 from rules.systems.strategic.statblock import STATUSES
@@ -45,7 +50,18 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self.side_threads = SideThreads(bot)
         super().__init__()
+
+    async def cog_load(self) -> None:
+        """Keep side threads' members in step with the battles."""
+        self.bot.service.listeners.append(self.side_threads)  # type: ignore[attr-defined]
+
+    async def cog_unload(self) -> None:
+        """Stop keeping side threads in step."""
+        listeners = self.bot.service.listeners  # type: ignore[attr-defined]
+        if self.side_threads in listeners:
+            listeners.remove(self.side_threads)
 
     async def _gm(self, interaction: discord.Interaction, what: str) -> tuple[TableService, Actor, BattleRecord]:
         record = await battle_here(interaction)
@@ -132,16 +148,42 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
 
     # --- dice ---------------------------------------------------------------
 
-    @app_commands.command(name="roll", description="Roll in secret: only you see the result; it is logged as hidden")
-    @app_commands.describe(dice="Dice notation, like 1d100 or 2d10+5", purpose="What the roll is for (only you see it)")
+    @app_commands.command(name="roll", description="Roll in secret: only you (or one side, in private) see the result")
+    @app_commands.describe(dice="Dice notation, like 1d100 or 2d10+5", purpose="What the roll is for (only you see it)",
+                           side="Show the roll to this side only: in its private thread, or by DM")
+    @app_commands.autocomplete(side=side_choices)
     async def roll(self, interaction: discord.Interaction, dice: app_commands.Range[str, 1, 100],
-                   purpose: app_commands.Range[str, 0, 100] = "") -> None:
+                   purpose: app_commands.Range[str, 0, 100] = "", side: str | None = None) -> None:
         """Roll hidden dice."""
         service, actor, record = await self._gm(interaction, "roll in secret")
+        battle = await service.load(record)
+        known = battle.side(side) if side else None
+        if side and known is None:
+            names = ", ".join(s.name for s in battle.sides) or "none yet"
+            raise NotFoundError(f"There is no side `{side}` in this battle. Sides: {names}.")
         result = await service.execute(actor, record, o.Roll(dice=dice, purpose=purpose, hidden=True), render=False)
         assert result.outcome is not None
         rolls = [r.to_dict() for r in result.outcome.rolls]
-        await reply(interaction, embed=hidden_roll_embed(rolls, result.seq), ephemeral=True)
+        embed = hidden_roll_embed(rolls, result.seq)
+        if known is not None:
+            where = await self.side_threads.post(record, result.battle, known.name,
+                                                 embed=hidden_roll_embed(rolls, result.seq, side=known.name))
+            embed.add_field(name="Shown to", value=f"{safe(known.name)} only, {where.mention}", inline=False)
+        await reply(interaction, embed=embed, ephemeral=True)
+
+    @app_commands.command(name="side-threads", description="Give each side a private thread for its hidden map and rolls")
+    @app_commands.describe(on="True: make a private thread per side (its players and you); False: stop using them")
+    async def side_threads_(self, interaction: discord.Interaction, on: bool) -> None:
+        """Turn side threads on or off for this battle."""
+        service, _actor, record = await self._gm(interaction, "turn side threads on or off")
+        await defer(interaction)
+        places = await self.side_threads.turn(record, await service.load(record), on)
+        if not on:
+            await reply(interaction, "Side threads are off: hidden maps and rolls answer only whoever asks, as before.")
+            return
+        embed = discord.Embed(title="Side threads", colour=INFO, description=places_text(places))
+        embed.set_footer(text="Players open theirs with /battle side-thread")
+        await reply(interaction, embed=embed)
 
     @app_commands.command(name="reveal", description="Show everyone a hidden roll from the log")
     @app_commands.describe(seq="The roll's number in the log (the hidden roll told you, or see /battle log)")
@@ -191,6 +233,19 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         clock = await service.set_reminders(actor, record, parse_reminders(times))
         summary = clock_summary(clock, await service.load(record))
         await reply(interaction, embed=discord.Embed(title="Reminders", colour=INFO, description=summary))
+
+    @app_commands.command(name="stall-after", description="After how many unanswered reminders you hear who is stalling")
+    @app_commands.describe(reminders=f"Reminders a player lets pass without acting before you are told, once a turn "
+                                     f"(1-{MAX_STALL_AFTER}; 0: never)")
+    async def stall_after(self, interaction: discord.Interaction,
+                          reminders: app_commands.Range[int, 0, MAX_STALL_AFTER]) -> None:
+        """Set the stall report's threshold."""
+        service, _actor, record = await self._gm(interaction, "set when you hear who is stalling")
+        posting = await service.db.players.posting(record.id)
+        await service.db.players.save_posting(replace(posting, stall_after=reminders))
+        text = (f"After {reminders} reminder{'s' if reminders != 1 else ''} a player lets pass without acting, you are "
+                "told who is stalling, once a turn." if reminders else "You are no longer told who is stalling.")
+        await reply(interaction, text, ephemeral=True)
 
     @app_commands.command(name="pause", description="Stop the clock: no deadline passes until /gm resume")
     async def pause(self, interaction: discord.Interaction) -> None:

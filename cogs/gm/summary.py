@@ -30,11 +30,13 @@ def undo_embed(battle: Battle, seqs: Sequence[int], texts: Sequence[str], seq: i
     return embed
 
 
-def hidden_roll_embed(rolls: Sequence[dict[str, object]], seq: int | None) -> discord.Embed:
-    """Show the GM a hidden roll and how to reveal it."""
-    embed = discord.Embed(title="Hidden roll", colour=GM_COLOUR,
+def hidden_roll_embed(rolls: Sequence[dict[str, object]], seq: int | None, *, side: str | None = None) -> discord.Embed:
+    """Show the GM a hidden roll and how to reveal it; with a side, show that side the roll the GM shared with it."""
+    embed = discord.Embed(title="Hidden roll" if side is None else f"Hidden roll for {safe(side)}", colour=GM_COLOUR,
                           description="\n".join(roll_line(r) for r in rolls)[:4000])
-    if seq:
+    if side is not None:
+        embed.set_footer(text=f"Only {side} and the GM see this. Logged as hidden #{seq}.")
+    elif seq:
         embed.set_footer(text=f"Only you can see this. Logged as hidden #{seq}; /gm reveal seq:{seq} shows it to all.")
     return embed
 

@@ -81,7 +81,9 @@ PLAYER_GUIDE = (
     "`/turn standing` sets what your unit does if the deadline passes.\n"
     "`/map show` zooms (`at:G10 radius:5`), shows your side's view, the previous turn, `reach:` or `range:`; "
     "`/map text` reads the map aloud for screen readers.\n"
-    "`/roll dice:2d10+5` rolls in the open; `/settings notify dm` pings you by DM instead."
+    "`/roll dice:2d10+5` rolls in the open; `/settings notify dm` pings you by DM instead; `/turn mute` "
+    "quiets one turn, `/turn reminders how:every hours:6` sets how often you are reminded; "
+    "`/battle side-thread` opens your side's private thread."
 )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from dataclasses import replace
 from typing import Literal
 
 import discord
@@ -22,6 +23,7 @@ from cogs.common.embeds import outcome_embed, safe
 from cogs.common.embeds_setup import setup_embed
 from cogs.common.map_button import MapButton
 from cogs.common.replies import NO_PINGS, defer, reply
+from cogs.common.side_threads import SideThreads
 from cogs.common.systems import require_map
 from cogs.common.transformers import CellArg, cells_from_text
 from cogs.map.autocomplete import range_weapon_choices
@@ -80,8 +82,17 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
                               range_of=range_, weapon=weapon, hidden=hidden, greyscale=greyscale)
         # Everything that can refuse runs before deferring, so a refusal stays private and quick.
         seen = await access(service, actor, record, battle, request)
-        await defer(interaction, ephemeral=seen.private)
+        threads = SideThreads(self.bot)
+        to_side = request.side is not None and await threads.enabled(record.id)
+        await defer(interaction, ephemeral=seen.private or to_side)
         shown = await render_request(service, record, battle, request, seen)
+        if to_side:
+            # A side's view belongs in its own thread, where all its players find it.
+            side = seen.sides[0]
+            shown = replace(shown, notes=(f"{side}'s view, with its hidden features: only {side} and the GM see it",))
+            where = await threads.post(record, battle, side, embed=shown_embed(battle, shown), png=shown.image)
+            await reply(interaction, f"{safe(side)}'s view is posted {where.mention}.", ephemeral=True)
+            return
         await reply(interaction, embed=shown_embed(battle, shown), png=shown.image, ephemeral=shown.private)
 
     @app_commands.command(name="text", description="The map as text for screen readers: units, what is around them, terrain")

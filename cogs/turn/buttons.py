@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from cogs.common.action_panel import add_panel, next_actions
+from cogs.common.action_panel import MAX_COMPONENTS, add_panel, next_actions
 from cogs.common.actions import ActionGroup
 from cogs.common.components import battle_and_actor, guarded, require_commander
 from cogs.common.confirm import asked_to_end_turns
@@ -21,6 +21,7 @@ from cogs.common.context import service_of
 from cogs.common.map_button import MapButton
 from cogs.common.replies import reply
 from cogs.turn.options import options_embed
+from cogs.turn.players import mute_turn
 from cogs.turn.text import turn_embed
 from rules.turnorders import EndTurn
 
@@ -101,6 +102,39 @@ class OptionsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"b
         await reply(interaction, embed=embed, png=png, ephemeral=True, view=await next_actions(battle, record.id, unit.id))
 
 
+class MuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bp:mute:(?P<battle>[0-9]+)"):
+    """Mute the presser's pings and reminders for the turn running now."""
+
+    def __init__(self, battle_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Mute this turn", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"bp:mute:{battle_id}"))
+        self.battle_id = battle_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> MuteButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["battle"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Mute for the presser, answering only them."""
+        await guarded(interaction, self._mute)
+
+    async def _mute(self, interaction: discord.Interaction) -> None:
+        record, actor = await battle_and_actor(interaction, self.battle_id)
+        await reply(interaction, await mute_turn(service_of(interaction), record.id, actor.user_id), ephemeral=True)
+
+
+def _add_mute(view: discord.ui.View, battle_id: int) -> None:
+    """Add Mute this turn where the view has room left (a full panel keeps /turn mute)."""
+    if len(view.children) >= MAX_COMPONENTS:
+        return
+    try:
+        view.add_item(MuteButton(battle_id))
+    except ValueError:  # a menu takes a whole row: no room after all
+        return
+
+
 def turn_view(battle_id: int, units: list[str], actions: tuple[str, list[ActionGroup]] | None = None) -> discord.ui.View:
     """Return the buttons of a turn prompt, and Show map.
 
@@ -112,12 +146,14 @@ def turn_view(battle_id: int, units: list[str], actions: tuple[str, list[ActionG
         add_panel(view, battle_id, *actions, reserve=1)
         view.add_item(OptionsButton(battle_id, units[0]))
         view.add_item(MapButton(battle_id, label="Show map"))
+        _add_mute(view, battle_id)
         return view
     for name in units[:MAX_UNIT_BUTTONS]:
         view.add_item(EndTurnButton(battle_id, name))
         view.add_item(OptionsButton(battle_id, name))
     view.add_item(MapButton(battle_id, label="Show map"))
+    _add_mute(view, battle_id)
     return view
 
 
-DYNAMIC_ITEMS = (EndTurnButton, OptionsButton, MapButton)
+DYNAMIC_ITEMS = (EndTurnButton, OptionsButton, MapButton, MuteButton)

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.clock import whose_turn
+from bot.clock import MAX_EVERY_HOURS, MIN_EVERY_HOURS, parse_remind, whose_turn
 from bot.service import Listener
 from cogs.common.autocomplete import unit_choices
 from cogs.common.confirm import asked_to_end_turns
@@ -18,6 +18,7 @@ from cogs.common.replies import reply
 from cogs.turn.board import board_embed
 from cogs.turn.buttons import DYNAMIC_ITEMS
 from cogs.turn.notifier import Notifier
+from cogs.turn.players import mute_turn, set_reminding
 from cogs.turn.text import clock_summary, outcome_lines, turn_embed
 from rules import turns
 from rules.errors import IllegalOrderError
@@ -132,6 +133,25 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
         embed = discord.Embed(title=f"Standing order: {safe(result.outcome.actor or unit)}", colour=INFO,
                               description="\n".join(outcome_lines(result.outcome)) + note)
         await reply(interaction, embed=embed, ephemeral=True)
+
+    @app_commands.command(name="mute", description="No ping or reminders for your turn now (or your next turn)")
+    @app_commands.describe(off="True: take the mute back")
+    async def mute(self, interaction: discord.Interaction, off: bool = False) -> None:
+        """Mute your own pings for one turn in this channel's battle."""
+        record = await battle_here(interaction)
+        text = await mute_turn(service_of(interaction), record.id, interaction.user.id, undo=off)
+        await reply(interaction, text, ephemeral=True)
+
+    @app_commands.command(name="reminders", description="How often you are reminded before a deadline in this battle")
+    @app_commands.describe(how="battle: the GM's reminder times; once: only the first; every: every few hours; off: none",
+                           hours=f"With every: the hours between reminders ({MIN_EVERY_HOURS}-{MAX_EVERY_HOURS})")
+    async def reminders(self, interaction: discord.Interaction, how: Literal["battle", "once", "every", "off"],
+                        hours: app_commands.Range[int, MIN_EVERY_HOURS, MAX_EVERY_HOURS] | None = None) -> None:
+        """Choose your own reminders in this channel's battle."""
+        record = await battle_here(interaction)
+        spec = parse_remind(how, hours)
+        text = await set_reminding(service_of(interaction), record.id, interaction.user.id, spec)
+        await reply(interaction, text, ephemeral=True)
 
     @app_commands.command(name="mode", description="Choose how units take turns: initiative, side phases or free (GM)")
     @app_commands.describe(mode="initiative: one unit at a time by d10+AB; side: sides alternate; free: any order, the GM closes the round")

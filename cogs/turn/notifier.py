@@ -14,13 +14,22 @@ from collections.abc import Awaitable, Callable, Sequence
 import discord
 from discord.ext import commands
 
+from bot.clock import BATTLE_REMINDERS
 from bot.service import BattleRecord, MapImage, Notice, TableService
 from cogs.common.action_panel import groups_of
 from cogs.common.replies import send
 from cogs.turn.board import BOARD_KIND, board_embed
 from cogs.turn.buttons import turn_view
 from cogs.turn.delivery import BoardLane, Retries
-from cogs.turn.prompts import deadline_embed, mentions, reminder_content, turn_content, turn_prompt
+from cogs.turn.players import PlayerPings
+from cogs.turn.prompts import (
+    deadline_embed,
+    mentions,
+    reminder_content,
+    stall_line,
+    turn_content,
+    turn_prompt,
+)
 from rules.battle import Battle
 from rules.units import Unit
 
@@ -70,11 +79,16 @@ class NoticeListener:
         """Call the players a new turn (or phase) waits for."""
         raise NotImplementedError
 
+    async def acted(self, notice: Notice) -> None:
+        """Hear that a player gave an order (nothing here)."""
+
     async def __call__(self, notice: Notice) -> bool:
         """Handle one notice; return False only for a reminder Discord refused (the scheduler sends it again)."""
         if not self.wants(notice):
             return True
         self.heard(notice)
+        if notice.kind == "committed" and notice.actor is not None and not notice.actor.is_system:
+            await self.acted(notice)
         if notice.kind == "reminder":
             try:
                 await self.post_reminder(notice)
@@ -108,6 +122,16 @@ class Notifier(NoticeListener):
     def __init__(self, bot: commands.Bot) -> None:
         super().__init__(bot)
         self.boards = BoardLane(self.update_board, self._track, self.retries)
+
+    @property
+    def players(self) -> PlayerPings:
+        """Return the players' own pinging settings."""
+        return PlayerPings(self.service)
+
+    async def acted(self, notice: Notice) -> None:
+        """A player who gave an order is no longer stalling: their unanswered reminders count again from zero."""
+        assert notice.actor is not None
+        await self.players.acted(notice.record.id, notice.actor.user_id)
 
     def wants(self, notice: Notice) -> bool:
         """Present battles of units' turns; a system with phases of its own (Surface Combat) has its own cog's."""
@@ -186,6 +210,10 @@ class Notifier(NoticeListener):
         if not units:
             return
         owners, channel_users, dm_users = await self._recipients(record, units)
+        # A player who muted this turn is neither mentioned nor sent a DM; their units still show in the prompt.
+        awake = await self.players.pingable(record.id, turn.key, list(owners.values()))
+        channel_users = [uid for uid in channel_users if uid in awake]
+        dm_users = [uid for uid in dm_users if uid in awake]
         png = await self.service.render(battle, {"cells": [str(u.cell) for u in units]}, battle_id=record.id)
         for uid in dm_users:
             mine = [u for u in units if owners[u.name] == uid]
@@ -213,6 +241,11 @@ class Notifier(NoticeListener):
         names = list(notice.extra.get("units", []))
         units = [u for u in (battle.find_unit(n) for n in names) if u is not None]
         owners, channel_users, dm_users = await self._recipients(record, units)
+        reached = await self.players.to_remind(clock, list(dict.fromkeys(owners.values())),
+                                               str(notice.extra.get("for", BATTLE_REMINDERS)),
+                                               bool(notice.extra.get("first", True)))
+        channel_users = [uid for uid in channel_users if uid in reached]
+        dm_users = [uid for uid in dm_users if uid in reached]
         for uid in dm_users:
             mine = [u.name for u in units if owners[u.name] == uid]
             if not await self._dm(uid, reminder_content(battle, mine, [], clock)):
@@ -221,6 +254,26 @@ class Notifier(NoticeListener):
             shown = [u.name for u in units if owners[u.name] in channel_users]
             await send(self.channel(record), content=reminder_content(battle, shown, channel_users, clock),
                        mentions=pinging(channel_users))
+        stalling = await self.players.reminded(clock, reached)
+        if stalling:
+            await self.report_stalling(record, battle, owners, stalling)
+
+    async def report_stalling(self, record: BattleRecord, battle: Battle, owners: dict[str, int],
+                              stalling: Sequence[tuple[int, int]]) -> None:
+        """Tell the GM (and the GM role) who has let reminders pass without acting, once per turn."""
+        settings = await self.service.db.guilds.get(record.guild_id)
+        role = settings.gm_role_id
+        lines = []
+        for uid, count in stalling:
+            mine = [name for name, owner in owners.items() if owner == uid]
+            lines.append(stall_line(uid, mine, count))
+        head = f"{mentions([record.created_by])}{f' <@&{role}>' if role else ''}"
+        content = f"\U0001f422 {head}: " + " ".join(lines) + (
+            " /gm skip passes the turn, /gm deadline gives more time.")
+        allowed = discord.AllowedMentions(everyone=False, replied_user=False,
+                                          users=[discord.Object(id=record.created_by)],
+                                          roles=[discord.Object(id=role)] if role else False)
+        await send(self.channel(record), content=content[:2000], mentions=allowed)
 
     async def post_deadline(self, notice: Notice) -> None:
         """Say what a passed deadline did; when the battle waits for its GM, ping the GM."""

@@ -92,6 +92,12 @@ def reminder_content(battle: Battle, units: Sequence[str], user_ids: Sequence[in
             f"Then: {POLICY_NAMES[clock.policy]}.")
 
 
+def stall_line(user_id: int, units: Sequence[str], count: int) -> str:
+    """Say that a player let reminders pass without acting."""
+    return (f"<@{user_id}> has not acted after {count} reminder{'s' if count != 1 else ''} this turn "
+            f"({join(units)} still due).")
+
+
 def deadline_embed(battle: Battle, units: Sequence[str], clock: ClockRecord, outcomes: Sequence[Outcome],
                    failures: Sequence[tuple[str, str]], *, waiting: bool) -> discord.Embed:
     """Build the message of a passed deadline: what the policy did, or that the GM must decide."""

@@ -191,3 +191,31 @@ async def test_a_console_battle_resumes_and_its_clock_can_be_moved_on(tmp_path: 
     assert waited["content"] == "3 timer(s) fell due: stale, stale, held."
     assert any("Deadline passed" in post for post in waited["posts"])
     assert "Angels phase" in json.dumps(status["embeds"]), "the deadline held NERV and passed the turn on"
+
+
+async def test_the_console_shows_side_threads_mutes_and_stall_reports(tmp_path: Path) -> None:
+    script = "\n".join([
+        "as gm",
+        '/battle new name:"Quiet Front" ruleset:strategic-e width:12 height:10',
+        "/unit add name:Eva-01 side:NERV at:B2 owner:@alice ag:45",
+        "/unit add name:Sachiel side:Angels at:K8 ag:38",
+        "/gm side-threads on:true",
+        '/gm roll dice:1d100 purpose:"Operation Yashima" side:NERV',
+        "/gm stall-after reminders:2",
+        "as alice",
+        "/turn reminders how:every hours:3",
+        "as gm",
+        "/battle start",
+        "wait 6h",
+    ])
+    out = io.StringIO()
+    assert await run_script(settings_for(tmp_path / "c.sqlite3"), str(write(tmp_path, script)), as_json=True,
+                            seed=5, out_dir=str(tmp_path / "maps"), stdout=out) == 0
+    lines = [json.loads(x) for x in out.getvalue().splitlines()]
+    threads, rolled, started, waited = lines[3], lines[4], lines[7], lines[8]
+    assert "NERV: <#" in json.dumps(threads["embeds"])
+    [secret] = rolled["posts"]
+    assert secret == "in #Quiet Front \u00b7 NERV: Hidden roll for NERV"
+    assert "Mute this turn" in " ".join(started["posts"])
+    stalls = [p for p in waited["posts"] if "has not acted after 2 reminders" in p]
+    assert len(stalls) == 1 and len([p for p in waited["posts"] if "\u23f0" in p]) == 2

@@ -32,7 +32,7 @@ async def test_side_phases_alternate_and_ping_only_the_players_due(table: Table)
     record = await stored(table)
     assert prompt.custom_ids() == [f"bp:end:{record.id}:Eva-01", f"bp:opts:{record.id}:Eva-01",
                                    f"bp:end:{record.id}:Eva-02", f"bp:opts:{record.id}:Eva-02",
-                                   f"bp:map:{record.id}"]
+                                   f"bp:map:{record.id}", f"bp:mute:{record.id}"]
     assert prompt.files and "/move (half 1, full 2" in message_text(prompt)
 
     await table.slash("move", user=table.alice, unit="Eva-01", to="E3", mode="half")
@@ -216,7 +216,8 @@ async def test_players_may_hear_of_their_turn_by_direct_message(table: Table) ->
     record = await stored(table)
     assert "Your turn in **Test Battle**" in dm.content and dm.files
     # Her one unit due: the direct message offers its actions, and what she does there is posted in the channel.
-    assert dm.custom_ids()[-1] == f"bp:map:{record.id}" and button(dm, "End turn (2 AP unused)")
+    assert dm.custom_ids()[-2:] == [f"bp:map:{record.id}", f"bp:mute:{record.id}"]
+    assert button(dm, "End turn (2 AP unused)")
     before = posted(table)
     asked = await press(table, dm, "End turn", table.alice)
     assert "Eva-01 has **2 AP** left" in text_of(asked), "ending with points left asks first, in a DM too"

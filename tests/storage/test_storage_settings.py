@@ -85,3 +85,35 @@ async def test_messages(db: Database, new_battle: NewBattle) -> None:
     assert await db.messages.get(battle.id, "turn_prompt") is None
     with pytest.raises(BattleNotFound):
         await db.messages.set(battle.id + 100, "status_board", 1, 2)
+
+
+async def test_player_settings_per_battle(db: Database, new_battle: NewBattle) -> None:
+    from storage import PlayerRecord
+
+    first, second = await new_battle(), await new_battle()
+    assert await db.players.get(first.id, 5) == PlayerRecord(first.id, 5)
+    await db.players.save(PlayerRecord(first.id, 5, remind="every:6", muted_turn="1|side|NERV", turn_key="1|side|NERV",
+                                       reminded=2, stall_told=True))
+    await db.players.save(PlayerRecord(first.id, 6, remind="off"))
+    assert await db.players.get(first.id, 5) == PlayerRecord(first.id, 5, "every:6", "1|side|NERV", "1|side|NERV", 2,
+                                                            True)
+    assert [p.user_id for p in await db.players.of_battle(first.id)] == [5, 6]
+    assert await db.players.of_battle(second.id) == []
+    # A new turn starts the counts again, keeping the player's settings.
+    assert (await db.players.get(first.id, 5)).for_turn("2|side|NERV") == PlayerRecord(
+        first.id, 5, "every:6", "1|side|NERV", "2|side|NERV", 0, False)
+    with pytest.raises(BattleNotFound):
+        await db.players.save(PlayerRecord(999_999, 5))
+
+
+async def test_posting_settings_per_battle(db: Database, new_battle: NewBattle) -> None:
+    from storage import PostingRecord
+
+    battle = await new_battle()
+    assert await db.players.posting(battle.id) == PostingRecord(battle.id)
+    threads = {"NERV": {"thread": 12, "members": [1, 2]}}
+    await db.players.save_posting(PostingRecord(battle.id, side_threads=True, stall_after=3, fallback_told=True,
+                                                threads=threads))
+    assert await db.players.posting(battle.id) == PostingRecord(battle.id, True, 3, True, threads)
+    with pytest.raises(ValueError):
+        await db.players.save_posting(PostingRecord(battle.id, stall_after=-1))
