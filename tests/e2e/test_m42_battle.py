@@ -20,8 +20,8 @@ from storage import Database
 from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.setup_helpers import refused, stored, stored_battle
 from tests.e2e.test_console import settings_for
-from tests.e2e.turn_helpers import message_text as text_of_message
 from tests.e2e.turn_helpers import end_turn, posted, prompts
+from tests.e2e.turn_helpers import message_text as text_of_message
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "m42"
 
