@@ -14,6 +14,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar, TypeVar
 
 from rules.errors import RulesetError
+from rules.stored import JSON
 
 E = TypeVar("E", bound="type[Effect]")
 OMIT = "omit_when_none"
@@ -71,7 +72,7 @@ class StoredEffect(Effect):
     """An effect read from an event this version no longer records in that shape; it keeps its stored form."""
 
     type: str = ""
-    details: Mapping[str, Any] = field(default_factory=dict)
+    details: Mapping[str, JSON] = field(default_factory=dict)  # the stored fields, as stored
 
     @property
     def kind(self) -> str:

@@ -25,7 +25,7 @@ async def post_order(interaction: discord.Interaction, order: Order) -> Result:
     assert outcome is not None  # execute always returns the outcome of the order it applied
     await defer(interaction)
     png = None
-    if any(outcome.highlight.get(key) for key in DRAWN):
+    if any(getattr(outcome.highlight, key) for key in DRAWN):
         png = await service.render(result.battle, outcome=outcome, battle_id=record.id)
     name = interaction.user.display_name
     embed = system_embed(outcome, result.battle, name) or combat_embed(

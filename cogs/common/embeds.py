@@ -171,8 +171,8 @@ def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -
             f"{data['base_label']} \u2192 {data['mode'].title()} allows **{data['allowance']}** {data['spent_unit']}; "
             f"path cost **{data['cost']}**"
         )
-    if outcome.kind == "move" and outcome.highlight.get("path"):
-        lines.append("Path: " + " \u2192 ".join(data.get("path") or outcome.highlight["path"]))
+    if outcome.kind == "move" and outcome.highlight.path:
+        lines.append("Path: " + " \u2192 ".join(data.get("path") or outcome.highlight.path))
     if outcome.kind == "roll":
         lines.append(f"**{data['total']}**")
     lines += [effect_line(e) for e in outcome.effects]

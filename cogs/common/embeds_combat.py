@@ -154,7 +154,7 @@ def _order_of(outcome: Outcome, battle: Battle | None) -> Order | None:
 
 def _geometry_line(outcome: Outcome, battle: Battle | None) -> str:
     data = outcome.data
-    src, dst, d = outcome.highlight.get("actor", "?"), data["at"], data["distance"]
+    src, dst, d = outcome.highlight.actor or "?", data["at"], data["distance"]
     squares = f"**{d}** square{'s' if d != 1 else ''}"
     if data.get("kind") == "melee":
         reach = int(data.get("reach", 0))
@@ -198,7 +198,7 @@ def _area_line(outcome: Outcome, battle: Battle | None) -> str | None:
     if kind not in AREA_NAMES:
         return None
     if kind == "line":
-        cells = outcome.highlight.get("cells", [])
+        cells = outcome.highlight.cells or []
         return f"Line: crosses {len(cells)} square(s), {cells[0]} \u2192 {cells[-1]}" if cells else "Line attack"
     attacker = battle.find_unit(str(data["unit"])) if battle is not None else None
     weapon = attacker.weapon(data["weapon"]) if attacker is not None else None
@@ -211,7 +211,7 @@ def attack_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, a
     """Build the embed of an attack: geometry, the to-hit breakdown, each hit's damage and what it set off."""
     data = outcome.data
     called = str(getattr(_order_of(outcome, battle), "called", "") or "")
-    hit = bool(outcome.highlight.get("hit"))
+    hit = bool(outcome.highlight.hit)
     what = (f"the bridge on {data['at']}" if data.get("kind") == "bridge"
             else safe(data["target"]) if data.get("target") else data["at"])
     verb = "strikes" if data.get("kind") == "melee" else "fires at"
@@ -300,7 +300,7 @@ def _summary(outcome: Outcome, battle: Battle | None) -> list[str]:
         if failed:
             return [f"{actor}'s search turns up nothing."]
         if not data.get("revealed"):
-            return [f"{actor} finds no hidden enemy traps on or next to {outcome.highlight.get('actor', 'its square')}."]
+            return [f"{actor} finds no hidden enemy traps on or next to {outcome.highlight.actor or 'its square'}."]
     if kind == "act" and test is not None:
         reason = str(getattr(order, "reason", "") or "")
         why = f" for {safe(reason)}" if reason else ""
@@ -312,7 +312,7 @@ def action_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, a
     """Build the embed of an aim, hide, maneuver, defend, test, extinguish, trap or break-free order."""
     title = ACTION_TITLES.get(outcome.kind, outcome.kind.replace("-", " ").title())
     if outcome.kind == "trigger-trap":
-        title = f"{title} on {outcome.highlight.get('target', '?')}"
+        title = f"{title} on {outcome.highlight.target or '?'}"
     elif outcome.actor:
         title = f"{title}: {safe(outcome.actor)}"
     # The action's own tests come first; tests its effects called for (a Dodge, catching fire) follow them.

@@ -22,6 +22,7 @@ from cogs.turn.board import BOARD_KIND, board_embed
 from cogs.turn.buttons import turn_view
 from cogs.turn.delivery import BoardLane, Retries
 from cogs.turn.prompts import deadline_embed, mentions, reminder_content, turn_content, turn_prompt
+from rules.outcome import Highlight
 from rules.units import Unit
 
 log = logging.getLogger(__name__)
@@ -204,7 +205,7 @@ class Notifier(NoticeListener):
         if not units:
             return
         owners, channel_users, dm_users = await self._recipients(record, units)
-        png = await self.service.render(battle, {"cells": [str(u.cell) for u in units]}, battle_id=record.id)
+        png = await self.service.render(battle, Highlight(cells=[str(u.cell) for u in units]), battle_id=record.id)
         for uid in dm_users:
             mine = [u for u in units if owners[u.name] == uid]
             embed = turn_prompt(battle, mine, turn.due_at, paused=turn.paused, remaining=turn.remaining, owners={})
@@ -245,7 +246,7 @@ class Notifier(NoticeListener):
         gm = [record.created_by] if waiting else []
         content = f"{mentions(gm)} the deadline has passed; over to you." if waiting else None
         png = None
-        moved = [o for o in outcomes if o.highlight.get("path") or o.highlight.get("line")]
+        moved = [o for o in outcomes if o.highlight.path or o.highlight.line]
         if moved:
             png = await self.service.render(battle, outcome=moved[0], battle_id=record.id)
         await send(self.channel(record), content=content, embed=embed, png=png, mentions=pinging(gm))

@@ -66,8 +66,8 @@ def test_range_band_alone() -> None:
     start(b)
     out = _shoot(b, 50, 1)
     assert _mods(out) == {"Range: Short": 10}
-    assert out.tests[0]["target"] == 50 and out.highlight["hit"] is True
-    assert out.highlight["actor"] == "A1" and out.highlight["line"] == ["A1", "A5"] and out.highlight["target"] == "A5"
+    assert out.tests[0]["target"] == 50 and out.highlight.hit is True
+    assert out.highlight.actor == "A1" and out.highlight.line == ["A1", "A5"] and out.highlight.target == "A5"
 
 
 def test_a_roll_above_the_target_misses_and_nothing_is_damaged() -> None:
@@ -77,7 +77,7 @@ def test_a_roll_above_the_target_misses_and_nothing_is_damaged() -> None:
     add(b, "Target", "Blue", "A5")
     start(b)
     out = _shoot(b, 51)
-    assert out.highlight["hit"] is False and not out.effects
+    assert out.highlight.hit is False and not out.effects
     assert b.unit("Target").wounds == 10
 
 

@@ -10,7 +10,7 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError, NotFoundError
 from rules.orders import End, Order
-from rules.outcome import Outcome
+from rules.outcome import Mark, Outcome
 from rules.systems.strategic.actions.battlefield import DetectTraps, Extinguish, NextRound, TriggerTrap
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.battlefield import on_hit_square
@@ -126,7 +126,7 @@ def test_fire_spreads_to_adjacent_unburnt_forest() -> None:
     out = b.apply(NextRound(), dice(1, 2, 3, 1, 2, 3))
     burning = {k: s["fire"] for k, s in b.cells.items() if s.get("fire")}
     assert burning == {"C2": 1, "D2": 2, "B3": 3, "D3": 1, "B4": 2, "C4": 3, "C3": 1}
-    assert {m["cell"] for m in out.highlight["marks"]} == {"C2", "D2", "B3", "D3", "B4", "C4"}
+    assert {m.cell for m in out.highlight.marks or []} == {"C2", "D2", "B3", "D3", "B4", "C4"}
 
 
 def test_a_fire_on_the_map_edge_spreads_only_onto_the_map() -> None:
@@ -249,7 +249,7 @@ def test_an_energy_shot_sets_the_targets_forest_ablaze() -> None:
     start(b)
     out = b.apply(Attack(unit="Rei", weapon="Laser", target="Angel"), dice(5, 1, 20, 3, 99))
     assert _state(b, "C5")["fire"] == 3 and "on_fire" in b.unit("Angel").statuses
-    assert {"cell": "C5", "text": "fire"} in out.highlight["marks"]
+    assert Mark("C5", "fire") in (out.highlight.marks or [])
 
 
 def test_ice_melts_and_the_horde_on_it_plunges() -> None:
@@ -325,7 +325,7 @@ def test_a_bridge_takes_damage_and_falls_into_the_water() -> None:
     assert out.data["bridge"]["destroyed"] is True
     assert b.terrain_at(C("C3")).key == "shallows" and "C3" not in b.cells
     assert b.unit("Mob").magnitude == 8
-    assert {"cell": "C3", "text": "bridge down"} in out.highlight["marks"]
+    assert Mark("C3", "bridge down") in (out.highlight.marks or [])
 
 
 def test_a_temporary_bridge_is_weaker_and_leaves_its_water() -> None:

@@ -141,7 +141,7 @@ def test_a_won_maneuver_pushes_the_target_away() -> None:
     assert b.unit("Angel").cell == C("C1") and out.data["won"] is True
     assert [t["purpose"] for t in out.tests] == ["Rei maneuvers", "Angel holds its ground"]
     assert turns.names_of(b, b.unit("Rei").engaged) == [] and turns.names_of(b, b.unit("Angel").engaged) == []
-    assert out.highlight["path"] == ["B1", "C1"]
+    assert out.highlight.path == ["B1", "C1"]
 
 
 @pytest.mark.parametrize(("mine", "theirs"), [(60, 90), (45, 1), (50, 30)])

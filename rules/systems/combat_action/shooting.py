@@ -150,7 +150,7 @@ def resolve_shot(battle: Battle, unit: Unit, weapon: Weapon, target: Unit, mode:
     shot = roll_to_hit(battle, unit, target, mods, dice, outcome, weapon.name)
     outcome.tests[-1]["mode"] = mode
     outcome.data.update(hit=shot.hit, weapon=weapon.name, target=target.name)
-    outcome.highlight["hit"] = shot.hit
+    outcome.highlight.hit = shot.hit
     if shot.die <= int(battle.const("jam_on_roll")):
         weapon.jammed = True
         outcome.add(WeaponJammed(unit=unit.name, weapon=weapon.name, die=shot.die))
@@ -168,7 +168,7 @@ def resolve_shot(battle: Battle, unit: Unit, weapon: Weapon, target: Unit, mode:
         edge = Cell(max(0, min(battle.width - 1, landing.x)), max(0, min(battle.height - 1, landing.y)))
         outcome.add(Deviated(weapon=weapon.name, frm=str(target.cell), to=str(edge), cm=cm, face=face,
                        miss=shot.miss, on_map=battle.on_map(landing)))
-        outcome.highlight["landed"] = str(edge)  # drawn from the aimed square, the outcome's `target`
+        outcome.highlight.landed = str(edge)  # drawn from the aimed square, the outcome's `target`
         if not battle.on_map(landing):
             return
     victims = [u for u in battle.units_at(landing) if on_table(u)] if weapon.area else [target]

@@ -50,7 +50,7 @@ HEAT_TYPES = ("E", "X")  # Energy or Explosive melt ice and raise smoke (000:L64
 
 
 def _mark(outcome: Outcome, cell: Cell, text: str) -> None:
-    outcome.highlight.setdefault("marks", []).append({"cell": str(cell), "text": text})
+    outcome.highlight.mark(str(cell), text)
 
 
 
@@ -100,7 +100,7 @@ def move_storms(battle: Battle, dice: Dice, outcome: Outcome) -> None:
             outcome.add(FireOut(cell=str(cell), cause="storm"))
     outcome.add(StormsMoved(direction=name, distance=distance, before=[str(c) for c in storms],
                    after=[str(c) for c in kept], dropped=len(moved) - len(kept)))
-    outcome.highlight.setdefault("cells", []).extend(str(c) for c in kept)
+    outcome.highlight.add_cells(str(c) for c in kept)
 
 
 def can_burn(battle: Battle, cell: Cell) -> bool:

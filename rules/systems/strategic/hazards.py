@@ -120,7 +120,7 @@ def trigger_minefield(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcom
     left = (int(battle.const("minefield_triggers")) if state.mine_triggers is None else state.mine_triggers) - 1
     state.mine_triggers = left
     outcome.add(MineTriggered(unit=unit.name, cell=str(cell), feature=ftype.key, triggers_left=max(0, left)))
-    outcome.highlight.setdefault("marks", []).append({"cell": str(cell), "text": "mine"})
+    outcome.highlight.mark(str(cell), "mine")
     hit = True
     if not unit.is_horde:  # Hordes are automatically affected
         known = [s for s in MINE_SAVE_SKILLS if s in unit.skills]

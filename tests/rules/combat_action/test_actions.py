@@ -147,7 +147,7 @@ def test_open_door_marks_the_square() -> None:
     """003:L37 "Open a door | 1": the square is marked for the GM."""
     b = battle([("A", "Red", "C3", infantry()), ("B", "Blue", "C9", infantry())])
     out = play(b, "action unit:A action:open_door to:C4")
-    assert effects(out, "action")[0]["at"] == "C4" and out.highlight["target"] == "C4"
+    assert effects(out, "action")[0]["at"] == "C4" and out.highlight.target == "C4"
 
 
 def test_actions_wait_for_the_start() -> None:

@@ -225,4 +225,4 @@ def test_grenade_deviating_off_the_table_lands_nowhere() -> None:
     out = b.apply(Fire(unit="A", weapon="Frag", target="B", mode="grenade"), dice(1, 1))
     dev = next(e for e in out.effects if e.kind == "deviated")
     assert not dev.on_map and dev.to == "A1" and b.unit("B").state == "ok"
-    assert (out.highlight["target"], out.highlight["landed"]) == ("A1", "A1")
+    assert (out.highlight.target, out.highlight.landed) == ("A1", "A1")

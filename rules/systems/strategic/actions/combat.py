@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rules.battle import LastAction
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.orders import Order
@@ -122,12 +123,12 @@ def attack(battle: Battle, order: Attack, dice: Dice, outcome: Outcome) -> None:
         hit = _melee(battle, attacker, weapon, aim.unit, order, called, dice, outcome)
     else:
         hit = _ranged(battle, attacker, weapon, aim, order, called, dice, outcome)
-    outcome.highlight["hit"] = hit
+    outcome.highlight.hit = hit
     # An attack spends the aim and gives the attacker's position away.
     attacker.aim = 0
     remove_status(attacker, "aiming")
     remove_status(attacker, "hidden")
-    battle.last = {"kind": "attack", "unit": attacker.name, "line": outcome.highlight["line"], "hit": hit}
+    battle.last = LastAction(kind="attack", unit=attacker.name, line=tuple(outcome.highlight.line or ()), hit=hit)
 
 
 def _melee(battle: Battle, attacker: Unit, weapon: Weapon, target: Unit, order: Attack, called: str,
@@ -183,8 +184,8 @@ def _ranged(battle: Battle, attacker: Unit, weapon: Weapon, aim: _Aim, order: At
         squares = line_squares(battle, src, dst, length)
         if dst not in squares:
             raise IllegalOrderError(f"The {weapon.name} reaches {length} squares in a line; {dst} is farther.")
-        outcome.highlight["line"] = [str(src), str(squares[-1])]
-        outcome.highlight["cells"] = [str(c) for c in squares]
+        outcome.highlight.line = [str(src), str(squares[-1])]
+        outcome.highlight.cells = [str(c) for c in squares]
     bd, details = ranged_breakdown(battle, attacker, src, dst, aim.unit, weapon, band, order.adjust, called,
                                    object_target=aim.bridge)
     result = roll_test(battle, dice, bd, f"{attacker.name} fires {weapon.name}")

@@ -106,7 +106,7 @@ def check_hide(battle: Battle, order: Hide) -> int:
 def _actor(battle: Battle, name: str, outcome: Outcome) -> Unit:
     unit = _able(battle, name)
     outcome.actor = unit.name
-    outcome.highlight["actor"] = str(unit.cell)
+    outcome.highlight.actor = str(unit.cell)
     return unit
 
 
@@ -199,8 +199,8 @@ def maneuver(battle: Battle, order: Maneuver, dice: Dice, outcome: Outcome) -> N
     target.x, target.y = end.x, end.y
     partners = clear_engagement(battle, target)  # A58: leaving the square ends the engagement
     outcome.add(Pushed(unit=target.name, frm=str(start), to=str(end), engagement_ended=partners))
-    outcome.highlight["path"] = [str(start), *(str(c) for c in path)]
-    outcome.highlight.setdefault("marks", []).append({"cell": str(end), "text": f"{target.name} pushed"})
+    outcome.highlight.path = [str(start), *(str(c) for c in path)]
+    outcome.highlight.mark(str(end), f"{target.name} pushed")
 
 
 @handles("defend")
@@ -220,5 +220,5 @@ def act(battle: Battle, order: Act, dice: Dice, outcome: Outcome) -> None:
     condition_modifiers(bd, unit, order.stat.strip().lower())
     result = roll_test(battle, dice, bd, order.reason or f"{order.stat.upper()} test")
     outcome.actor = unit.name
-    outcome.highlight["actor"] = str(unit.cell)
+    outcome.highlight.actor = str(unit.cell)
     outcome.tests.append(result)
