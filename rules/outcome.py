@@ -9,9 +9,11 @@ from typing import Any, TypeVar
 from rules.core_effects import CORE_EFFECTS
 from rules.dice import Roll
 from rules.effects import Effect, load_effects
+from rules.rolltests import CORE_TESTS, RollTest, load_tests
 from rules.stored import JSON, Document, texts
 
 E = TypeVar("E", bound=Effect)
+R = TypeVar("R", bound=RollTest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +124,7 @@ class Outcome:
     kind: str
     actor: str | None = None
     rolls: list[Roll] = field(default_factory=list)
-    tests: list[dict[str, Any]] = field(default_factory=list)
+    tests: list[RollTest] = field(default_factory=list)
     effects: list[Effect] = field(default_factory=list)
     highlight: Highlight = field(default_factory=Highlight)
     data: dict[str, Any] = field(default_factory=dict)
@@ -136,20 +138,26 @@ class Outcome:
         """Return the effects of one class, in order."""
         return [e for e in self.effects if isinstance(e, kind)]
 
+    def tests_of(self, kind: type[R]) -> list[R]:
+        """Return the tests of one class, in order."""
+        return [t for t in self.tests if isinstance(t, kind)]
+
     def to_dict(self) -> dict[str, Any]:
         """Return the outcome as a JSON-able dict, as stored in the event log."""
         return {
             "order": self.order, "kind": self.kind, "actor": self.actor,
-            "rolls": [r.to_dict() for r in self.rolls], "tests": self.tests,
+            "rolls": [r.to_dict() for r in self.rolls], "tests": [t.to_dict() for t in self.tests],
             "effects": [e.to_dict() for e in self.effects], "highlight": self.highlight.to_dict(), "data": self.data, "hidden": self.hidden,
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], kinds: Mapping[str, type[Effect]] = CORE_EFFECTS) -> Outcome:
-        """Rebuild an outcome from its stored dict, its effects typed by the battle system's `effect_kinds`."""
+    def from_dict(cls, data: Mapping[str, Any], kinds: Mapping[str, type[Effect]] = CORE_EFFECTS,
+                  test_kinds: Mapping[str, type[RollTest]] = CORE_TESTS) -> Outcome:
+        """Rebuild an outcome from its stored dict, its effects and tests typed by its system's `effect_kinds`
+        and `test_kinds`."""
         return cls(
             order=str(data["order"]), kind=str(data["kind"]), actor=data.get("actor"),
-            rolls=[Roll.from_dict(r) for r in data.get("rolls", [])], tests=list(data.get("tests", [])),
+            rolls=[Roll.from_dict(r) for r in data.get("rolls", [])], tests=load_tests(data.get("tests", []), test_kinds),
             effects=load_effects(data.get("effects", []), kinds), highlight=Highlight.from_dict(data.get("highlight") or {}),
             data=dict(data.get("data", {})), hidden=bool(data.get("hidden", False)),
         )

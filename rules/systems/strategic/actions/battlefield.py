@@ -115,7 +115,7 @@ def extinguish(battle: Battle, order: Extinguish, dice: Dice, outcome: Outcome) 
     resist_fire_line(battle, bd, unit)
     result = roll_test(battle, dice, bd, f"{unit.name} puts out the flames")
     outcome.tests.append(result)
-    if result["success"]:
+    if result.success:
         remove_status(unit, "on_fire")
         outcome.add(FireOut(unit=unit.name, cause="test"))
 
@@ -158,7 +158,7 @@ def _spring_bakelite(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, b
         if not unit.is_horde:  # Hordes are caught automatically (000:L107)
             result = roll_test(battle, dice, skill_breakdown(battle, unit, "dodge"), f"{unit.name} dodges the Bakelite")
             outcome.tests.append(result)
-            if result["success"]:
+            if result.success:
                 continue
         penalty = dice.roll(str(battle.const("bakelite_penalty")), f"Bakelite penalty on {unit.name}").total
         add_status(unit, "bakelite", penalty + int(unit.status_rounds.get("bakelite", 0)))
@@ -205,7 +205,7 @@ def break_free(battle: Battle, order: BreakFree, dice: Dice, outcome: Outcome) -
     outcome.highlight.actor = str(unit.cell)
     result = roll_test(battle, dice, skill_breakdown(battle, unit, "s"), f"{unit.name} breaks free")
     outcome.tests.append(result)
-    if result["success"]:
+    if result.success:
         for status in held:
             remove_status(unit, status)
             outcome.add(StatusEnded(unit=unit.name, status=status))

@@ -146,9 +146,9 @@ def _melee(battle: Battle, attacker: Unit, weapon: Weapon, target: Unit, order: 
     engage(attacker, target)  # A58: a melee attack, hit or miss, engages the pair
     outcome.add(Engaged(units=[attacker.name, target.name]))
     outcome.data.update(kind="melee", reach=melee_reach(battle, weapon, target))
-    if not result["success"]:
+    if not result.success:
         return False
-    location = called or hit_location(result["roll"])
+    location = called or hit_location(result.roll)
     notation = weapon.damage
     sb = attacker.bonus("s")
     if battle.const("melee_strength_bonus") and sb:
@@ -191,7 +191,7 @@ def _ranged(battle: Battle, attacker: Unit, weapon: Weapon, aim: _Aim, order: At
     result = roll_test(battle, dice, bd, f"{attacker.name} fires {weapon.name}")
     outcome.tests.append(result)
     outcome.data.update(kind=kind or ("bridge" if aim.bridge else "ranged"), R=r, band=band.to_dict(), **details)
-    if not result["success"]:
+    if not result.success:
         return False  # a miss lands nowhere that matters on this scale (no scatter)
     if aim.bridge:
         outcome.data["bridge"] = damage_bridge(battle, dst, dice, outcome, notation=weapon.damage, pen=weapon.pen,
@@ -204,7 +204,7 @@ def _ranged(battle: Battle, attacker: Unit, weapon: Weapon, aim: _Aim, order: At
         if battle.units.get(hit.unit.id) is not hit.unit:
             continue  # destroyed by an earlier hit of the same attack
         if hit.why == "aimed" or kind is None:
-            location = called or hit_location(result["roll"])
+            location = called or hit_location(result.roll)
         else:
             location = hit_location(dice.d100(f"hit location for {hit.unit.name}"))
         damage.append(apply_damage(

@@ -144,7 +144,7 @@ def hide(battle: Battle, order: Hide, dice: Dice, outcome: Outcome) -> None:
     bd.add(f"Terrain: {battle.terrain_at(unit.cell).name}", bonus, "000:L52")
     result = roll_test(battle, dice, bd, f"{unit.name} hides")
     outcome.tests.append(result)
-    if result["success"]:
+    if result.success:
         add_status(unit, "hidden")
         outcome.add(Hidden(unit=unit.name, cell=str(unit.cell)))
 
@@ -187,7 +187,7 @@ def maneuver(battle: Battle, order: Maneuver, dice: Dice, outcome: Outcome) -> N
     theirs = roll_test(battle, dice, skill_breakdown(battle, target, "ws"), f"{target.name} holds its ground")
     outcome.tests.extend([mine, theirs])
     # Parent opposed test: the attacker wins by succeeding with more degrees than the defender.
-    won = mine["success"] and (not theirs["success"] or mine["degrees"] > theirs["degrees"])
+    won = mine.success and (not theirs.success or mine.degrees > theirs.degrees)
     outcome.data.update(won=won, path=[str(c) for c in path])
     outcome.highlight.update(target=str(target.cell), line=[str(unit.cell), str(target.cell)], hit=won)
     unit.aim = 0  # the test used the aim, as an attack would
