@@ -28,6 +28,7 @@ class RollTest:
 
     KIND: ClassVar[str] = ""
     TAGGED: ClassVar[bool] = True  # stored with `"test": kind` (the d100 test is not)
+    TAG_AT: ClassVar[int] = 0  # where `test` stands among the stored keys (a d100 test's kind follows its terms)
 
     @property
     def kind(self) -> str:
@@ -36,8 +37,10 @@ class RollTest:
 
     def to_dict(self) -> Document:
         """Return the test as its JSON-able stored dict."""
-        out: Document = {"test": self.kind} if self.TAGGED else {}
-        for f in fields(self):
+        out: Document = {}
+        for i, f in enumerate(fields(self)):
+            if self.TAGGED and i == self.TAG_AT:
+                out["test"] = self.kind
             value = getattr(self, f.name)
             if value is None and f.metadata.get(OMIT):
                 continue

@@ -42,19 +42,22 @@ class ToHitTest(RollTest):
 
 
 @rolltest("damage")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)  # fields in their stored order, the optional ones among them
 class DamageTest(RollTest):
-    """1d6 + PF - Pen on the living damage table (A79); `final` when a second Wounded takes the model out."""
+    """1d6 + PF - Pen on the living damage table (A79); `final` when a second Wounded takes the model out.
+
+    A crew member's hit (003:L196) stores no `cover` and no `large_scale`.
+    """
 
     target: str
     die: int
     pf: int
+    cover: int | None = optional()
     pen: int
     value: int
+    large_scale: bool | None = optional()
     result: str
     source: str
-    cover: int | None = optional()
-    large_scale: bool | None = optional()
     final: str | None = optional()
 
 

@@ -13,6 +13,7 @@ class DeepWaterTest(D100Test):
     """A unit's test against sinking in deep water (A35), with the skill it used."""
 
     TAGGED = True
+    TAG_AT = 6  # stored after the d100 terms, as when the kind was added to a finished test
 
     unit: str = ""
     cell: str = ""
@@ -25,6 +26,7 @@ class DifficultTerrainTest(D100Test):
     """A unit's Agility test on entering Difficult Terrain (A38), with the square's DTV."""
 
     TAGGED = True
+    TAG_AT = 6  # stored after the d100 terms, as when the kind was added to a finished test
 
     unit: str = ""
     cell: str = ""
@@ -37,6 +39,7 @@ class MinefieldTest(D100Test):
     """A unit's test to dodge the mines of a minefield, with the skill it used."""
 
     TAGGED = True
+    TAG_AT = 6  # stored after the d100 terms, as when the kind was added to a finished test
 
     unit: str = ""
     cell: str = ""
