@@ -9,61 +9,24 @@ fields alone; `load_tests` reads it back through the battle's system's table of 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import MISSING, dataclass, field, fields
-from typing import ClassVar, TypeVar
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
-from rules.effects import OMIT
+from rules.effects import Record, named, plain, table
 from rules.errors import RulesetError
 from rules.modifiers import Breakdown, Modifier
 from rules.stored import JSON, Document
 
-T = TypeVar("T", bound="type[RollTest]")
 D100 = "d100"  # the kind of a stored test that names none
 
 
 @dataclass(frozen=True, slots=True)
-class RollTest:
+class RollTest(Record):
     """One roll an order made against a number, with every term; subclasses name their kind."""
 
-    KIND: ClassVar[str] = ""
-    TAGGED: ClassVar[bool] = True  # stored with `"test": kind` (the d100 test is not)
-    TAG_AT: ClassVar[int] = 0  # where `test` stands among the stored keys (a d100 test's kind follows its terms)
-
-    @property
-    def kind(self) -> str:
-        """Return the test's kind, as stored under `test`."""
-        return self.KIND
-
-    def to_dict(self) -> Document:
-        """Return the test as its JSON-able stored dict."""
-        out: Document = {}
-        for i, f in enumerate(fields(self)):
-            if self.TAGGED and i == self.TAG_AT:
-                out["test"] = self.kind
-            value = getattr(self, f.name)
-            if value is None and f.metadata.get(OMIT):
-                continue
-            out[f.name] = _plain(value)
-        return out
-
-    @classmethod
-    def read(cls, data: Mapping[str, JSON]) -> dict[str, object]:
-        """Return the field values of a stored test (a class whose fields hold records reads them here)."""
-        return {k: v for k, v in data.items() if k != "test"}
-
-    @classmethod
-    def build(cls, data: Mapping[str, JSON]) -> RollTest:
-        """Rebuild a test of this class from its stored fields; raise RulesetError if they do not fit."""
-        names = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - names - {"test"})
-        if unknown:
-            raise RulesetError(f"A `{cls.KIND}` test has no field `{unknown[0]}`.")
-        missing = [f.name for f in fields(cls)
-                   if f.name not in data and f.default is MISSING and f.default_factory is MISSING]
-        if missing:
-            raise RulesetError(f"A `{cls.KIND}` test needs `{missing[0]}`.")
-        return cls(**cls.read(data))
+    TAG: ClassVar[str] = "test"
+    NOUN: ClassVar[str] = "test"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +42,7 @@ class StoredTest(RollTest):
 
     def to_dict(self) -> Document:
         """Return the dict exactly as it was stored."""
-        return {k: _plain(v) for k, v in self.details.items()}
+        return {k: plain(v) for k, v in self.details.items()}
 
 
 def _modifiers(items: JSON) -> tuple[Modifier, ...]:
@@ -121,14 +84,7 @@ class Tally:
                    _int(data["target"]))
 
 
-def rolltest(kind: str) -> Callable[[T], T]:
-    """Name the kind a test class is stored under (a class decorator)."""
-
-    def wrap(cls: T) -> T:
-        cls.KIND = kind
-        return cls
-
-    return wrap
+rolltest = named
 
 
 @rolltest(D100)
@@ -136,7 +92,7 @@ def rolltest(kind: str) -> Callable[[T], T]:
 class D100Test(RollTest):
     """A d100 roll against a breakdown's target: at or under succeeds, with degrees of success or failure."""
 
-    TAGGED: ClassVar[bool] = False
+    TAG: ClassVar[str] = ""  # stored as its fields alone
 
     purpose: str
     breakdown: Tally
@@ -150,7 +106,7 @@ class D100Test(RollTest):
         return self.purpose, self.breakdown, self.roll, self.target, self.success, self.degrees
 
     @classmethod
-    def read(cls, data: Mapping[str, JSON]) -> dict[str, object]:
+    def read(cls, data: Mapping[str, Any]) -> dict[str, Any]:
         """Return the stored fields with the breakdown typed (a subclass's context fields as stored)."""
         tally = data.get("breakdown")
         if not isinstance(tally, Mapping):
@@ -158,17 +114,7 @@ class D100Test(RollTest):
         return {**super(D100Test, cls).read(data), "breakdown": Tally.from_dict(tally)}
 
 
-def tests_table(*classes: type[RollTest]) -> dict[str, type[RollTest]]:
-    """Return the kinds of some test classes, refusing two classes of one kind."""
-    out: dict[str, type[RollTest]] = {}
-    for cls in classes:
-        if not cls.KIND or cls.KIND in out:
-            raise ValueError(f"test kind {cls.KIND!r} of {cls.__name__} is empty or declared twice")
-        out[cls.KIND] = cls
-    return out
-
-
-CORE_TESTS = tests_table(D100Test)
+CORE_TESTS: dict[str, type[RollTest]] = table(D100Test)
 
 
 def load_test(data: Mapping[str, JSON], kinds: Mapping[str, type[RollTest]]) -> RollTest:
@@ -194,18 +140,5 @@ def _int(value: JSON) -> int:
     return int(value)
 
 
-def _plain(value: object) -> JSON:
-    """Return a field's value as JSON holds it (tuples as lists, records as their dicts)."""
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    if isinstance(value, Modifier | Tally):
-        return value.to_dict()
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if value is None or isinstance(value, str | int | float | bool):
-        return value
-    raise TypeError(f"{value!r} has no stored form")
-
-
 __all__ = ["CORE_TESTS", "D100", "D100Test", "RollTest", "StoredTest", "Tally", "load_test", "load_tests",
-           "rolltest", "tests_table"]
+           "rolltest"]

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from rules.effects import optional
+from rules.effects import optional, table
 from rules.errors import RulesetError
 from rules.modifiers import Modifier
-from rules.rolltests import RollTest, rolltest, tests_table
+from rules.rolltests import RollTest, rolltest
 from rules.stored import JSON
 
 
@@ -142,5 +142,5 @@ class MalfunctionTest(RollTest):
     malfunctioned: bool
 
 
-ROLLTESTS = tests_table(ToHitTest, DamageTest, BuildingDamageTest, MachineDamageTest, SplashTest, HatchTest,
+ROLLTESTS = table(ToHitTest, DamageTest, BuildingDamageTest, MachineDamageTest, SplashTest, HatchTest,
                         DisciplineTest, MalfunctionTest)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.rolltests import RollTest, rolltest, tests_table
+from rules.effects import table
+from rules.rolltests import RollTest, rolltest
 
 
 @rolltest("morale")
@@ -43,4 +44,4 @@ class EscapeTest(RollTest):
     result: str
 
 
-ROLLTESTS = tests_table(MoraleTest, RallyTest, EscapeTest)
+ROLLTESTS = table(MoraleTest, RallyTest, EscapeTest)
