@@ -15,6 +15,7 @@ from bot.clock import turn_key, turn_label
 from rules import turns
 from rules.battle import Battle
 from rules.errors import GameError
+from rules.outcome import Highlight
 from rules.replay import ReplayError, Step, apply_step, steps_from_log
 
 log = logging.getLogger(__name__)
@@ -30,7 +31,7 @@ class PastTurn:
 
     battle: Battle
     label: str
-    highlights: tuple[tuple[dict[str, Any], dict[str, Any]], ...]
+    highlights: tuple[tuple[Highlight, dict[str, Any]], ...]
 
 
 def has_previous_turn(battle: Battle) -> bool:
@@ -78,7 +79,7 @@ def previous_turn(initial: Mapping[str, Any], events: Sequence[Mapping[str, Any]
             label = turn_label(past)
         _apply(past, step)
     highlights = tuple(
-        (dict(outcomes[s.seq].get("highlight", {})), dict(outcomes[s.seq].get("data", {})))
+        (Highlight.from_dict(outcomes[s.seq].get("highlight") or {}), dict(outcomes[s.seq].get("data", {})))
         for s in steps[first : last + 1]
     )
     return PastTurn(battle=past, label=label, highlights=highlights)

@@ -31,6 +31,7 @@ from render.view import (
 from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
+from rules.outcome import Highlight
 from rules.system import Structures
 from rules.systems.strategic.features import can_see
 from rules.systems.strategic.ranges import bands, weapon_range
@@ -182,7 +183,7 @@ def _xy(label: str) -> tuple[int, int]:
     return cell.x, cell.y
 
 
-def overlays_for(highlight: dict[str, Any], data: dict[str, Any] | None = None) -> list[Overlay]:
+def overlays_for(highlight: Highlight, data: dict[str, Any] | None = None) -> list[Overlay]:
     """Return the overlays that mark an outcome on the map: path, line of fire, target, area, landing, marks.
 
     A highlight may also offer `choices`: the squares a player picks among, outlined and named.
@@ -191,39 +192,38 @@ def overlays_for(highlight: dict[str, Any], data: dict[str, Any] | None = None) 
     """
     out: list[Overlay] = []
     details = data or {}
-    path = highlight.get("path")
+    path = highlight.path
     if path and len(path) > 1:
         out.append(MovePath(cells=tuple(_xy(c) for c in path), color=PATH_COLOUR))
     kind = str(details.get("kind", ""))
-    line = highlight.get("line")
-    target = highlight.get("target")
+    line = highlight.line
+    target = highlight.target
     if kind in AREA_KINDS and line:
         out.append(_area(kind, highlight, details))
     if line:
-        out.append(LineOfFire(src=_xy(line[0]), dst=_xy(line[1]), hit=highlight.get("hit")))
-    landed = highlight.get("landed")
+        out.append(LineOfFire(src=_xy(line[0]), dst=_xy(line[1]), hit=highlight.hit))
+    landed = highlight.landed
     if landed and target:
         out.append(MissLanding(aim=_xy(target), landed=_xy(landed)))
     if target and not path and kind not in AREA_KINDS:
         x, y = _xy(target)
         out.append(TargetSquare(x=x, y=y))
-    for mark in highlight.get("marks", []):
-        x, y = _xy(mark["cell"])
-        out.append(Marker(x=x, y=y, text=str(mark["text"])))
-    choices = highlight.get("choices")
-    if choices:
-        out.append(SquareChoices(cells=tuple(_xy(c) for c in choices)))
+    for mark in highlight.marks or []:
+        x, y = _xy(mark.cell)
+        out.append(Marker(x=x, y=y, text=mark.text))
+    if highlight.choices:
+        out.append(SquareChoices(cells=tuple(_xy(c) for c in highlight.choices)))
     return out
 
 
-def _area(kind: str, highlight: dict[str, Any], data: dict[str, Any]) -> AreaOfEffect:
+def _area(kind: str, highlight: Highlight, data: dict[str, Any]) -> AreaOfEffect:
     """Return the area an attack covered: the squares of a line, else its aimed square."""
-    line = highlight["line"]
-    cells = tuple(_xy(c) for c in highlight.get("cells", [])) if kind == "line" else ()
+    line = highlight.line or []
+    cells = tuple(_xy(c) for c in highlight.cells or []) if kind == "line" else ()
     if not cells:
-        cells = (_xy(highlight.get("target") or line[1]),)
+        cells = (_xy(highlight.target or line[1]),)
     name = AREA_NAMES[kind]
-    if highlight.get("hit") is False:
+    if highlight.hit is False:
         label = f"{name}: missed"
     else:
         hits = len(data.get("hits", []))
@@ -231,9 +231,13 @@ def _area(kind: str, highlight: dict[str, Any], data: dict[str, Any]) -> AreaOfE
     return AreaOfEffect(kind=kind, cells=cells, src=_xy(line[0]), label=label)
 
 
-def last_action(battle: Battle) -> dict[str, Any]:
+def last_action(battle: Battle) -> Highlight:
     """Return the highlight of the battle's last move or shot, as kept with the battle."""
-    return {k: battle.last[k] for k in ("path", "line", "hit") if k in battle.last}
+    last = battle.last
+    if last is None:
+        return Highlight()
+    return Highlight(path=None if last.path is None else list(last.path),
+                     line=None if last.line is None else list(last.line), hit=last.hit)
 
 
 def reach_overlays(reach: dict[str, dict[str, int]]) -> list[Overlay]:
@@ -264,14 +268,12 @@ def squares_overlay(cells: Iterable[str], label: str) -> Reachable:
     return Reachable(cells=frozenset(_xy(c) for c in cells), label=label, color=SQUARES_COLOUR)
 
 
-def action_cells(highlight: dict[str, Any], cap: int | None = 50) -> list[tuple[int, int]]:
+def action_cells(highlight: Highlight, cap: int | None = 50) -> list[tuple[int, int]]:
     """Return the squares an outcome touched, to crop the map around them."""
     cells: list[str] = []
-    cells += highlight.get("path", [])
-    cells += highlight.get("line", [])
-    for key in ("actor", "target", "landed"):
-        if highlight.get(key):
-            cells.append(highlight[key])
-    cells += highlight.get("cells", [])[:cap]
-    cells += highlight.get("choices", [])
+    cells += highlight.path or []
+    cells += highlight.line or []
+    cells += [c for c in (highlight.actor, highlight.target, highlight.landed) if c]
+    cells += (highlight.cells or [])[:cap]
+    cells += highlight.choices or []
     return [_xy(c) for c in cells]

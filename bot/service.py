@@ -35,7 +35,7 @@ from rules.errors import (
     NotAllowedError,
     NotFoundError,
 )
-from rules.outcome import Outcome
+from rules.outcome import Highlight, Outcome
 from rules.systems import install as install_systems
 from storage import (
     NEXT_TURN,
@@ -574,7 +574,7 @@ class TableService:
         """Return the renderer's view of a battle, with the hidden features the viewer may see."""
         return build_view(battle, viewer_sides=viewer_sides, show_hidden=show_hidden, owner_names=self.owner_name)
 
-    async def render(self, battle: Battle, highlight: dict[str, Any] | None = None, *, outcome: Outcome | None = None,
+    async def render(self, battle: Battle, highlight: Highlight | None = None, *, outcome: Outcome | None = None,
                      full: bool = False, overlays: Sequence[Overlay] = (), viewer_sides: Sequence[str] = (),
                      show_hidden: bool = False, battle_id: int | None = None, focus: tuple[int, int] | None = None,
                      radius: int = 0, palette: str = "colour",
@@ -591,7 +591,7 @@ class TableService:
         view = self.view_of(battle, viewer_sides=viewer_sides, show_hidden=show_hidden)
         if status is not None:
             view = dataclasses.replace(view, status=status)
-        marks_of = highlight if highlight is not None else (outcome.highlight if outcome is not None else {})
+        marks_of = highlight if highlight is not None else (outcome.highlight if outcome is not None else Highlight())
         marks = [*overlays_for(marks_of, outcome.data if outcome is not None else None), *overlays]
         crop = zoom_crop(view, focus, radius) if focus is not None else action_crop(
             view, [*action_cells(marks_of), *around], full=full)
@@ -610,9 +610,9 @@ class TableService:
         reach = battle.system.reach_of(battle, unit_name)
         unit = battle.unit(unit_name)
         view = self.view_of(battle)
-        cells = [(unit.x, unit.y)] + [c for m in reach.values() for c in action_cells({"cells": list(m)}, cap=None)]
+        cells = [(unit.x, unit.y)] + [c for m in reach.values() for c in action_cells(Highlight(cells=list(m)), cap=None)]
         crop = action_crop(view, cells, full=full, margin=1)
-        marks = [*overlays_for({"actor": str(unit.cell)}), *reach_overlays(reach)]
+        marks = [*overlays_for(Highlight(actor=str(unit.cell))), *reach_overlays(reach)]
         image = await asyncio.to_thread(draw, view, marks, crop, battle_id=battle_id)
         return reach, image
 
@@ -651,7 +651,7 @@ class TableService:
         past = await asyncio.to_thread(previous_turn, initial, logged)
         marks = [o for h, d in past.highlights for o in overlays_for(h, d)]
         cells = [c for h, _ in past.highlights for c in action_cells(h)]
-        image = await self.render(past.battle, {}, overlays=marks, viewer_sides=viewer_sides,
+        image = await self.render(past.battle, Highlight(), overlays=marks, viewer_sides=viewer_sides,
                                   show_hidden=show_hidden, battle_id=record.id, full=full, palette=palette,
                                   around=cells, status=f"The previous turn as it ended: {past.label}")
         if image is None:
@@ -659,10 +659,10 @@ class TableService:
         return past.label, image
 
     async def text_map(self, battle: Battle, *, viewer_sides: Sequence[str] = (), show_hidden: bool = False,
-                       highlight: dict[str, Any] | None = None) -> MapText:
+                       highlight: Highlight | None = None) -> MapText:
         """Return the whole map as text for screen readers, with the last action when a highlight is given."""
         view = self.view_of(battle, viewer_sides=viewer_sides, show_hidden=show_hidden)
-        return await asyncio.to_thread(map_text, view, overlays_for(highlight or {}))
+        return await asyncio.to_thread(map_text, view, overlays_for(highlight or Highlight()))
 
 
 def _resolve(battle: Battle, order: o.Order, dice: Dice) -> tuple[Outcome, dict[str, Any], dict[str, Any]]:

@@ -15,6 +15,7 @@ from bot.answers import ANSWER_WITHIN, answer_lock, defer_if_unanswered
 from bot.mapview import squares_overlay
 from bot.service import COMMITTED, MapImage
 from rules.errors import GameError
+from rules.outcome import Highlight
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +102,7 @@ async def refusal_map(interaction: discord.Interaction, error: BaseException) ->
     try:
         record = await service.battle_here(interaction.guild_id, interaction.channel_id)
         battle = await service.load(record)
-        image = await service.render(battle, {"cells": list(found.cells)},
+        image = await service.render(battle, Highlight(cells=list(found.cells)),
                                      overlays=[squares_overlay(found.cells, "Legal squares")])
         return cast(MapImage, image)
     except (GameError, ValueError):

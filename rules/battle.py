@@ -25,6 +25,7 @@ from rules.orders import Order
 from rules.outcome import Outcome
 from rules.ruleset import Ruleset, TerrainType, get_ruleset
 from rules.squares import Square, squares_from_dict, squares_to_dict
+from rules.stored import JSON, Document, Scalar, texts
 from rules.system import System, system_of
 from rules.turnstate import TurnState
 from rules.units import NAME_MAX, Unit
@@ -83,6 +84,49 @@ class Side:
 
 U = TypeVar("U", bound=Unit)
 
+Constants = dict[str, Scalar]
+"""The GM's overrides of rule constants, by key (`/battle rules set ...`)."""
+
+HomebrewRows = dict[str, list[Document]]
+"""The GM's checked homebrew rows by table (`terrain`, `feature`, a system's own), as the imported file wrote them."""
+
+
+@dataclass(frozen=True, slots=True)
+class LastAction:
+    """The battle's last move or shot, kept so a map shown later can mark it.
+
+    Stored as `{"kind": "move", "unit": ..., "path": [...]}` or `{"kind": "attack", "unit": ..., "line": [...],
+    "hit": ...}`; a battle with no such action stores `{}`.
+    """
+
+    kind: str
+    unit: str
+    path: tuple[str, ...] | None = None
+    line: tuple[str, ...] | None = None
+    hit: bool | None = None
+
+    def to_dict(self) -> Document:
+        """Return the stored form: kind and unit, with the path, line and hit it has."""
+        out: Document = {"kind": self.kind, "unit": self.unit}
+        if self.path is not None:
+            out["path"] = list(self.path)
+        if self.line is not None:
+            out["line"] = list(self.line)
+        if self.hit is not None:
+            out["hit"] = self.hit
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, JSON]) -> LastAction | None:
+        """Rebuild the stored last action (None for the `{}` of a battle without one)."""
+        if not data:
+            return None
+        hit = data.get("hit")
+        return cls(kind=str(data.get("kind", "")), unit=str(data.get("unit", "")),
+                   path=texts(data["path"]) if "path" in data else None,
+                   line=texts(data["line"]) if "line" in data else None,
+                   hit=None if hit is None else bool(hit))
+
 
 @dataclass
 class Battle(Generic[U]):
@@ -97,16 +141,16 @@ class Battle(Generic[U]):
     sides: list[Side] = field(default_factory=list)
     status: str = "setup"
     round: int = 0
-    constants: dict[str, Any] = field(default_factory=dict)
+    constants: Constants = field(default_factory=dict)
     cells: dict[str, Square] = field(default_factory=dict)  # per-square state by square text: features, fire, smoke...
     map_version: int = 1
-    last: dict[str, Any] = field(default_factory=dict)
+    last: LastAction | None = None
     turn: TurnState = field(default_factory=TurnState)  # see rules/turns.py
     next_id: int = 1
-    homebrew: dict[str, Any] = field(default_factory=dict)  # the GM's checked [[terrain]] and [[feature]] rows
+    homebrew: HomebrewRows = field(default_factory=dict)  # the GM's checked [[terrain]] and [[feature]] rows
     edges: dict[Edge, Obstacle] = field(default_factory=dict)  # obstacles on the sides between squares
-    _history: list[dict[str, Any]] = field(default_factory=list, repr=False, compare=False)
-    _brewed: tuple[dict[str, Any], Ruleset, Ruleset] | None = field(default=None, repr=False, compare=False)
+    _history: list[Document] = field(default_factory=list, repr=False, compare=False)  # undo snapshots, stored form
+    _brewed: tuple[HomebrewRows, Ruleset, Ruleset] | None = field(default=None, repr=False, compare=False)
 
     # --- construction -------------------------------------------------------
 
@@ -373,7 +417,7 @@ class Battle(Generic[U]):
             "terrain": rows, "units": [u.to_dict() for u in self.units.values()],
             "sides": [s.to_dict() for s in self.sides], "status": self.status, "round": self.round,
             "constants": dict(self.constants), "cells": squares_to_dict(self.cells),
-            "map_version": self.map_version, "last": copy.deepcopy(self.last), "turn": self.turn.to_dict(),
+            "map_version": self.map_version, "last": self.last.to_dict() if self.last else {}, "turn": self.turn.to_dict(),
             **({"homebrew": copy.deepcopy(self.homebrew)} if self.homebrew else {}),
             "next_id": self.next_id,
         }
@@ -414,7 +458,7 @@ class Battle(Generic[U]):
         battle.constants = dict(data.get("constants", {}))
         battle.cells = squares_from_dict(data.get("cells", {}))
         battle.map_version = int(data.get("map_version", 1))
-        battle.last = copy.deepcopy(data.get("last", {}))
+        battle.last = LastAction.from_dict(data.get("last") or {})
         battle.turn = TurnState.from_dict(data.get("turn", {}))
         battle.edges = edges_from_list(list(data.get("edges", [])))
         for edge in battle.edges:
@@ -451,4 +495,4 @@ def upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-__all__ = ["Battle", "Side", "check_name", "upgrade_v1"]
+__all__ = ["Battle", "Constants", "HomebrewRows", "LastAction", "Side", "check_name", "upgrade_v1"]

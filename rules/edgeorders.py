@@ -71,7 +71,7 @@ def set_edges(battle: Battle[Any], order: SetEdge, dice: Dice, outcome: Outcome)
     for edge in found:
         battle.edges[edge] = obstacle
     battle.map_version += 1
-    outcome.highlight["cells"] = sorted({str(c) for e in found[:100] for c in e.cells()})
+    outcome.highlight.cells = sorted({str(c) for e in found[:100] for c in e.cells()})
     outcome.add(EdgesSet(obstacle=obstacle.kind, height=obstacle.height, opening=obstacle.opening,
                    edges=[str(e) for e in found[:50]], count=len(found)))
 
@@ -86,5 +86,5 @@ def clear_edges(battle: Battle[Any], order: ClearEdge, dice: Dice, outcome: Outc
     for edge in found:
         del battle.edges[edge]
     battle.map_version += 1
-    outcome.highlight["cells"] = sorted({str(c) for e in found[:100] for c in e.cells()})
+    outcome.highlight.cells = sorted({str(c) for e in found[:100] for c in e.cells()})
     outcome.add(EdgesCleared(edges=[str(e) for e in found[:50]], count=len(found)))

@@ -14,8 +14,10 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar, TypeVar
 
 from rules.errors import RulesetError
+from rules.stored import JSON
 
-E = TypeVar("E", bound="type[Effect]")
+R = TypeVar("R", bound="type[Record]")
+S = TypeVar("S", bound="Record")
 OMIT = "omit_when_none"
 
 
@@ -25,10 +27,16 @@ def optional(default: Any = None) -> Any:
 
 
 @dataclass(frozen=True, slots=True)
-class Effect:
-    """One thing an order did (a unit moved, a square burned, wounds lost); subclasses name their kind."""
+class Record:
+    """A frozen record of an outcome, stored as `{TAG: kind, **fields}`: an effect, or a test rolled.
+
+    Subclasses name their kind (`@named("kind")`); `TAG_AT` is where the kind stands among the stored keys.
+    """
 
     KIND: ClassVar[str] = ""
+    TAG: ClassVar[str] = "type"  # the key the kind is stored under; "" stores no kind
+    TAG_AT: ClassVar[int] = 0
+    NOUN: ClassVar[str] = "record"  # what refusals call it
 
     def __post_init__(self) -> None:
         # A rule hands over the lists it built; the effect keeps tuples, so it equals its reloaded self.
@@ -39,31 +47,47 @@ class Effect:
 
     @property
     def kind(self) -> str:
-        """Return the effect's kind, as stored under `type`."""
+        """Return the record's kind, as stored under its tag."""
         return self.KIND
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the effect as its JSON-able stored dict: `{"type": kind, **fields}`."""
-        out: dict[str, Any] = {"type": self.kind}
-        for f in fields(self):
+        """Return the record as its JSON-able stored dict: `{TAG: kind, **fields}`."""
+        out: dict[str, Any] = {}
+        for i, f in enumerate(fields(self)):
+            if self.TAG and i == self.TAG_AT:
+                out[self.TAG] = self.kind
             value = getattr(self, f.name)
             if value is None and f.metadata.get(OMIT):
                 continue
-            out[f.name] = _plain(value)
+            out[f.name] = plain(value)
+        if self.TAG and self.TAG not in out:
+            out = {self.TAG: self.kind, **out}  # a record without fields
         return out
 
     @classmethod
-    def build(cls, data: Mapping[str, Any]) -> Effect:
-        """Rebuild an effect of this class from its stored fields; raise RulesetError if they do not fit."""
+    def read(cls, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Return the field values of a stored record (a class whose fields hold records reads them here)."""
+        return {k: _frozen(v) for k, v in data.items() if k != cls.TAG}
+
+    @classmethod
+    def build(cls: type[S], data: Mapping[str, Any]) -> S:
+        """Rebuild a record of this class from its stored fields; raise RulesetError if they do not fit."""
         names = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - names - {"type"})
+        unknown = sorted(set(data) - names - {cls.TAG})
         if unknown:
-            raise RulesetError(f"A `{cls.KIND}` effect has no field `{unknown[0]}`.")
+            raise RulesetError(f"A `{cls.KIND}` {cls.NOUN} has no field `{unknown[0]}`.")
         missing = [f.name for f in fields(cls)
                    if f.name not in data and f.default is MISSING and f.default_factory is MISSING]
         if missing:
-            raise RulesetError(f"A `{cls.KIND}` effect needs `{missing[0]}`.")
-        return cls(**{k: _frozen(v) for k, v in data.items() if k != "type"})
+            raise RulesetError(f"A `{cls.KIND}` {cls.NOUN} needs `{missing[0]}`.")
+        return cls(**cls.read(data))
+
+
+@dataclass(frozen=True, slots=True)
+class Effect(Record):
+    """One thing an order did (a unit moved, a square burned, wounds lost); subclasses name their kind."""
+
+    NOUN: ClassVar[str] = "effect"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +95,7 @@ class StoredEffect(Effect):
     """An effect read from an event this version no longer records in that shape; it keeps its stored form."""
 
     type: str = ""
-    details: Mapping[str, Any] = field(default_factory=dict)
+    details: Mapping[str, JSON] = field(default_factory=dict)  # the stored fields, as stored
 
     @property
     def kind(self) -> str:
@@ -80,25 +104,28 @@ class StoredEffect(Effect):
 
     def to_dict(self) -> dict[str, Any]:
         """Return the dict exactly as it was stored."""
-        return {"type": self.type, **{k: _plain(v) for k, v in self.details.items()}}
+        return {"type": self.type, **{k: plain(v) for k, v in self.details.items()}}
 
 
-def effect(kind: str) -> Callable[[E], E]:
-    """Name the kind an effect class is stored under (a class decorator)."""
+def named(kind: str) -> Callable[[R], R]:
+    """Name the kind a record class (an effect, a test) is stored under (a class decorator)."""
 
-    def wrap(cls: E) -> E:
+    def wrap(cls: R) -> R:
         cls.KIND = kind
         return cls
 
     return wrap
 
 
-def table(*classes: type[Effect]) -> dict[str, type[Effect]]:
-    """Return the kinds of some effect classes, refusing two classes of one kind."""
-    out: dict[str, type[Effect]] = {}
+effect = named
+
+
+def table(*classes: R) -> dict[str, R]:
+    """Return the kinds of some record classes, refusing two classes of one kind."""
+    out: dict[str, R] = {}
     for cls in classes:
         if not cls.KIND or cls.KIND in out:
-            raise ValueError(f"effect kind {cls.KIND!r} of {cls.__name__} is empty or declared twice")
+            raise ValueError(f"{cls.NOUN} kind {cls.KIND!r} of {cls.__name__} is empty or declared twice")
         out[cls.KIND] = cls
     return out
 
@@ -127,10 +154,13 @@ def _frozen(value: Any) -> Any:
     return value
 
 
-def _plain(value: Any) -> Any:
-    """Return a field's value as JSON holds it (tuples as lists)."""
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
+def plain(value: Any) -> Any:
+    """Return a field's value as JSON holds it (tuples as lists, records by their `to_dict`)."""
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
     if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: plain(v) for k, v in value.items()}
+    to_dict = getattr(value, "to_dict", None)
+    if callable(to_dict):
+        return to_dict()
     return value

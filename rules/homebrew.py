@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.errors import InvalidOrderError, RulesetError
 from rules.ruleset import FeatureType, Ruleset, TerrainType, parse_feature, parse_terrain
+from rules.stored import Document
 from rules.system import HomebrewTable, system_of
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ class HomebrewError(InvalidOrderError):
 class Homebrew:
     """The checked rows of a homebrew table, as the battle stores them and as the ruleset's types."""
 
-    rows: dict[str, list[dict[str, Any]]]
+    rows: dict[str, list[Document]]  # stored with the battle (`Battle.homebrew`) as the file wrote them
     terrain: tuple[TerrainType, ...]
     features: tuple[FeatureType, ...]
 

@@ -135,7 +135,7 @@ def lay_terrain(battle: Battle[Any], cells: list[Cell], terrain: TerrainType, ou
         battle.set_terrain(cell, terrain.key)
     battle.map_version += 1
     outcome.data.update(terrain=terrain.key, count=len(cells))
-    outcome.highlight["cells"] = [str(c) for c in cells[:200]]
+    outcome.highlight.cells = [str(c) for c in cells[:200]]
     outcome.add(Painted(terrain=terrain.key, cells=len(cells)))
 
 

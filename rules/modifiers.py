@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from rules.errors import RulesetError
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,6 +20,14 @@ class Modifier:
     def to_dict(self) -> dict[str, Any]:
         """Return the modifier as a JSON-able dict."""
         return {"label": self.label, "value": self.value, "source": self.source}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> Modifier:
+        """Rebuild a stored modifier line."""
+        value = data["value"]
+        if not isinstance(value, int | float | str) or isinstance(value, bool):
+            raise RulesetError(f"A modifier's value is a number, not {value!r}.")
+        return cls(str(data["label"]), int(value), str(data.get("source", "")))
 
 
 @dataclass

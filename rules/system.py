@@ -19,6 +19,7 @@ from rules.edges import Obstacle
 from rules.effects import Effect
 from rules.errors import RulesetError
 from rules.orders import CORE_ORDERS, Authority, Move, Order, add_order_table, order_kind
+from rules.rolltests import CORE_TESTS, RollTest
 
 if TYPE_CHECKING:
     from rules.battle import Battle
@@ -203,6 +204,13 @@ class System:
     # field; placing them is its add-unit handler's (raising `PlacementError` names the file's `at` field).
     statblocks: StatblockReader | None = None
     effects: Mapping[str, type[Effect]] = field(default_factory=dict)  # its effect kinds (`rules.effects.table`)
+
+    rolltests: Mapping[str, type[RollTest]] = field(default_factory=dict)  # its test kinds (`rules.rolltests`)
+
+    @property
+    def test_kinds(self) -> dict[str, type[RollTest]]:
+        """Return the test class of every kind its outcomes hold: the core's, overridden by its own."""
+        return {**CORE_TESTS, **self.rolltests}
 
     @property
     def effect_kinds(self) -> dict[str, type[Effect]]:

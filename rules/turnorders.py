@@ -259,7 +259,7 @@ def standing_turn(battle: Battle[Any], order: StandingTurn, dice: Dice, outcome:
             del battle._history[-1]
             outcome.tests.extend(result.tests)
             outcome.effects.extend(result.effects)
-            outcome.highlight.update(result.highlight)
+            outcome.highlight.merge(result.highlight)
             outcome.data.update(result.data)
             outcome.data["standing_order"] = text
             outcome.hidden = result.hidden

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.errors import RulesetError
+from rules.stored import Document
 
 # The keys of the core turn state; any other key of a saved turn belongs to a rule system.
 CORE_KEYS = frozenset({"mode", "round", "units", "left", "done", "initiative", "at", "standing"})
@@ -63,7 +64,7 @@ class TurnState:
     initiative: list[InitiativeRecord] = field(default_factory=list)  # best first (initiative mode)
     at: str | None = None  # the unit id or side play was last announced to stand at
     standing: dict[str, str] = field(default_factory=dict)  # standing orders, as order text
-    systems: dict[str, Any] = field(default_factory=dict)  # a rule system's own turn document, by key
+    systems: dict[str, Document] = field(default_factory=dict)  # a rule system's own turn document, by key
 
     @property
     def set_up(self) -> bool:

@@ -16,6 +16,7 @@ from cogs.common.action_items import OPTION_TEXT_MAX, AreaMenu, Ref, SquareMenu,
 from cogs.common.actions import ActionGroup
 from cogs.common.embeds import INFO, safe
 from rules.battle import Battle
+from rules.outcome import Highlight
 from rules.units import Unit
 
 Chooser = tuple[discord.Embed, MapImage | None, discord.ui.View]
@@ -65,7 +66,7 @@ async def square_chooser(service: TableService, battle: Battle[Any], ref: Ref, u
         view.add_item(SquareMenu(ref, options, "Pick the square"))
         embed.description = (f"Pick the square for {safe(unit.name)} (on {unit.cell}) in the menu: "
                              f"{plural(len(cells), 'square')}{place}, outlined and named on the map." + _cost_line(group))
-    highlight = {"actor": str(unit.cell), "choices": [str(c) for c in cells]}
+    highlight = Highlight(actor=str(unit.cell), choices=[str(c) for c in cells])
     png = await service.render(battle, highlight, battle_id=ref.battle)
     return embed, png, view
 
@@ -93,6 +94,6 @@ async def target_chooser(service: TableService, battle: Battle[Any], ref: Ref, u
                                             + "\n".join(lines), 4096))
     view = discord.ui.View(timeout=None)
     view.add_item(TargetMenu(ref, options, "Pick the target"))
-    highlight = {"actor": str(unit.cell), "choices": [str(t.cell) for t in shown]}
+    highlight = Highlight(actor=str(unit.cell), choices=[str(t.cell) for t in shown])
     png = await service.render(battle, highlight, battle_id=ref.battle)
     return embed, png, view

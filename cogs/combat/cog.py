@@ -21,6 +21,7 @@ from cogs.common.transformers import CellArg
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, NotFoundError
+from rules.outcome import Highlight
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.combat import range_preview
 from rules.systems.strategic.units import Unit, Weapon
@@ -139,7 +140,7 @@ class CombatCog(commands.Cog):
         preview = range_preview(battle, origin, to, gun)
         await defer(interaction, ephemeral=True)
         src = preview["from"]
-        highlight = {"actor": src, "target": preview["to"], "line": [src, preview["to"]]}
+        highlight = Highlight(actor=src, target=preview["to"], line=[src, preview["to"]])
         png = await service.render(battle, highlight, battle_id=record.id)
         embed = range_embed(preview, battle, owner=owner.name, from_unit=from_ is None)
         await reply(interaction, embed=embed, png=png, ephemeral=True)

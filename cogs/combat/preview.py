@@ -9,6 +9,7 @@ import discord
 from cogs.common.embeds import INFO, safe, signed
 from cogs.common.embeds_combat import breakdown_lines, line_of_fire_line
 from rules.battle import Battle
+from rules.rolltests import Tally
 
 NOTHING_ROLLED = "Preview only: nothing was rolled, spent or changed."
 
@@ -63,7 +64,7 @@ def range_embed(preview: dict[str, Any], battle: Battle, *, owner: str, from_uni
     embed.description = "\n".join(lines)[:4096]
     bd = preview.get("breakdown")
     if bd is not None:
-        value = breakdown_lines({"breakdown": bd})
+        value = breakdown_lines(Tally.from_dict(bd))
         if from_unit:
             value.append(f"Target number if fired now: **{bd['target']}** (a d100 at or under it hits)")
         else:

@@ -52,7 +52,7 @@ async def post(interaction: discord.Interaction, order: Order) -> None:
     assert outcome is not None  # execute returns the outcome of the order it applied
     await defer(interaction)
     png = None
-    if any(outcome.highlight.get(key) for key in DRAWN):
+    if any(getattr(outcome.highlight, key) for key in DRAWN):
         png = await service.render(result.battle, outcome=outcome, battle_id=record.id)
     embed = outcome_embed(outcome, battle_name=result.battle.name, actor_name=interaction.user.display_name)
     await reply(interaction, embed=embed, png=png)

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
 import rules.systems.combat_action.effects as ca
+import rules.systems.combat_action.rolltests as rt
 from cogs.combat_action.text import damage_lines, heading_word, other_test_lines, sentence, to_hit_lines
 from cogs.common.embeds import FAIL, INFO, OK, roll_line, safe
 from cogs.common.fields import EmbedFields
 from rules.core_effects import TURN_EFFECTS
 from rules.outcome import Outcome
+from rules.rolltests import RollTest
 from rules.systems.combat_action.tables import tables
 from rules.systems.combat_action.units import Unit
 
@@ -20,7 +20,7 @@ TITLES = {
     "embark": "Embark", "disembark": "Disembark", "reload": "Reload", "unjam": "Unjam", "prime": "Prime a grenade",
     "action": "Action", "flat-down": "Flat down", "get-up": "Get up", "aim": "Aim", "end-turn": "End of activation",
 }
-DAMAGE_TESTS = ("damage", "machine_damage", "building_damage")
+DAMAGE_TESTS = (rt.DamageTest, rt.MachineDamageTest, rt.BuildingDamageTest)
 MAX_DICE = 20
 # Effects of the turn system, in their own field (an activation's end is Combat Action's own kind).
 TURN = (*TURN_EFFECTS, ca.TurnEnded)
@@ -36,22 +36,21 @@ def _ap_line(outcome: Outcome) -> str | None:
 
 
 def _colour(outcome: Outcome) -> discord.Colour:
-    shots = [t for t in outcome.tests if t["test"] == "to_hit" and not t.get("strike_back")]
+    shots = [t for t in outcome.tests_of(rt.ToHitTest) if not t.strike_back]
     if not shots:
         return INFO
-    return OK if shots[0]["hit"] else FAIL
+    return OK if shots[0].hit else FAIL
 
 
-def _test_fields(tests: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
+def _test_fields(tests: list[RollTest]) -> list[tuple[str, list[str]]]:
     """Return one field per roll: each to-hit with the damage rolls that followed it."""
     out: list[tuple[str, list[str]]] = []
     for test in tests:
-        kind = test["test"]
-        if kind == "to_hit":
-            who = "Strike back" if test.get("strike_back") else "To hit"
-            out.append((f"{who}: {safe(test['unit'])} \u2192 {safe(test['target'])}", to_hit_lines(test)))
-        elif kind in DAMAGE_TESTS:
-            out.append((f"Damage to {safe(test['target'])} ({safe(test.get('source', ''))})", damage_lines(test)))
+        if isinstance(test, rt.ToHitTest):
+            who = "Strike back" if test.strike_back else "To hit"
+            out.append((f"{who}: {safe(test.unit)} \u2192 {safe(test.target)}", to_hit_lines(test)))
+        elif isinstance(test, DAMAGE_TESTS):
+            out.append((f"Damage to {safe(test.target)} ({safe(test.source)})", damage_lines(test)))
         else:
             out.append(other_test_lines(test))
     return out

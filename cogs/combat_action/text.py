@@ -6,10 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 import rules.systems.combat_action.effects as ca
+import rules.systems.combat_action.rolltests as rt
 from cogs.common.embeds import safe, signed
 from cogs.turn.text import effect_sentence as turn_sentence
 from rules.effects import Effect
 from rules.errors import GameError
+from rules.rolltests import RollTest
 from rules.systems.combat_action.tables import tables
 from rules.systems.combat_action.units import compass
 
@@ -133,67 +135,65 @@ def sentence(effect: Effect, data: dict[str, Any] | None = None) -> str:
     return make(effect) if make else turn_sentence(effect, data)
 
 
-def to_hit_lines(test: dict[str, Any]) -> list[str]:
+def to_hit_lines(test: rt.ToHitTest) -> list[str]:
     """Return a to-hit roll: distance and band, the d6, every modifier with its rule, the total against SS."""
-    mode = FIRE_MODES.get(str(test.get("mode", "standard")), str(test.get("mode", "")))
-    lines = [f"{safe(test['unit'])} \u2192 {safe(test['target'])} with {safe(test['weapon'])}, {mode}",
-             f"Range {test.get('cm', '?')} cm: **{band_name(test['band'])}** ({test['band']})",
-             f"d6 **{test['die']}**"]
-    for m in test["modifiers"]:
-        lines.append(f"{signed(int(m['value']))} {safe(m['label'])} *({m['source']})*")
-    verdict = f"{HIT} **hit**" if test["hit"] else f"{MISS} **miss** by {test['miss']}"
-    lines.append(f"Total **{test['total']}** vs SS **{test['ss']}** \u2192 {verdict}")
+    mode = FIRE_MODES.get(test.mode or "standard", test.mode or "")
+    lines = [f"{safe(test.unit)} \u2192 {safe(test.target)} with {safe(test.weapon)}, {mode}",
+             f"Range {test.cm} cm: **{band_name(test.band)}** ({test.band})",
+             f"d6 **{test.die}**"]
+    for m in test.modifiers:
+        lines.append(f"{signed(m.value)} {safe(m.label)} *({m.source})*")
+    verdict = f"{HIT} **hit**" if test.hit else f"{MISS} **miss** by {test.miss}"
+    lines.append(f"Total **{test.total}** vs SS **{test.ss}** \u2192 {verdict}")
     return lines
 
 
-def _pf(test: dict[str, Any]) -> str:
-    cover = int(test.get("cover", 0) or 0)
-    return f"PF {test['pf']}" + (f" ({int(test['pf']) - cover} + {cover} cover)" if cover else "")
+def _pf(test: rt.DamageTest | rt.MachineDamageTest | rt.BuildingDamageTest) -> str:
+    cover = getattr(test, "cover", None) or 0
+    return f"PF {test.pf}" + (f" ({test.pf - cover} + {cover} cover)" if cover else "")
 
 
-def damage_lines(test: dict[str, Any]) -> list[str]:
+def damage_lines(test: rt.DamageTest | rt.MachineDamageTest | rt.BuildingDamageTest) -> list[str]:
     """Return a damage roll: the d6, PF and Pen, the looked-up value and the result (A79, A88, A82)."""
-    kind = test["test"]
-    if kind == "machine_damage":
-        row = location_name(test["location"])
+    if isinstance(test, rt.MachineDamageTest):
+        row = location_name(test.location)
         looked = tables().locations[max(0, min(len(tables().locations) - 1,
-                                                int(test["value"]) - tables().locations[0].result))]
-        moved = "" if looked.key == test["location"] else f" ({looked.name} missing or already hit: next result down)"
-        return [f"d6 **{test['die']}** + Pen {test['pen']} \u2212 {_pf(test)} = **{test['value']}** \u2192 "
+                                                test.value - tables().locations[0].result))]
+        moved = "" if looked.key == test.location else f" ({looked.name} missing or already hit: next result down)"
+        return [f"d6 **{test.die}** + Pen {test.pen} \u2212 {_pf(test)} = **{test.value}** \u2192 "
                 f"**{row}**{moved}"]
-    if test.get("large_scale"):
-        return [f"Large scale game: every hit on a living creature is **Out of Action** (d6 {test['die']})"]
-    result = RESULT_WORDS.get(test["result"], test["result"])
-    lines = [f"d6 **{test['die']}** + {_pf(test)} \u2212 Pen {test['pen']} = {test['value']} (clamped 1-6) "
+    if isinstance(test, rt.DamageTest) and test.large_scale:
+        return [f"Large scale game: every hit on a living creature is **Out of Action** (d6 {test.die})"]
+    result = RESULT_WORDS.get(test.result, test.result)
+    lines = [f"d6 **{test.die}** + {_pf(test)} \u2212 Pen {test.pen} = {test.value} (clamped 1-6) "
              f"\u2192 **{result}**"]
-    if test.get("final"):
-        lines.append(f"Already wounded: **{RESULT_WORDS.get(test['final'], test['final'])}**")
+    if isinstance(test, rt.DamageTest) and test.final:
+        lines.append(f"Already wounded: **{RESULT_WORDS.get(test.final, test.final)}**")
     return lines
 
 
-def other_test_lines(test: dict[str, Any]) -> tuple[str, list[str]]:
+def other_test_lines(test: RollTest) -> tuple[str, list[str]]:
     """Return the name and lines of a Discipline, malfunction, splash or hatch roll."""
-    kind = test["test"]
-    if kind == "discipline":
-        ok = HIT if test["passed"] else MISS
-        return (f"Discipline Phase: {safe(test['unit'])}",
-                [f"d6 **{test['die']}** {signed(int(test['mod']))} = {test['total']} vs Discipline {test['need']} "
-                 f"\u2192 {ok} {'passed: no longer pinned' if test['passed'] else 'still pinned'}"])
-    if kind == "malfunction":
-        ok = MISS if test["malfunctioned"] else HIT
-        return (f"Faulty {safe(test['weapon'])}",
-                [f"d6 **{test['die']}** (fails on {test['need']}+) \u2192 {ok} "
-                 f"{'malfunctions for good' if test['malfunctioned'] else 'fires normally'}"])
-    if kind == "splash":
-        return (f"Blast near {safe(test['target'])}",
-                [f"d6 **{test['die']}** (hit on {test['need']}+) \u2192 {'hit' if test['hit'] else 'spared'}"])
-    if kind == "hatch":
-        side = "from inside (PF \u2212 2)" if test["inside"] else "from outside"
-        return (f"{safe(test['unit'])} strikes {safe(test['target'])}'s hatch",
+    if isinstance(test, rt.DisciplineTest):
+        ok = HIT if test.passed else MISS
+        return (f"Discipline Phase: {safe(test.unit)}",
+                [f"d6 **{test.die}** {signed(test.mod)} = {test.total} vs Discipline {test.need} "
+                 f"\u2192 {ok} {'passed: no longer pinned' if test.passed else 'still pinned'}"])
+    if isinstance(test, rt.MalfunctionTest):
+        ok = MISS if test.malfunctioned else HIT
+        return (f"Faulty {safe(test.weapon)}",
+                [f"d6 **{test.die}** (fails on {test.need}+) \u2192 {ok} "
+                 f"{'malfunctions for good' if test.malfunctioned else 'fires normally'}"])
+    if isinstance(test, rt.SplashTest):
+        return (f"Blast near {safe(test.target)}",
+                [f"d6 **{test.die}** (hit on {test.need}+) \u2192 {'hit' if test.hit else 'spared'}"])
+    if isinstance(test, rt.HatchTest):
+        side = "from inside (PF \u2212 2)" if test.inside else "from outside"
+        return (f"{safe(test.unit)} strikes {safe(test.target)}'s hatch",
                 ["Close combat on a jammed hatch hits automatically",
-                 f"d6 **{test['die']}** + Pen {test['pen']} \u2212 hatch PF {test['pf']} {side} = **{test['value']}** "
-                 f"vs {test['need']} \u2192 {'broken open' if test['broken'] else 'holds'}"])
-    return (kind.replace("_", " ").title(), [safe(str(test))[:200]])
+                 f"d6 **{test.die}** + Pen {test.pen} \u2212 hatch PF {test.pf} {side} = **{test.value}** "
+                 f"vs {test.need} \u2192 {'broken open' if test.broken else 'holds'}"])
+    return (test.kind.replace("_", " ").title(), [safe(str(test.to_dict()))[:200]])
 
 
 def heading_word(degrees: int) -> str:

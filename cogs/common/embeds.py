@@ -15,6 +15,7 @@ import rules.systems.surface.effects as surface
 from cogs.common.words import footer_text, plural
 from rules.effects import Effect
 from rules.outcome import Outcome
+from rules.rolltests import D100Test
 
 OK = discord.Colour.from_rgb(60, 140, 80)
 FAIL = discord.Colour.from_rgb(190, 60, 50)
@@ -39,18 +40,18 @@ def safe(text: object) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(str(text)))
 
 
-def test_lines(test: dict[str, Any]) -> list[str]:
+def test_lines(test: D100Test) -> list[str]:
     """Return the lines of one d100 test: base, each modifier, cap, target, roll and result."""
-    bd = test["breakdown"]
-    lines = [f"{safe(bd['base_label'])} **{bd['base']}**"]
-    for m in bd["modifiers"]:
-        lines.append(f"{signed(m['value'])} {safe(m['label'])}")
-    if bd["raw_total"] != bd["total_modifier"]:
-        lines.append(f"modifiers {signed(bd['raw_total'])} capped at {signed(bd['total_modifier'])} (limit \u00b1{bd['cap']})")
-    verdict = "success" if test["success"] else "failure"
-    degrees = f"{test['degrees']} degree{'s' if test['degrees'] != 1 else ''} of {verdict}"
-    mark = "\u2705" if test["success"] else "\u274c"
-    lines.append(f"Target **{test['target']}** \u00b7 d100 **{test['roll']}** \u2192 {mark} {verdict}, {degrees}")
+    bd = test.breakdown
+    lines = [f"{safe(bd.base_label)} **{bd.base}**"]
+    for m in bd.modifiers:
+        lines.append(f"{signed(m.value)} {safe(m.label)}")
+    if bd.raw_total != bd.total_modifier:
+        lines.append(f"modifiers {signed(bd.raw_total)} capped at {signed(bd.total_modifier)} (limit \u00b1{bd.cap})")
+    verdict = "success" if test.success else "failure"
+    degrees = f"{test.degrees} degree{'s' if test.degrees != 1 else ''} of {verdict}"
+    mark = "\u2705" if test.success else "\u274c"
+    lines.append(f"Target **{test.target}** \u00b7 d100 **{test.roll}** \u2192 {mark} {verdict}, {degrees}")
     return lines
 
 
@@ -165,8 +166,9 @@ def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -
     if outcome.actor:
         title = f"{title}: {safe(outcome.actor)}"
     colour = INFO
-    if outcome.tests:
-        colour = OK if outcome.tests[-1]["success"] else FAIL
+    tests = outcome.tests_of(D100Test)
+    if tests:
+        colour = OK if tests[-1].success else FAIL
     embed = discord.Embed(title=title, colour=colour)
     lines: list[str] = []
     data = outcome.data
@@ -176,14 +178,14 @@ def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -
             f"{data['base_label']} \u2192 {data['mode'].title()} allows **{data['allowance']}** {data['spent_unit']}; "
             f"path cost **{data['cost']}**"
         )
-    if outcome.kind == "move" and outcome.highlight.get("path"):
-        lines.append("Path: " + " \u2192 ".join(data.get("path") or outcome.highlight["path"]))
+    if outcome.kind == "move" and outcome.highlight.path:
+        lines.append("Path: " + " \u2192 ".join(data.get("path") or outcome.highlight.path))
     if outcome.kind == "roll":
         lines.append(f"**{data['total']}**")
     lines += [effect_line(e) for e in outcome.effects]
     embed.description = "\n".join(lines[:MAX_LINES]) or None
-    for i, test in enumerate(outcome.tests[:10]):
-        name = safe(test.get("purpose") or f"Test {i + 1}")
+    for i, test in enumerate(tests[:10]):
+        name = safe(test.purpose or f"Test {i + 1}")
         embed.add_field(name=name, value="\n".join(test_lines(test))[:1024], inline=False)
     if outcome.rolls:
         rolls = "\n".join(roll_line(r.to_dict()) for r in outcome.rolls[:15])

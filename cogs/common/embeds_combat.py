@@ -27,6 +27,7 @@ from rules.effects import Effect
 from rules.errors import GameError
 from rules.orders import Order
 from rules.outcome import Outcome
+from rules.rolltests import D100Test, Tally
 from rules.systems.strategic.area import area_kind, target_count
 from rules.systems.strategic.effects import BridgeDamaged, Damage, Destroyed
 
@@ -47,35 +48,34 @@ MAX_DICE_LINES = 15
 # --- tests ---------------------------------------------------------------------------------------
 
 
-def breakdown_lines(test: dict[str, Any]) -> list[str]:
+def breakdown_lines(bd: Tally) -> list[str]:
     """Return a test's base, every modifier with its rule, the cap and the target number."""
-    bd = test["breakdown"]
-    lines = [f"{safe(bd['base_label'])} **{bd['base']}**"]
-    for m in bd["modifiers"]:
-        source = str(m.get("source", ""))
+    lines = [f"{safe(bd.base_label)} **{bd.base}**"]
+    for m in bd.modifiers:
+        source = m.source
         ref = f" *({source})*" if _RULE_REF.match(source) else ""
-        lines.append(f"{signed(m['value'])} {safe(m['label'])}{ref}")
-    if bd["raw_total"] != bd["total_modifier"]:
-        lines.append(f"Modifiers {signed(bd['raw_total'])}, capped at **{signed(bd['total_modifier'])}** "
-                     f"(limit \u00b1{bd['cap']})")
-    elif len(bd["modifiers"]) > 1:
-        lines.append(f"Modifiers {signed(bd['total_modifier'])} in all")
+        lines.append(f"{signed(m.value)} {safe(m.label)}{ref}")
+    if bd.raw_total != bd.total_modifier:
+        lines.append(f"Modifiers {signed(bd.raw_total)}, capped at **{signed(bd.total_modifier)}** "
+                     f"(limit \u00b1{bd.cap})")
+    elif len(bd.modifiers) > 1:
+        lines.append(f"Modifiers {signed(bd.total_modifier)} in all")
     return lines
 
 
-def verdict_line(test: dict[str, Any], words: tuple[str, str] = ("success", "failure")) -> str:
+def verdict_line(test: D100Test, words: tuple[str, str] = ("success", "failure")) -> str:
     """Return the target number, the d100 and the result with its degrees."""
-    ok = bool(test["success"])
-    n = int(test["degrees"])
+    ok = test.success
+    n = test.degrees
     kind = "success" if ok else "failure"
     mark = "\u2705" if ok else "\u274c"
-    return (f"Target **{test['target']}** \u00b7 d100 **{test['roll']}** \u2192 {mark} **{words[0 if ok else 1]}**, "
+    return (f"Target **{test.target}** \u00b7 d100 **{test.roll}** \u2192 {mark} **{words[0 if ok else 1]}**, "
             f"{n} degree{'s' if n != 1 else ''} of {kind}")
 
 
-def test_field_lines(test: dict[str, Any], words: tuple[str, str] = ("success", "failure")) -> list[str]:
+def test_field_lines(test: D100Test, words: tuple[str, str] = ("success", "failure")) -> list[str]:
     """Return the whole of a test: breakdown and verdict."""
-    return [*breakdown_lines(test), verdict_line(test, words)]
+    return [*breakdown_lines(test.breakdown), verdict_line(test, words)]
 
 
 def _dice_lines(outcome: Outcome) -> list[str]:
@@ -107,14 +107,14 @@ def _sentences(effects: list[Effect], battle: Battle | None) -> list[str]:
 
 
 def _finish(embed: discord.Embed, fields: _Fields, outcome: Outcome, effects: list[Effect],
-            tests: list[dict[str, Any]], battle: Battle | None, battle_name: str, actor_name: str,
+            tests: list[D100Test], battle: Battle | None, battle_name: str, actor_name: str,
             extra: tuple[tuple[str, list[str]], ...] = ()) -> discord.Embed:
     """Add the effects, the tests they called for, any extra fields, the turn news, the dice and the footer."""
     sentences = _sentences(effects, battle)
     if sentences:
         fields.add("What happened", sentences)
     for test in tests:
-        fields.add(safe(test["purpose"]), test_field_lines(test))
+        fields.add(safe(test.purpose), test_field_lines(test))
     for name, lines in extra:
         if lines:
             fields.add(name, lines)
@@ -152,7 +152,7 @@ def _order_of(outcome: Outcome, battle: Battle | None) -> Order | None:
 
 def _geometry_line(outcome: Outcome, battle: Battle | None) -> str:
     data = outcome.data
-    src, dst, d = outcome.highlight.get("actor", "?"), data["at"], data["distance"]
+    src, dst, d = outcome.highlight.actor or "?", data["at"], data["distance"]
     squares = f"**{d}** square{'s' if d != 1 else ''}"
     if data.get("kind") == "melee":
         reach = int(data.get("reach", 0))
@@ -196,7 +196,7 @@ def _area_line(outcome: Outcome, battle: Battle | None) -> str | None:
     if kind not in AREA_NAMES:
         return None
     if kind == "line":
-        cells = outcome.highlight.get("cells", [])
+        cells = outcome.highlight.cells or []
         return f"Line: crosses {len(cells)} square(s), {cells[0]} \u2192 {cells[-1]}" if cells else "Line attack"
     attacker = battle.find_unit(str(data["unit"])) if battle is not None else None
     weapon = attacker.weapon(data["weapon"]) if attacker is not None else None
@@ -209,7 +209,7 @@ def attack_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, a
     """Build the embed of an attack: geometry, the to-hit breakdown, each hit's damage and what it set off."""
     data = outcome.data
     called = str(getattr(_order_of(outcome, battle), "called", "") or "")
-    hit = bool(outcome.highlight.get("hit"))
+    hit = bool(outcome.highlight.hit)
     what = (f"the bridge on {data['at']}" if data.get("kind") == "bridge"
             else safe(data["target"]) if data.get("target") else data["at"])
     verb = "strikes" if data.get("kind") == "melee" else "fires at"
@@ -219,8 +219,9 @@ def attack_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, a
                          line_of_fire_line(data, battle), _area_line(outcome, battle), _action_line(outcome)) if x]
     embed.description = "\n".join(lines)[:4096]
     fields = _Fields(embed)
-    test = outcome.tests[0]
-    fields.add(safe(test["purpose"]), test_field_lines(test, ("hit", "miss")))
+    tests = outcome.tests_of(D100Test)
+    test = tests[0]
+    fields.add(safe(test.purpose), test_field_lines(test, ("hit", "miss")))
     cells = hit_cells(data)
     hits = data.get("hits", [])
     if len(hits) > 1 or data.get("kind") in AREA_NAMES:
@@ -251,7 +252,7 @@ def attack_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, a
     if bridge:
         fields.add(f"Bridge on {bridge['cell']}", bridge_lines(bridge))
     rest = _other_effects(outcome, len(damage), bool(bridge))
-    return _finish(embed, fields, outcome, rest, outcome.tests[1:], battle, battle_name, actor_name,
+    return _finish(embed, fields, outcome, rest, tests[1:], battle, battle_name, actor_name,
                    extra=(("More hits", compact),))
 
 
@@ -276,14 +277,15 @@ def _other_effects(outcome: Outcome, damage_shown: int, bridge_shown: bool) -> l
 def _summary(outcome: Outcome, battle: Battle | None) -> list[str]:
     """Return the sentence that says what an action came to when no effect says it."""
     kind, actor, data = outcome.kind, safe(outcome.actor or ""), outcome.data
-    test = outcome.tests[0] if outcome.tests else None
-    failed = test is not None and not test["success"]
+    tests = outcome.tests_of(D100Test)
+    test = tests[0] if tests else None
+    failed = test is not None and not test.success
     order = _order_of(outcome, battle)
-    if kind == "maneuver" and len(outcome.tests) == 2:
-        mine, theirs = outcome.tests
+    if kind == "maneuver" and len(tests) == 2:
+        mine, theirs = tests
         target = safe(getattr(order, "target", ""))
         score = " \u00b7 ".join(
-            f"{who}: {'success' if t['success'] else 'failure'}, {t['degrees']} degree{'s' if t['degrees'] != 1 else ''}"
+            f"{who}: {'success' if t.success else 'failure'}, {t.degrees} degree{'s' if t.degrees != 1 else ''}"
             for who, t in ((actor, mine), (target, theirs)))
         if data.get("won"):
             return [f"{actor} wins the opposed test and pushes {target} back.", score]
@@ -298,11 +300,11 @@ def _summary(outcome: Outcome, battle: Battle | None) -> list[str]:
         if failed:
             return [f"{actor}'s search turns up nothing."]
         if not data.get("revealed"):
-            return [f"{actor} finds no hidden enemy traps on or next to {outcome.highlight.get('actor', 'its square')}."]
+            return [f"{actor} finds no hidden enemy traps on or next to {outcome.highlight.actor or 'its square'}."]
     if kind == "act" and test is not None:
         reason = str(getattr(order, "reason", "") or "")
         why = f" for {safe(reason)}" if reason else ""
-        return [f"{actor} tests {safe(test['breakdown']['base_label'])}{why}."]
+        return [f"{actor} tests {safe(test.breakdown.base_label)}{why}."]
     return []
 
 
@@ -310,23 +312,24 @@ def action_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, a
     """Build the embed of an aim, hide, maneuver, defend, test, extinguish, trap or break-free order."""
     title = ACTION_TITLES.get(outcome.kind, outcome.kind.replace("-", " ").title())
     if outcome.kind == "trigger-trap":
-        title = f"{title} on {outcome.highlight.get('target', '?')}"
+        title = f"{title} on {outcome.highlight.target or '?'}"
     elif outcome.actor:
         title = f"{title}: {safe(outcome.actor)}"
     # The action's own tests come first; tests its effects called for (a Dodge, catching fire) follow them.
     own = {"maneuver": 2, "trigger-trap": 0}.get(outcome.kind, 1)
     colour = INFO
-    if outcome.tests[:own]:
-        won = outcome.data.get("won") if outcome.kind == "maneuver" else outcome.tests[0]["success"]
+    tests = outcome.tests_of(D100Test)
+    if tests[:own]:
+        won = outcome.data.get("won") if outcome.kind == "maneuver" else tests[0].success
         colour = OK if won else FAIL
     embed = discord.Embed(title=title[:256], colour=colour)
     lines = _summary(outcome, battle)
     action = _action_line(outcome)
     embed.description = "\n".join([*lines, *([action] if action else [])])[:4096] or None
     fields = _Fields(embed)
-    for test in outcome.tests[:own]:
-        fields.add(safe(test["purpose"]), test_field_lines(test))
-    return _finish(embed, fields, outcome, outcome.effects, outcome.tests[own:], battle, battle_name, actor_name)
+    for test in tests[:own]:
+        fields.add(safe(test.purpose), test_field_lines(test))
+    return _finish(embed, fields, outcome, outcome.effects, tests[own:], battle, battle_name, actor_name)
 
 
 def combat_embed(outcome: Outcome, battle: Battle | None = None, *, battle_name: str,

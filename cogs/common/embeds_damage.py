@@ -10,6 +10,7 @@ from cogs.common.embeds import safe
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.outcome import Outcome
+from rules.rolltests import D100Test
 from rules.systems.strategic.combat import reverse_roll
 from rules.systems.strategic.effects import CoverDecayed
 
@@ -96,7 +97,7 @@ def location_line(outcome: Outcome, d: dict[str, Any], why: str, called: str,
     if called and why == "aimed":
         return f"Called shot: **{location_name(called)}**"
     if why == "aimed" or not outcome.data.get("hits") or outcome.data.get("kind") in ("ranged", "melee"):
-        roll = outcome.tests[0]["roll"]
+        roll = outcome.tests_of(D100Test)[0].roll
         source = f"attack roll {roll}"
     else:
         queue = location_rolls.get(d["unit"])

@@ -7,15 +7,16 @@ import io
 import discord
 
 from bot.service import MapImage
+from rules.outcome import Highlight
 
 MAP_NAME = "map.png"
 # Highlight keys that draw something on the map; an outcome marking only its actor needs no picture.
 DRAWN = ("line", "target", "path", "marks")
 
 
-def draws_something(highlight: dict[str, object]) -> bool:
+def draws_something(highlight: Highlight) -> bool:
     """Return whether an outcome's highlight is worth a map (a path, a shot, a target or marks)."""
-    return any(highlight.get(key) for key in DRAWN)
+    return any(getattr(highlight, key) for key in DRAWN)
 
 
 def map_file(image: MapImage | None, name: str = MAP_NAME) -> discord.File | None:

@@ -15,6 +15,7 @@ from cogs.common.transformers import CellArg
 from cogs.m42.choices import action_choices
 from rules.errors import NotAllowedError
 from rules.orders import Order
+from rules.outcome import Highlight
 from rules.systems.m42.actions import MAX_FLOORS
 from rules.systems.m42.orders import Act, Place
 from rules.systems.m42.reach import command_radius
@@ -68,7 +69,7 @@ class M42Cog(commands.Cog):
             raise NotAllowedError(f"{target.name} is not yours; you can see the Command Radius of your own units.")
         await defer(interaction, ephemeral=True)
         squares = sorted(str(c) for c in command_radius(battle, target))
-        png = await service.render(battle, {"actor": str(target.cell), "cells": squares}, battle_id=record.id,
+        png = await service.render(battle, Highlight(actor=str(target.cell), cells=squares), battle_id=record.id,
                                    overlays=[squares_overlay(squares, "Command Radius")])
         embed = discord.Embed(title=f"Command Radius of {safe(target.name)}", colour=INFO, description=(
             f"Leader on **{target.leader}**, Ld {target.ld}: its models may stand on {len(squares)} squares, "

@@ -14,6 +14,7 @@ from cogs.common.secrets import own_sides, secret_sides
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, NoMapError, NotAllowedError, NotFoundError
+from rules.outcome import Highlight
 
 DEFAULT_RADIUS = 6
 
@@ -124,7 +125,7 @@ async def render_request(service: TableService, record: BattleRecord, battle: Ba
     if request.at is not None:
         focus = (request.at.x, request.at.y)
         title += f", around {request.at}"
-    highlight = {} if request.full or focus else last_action(battle)
+    highlight = Highlight() if request.full or focus else last_action(battle)
     drawn = await service.render(battle, highlight, full=request.full, viewer_sides=sides,
                                  show_hidden=request.hidden, battle_id=record.id, focus=focus,
                                  radius=request.radius or DEFAULT_RADIUS, palette=palette)

@@ -17,10 +17,11 @@ from cogs.surface.fought import fought_report
 from cogs.surface.report import page_count, report_embed
 from rules.battle import Battle
 from rules.errors import IllegalOrderError
+from rules.systems.surface.state import peek
 
 
 def _turn(battle: Battle) -> int:
-    return int(battle.turn.systems.get("surface", {}).get("turn", 1))
+    return int(peek(battle).get("turn", 1))
 
 
 class ReportPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],

@@ -7,6 +7,7 @@ from typing import Any
 from bot.service import BattleRecord, TableService
 from rules.battle import Battle
 from rules.errors import IllegalOrderError
+from rules.systems.surface.state import peek
 
 RESOLVE = "surface-resolve"
 RECENT_MAX = 8
@@ -15,7 +16,7 @@ _RECENT: dict[tuple[int, int], dict[str, Any]] = {}
 
 def kept_report(battle: Battle) -> dict[str, Any]:
     """Return the result of this game turn's engagement as the battle keeps it, or explain that none was fought."""
-    kept: dict[str, Any] | None = battle.turn.systems.get("surface", {}).get("report")
+    kept: dict[str, Any] | None = peek(battle).get("report")
     if not kept:
         raise IllegalOrderError("No engagement has been fought this game turn yet; it is fought when both sides "
                                 "have committed `/surface plan`.")

@@ -31,6 +31,7 @@ from cogs.turn.prompts import (
     turn_prompt,
 )
 from rules.battle import Battle
+from rules.outcome import Highlight
 from rules.units import Unit
 
 log = logging.getLogger(__name__)
@@ -214,7 +215,7 @@ class Notifier(NoticeListener):
         awake = await self.players.pingable(record.id, turn.key, list(owners.values()))
         channel_users = [uid for uid in channel_users if uid in awake]
         dm_users = [uid for uid in dm_users if uid in awake]
-        png = await self.service.render(battle, {"cells": [str(u.cell) for u in units]}, battle_id=record.id)
+        png = await self.service.render(battle, Highlight(cells=[str(u.cell) for u in units]), battle_id=record.id)
         for uid in dm_users:
             mine = [u for u in units if owners[u.name] == uid]
             embed = turn_prompt(battle, mine, turn.due_at, paused=turn.paused, remaining=turn.remaining, owners={})
@@ -287,7 +288,7 @@ class Notifier(NoticeListener):
         gm = [record.created_by] if waiting else []
         content = f"{mentions(gm)} the deadline has passed; over to you." if waiting else None
         png = None
-        moved = [o for o in outcomes if o.highlight.get("path") or o.highlight.get("line")]
+        moved = [o for o in outcomes if o.highlight.path or o.highlight.line]
         if moved:
             png = await self.service.render(battle, outcome=moved[0], battle_id=record.id)
         await send(self.channel(record), content=content, embed=embed, png=png, mentions=pinging(gm))

@@ -28,6 +28,7 @@ from cogs.unit.importing import (
 from cogs.unit.stats_text import parse_stats
 from rules import orders as o
 from rules.errors import GameError
+from rules.outcome import Highlight
 from rules.systems.m42.units import MAX_LD, MAX_MODELS
 
 Char = app_commands.Range[int, 0, 200]
@@ -113,7 +114,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         plan, unowned = await without_strangers(plan, member_check(interaction))
         placed = await place_all(service, actor, record, plan)
         battle = await service.load(await service.get_battle(actor.guild_id, record.id))
-        png = await service.render(battle, {"cells": [str(order.at) for order in plan.orders]}, battle_id=record.id)
+        png = await service.render(battle, Highlight(cells=[str(order.at) for order in plan.orders]), battle_id=record.id)
         count = f"{len(placed)} unit{'s' if len(placed) != 1 else ''}"
         waiting = (f" {len(unowned)} of them ({', '.join(safe(n) for n in unowned[:10])}"
                    f"{', ...' if len(unowned) > 10 else ''}) have no player: the file's `owner` is not a member of "

@@ -142,7 +142,7 @@ async def test_a_newer_version_written_elsewhere_replaces_the_kept_battle(db: Da
     assert now[1].unit("Eva-01").cell == Cell(4, 2)
     # The next order is judged on the new state: Eva-01 moves on from where the other writer left it.
     result = await service.execute(GM, record, o.Move(unit="Eva-01", to=Cell(5, 2), mode="half"), render=False)
-    assert result.outcome is not None and result.outcome.highlight["path"][0] == "E3"
+    assert result.outcome is not None and result.outcome.highlight.path[0] == "E3"
     assert result.record.version == stored.version + 2
 
 

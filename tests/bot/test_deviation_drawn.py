@@ -32,7 +32,7 @@ def test_the_landing_crater_is_drawn_where_the_grenade_came_down() -> None:
     b.apply(b.parse_order("prime unit:A weapon:Frag"), dice)
     out = b.apply(b.parse_order("fire unit:A weapon:Frag target:B mode:grenade"),
                   Dice(random.Random(0), scripted=[1, 1]))
-    assert (out.highlight["target"], out.highlight["landed"]) == ("A4", "A6")
+    assert (out.highlight.target, out.highlight.landed) == ("A4", "A6")
     assert (0, 5) in action_cells(out.highlight), "the landing is kept inside a cropped map"
     view = build_view(b)
     image = Image.open(io.BytesIO(render_map(view, overlays=overlays_for(out.highlight), cell_px=CP))).convert("RGB")

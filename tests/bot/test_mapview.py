@@ -10,6 +10,7 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.dice import Dice
 from rules.orders import AddUnit, Move, Start
+from rules.outcome import Highlight
 from rules.systems.strategic.ranges import bands, weapon_range
 from rules.systems.strategic.units import Weapon
 from rules.turnorders import SetTurnMode
@@ -72,21 +73,21 @@ def test_many_units_due_are_counted_not_listed() -> None:
 
 
 def test_an_area_attack_is_drawn_as_its_shape_with_its_hits() -> None:
-    highlight = {"actor": "C3", "target": "H3", "line": ["C3", "H3"], "hit": True}
+    highlight = Highlight(actor="C3", target="H3", line=["C3", "H3"], hit=True)
     marks = overlays_for(highlight, {"kind": "blast", "hits": [{"unit": "A"}, {"unit": "B"}]})
     area = next(o for o in marks if isinstance(o, AreaOfEffect))
     assert (area.kind, area.cells, area.src, area.label) == ("blast", ((7, 2),), (2, 2), "Blast: 2 hits")
     assert any(isinstance(o, LineOfFire) for o in marks)
     assert not any(isinstance(o, TargetSquare) for o in marks), "the area marks the square itself"
-    line = overlays_for({"line": ["C3", "F3"], "cells": ["D3", "E3", "F3"], "hit": False}, {"kind": "line"})
+    line = overlays_for(Highlight(line=["C3", "F3"], cells=["D3", "E3", "F3"], hit=False), {"kind": "line"})
     area = next(o for o in line if isinstance(o, AreaOfEffect))
     assert area.cells == ((3, 2), (4, 2), (5, 2)) and area.label == "Line: missed"
-    plain = overlays_for({"target": "H3", "line": ["C3", "H3"], "hit": True}, {"kind": "ranged"})
+    plain = overlays_for(Highlight(target="H3", line=["C3", "H3"], hit=True), {"kind": "ranged"})
     assert any(isinstance(o, TargetSquare) for o in plain) and not any(isinstance(o, AreaOfEffect) for o in plain)
 
 
 def test_a_landed_miss_is_drawn_where_it_came_down() -> None:
-    marks = overlays_for({"target": "H3", "landed": "J5", "line": ["C3", "H3"], "hit": False})
+    marks = overlays_for(Highlight(target="H3", landed="J5", line=["C3", "H3"], hit=False))
     assert MissLanding(aim=(7, 2), landed=(9, 4)) in marks
 
 
@@ -106,7 +107,7 @@ def test_the_last_move_is_what_map_show_draws() -> None:
     battle.apply(Start(), dice())
     battle.apply(Move(unit="Eva-01", to=Cell.parse("F3"), mode="full"), dice())
     last = last_action(battle)
-    assert last["path"][0] == "C3" and last["path"][-1] == "F3"
+    assert last.path[0] == "C3" and last.path[-1] == "F3"
     assert next(o for o in overlays_for(last) if isinstance(o, MovePath)).cells[-1] == (5, 2)
 
 

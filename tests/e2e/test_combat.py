@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.outcome import Highlight
 from tests.e2e.combat_helpers import (
     RIFLE,
     add,
@@ -64,7 +65,7 @@ async def test_the_attached_map_marks_the_shot(armed: Table) -> None:
     attached = message.files[0].data
     assert attached[:8] == b"\x89PNG\r\n\x1a\n"
     battle = await stored_battle(armed)
-    highlight = {"actor": "C3", "target": "H3", "line": ["C3", "H3"], "hit": True}
+    highlight = Highlight(actor="C3", target="H3", line=["C3", "H3"], hit=True)
     assert attached == (await armed.service.render(battle, highlight)).png
     plain = (await armed.service.render(battle)).png
     assert differs(square_pixels(attached, battle, "H3"), square_pixels(plain, battle, "H3"))

@@ -7,6 +7,7 @@ import io
 import pytest
 from PIL import Image
 
+from rules.outcome import Highlight
 from tests.e2e.conftest import Table, embed_text, last_message, text_of
 from tests.e2e.setup_helpers import refused, stored, stored_battle
 
@@ -68,7 +69,7 @@ async def test_a_trap_is_secret_to_its_side(field: Table) -> None:
 
     # The same battle rendered both ways gives exactly those two images.
     battle = await stored_battle(table)
-    highlight = {"path": battle.last.get("path", [])}
+    highlight = Highlight(path=list(battle.last.path or ()) if battle.last else [])
     assert public_png == (await table.service.render(battle, highlight)).png
     assert own_png == (await table.service.render(battle, highlight, viewer_sides=["NERV"])).png
     # The words under each map agree with it: only the trap's own side reads of the trap.

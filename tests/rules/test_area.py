@@ -101,7 +101,7 @@ def test_a_blast_attack_hits_its_count_and_shows_who() -> None:
     b = _crowd()
     # d100 hit; d3 picks Mob from [Ally, Mob]; Angel damage; Mob location then damage.
     out = b.apply(Attack(unit="Eva", weapon="N2", target="Angel"), dice(5, 2, 1, 50, 1))
-    assert out.highlight["hit"] is True
+    assert out.highlight.hit is True
     assert out.data["hits"] == [{"unit": "Angel", "why": "aimed", "cell": "A5"},
                                 {"unit": "Mob", "why": "random", "cell": "A5"}]
     assert all(d["area"] for d in out.data["damage"])
@@ -119,7 +119,7 @@ def test_a_missed_area_attack_hits_nobody() -> None:
     """001:L36 the targets are hit "when hitting a square"; a miss hits no square (no scatter on this scale)."""
     b = _crowd()
     out = b.apply(Attack(unit="Eva", weapon="N2", target="Angel"), dice(100))
-    assert out.highlight["hit"] is False and "hits" not in out.data
+    assert out.highlight.hit is False and "hits" not in out.data
 
 
 def test_line_squares_run_the_weapons_length_through_the_aimed_square() -> None:
@@ -158,8 +158,8 @@ def test_a_line_attack_runs_its_full_length() -> None:
     start(b)
     out = b.apply(Attack(unit="Eva", weapon="Beam", target="Angel"), dice(5, 1, 50, 1))
     assert [h["unit"] for h in out.data["hits"]] == ["Angel", "Far"]
-    assert out.highlight["cells"] == ["A2", "A3", "A4", "A5", "A6"]
-    assert out.highlight["line"] == ["A1", "A6"]
+    assert out.highlight.cells == ["A2", "A3", "A4", "A5", "A6"]
+    assert out.highlight.line == ["A1", "A6"]
 
 
 def test_a_line_cannot_reach_past_its_length() -> None:

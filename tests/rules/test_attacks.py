@@ -45,7 +45,7 @@ def _shoot(b: Battle, *faces: int, target: str = "Target", weapon: str = "Rifle"
 
 
 def _mods(out: Outcome) -> dict[str, int]:
-    return {m["label"]: m["value"] for m in out.tests[0]["breakdown"]["modifiers"]}
+    return {m.label: m.value for m in out.tests[0].breakdown.modifiers}
 
 
 def _refused(b: Battle, order: Order, error: type[GameError], match: str) -> None:
@@ -66,8 +66,8 @@ def test_range_band_alone() -> None:
     start(b)
     out = _shoot(b, 50, 1)
     assert _mods(out) == {"Range: Short": 10}
-    assert out.tests[0]["target"] == 50 and out.highlight["hit"] is True
-    assert out.highlight["actor"] == "A1" and out.highlight["line"] == ["A1", "A5"] and out.highlight["target"] == "A5"
+    assert out.tests[0].target == 50 and out.highlight.hit is True
+    assert out.highlight.actor == "A1" and out.highlight.line == ["A1", "A5"] and out.highlight.target == "A5"
 
 
 def test_a_roll_above_the_target_misses_and_nothing_is_damaged() -> None:
@@ -77,7 +77,7 @@ def test_a_roll_above_the_target_misses_and_nothing_is_damaged() -> None:
     add(b, "Target", "Blue", "A5")
     start(b)
     out = _shoot(b, 51)
-    assert out.highlight["hit"] is False and not out.effects
+    assert out.highlight.hit is False and not out.effects
     assert b.unit("Target").wounds == 10
 
 
@@ -275,8 +275,8 @@ def test_all_modifiers_together_are_capped() -> None:
         "Range: Short": 10, "Hit Penalty along the line of fire": -80, "Smoke on the line (1 square)": -20,
         "Elevation": -10, "GM adjustment": -5,
     }
-    bd = out.tests[0]["breakdown"]
-    assert bd["raw_total"] == -105 and bd["total_modifier"] == -60 and out.tests[0]["target"] == -10
+    bd = out.tests[0].breakdown
+    assert bd.raw_total == -105 and bd.total_modifier == -60 and out.tests[0].target == -10
 
 
 # --- hit location ---------------------------------------------------------------
@@ -300,7 +300,7 @@ def test_hit_location_is_recorded_with_the_damage() -> None:
     start(b)
     out = _shoot(b, 37, 4)
     assert out.data["damage"][0]["location"] == "r_leg"
-    assert out.tests[0]["target"] == 50 and out.tests[0]["degrees"] == 1
+    assert out.tests[0].target == 50 and out.tests[0].degrees == 1
 
 
 # --- refusals ---------------------------------------------------------------------
@@ -439,7 +439,7 @@ def test_melee_breakdown() -> None:
     out = _shoot(b, 100, weapon="Knife")
     assert _mods(out) == {"Difficult terrain (DTV 2)": -10, "Hit Bonus of the target's square": 10,
                           "Target is defending": -20}
-    assert out.tests[0]["breakdown"]["base_label"] == "Weapon Skill (WS)"
+    assert out.tests[0].breakdown.base_label == "Weapon Skill (WS)"
 
 
 def test_melee_engages_both_even_on_a_miss_and_adds_strength_bonus() -> None:

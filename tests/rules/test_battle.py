@@ -84,7 +84,7 @@ def test_move_within_full_move(battle_e: Battle) -> None:
     out = battle_e.apply(Move(unit="Eva-01", to=Cell.parse("E5")), dice())
     assert battle_e.unit("eva-01").cell == Cell.parse("E5")
     assert out.data["allowance"] == 4 and out.data["cost"] == 4
-    assert out.highlight["path"][0] == "A1" and out.highlight["path"][-1] == "E5"
+    assert out.highlight.path[0] == "A1" and out.highlight.path[-1] == "E5"
 
 
 def test_move_beyond_full_move_is_refused_and_changes_nothing(battle_e: Battle) -> None:
@@ -120,7 +120,7 @@ def test_d100_test_success_and_degrees(battle_e: Battle) -> None:
     add(battle_e, "Eva-01", "NERV", "A1", ag=45)
     out = battle_e.apply(SkillTest(unit="Eva-01", stat="ag", modifier=10), dice(23))
     result = out.tests[0]
-    assert result["target"] == 55 and result["roll"] == 23 and result["success"] and result["degrees"] == 3
+    assert result.target == 55 and result.roll == 23 and result.success and result.degrees == 3
     assert out.rolls[0].faces == (23,)
 
 
@@ -129,18 +129,18 @@ def test_d100_failure_degrees(battle_e: Battle) -> None:
     # A08: DoF = floor((roll - target) / 10)
     add(battle_e, "Eva-01", "NERV", "A1", ag=45)
     out = battle_e.apply(SkillTest(unit="Eva-01", stat="ag"), dice(77))
-    assert not out.tests[0]["success"] and out.tests[0]["degrees"] == 3
+    assert not out.tests[0].success and out.tests[0].degrees == 3
     battle_e.apply(SetRule(key="dof_plus_one", value="true"), dice())
     out = battle_e.apply(SkillTest(unit="Eva-01", stat="ag"), dice(77))
-    assert out.tests[0]["degrees"] == 4
+    assert out.tests[0].degrees == 4
 
 
 def test_modifier_cap_clamps_to_60(battle_e: Battle) -> None:
     # A05: the total of situational modifiers is capped at +-60.
     add(battle_e, "Eva-01", "NERV", "A1", ag=45)
     out = battle_e.apply(SkillTest(unit="Eva-01", stat="ag", modifier=-90), dice(5))
-    assert out.tests[0]["breakdown"]["raw_total"] == -90
-    assert out.tests[0]["target"] == 45 - 60
+    assert out.tests[0].breakdown.raw_total == -90
+    assert out.tests[0].target == 45 - 60
 
 
 def test_set_rule_is_validated(battle_e: Battle) -> None:

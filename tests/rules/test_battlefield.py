@@ -9,8 +9,9 @@ import pytest
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError, NotFoundError
+from rules.modifiers import Modifier
 from rules.orders import End, Order
-from rules.outcome import Outcome
+from rules.outcome import Mark, Outcome
 from rules.systems.strategic.actions.battlefield import DetectTraps, Extinguish, NextRound, TriggerTrap
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.battlefield import on_hit_square
@@ -126,7 +127,7 @@ def test_fire_spreads_to_adjacent_unburnt_forest() -> None:
     out = b.apply(NextRound(), dice(1, 2, 3, 1, 2, 3))
     burning = {k: s["fire"] for k, s in b.cells.items() if s.get("fire")}
     assert burning == {"C2": 1, "D2": 2, "B3": 3, "D3": 1, "B4": 2, "C4": 3, "C3": 1}
-    assert {m["cell"] for m in out.highlight["marks"]} == {"C2", "D2", "B3", "D3", "B4", "C4"}
+    assert {m.cell for m in out.highlight.marks or []} == {"C2", "D2", "B3", "D3", "B4", "C4"}
 
 
 def test_a_fire_on_the_map_edge_spreads_only_onto_the_map() -> None:
@@ -172,7 +173,7 @@ def test_a_unit_in_a_square_that_ignites_tests_agility_or_catches_fire() -> None
     out = b.apply(NextRound(), dice(2, 31))
     assert "on_fire" in b.unit("Rei").statuses
     test = out.tests[0]
-    assert test["target"] == 20 and test["success"] is False  # Agility 30, DTV 2 in Forest (-10)
+    assert test.target == 20 and test.success is False  # Agility 30, DTV 2 in Forest (-10)
 
 
 def test_smoke_expires() -> None:
@@ -249,7 +250,7 @@ def test_an_energy_shot_sets_the_targets_forest_ablaze() -> None:
     start(b)
     out = b.apply(Attack(unit="Rei", weapon="Laser", target="Angel"), dice(5, 1, 20, 3, 99))
     assert _state(b, "C5")["fire"] == 3 and "on_fire" in b.unit("Angel").statuses
-    assert {"cell": "C5", "text": "fire"} in out.highlight["marks"]
+    assert Mark("C5", "fire") in (out.highlight.marks or [])
 
 
 def test_ice_melts_and_the_horde_on_it_plunges() -> None:
@@ -325,7 +326,7 @@ def test_a_bridge_takes_damage_and_falls_into_the_water() -> None:
     assert out.data["bridge"]["destroyed"] is True
     assert b.terrain_at(C("C3")).key == "shallows" and "C3" not in b.cells
     assert b.unit("Mob").magnitude == 8
-    assert {"cell": "C3", "text": "bridge down"} in out.highlight["marks"]
+    assert Mark("C3", "bridge down") in (out.highlight.marks or [])
 
 
 def test_a_temporary_bridge_is_weaker_and_leaves_its_water() -> None:
@@ -370,10 +371,10 @@ def test_bakelite_trap() -> None:
     start(b)
     out = b.apply(TriggerTrap(side="Red", at=C("C3")), dice(90, 5, 5, 5, 1, 2, 3))
     assert b.unit("Pilot").status_rounds["bakelite"] == 15 and b.unit("Mob").status_rounds["bakelite"] == 6
-    assert [t["purpose"] for t in out.tests] == ["Pilot dodges the Bakelite"]
+    assert [t.purpose for t in out.tests] == ["Pilot dodges the Bakelite"]
     assert "C3" not in b.cells  # single use
     act = b.apply(Order.parse("act unit:Pilot stat:ws"), dice(1))
-    assert {"label": "Bakelite Trap", "value": -15, "source": "000:L107"} in act.tests[0]["breakdown"]["modifiers"]
+    assert Modifier("Bakelite Trap", -15, "000:L107") in act.tests[0].breakdown.modifiers
     dodge = skill_breakdown(b, b.unit("Pilot"), "dodge")  # Dodge is an Agility skill
     assert [(m.label, m.value) for m in dodge.modifiers] == [("Bakelite Trap", -15)]
 
@@ -400,8 +401,8 @@ def test_fire_trap() -> None:
     start(b)
     out = b.apply(TriggerTrap(side="Red", at=C("C3")), dice(1, 31, 1, 1, 1, 1, 1, 1, 1))
     assert "on_fire" in b.unit("Pilot").statuses
-    mods = out.tests[0]["breakdown"]["modifiers"]
-    assert {"label": "Catching fire", "value": -20, "source": "order"} in mods
+    mods = out.tests[0].breakdown.modifiers
+    assert Modifier("Catching fire", -20, "order") in mods
     assert sorted(k for k, s in b.cells.items() if s.get("fire")) == sorted(c for c in BLOCK if c != "D4")
     assert "feature" not in _state(b, "C3")
 
@@ -442,7 +443,7 @@ def test_detecting_traps_reveals_them_to_the_side() -> None:
     add(b, "Red Scout", "Red", "B2", skills={"awareness": 60})
     start(b)
     out = b.apply(DetectTraps(unit="Scout"), dice(41))
-    assert out.tests[0]["target"] == 40 and "revealed" not in _state(b, "C3")
+    assert out.tests[0].target == 40 and "revealed" not in _state(b, "C3")
     out = b.apply(DetectTraps(unit="Scout"), dice(40))
     assert _state(b, "C3")["revealed"] == ["Blue"] and out.data["revealed"] == ["C3"]
     assert "revealed" not in _state(b, "J2")  # too far away
@@ -486,7 +487,7 @@ def test_away_from_water_it_takes_an_agility_test() -> None:
     add(b, "Rei", "NERV", "C3", ag=40, statuses=["on_fire"])
     start(b)
     out = b.apply(Extinguish(unit="Rei"), dice(21))
-    assert out.tests[0]["target"] == 20 and "on_fire" in b.unit("Rei").statuses
+    assert out.tests[0].target == 20 and "on_fire" in b.unit("Rei").statuses
     b.apply(Extinguish(unit="Rei"), dice(20))
     assert "on_fire" not in b.unit("Rei").statuses
 

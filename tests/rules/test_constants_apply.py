@@ -61,7 +61,7 @@ def _set(b: Battle, key: str, value: object) -> None:
 
 
 def _mods(out: Outcome) -> dict[str, int]:
-    return {m["label"]: m["value"] for m in out.tests[0]["breakdown"]["modifiers"]}
+    return {m.label: m.value for m in out.tests[0].breakdown.modifiers}
 
 
 def _duel(ruleset: str = "strategic-p", shooter_at: str = "A1", target_at: str = "A3", **target: Any) -> Battle:
@@ -117,7 +117,7 @@ def test_modifier_cap(cap: int, target: int) -> None:
     """A05: "clamp the sum of situational modifiers to [-60, +60]": BS 40 at Point Blank (+30) with a cap of 5 is 45."""
     b = _duel(target_at="A2")
     _set(b, "modifier_cap", cap)
-    assert _shot(b).tests[0]["target"] == target
+    assert _shot(b).tests[0].target == target
 
 
 @pytest.mark.constant("defend_melee_penalty")
@@ -167,7 +167,7 @@ def test_short_band_cap(cap: int, short: int) -> None:
 
 def _test_line(b: Battle) -> int:
     out = b.apply(SkillTest(unit="Target", stat="ag"), dice(50))
-    return sum(m["value"] for m in out.tests[0]["breakdown"]["modifiers"] if m["label"].startswith("Difficult"))
+    return sum(m.value for m in out.tests[0].breakdown.modifiers if m.label.startswith("Difficult"))
 
 
 @pytest.mark.constant("dtv_test_penalty")

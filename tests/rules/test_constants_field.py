@@ -41,7 +41,7 @@ def _board(ruleset: str = "strategic-p", terrain: str = "plain", **rules: object
 
 
 def _line(out: Outcome, label: str) -> int:
-    return next(m["value"] for m in out.tests[0]["breakdown"]["modifiers"] if m["label"] == label)
+    return next(m.value for m in out.tests[0].breakdown.modifiers if m.label == label)
 
 
 # --- what a hit does to its square -------------------------------------------------------
@@ -172,7 +172,7 @@ def test_extinguish_test_mod(mod: int, target: int) -> None:
     b = _board(extinguish_test_mod=mod)
     add(b, "Rei", "NERV", "C3", ag=40, statuses=["on_fire"])
     start(b)
-    assert b.apply(Extinguish(unit="Rei"), dice(99)).tests[0]["target"] == target
+    assert b.apply(Extinguish(unit="Rei"), dice(99)).tests[0].target == target
 
 
 def _trapped(feature: str, terrain: str, **rules: object) -> Battle:
@@ -189,7 +189,7 @@ def test_trap_detect_mod(mod: int, target: int) -> None:
     b = _trapped("bakelite_trap", "urban", trap_detect_mod=mod)
     add(b, "Scout", "Blue", "B3", skills={"awareness": 60})
     start(b)
-    assert b.apply(DetectTraps(unit="Scout"), dice(99)).tests[0]["target"] == target
+    assert b.apply(DetectTraps(unit="Scout"), dice(99)).tests[0].target == target
 
 
 @pytest.mark.constant("bakelite_penalty")

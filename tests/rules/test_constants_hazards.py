@@ -45,7 +45,7 @@ def test_dt_test_on_entry(on: bool, tests: list[str]) -> None:
     b = _board("strategic-p", "forest", dt_test_on_entry=on)
     add(b, "Scout", "Red", "A1", ag=40)
     start(b)
-    assert [t["test"] for t in _move(b, "Scout", 1).tests] == tests
+    assert [t.kind for t in _move(b, "Scout", 1).tests] == tests
 
 
 # --- falls: 000:L68 Rough (3+ DoF: prone and 1d5) and 001:L60 Mountain (any failure: 1d5) -----------
@@ -96,7 +96,7 @@ def test_deep_water_test_mod(mod: int, target: int) -> None:
     b.square(B1)["deep"] = True
     add(b, "Eva", "NERV", "A1", ag=99, skills={"athletics": 40}, **{"class": "eva"})
     start(b)
-    assert _move(b, "Eva", 1, 99).tests[-1]["target"] == target
+    assert _move(b, "Eva", 1, 99).tests[-1].target == target
 
 
 @pytest.mark.constant("eva_sink_skill", "superheavy_sink_skill")
@@ -109,7 +109,7 @@ def test_sink_skill(unit_class: str, key: str, skill: str, target: int) -> None:
     add(b, "Mech", "NERV", "A1", ag=99, skills={"athletics": 30, "pilot": 60}, **{"class": unit_class})
     start(b)
     test = _move(b, "Mech", 1, 99).tests[-1]
-    assert (test["skill"], test["target"]) == (skill, target)
+    assert (test.skill, test.target) == (skill, target)
 
 
 @pytest.mark.constant("eva_sink_skill", "deep_water_test_mod")
@@ -123,7 +123,7 @@ def test_a_unit_dropped_into_deep_water_tests_the_same_skill() -> None:
     start(b)
     out = b.apply(Attack(unit="Gunner", weapon="Cannon", target="bridge", at=B1), dice(5, 10, 99))
     assert out.data["bridge"]["destroyed"]
-    assert (out.tests[-1]["skill"], out.tests[-1]["target"]) == ("pilot", 50)
+    assert (out.tests[-1].skill, out.tests[-1].target) == ("pilot", 50)
     assert "sunk" in b.unit("Eva").statuses
 
 

@@ -9,7 +9,7 @@ import pytest
 from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
-from rules.outcome import Outcome
+from rules.outcome import Mark, Outcome
 from rules.systems.strategic.damage import apply_damage, apply_magdam, devastating, roll_damage
 from rules.systems.strategic.terrain import cover_ap
 from tests.rules.conftest import add, dice
@@ -175,7 +175,7 @@ def test_destroyed_units_leave_the_map_and_the_log_keeps_them() -> None:
     gone = next(e for e in outcome.effects if e.kind == "destroyed")
     assert gone.last["name"] == "Target" and gone.last["wounds"] == 0 and list(gone.engaged_with) == ["Rei"]
     assert turns.names_of(b, b.unit("Rei").engaged) == []
-    assert outcome.highlight["marks"] == [{"cell": "C3", "text": "Target destroyed"}]
+    assert outcome.highlight.marks == [Mark("C3", "Target destroyed")]
 
 
 def test_a_horde_at_zero_magnitude_is_destroyed() -> None:

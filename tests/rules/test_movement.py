@@ -283,8 +283,8 @@ def test_entering_forest_makes_one_agility_test_with_the_dtv_penalty(battle_p: B
     start(battle_p)
     out = move(battle_p, "Scout", "B1", "full", 95)
     (test,) = out.tests
-    assert test["test"] == "difficult_terrain" and test["dtv"] == 2
-    assert test["target"] == 30 and not test["success"]
+    assert test.kind == "difficult_terrain" and test.dtv == 2
+    assert test.target == 30 and not test.success
     assert "prone" not in battle_p.unit("Scout").statuses  # Forest has no fall rule
 
 
@@ -295,7 +295,7 @@ def test_one_test_per_difficult_square_entered() -> None:
     add(b, "Scout", "Red", "A1", ag=40)
     start(b)
     out = move(b, "Scout", "E1", "full", 10, 10)
-    assert [t["cell"] for t in out.tests] == ["B1", "C1"]
+    assert [t.cell for t in out.tests] == ["B1", "C1"]
 
 
 def test_hordes_never_take_the_difficult_terrain_test(battle_p: Battle) -> None:
@@ -313,7 +313,7 @@ def test_rough_fall_at_three_degrees_of_failure(battle_p: Battle) -> None:
     # Target 40 - 20 = 20; a roll of 50 fails by 3 DoF (A08); location d100, then 1d5 shows 4.
     out = move(battle_p, "Scout", "B1", "full", 50, 37, 4)
     scout = battle_p.unit("Scout")
-    assert out.tests[0]["degrees"] == 3
+    assert out.tests[0].degrees == 3
     assert "prone" in scout.statuses and scout.wounds == 6
     damage = next(e for e in out.effects if e.kind == "damage")
     assert damage.armour == 0 and damage.tb == 0 and damage.wounds_lost == 4
@@ -344,7 +344,7 @@ def test_mountain_any_failure_costs_1d5_without_prone(battle_e: Battle) -> None:
     start(battle_e)
     out = move(battle_e, "Eva", "B1", "full", 21, 50, 5)  # target 20, fails by 0 DoF
     eva = battle_e.unit("Eva")
-    assert out.tests[0]["degrees"] == 0 and eva.wounds == 25 and "prone" not in eva.statuses
+    assert out.tests[0].degrees == 0 and eva.wounds == 25 and "prone" not in eva.statuses
 
 
 def test_difficult_terrain_test_success_has_no_effect(battle_e: Battle) -> None:
@@ -352,7 +352,7 @@ def test_difficult_terrain_test_success_has_no_effect(battle_e: Battle) -> None:
     add(battle_e, "Eva", "NERV", "A1", ag=40, wounds=30)
     start(battle_e)
     out = move(battle_e, "Eva", "B1", "full", 20)
-    assert out.tests[0]["success"] and battle_e.unit("Eva").wounds == 30
+    assert out.tests[0].success and battle_e.unit("Eva").wounds == 30
 
 
 # --- deep water: "Units such as Evas or Superheavies will sink if they enter these squares unless they
@@ -368,7 +368,7 @@ def test_eva_sinks_on_a_failed_athletics_test(battle_e: Battle) -> None:
     out = move(battle_e, "Eva", "B1", "full", 1, 41)  # footing passes, then Athletics 41 > 40 fails
     eva = battle_e.unit("Eva")
     sink = out.tests[-1]
-    assert sink["test"] == "deep_water" and sink["target"] == 40 and not sink["success"]
+    assert sink.kind == "deep_water" and sink.target == 40 and not sink.success
     assert eva.altitude == -1 and "sunk" in eva.statuses
 
 
@@ -388,7 +388,7 @@ def test_superheavy_tests_pilot(battle_p: Battle) -> None:
     add(battle_p, "Tank", "Red", "A1", ag=99, **{"class": "superheavy"}, skills={"pilot": 35})
     start(battle_p)
     out = move(battle_p, "Tank", "B1", "full", 1, 90)
-    assert out.tests[-1]["breakdown"]["base_label"] == "Pilot" and "sunk" in battle_p.unit("Tank").statuses
+    assert out.tests[-1].breakdown.base_label == "Pilot" and "sunk" in battle_p.unit("Tank").statuses
 
 
 def test_hovering_and_flying_units_and_others_do_not_sink(battle_e: Battle) -> None:
@@ -400,7 +400,7 @@ def test_hovering_and_flying_units_and_others_do_not_sink(battle_e: Battle) -> N
     start(battle_e)
     assert move(battle_e, "Hover", "B1").tests == []
     assert move(battle_e, "Jet", "B2").tests == []
-    assert [t["test"] for t in move(battle_e, "Walker", "B3", "full", 1).tests] == ["difficult_terrain"]
+    assert [t.kind for t in move(battle_e, "Walker", "B3", "full", 1).tests] == ["difficult_terrain"]
 
 
 def test_a_sunk_unit_surfaces_on_leaving_deep_water(battle_e: Battle) -> None:
@@ -435,7 +435,7 @@ def test_enemy_failing_dodge_takes_tearing_explosive_damage(battle_p: Battle) ->
     # Acrobatics 45 is the better save; 90 fails. Location roll, then 2d10 (Tearing) 3 and 8: 8+6 = 14.
     out = move(battle_p, "Foe", "B1", "full", 90, 50, 3, 8)
     save = out.tests[0]
-    assert save["test"] == "minefield" and save["skill"] == "acrobatics" and save["target"] == 45
+    assert save.kind == "minefield" and save.skill == "acrobatics" and save.target == 45
     damage = next(e for e in out.effects if e.kind == "damage")
     assert damage.damage == 14 and damage.dtype == "X" and damage.area
     assert battle_p.unit("Foe").wounds == 20 - (14 - 2 - 3)  # AP 2, TB 3
@@ -447,7 +447,7 @@ def test_dodge_save_falls_back_to_agility(battle_p: Battle) -> None:
     mined(battle_p)
     start(battle_p)
     out = move(battle_p, "Foe", "B1", "full", 40)
-    assert out.tests[0]["breakdown"]["base_label"].startswith("Agility") and out.tests[0]["success"]
+    assert out.tests[0].breakdown.base_label.startswith("Agility") and out.tests[0].success
     assert not any(e.kind == "damage" for e in out.effects)
     assert battle_p.square_state(Cell.parse("B1"))["mine_triggers"] == 4  # A30.1: a pass still spends a trigger
 
@@ -528,7 +528,7 @@ def test_moves_are_undone_exactly_with_their_hazards() -> None:
     start(b)
     before = b.to_dict()
     out = move(b, "Foe", "C1", "full", 80, 50, 3, 99, 50, 5, 5)
-    assert [t["test"] for t in out.tests] == ["difficult_terrain", "minefield"]
+    assert [t.kind for t in out.tests] == ["difficult_terrain", "minefield"]
     assert b.to_dict() != before
     b.undo()
     assert b.to_dict() == before

@@ -67,7 +67,7 @@ def test_hide_with_the_terrains_stealth_bonus(ruleset: str, terrain: str, bonus:
     add(b, "Rei", "NERV", "C3", skills={"stealth": 40})
     start(b)
     out = b.apply(Hide(unit="Rei"), dice(1))
-    assert out.tests[0]["target"] == 40 + bonus and "hidden" in b.unit("Rei").statuses
+    assert out.tests[0].target == 40 + bonus and "hidden" in b.unit("Rei").statuses
 
 
 def test_untrained_stealth_tests_at_half_agility() -> None:
@@ -77,7 +77,7 @@ def test_untrained_stealth_tests_at_half_agility() -> None:
     add(b, "Rei", "NERV", "C3", ag=44)
     start(b)
     out = b.apply(Hide(unit="Rei"), dice(23))
-    assert out.tests[0]["target"] == 22 and "hidden" not in b.unit("Rei").statuses
+    assert out.tests[0].target == 22 and "hidden" not in b.unit("Rei").statuses
 
 
 @pytest.mark.parametrize(("ruleset", "terrain"), [("strategic-p", "plain"), ("strategic-p", "ice"),
@@ -97,7 +97,7 @@ def test_smoke_can_be_hidden_in() -> None:
     add(b, "Rei", "NERV", "C3", skills={"stealth": 40})
     b.square(C("C3"))["smoke"] = 1
     start(b)
-    assert b.apply(Hide(unit="Rei"), dice(40)).tests[0]["target"] == 40
+    assert b.apply(Hide(unit="Rei"), dice(40)).tests[0].target == 40
 
 
 def test_a_flyer_cannot_hide_in_the_ground() -> None:
@@ -139,9 +139,9 @@ def test_a_won_maneuver_pushes_the_target_away() -> None:
     b.unit("Angel").engaged.append(b.unit("Rei").id)
     out = b.apply(Maneuver(unit="Rei", target="Angel"), dice(10, 90))
     assert b.unit("Angel").cell == C("C1") and out.data["won"] is True
-    assert [t["purpose"] for t in out.tests] == ["Rei maneuvers", "Angel holds its ground"]
+    assert [t.purpose for t in out.tests] == ["Rei maneuvers", "Angel holds its ground"]
     assert turns.names_of(b, b.unit("Rei").engaged) == [] and turns.names_of(b, b.unit("Angel").engaged) == []
-    assert out.highlight["path"] == ["B1", "C1"]
+    assert out.highlight.path == ["B1", "C1"]
 
 
 @pytest.mark.parametrize(("mine", "theirs"), [(60, 90), (45, 1), (50, 30)])
@@ -211,8 +211,8 @@ def test_act_is_a_gm_test_with_dtv_and_reason() -> None:
     start(b)
     out = b.apply(Act(unit="Rei", stat="ag", modifier=10, reason="Leap the gap"), dice(31))
     test = out.tests[0]
-    assert test["purpose"] == "Leap the gap" and test["target"] == 30 and test["success"] is False
-    assert [m["label"] for m in test["breakdown"]["modifiers"]] == ["Difficult terrain (DTV 4)", "Leap the gap"]
+    assert test.purpose == "Leap the gap" and test.target == 30 and test.success is False
+    assert [m.label for m in test.breakdown.modifiers] == ["Difficult terrain (DTV 4)", "Leap the gap"]
 
 
 def test_act_refuses_an_unknown_stat() -> None:

@@ -118,7 +118,7 @@ def _storm_battle() -> Battle:
 
 
 def _storm_line(out: Outcome) -> int:
-    return sum(m["value"] for m in out.tests[-1]["breakdown"]["modifiers"] if m["label"] == "Storm")
+    return sum(m.value for m in out.tests[-1].breakdown.modifiers if m.label == "Storm")
 
 
 @pytest.mark.constant("storm_fire_resist")
@@ -148,4 +148,4 @@ def test_a_burning_unit_out_of_water_and_storm_tests_without_the_bonus() -> None
     b.unit("Eva").statuses.append("on_fire")
     start(b)
     out = b.apply(Extinguish(unit="Eva"), dice(99))
-    assert _storm_line(out) == 0 and out.tests[-1]["target"] == 40 - 20 - 10  # DTV 2 of the Forest: -10
+    assert _storm_line(out) == 0 and out.tests[-1].target == 40 - 20 - 10  # DTV 2 of the Forest: -10

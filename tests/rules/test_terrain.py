@@ -112,10 +112,10 @@ def test_dtv_penalty_on_agility_tests(battle_p: Battle) -> None:
     scout = battle_p.unit("Scout")
     assert dtv_penalty(battle_p, scout) == -10
     out = battle_p.apply(SkillTest(unit="Scout", stat="ag"), dice(50))
-    assert out.tests[0]["target"] == 30
+    assert out.tests[0].target == 30
     out = battle_p.apply(SkillTest(unit="Scout", stat="bs"), dice(50))
-    assert out.tests[0]["target"] == 30  # BS 30 default: no DTV line
-    assert out.tests[0]["breakdown"]["modifiers"] == []
+    assert out.tests[0].target == 30  # BS 30 default: no DTV line
+    assert out.tests[0].breakdown.modifiers == ()
 
 
 def test_hordes_take_no_dtv_test_penalty(battle_p: Battle) -> None:

@@ -406,7 +406,7 @@ def test_standing_order_is_followed_when_the_deadline_passes(initiative: Battle)
     initiative.apply(StandingOrder(unit="Asuka", text="test stat:ag reason:'keep watch'"), dice())
     before = initiative.to_dict()
     out = apply_standing_order(initiative, "Asuka", dice(20))
-    assert out.tests[0]["roll"] == 20 and [r.faces for r in out.rolls] == [(20,)]
+    assert out.tests[0].roll == 20 and [r.faces for r in out.rolls] == [(20,)]
     assert "fallback" not in out.data
     assert types(out)[-2:] == ["standing_order_followed", "turn_passed"]
     assert {turns.name_of(initiative, k): v for k, v in initiative.turn.done.items()} == {"Asuka": "standing"} and out.data["next_due"] == ["MP-Eva"]

@@ -7,6 +7,7 @@ from rules.systems.combat_action import actions
 from rules.systems.combat_action.actions.setup import refresh_budgets
 from rules.systems.combat_action.effects import EFFECTS
 from rules.systems.combat_action.legal import legal_orders
+from rules.systems.combat_action.rolltests import ROLLTESTS
 from rules.systems.combat_action.statblock import parse_statblock_file
 from rules.systems.combat_action.table import TABLE
 from rules.systems.combat_action.units import Unit
@@ -24,6 +25,7 @@ SYSTEM = System(
     describe="Squads, characters, vehicles and robots: 2 AP per model, d6 to hit against SS with range, "
              "size, flying, speed and cover modifiers, area weapons that deviate, vehicle damage by location.",
     effects=EFFECTS,
+    rolltests=ROLLTESTS,
 )
 
 __all__ = ["SYSTEM", "actions"]

@@ -19,6 +19,7 @@ from rules.systems.combat_action.effects import (
 from rules.systems.combat_action.fire import may_reach, offset_cell
 from rules.systems.combat_action.hits import crash
 from rules.systems.combat_action.movement import relocate
+from rules.systems.combat_action.rolltests import DisciplineTest
 from rules.systems.combat_action.shooting import CLASS_MODES, band_to, resolve_shot, weapon_ready
 from rules.systems.combat_action.state import EMERGENCY_LANDING, HALTED, PINNED, on_table
 from rules.systems.combat_action.tables import tables
@@ -57,8 +58,8 @@ def _discipline(battle: Battle, unit: Unit, dice: Dice, outcome: Outcome) -> Non
     mod = int(battle.const("discipline_mod"))
     total = die + mod
     passed = total >= unit.discipline
-    outcome.tests.append({"test": "discipline", "unit": unit.name, "die": die, "mod": mod, "total": total,
-                          "need": unit.discipline, "passed": passed})
+    outcome.tests.append(DisciplineTest(unit=unit.name, die=die, mod=mod, total=total, need=unit.discipline,
+                                        passed=passed))
     if passed:
         unit.statuses.remove(PINNED)
         outcome.add(Unpinned(unit=unit.name))

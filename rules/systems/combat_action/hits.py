@@ -21,6 +21,12 @@ from rules.systems.combat_action.effects import (
     TransportedHit,
     WeaponFaulty,
 )
+from rules.systems.combat_action.rolltests import (
+    BuildingDamageTest,
+    DamageTest,
+    MachineDamageTest,
+    SplashTest,
+)
 from rules.systems.combat_action.state import (
     COMMS_DOWN,
     EMERGENCY_LANDING,
@@ -64,11 +70,12 @@ def hit(battle: Battle, target: Unit, pen: int, dice: Dice, outcome: Outcome, so
     uses_pf = bool(battle.const("living_damage_uses_pf"))
     large = bool(battle.const("large_scale"))
     result = living_result(die, pf, pen, uses_pf, large)
-    test = {"test": "damage", "target": target.name, "die": die, "pf": pf, "cover": cover, "pen": pen,
-            "value": living_value(die, pf, pen, uses_pf), "large_scale": large, "result": result, "source": source}
-    outcome.tests.append(test)
-    if result == "wounded" and target.state == "wounded":
-        result = test["final"] = "ooa"  # a second Wounded takes the model out of action
+    # A second Wounded takes the model out of action.
+    final = "ooa" if result == "wounded" and target.state == "wounded" else None
+    outcome.tests.append(DamageTest(target=target.name, die=die, pf=pf, cover=cover, pen=pen,
+                                    value=living_value(die, pf, pen, uses_pf), large_scale=large, result=result,
+                                    source=source, final=final))
+    result = final or result
     target.state = result
     outcome.add(ModelHit(unit=target.name, result=result, at=str(target.cell)))
 
@@ -79,8 +86,8 @@ def _hit_building(battle: Battle, target: Unit, pen: int, dice: Dice, outcome: O
     pf = max(target.pf, obstacle_pf(battle, target.material)) if target.material else target.pf
     uses_pf = bool(battle.const("living_damage_uses_pf"))
     result = building_result(die, pf, pen, uses_pf)
-    outcome.tests.append({"test": "building_damage", "target": target.name, "die": die, "pf": pf, "pen": pen,
-                          "value": living_value(die, pf, pen, uses_pf), "result": result, "source": source})
+    outcome.tests.append(BuildingDamageTest(target=target.name, die=die, pf=pf, pen=pen,
+                                            value=living_value(die, pf, pen, uses_pf), result=result, source=source))
     state = BUILDING_STATES[result]
     if state == "collapsed" and target.state == "collapsed":
         state = "destroyed"
@@ -96,8 +103,8 @@ def _hit_machine(battle: Battle, target: Unit, pen: int, dice: Dice, outcome: Ou
     pf = target.pf + cover
     value = machine_value(die, pen, pf)
     row = machine_location(value, target.locations, target.damaged, bool(battle.const("next_result_down")))
-    outcome.tests.append({"test": "machine_damage", "target": target.name, "die": die, "pen": pen, "pf": pf,
-                          "cover": cover, "value": value, "location": row.key, "source": source})
+    outcome.tests.append(MachineDamageTest(target=target.name, die=die, pen=pen, pf=pf, cover=cover, value=value,
+                                           location=row.key, source=source))
     if row.key not in target.damaged:
         target.damaged.append(row.key)
     outcome.add(LocationDamaged(unit=target.name, location=row.key, effect=row.effect, at=str(target.cell)))
@@ -145,9 +152,9 @@ def _crew_hit(battle: Battle, target: Unit, pen: int, dice: Dice, outcome: Outco
     for n in range(target.crew):
         die = dice.d(6, f"hit on {target.name}'s crew member {n + 1}")
         result = living_result(die, 0, pen, uses_pf, bool(battle.const("large_scale")))
-        outcome.tests.append({"test": "damage", "target": f"{target.name} crew {n + 1}", "die": die, "pf": 0,
-                              "pen": pen, "value": living_value(die, 0, pen, uses_pf), "result": result,
-                              "source": "pilot compartment"})
+        outcome.tests.append(DamageTest(target=f"{target.name} crew {n + 1}", die=die, pf=0, pen=pen,
+                                        value=living_value(die, 0, pen, uses_pf), result=result,
+                                        source="pilot compartment"))
         lost += 0 if result == "wounded" else 1
     target.crew -= lost
     outcome.add(CrewHit(unit=target.name, pen=pen, lost=lost, crew=target.crew))
@@ -193,6 +200,6 @@ def _power_plant(battle: Battle, target: Unit, dice: Dice, outcome: Outcome, dep
         if other is target or not other.alive or other.inside or other.cell.distance(target.cell) > reach:
             continue
         die = dice.d(6, f"splash on {other.name}")
-        outcome.tests.append({"test": "splash", "target": other.name, "die": die, "need": need, "hit": die >= need})
+        outcome.tests.append(SplashTest(target=other.name, die=die, need=need, hit=die >= need))
         if die >= need:
             hit(battle, other, pen, dice, outcome, "power plant explosion", depth + 1)

@@ -9,6 +9,7 @@ from rules.modifiers import Modifier
 from rules.systems.combat_action import fire as rules_fire
 from rules.systems.combat_action.effects import Deviated, Missed, WeaponJammed, WeaponMalfunctioned
 from rules.systems.combat_action.hits import hit
+from rules.systems.combat_action.rolltests import MalfunctionTest, ToHitTest
 from rules.systems.combat_action.state import (
     AIMED,
     HIDDEN,
@@ -107,13 +108,14 @@ def to_hit_modifiers(battle: Battle, unit: Unit, weapon: Weapon | None, target: 
 
 
 def roll_to_hit(battle: Battle, unit: Unit, target: Unit, mods: list[Modifier], dice: Dice,
-                outcome: Outcome, what: str) -> rules_fire.ToHit:
+                outcome: Outcome, what: str, *, mode: str, strike_back: bool | None = None) -> rules_fire.ToHit:
     """Roll 1d6 + modifiers against the unit's SS (A73) and record the roll with every term."""
     shot = rules_fire.ToHit(dice.d(6, f"{unit.name} to hit {target.name}"), tuple(mods), unit.ss,
                             bool(battle.const("hit_on_equal")))
     cm = unit.cell.distance(target.cell) * int(battle.const("cm_per_square"))
-    outcome.tests.append({**shot.to_dict(), "weapon": what, "band": band_to(battle, unit, target).key,
-                          "target": target.name, "unit": unit.name, "cm": cm})
+    outcome.tests.append(ToHitTest(die=shot.die, modifiers=shot.modifiers, total=shot.total, ss=shot.ss, hit=shot.hit,
+                                   miss=shot.miss, weapon=what, band=band_to(battle, unit, target).key,
+                                   target=target.name, unit=unit.name, cm=cm, mode=mode, strike_back=strike_back))
     return shot
 
 
@@ -121,8 +123,8 @@ def _malfunctions(battle: Battle, unit: Unit, weapon: Weapon, dice: Dice, outcom
     """Roll a faulty weapon's malfunction die before the shot (A86); return whether the shot is lost."""
     die = dice.d(6, f"{weapon.name} malfunction check")
     broke = die >= int(battle.const("malfunction_min_roll"))
-    outcome.tests.append({"test": "malfunction", "weapon": weapon.name, "die": die,
-                          "need": int(battle.const("malfunction_min_roll")), "malfunctioned": broke})
+    outcome.tests.append(MalfunctionTest(weapon=weapon.name, die=die, need=int(battle.const("malfunction_min_roll")),
+                                         malfunctioned=broke))
     if broke:
         weapon.disabled = True
         outcome.add(WeaponMalfunctioned(unit=unit.name, weapon=weapon.name))
@@ -147,10 +149,9 @@ def resolve_shot(battle: Battle, unit: Unit, weapon: Weapon, target: Unit, mode:
     mods = to_hit_modifiers(battle, unit, weapon, target, mode)
     if AIMED in unit.statuses:
         unit.statuses.remove(AIMED)
-    shot = roll_to_hit(battle, unit, target, mods, dice, outcome, weapon.name)
-    outcome.tests[-1]["mode"] = mode
+    shot = roll_to_hit(battle, unit, target, mods, dice, outcome, weapon.name, mode=mode)
     outcome.data.update(hit=shot.hit, weapon=weapon.name, target=target.name)
-    outcome.highlight["hit"] = shot.hit
+    outcome.highlight.hit = shot.hit
     if shot.die <= int(battle.const("jam_on_roll")):
         weapon.jammed = True
         outcome.add(WeaponJammed(unit=unit.name, weapon=weapon.name, die=shot.die))
@@ -168,7 +169,7 @@ def resolve_shot(battle: Battle, unit: Unit, weapon: Weapon, target: Unit, mode:
         edge = Cell(max(0, min(battle.width - 1, landing.x)), max(0, min(battle.height - 1, landing.y)))
         outcome.add(Deviated(weapon=weapon.name, frm=str(target.cell), to=str(edge), cm=cm, face=face,
                        miss=shot.miss, on_map=battle.on_map(landing)))
-        outcome.highlight["landed"] = str(edge)  # drawn from the aimed square, the outcome's `target`
+        outcome.highlight.landed = str(edge)  # drawn from the aimed square, the outcome's `target`
         if not battle.on_map(landing):
             return
     victims = [u for u in battle.units_at(landing) if on_table(u)] if weapon.area else [target]

@@ -9,6 +9,7 @@ from rules.systems.strategic.battlefield import begin_round
 from rules.systems.strategic.effects import EFFECTS
 from rules.systems.strategic.legal import legal_orders
 from rules.systems.strategic.mapfile import LAYERS
+from rules.systems.strategic.rolltests import ROLLTESTS
 from rules.systems.strategic.statblock_file import parse_statblock_file
 from rules.systems.strategic.table import TABLE
 from rules.systems.strategic.units import BONUS_TOKENS, Unit
@@ -29,6 +30,7 @@ SYSTEM = System(
     describe="Independent Characters and Hordes moving by Agility Bonus, ranged and area attacks, "
              "terrain, artificial features, fire, smoke, storms and traps.",
     effects=EFFECTS,
+    rolltests=ROLLTESTS,
 )
 
 __all__ = ["SYSTEM", "actions"]

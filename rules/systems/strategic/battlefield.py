@@ -29,6 +29,7 @@ from rules.systems.strategic.effects import (
     TrapRevealed,
     TrapSprung,
 )
+from rules.systems.strategic.rolltests import DeepWaterTest
 from rules.systems.strategic.units import SINKING_CLASSES
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ HEAT_TYPES = ("E", "X")  # Energy or Explosive melt ice and raise smoke (000:L64
 
 
 def _mark(outcome: Outcome, cell: Cell, text: str) -> None:
-    outcome.highlight.setdefault("marks", []).append({"cell": str(cell), "text": text})
+    outcome.highlight.mark(str(cell), text)
 
 
 
@@ -100,7 +101,7 @@ def move_storms(battle: Battle, dice: Dice, outcome: Outcome) -> None:
             outcome.add(FireOut(cell=str(cell), cause="storm"))
     outcome.add(StormsMoved(direction=name, distance=distance, before=[str(c) for c in storms],
                    after=[str(c) for c in kept], dropped=len(moved) - len(kept)))
-    outcome.highlight.setdefault("cells", []).extend(str(c) for c in kept)
+    outcome.highlight.add_cells(str(c) for c in kept)
 
 
 def can_burn(battle: Battle, cell: Cell) -> bool:
@@ -190,7 +191,7 @@ def ignite(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, test_mod
         resist_fire_line(battle, bd, unit)
         result = roll_test(battle, dice, bd, f"{unit.name} avoids catching fire")
         outcome.tests.append(result)
-        if not result["success"]:
+        if not result.success:
             add_status(unit, "on_fire")
             outcome.add(CaughtFire(unit=unit.name, cell=str(cell)))
     if trap:
@@ -299,22 +300,22 @@ def plunge(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: Outcome)
             return
         result = roll_test(battle, dice, skill_breakdown(battle, unit, "t"), f"{unit.name} resists the plunge")
         outcome.tests.append(result)
-        if not result["success"]:
+        if not result.success:
             add_status(unit, "stunned", int(const_or(battle, "plunge_stun_rounds", 1)))
             outcome.add(Stunned(unit=unit.name, rounds=unit.status_rounds["stunned"]))
     elif unit.sinks_in_deep_water and battle.square_state(cell).deep:
         resist_sinking(battle, unit, cell, dice, outcome)
 
 
-def resist_sinking(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: Outcome) -> dict[str, Any]:
+def resist_sinking(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: Outcome) -> DeepWaterTest:
     """Test an Eva (Athletics) or a Superheavy (Pilot) against sinking in deep water; failure sinks it (A35)."""
     default = SINKING_CLASSES[unit.unit_class]
     skill = str(const_or(battle, f"{unit.unit_class}_sink_skill", default))
     bd = skill_breakdown(battle, unit, skill, int(const_or(battle, "deep_water_test_mod", 0)), "Deep water")
-    result = roll_test(battle, dice, bd, f"{unit.name} keeps afloat on {cell}")
-    result.update(test="deep_water", unit=unit.name, cell=str(cell), skill=skill)
+    rolled = roll_test(battle, dice, bd, f"{unit.name} keeps afloat on {cell}")
+    result = DeepWaterTest(*rolled.terms(), unit=unit.name, cell=str(cell), skill=skill)
     outcome.tests.append(result)
-    if not result["success"]:
+    if not result.success:
         unit.altitude = SUNK_ALTITUDE
         add_status(unit, "sunk")
         outcome.add(Sunk(unit=unit.name, cell=str(cell), altitude=unit.altitude))
@@ -377,7 +378,7 @@ def search_for_traps(battle: Battle, unit: Unit, dice: Dice, outcome: Outcome) -
     bd = skill_breakdown(battle, unit, "awareness", int(const_or(battle, "trap_detect_mod", -20)), "Hidden trap")
     result = roll_test(battle, dice, bd, f"{unit.name} searches for traps")
     outcome.tests.append(result)
-    if not result["success"]:
+    if not result.success:
         return []
     found = []
     for cell in [unit.cell, *unit.cell.neighbours()]:

@@ -8,6 +8,7 @@ from rules.constants import const_or
 from rules.coords import Cell, line_cells
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.modifiers import Breakdown
+from rules.rolltests import D100Test, Tally
 from rules.systems.strategic.ranges import Band, band_for, bands, max_range, weapon_range
 from rules.systems.strategic.terrain import (
     add_dtv_line,
@@ -50,17 +51,15 @@ def degrees(battle: Battle, roll: int, target: int) -> tuple[bool, int]:
     return success, count
 
 
-def run_test(battle: Battle, dice: Dice, bd: Breakdown, purpose: str) -> dict[str, Any]:
+def run_test(battle: Battle, dice: Dice, bd: Breakdown, purpose: str) -> D100Test:
     """Roll d100 against a breakdown and return the structured result."""
     roll = dice.d100(purpose)
     success, count = degrees(battle, roll, bd.target)
-    return {
-        "purpose": purpose, "breakdown": bd.to_dict(), "roll": roll, "target": bd.target,
-        "success": success, "degrees": count,
-    }
+    return D100Test(purpose=purpose, breakdown=Tally.of(bd), roll=roll, target=bd.target, success=success,
+                    degrees=count)
 
 
-def roll_test(battle: Battle, dice: Dice, bd: Breakdown, purpose: str) -> dict[str, Any]:
+def roll_test(battle: Battle, dice: Dice, bd: Breakdown, purpose: str) -> D100Test:
     """Roll d100 against a breakdown, with the same result structure as every other test."""
     return run_test(battle, dice, bd, purpose)
 

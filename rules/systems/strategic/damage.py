@@ -131,5 +131,5 @@ def destroy_if_dead(battle: Battle, unit: Unit, outcome: Outcome) -> bool:
     battle.remove_unit(unit)
     outcome.add(Destroyed(unit=unit.name, side=unit.side, at=str(unit.cell), engaged_with=partners,
                    last=unit.to_dict()))
-    outcome.highlight.setdefault("marks", []).append({"cell": str(unit.cell), "text": f"{unit.name} destroyed"})
+    outcome.highlight.mark(str(unit.cell), f"{unit.name} destroyed")
     return True

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from rules.effects import Effect, effect, optional, table
+from rules.stored import JSON
 
 
 @effect("moved")
@@ -460,7 +460,7 @@ class Destroyed(Effect):
     side: str
     at: str
     engaged_with: Sequence[str]
-    last: Mapping[str, Any] = field(default_factory=dict)
+    last: Mapping[str, JSON] = field(default_factory=dict)
 
 
 EFFECTS = table(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rules.constants import const_or
 from rules.modifiers import Breakdown
@@ -13,6 +13,7 @@ from rules.systems.strategic.combat import condition_modifiers, hit_location, ro
 from rules.systems.strategic.damage import apply_damage
 from rules.systems.strategic.effects import FeatureExpended, Fell, MineTriggered, Surfaced
 from rules.systems.strategic.features import clear_feature, feature_at
+from rules.systems.strategic.rolltests import DeepWaterTest, DifficultTerrainTest, MinefieldTest
 from rules.systems.strategic.terrain import add_dtv_line, deep_water, effective_dtv
 from rules.systems.strategic.units import Weapon
 
@@ -63,7 +64,7 @@ def enter_square(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: Ou
         surface(battle, unit, cell, outcome)
 
 
-def difficult_terrain_test(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: Outcome) -> dict[str, Any] | None:
+def difficult_terrain_test(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: Outcome) -> DifficultTerrainTest | None:
     """Make the Agility test for entering a difficult square (A38) and apply a fall (000:L68, 001:L60, A54)."""
     if unit.is_horde or not bool(const_or(battle, "dt_test_on_entry", True)):
         return None  # A38: Hordes pay MP instead
@@ -73,14 +74,14 @@ def difficult_terrain_test(battle: Battle, unit: Unit, cell: Cell, dice: Dice, o
     bd = Breakdown("Agility (AG)", unit.chars.get("ag", 0), cap=int(battle.const("modifier_cap")))
     add_dtv_line(battle, bd, unit, "ag", cell, "A38")
     condition_modifiers(bd, unit, "ag")
-    result = roll_test(battle, dice, bd, f"{unit.name}: Difficult Terrain test on {cell}")
-    result.update(test="difficult_terrain", unit=unit.name, cell=str(cell), dtv=dtv)
+    rolled = roll_test(battle, dice, bd, f"{unit.name}: Difficult Terrain test on {cell}")
+    result = DifficultTerrainTest(*rolled.terms(), unit=unit.name, cell=str(cell), dtv=dtv)
     outcome.tests.append(result)
     terrain = battle.terrain_at(cell)
     rule = fall_rule(battle, terrain.key)
-    if result["success"] or rule is None or unit.flying or result["degrees"] < rule.dof:
+    if result.success or rule is None or unit.flying or result.degrees < rule.dof:
         return result
-    outcome.add(Fell(unit=unit.name, cell=str(cell), terrain=terrain.key, degrees=result["degrees"],
+    outcome.add(Fell(unit=unit.name, cell=str(cell), terrain=terrain.key, degrees=result.degrees,
                    prone=rule.prone))
     if rule.prone and "prone" not in unit.statuses:
         unit.statuses.append("prone")
@@ -90,7 +91,7 @@ def difficult_terrain_test(battle: Battle, unit: Unit, cell: Cell, dice: Dice, o
     return result
 
 
-def sink_test(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: Outcome) -> dict[str, Any] | None:
+def sink_test(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: Outcome) -> DeepWaterTest | None:
     """Test an Eva (Athletics) or a Superheavy (Pilot) entering deep water; failure sinks it (000:L74, A35)."""
     if not deep_water(battle, cell) or not unit.sinks_in_deep_water or unit.flying or unit.hovering:
         return None
@@ -120,15 +121,15 @@ def trigger_minefield(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcom
     left = (int(battle.const("minefield_triggers")) if state.mine_triggers is None else state.mine_triggers) - 1
     state.mine_triggers = left
     outcome.add(MineTriggered(unit=unit.name, cell=str(cell), feature=ftype.key, triggers_left=max(0, left)))
-    outcome.highlight.setdefault("marks", []).append({"cell": str(cell), "text": "mine"})
+    outcome.highlight.mark(str(cell), "mine")
     hit = True
     if not unit.is_horde:  # Hordes are automatically affected
         known = [s for s in MINE_SAVE_SKILLS if s in unit.skills]
         stat = max(known, key=lambda s: unit.skills[s]) if known else "ag"
-        result = roll_test(battle, dice, skill_breakdown(battle, unit, stat), f"{unit.name} dodges the mines on {cell}")
-        result.update(test="minefield", unit=unit.name, cell=str(cell), skill=stat)
+        rolled = roll_test(battle, dice, skill_breakdown(battle, unit, stat), f"{unit.name} dodges the mines on {cell}")
+        result = MinefieldTest(*rolled.terms(), unit=unit.name, cell=str(cell), skill=stat)
         outcome.tests.append(result)
-        hit = not result["success"]
+        hit = not result.success
     if hit:
         blast = int(battle.const("minefield_blast"))
         # A30.2: only the entering unit is hit; a Horde takes the Blast's unfilled slots as extra hits (A15.3).

@@ -7,6 +7,7 @@ from rules.systems.surface import actions
 from rules.systems.surface.effects import EFFECTS
 from rules.systems.surface.legal import legal_orders
 from rules.systems.surface.phases import PHASES
+from rules.systems.surface.rolltests import ROLLTESTS
 from rules.systems.surface.table import TABLE
 from rules.systems.surface.units import Unit
 
@@ -24,6 +25,7 @@ SYSTEM = System(
              "secret Pre-Battle Plan: initiative, morale, the target lottery, hits and deflections, then "
              "rally, victory level, retreat, escape and collateral damage.",
     effects=EFFECTS,
+    rolltests=ROLLTESTS,
 )
 
 __all__ = ["SYSTEM", "actions"]

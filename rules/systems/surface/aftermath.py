@@ -9,6 +9,7 @@ from rules.dice import Dice
 from rules.errors import RulesetError
 from rules.outcome import Outcome
 from rules.systems.surface.effects import Disappeared, Disintegrated, Escaped, Lost, Rallied
+from rules.systems.surface.rolltests import EscapeTest, RallyTest
 from rules.systems.surface.state import SurfaceBattle, plan, standing
 from rules.systems.surface.units import ACTIVE, DESTROYED, DISRUPTED, ESCAPED, ROUTED, Unit
 
@@ -26,8 +27,7 @@ def rally_or_disintegrate(battle: SurfaceBattle, dice: Dice, outcome: Outcome) -
             rallied = roll <= u.rally
             u.state = ACTIVE if rallied else DESTROYED
             result = "rallies" if rallied else "disintegrates"
-            outcome.tests.append({"test": "rally", "unit": u.id, "die": die, "roll": roll, "rally": u.rally,
-                                  "result": result})
+            outcome.tests.append(RallyTest(unit=u.id, die=die, roll=roll, rally=u.rally, result=result))
             outcome.add(Rallied(unit=u.name) if rallied else Disintegrated(unit=u.name))
             rows.append({"unit": u.id, "result": result, "die": die, "roll": roll, "rally": u.rally})
     return rows
@@ -66,7 +66,7 @@ def escape(battle: SurfaceBattle, units: list[Unit], dice: Dice, outcome: Outcom
         roll = dice.d100(f"escape of {u.name}")
         u.state = ESCAPED if roll <= needed else DESTROYED
         result = "escapes" if u.state == ESCAPED else "lost"
-        outcome.tests.append({"test": "escape", "unit": u.id, "roll": roll, "needed": needed, "result": result})
+        outcome.tests.append(EscapeTest(unit=u.id, roll=roll, needed=needed, result=result))
         outcome.add(Escaped(unit=u.name) if u.state == ESCAPED else Lost(unit=u.name))
         rows.append({"unit": u.id, "result": result, "roll": roll, "needed": needed})
     return rows

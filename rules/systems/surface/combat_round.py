@@ -9,6 +9,7 @@ from rules.outcome import Outcome
 from rules.systems.surface.effects import Damage, Routed
 from rules.systems.surface.fire import count_hits, deflections, take_damage
 from rules.systems.surface.lottery import draw_target, priorities
+from rules.systems.surface.rolltests import MoraleTest
 from rules.systems.surface.state import SurfaceBattle
 from rules.systems.surface.units import ACTIVE, DISRUPTED, ROUTED, Unit
 
@@ -39,14 +40,13 @@ def _ties(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [r for group in seen.values() if len(group) > 1 for r in group]
 
 
-def morale_check(battle: SurfaceBattle, unit: Unit, dice: Dice, outcome: Outcome) -> dict[str, Any]:
+def morale_check(battle: SurfaceBattle, unit: Unit, dice: Dice, outcome: Outcome) -> MoraleTest:
     """Check a Disrupted unit's morale: at or under Morale recovers, within the band stays, else routs (A60)."""
     die = int(battle.const("morale_die"))
     roll = dice.d(die, f"morale of {unit.name}")
     band = int(battle.const("morale_stay_band"))
     result = RECOVERS if roll <= unit.morale else STAYS if roll <= unit.morale + band else ROUTS
-    test = {"test": "morale", "unit": unit.id, "die": die, "roll": roll, "morale": unit.morale,
-            "stay_band": band, "result": result}
+    test = MoraleTest(unit=unit.id, die=die, roll=roll, morale=unit.morale, stay_band=band, result=result)
     outcome.tests.append(test)
     if result == RECOVERS:
         unit.state = ACTIVE
@@ -73,7 +73,8 @@ def combat_round(battle: SurfaceBattle, number: int, dropped: set[str], dice: Di
         act: dict[str, Any] = {"unit": unit.id, "status": unit.state}
         if unit.state == DISRUPTED:  # A71: a unit hit earlier this round acts on its current status
             check = morale_check(battle, unit, dice, outcome)
-            act["morale"] = {k: check[k] for k in ("die", "roll", "morale", "stay_band", "result")}
+            act["morale"] = {"die": check.die, "roll": check.roll, "morale": check.morale,
+                             "stay_band": check.stay_band, "result": check.result}
             if unit.state != ACTIVE:
                 actions.append(act)
                 continue

@@ -60,6 +60,11 @@ def doc(battle: SurfaceBattle) -> dict[str, Any]:
     return found
 
 
+def peek(battle: Battle[Any]) -> dict[str, Any]:
+    """Return the surface document of a battle as stored, without creating it (empty when it has none)."""
+    return battle.turn.systems.get(KEY, {})
+
+
 def standing(battle: SurfaceBattle, side: str) -> Standing:
     """Return a side's standing (defaults when the GM set none)."""
     raw = doc(battle)["standing"].get(side.lower())

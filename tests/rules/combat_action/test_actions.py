@@ -80,10 +80,10 @@ def test_grenade_is_primed_then_thrown() -> None:
         play(b, "fire unit:A weapon:Frag target:B mode:grenade", 6, 6)
     play(b, "prime unit:A weapon:Frag")
     out = play(b, "fire unit:A weapon:Frag target:B mode:grenade", 6, 6)
-    assert out.tests[0]["hit"] and not b.unit("A").weapons[1].primed
+    assert out.tests[0].hit and not b.unit("A").weapons[1].primed
     b = battle([("A", "Red", "A1", infantry(weapons=[GRENADE])), ("B", "Blue", "A3", infantry())],
                {"grenade_priming": "false"})
-    assert play(b, "fire unit:A weapon:Frag target:B mode:grenade", 6, 6).tests[0]["hit"]
+    assert play(b, "fire unit:A weapon:Frag target:B mode:grenade", 6, 6).tests[0].hit
 
 
 @pytest.mark.constant("hidden_blocks_fire")
@@ -147,7 +147,7 @@ def test_open_door_marks_the_square() -> None:
     """003:L37 "Open a door | 1": the square is marked for the GM."""
     b = battle([("A", "Red", "C3", infantry()), ("B", "Blue", "C9", infantry())])
     out = play(b, "action unit:A action:open_door to:C4")
-    assert effects(out, "action")[0]["at"] == "C4" and out.highlight["target"] == "C4"
+    assert effects(out, "action")[0]["at"] == "C4" and out.highlight.target == "C4"
 
 
 def test_actions_wait_for_the_start() -> None:

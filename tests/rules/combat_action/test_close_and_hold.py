@@ -23,14 +23,14 @@ def test_close_combat_weapon_bonus_and_strike_back() -> None:
     # A: die 3 + 1 (Close Combat at CC) = 4 >= SS 4, hits; damage die 6 + PF 0 - Pen 2 = 4: OoA.
     out = play(b, "close-combat unit:A target:B weapon:Sword", 3, 6)
     blow = out.tests[0]
-    assert blow["band"] == "CC" and [(m["label"], m["value"]) for m in blow["modifiers"]] == [
+    assert blow.band == "CC" and [(m.label, m.value) for m in blow.modifiers] == [
         ("Close Combat at Close Combat", 1)]
-    assert blow["hit"] and b.unit("B").state == "ooa"
-    assert len([t for t in out.tests if t["test"] == "to_hit"]) == 1, "a fallen defender does not strike back"
+    assert blow.hit and b.unit("B").state == "ooa"
+    assert len([t for t in out.tests if t.kind == "to_hit"]) == 1, "a fallen defender does not strike back"
     b = battle([("A", "Red", "C3", infantry(weapons=[SWORD])), ("B", "Blue", "C3", infantry(weapons=[SWORD]))])
     out = play(b, "close-combat unit:A target:B weapon:Sword", 1, 3, 6)  # A misses; B strikes back and hits
-    back = [t for t in out.tests if t["test"] == "to_hit"][1]
-    assert back["strike_back"] and back["unit"] == "B" and back["weapon"] == "Sword"
+    back = [t for t in out.tests if t.kind == "to_hit"][1]
+    assert back.strike_back and back.unit == "B" and back.weapon == "Sword"
     assert b.unit("A").state == "ooa"
 
 
@@ -41,7 +41,7 @@ def test_strike_back_constant_off() -> None:
         b = battle([("A", "Red", "C3", infantry(weapons=[SWORD])), ("B", "Blue", "C3", infantry(weapons=[SWORD]))],
                    {"strike_back": on})
         out = play(b, "close-combat unit:A target:B weapon:Sword", 1, 3, 6)
-        assert len([t for t in out.tests if t["test"] == "to_hit"]) == blows and b.unit("A").state == state
+        assert len([t for t in out.tests if t.kind == "to_hit"]) == blows and b.unit("A").state == state
 
 
 def test_routing_model_cannot_strike_back() -> None:
@@ -49,7 +49,7 @@ def test_routing_model_cannot_strike_back() -> None:
     b = battle([("A", "Red", "C3", infantry(weapons=[SWORD])),
                 ("B", "Blue", "C3", infantry(weapons=[SWORD], statuses=["routing"]))])
     out = play(b, "close-combat unit:A target:B weapon:Sword", 1)
-    assert len([t for t in out.tests if t["test"] == "to_hit"]) == 1
+    assert len([t for t in out.tests if t.kind == "to_hit"]) == 1
 
 
 def test_ranged_weapon_cannot_strike() -> None:
@@ -58,7 +58,7 @@ def test_ranged_weapon_cannot_strike() -> None:
     with pytest.raises(IllegalOrderError, match="strike with a Close Combat"):
         play(b, "close-combat unit:A target:B weapon:Rifle")
     out = play(b, "close-combat unit:A target:B", 4, 6)  # 4 >= SS 4; 6 + 0 - Pen 0 = 6: Wounded
-    assert out.tests[0]["weapon"] == "bare hands" and b.unit("B").state == "wounded"
+    assert out.tests[0].weapon == "bare hands" and b.unit("B").state == "wounded"
 
 
 def test_close_combat_costs_two_ap() -> None:
@@ -103,7 +103,7 @@ def test_breaking_a_jammed_hatch(inside: bool, die: int, broken: bool) -> None:
     b = battle([("APC", "Red", "E5", vehicle(statuses=["hatch_jammed"])), ("M", "Red", "E5", stats)])
     out = play(b, "close-combat unit:M target:APC weapon:Axe hatch:true", die)
     test = out.tests[0]
-    assert (test["test"], test["pf"], test["broken"]) == ("hatch", 4 if inside else 6, broken)
+    assert (test.kind, test.pf, test.broken) == ("hatch", 4 if inside else 6, broken)
     assert (b.unit("APC").hatch == "broken") == broken
 
 
@@ -115,7 +115,7 @@ def test_hatch_break_margin_override() -> None:
         b = battle([("APC", "Red", "E5", vehicle(statuses=["hatch_jammed"])),
                     ("M", "Red", "E5", infantry(weapons=[axe]))], {"hatch_break_margin": margin})
         out = play(b, "close-combat unit:M target:APC weapon:Axe hatch:true", 4)
-        assert out.tests[0]["broken"] is broken and ("hatch_jammed" in b.unit("APC").statuses) is not broken
+        assert out.tests[0].broken is broken and ("hatch_jammed" in b.unit("APC").statuses) is not broken
 
 
 def test_embark_ride_and_disembark() -> None:

@@ -21,7 +21,7 @@ def _duel(rules: dict[str, str], target: dict[str, Any] | None = None, at: str =
 
 
 def _mods(out: Outcome) -> dict[str, int]:
-    return {m["label"]: m["value"] for m in out.tests[0]["modifiers"]}
+    return {m.label: m.value for m in out.tests[0].modifiers}
 
 
 @pytest.mark.constant("cm_per_square")
@@ -29,7 +29,7 @@ def _mods(out: Outcome) -> dict[str, int]:
 def test_cm_per_square(cm: int, band: str) -> None:
     """003:L57-68 bands Point Blank 10 cm, Short 30 cm, Long 70 cm: two squares at the GM's scale."""
     b = _duel({"cm_per_square": str(cm)})
-    assert b.apply(Fire(unit="A", weapon="Rifle", target="B"), dice(1, 1)).tests[0]["band"] == band
+    assert b.apply(Fire(unit="A", weapon="Rifle", target="B"), dice(1, 1)).tests[0].band == band
 
 
 @pytest.mark.constant("base_contact_squares")
@@ -45,7 +45,7 @@ def test_base_contact_squares(squares: int, band: str) -> None:
 def test_hit_on_equal(on: bool, hit: bool) -> None:
     """A73: "hit if the total >= SS"; the override needs it to beat SS: a 3 with the Rifle's Point Blank +1 is 4."""
     b = _duel({"hit_on_equal": str(on).lower()})
-    assert b.apply(Fire(unit="A", weapon="Rifle", target="B"), dice(3, 6)).tests[0]["hit"] is hit
+    assert b.apply(Fire(unit="A", weapon="Rifle", target="B"), dice(3, 6)).tests[0].hit is hit
 
 
 @pytest.mark.constant("flying_high_mod")
@@ -85,7 +85,7 @@ def test_cover_stacks(on: bool, pf: int) -> None:
     b.apply(FlatDown(unit="B"), dice())
     b.apply(b.parse_order("paint terrain:slit from:A3"), dice())
     out = b.apply(Fire(unit="A", weapon="Rifle", target="B"), dice(6, 6))
-    assert next(t for t in out.tests if t["test"] == "damage")["pf"] == pf
+    assert next(t for t in out.tests if t.kind == "damage").pf == pf
 
 
 @pytest.mark.constant("living_damage_uses_pf")
@@ -105,7 +105,7 @@ def test_next_result_down(down: bool, location: str) -> None:
     b = _duel({"next_result_down": str(down).lower()}, {"kind": "vehicle", "pf": 5, "weapons": [RIFLE]})
     b.unit("B").damaged.append("locomotion")
     out = b.apply(Fire(unit="A", weapon="Rifle", target="B"), dice(6, 3))
-    assert out.tests[1]["location"] == location
+    assert out.tests[1].location == location
 
 
 @pytest.mark.constant("malfunction_loses_shot")
@@ -116,7 +116,7 @@ def test_malfunction_loses_shot(lost: bool, tests: list[str]) -> None:
                {"malfunction_loses_shot": str(lost).lower()})
     b.unit("T").weapons[0].faulty = True
     out = b.apply(Fire(unit="T", weapon="Rifle", target="B"), dice(5, 1))
-    assert [t["test"] for t in out.tests] == tests
+    assert [t.kind for t in out.tests] == tests
 
 
 @pytest.mark.constant("discipline_removes_pinned")

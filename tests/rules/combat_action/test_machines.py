@@ -29,8 +29,8 @@ def test_autonomous_robot_shoots_nearest_enemy() -> None:
                 ("Far", "Blue", "E20", infantry()), ("Friend", "Red", "E6", infantry())])
     b.unit("R").ooc_turns = -1
     out = play(b, "activate unit:R", 4, 6, 1)
-    shot = next(t for t in out.tests if t["test"] == "to_hit")
-    assert shot["target"] == "Near" and b.unit("Near").state == "killed"
+    shot = next(t for t in out.tests if t.kind == "to_hit")
+    assert shot.target == "Near" and b.unit("Near").state == "killed"
 
 
 def test_autonomous_robot_six_shoots_friend_or_foe() -> None:
@@ -39,7 +39,7 @@ def test_autonomous_robot_six_shoots_friend_or_foe() -> None:
                 ("Friend", "Red", "E6", infantry())])
     b.unit("R").ooc_turns = -1
     out = play(b, "activate unit:R", 6, 1)
-    assert next(t for t in out.tests if t["test"] == "to_hit")["target"] == "Friend"
+    assert next(t for t in out.tests if t.kind == "to_hit").target == "Friend"
 
 
 def test_autonomous_robot_five_moves_half_mv() -> None:
@@ -123,7 +123,7 @@ def test_pilot_compartment_hits_the_crew() -> None:
     b = battle([("G", "Blue", "E1", {"kind": "vehicle", "weapons": [gun]}), ("T", "Red", "E9", vehicle(crew=2))])
     out = play(b, "fire unit:G weapon:Gun target:T mode:heavy", 6, 3, 6, 1)  # 3 + 8 - 6 = 5: pilot compartment
     crew = effects(out, "crew_hit")[0]
-    assert [t["test"] for t in out.tests].count("damage") == 2  # one automatic hit per crew member
+    assert [t.kind for t in out.tests].count("damage") == 2  # one automatic hit per crew member
     assert crew["lost"] == 2 and b.unit("T").crew == 0 and b.unit("T").ooc_turns == -1
 
 
@@ -133,11 +133,11 @@ def test_building_table_and_concrete_pf() -> None:
     b = battle([("A", "Red", "E1", infantry(weapons=[{**RIFLE, "pen": 5}])),
                 ("Wall", "Blue", "E5", {"kind": "building", "material": "concrete"})])
     out = play(b, "fire unit:A weapon:Rifle target:Wall", 3, 1)  # 1 + PF 9 - Pen 5 = 5: Section Pierced
-    assert out.tests[1]["pf"] == 9 and out.tests[1]["result"] == "section_pierced" and b.unit("Wall").state == "pierced"
+    assert out.tests[1].pf == 9 and out.tests[1].result == "section_pierced" and b.unit("Wall").state == "pierced"
     b = battle([("A", "Red", "E1", infantry(weapons=[{**RIFLE, "pen": 5}])),
                 ("Wall", "Blue", "E5", {"kind": "building", "material": "concrete"})], {"concrete_pf": "12"})
     out = play(b, "fire unit:A weapon:Rifle target:Wall", 3, 1)
-    assert out.tests[1]["pf"] == 12
+    assert out.tests[1].pf == 12
 
 
 def test_building_takes_no_turns_and_no_orders() -> None:

@@ -15,7 +15,7 @@ def test_speed_modifier_on_a_battle() -> None:
         b = battle([("A", "Red", "A1", infantry()), ("B", "Blue", "A12", infantry(mv=20))], {"speed_modifier": on})
         play(b, "move unit:B to:A4 mode:charge")
         out = play(b, "fire unit:A weapon:Rifle target:B", 1)
-        mods = {m["label"]: m["value"] for m in out.tests[0]["modifiers"]}
+        mods = {m.label: m.value for m in out.tests[0].modifiers}
         assert mods.get("Target moved 40 cm") == expected
 
 
@@ -28,7 +28,7 @@ def test_power_plant_constants() -> None:
     b = battle([("G", "Blue", "E1", {"kind": "vehicle", "weapons": [CANNON]}), ("T", "Red", "E9", vehicle()),
                 ("M", "Red", "E10", infantry())], {"power_plant_ooc_turns": "3", "splash_cm": "0"})
     out = play(b, "fire unit:G weapon:Cannon target:T mode:heavy", 6, 3)
-    assert b.unit("T").ooc_turns == 3 and not [t for t in out.tests if t["test"] == "splash"]
+    assert b.unit("T").ooc_turns == 3 and not [t for t in out.tests if t.kind == "splash"]
 
 
 def test_crash_pen() -> None:
@@ -59,7 +59,7 @@ def test_hatch_inside_pf_penalty() -> None:
         b = battle([("APC", "Red", "E5", vehicle(statuses=["hatch_jammed"])),
                     ("M", "Red", "E5", infantry(weapons=[axe], inside="APC"))], {"hatch_inside_pf_penalty": penalty})
         out = play(b, "close-combat unit:M target:APC weapon:Axe hatch:true", 2)
-        assert out.tests[0]["broken"] is broken
+        assert out.tests[0].broken is broken
 
 
 @pytest.mark.constant("military_concrete_pf")
@@ -70,7 +70,7 @@ def test_military_concrete_pf() -> None:
                                                                          "material": "military_concrete"})],
                    {"military_concrete_pf": value})
         out = play(b, "fire unit:A weapon:Rifle target:W", 3, 1)
-        assert out.tests[1]["pf"] == int(value)
+        assert out.tests[1].pf == int(value)
 
 
 def test_base_contact_squares_on_a_battle() -> None:

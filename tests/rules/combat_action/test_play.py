@@ -63,10 +63,10 @@ def test_fire_breakdown_has_every_term() -> None:
     b = battle([("A", "Red", "A1", infantry()), ("T", "Blue", "A3", {"kind": "vehicle", "pf": 9})])
     out = b.apply(Fire(unit="A", weapon="Rifle", target="T"), dice(2, 1))
     shot = out.tests[0]
-    assert shot["band"] == "PB" and shot["die"] == 2 and shot["ss"] == 4
-    assert [(m["label"], m["value"]) for m in shot["modifiers"]] == [("Rifle at Point Blank", 1),
+    assert shot.band == "PB" and shot.die == 2 and shot.ss == 4
+    assert [(m.label, m.value) for m in shot.modifiers] == [("Rifle at Point Blank", 1),
                                                                      ("Target size (large)", 1)]
-    assert shot["total"] == 4 and shot["hit"]
+    assert shot.total == 4 and shot.hit
 
 
 @pytest.mark.constant("enforce_max_band")
@@ -78,7 +78,7 @@ def test_fire_past_max_band_refused_and_override() -> None:
     with pytest.raises(IllegalOrderError, match="reaches Short at most"):
         b.apply(Fire(unit="A", weapon="Pistol", target="B"), dice(6))
     b = battle(units, {"enforce_max_band": "false"})
-    assert b.apply(Fire(unit="A", weapon="Pistol", target="B"), dice(6, 6)).tests[0]["band"] == "L"
+    assert b.apply(Fire(unit="A", weapon="Pistol", target="B"), dice(6, 6)).tests[0].band == "L"
 
 
 def test_living_damage_and_cover() -> None:
@@ -104,7 +104,7 @@ def test_vehicle_location_effects_are_kept() -> None:
     """003:L191 Locomotive System (d6 + Pen - PF = 0): "The MV of the machine is halved for the rest of the battle"."""
     b = battle([("A", "Red", "A1", infantry()), ("T", "Blue", "A3", {"kind": "vehicle", "pf": 5, "mv": 20})])
     out = b.apply(Fire(unit="A", weapon="Rifle", target="T"), dice(6, 3))
-    assert out.tests[1]["value"] == 0 and out.tests[1]["location"] == "locomotion"
+    assert out.tests[1].value == 0 and out.tests[1].location == "locomotion"
     t = Battle.from_dict(b.to_dict()).unit("T")
     assert t.mv_now() == 10 and "locomotion" in t.damaged
 
@@ -115,7 +115,7 @@ def test_damaged_weapon_system_malfunctions_and_cannot_fire() -> None:
     b = battle([("T", "Red", "A1", {"kind": "vehicle", "weapons": [RIFLE]}), ("B", "Blue", "A3", infantry())])
     b.unit("T").weapons[0].faulty = True
     out = b.apply(Fire(unit="T", weapon="Rifle", target="B"), dice(5))
-    assert out.tests[0]["malfunctioned"] and len(out.tests) == 1
+    assert out.tests[0].malfunctioned and len(out.tests) == 1
     with pytest.raises(IllegalOrderError, match="malfunctioned"):
         b.apply(Fire(unit="T", weapon="Rifle", target="B"), dice(6, 6))
 
@@ -127,7 +127,7 @@ def test_malfunction_threshold_override() -> None:
                {"malfunction_min_roll": "6"})
     b.unit("T").weapons[0].faulty = True
     out = b.apply(Fire(unit="T", weapon="Rifle", target="B"), dice(5, 6, 6))
-    assert not out.tests[0]["malfunctioned"] and out.tests[1]["test"] == "to_hit"
+    assert not out.tests[0].malfunctioned and out.tests[1].kind == "to_hit"
 
 
 def test_grenade_deviates_on_a_miss() -> None:
@@ -162,7 +162,7 @@ def test_discipline_phase_removes_pinned() -> None:
     b = battle([("A", "Red", "A1", infantry(discipline=4)), ("B", "Blue", "A9", infantry())])
     b.apply(EditUnit(unit="A", stats={"statuses": ["pinned"]}), dice())
     out = b.apply(Order.parse("move unit:A to:A2 mode:walk"), dice(4))
-    assert out.tests[0]["passed"] and "pinned" not in b.unit("A").statuses
+    assert out.tests[0].passed and "pinned" not in b.unit("A").statuses
     b = battle([("A", "Red", "A1", infantry(discipline=4)), ("B", "Blue", "A9", infantry())],
                {"discipline_mod": "-1"})
     b.apply(EditUnit(unit="A", stats={"statuses": ["pinned"]}), dice())
@@ -225,4 +225,4 @@ def test_grenade_deviating_off_the_table_lands_nowhere() -> None:
     out = b.apply(Fire(unit="A", weapon="Frag", target="B", mode="grenade"), dice(1, 1))
     dev = next(e for e in out.effects if e.kind == "deviated")
     assert not dev.on_map and dev.to == "A1" and b.unit("B").state == "ok"
-    assert (out.highlight["target"], out.highlight["landed"]) == ("A1", "A1")
+    assert (out.highlight.target, out.highlight.landed) == ("A1", "A1")

@@ -40,7 +40,7 @@ def test_morale_die() -> None:
     for i in range(30):
         u = add(b, f"U{i}", "Red", morale=5)
         u.state = "disrupted"
-        assert morale_check(b, u, dice, Outcome("", ""))["result"] == RECOVERS
+        assert morale_check(b, u, dice, Outcome("", "")).result == RECOVERS
     assert {r.notation for r in dice.rolls} == {"1d4"}
 
 

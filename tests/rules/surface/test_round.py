@@ -48,7 +48,7 @@ def test_morale_three_outcomes() -> None:
     u = add(b, "A", "Red", morale=6)
     for roll, result, state in ((6, RECOVERS, "active"), (9, STAYS, "disrupted"), (10, ROUTS, "routed")):
         u.state = "disrupted"
-        assert morale_check(b, u, scripted(roll), Outcome("", ""))["result"] == result
+        assert morale_check(b, u, scripted(roll), Outcome("", "")).result == result
         assert u.state == state
 
 
@@ -59,7 +59,7 @@ def test_morale_band_override() -> None:
     u = add(b, "A", "Red", morale=6)
     give(b, "set-rule key:morale_stay_band value:4")
     u.state = "disrupted"
-    assert morale_check(b, u, scripted(10), Outcome("", ""))["result"] == STAYS
+    assert morale_check(b, u, scripted(10), Outcome("", "")).result == STAYS
 
 
 def test_expected_hits_equal_accuracy_over_evade() -> None:

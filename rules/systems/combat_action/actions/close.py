@@ -11,6 +11,7 @@ from rules.systems.combat_action.actions.fire import weapon_of
 from rules.systems.combat_action.actions.play import acting
 from rules.systems.combat_action.effects import HatchBroken, Missed
 from rules.systems.combat_action.hits import hit
+from rules.systems.combat_action.rolltests import HatchTest
 from rules.systems.combat_action.shooting import roll_to_hit, to_hit_modifiers
 from rules.systems.combat_action.state import HATCH_JAMMED, HIDDEN, ROUTING, on_table
 from rules.systems.combat_action.table import handles, order
@@ -94,8 +95,7 @@ def _blow(battle: Battle, unit: Unit, weapon: Weapon | None, target: Unit, dice:
     """Roll one blow: 1d6 + the class's Close Combat bonus and size against SS, damage at the weapon's Pen."""
     mods = to_hit_modifiers(battle, unit, weapon, target, "close")
     what = weapon.name if weapon else BARE_HANDS
-    shot = roll_to_hit(battle, unit, target, mods, dice, outcome, what)
-    outcome.tests[-1].update(mode="close", strike_back=strike_back)
+    shot = roll_to_hit(battle, unit, target, mods, dice, outcome, what, mode="close", strike_back=strike_back)
     if shot.hit:
         pen = weapon.pen if weapon else int(battle.const("bare_hands_pen"))
         hit(battle, target, pen, dice, outcome, what)
@@ -112,9 +112,9 @@ def _break_hatch(battle: Battle, unit: Unit, weapon: Weapon | None, target: Unit
     die = dice.d(6, f"{unit.name} strikes {target.name}'s hatch")
     need = int(battle.const("hatch_break_margin"))
     broken = die + pen - pf >= need
-    outcome.tests.append({"test": "hatch", "unit": unit.name, "target": target.name, "die": die, "pen": pen,
-                          "pf": pf, "inside": inside, "value": die + pen - pf, "need": need, "broken": broken,
-                          "weapon": weapon.name if weapon else BARE_HANDS})
+    outcome.tests.append(HatchTest(unit=unit.name, target=target.name, die=die, pen=pen, pf=pf, inside=inside,
+                                   value=die + pen - pf, need=need, broken=broken,
+                                   weapon=weapon.name if weapon else BARE_HANDS))
     if broken:
         target.statuses.remove(HATCH_JAMMED)
         target.hatch = "broken"

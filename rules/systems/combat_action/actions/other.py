@@ -119,6 +119,6 @@ def act(battle: Battle, order: Act, dice: Dice, outcome: Outcome) -> None:
         relocate(battle, unit, to, outcome, key)
     elif to is not None:
         details["at"] = str(to)
-        outcome.highlight["target"] = str(to)
+        outcome.highlight.target = str(to)
     unit.last_action = f"action {key}"
     outcome.add(GeneralAction(**details))

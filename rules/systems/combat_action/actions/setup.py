@@ -52,7 +52,7 @@ def add_unit(battle: Battle, order: AddUnit, dice: Dice, outcome: Outcome) -> No
     if vehicle is not None:
         board(battle, unit, vehicle)
     outcome.actor = name
-    outcome.highlight["target"] = str(cell)
+    outcome.highlight.target = str(cell)
     outcome.add(UnitAdded(unit=name, side=side.name, at=str(cell), owner=order.owner, unit_kind=unit.kind))
 
 

@@ -105,7 +105,7 @@ def extinguish(battle: Battle, order: Extinguish, dice: Dice, outcome: Outcome) 
     if "on_fire" not in unit.statuses:
         raise IllegalOrderError(f"{unit.name} is not on fire.")
     outcome.actor = unit.name
-    outcome.highlight["actor"] = str(unit.cell)
+    outcome.highlight.actor = str(unit.cell)
     if _near_water(battle, unit) or battle.square_state(unit.cell).storm:
         # 000:L74, 001:L61-62: water or a storm lets a unit put its fire out.
         remove_status(unit, "on_fire")
@@ -115,7 +115,7 @@ def extinguish(battle: Battle, order: Extinguish, dice: Dice, outcome: Outcome) 
     resist_fire_line(battle, bd, unit)
     result = roll_test(battle, dice, bd, f"{unit.name} puts out the flames")
     outcome.tests.append(result)
-    if result["success"]:
+    if result.success:
         remove_status(unit, "on_fire")
         outcome.add(FireOut(unit=unit.name, cause="test"))
 
@@ -153,12 +153,12 @@ def trigger_trap(battle: Battle, order: TriggerTrap, dice: Dice, outcome: Outcom
 def _spring_bakelite(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, by: str) -> None:
     battle.clear_square(cell, "feature", "feature_side", "feature_ap", "revealed")
     outcome.add(TrapSprung(feature="bakelite_trap", cell=str(cell), cause=f"triggered by {by}"))
-    outcome.highlight.setdefault("marks", []).append({"cell": str(cell), "text": "Bakelite"})
+    outcome.highlight.mark(str(cell), "Bakelite")
     for unit in battle.units_at(cell):
         if not unit.is_horde:  # Hordes are caught automatically (000:L107)
             result = roll_test(battle, dice, skill_breakdown(battle, unit, "dodge"), f"{unit.name} dodges the Bakelite")
             outcome.tests.append(result)
-            if result["success"]:
+            if result.success:
                 continue
         penalty = dice.roll(str(battle.const("bakelite_penalty")), f"Bakelite penalty on {unit.name}").total
         add_status(unit, "bakelite", penalty + int(unit.status_rounds.get("bakelite", 0)))
@@ -174,7 +174,7 @@ def detect_traps(battle: Battle, order: DetectTraps, dice: Dice, outcome: Outcom
     if not battle.ruleset.features_allowed:
         raise IllegalOrderError(f"{battle.ruleset.name} has no artificial features, so there are no traps to find.")
     outcome.actor = unit.name
-    outcome.highlight["actor"] = str(unit.cell)
+    outcome.highlight.actor = str(unit.cell)
     outcome.data["revealed"] = search_for_traps(battle, unit, dice, outcome)
 
 
@@ -189,7 +189,7 @@ def freeze_square(battle: Battle, order: Freeze, dice: Dice, outcome: Outcome) -
     if not terrain.water:
         raise IllegalOrderError(f"{cell} is {terrain.name}; only Water freezes. Pick a Water square.")
     freeze(battle, cell, outcome, cause="GM")
-    outcome.highlight["target"] = str(cell)
+    outcome.highlight.target = str(cell)
 
 
 @handles("break-free")
@@ -202,10 +202,10 @@ def break_free(battle: Battle, order: BreakFree, dice: Dice, outcome: Outcome) -
     if not held:
         raise IllegalOrderError(f"{unit.name} is not held by a Bakelite Trap or ice.")
     outcome.actor = unit.name
-    outcome.highlight["actor"] = str(unit.cell)
+    outcome.highlight.actor = str(unit.cell)
     result = roll_test(battle, dice, skill_breakdown(battle, unit, "s"), f"{unit.name} breaks free")
     outcome.tests.append(result)
-    if result["success"]:
+    if result.success:
         for status in held:
             remove_status(unit, status)
             outcome.add(StatusEnded(unit=unit.name, status=status))

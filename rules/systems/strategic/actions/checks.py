@@ -34,7 +34,7 @@ def test(battle: Battle, order: SkillTest, dice: Dice, outcome: Outcome) -> None
     result = run_test(battle, dice, bd, f"{order.stat.upper()} test")
     outcome.actor = unit.name
     outcome.tests.append(result)
-    outcome.highlight["actor"] = str(unit.cell)
+    outcome.highlight.actor = str(unit.cell)
 
 
 @handles("roll")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rules.battle import LastAction
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.orders import Order
@@ -122,12 +123,12 @@ def attack(battle: Battle, order: Attack, dice: Dice, outcome: Outcome) -> None:
         hit = _melee(battle, attacker, weapon, aim.unit, order, called, dice, outcome)
     else:
         hit = _ranged(battle, attacker, weapon, aim, order, called, dice, outcome)
-    outcome.highlight["hit"] = hit
+    outcome.highlight.hit = hit
     # An attack spends the aim and gives the attacker's position away.
     attacker.aim = 0
     remove_status(attacker, "aiming")
     remove_status(attacker, "hidden")
-    battle.last = {"kind": "attack", "unit": attacker.name, "line": outcome.highlight["line"], "hit": hit}
+    battle.last = LastAction(kind="attack", unit=attacker.name, line=tuple(outcome.highlight.line or ()), hit=hit)
 
 
 def _melee(battle: Battle, attacker: Unit, weapon: Weapon, target: Unit, order: Attack, called: str,
@@ -145,9 +146,9 @@ def _melee(battle: Battle, attacker: Unit, weapon: Weapon, target: Unit, order: 
     engage(attacker, target)  # A58: a melee attack, hit or miss, engages the pair
     outcome.add(Engaged(units=[attacker.name, target.name]))
     outcome.data.update(kind="melee", reach=melee_reach(battle, weapon, target))
-    if not result["success"]:
+    if not result.success:
         return False
-    location = called or hit_location(result["roll"])
+    location = called or hit_location(result.roll)
     notation = weapon.damage
     sb = attacker.bonus("s")
     if battle.const("melee_strength_bonus") and sb:
@@ -183,14 +184,14 @@ def _ranged(battle: Battle, attacker: Unit, weapon: Weapon, aim: _Aim, order: At
         squares = line_squares(battle, src, dst, length)
         if dst not in squares:
             raise IllegalOrderError(f"The {weapon.name} reaches {length} squares in a line; {dst} is farther.")
-        outcome.highlight["line"] = [str(src), str(squares[-1])]
-        outcome.highlight["cells"] = [str(c) for c in squares]
+        outcome.highlight.line = [str(src), str(squares[-1])]
+        outcome.highlight.cells = [str(c) for c in squares]
     bd, details = ranged_breakdown(battle, attacker, src, dst, aim.unit, weapon, band, order.adjust, called,
                                    object_target=aim.bridge)
     result = roll_test(battle, dice, bd, f"{attacker.name} fires {weapon.name}")
     outcome.tests.append(result)
     outcome.data.update(kind=kind or ("bridge" if aim.bridge else "ranged"), R=r, band=band.to_dict(), **details)
-    if not result["success"]:
+    if not result.success:
         return False  # a miss lands nowhere that matters on this scale (no scatter)
     if aim.bridge:
         outcome.data["bridge"] = damage_bridge(battle, dst, dice, outcome, notation=weapon.damage, pen=weapon.pen,
@@ -203,7 +204,7 @@ def _ranged(battle: Battle, attacker: Unit, weapon: Weapon, aim: _Aim, order: At
         if battle.units.get(hit.unit.id) is not hit.unit:
             continue  # destroyed by an earlier hit of the same attack
         if hit.why == "aimed" or kind is None:
-            location = called or hit_location(result["roll"])
+            location = called or hit_location(result.roll)
         else:
             location = hit_location(dice.d100(f"hit location for {hit.unit.name}"))
         damage.append(apply_damage(

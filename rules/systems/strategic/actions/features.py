@@ -160,7 +160,7 @@ def place_feature(battle: Battle, order: PlaceFeature, dice: Dice, outcome: Outc
     outcome.hidden = ftype.hidden  # a hidden trap's placement is not announced
     outcome.data.update(feature=ftype.key, side=side.name, cells=[str(c) for c in squares], cost=ftype.cost,
                         purchase=purchase, fp_left=pool - side.fp_spent)
-    outcome.highlight["cells"] = [str(c) for c in squares]
+    outcome.highlight.cells = [str(c) for c in squares]
     outcome.add(FeaturePlaced(feature=ftype.key, name=ftype.name, side=side.name,
                    cells=[str(c) for c in squares], cost=ftype.cost, purchase=purchase, hidden=ftype.hidden))
 
@@ -186,7 +186,7 @@ def remove_feature(battle: Battle, order: RemoveFeature, dice: Dice, outcome: Ou
         side.fp_spent -= refund
     outcome.hidden = ftype.hidden
     outcome.data.update(feature=ftype.key, cell=str(cell), refund=refund)
-    outcome.highlight["cells"] = [str(cell)]
+    outcome.highlight.cells = [str(cell)]
     outcome.add(FeatureRemoved(feature=ftype.key, name=ftype.name, cell=str(cell),
                    side=side.name if side else None, refund=refund))
 

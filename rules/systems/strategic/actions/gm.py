@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rules import turns
+from rules.battle import LastAction
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.orders import Order
@@ -79,7 +80,7 @@ def gm_place(battle: Battle, order: GmPlace, dice: Dice, outcome: Outcome) -> No
         outcome.add(Disengaged(unit=unit.name, from_units=dropped))
     path = [str(start), str(goal)]
     outcome.highlight.update(path=path, actor=str(start), target=str(goal))
-    battle.last = {"kind": "move", "path": path, "unit": unit.name}
+    battle.last = LastAction(kind="move", unit=unit.name, path=tuple(path))
 
 
 def _owner(value: Any) -> int | None:
@@ -192,7 +193,7 @@ def gm_set(battle: Battle, order: GmSet, dice: Dice, outcome: Outcome) -> None:
     if actions is not None:
         outcome.data["actions_left"] = turns.actions_left(battle, unit.name)
     outcome.add(UnitSet(unit=unit.name, fields=sorted(order.changes)))
-    outcome.highlight["actor"] = str(unit.cell)
+    outcome.highlight.actor = str(unit.cell)
 
 
 def _set_actions(battle: Battle, unit: Unit, raw: Any) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from rules.battle import LastAction
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.orders import Move
 from rules.systems.strategic.combat import prune_engagement
@@ -132,7 +133,7 @@ def move(battle: Battle, order: Move, dice: Dice, outcome: Outcome) -> None:
     outcome.highlight.update(path=walked, actor=str(start), target=walked[-1])
     # The move itself reads first; what the squares did to the unit follows.
     outcome.effects.insert(first_effect, Moved(unit=unit.name, frm=str(start), to=walked[-1], cost=cost))
-    battle.last = {"kind": "move", "path": walked, "unit": unit.name}
+    battle.last = LastAction(kind="move", unit=unit.name, path=tuple(walked))
 
 
 def reach_by_mode(battle: Battle, unit_name: str) -> dict[str, dict[str, int]]:

@@ -106,7 +106,7 @@ def check_hide(battle: Battle, order: Hide) -> int:
 def _actor(battle: Battle, name: str, outcome: Outcome) -> Unit:
     unit = _able(battle, name)
     outcome.actor = unit.name
-    outcome.highlight["actor"] = str(unit.cell)
+    outcome.highlight.actor = str(unit.cell)
     return unit
 
 
@@ -144,7 +144,7 @@ def hide(battle: Battle, order: Hide, dice: Dice, outcome: Outcome) -> None:
     bd.add(f"Terrain: {battle.terrain_at(unit.cell).name}", bonus, "000:L52")
     result = roll_test(battle, dice, bd, f"{unit.name} hides")
     outcome.tests.append(result)
-    if result["success"]:
+    if result.success:
         add_status(unit, "hidden")
         outcome.add(Hidden(unit=unit.name, cell=str(unit.cell)))
 
@@ -187,7 +187,7 @@ def maneuver(battle: Battle, order: Maneuver, dice: Dice, outcome: Outcome) -> N
     theirs = roll_test(battle, dice, skill_breakdown(battle, target, "ws"), f"{target.name} holds its ground")
     outcome.tests.extend([mine, theirs])
     # Parent opposed test: the attacker wins by succeeding with more degrees than the defender.
-    won = mine["success"] and (not theirs["success"] or mine["degrees"] > theirs["degrees"])
+    won = mine.success and (not theirs.success or mine.degrees > theirs.degrees)
     outcome.data.update(won=won, path=[str(c) for c in path])
     outcome.highlight.update(target=str(target.cell), line=[str(unit.cell), str(target.cell)], hit=won)
     unit.aim = 0  # the test used the aim, as an attack would
@@ -199,8 +199,8 @@ def maneuver(battle: Battle, order: Maneuver, dice: Dice, outcome: Outcome) -> N
     target.x, target.y = end.x, end.y
     partners = clear_engagement(battle, target)  # A58: leaving the square ends the engagement
     outcome.add(Pushed(unit=target.name, frm=str(start), to=str(end), engagement_ended=partners))
-    outcome.highlight["path"] = [str(start), *(str(c) for c in path)]
-    outcome.highlight.setdefault("marks", []).append({"cell": str(end), "text": f"{target.name} pushed"})
+    outcome.highlight.path = [str(start), *(str(c) for c in path)]
+    outcome.highlight.mark(str(end), f"{target.name} pushed")
 
 
 @handles("defend")
@@ -220,5 +220,5 @@ def act(battle: Battle, order: Act, dice: Dice, outcome: Outcome) -> None:
     condition_modifiers(bd, unit, order.stat.strip().lower())
     result = roll_test(battle, dice, bd, order.reason or f"{order.stat.upper()} test")
     outcome.actor = unit.name
-    outcome.highlight["actor"] = str(unit.cell)
+    outcome.highlight.actor = str(unit.cell)
     outcome.tests.append(result)

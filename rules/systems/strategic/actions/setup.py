@@ -53,7 +53,7 @@ def add_unit(battle: Battle, order: AddUnit, dice: Dice, outcome: Outcome) -> No
         raise PlacementError(f"{name} cannot be placed there: {why}.")
     battle.add_unit(unit)
     outcome.actor = name
-    outcome.highlight["target"] = str(cell)
+    outcome.highlight.target = str(cell)
     outcome.add(UnitAdded(unit=name, side=side.name, at=str(cell), owner=order.owner))
 
 
