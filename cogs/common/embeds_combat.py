@@ -28,12 +28,12 @@ from rules.outcome import Outcome
 from rules.systems.strategic.area import area_kind, target_count
 
 COMBAT_KINDS = frozenset({
-    "attack", "aim", "hide", "maneuver", "defend", "act", "extinguish", "trigger-trap", "detect-traps", "break-free",
+    "attack", "charge", "aim", "hide", "maneuver", "defend", "act", "extinguish", "trigger-trap", "detect-traps", "break-free",
 })
 ACTION_TITLES = {
     "aim": "Aim", "hide": "Hide", "maneuver": "Maneuver", "defend": "Defend", "act": "Test",
     "extinguish": "Extinguish", "trigger-trap": "Trap sprung", "detect-traps": "Search for traps",
-    "break-free": "Break free",
+    "break-free": "Break free", "charge": "Charge cut short",
 }
 AREA_NAMES = {"blast": "Blast", "cone": "Cone", "line": "Line", "at_field": "AT-Field"}
 _RULE_REF = re.compile(r"^(A\d+|\d{3}:L\d+)$")
@@ -209,14 +209,17 @@ def attack_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, a
     hit = bool(outcome.highlight.get("hit"))
     what = (f"the bridge on {data['at']}" if data.get("kind") == "bridge"
             else safe(data["target"]) if data.get("target") else data["at"])
-    verb = "strikes" if data.get("kind") == "melee" else "fires at"
+    verb = "charges" if outcome.kind == "charge" else "strikes" if data.get("kind") == "melee" else "fires at"
     title = f"{safe(data['unit'])} {verb} {what}: {'hit' if hit else 'miss'}"
     embed = discord.Embed(title=title[:256], colour=OK if hit else FAIL)
-    lines = [x for x in (_weapon_line(battle, data["unit"], data["weapon"]), _geometry_line(outcome, battle),
+    lines = [x for x in (_charge_line(outcome), _weapon_line(battle, data["unit"], data["weapon"]),
+                         _geometry_line(outcome, battle),
                          line_of_fire_line(data, battle), _area_line(outcome, battle), _action_line(outcome)) if x]
     embed.description = "\n".join(lines)[:4096]
     fields = _Fields(embed)
-    test = outcome.tests[0]
+    # A charge's strike follows any test the squares it crossed called for.
+    strike = int(data.get("strike_test", 0))
+    test = outcome.tests[strike]
     fields.add(safe(test["purpose"]), test_field_lines(test, ("hit", "miss")))
     cells = hit_cells(data)
     hits = data.get("hits", [])
@@ -248,16 +251,28 @@ def attack_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, a
     if bridge:
         fields.add(f"Bridge on {bridge['cell']}", bridge_lines(bridge))
     rest = _other_effects(outcome, len(damage), bool(bridge))
-    return _finish(embed, fields, outcome, rest, outcome.tests[1:], battle, battle_name, actor_name,
+    others = outcome.tests[:strike] + outcome.tests[strike + 1:]
+    return _finish(embed, fields, outcome, rest, others, battle, battle_name, actor_name,
                    extra=(("More hits", compact),))
+
+
+def _charge_line(outcome: Outcome) -> str | None:
+    """Return the move of a charge: its path, and what it cost of the Charge allowance."""
+    data = outcome.data
+    if outcome.kind != "charge" or not data.get("path"):
+        return None
+    path = " \u2192 ".join(data["path"])
+    return (f"Charge: {path} \u00b7 {data['cost']} of {data['allowance']} "
+            f"{data['spent_unit']} ({data['base_label']})")
 
 
 def _other_effects(outcome: Outcome, damage_shown: int, bridge_shown: bool) -> list[dict[str, Any]]:
     """Return the effects not already shown in a damage or bridge field."""
     rest = []
     skipped_damage = 0
-    for e in outcome.effects:
-        if e.get("type") == "damage" and skipped_damage < damage_shown:
+    first = int(outcome.data.get("strike_effects", 0))  # a charge's move reads before its strike
+    for i, e in enumerate(outcome.effects):
+        if e.get("type") == "damage" and skipped_damage < damage_shown and i >= first:
             skipped_damage += 1  # the attack's own hits come first and have their own fields
             continue
         if e.get("type") == "bridge_damaged" and bridge_shown:
@@ -311,7 +326,7 @@ def action_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, a
     elif outcome.actor:
         title = f"{title}: {safe(outcome.actor)}"
     # The action's own tests come first; tests its effects called for (a Dodge, catching fire) follow them.
-    own = {"maneuver": 2, "trigger-trap": 0}.get(outcome.kind, 1)
+    own = {"maneuver": 2, "trigger-trap": 0, "charge": 0}.get(outcome.kind, 1)
     colour = INFO
     if outcome.tests[:own]:
         won = outcome.data.get("won") if outcome.kind == "maneuver" else outcome.tests[0]["success"]
@@ -329,7 +344,7 @@ def action_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, a
 def combat_embed(outcome: Outcome, battle: Battle | None = None, *, battle_name: str,
                  actor_name: str = "") -> discord.Embed:
     """Build the embed of any combat or battlefield order."""
-    if outcome.kind == "attack":
+    if outcome.kind == "attack" or (outcome.kind == "charge" and outcome.data.get("struck")):
         return attack_embed(outcome, battle, battle_name=battle_name, actor_name=actor_name)
     return action_embed(outcome, battle, battle_name=battle_name, actor_name=actor_name)
 

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.common.attachments import read_text
-from cogs.common.autocomplete import unit_choices
+from cogs.common.autocomplete import any_unit_choices, unit_choices
 from cogs.common.autocomplete_setup import new_side_choices
 from cogs.common.context import actor_of, battle_here, member_check, service_of
 from cogs.common.embeds import outcome_embed, safe
@@ -205,7 +205,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
 
     @app_commands.command(name="info", description="Show a unit's stat block")
     @app_commands.describe(unit="Unit to show")
-    @app_commands.autocomplete(unit=unit_choices)
+    @app_commands.autocomplete(unit=any_unit_choices)
     async def info(self, interaction: discord.Interaction, unit: str) -> None:
         """Show a unit."""
         record = await battle_here(interaction)
