@@ -13,6 +13,7 @@ from cogs.common.embeds import FAIL, INFO, OK, effect_line, roll_line, safe, sig
 from cogs.common.embeds_damage import (
     bridge_lines,
     damage_lines,
+    dice_used,
     feature_ap_at_each_hit,
     hit_cells,
     location_line,
@@ -76,7 +77,15 @@ def test_field_lines(test: dict[str, Any], words: tuple[str, str] = ("success", 
 
 
 def _dice_lines(outcome: Outcome) -> list[str]:
-    lines = [roll_line(r.to_dict()) for r in outcome.rolls[:MAX_DICE_LINES]]
+    # A Tearing damage roll reads as the dice it kept, and its total is the damage (not every face summed).
+    data = outcome.data
+    rolled = [d.get("roll") for d in data.get("damage", [])] + [(data.get("bridge") or {}).get("roll")]
+    tearing = {(r["notation"], tuple(r["faces"])): r for r in rolled if r and r.get("tearing") and r.get("dropped")}
+    lines = []
+    for r in outcome.rolls[:MAX_DICE_LINES]:
+        torn = tearing.get((r.notation, tuple(r.faces)))
+        why = f" ({safe(r.purpose)})" if r.purpose else ""
+        lines.append(f"\U0001f3b2 {dice_used(torn)} = **{torn['total']}**{why}" if torn else roll_line(r.to_dict()))
     if len(outcome.rolls) > MAX_DICE_LINES:
         lines.append(f"\u2026 and {len(outcome.rolls) - MAX_DICE_LINES} more rolls")
     return lines

@@ -115,7 +115,9 @@ async def test_melee_counts_terrain_strength_and_tearing_but_no_cover(table: Tab
         "−10 Difficult terrain (DTV 2)",
         "Target **30** · d100 **12**",
         "Location: attack roll 12 reversed = 21 → **Left Arm**",
-        "🎲 `2d10+2+4` (Strength Bonus +4 included): [3, 8], Tearing drops the lowest (3) = **14** R",
+        # Tearing: the dice actually used; the dropped die is struck out, the kept dice add up to the damage.
+        "🎲 `2d10kh1+2+4`: [~~3~~, 8] = **14** R (Strength Bonus +4 included; Tearing: one die more, the lowest struck out)",
+        "🎲 `2d10kh1+2+4`: [~~3~~, 8] = **14** (damage to Shamshel)",
         "AP 0 (Left Arm) + cover 2 (Forest 2), melee ignores cover → **0** − Pen 2 = armour **0** (never below 0)",
         "14 − 0 armour − 3 TB = **11**",
         "⚔ Eva-01 and Shamshel are locked in melee",
