@@ -122,7 +122,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
                                           f"posted for everyone.{waiting}")
         await reply(interaction, embed=import_embed(file.filename, placed, battle_name=battle.name), png=png)
 
-    @app_commands.command(name="edit", description="Change a unit's stat block, side or owner (GM)")
+    @app_commands.command(name="edit", description="Rewrite a unit's stat block: name, side, owner, characteristics, file (GM)")
     @app_commands.describe(
         unit="Unit to edit", name="New name", side="New side (created if new)", owner="New commanding player",
         kind="ic: character or E-Scale unit; horde: a Horde", class_="Class (Evas and Superheavies can sink)",
