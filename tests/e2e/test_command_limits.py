@@ -53,7 +53,7 @@ async def test_the_edit_and_end_commands_say_how_they_differ(table: Table) -> No
     synced = table.discord.commands()
 
     def described(path: str) -> str:
-        name, *rest = path.split()
+        name = path.split()[0]
         found = dict(leaves(synced[name], name))
         return str(found[path]["description"])
 
