@@ -13,7 +13,7 @@ from bot.service import MAX_UNDO
 from cogs.common.attachments import MAX_FILE_BYTES
 from rules.battle import MAX_SIDES, MAX_UNITS
 from rules.coords import MAX_SIDE
-from rules.dice import MAX_DICE_PER_TERM, MAX_FACES, MAX_NOTATION_LENGTH
+from rules.dice import MAX_DICE_PER_TERM, MAX_FACES, MAX_NOTATION_LENGTH, parse_dice, split_notation
 from rules.homebrew import MAX_BYTES as HOMEBREW_BYTES
 from rules.homebrew import MAX_ROWS
 from rules.statfile import MAX_FILE_UNITS
@@ -81,3 +81,15 @@ def test_the_docs_state_the_codes_limits(doc: str, pattern: str, value: int) -> 
     found = re.search(pattern, (ROOT / doc).read_text(encoding="utf-8"))
     assert found is not None, f"{doc} no longer says {pattern!r}"
     assert _number(found.group(1)) == value
+
+
+def test_the_readme_roll_line_shows_dice_the_bot_reads() -> None:
+    line = next(x for x in (ROOT / "README.md").read_text(encoding="utf-8").splitlines() if x.startswith("| `/roll"))
+    examples = re.findall(r"`(\d*d[\d%][^`]*)`", line.split("|")[2])
+    assert len(examples) == 7, examples
+    for example in examples:
+        dice, _comment = split_notation(example)
+        assert parse_dice(dice), example
+    # Each kind of notation the parser knows is shown.
+    assert {"d%", "4d6kh3", "2d20kl1"} <= set(examples)
+    assert any(" adv" in e for e in examples) and "dis" in line

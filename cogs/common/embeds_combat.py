@@ -20,7 +20,7 @@ from cogs.common.embeds_damage import (
     roster,
 )
 from cogs.common.fields import EmbedFields as _Fields
-from cogs.common.words import footer_text
+from cogs.common.words import footer_text, plural
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError
@@ -190,7 +190,7 @@ def line_of_fire_line(data: dict[str, Any], battle: Battle | None) -> str | None
         parts.append(f"{sq['cell']} {' + '.join(bits)}{ignored}")
     text = "Line of fire: " + ("; ".join(parts) if parts else "clear")
     if los.get("altitude"):
-        text += f" \u00b7 altitude sees over up to {los['altitude']} square(s)"
+        text += f" \u00b7 altitude sees over up to {plural(int(los['altitude']), 'square')}"
     if data.get("storm"):
         text += " \u00b7 storm on the line" + (" (anti-fog: no penalty)" if data.get("storm_negated") else "")
     return text
@@ -203,7 +203,7 @@ def _area_line(outcome: Outcome, battle: Battle | None) -> str | None:
         return None
     if kind == "line":
         cells = outcome.highlight.get("cells", [])
-        return f"Line: crosses {len(cells)} square(s), {cells[0]} \u2192 {cells[-1]}" if cells else "Line attack"
+        return f"Line: crosses {plural(len(cells), 'square')}, {cells[0]} \u2192 {cells[-1]}" if cells else "Line attack"
     attacker = battle.find_unit(str(data["unit"])) if battle is not None else None
     weapon = attacker.weapon(data["weapon"]) if attacker is not None else None
     if battle is not None and weapon is not None and area_kind(weapon) == kind:

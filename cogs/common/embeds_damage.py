@@ -154,10 +154,11 @@ def bridge_lines(b: dict[str, Any]) -> list[str]:
     """Return a bridge hit: dice, armour after Pen, TB and the wounds it has taken."""
     roll = b["roll"]
     kind = "Temporary Bridge" if b["bridge"] == "temporary" else "Bridge"
+    wounds = "wound" if b["wounds_lost"] == 1 else "wounds"
     lines = [
         f"\U0001f3b2 {dice_used(roll)} = **{b['damage']}**" + (f" ({TEARING_NOTE})" if _torn(roll) else ""),
         f"{kind}: armour after Pen **{b['armour']}**, TB **{b['tb']}**",
-        f"{b['damage']} \u2212 {b['armour']} \u2212 {b['tb']} = **{b['wounds_lost']}** wound(s) \u2192 "
+        f"{b['damage']} \u2212 {b['armour']} \u2212 {b['tb']} = **{b['wounds_lost']}** {wounds} \u2192 "
         f"{b['total_lost']}/{b['wounds']} taken",
     ]
     if b.get("destroyed"):

@@ -159,7 +159,7 @@ async def test_a_line_hits_one_unit_in_each_square_it_crosses(table: Table) -> N
     reply = await table.slash("attack", user=table.alice, unit="Eva-01", weapon="Beam", at="E3")
     text = public(reply)
     for line in (
-        "Line: crosses 3 square(s), D3 → F3",
+        "Line: crosses 3 squares, D3 → F3",
         "1. Ramiel on F3: in the line's path",
         "Location: location d100 50 reversed = 5 → **Head**",
         "Ramiel loses **3 wounds** → 7 left",
@@ -197,7 +197,7 @@ async def test_a_bridge_takes_wounds(table: Table) -> None:
                               at="C3")
     text = public(reply)
     assert "Gunner fires at the bridge on C3: hit" in text and "Bridge on C3" in text
-    assert "25 − 6 − 4 = **15** wound(s) → 15/20 taken" in text
+    assert "25 − 6 − 4 = **15** wounds → 15/20 taken" in text
     battle = await stored_battle(table)
     assert battle.cells["C3"]["bridge_wounds"] == 15
 
