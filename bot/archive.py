@@ -37,6 +37,7 @@ MAX_IMPORT_BYTES = 8 * 1024 * 1024
 # A long campaign logs a few thousand orders; each costs a replay, so a file of more is refused outright.
 MAX_ORDERS = 10_000
 SKIPPED_KINDS = ("create", "undo")
+MAX_TIMESTAMP = 32_503_680_000  # the year 3000, in seconds since 1970
 # An export nests ten levels deep and holds about 60 values and 12 lists or objects per order.
 EXPORT_LIMITS = Limits("an export", max_bytes=MAX_IMPORT_BYTES, max_depth=20, max_containers=250_000,
                        max_values=500_000)
@@ -55,6 +56,7 @@ class ImportPlan:
     deadline: float | None
     policy: DeadlinePolicy | None
     reminders: tuple[str, ...] | None
+    created_at: float | None = None  # when the battle was created where it was exported
 
 
 # --- export -----------------------------------------------------------------------------
@@ -148,7 +150,8 @@ def read_import(raw: bytes) -> ImportPlan:
     deadline, policy, reminders = _clock(doc.get("clock"))
     _check_fresh(initial)
     return ImportPlan(name=name, ruleset=ruleset, initial_state=initial, orders=orders, left_out=left_out,
-                      final_state=final, deadline=deadline, policy=policy, reminders=reminders)
+                      final_state=final, deadline=deadline, policy=policy, reminders=reminders,
+                      created_at=_when(battle, "battle."))
 
 
 def _check_fresh(initial: dict[str, Any]) -> None:
@@ -196,9 +199,20 @@ def _orders(raw_orders: list[Any]) -> tuple[list[ImportedOrder], int]:
             left_out += 1
             continue
         outcome = _need(entry, "outcome", dict, where)
-        orders.append(ImportedOrder(seq, actor, kind, text, outcome, hidden, _faces(outcome, seq)))
+        orders.append(ImportedOrder(seq, actor, kind, text, outcome, hidden, _faces(outcome, seq), _when(entry, where)))
     orders.sort(key=lambda o: o.seq)
     return orders, left_out
+
+
+def _when(entry: dict[str, Any], where: str) -> float | None:
+    """Return when an export says something happened (seconds since 1970), or None if it does not say."""
+    at = entry.get("created_at")
+    if at is None:
+        return None
+    if isinstance(at, bool) or not isinstance(at, (int, float)) or not 0 <= at <= MAX_TIMESTAMP:
+        raise ArchiveError(f"`{where}created_at` in the file must be a time in seconds since 1970, "
+                           f"from 0 to {MAX_TIMESTAMP:,}.")
+    return float(at)
 
 
 def _faces(outcome: dict[str, Any], seq: int) -> tuple[int, ...]:
@@ -266,7 +280,7 @@ async def import_battle(service: TableService, actor: Actor, *, channel_id: int,
     record = await db.battles.create(
         guild_id=actor.guild_id, channel_id=channel_id, thread_id=thread_id, name=battle.name,
         ruleset=battle.ruleset_id, created_by=actor.user_id, events=rebuilt.events, state=battle.to_dict(),
-        status=cast("BattleStatus", battle.status), now=service.clock(), clock=clock,
+        status=cast("BattleStatus", battle.status), now=service.clock(), clock=clock, begun=plan.created_at,
     )
     note_committed(record.version)
     log.info("battle %s imported into guild %s with %d order(s)", record.id, actor.guild_id, len(plan.orders))

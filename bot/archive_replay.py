@@ -34,6 +34,7 @@ class ImportedOrder:
     outcome: dict[str, Any]
     hidden: bool
     faces: tuple[int, ...]
+    created_at: float | None = None  # when the order was given where the battle was exported
 
 
 @dataclass
@@ -64,7 +65,7 @@ def rebuild(initial: Mapping[str, Any], orders: Sequence[ImportedOrder], final_s
                 f"at `{where}`); it may have been edited by hand."
             )
         event = NewEvent(entry.actor_id, entry.kind, entry.order, entry.outcome, entry.hidden)
-        rebuilt.events.append(pack_event(event, before, status))
+        rebuilt.events.append(pack_event(event, before, status, entry.created_at))
     final = battle.to_dict()
     if not same_state(final, final_state):
         raise ArchiveError(

@@ -111,7 +111,7 @@ def whose_turn(battle: Battle) -> str:
 
 
 def human_duration(seconds: float) -> str:
-    """Return a duration as people say it: `2 days 3 h`, `5 h 20 min`, `45 min`."""
+    """Return a duration as people say it, to the minute: `2 days 3 h`, `2 days 0 h 30 min`, `5 h 20 min`, `45 min`."""
     total = round(max(0.0, seconds) / MINUTE)
     if total < 1:
         return "less than a minute"
@@ -120,11 +120,11 @@ def human_duration(seconds: float) -> str:
     parts = []
     if days:
         parts.append(f"{days} day{'s' if days != 1 else ''}")
-    if hours:
-        parts.append(f"{hours} h")
-    if minutes and not days:
+    if hours or (days and minutes):
+        parts.append(f"{hours} h")  # `2 days 0 h 30 min`: no minutes read as hours
+    if minutes:
         parts.append(f"{minutes} min")
-    return " ".join(parts) or "less than a minute"
+    return " ".join(parts)
 
 
 def check_deadline(seconds: float) -> float:

@@ -123,7 +123,11 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
         t.key: TerrainStyle(key=t.key, name=t.name, color=t.color, pattern=t.pattern)
         for t in ruleset.terrain.values()
     }
-    sides = tuple(SideStyle(name=s.name, color=side_colour(s.color)) for s in battle.sides)
+    # The sides with a unit on the map; each keeps the colour it got when it was created, so a side
+    # leaving the field (its last unit removed) changes no other side's colour.
+    present = {u.side.lower() for u in battle.iter_units() if u.on_map}
+    sides = tuple(SideStyle(name=s.name, color=side_colour(s.color), slot=s.color)
+                  for s in battle.sides if s.name.lower() in present)
     labels = short_labels(u.name for u in battle.iter_units())
     names = owner_names or (lambda _uid: None)
     units = tuple(

@@ -220,7 +220,7 @@ def _side_lines(view: MapView, palette: Palette) -> list[Line]:
         return []
     out = [Line("Sides")]
     for i, side in enumerate(view.sides):
-        colour = palette.side(i, side.color)
+        colour = palette.side(i if side.slot is None else side.slot, side.color)
 
         def paint(
             canvas: Image.Image,

@@ -47,10 +47,15 @@ class TerrainStyle:
 
 @dataclass(frozen=True)
 class SideStyle:
-    """Name a side and the colour of its tokens."""
+    """Name a side and the colour of its tokens.
+
+    `slot` is the side's own colour place, kept with the side from its creation; the greyscale
+    palette shades by it, so a side keeps its grey however the list of sides changes.
+    """
 
     name: str
     color: RGB
+    slot: int | None = None  # None: the side's place in the view's list
 
 
 @dataclass(frozen=True)

@@ -164,6 +164,7 @@ class BattleRepo:
         status: BattleStatus = "setup",
         events: Sequence[LoggedEvent] = (),
         clock: ClockRecord | None = None,
+        begun: float | None = None,
     ) -> BattleRecord:
         """Create a battle and record its 'create' event, in one transaction.
 
@@ -177,7 +178,7 @@ class BattleRepo:
         now = float(now)
         battle = (guild_id, channel_id, thread_id, name, ruleset, status, created_by)
         battle_id = await self._engine.write(
-            insert_battle_with_log(battle=battle, state_text=text, log=events, clock=clock, now=now))
+            insert_battle_with_log(battle=battle, state_text=text, log=events, clock=clock, now=now, begun=begun))
         log.info("created battle %d %r in guild %d channel %d with %d logged order(s)", battle_id, name,
                  guild_id, channel_id, len(events))
         return BattleRecord(

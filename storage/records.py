@@ -140,6 +140,7 @@ class LoggedEvent:
     hidden: bool
     status_before: BattleStatus
     snapshot: bytes  # the packed state before the order, which undo restores
+    created_at: float | None = None  # when the order was first given (an import keeps it); None: now
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,8 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, NotFoundError
 from rules.outcome import Highlight
+from rules.systems.strategic.actions.charge import MODE as CHARGE
+from rules.systems.strategic.actions.charge import Charge
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.combat import range_preview
 from rules.systems.strategic.units import Unit, Weapon
@@ -108,6 +110,25 @@ class CombatCog(commands.Cog):
                       f"{safe(battle.unit(unit).name)}. Go ahead only if you mean it.", [order], "Attack anyway")
             return
         await post_order(interaction, order)
+
+    @app_commands.guild_only()
+    @app_commands.command(name="charge", description="Charge an enemy: move up to AB\u00d71.5 and strike it in melee")
+    @app_commands.describe(
+        unit="Your charging unit",
+        target="The enemy to charge (it must be within a Charge's move of melee reach)",
+        weapon="The melee weapon to strike with (leave out: its first melee weapon)",
+        to="Square to end the charge on (leave out: the cheapest square within reach)",
+    )
+    @app_commands.autocomplete(unit=unit_choices, weapon=weapon_choices, target=target_choices)
+    async def charge(self, interaction: discord.Interaction, unit: str, target: str, weapon: str = "",
+                     to: CellArg | None = None) -> None:
+        """Move into reach and make the melee attack, as one Full action with one outcome."""
+        record = await battle_here(interaction)
+        battle = await service_of(interaction).load(record)
+        if not battle.system.plays(CHARGE):
+            raise GameError(f"{battle.system.name} has no charge with an attack of its own: a charge there is a "
+                            "move (`/move mode:charge`), and the attack is its own order.")
+        await post_order(interaction, Charge(unit=unit, target=target.strip(), weapon=weapon.strip(), to=to))
 
     @app_commands.guild_only()
     @app_commands.command(name="range", description="Preview a shot without rolling: distance, range band, modifiers")

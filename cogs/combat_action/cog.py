@@ -152,8 +152,8 @@ class CombatActionCog(commands.GroupCog, group_name="ca",
         """Prime a grenade."""
         await post(interaction, Prime(unit=unit, weapon=weapon))
 
-    @app_commands.command(name="action", description="Another AP action: hide 1, impart an order 1, open a door 1, "
-                                                       "jump 1, climb 2, pilot 2, control a robot 2")
+    @app_commands.command(name="action", description="Another AP action: hide, order, open a door, jump (1 AP); "
+                                                       "climb, pilot, control a robot (2 AP)")
     @app_commands.describe(unit="Your unit", action="The action of the AP table",
                            target="Unit it is for (impart_order, pilot, control_robot)",
                            to="Square (open_door; jump and climb: a square next to the model)")

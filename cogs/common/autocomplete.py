@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 
-from cogs.common.context import service_of
+from cogs.common.context import actor_of, service_of
+from rules.battle import Battle
 from rules.ruleset import get_ruleset
 from rules.system import ruleset_ids
+from rules.units import Unit
 
 LIMIT = 25
 
@@ -17,25 +21,41 @@ def _matches(current: str, *names: str) -> bool:
     return not needle or any(needle in n.lower() for n in names)
 
 
-async def unit_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Offer the units of this channel's battle, the caller's own first."""
+def _unit_choice(battle: Battle[Any], unit: Unit) -> app_commands.Choice[str]:
+    where = f", {unit.cell}" if battle.system.has_map else ""
+    return app_commands.Choice(name=f"{unit.name} ({unit.side}{where})"[:100], value=unit.name[:100])
+
+
+async def _units(interaction: discord.Interaction, current: str, *, commanded: bool) -> list[app_commands.Choice[str]]:
+    """Offer this channel's battle's units, the caller's own first; `commanded`: only those they may command."""
     if interaction.guild_id is None or interaction.channel_id is None:
         return []
-    found = await service_of(interaction).peek(interaction.guild_id, interaction.channel_id)
+    service = service_of(interaction)
+    found = await service.peek(interaction.guild_id, interaction.channel_id)
     if found is None:
         return []
-    _record, battle = found
+    record, battle = found
+    everyone = not commanded or await service.is_gm(actor_of(interaction), record)
     mine: list[app_commands.Choice[str]] = []
     others: list[app_commands.Choice[str]] = []
     for unit in battle.iter_units():
         if not _matches(current, unit.name):
             continue
-        where = f", {unit.cell}" if battle.system.has_map else ""
-        label = f"{unit.name} ({unit.side}{where})"
-        (mine if unit.owner == interaction.user.id else others).append(
-            app_commands.Choice(name=label[:100], value=unit.name)
-        )
+        if unit.owner == interaction.user.id:
+            mine.append(_unit_choice(battle, unit))
+        elif everyone:
+            others.append(_unit_choice(battle, unit))
     return (mine + others)[:LIMIT]
+
+
+async def unit_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Offer the units the caller may command, their own first (a GM commands every unit)."""
+    return await _units(interaction, current, commanded=True)
+
+
+async def any_unit_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Offer every unit of the battle, the caller's own first: for commands that only look at a unit."""
+    return await _units(interaction, current, commanded=False)
 
 
 async def move_mode_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -45,8 +65,11 @@ async def move_mode_choices(interaction: discord.Interaction, current: str) -> l
     found = await service_of(interaction).peek(interaction.guild_id, interaction.channel_id)
     if found is None:
         return []
-    ruleset = found[1].ruleset
-    modes = sorted(ruleset.move_modes, key=lambda m: m != ruleset.default_move_mode)
+    battle = found[1]
+    ruleset = battle.ruleset
+    # A mode with an order of its own (a Strategic charge, which ends in an attack) is not a /move mode.
+    modes = sorted((m for m in ruleset.move_modes if not battle.system.plays(m)),
+                   key=lambda m: m != ruleset.default_move_mode)
     return [app_commands.Choice(name=m + (" (default)" if m == ruleset.default_move_mode else ""), value=m)
             for m in modes if _matches(current, m)][:LIMIT]
 

@@ -13,13 +13,14 @@ from cogs.common.embeds import FAIL, INFO, OK, effect_line, roll_line, safe, sig
 from cogs.common.embeds_damage import (
     bridge_lines,
     damage_lines,
+    dice_used,
     feature_ap_at_each_hit,
     hit_cells,
     location_line,
     roster,
 )
 from cogs.common.fields import EmbedFields as _Fields
-from cogs.common.words import footer_text
+from cogs.common.words import footer_text, plural
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.core_effects import TURN_EFFECTS
@@ -32,12 +33,12 @@ from rules.systems.strategic.area import area_kind, target_count
 from rules.systems.strategic.effects import BridgeDamaged, Damage, Destroyed
 
 COMBAT_KINDS = frozenset({
-    "attack", "aim", "hide", "maneuver", "defend", "act", "extinguish", "trigger-trap", "detect-traps", "break-free",
+    "attack", "charge", "aim", "hide", "maneuver", "defend", "act", "extinguish", "trigger-trap", "detect-traps", "break-free",
 })
 ACTION_TITLES = {
     "aim": "Aim", "hide": "Hide", "maneuver": "Maneuver", "defend": "Defend", "act": "Test",
     "extinguish": "Extinguish", "trigger-trap": "Trap sprung", "detect-traps": "Search for traps",
-    "break-free": "Break free",
+    "break-free": "Break free", "charge": "Charge cut short",
 }
 AREA_NAMES = {"blast": "Blast", "cone": "Cone", "line": "Line", "at_field": "AT-Field"}
 _RULE_REF = re.compile(r"^(A\d+|\d{3}:L\d+)$")
@@ -79,7 +80,15 @@ def test_field_lines(test: D100Test, words: tuple[str, str] = ("success", "failu
 
 
 def _dice_lines(outcome: Outcome) -> list[str]:
-    lines = [roll_line(r.to_dict()) for r in outcome.rolls[:MAX_DICE_LINES]]
+    # A Tearing damage roll reads as the dice it kept, and its total is the damage (not every face summed).
+    data = outcome.data
+    rolled = [d.get("roll") for d in data.get("damage", [])] + [(data.get("bridge") or {}).get("roll")]
+    tearing = {(r["notation"], tuple(r["faces"])): r for r in rolled if r and r.get("tearing") and r.get("dropped")}
+    lines = []
+    for r in outcome.rolls[:MAX_DICE_LINES]:
+        torn = tearing.get((r.notation, tuple(r.faces)))
+        why = f" ({safe(r.purpose)})" if r.purpose else ""
+        lines.append(f"\U0001f3b2 {dice_used(torn)} = **{torn['total']}**{why}" if torn else roll_line(r.to_dict()))
     if len(outcome.rolls) > MAX_DICE_LINES:
         lines.append(f"\u2026 and {len(outcome.rolls) - MAX_DICE_LINES} more rolls")
     return lines
@@ -184,7 +193,7 @@ def line_of_fire_line(data: dict[str, Any], battle: Battle | None) -> str | None
         parts.append(f"{sq['cell']} {' + '.join(bits)}{ignored}")
     text = "Line of fire: " + ("; ".join(parts) if parts else "clear")
     if los.get("altitude"):
-        text += f" \u00b7 altitude sees over up to {los['altitude']} square(s)"
+        text += f" \u00b7 altitude sees over up to {plural(int(los['altitude']), 'square')}"
     if data.get("storm"):
         text += " \u00b7 storm on the line" + (" (anti-fog: no penalty)" if data.get("storm_negated") else "")
     return text
@@ -197,7 +206,7 @@ def _area_line(outcome: Outcome, battle: Battle | None) -> str | None:
         return None
     if kind == "line":
         cells = outcome.highlight.cells or []
-        return f"Line: crosses {len(cells)} square(s), {cells[0]} \u2192 {cells[-1]}" if cells else "Line attack"
+        return f"Line: crosses {plural(len(cells), 'square')}, {cells[0]} \u2192 {cells[-1]}" if cells else "Line attack"
     attacker = battle.find_unit(str(data["unit"])) if battle is not None else None
     weapon = attacker.weapon(data["weapon"]) if attacker is not None else None
     if battle is not None and weapon is not None and area_kind(weapon) == kind:
@@ -212,15 +221,18 @@ def attack_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, a
     hit = bool(outcome.highlight.hit)
     what = (f"the bridge on {data['at']}" if data.get("kind") == "bridge"
             else safe(data["target"]) if data.get("target") else data["at"])
-    verb = "strikes" if data.get("kind") == "melee" else "fires at"
+    verb = "charges" if outcome.kind == "charge" else "strikes" if data.get("kind") == "melee" else "fires at"
     title = f"{safe(data['unit'])} {verb} {what}: {'hit' if hit else 'miss'}"
     embed = discord.Embed(title=title[:256], colour=OK if hit else FAIL)
-    lines = [x for x in (_weapon_line(battle, data["unit"], data["weapon"]), _geometry_line(outcome, battle),
+    lines = [x for x in (_charge_line(outcome), _weapon_line(battle, data["unit"], data["weapon"]),
+                         _geometry_line(outcome, battle),
                          line_of_fire_line(data, battle), _area_line(outcome, battle), _action_line(outcome)) if x]
     embed.description = "\n".join(lines)[:4096]
     fields = _Fields(embed)
+    # A charge's strike follows any test the squares it crossed called for.
+    strike = int(data.get("strike_test", 0))
     tests = outcome.tests_of(D100Test)
-    test = tests[0]
+    test = tests[strike]
     fields.add(safe(test.purpose), test_field_lines(test, ("hit", "miss")))
     cells = hit_cells(data)
     hits = data.get("hits", [])
@@ -252,16 +264,28 @@ def attack_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, a
     if bridge:
         fields.add(f"Bridge on {bridge['cell']}", bridge_lines(bridge))
     rest = _other_effects(outcome, len(damage), bool(bridge))
-    return _finish(embed, fields, outcome, rest, tests[1:], battle, battle_name, actor_name,
+    others = tests[:strike] + tests[strike + 1:]
+    return _finish(embed, fields, outcome, rest, others, battle, battle_name, actor_name,
                    extra=(("More hits", compact),))
+
+
+def _charge_line(outcome: Outcome) -> str | None:
+    """Return the move of a charge: its path, and what it cost of the Charge allowance."""
+    data = outcome.data
+    if outcome.kind != "charge" or not data.get("path"):
+        return None
+    path = " \u2192 ".join(data["path"])
+    return (f"Charge: {path} \u00b7 {data['cost']} of {data['allowance']} "
+            f"{data['spent_unit']} ({data['base_label']})")
 
 
 def _other_effects(outcome: Outcome, damage_shown: int, bridge_shown: bool) -> list[Effect]:
     """Return the effects not already shown in a damage or bridge field."""
     rest = []
     skipped_damage = 0
-    for e in outcome.effects:
-        if isinstance(e, Damage) and skipped_damage < damage_shown:
+    first = int(outcome.data.get("strike_effects", 0))  # a charge's move reads before its strike
+    for i, e in enumerate(outcome.effects):
+        if isinstance(e, Damage) and skipped_damage < damage_shown and i >= first:
             skipped_damage += 1  # the attack's own hits come first and have their own fields
             continue
         if isinstance(e, BridgeDamaged) and bridge_shown:
@@ -316,7 +340,7 @@ def action_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, a
     elif outcome.actor:
         title = f"{title}: {safe(outcome.actor)}"
     # The action's own tests come first; tests its effects called for (a Dodge, catching fire) follow them.
-    own = {"maneuver": 2, "trigger-trap": 0}.get(outcome.kind, 1)
+    own = {"maneuver": 2, "trigger-trap": 0, "charge": 0}.get(outcome.kind, 1)
     colour = INFO
     tests = outcome.tests_of(D100Test)
     if tests[:own]:
@@ -335,7 +359,7 @@ def action_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, a
 def combat_embed(outcome: Outcome, battle: Battle | None = None, *, battle_name: str,
                  actor_name: str = "") -> discord.Embed:
     """Build the embed of any combat or battlefield order."""
-    if outcome.kind == "attack":
+    if outcome.kind == "attack" or (outcome.kind == "charge" and outcome.data.get("struck")):
         return attack_embed(outcome, battle, battle_name=battle_name, actor_name=actor_name)
     return action_embed(outcome, battle, battle_name=battle_name, actor_name=actor_name)
 

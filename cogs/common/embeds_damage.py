@@ -9,15 +9,38 @@ from cogs.common.effects_combat import location_name, loss_text
 from cogs.common.embeds import safe
 from rules.battle import Battle
 from rules.coords import Cell
+from rules.dice import format_dice, parse_dice
 from rules.outcome import Outcome
 from rules.rolltests import D100Test
 from rules.systems.strategic.combat import reverse_roll
 from rules.systems.strategic.effects import CoverDecayed
 
+TEARING_NOTE = "Tearing: one die more, the lowest struck out"
 WHY_HIT = {
     "aimed": "aimed at", "random": "drawn at random", "horde_extra": "spare slot: extra hit on the Horde",
     "melee_partner": "in melee with a unit hit (extra)", "line": "in the line's path",
 }
+
+
+def dice_used(roll: dict[str, Any]) -> str:
+    """Return a damage roll as the dice it used: `3d10kh2+5: [~~3~~, 7, 5]` for Tearing (one more die, lowest dropped).
+
+    Tearing (A01) rolls one more die of the weapon's first kind and drops the lowest; the notation says
+    which dice were kept, and the dropped face is struck through, so the sum of the faces shown is the damage.
+    """
+    faces = [str(f) for f in roll["faces"]]
+    notation = str(roll["notation"])
+    if _torn(roll):
+        terms = list(parse_dice(notation))
+        first = next((i for i, t in enumerate(terms) if t.faces and t.sign > 0), None)
+        if first is not None:
+            t = terms[first]
+            terms[first] = type(t)(t.sign, t.count, t.faces, keep=t.count - 1)
+            notation = format_dice(tuple(terms))
+            # The first dice term's faces come first (constant terms add none): strike its lowest.
+            at = faces[: t.count].index(str(roll["dropped"]))
+            faces[at] = f"~~{faces[at]}~~"
+    return f"`{notation}`: [{', '.join(faces)}]"
 
 
 def hit_cells(data: dict[str, Any]) -> dict[str, str]:
@@ -66,16 +89,20 @@ def _cover_text(d: dict[str, Any], battle: Battle | None, cell: str | None, feat
     return f" + cover {cover}{where}, {note} \u2192 **{used}**"
 
 
+def _torn(roll: dict[str, Any]) -> bool:
+    return bool(roll.get("tearing") and roll.get("dropped"))
+
+
 def damage_lines(d: dict[str, Any], battle: Battle | None = None, cell: str | None = None,
                  feature_ap: int | None = None, sb: int = 0) -> list[str]:
     """Return one hit's damage: dice with Tearing, armour and cover against Pen, TB, and what it cost the unit."""
     lines = []
     roll = d.get("roll")
     if roll:
-        faces = ", ".join(str(f) for f in roll["faces"])
-        tearing = f", Tearing drops the lowest ({roll['dropped']})" if roll.get("tearing") and roll.get("dropped") else ""
-        strength = f" (Strength Bonus +{sb} included)" if sb and d.get("melee") else ""
-        lines.append(f"\U0001f3b2 `{roll['notation']}`{strength}: [{faces}]{tearing} = **{d['damage']}** {d['dtype']}")
+        notes = [f"Strength Bonus +{sb} included"] if sb and d.get("melee") else []
+        notes += [TEARING_NOTE] if _torn(roll) else []
+        said = f" ({'; '.join(notes)})" if notes else ""
+        lines.append(f"\U0001f3b2 {dice_used(roll)} = **{d['damage']}** {d['dtype']}{said}")
     else:
         lines.append(f"Damage **{d['damage']}** {d['dtype']}")
     if d.get("cover_note") == "ignores armour":
@@ -127,13 +154,12 @@ def roster(hits: list[dict[str, Any]]) -> list[str]:
 def bridge_lines(b: dict[str, Any]) -> list[str]:
     """Return a bridge hit: dice, armour after Pen, TB and the wounds it has taken."""
     roll = b["roll"]
-    faces = ", ".join(str(f) for f in roll["faces"])
-    tearing = f", Tearing drops the lowest ({roll['dropped']})" if roll.get("tearing") and roll.get("dropped") else ""
     kind = "Temporary Bridge" if b["bridge"] == "temporary" else "Bridge"
+    wounds = "wound" if b["wounds_lost"] == 1 else "wounds"
     lines = [
-        f"\U0001f3b2 `{roll['notation']}`: [{faces}]{tearing} = **{b['damage']}**",
+        f"\U0001f3b2 {dice_used(roll)} = **{b['damage']}**" + (f" ({TEARING_NOTE})" if _torn(roll) else ""),
         f"{kind}: armour after Pen **{b['armour']}**, TB **{b['tb']}**",
-        f"{b['damage']} \u2212 {b['armour']} \u2212 {b['tb']} = **{b['wounds_lost']}** wound(s) \u2192 "
+        f"{b['damage']} \u2212 {b['armour']} \u2212 {b['tb']} = **{b['wounds_lost']}** {wounds} \u2192 "
         f"{b['total_lost']}/{b['wounds']} taken",
     ]
     if b.get("destroyed"):

@@ -19,6 +19,15 @@ class CellTransformer(app_commands.Transformer):
         except GameError as exc:
             raise app_commands.TransformerError(value, discord.AppCommandOptionType.string, self) from exc
 
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: discord.Interaction, value: str,
+    ) -> list[app_commands.Choice[str]]:
+        """Offer squares: where the chosen unit may go or aim now, else where units stand."""
+        # The battle's state is read by a module above this one.
+        from cogs.common.autocomplete_squares import square_choices
+
+        return await square_choices(interaction, value)
+
 
 CellArg = app_commands.Transform[Cell, CellTransformer]
 

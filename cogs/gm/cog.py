@@ -106,7 +106,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         """Freeze water."""
         await self._order(interaction, Freeze(at=at), "freeze water")
 
-    @app_commands.command(name="edit", description="Change a unit's wounds, magnitude, statuses or actions left")
+    @app_commands.command(name="edit", description="Adjust a unit mid-battle: wounds, magnitude, statuses, actions left (logged)")
     @app_commands.describe(unit="Unit to change", wounds="Current wounds", magnitude="Current magnitude (Hordes)",
                            add_status="Status to put on", remove_status="Status to take off",
                            actions="Action points left this turn")
@@ -123,7 +123,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         changes = {k: v for k, v in given.items() if v is not None}
         await self._order(interaction, GmSet(target=unit, changes=changes), "edit units", map_=False)
 
-    @app_commands.command(name="set", description="Set any field of a unit: a stat, armour.head, skills.dodge, statuses...")
+    @app_commands.command(name="set", description="Set one field of a unit by its path: ag, armour.head, skills.dodge... (logged)")
     @app_commands.describe(unit="Unit to change", field="Field, like ag, wounds, armour.body, skills.pilot, statuses",
                            value="New value (numbers, true/false, a list like `pinned, prone`, or `none`)")
     @app_commands.autocomplete(unit=unit_choices, field=field_choices)
@@ -195,7 +195,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
 
     # --- the end ------------------------------------------------------------
 
-    @app_commands.command(name="end", description="End the battle and post its summary: rounds, survivors, casualties")
+    @app_commands.command(name="end", description="The same as /battle end: end the battle, post its summary (asks first)")
     async def end(self, interaction: discord.Interaction) -> None:
         """Ask to end the battle; once confirmed, post its summary (the same as /battle end)."""
         await ask_to_end(interaction)

@@ -76,6 +76,7 @@ PLAYER_GUIDE = (
     "When it is your turn you are pinged with the map and buttons (End turn, My options, Show map).\n"
     "`/move unit:… to:E5 mode:full` moves along the cheapest legal path; leave out `to` to see your reach.\n"
     "`/attack unit:… weapon:… target:…` shoots or strikes with the full breakdown; `/range` previews a shot.\n"
+    "`/charge unit:… target:…` moves up to AB×1.5 into reach and strikes in melee, one Full action.\n"
     "`/aim`, `/hide`, `/maneuver`, `/defend`, `/act` (a test), `/extinguish`, `/trap`.\n"
     "`/turn status` shows whose turn it is and your actions left; `/turn end` passes; "
     "`/turn standing` sets what your unit does if the deadline passes.\n"

@@ -16,7 +16,7 @@ from bot.mapimport import check_upload, convert
 from bot.mapimport.apply import apply_map, map_orders
 from bot.mapview import last_action
 from cogs.common.attachments import file_stem, send_text_file
-from cogs.common.autocomplete import unit_choices
+from cogs.common.autocomplete import any_unit_choices
 from cogs.common.autocomplete_setup import map_terrain_choices, side_choices
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import outcome_embed, safe
@@ -67,7 +67,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
         greyscale="Draw the map in greys: patterns and shapes tell everything apart",
     )
     @app_commands.rename(range_="range")
-    @app_commands.autocomplete(side=side_choices, reach=unit_choices, range_=unit_choices, weapon=range_weapon_choices)
+    @app_commands.autocomplete(side=side_choices, reach=any_unit_choices, range_=any_unit_choices, weapon=range_weapon_choices)
     async def show(self, interaction: discord.Interaction, full: bool = False, at: CellArg | None = None,
                    radius: app_commands.Range[int, 1, 50] | None = None, side: str | None = None,
                    previous: bool = False, reach: str | None = None, range_: str | None = None,

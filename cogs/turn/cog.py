@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.clock import MAX_EVERY_HOURS, MIN_EVERY_HOURS, parse_remind, whose_turn
 from bot.service import Listener
 from cogs.common.autocomplete import unit_choices
+from cogs.common.autocomplete_squares import standing_choices
 from cogs.common.confirm import asked_to_end_turns
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import INFO, safe
@@ -119,7 +120,7 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
     @app_commands.command(name="standing", description="Set what your unit does if its turn's deadline passes")
     @app_commands.describe(unit="Your unit",
                            order="`hold`, an order like `move to:E5 mode:half` or `attack weapon:\"Pallet Rifle\" target:Sachiel`, or `none`")
-    @app_commands.autocomplete(unit=unit_choices)
+    @app_commands.autocomplete(unit=unit_choices, order=standing_choices)
     async def standing(self, interaction: discord.Interaction, unit: str,
                        order: app_commands.Range[str, 1, 500]) -> None:
         """Store a standing order, privately: the other side should not read your plans."""

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.common.attachments import read_text
-from cogs.common.autocomplete import unit_choices
+from cogs.common.autocomplete import any_unit_choices, unit_choices
 from cogs.common.autocomplete_setup import new_side_choices
 from cogs.common.context import actor_of, battle_here, member_check, service_of
 from cogs.common.embeds import outcome_embed, safe
@@ -123,7 +123,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
                                           f"posted for everyone.{waiting}")
         await reply(interaction, embed=import_embed(file.filename, placed, battle_name=battle.name), png=png)
 
-    @app_commands.command(name="edit", description="Change a unit's stat block, side or owner (GM)")
+    @app_commands.command(name="edit", description="Rewrite a unit's stat block: name, side, owner, characteristics, file (GM)")
     @app_commands.describe(
         unit="Unit to edit", name="New name", side="New side (created if new)", owner="New commanding player",
         kind="ic: character or E-Scale unit; horde: a Horde", class_="Class (Evas and Superheavies can sink)",
@@ -206,7 +206,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
 
     @app_commands.command(name="info", description="Show a unit's stat block")
     @app_commands.describe(unit="Unit to show")
-    @app_commands.autocomplete(unit=unit_choices)
+    @app_commands.autocomplete(unit=any_unit_choices)
     async def info(self, interaction: discord.Interaction, unit: str) -> None:
         """Show a unit."""
         record = await battle_here(interaction)

@@ -106,7 +106,8 @@ def side_colour(view: MapView, palette: Palette, side: str) -> RGB:
     index = view.side_index(side)
     if index is None:
         return palette(UNKNOWN_SIDE)
-    return palette.side(index, view.sides[index].color)
+    style = view.sides[index]
+    return palette.side(index if style.slot is None else style.slot, style.color)
 
 
 def draw_units(grid: Image.Image, geometry: Geometry, palette: Palette, view: MapView) -> None:

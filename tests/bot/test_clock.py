@@ -47,7 +47,9 @@ def test_durations_read_like_speech() -> None:
     assert human_duration(45 * 60) == "45 min"
     assert human_duration(5 * 3600 + 20 * 60) == "5 h 20 min"
     assert human_duration(DAY) == "1 day"
-    assert human_duration(2 * DAY + 3 * 3600 + 59) == "2 days 3 h"
+    assert human_duration(2 * DAY + 3 * 3600 + 29) == "2 days 3 h"
+    assert human_duration(2 * DAY + 30 * 60) == "2 days 0 h 30 min", "the minutes of a long duration are kept"
+    assert human_duration(DAY + 3600 + 60) == "1 day 1 h 1 min"
     assert parse_duration("1h30m") == 5400 and parse_duration("2d") == 2 * DAY
     with pytest.raises(InvalidOrderError, match="not a time"):
         parse_duration("soon")

@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import io
 import random
 
-from bot.mapview import build_view, last_action, overlays_for, range_overlay, short_labels, status_line
-from render import AreaOfEffect, LineOfFire, MissLanding, MovePath, TargetSquare
+from PIL import Image
+
+from bot.mapview import (
+    build_view,
+    last_action,
+    overlays_for,
+    range_overlay,
+    short_labels,
+    side_colour,
+    status_line,
+)
+from render import AreaOfEffect, Geometry, LineOfFire, MissLanding, MovePath, TargetSquare, render_map
+from render.layers.units import TokenSize
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.dice import Dice
-from rules.orders import AddUnit, Move, Start
+from rules.orders import AddUnit, Move, RemoveUnit, Start
 from rules.outcome import Highlight
 from rules.systems.strategic.ranges import bands, weapon_range
 from rules.systems.strategic.units import Weapon
@@ -117,3 +129,31 @@ def test_many_units_with_the_same_initials_get_distinct_short_labels() -> None:
     labels = short_labels(names)
     assert len(set(labels.values())) == 400 and all(len(label) <= 4 for label in labels.values())
     assert labels[names[0]] == "TOR" and labels[names[9]] == "TO10"
+
+
+def _token_colour(battle: Battle, cell: str, palette: str) -> tuple[int, int, int]:
+    """Return the colour inside a unit's token, below its label, on the rendered map."""
+    view = build_view(battle)
+    image = Image.open(io.BytesIO(render_map(view, cell_px=32, palette=palette))).convert("RGB")
+    square = Cell.parse(cell)
+    cx, cy = Geometry.for_view(view, cell_px=32).cell_centre(square.x, square.y)
+    radius = TokenSize.for_cell(32).radius
+    pixel = image.getpixel((cx, cy + int(radius * 0.65)))
+    assert isinstance(pixel, tuple)
+    return (pixel[0], pixel[1], pixel[2])
+
+
+def test_a_side_keeps_its_colour_when_another_side_leaves() -> None:
+    b = Battle.new("strategic-e", 8, 4, "Three sides")
+    for name, side, at in (("Red One", "Red", "B2"), ("Green One", "Green", "D2"), ("Blue One", "Blue", "F2")):
+        b.apply(AddUnit(name=name, side=side, at=Cell.parse(at)), dice())
+    before = {p: _token_colour(b, "F2", p) for p in ("colour", "grey")}
+    red = {p: _token_colour(b, "B2", p) for p in ("colour", "grey")}
+    assert before["colour"] == side_colour(2) and before["colour"] != red["colour"]
+    b.apply(RemoveUnit(unit="Green One"), dice())  # Green leaves the field
+    assert [s.name for s in build_view(b).sides] == ["Red", "Blue"], "a side with no unit left is not in the legend"
+    after = {p: _token_colour(b, "F2", p) for p in ("colour", "grey")}
+    assert after == before, "Blue keeps its colour (and its grey) though it is now the second side listed"
+    assert {p: _token_colour(b, "B2", p) for p in ("colour", "grey")} == red
+    b.apply(AddUnit(name="Gold One", side="Gold", at=Cell.parse("D3")), dice())
+    assert _token_colour(b, "D3", "colour") == side_colour(3), "a new side takes a new colour, not Green's place"

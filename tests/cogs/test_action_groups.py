@@ -46,8 +46,10 @@ def test_labels_say_the_action_its_cost_and_what_is_left() -> None:
     """The [turns] table: budget 2; half moves and attacks cost a Half action (1), full moves a Full action (2)."""
     b = strategic()
     labels = [g.label for g in action_groups(b, b.unit("Eva-01"))]
-    assert labels == ["Move: half \u00b7 1 of 2 AP", "Move: full \u00b7 2 of 2 AP", "Move: charge \u00b7 2 of 2 AP",
-                      "Move: run \u00b7 2 of 2 AP", "Attack: Pallet Rifle \u00b7 1 of 2 AP", "Aim: half \u00b7 1 of 2 AP",
+    # A charge is its own order: it ends in a melee attack.
+    assert labels == ["Move: half \u00b7 1 of 2 AP", "Move: full \u00b7 2 of 2 AP",
+                      "Move: run \u00b7 2 of 2 AP", "Attack: Pallet Rifle \u00b7 1 of 2 AP",
+                      "Charge: Prog Knife \u00b7 2 of 2 AP", "Aim: half \u00b7 1 of 2 AP",
                       "Defend \u00b7 2 of 2 AP", "Hold (2 AP unused)", "End turn (2 AP unused)"]
 
 

@@ -35,8 +35,8 @@ async def duel(table: Table) -> None:
 async def test_a_whole_turn_is_played_by_pressing_buttons(table: Table) -> None:
     await duel(table)
     [ping] = prompts(posted(table))
-    assert labels(ping)[:4] == ["Move: half \u00b7 1 of 2 AP", "Move: full \u00b7 2 of 2 AP",
-                                "Move: charge \u00b7 2 of 2 AP", "Move: run \u00b7 2 of 2 AP"]
+    assert labels(ping)[:3] == ["Move: half \u00b7 1 of 2 AP", "Move: full \u00b7 2 of 2 AP",
+                                "Move: run \u00b7 2 of 2 AP"]
     assert "Attack: Pallet Rifle \u00b7 1 of 2 AP" in labels(ping) and "End turn (2 AP unused)" in labels(ping)
 
     chooser = private(await press(table, ping, "Move: half", table.alice))

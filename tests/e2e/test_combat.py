@@ -116,7 +116,9 @@ async def test_melee_counts_terrain_strength_and_tearing_but_no_cover(table: Tab
         "−10 Difficult terrain (DTV 2)",
         "Target **30** · d100 **12**",
         "Location: attack roll 12 reversed = 21 → **Left Arm**",
-        "🎲 `2d10+2+4` (Strength Bonus +4 included): [3, 8], Tearing drops the lowest (3) = **14** R",
+        # Tearing: the dice actually used; the dropped die is struck out, the kept dice add up to the damage.
+        "🎲 `2d10kh1+2+4`: [~~3~~, 8] = **14** R (Strength Bonus +4 included; Tearing: one die more, the lowest struck out)",
+        "🎲 `2d10kh1+2+4`: [~~3~~, 8] = **14** (damage to Shamshel)",
         "AP 0 (Left Arm) + cover 2 (Forest 2), melee ignores cover → **0** − Pen 2 = armour **0** (never below 0)",
         "14 − 0 armour − 3 TB = **11**",
         "⚔ Eva-01 and Shamshel are locked in melee",
@@ -158,7 +160,7 @@ async def test_a_line_hits_one_unit_in_each_square_it_crosses(table: Table) -> N
     reply = await table.slash("attack", user=table.alice, unit="Eva-01", weapon="Beam", at="E3")
     text = public(reply)
     for line in (
-        "Line: crosses 3 square(s), D3 → F3",
+        "Line: crosses 3 squares, D3 → F3",
         "1. Ramiel on F3: in the line's path",
         "Location: location d100 50 reversed = 5 → **Head**",
         "Ramiel loses **3 wounds** → 7 left",
@@ -196,7 +198,7 @@ async def test_a_bridge_takes_wounds(table: Table) -> None:
                               at="C3")
     text = public(reply)
     assert "Gunner fires at the bridge on C3: hit" in text and "Bridge on C3" in text
-    assert "25 − 6 − 4 = **15** wound(s) → 15/20 taken" in text
+    assert "25 − 6 − 4 = **15** wounds → 15/20 taken" in text
     battle = await stored_battle(table)
     assert battle.cells["C3"]["bridge_wounds"] == 15
 

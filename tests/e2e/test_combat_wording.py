@@ -92,7 +92,7 @@ def test_a_falling_bridge_plunges_the_horde_on_it() -> None:
     for line in (
         "Gunner fires at the bridge on C3: hit",
         "🎲 `1d10+20`: [10] = **30**",
-        "30 − 10 − 4 = **16** wound(s) → 31/20 taken",
+        "30 − 10 − 4 = **16** wounds → 31/20 taken",
         "💥 **The bridge falls**",
         "💥 The Bridge on C3 falls; the square is Shallows again",
         "🌊 Mob plunges into the water on C3",

@@ -192,6 +192,8 @@ async def test_deadlines_of_zero_or_ten_years_are_refused(table: Table) -> None:
     assert await clock(table) == before
     half_hour = await table.gm_slash("gm deadline", hours=0, minutes=30)
     assert "Each turn now lasts **30 min**" in text_of(half_hour)
+    long = await table.gm_slash("gm deadline", hours=48, minutes=30)
+    assert "Each turn now lasts **2 days 0 h 30 min**" in text_of(long), "a long deadline keeps its minutes"
 
 
 async def test_a_new_deadline_and_reminders_apply_to_the_running_turn(table: Table) -> None:

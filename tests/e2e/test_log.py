@@ -120,6 +120,37 @@ async def test_import_rebuilds_the_battle_on_another_server(table: Table) -> Non
     assert (await stored(table)).id != imported.id
 
 
+async def test_an_imported_log_keeps_the_dates_its_orders_were_given(table: Table) -> None:
+    await played_battle(table)
+    document, data = await export_of(table)
+    table.clock.now += 3 * 86400  # imported three days later
+    other = table.discord.add_channel(table.discord.guild, "archive")
+    reply = await table.discord.slash("battle import", user=table.gm, channel=other,
+                                      options={"file": ("war.json", data)})
+    assert "Imported: Test Battle" in text_of(reply)
+    imported = await table.db.battles.in_channel(table.discord.guild.id, other.id)
+    assert imported is not None
+    events = await table.db.events.list(imported.id, limit=100, newest_first=False)
+    kept = [o for o in document["orders"] if o["kind"] not in ("create", "undo") and not o["undone"]]
+    assert [e.created_at for e in events[1:]] == [o["created_at"] for o in kept]
+    assert events[0].created_at == document["battle"]["created_at"]
+    assert len({o["created_at"] for o in kept}) > 1, "the orders were given at different times"
+    assert all(e.created_at < table.clock.now - 86400 for e in events)
+    # The log reads the same dates as the original's.
+    original = text_of(await table.slash("battle log"))
+    copy = text_of(await table.discord.slash("battle log", user=table.gm, channel=other))
+    stamps = sorted({f"<t:{int(o['created_at'])}:R>" for o in kept})
+    assert all(s in copy for s in stamps if s in original) and any(s in copy for s in stamps)
+    # A time no clock shows is refused.
+    bad = json.loads(data)
+    bad["orders"][1]["created_at"] = "yesterday"
+    third = table.discord.add_channel(table.discord.guild, "third")
+    refused = await table.discord.slash("battle import", user=table.gm, channel=third,
+                                        options={"file": ("war.json", json.dumps(bad).encode())})
+    assert last_message(refused).ephemeral
+    assert "`orders[1].created_at` in the file must be a time in seconds since 1970" in text_of(refused)
+
+
 async def test_bad_import_files_are_refused_and_create_nothing(table: Table) -> None:
     await played_battle(table)
     document, data = await export_of(table)

@@ -249,7 +249,13 @@ def melee_reach(battle: Battle, weapon: Weapon | None, target: Unit | None) -> i
 
 def in_reach(battle: Battle, a: Unit, b: Unit, weapon: Weapon | None = None) -> bool:
     """Return whether a can strike b in melee (either way round for Hordes)."""
-    return melee_distance(a, b) <= max(melee_reach(battle, weapon, b), melee_reach(battle, None, a))
+    return in_reach_from(battle, a, a.cell, b, weapon)
+
+
+def in_reach_from(battle: Battle, a: Unit, cell: Cell, b: Unit, weapon: Weapon | None = None) -> bool:
+    """Return whether a, standing on `cell`, could strike b in melee (a charge's end square, say)."""
+    distance = max(cell.distance(b.cell), abs(a.altitude - b.altitude))
+    return distance <= max(melee_reach(battle, weapon, b), melee_reach(battle, None, a))
 
 
 def engage(a: Unit, b: Unit) -> None:

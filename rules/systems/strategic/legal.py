@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from rules import turns
 from rules.errors import GameError
 from rules.orders import Move, Order
+from rules.systems.strategic.actions.charge import MODE as CHARGE
+from rules.systems.strategic.actions.charge import Charge
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.actions.other import Aim, Defend, Hide
 from rules.systems.strategic.combat import in_reach
@@ -31,6 +33,22 @@ def _affordable(battle: Battle, order: Order, left: int | None) -> bool:
     return left is None or turns.order_cost(battle, order).points <= left
 
 
+def _charges(battle: Battle, unit: Unit, enemies: list[Unit], left: int | None) -> Iterator[Order]:
+    """Yield a charge at every enemy a charge move brings within reach, with each melee weapon."""
+    check = battle.system.handlers.check(CHARGE)
+    for weapon in unit.weapons:
+        probe = Charge(unit=unit.name, target=unit.name, weapon=weapon.name)
+        if not weapon.melee or check is None or not _affordable(battle, probe, left):
+            continue
+        for enemy in enemies:
+            order = Charge(unit=unit.name, target=enemy.name, weapon=weapon.name)
+            try:
+                check(battle, order)
+            except GameError:
+                continue
+            yield order
+
+
 def legal_orders(battle: Battle, base: BaseUnit) -> Iterator[Order]:
     """Yield the orders this unit may give now: moves per mode, attacks on targets in range, the rest."""
     if not isinstance(base, Unit) or not _may_act(battle, base):
@@ -38,6 +56,8 @@ def legal_orders(battle: Battle, base: BaseUnit) -> Iterator[Order]:
     unit = base
     left = turns.actions_left(battle, unit.id) if turns.engaged(battle) else None
     for mode in battle.ruleset.move_modes:
+        if mode == CHARGE:
+            continue  # a charge is its own order, ending in a melee attack (below)
         probe = Move(unit=unit.name, to=unit.cell, mode=mode)
         if not _affordable(battle, probe, left) or "immobilised" in unit.statuses:
             continue
@@ -55,6 +75,7 @@ def legal_orders(battle: Battle, base: BaseUnit) -> Iterator[Order]:
             targets = [e for e in enemies if 0 < unit.cell.distance(e.cell) <= reach]
         for enemy in targets:
             yield Attack(unit=unit.name, weapon=weapon.name, target=enemy.name)
+    yield from _charges(battle, unit, enemies, left)
     for other in (Aim(unit=unit.name), Hide(unit=unit.name), Defend(unit=unit.name)):
         check = battle.system.handlers.check(other.kind)
         if check is None or not _affordable(battle, other, left):

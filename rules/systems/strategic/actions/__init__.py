@@ -1,6 +1,7 @@
 """Order handlers, one module per family; importing this package registers them."""
 
 from rules.systems.strategic.actions import battlefield as battlefield  # next round, fires, traps
+from rules.systems.strategic.actions import charge as charge  # a charge and its melee attack
 from rules.systems.strategic.actions import checks, move, setup
 from rules.systems.strategic.actions import combat as combat  # attacks
 from rules.systems.strategic.actions import features as features  # artificial features

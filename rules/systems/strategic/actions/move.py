@@ -78,9 +78,23 @@ class PlannedMove(NamedTuple):
     cost: int
 
 
+CHARGE = "charge"
+
+
 @checks("move")
 def check_move(battle: Battle, order: Move) -> PlannedMove:
     """Check a move without making it: mode, unit able to move, goal free, a path within the allowance."""
+    if order.mode.strip().lower() == CHARGE:
+        others = ", ".join(m for m in battle.ruleset.move_modes if m != CHARGE)
+        raise IllegalOrderError(
+            f"A charge ends in a melee attack: give it with `/charge unit target` (or the unit's Charge button), "
+            f"and the unit moves and strikes in one order. To move without attacking use {others}."
+        )
+    return plan_move(battle, order)
+
+
+def plan_move(battle: Battle, order: Move) -> PlannedMove:
+    """Plan a move in any mode (a charge's too): unit able to move, goal free, a path within the allowance."""
     require_active(battle)
     unit = battle.unit(order.unit)
     mode = order.mode.lower()
@@ -107,7 +121,11 @@ def check_move(battle: Battle, order: Move) -> PlannedMove:
 @handles("move")
 def move(battle: Battle, order: Move, dice: Dice, outcome: Outcome) -> None:
     """Move a unit to a square along the cheapest legal path, resolving each square it enters."""
-    plan = check_move(battle, order)
+    walk(battle, check_move(battle, order), dice, outcome)
+
+
+def walk(battle: Battle, plan: PlannedMove, dice: Dice, outcome: Outcome) -> None:
+    """Walk a planned move square by square, resolving each square entered; record it in the outcome."""
     unit, mode, budget, path, cost = plan.unit, plan.mode, plan.budget, plan.path, plan.cost
     start = unit.cell
     base, base_label = movement_base(unit)
