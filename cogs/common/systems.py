@@ -93,9 +93,14 @@ def move_mode(battle: Battle, mode: str | None) -> str:
     if mode is None or not mode.strip():
         return ruleset.default_move_mode
     wanted = mode.strip().lower()
-    if wanted not in ruleset.move_modes:
+    modes = [m for m in ruleset.move_modes if not system.plays(m)]  # a mode with an order of its own is not a move
+    if wanted in ruleset.move_modes and system.plays(wanted):
+        raise IllegalOrderError(f"A {wanted} is an order of its own that ends in an attack: give it with `/{wanted} "
+                                f"unit target` (or the unit's {wanted.capitalize()} button), and the unit moves and "
+                                f"strikes at once. To move without attacking use {', '.join(modes)}.")
+    if wanted not in modes:
         raise InvalidOrderError(f"`{mode}` is not a way to move in {ruleset.name}; choose one of "
-                                f"{', '.join(ruleset.move_modes)} (default {ruleset.default_move_mode}).")
+                                f"{', '.join(modes)} (default {ruleset.default_move_mode}).")
     return wanted
 
 

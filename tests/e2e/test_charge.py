@@ -61,4 +61,5 @@ async def test_a_charge_out_of_reach_is_refused_privately_and_changes_nothing(ta
     assert "a Charge moves it at most 6" in text_of(reply)
     assert (await stored_battle(table)).to_dict() == before
     refused = await table.slash("move", unit="Eva-01", to="C1", mode="charge", user=table.alice)
-    assert "A charge ends in a melee attack" in text_of(refused)
+    assert "A charge is an order of its own that ends in an attack" in text_of(refused)
+    assert "/charge unit target" in text_of(refused) and refused.message is not None and refused.message.ephemeral

@@ -78,18 +78,13 @@ class PlannedMove(NamedTuple):
     cost: int
 
 
-CHARGE = "charge"
-
-
 @checks("move")
 def check_move(battle: Battle, order: Move) -> PlannedMove:
-    """Check a move without making it: mode, unit able to move, goal free, a path within the allowance."""
-    if order.mode.strip().lower() == CHARGE:
-        others = ", ".join(m for m in battle.ruleset.move_modes if m != CHARGE)
-        raise IllegalOrderError(
-            f"A charge ends in a melee attack: give it with `/charge unit target` (or the unit's Charge button), "
-            f"and the unit moves and strikes in one order. To move without attacking use {others}."
-        )
+    """Check a move without making it: mode, unit able to move, goal free, a path within the allowance.
+
+    A move in the charge mode is still read (logs written before a charge carried its attack replay), but no
+    one gives it any more: `/move` refuses a mode that is an order of its own, and legal orders offer `charge`.
+    """
     return plan_move(battle, order)
 
 
