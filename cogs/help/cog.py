@@ -97,19 +97,25 @@ class HelpCog(commands.Cog):
     @app_commands.command(name="help", description="How to run a battle (GM) or play in one (player)")
     @app_commands.describe(role="Which guide to show")
     async def help(self, interaction: discord.Interaction, role: Literal["gm", "player"] | None = None) -> None:
-        """Show the guides."""
-        embed = discord.Embed(title="battlepost", colour=INFO,
-                              description="Play-by-post battles on a grid: the bot checks orders, rolls in the open "
-                                          "and posts the map.")
+        """Show the guides: the GM's and the players', each its own message (together they pass an embed's room)."""
+        pages: list[discord.Embed] = []
         if role in (None, "gm"):
-            embed.add_field(name="GM: set up a battle in five steps", value=GM_GUIDE, inline=False)
-        if role in (None, "gm"):
-            embed.add_field(name="Surface Combat (no map)", value=SURFACE_GUIDE, inline=False)
-            embed.add_field(name="Combat Action (squads, vehicles, robots): the GM", value=COMBAT_ACTION_GM,
-                            inline=False)
-            embed.add_field(name="M42: leaders, models and Command Radius", value=M42_GM_GUIDE, inline=False)
+            gm = discord.Embed(title="battlepost: running a battle", colour=INFO,
+                               description="Play-by-post battles on a grid: the bot checks orders, rolls in the "
+                                           "open and posts the map.")
+            gm.add_field(name="GM: set up a battle in five steps", value=GM_GUIDE, inline=False)
+            gm.add_field(name="Surface Combat (no map)", value=SURFACE_GUIDE, inline=False)
+            gm.add_field(name="Combat Action (squads, vehicles, robots): the GM", value=COMBAT_ACTION_GM, inline=False)
+            gm.add_field(name="M42: leaders, models and Command Radius", value=M42_GM_GUIDE, inline=False)
+            pages.append(gm)
         if role in (None, "player"):
-            embed.add_field(name="Players", value=PLAYER_GUIDE, inline=False)
-            embed.add_field(name="Combat Action players", value=COMBAT_ACTION_PLAYER, inline=False)
-            embed.add_field(name="Players in M42", value=M42_PLAYER_GUIDE, inline=False)
-        await reply(interaction, embed=embed, ephemeral=True)
+            player = discord.Embed(title="battlepost: playing", colour=INFO,
+                                   description="Your units' next actions come as buttons on your turn ping and "
+                                               "under every order; the commands below do the same by typing.")
+            player.add_field(name="Players", value=PLAYER_GUIDE, inline=False)
+            player.add_field(name="Combat Action players", value=COMBAT_ACTION_PLAYER, inline=False)
+            player.add_field(name="Players in M42", value=M42_PLAYER_GUIDE, inline=False)
+            pages.append(player)
+        await reply(interaction, embed=pages[0], ephemeral=True)
+        for page in pages[1:]:
+            await interaction.followup.send(embed=page, ephemeral=True)

@@ -90,6 +90,16 @@ async def test_help_has_both_guides(table: Table) -> None:
     text = text_of(reply)
     assert "GM: set up a battle in five steps" in text and "Players" in text
     assert last_message(reply).ephemeral
+    # Every guide arrives whole: each message within Discord's 6,000 embed characters, no field cut away.
+    names = [f["name"] for m in reply.messages for e in m.embeds for f in e.get("fields", [])]
+    assert names == ["GM: set up a battle in five steps", "Surface Combat (no map)",
+                     "Combat Action (squads, vehicles, robots): the GM", "M42: leaders, models and Command Radius",
+                     "Players", "Combat Action players", "Players in M42"]
+    for message in reply.messages:
+        assert message.ephemeral
+        size = sum(len(e.get("title", "")) + len(e.get("description", "")) + len(e.get("footer", {}).get("text", ""))
+                   + sum(len(f["name"]) + len(f["value"]) for f in e.get("fields", [])) for e in message.embeds)
+        assert size <= 6000
 
 
 async def test_battle_survives_a_restart(table: Table) -> None:

@@ -84,7 +84,7 @@ async def test_strategic_move_refuses_another_systems_mode(table: Table) -> None
     await table.setup_battle()
     refused = await table.slash("move", user=table.alice, unit="Eva-01", to="D3", mode="walk")
     assert last_message(refused).ephemeral
-    assert "half, full, charge, run (default full)" in text_of(refused)
+    assert "half, full, run (default full)" in text_of(refused)
 
 
 async def test_move_mode_autocomplete_offers_the_battles_modes(table: Table) -> None:

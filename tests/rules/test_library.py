@@ -49,10 +49,15 @@ def test_every_generated_order_is_legal_and_applies() -> None:
 
 
 def test_generated_moves_are_exactly_the_squares_a_move_reaches() -> None:
-    """A legal move exists for a square if and only if applying that move succeeds."""
+    """A legal move exists for a square if and only if applying that move succeeds.
+
+    A mode that is an order of its own (the charge, which ends in an attack) is given as that order; a move in
+    it is read only so that logs written before replay, and is never generated.
+    """
     battle = _battle()
     generated = {(str(o.to), o.mode) for o in battle.legal_orders("Eva") if isinstance(o, Move)}
-    for mode in battle.ruleset.move_modes:
+    assert not [mode for _to, mode in generated if battle.system.plays(mode)]
+    for mode in [m for m in battle.ruleset.move_modes if not battle.system.plays(m)]:
         for y in range(battle.height):
             for x in range(battle.width):
                 order = Move(unit="Eva", to=Cell(x, y), mode=mode)
