@@ -27,6 +27,7 @@ from cogs.common.context import service_of
 from cogs.common.embeds import with_note
 from cogs.common.mapfiles import MAP_NAME, draws_something, map_file
 from cogs.common.replies import defer, echo_from_dm, reply
+from cogs.common.words import command_text
 from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
@@ -202,7 +203,7 @@ async def take(interaction: discord.Interaction, press: Pressed, order: Order, r
         await interaction.response.edit_message(view=spent(discord.ui.View.from_message(interaction.message,
                                                                                          timeout=None), ref))
     else:
-        await interaction.response.edit_message(content=f"Done: `{order}`. The result is posted below.", embed=None,
+        await interaction.response.edit_message(content=f"Done: `{command_text(str(order))}`. The result is posted below.", embed=None,
                                                 attachments=[], view=None)
     await reply(interaction, embed=embed, png=png, view=after)
     await echo_from_dm(interaction, result.record.thread_id or result.record.channel_id, result.record.guild_id,

@@ -1,7 +1,8 @@
 """Ask before what cannot be taken back: a private question with Confirm and Cancel, alive across restarts.
 
-The orders a Confirm gives are written in the question's footer in their text form, so the button needs
-no memory: after a restart it reads them back from the message it sits on. Each press goes through the
+The orders a Confirm gives are written in the question's footer as the commands that give them (the order's own
+text where no command says it whole), so the button needs no memory: after a restart it reads them back from
+the message it sits on. Each press goes through the
 table service as the presser, so the first confirmation wins and a second is refused (the turn or the
 battle is already over).
 """
@@ -22,9 +23,10 @@ from cogs.common.context import service_of
 from cogs.common.embeds import safe, with_note
 from cogs.common.mapfiles import draws_something
 from cogs.common.replies import echo_from_dm, reply
+from cogs.common.words import command_text, order_text
 from rules import turns
 from rules.battle import Battle
-from rules.errors import InvalidOrderError
+from rules.errors import GameError, InvalidOrderError
 from rules.orders import Order
 
 WARN = discord.Colour.from_rgb(220, 150, 40)
@@ -49,11 +51,22 @@ def question(battle_id: int, what: str, title: str, text: str, orders: Sequence[
              confirm: str) -> tuple[discord.Embed, discord.ui.View]:
     """Build a question: what will happen, and the buttons to go ahead or to leave things as they are."""
     embed = discord.Embed(title=title[:256], colour=WARN, description=text[:4000])
-    embed.set_footer(text="\n".join([FOOTER_HEAD, *(str(o) for o in orders)])[:2048])
+    embed.set_footer(text="\n".join([FOOTER_HEAD, *(_written(o) for o in orders)])[:2048])
     view = discord.ui.View(timeout=None)
     view.add_item(ConfirmButton(battle_id, what, confirm))
     view.add_item(CancelButton(battle_id))
     return embed, view
+
+
+def _written(order: Order) -> str:
+    """Write an order for a question's footer: the command a player knows, when it reads back as the same order."""
+    command = command_text(str(order))
+    back = order_text(command)
+    try:
+        same = back is not None and Order.parse(back) == order
+    except GameError:
+        same = False
+    return command if same else str(order)
 
 
 def orders_of(message: discord.Message | None) -> list[Order]:
@@ -62,7 +75,7 @@ def orders_of(message: discord.Message | None) -> list[Order]:
     lines = (footer or "").split("\n")
     if not lines or lines[0] != FOOTER_HEAD:
         raise InvalidOrderError("This message is not a question battlepost asked; nothing was changed.")
-    return [Order.parse(line) for line in lines[1:] if line.strip()]
+    return [Order.parse(order_text(line) or line) for line in lines[1:] if line.strip()]
 
 
 class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]],

@@ -56,6 +56,36 @@ def command_text(order_text: str) -> str:
     return f"/{name}" + (f" {' '.join(words)}" if words else "")
 
 
+# Back from a command to the order it gives: the command's name to the order's kind, options to fields.
+KINDS = {command: kind for kind, command in COMMANDS.items()}
+FIELD_NAMES = {kind: {option: name for name, option in names.items()} for kind, names in OPTION_NAMES.items()}
+
+
+def order_text(command: str) -> str | None:
+    """Read a command as `command_text` writes it back into its order's text form; None when it is not one.
+
+    `/turn end unit:"Eva-01"` gives `end-turn unit:"Eva-01"`. Only commands `command_text` writes whole
+    (their options one to one with the order's fields) read back; a caller checks the round trip.
+    """
+    text = command.strip()
+    if not text.startswith("/"):
+        return None
+    try:
+        tokens = shlex.split(text[1:])
+    except ValueError:
+        return None
+    names = [t for t in tokens if ":" not in t]
+    options = [t for t in tokens if ":" in t]
+    name = " ".join(names)
+    kind = KINDS.get(name, name)
+    renames = FIELD_NAMES.get(kind, {})
+    fields = []
+    for option in options:
+        key, _sep, value = option.partition(":")
+        fields.append(f"{renames.get(key, key)}:{shlex.quote(value)}")
+    return " ".join([kind, *fields])
+
+
 def footer_text(battle_name: str, order_text: str, actor_name: str = "") -> str:
     """Return an outcome's footer: who, in which battle, and the command as they would type it."""
     parts = [actor_name, battle_name, command_text(order_text)]

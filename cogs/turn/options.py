@@ -41,6 +41,10 @@ def move_lines(battle: Battle, unit: Unit, reach: dict[str, dict[str, int]], lef
         far = max(cells.values(), default=0)
         afford = left is None or cost <= left
         mark = "" if afford else f" \u2014 needs {cost}, not enough left"
+        if battle.system.plays(mode):  # a mode that is an order of its own: a charge ends in its attack
+            lines.append(f"**{mode.title()}** ({cost} AP): up to {far} away and strikes in melee \u2014 "
+                         f"`/{mode}` or the {mode.title()} button{mark}")
+            continue
         lines.append(f"**{mode.title()}** ({cost} AP): {len(cells)} squares, up to {far} away{mark}")
     return lines
 

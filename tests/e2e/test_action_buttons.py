@@ -49,7 +49,7 @@ async def test_a_whole_turn_is_played_by_pressing_buttons(table: Table) -> None:
 
     moved = await choose(table, chooser, "D3", table.alice)
     assert moved.message is not None
-    assert "Done: `move unit:Eva-01 to:D3 mode:half`" in moved.message.content and not moved.message.components
+    assert "Done: `/move unit:Eva-01 to:D3 mode:half`" in moved.message.content and not moved.message.components
     result = public(moved)
     assert "Eva-01" in message_text(result) and result.files
     assert (await stored_battle(table)).unit("Eva-01").cell == Cell.parse("D3")

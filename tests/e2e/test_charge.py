@@ -63,3 +63,14 @@ async def test_a_charge_out_of_reach_is_refused_privately_and_changes_nothing(ta
     refused = await table.slash("move", unit="Eva-01", to="C1", mode="charge", user=table.alice)
     assert "A charge is an order of its own that ends in an attack" in text_of(refused)
     assert "/charge unit target" in text_of(refused) and refused.message is not None and refused.message.ephemeral
+
+
+async def test_my_options_tells_a_charge_apart_from_the_moves(table: Table) -> None:
+    """The charge is an order of its own: My options points to /charge, not to a move mode."""
+    await _duel(table)
+    record = await stored(table)
+    [prompt] = prompts(posted(table))
+    options = await table.click(prompt, f"bp:opts:{record.id}:Eva-01", user=table.alice)
+    text = text_of(options)
+    assert "strikes in melee \u2014 `/charge` or the Charge button" in text
+    assert "**Run**" in text and "**Charge** (2 AP): up to" in text

@@ -45,8 +45,8 @@ async def test_undo_of_a_turn_with_rolls_restores_it_dice_and_all(table: Table) 
     shown = posted(table)
     undone = await table.gm_slash("gm undo", count=3)
     text = text_of(undone)
-    assert "Undone: 3 orders" in text and "unit:Eva-01 stat:ag modifier:10`" in text
-    assert "`end-turn unit:Eva-02`" in text and not last_message(undone).ephemeral
+    assert "Undone: 3 orders" in text and "`/act unit:Eva-01 stat:ag modifier:10`" in text
+    assert "`/turn end unit:Eva-02`" in text and "end-turn" not in text and not last_message(undone).ephemeral
     assert same_state((await stored(table)).state, before)
     kinds = await event_kinds(table)
     assert [undone for _, undone in kinds[-4:]] == [True, True, True, False] and kinds[-1][0] == "undo"
