@@ -32,7 +32,7 @@ from bot.client import BattleBot
 from bot.config import Settings
 from bot.service import TableService
 from loopback import LoopbackDiscord
-from loopback.errors import InteractionError
+from loopback.errors import HiddenCommandError, InteractionError
 from loopback.models import LoopbackChannel, LoopbackUser, StoredMessage, walk_components
 from loopback.replies import Reply
 from storage import Database
@@ -301,6 +301,10 @@ class Console:
             return await self.wait(text, text[4:])
         try:
             return await self.command(text)
+        except HiddenCommandError as exc:
+            raise ConsoleError(f"Discord does not show /{exc.command} to {exc.user}: it needs the Manage Server "
+                               f"permission (a server can also open it to a role). Act as the GM with `as NAME`: "
+                               f"the first user of the session is the server's GM.") from None
         except InteractionError as exc:
             # What Discord itself would not send (a missing option, a number out of range...).
             raise ConsoleError(f"Discord would not send that: {exc}") from None

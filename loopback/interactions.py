@@ -7,7 +7,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from loopback.errors import InteractionError
+from loopback.errors import HiddenCommandError, InteractionError
 from loopback.models import LoopbackChannel, LoopbackGuild, LoopbackUser, StoredMessage
 from loopback.options import SUB_COMMAND, SUB_COMMAND_GROUP, Resolved, convert_option
 from loopback.payloads import (
@@ -176,9 +176,10 @@ class InteractionBuilder:
         have = guild_permissions(guild, user.id)
         if have & ADMINISTRATOR or (int(needed) and have & int(needed) == int(needed)):
             return
-        raise InteractionError(
+        raise HiddenCommandError(
             f"/{schema['name']} is hidden from {user.name}: default_member_permissions={needed} "
-            f"but they have {have} (pass bypass_permissions=True to model a server override)"
+            f"but they have {have} (pass bypass_permissions=True to model a server override)",
+            command=str(schema["name"]), user=user.name,
         )
 
     def _leaf_options(

@@ -147,13 +147,20 @@ async def test_the_console_survives_every_line_discord_would_not_send(tmp_path: 
         "click Launch",                                         # no such button
         "/unit add name:Eva-01 side:NERV at:B2 owner:@alice ag:45",
         "/battle info",
+        "as alice",
+        "/gm end",                                              # hidden from a member without Manage Server
+        '/unit add name:"unclosed side:NERV at:B2',             # a quote left open
     ])
     out = io.StringIO()
     status = await run_script(settings_for(tmp_path / "c.sqlite3"), str(write(tmp_path, script)), as_json=True,
                               seed=1, out_dir=str(tmp_path / "maps"), stdout=out)
     lines = [json.loads(x) for x in out.getvalue().splitlines()]
-    assert status == 1 and len(lines) == 10, "every line answers once and the script runs to its end"
-    assert [line["ok"] for line in lines] == [True, False, False, False, False, False, False, False, True, True]
+    assert status == 1 and len(lines) == 12, "every line answers once and the script runs to its end"
+    assert [line["ok"] for line in lines] == [True, False, False, False, False, False, False, False, True, True,
+                                              False, False]
+    hidden = lines[10]["error"]
+    assert "Discord does not show /gm to alice: it needs the Manage Server permission" in hidden
+    assert "default_member_permissions" not in hidden and "No closing quotation" in lines[11]["error"]
     errors = [line["error"] for line in lines[1:8]]
     assert "missing required option" in errors[0] and "width" in errors[1] and "sideways" in errors[2]
     assert "there is no channel `nowhere`" in errors[3] and "/nope is not a command" in errors[4]
