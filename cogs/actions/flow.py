@@ -26,7 +26,7 @@ from cogs.common.confirm import asked_to_end_turns
 from cogs.common.context import service_of
 from cogs.common.embeds import with_note
 from cogs.common.mapfiles import MAP_NAME, draws_something, map_file
-from cogs.common.replies import defer, echo_from_dm, reply
+from cogs.common.replies import defer, echo_from_dm, edit_pressed, reply
 from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
@@ -145,7 +145,7 @@ async def pick_area(interaction: discord.Interaction, ref: Ref, values: list[str
     files = [] if png is None else [_file(png)]
     if png is not None:
         embed.set_image(url=f"attachment://{MAP_NAME}")
-    await interaction.response.edit_message(embed=embed, attachments=files, view=view)
+    await edit_pressed(interaction, embed=embed, attachments=files, view=view)
 
 
 def _file(png: MapImage) -> discord.File:
@@ -199,10 +199,10 @@ async def take(interaction: discord.Interaction, press: Pressed, order: Order, r
     after, note = await next_step(service, press.actor, result, ref.unit, actor_name)
     with_note(embed, note)
     if from_panel and interaction.message is not None:
-        await interaction.response.edit_message(view=spent(discord.ui.View.from_message(interaction.message,
+        await edit_pressed(interaction, view=spent(discord.ui.View.from_message(interaction.message,
                                                                                          timeout=None), ref))
     else:
-        await interaction.response.edit_message(content=f"Done: `{order}`. The result is posted below.", embed=None,
+        await edit_pressed(interaction, content=f"Done: `{order}`. The result is posted below.", embed=None,
                                                 attachments=[], view=None)
     await reply(interaction, embed=embed, png=png, view=after)
     await echo_from_dm(interaction, result.record.thread_id or result.record.channel_id, result.record.guild_id,
