@@ -65,7 +65,7 @@ class SideThreads:
         posting = await self.service.db.players.posting(record.id)
         entry = posting.threads.get(side)
         if entry is None:
-            made = await self._create(record, battle, side)
+            made = await self._create(record, f"{battle.name} \u00b7 {side}", f"{side}'s private thread")
             if isinstance(made, str):
                 return Place(None, made)
             entry = {"thread": made, "members": []}
@@ -74,8 +74,8 @@ class SideThreads:
         await self.service.db.players.save_posting(posting)
         return Place(int(posting.threads[side]["thread"]))
 
-    async def _create(self, record: BattleRecord, battle: Battle, side: str) -> int | str:
-        """Make a side's private thread; return its id, or say why it could not be made."""
+    async def _create(self, record: BattleRecord, name: str, what: str) -> int | str:
+        """Make a private thread under the battle's channel; return its id, or say why it could not be made."""
         parent = self.bot.get_channel(record.channel_id)
         if parent is None:
             try:
@@ -84,15 +84,14 @@ class SideThreads:
                 return f"the battle's channel cannot be read ({exc.status})"
         if not isinstance(parent, discord.TextChannel):
             return "the battle's channel cannot hold private threads (it is not a server text channel)"
-        name = f"{battle.name} \u00b7 {side}"[:THREAD_NAME_MAX]
         try:
-            thread = await parent.create_thread(name=name, type=discord.ChannelType.private_thread, invitable=False,
-                                                reason=f"battlepost: {side}'s private thread")
+            thread = await parent.create_thread(name=name[:THREAD_NAME_MAX], type=discord.ChannelType.private_thread,
+                                                invitable=False, reason=f"battlepost: {what}")
         except discord.Forbidden:
             return f"the bot lacks the Create Private Threads permission in <#{record.channel_id}>"
         except discord.HTTPException as exc:
             return f"Discord refused to make a thread ({exc.status}: {exc.text[:100]})"
-        log.info("battle %s: made %s's private thread %s", record.id, side, thread.id)
+        log.info("battle %s: made %s %s", record.id, what, thread.id)
         return thread.id
 
     async def _sync_side(self, record: BattleRecord, battle: Battle, posting: PostingRecord, side: str) -> PostingRecord:
@@ -146,6 +145,39 @@ class SideThreads:
             await self._dm(uid, content, embed.copy() if embed else None, png)
         await self.tell_gm_once(record, where.why_not or "")
         return where
+
+    async def to_gm(self, record: BattleRecord, battle: Battle, content: str, *, role_id: int | None = None,
+                    again: bool = True) -> Place:
+        """Tell the battle's GM privately: in the GM's own thread under the battle's channel (its only members the
+        GM and the bot; the GM, and the GM role if one is set, pinged there), else by direct message to the GM."""
+        posting = await self.service.db.players.posting(record.id)
+        thread_id = posting.gm_thread
+        if thread_id is None:
+            made = await self._create(record, f"{battle.name} \u00b7 GM", "the GM's private thread")
+            if isinstance(made, str):
+                await self._dm(record.created_by, content, None, None)
+                return Place(None, made)
+            thread_id = made
+            await self.service.db.players.save_posting(replace(posting, gm_thread=thread_id))
+        allowed = discord.AllowedMentions(everyone=False, replied_user=False,
+                                          users=[discord.Object(id=record.created_by)],
+                                          roles=[discord.Object(id=role_id)] if role_id else False)
+        try:
+            await self.bot.http.add_user_to_thread(thread_id, record.created_by)
+            target = self.bot.get_partial_messageable(thread_id, guild_id=record.guild_id)
+            await send(target, content=content, mentions=allowed)
+        except discord.NotFound:
+            # Someone deleted the thread: make a new one, once.
+            await self.service.db.players.save_posting(replace(posting, gm_thread=None))
+            if again:
+                return await self.to_gm(record, battle, content, role_id=role_id, again=False)
+            await self._dm(record.created_by, content, None, None)
+            return Place(None, "the GM's thread is gone")
+        except discord.HTTPException as exc:
+            log.warning("battle %s: could not post in the GM's thread (%s); sending a DM", record.id, exc.status)
+            await self._dm(record.created_by, content, None, None)
+            return Place(None, f"Discord refused a post in the GM's thread ({exc.status})")
+        return Place(thread_id)
 
     async def _dm(self, user_id: int, content: str | None, embed: discord.Embed | None, png: MapImage | None) -> None:
         try:
