@@ -32,6 +32,7 @@ class Place:
 
     thread_id: int | None
     why_not: str | None = None
+    state: str | None = None  # what became of the thread, e.g. `archived and locked`
 
     @property
     def mention(self) -> str:
@@ -198,12 +199,51 @@ class SideThreads:
         await self._dm(record.created_by, text, None, None)
 
     async def turn(self, record: BattleRecord, battle: Battle, on: bool) -> list[tuple[str, Place]]:
-        """Turn side threads on (making every side's) or off; return where each side's posts now go."""
+        """Turn side threads on or off; return each side's thread and what became of it.
+
+        Off archives and locks every side's thread (nobody posts there while the battle does not use it);
+        on unarchives and unlocks them, brings their members up to date and makes those still missing.
+        """
         posting = await self.service.db.players.posting(record.id)
-        await self.service.db.players.save_posting(replace(posting, side_threads=on, fallback_told=False))
+        posting = replace(posting, side_threads=on, fallback_told=False)
         if not on:
-            return []
+            await self.service.db.players.save_posting(posting)
+            return [(side, await self._close(record, side, int(entry["thread"])))
+                    for side, entry in posting.threads.items()]
+        kept = {side: entry for side, entry in posting.threads.items()
+                if await self._reopen(record, side, int(entry["thread"]))}
+        await self.service.db.players.save_posting(replace(posting, threads=kept))
         return [(side.name, await self.place(record, battle, side.name)) for side in battle.sides]
+
+    async def _close(self, record: BattleRecord, side: str, thread_id: int) -> Place:
+        """Archive and lock a side's thread; say how far that went."""
+        reason = f"battlepost: side threads turned off for {record.name}"[:512]
+        try:
+            await self.bot.http.edit_channel(thread_id, archived=True, locked=True, reason=reason)
+            return Place(thread_id, state="archived and locked")
+        except discord.NotFound:
+            return Place(thread_id, state="already gone")
+        except discord.Forbidden:
+            pass  # locking needs Manage Threads; archiving the bot's own thread does not
+        except discord.HTTPException as exc:
+            log.warning("battle %s: could not archive %s's thread (%s)", record.id, side, exc.status)
+            return Place(thread_id, state=f"left open: Discord refused to archive it ({exc.status})")
+        try:
+            await self.bot.http.edit_channel(thread_id, archived=True, reason=reason)
+        except discord.HTTPException as exc:
+            return Place(thread_id, state=f"left open: Discord refused to archive it ({exc.status})")
+        return Place(thread_id, state="archived, not locked (the bot lacks Manage Threads)")
+
+    async def _reopen(self, record: BattleRecord, side: str, thread_id: int) -> bool:
+        """Unarchive and unlock a side's thread; return False when it is gone or stays shut (a new one is made)."""
+        try:
+            await self.bot.http.edit_channel(thread_id, archived=False, locked=False,
+                                             reason=f"battlepost: side threads turned on for {record.name}"[:512])
+        except discord.HTTPException as exc:
+            log.info("battle %s: %s's thread %s cannot be reopened (%s); making a new one", record.id, side,
+                     thread_id, exc.status)
+            return False
+        return True
 
 
 def battle_name(record: BattleRecord) -> str:
@@ -215,6 +255,6 @@ def places_text(places: Sequence[tuple[str, Place]]) -> str:
     """List where each side's private posts go."""
     lines = []
     for side, where in places:
-        note = f" ({where.why_not})" if where.why_not else ""
+        note = f" ({where.why_not or where.state})" if where.why_not or where.state else ""
         lines.append(f"{discord.utils.escape_markdown(side)}: {where.mention}{note}")
     return "\n".join(lines) or "No sides yet: each side's thread is made when something is first posted to it."
