@@ -27,6 +27,7 @@ from cogs.common.context import service_of
 from cogs.common.embeds import with_note
 from cogs.common.mapfiles import MAP_NAME, draws_something, map_file
 from cogs.common.replies import defer, echo_from_dm, edit_pressed, reply
+from cogs.common.side_secrets import tell_side
 from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
@@ -191,10 +192,12 @@ async def take(interaction: discord.Interaction, press: Pressed, order: Order, r
     outcome = result.outcome
     assert outcome is not None
     # Everything slow comes before the answer, so the result follows it at once.
+    actor_name = interaction.user.display_name
+    outcome = await tell_side(interaction.client, service, result.record, result.battle, outcome,
+                              lambda shown: outcome_embed_for(shown, result.battle, actor_name))
     png = None
     if draws_something(outcome.highlight):
         png = await service.render(result.battle, outcome=outcome, battle_id=result.record.id)
-    actor_name = interaction.user.display_name
     embed = outcome_embed_for(outcome, result.battle, actor_name)
     after, note = await next_step(service, press.actor, result, ref.unit, actor_name)
     with_note(embed, note)
