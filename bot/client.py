@@ -15,7 +15,7 @@ from typing import Any, cast
 import discord
 from discord.ext import commands
 
-from bot.answers import ANSWER_WITHIN
+from bot.answers import ANSWER_WITHIN, is_component, watch
 from bot.heap import settle_heap
 from bot.scheduler import DEFAULT_POLL
 from bot.service import TableService
@@ -50,10 +50,15 @@ class _Battlepost(commands.bot.BotBase):
         # None leaves the scheduler to the caller (tests drive it with a fake clock through tick()).
         self.scheduler_poll = scheduler_poll
         self.scheduler_task: asyncio.Task[None] | None = None
-        # A command still working after this many seconds is deferred, inside Discord's three.
+        # A command, button or menu still working after this many seconds is deferred, inside Discord's three.
         self.answer_within = answer_within
         # Set by the process that runs the bot for good (not by tests, which start many bots in one process).
         self.tune_heap = tune_heap
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Start a button's or menu's watchdog against Discord's three seconds (commands start theirs in the tree)."""
+        if is_component(interaction):
+            watch(interaction, self.answer_within)
 
     def syncs_commands(self) -> bool:
         """Return whether this process registers the slash commands with Discord."""

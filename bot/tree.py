@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 import secrets
@@ -11,7 +10,7 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
-from bot.answers import ANSWER_WITHIN, answer_lock, defer_if_unanswered
+from bot.answers import ANSWER_WITHIN, answer_lock, watch
 from bot.mapview import squares_overlay
 from bot.service import COMMITTED, MapImage
 from rules.errors import GameError
@@ -44,22 +43,13 @@ class BattleTree(app_commands.CommandTree):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         # The last refusals by interaction id, so the console can report which lines failed.
         self.failures: dict[int, str] = {}
-        self._watchdogs: set[asyncio.Task[None]] = set()
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """Start each command's record of commits, and its watchdog against Discord's three seconds."""
         if interaction.type is discord.InteractionType.application_command:
             COMMITTED.set([])
-            delay = float(getattr(self.client, "answer_within", ANSWER_WITHIN))
-            asyncio.get_running_loop().call_later(delay, self._watch, interaction)
+            watch(interaction, float(getattr(self.client, "answer_within", ANSWER_WITHIN)))
         return True
-
-    def _watch(self, interaction: discord.Interaction) -> None:
-        if interaction.response.is_done():
-            return
-        task = asyncio.get_running_loop().create_task(defer_if_unanswered(interaction), name="answer-watchdog")
-        self._watchdogs.add(task)
-        task.add_done_callback(self._watchdogs.discard)
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
         """Answer the user and log what they cannot fix."""

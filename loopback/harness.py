@@ -168,6 +168,10 @@ class LoopbackDiscord(Roster):
         await asyncio.wait_for(task, timeout=self.timeout)
         await self.server.gateway.close()
 
+    async def until(self, done: Callable[[], object], what: str, *, limit: float | None = None) -> None:
+        """Wait until `done()` is true, e.g. a button the bot deferred (which needs no follow-up) got its answer."""
+        await self._poll(lambda: bool(done()), what, self.timeout if limit is None else limit)
+
     async def _poll(self, done: Callable[[], bool], what: str, limit: float, every: float = 0.005) -> None:
         # discord.py has no awaitable for "ready" before login, so poll while watching the bot task.
         loop = asyncio.get_running_loop()

@@ -120,6 +120,8 @@ class LoopbackChannel:
     locked: bool = False
     auto_archive_duration: int = 1440
     created_at: datetime = field(default_factory=utcnow)
+    # When a thread was last archived or unarchived (Discord's archive_timestamp); None: never, since creation.
+    archived_at: datetime | None = None
     # A thread's members (user ids); in a private thread only they (and moderators) read it.
     members: set[int] = field(default_factory=set)
     # Permissions the bot lacks in this channel (`create_private_threads`, ...): asked to use one, Discord refuses.

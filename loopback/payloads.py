@@ -174,7 +174,7 @@ def channel_payload(channel: LoopbackChannel, world: World) -> dict[str, Any]:
                     "archived": channel.archived,
                     "locked": channel.locked,
                     "auto_archive_duration": channel.auto_archive_duration,
-                    "archive_timestamp": iso(channel.created_at),
+                    "archive_timestamp": iso(channel.archived_at or channel.created_at),
                     "create_timestamp": iso(channel.created_at),
                     "invitable": True,
                 },

@@ -311,14 +311,38 @@ class CoreRoutes:
         return json_response(channel_payload(self._channel(request), self.world))
 
     async def edit_channel(self, request: web.Request) -> web.Response:
-        """Rename a channel, or archive/lock a thread."""
+        """Rename a channel, or archive, lock, unarchive or unlock a thread, with Discord's checks.
+
+        An archived thread takes no edit but one that unarchives it (50083). Locking or unlocking, and
+        unarchiving a locked thread, need Manage Threads; archiving the bot's own thread does not.
+        """
         channel = self._channel(request)
         data = (await read_body(request)).json
+        if channel.is_thread:
+            self._check_thread_edit(channel, data)
+        elif "archived" in data or "locked" in data:
+            raise DiscordHTTPError(400, "Invalid Form Body: archived and locked are only for threads", 50035)
+        was_archived = channel.archived
         for key in ("name", "topic", "archived", "locked", "auto_archive_duration", "position"):
             if key in data:
                 setattr(channel, key, data[key])
+        if channel.is_thread and channel.archived != was_archived:
+            channel.archived_at = utcnow()
         await self.announce.channel_updated(channel)
         return json_response(channel_payload(channel, self.world))
+
+    def _check_thread_edit(self, thread: LoopbackChannel, data: dict[str, Any]) -> None:
+        if thread.archived and data.get("archived") is not False:
+            raise DiscordHTTPError(400, "Thread is archived", 50083)
+        changes_lock = "locked" in data and bool(data["locked"]) != thread.locked
+        unarchives_locked = thread.archived and thread.locked and data.get("archived") is False
+        if (changes_lock or unarchives_locked) and self._bot_lacks(thread, "manage_threads"):
+            raise DiscordHTTPError(403, "Missing Permissions", MISSING_PERMISSIONS)
+
+    def _bot_lacks(self, channel: LoopbackChannel, permission: str) -> bool:
+        """Say whether the bot lacks a permission in a channel, or in the channel a thread inherits it from."""
+        parent = self.world.channels.get(channel.parent_id) if channel.parent_id is not None else None
+        return permission in channel.bot_denied or (parent is not None and permission in parent.bot_denied)
 
     async def delete_channel(self, request: web.Request) -> web.Response:
         """Delete a channel or thread."""
@@ -395,7 +419,7 @@ class CoreRoutes:
             raise not_found("User", UNKNOWN_USER)
         if thread.archived:
             raise DiscordHTTPError(400, "Thread is archived", 50083)
-        if "manage_threads" in thread.bot_denied and thread.owner_id != self.world.bot_user.id:
+        if self._bot_lacks(thread, "manage_threads") and thread.owner_id != self.world.bot_user.id:
             raise DiscordHTTPError(403, "Missing Permissions", MISSING_PERMISSIONS)
         if request.method == "PUT":
             thread.members.add(user_id)

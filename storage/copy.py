@@ -34,8 +34,9 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "messages": ("battle_id", "kind", "channel_id", "message_id"),
     "battle_clocks": ("battle_id", "deadline", "policy", "reminders", "turn_key", "turn_started", "due_at",
                       "paused_at", "remaining", "expired_at"),
-    "battle_players": ("battle_id", "user_id", "remind", "muted_turn", "turn_key", "reminded", "stall_told"),
-    "battle_posting": ("battle_id", "side_threads", "stall_after", "fallback_told", "threads"),
+    "battle_players": ("battle_id", "user_id", "remind", "muted_turn", "turn_key", "reminded", "stall_told",
+                       "reminded_since"),
+    "battle_posting": ("battle_id", "side_threads", "stall_after", "fallback_told", "threads", "gm_thread"),
 }
 PER_BATTLE = ("events", "timers", "messages", "battle_clocks", "battle_players", "battle_posting")
 SETTINGS = ("guild_settings", "user_settings")

@@ -26,7 +26,8 @@ from cogs.common.confirm import asked_to_end_turns
 from cogs.common.context import service_of
 from cogs.common.embeds import with_note
 from cogs.common.mapfiles import MAP_NAME, draws_something, map_file
-from cogs.common.replies import defer, echo_from_dm, reply
+from cogs.common.replies import defer, echo_from_dm, edit_pressed, reply
+from cogs.common.side_secrets import tell_side
 from cogs.common.words import command_text
 from rules import turns
 from rules.battle import Battle
@@ -146,7 +147,7 @@ async def pick_area(interaction: discord.Interaction, ref: Ref, values: list[str
     files = [] if png is None else [_file(png)]
     if png is not None:
         embed.set_image(url=f"attachment://{MAP_NAME}")
-    await interaction.response.edit_message(embed=embed, attachments=files, view=view)
+    await edit_pressed(interaction, embed=embed, attachments=files, view=view)
 
 
 def _file(png: MapImage) -> discord.File:
@@ -192,18 +193,20 @@ async def take(interaction: discord.Interaction, press: Pressed, order: Order, r
     outcome = result.outcome
     assert outcome is not None
     # Everything slow comes before the answer, so the result follows it at once.
+    actor_name = interaction.user.display_name
+    outcome = await tell_side(interaction.client, service, result.record, result.battle, outcome,
+                              lambda shown: outcome_embed_for(shown, result.battle, actor_name))
     png = None
     if draws_something(outcome.highlight):
         png = await service.render(result.battle, outcome=outcome, battle_id=result.record.id)
-    actor_name = interaction.user.display_name
     embed = outcome_embed_for(outcome, result.battle, actor_name)
     after, note = await next_step(service, press.actor, result, ref.unit, actor_name)
     with_note(embed, note)
     if from_panel and interaction.message is not None:
-        await interaction.response.edit_message(view=spent(discord.ui.View.from_message(interaction.message,
+        await edit_pressed(interaction, view=spent(discord.ui.View.from_message(interaction.message,
                                                                                          timeout=None), ref))
     else:
-        await interaction.response.edit_message(content=f"Done: `{command_text(str(order))}`. The result is posted below.", embed=None,
+        await edit_pressed(interaction, content=f"Done: `{command_text(str(order))}`. The result is posted below.", embed=None,
                                                 attachments=[], view=None)
     await reply(interaction, embed=embed, png=png, view=after)
     await echo_from_dm(interaction, result.record.thread_id or result.record.channel_id, result.record.guild_id,

@@ -11,6 +11,7 @@ from bot.service import SYSTEM_USER_ID, BattleRecord, EventRecord
 from cogs.common.components import battle_and_actor, guarded
 from cogs.common.context import service_of
 from cogs.common.embeds import INFO, safe
+from cogs.common.replies import edit_pressed
 from cogs.common.words import command_text
 from cogs.turn.text import effect_sentence
 from rules.battle import Battle
@@ -156,4 +157,4 @@ class LogPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         record, actor = await battle_and_actor(interaction, self.battle_id)
         gm = await service_of(interaction).is_gm(actor, record)
         embed, view = await log_message(interaction, record, self.page, actor.user_id, gm)
-        await interaction.response.edit_message(embed=embed, view=view)
+        await edit_pressed(interaction, embed=embed, view=view)

@@ -12,6 +12,7 @@ from cogs.common.components import battle_and_actor, guarded
 from cogs.common.context import service_of
 from cogs.common.embeds import INFO
 from cogs.common.pages import page_embed, paginate
+from cogs.common.replies import edit_pressed
 from rules.battle import Battle
 
 FOOTER = "A GM changes one with /battle rules set key value"
@@ -65,4 +66,4 @@ class RulesPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         record, _actor = await battle_and_actor(interaction, self.battle_id)
         battle = await service_of(interaction).load(record)
         embed, view = rules_message(battle, record.id, self.page)
-        await interaction.response.edit_message(embed=embed, view=view)
+        await edit_pressed(interaction, embed=embed, view=view)

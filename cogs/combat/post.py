@@ -14,8 +14,10 @@ from cogs.common.embeds import with_note
 from cogs.common.embeds_combat import combat_embed
 from cogs.common.mapfiles import draws_something
 from cogs.common.replies import defer, reply
+from cogs.common.side_secrets import tell_side
 from cogs.common.systems import system_embed
 from rules.orders import Order
+from rules.outcome import Outcome
 
 
 async def post_order(interaction: discord.Interaction, order: Order) -> Result:
@@ -27,12 +29,17 @@ async def post_order(interaction: discord.Interaction, order: Order) -> Result:
     outcome = result.outcome
     assert outcome is not None  # execute always returns the outcome of the order it applied
     await defer(interaction)
+    name = interaction.user.display_name
+
+    def build(shown: Outcome) -> discord.Embed:
+        return system_embed(shown, result.battle, name) or combat_embed(
+            shown, result.battle, battle_name=result.battle.name, actor_name=name)
+
+    outcome = await tell_side(interaction.client, service, result.record, result.battle, outcome, build)
     png = None
     if draws_something(outcome.highlight):
         png = await service.render(result.battle, outcome=outcome, battle_id=record.id)
-    name = interaction.user.display_name
-    embed = system_embed(outcome, result.battle, name) or combat_embed(
-        outcome, result.battle, battle_name=result.battle.name, actor_name=name)
+    embed = build(outcome)
     after, note = await next_step(service, actor_of(interaction), result, getattr(order, "unit", None), name)
     with_note(embed, note)
     await reply(interaction, embed=embed, png=png, view=after)

@@ -22,7 +22,7 @@ from cogs.common.components import battle_and_actor, guarded
 from cogs.common.context import service_of
 from cogs.common.embeds import safe, with_note
 from cogs.common.mapfiles import draws_something
-from cogs.common.replies import echo_from_dm, reply
+from cogs.common.replies import echo_from_dm, edit_pressed, reply
 from cogs.common.words import command_text, order_text
 from rules import turns
 from rules.battle import Battle
@@ -125,7 +125,7 @@ class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bp
         await guarded(interaction, self._cancel)
 
     async def _cancel(self, interaction: discord.Interaction) -> None:
-        await interaction.response.edit_message(content="Cancelled: nothing was changed.", embed=None, view=None)
+        await edit_pressed(interaction, content="Cancelled: nothing was changed.", embed=None, view=None)
 
 
 async def ask(interaction: discord.Interaction, battle_id: int, what: str, title: str, text: str,
@@ -185,7 +185,7 @@ async def asked_to_end_turns(interaction: discord.Interaction, record: BattleRec
 
 async def close_question(interaction: discord.Interaction, done: str) -> None:
     """Answer a Confirm by closing its question, so it cannot be pressed again."""
-    await interaction.response.edit_message(content=done, embed=None, view=None)
+    await edit_pressed(interaction, content=done, embed=None, view=None)
 
 
 @on_confirm("orders")

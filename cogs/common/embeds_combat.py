@@ -314,8 +314,11 @@ def _summary(outcome: Outcome, battle: Battle | None) -> list[str]:
         if data.get("won"):
             return [f"{actor} wins the opposed test and pushes {target} back.", score]
         return [f"{target} holds its ground: {actor} needs a success with more degrees than {target}.", score]
+    told = safe(data.get("told_privately") or "")
     if kind == "hide" and failed:
         return [f"{actor} fails to find cover and stays in plain sight."]
+    if kind == "hide" and told:
+        return [f"{actor} hides until it attacks; where, only {told} is told, in its side thread."]
     if kind == "extinguish" and failed:
         return [f"\U0001f525 {actor} is still on fire."]
     if kind == "break-free" and failed:
@@ -323,6 +326,8 @@ def _summary(outcome: Outcome, battle: Battle | None) -> list[str]:
     if kind == "detect-traps":
         if failed:
             return [f"{actor}'s search turns up nothing."]
+        if told:
+            return [f"What {actor}'s search found is told to {told} alone, in its side thread."]
         if not data.get("revealed"):
             return [f"{actor} finds no hidden enemy traps on or next to {outcome.highlight.actor or 'its square'}."]
     if kind == "act" and test is not None:

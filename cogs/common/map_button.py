@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from bot.answers import defer
 from cogs.common.components import battle_and_actor, guarded
 from cogs.common.context import service_of
 from cogs.common.embeds import INFO, safe
@@ -38,7 +39,7 @@ class MapButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bp:ma
         record, actor = await battle_and_actor(interaction, self.battle_id)
         service = service_of(interaction)
         battle = await service.load(record)
-        await interaction.response.defer(thinking=True, ephemeral=True)
+        await defer(interaction, ephemeral=True)
         image = await service.render(battle, full=True, viewer_sides=secret_sides(battle, actor.user_id),
                                      battle_id=record.id)
         embed = discord.Embed(title=f"{safe(battle.name)}: map", colour=INFO)

@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.answers import PRIVATE_THINKING, answer_lock
+from bot.answers import PRIVATE_THINKING, answer_lock, defer
 from bot.service import MapImage
 from cogs.common.fit import fit
 from cogs.common.map_button import with_map_button
@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 NO_PINGS = discord.AllowedMentions.none()
 POSTED_NOTE = "Done: the result is posted in the channel."
 
-__all__ = ["MAP_NAME", "NO_PINGS", "defer", "map_file", "reply", "send"]
+__all__ = ["MAP_NAME", "NO_PINGS", "defer", "edit_pressed", "map_file", "reply", "send"]
 
 
 async def reply(
@@ -81,17 +81,16 @@ async def _answer(interaction: discord.Interaction, kwargs: dict[str, object], p
     await interaction.followup.send(ephemeral=ephemeral, **kwargs)  # type: ignore[call-overload]
 
 
-async def defer(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
-    """Tell Discord the answer is coming (before slow work), if not answered yet.
+async def edit_pressed(interaction: discord.Interaction, **changes: Any) -> None:
+    """Edit the message whose button or menu was used: as the answer, or once the watchdog deferred.
 
-    Deferred with ephemeral=True, a refusal stays private and a public reply() still reaches everyone.
+    The watchdog defers a press as an update of its message, so that message is then the original response.
     """
     async with answer_lock(interaction):
-        if interaction.response.is_done():
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(**changes)
             return
-        await interaction.response.defer(thinking=True, ephemeral=ephemeral)
-        if ephemeral:
-            interaction.extras[PRIVATE_THINKING] = True
+    await interaction.edit_original_response(**changes)
 
 
 async def close_thinking(interaction: discord.Interaction, content: str) -> None:

@@ -32,6 +32,7 @@ class Place:
 
     thread_id: int | None
     why_not: str | None = None
+    state: str | None = None  # what became of the thread, e.g. `archived and locked`
 
     @property
     def mention(self) -> str:
@@ -65,7 +66,7 @@ class SideThreads:
         posting = await self.service.db.players.posting(record.id)
         entry = posting.threads.get(side)
         if entry is None:
-            made = await self._create(record, battle, side)
+            made = await self._create(record, f"{battle.name} \u00b7 {side}", f"{side}'s private thread")
             if isinstance(made, str):
                 return Place(None, made)
             entry = {"thread": made, "members": []}
@@ -74,8 +75,8 @@ class SideThreads:
         await self.service.db.players.save_posting(posting)
         return Place(int(posting.threads[side]["thread"]))
 
-    async def _create(self, record: BattleRecord, battle: Battle, side: str) -> int | str:
-        """Make a side's private thread; return its id, or say why it could not be made."""
+    async def _create(self, record: BattleRecord, name: str, what: str) -> int | str:
+        """Make a private thread under the battle's channel; return its id, or say why it could not be made."""
         parent = self.bot.get_channel(record.channel_id)
         if parent is None:
             try:
@@ -84,15 +85,14 @@ class SideThreads:
                 return f"the battle's channel cannot be read ({exc.status})"
         if not isinstance(parent, discord.TextChannel):
             return "the battle's channel cannot hold private threads (it is not a server text channel)"
-        name = f"{battle.name} \u00b7 {side}"[:THREAD_NAME_MAX]
         try:
-            thread = await parent.create_thread(name=name, type=discord.ChannelType.private_thread, invitable=False,
-                                                reason=f"battlepost: {side}'s private thread")
+            thread = await parent.create_thread(name=name[:THREAD_NAME_MAX], type=discord.ChannelType.private_thread,
+                                                invitable=False, reason=f"battlepost: {what}")
         except discord.Forbidden:
             return f"the bot lacks the Create Private Threads permission in <#{record.channel_id}>"
         except discord.HTTPException as exc:
             return f"Discord refused to make a thread ({exc.status}: {exc.text[:100]})"
-        log.info("battle %s: made %s's private thread %s", record.id, side, thread.id)
+        log.info("battle %s: made %s %s", record.id, what, thread.id)
         return thread.id
 
     async def _sync_side(self, record: BattleRecord, battle: Battle, posting: PostingRecord, side: str) -> PostingRecord:
@@ -147,6 +147,39 @@ class SideThreads:
         await self.tell_gm_once(record, where.why_not or "")
         return where
 
+    async def to_gm(self, record: BattleRecord, battle: Battle, content: str, *, role_id: int | None = None,
+                    again: bool = True) -> Place:
+        """Tell the battle's GM privately: in the GM's own thread under the battle's channel (its only members the
+        GM and the bot; the GM, and the GM role if one is set, pinged there), else by direct message to the GM."""
+        posting = await self.service.db.players.posting(record.id)
+        thread_id = posting.gm_thread
+        if thread_id is None:
+            made = await self._create(record, f"{battle.name} \u00b7 GM", "the GM's private thread")
+            if isinstance(made, str):
+                await self._dm(record.created_by, content, None, None)
+                return Place(None, made)
+            thread_id = made
+            await self.service.db.players.save_posting(replace(posting, gm_thread=thread_id))
+        allowed = discord.AllowedMentions(everyone=False, replied_user=False,
+                                          users=[discord.Object(id=record.created_by)],
+                                          roles=[discord.Object(id=role_id)] if role_id else False)
+        try:
+            await self.bot.http.add_user_to_thread(thread_id, record.created_by)
+            target = self.bot.get_partial_messageable(thread_id, guild_id=record.guild_id)
+            await send(target, content=content, mentions=allowed)
+        except discord.NotFound:
+            # Someone deleted the thread: make a new one, once.
+            await self.service.db.players.save_posting(replace(posting, gm_thread=None))
+            if again:
+                return await self.to_gm(record, battle, content, role_id=role_id, again=False)
+            await self._dm(record.created_by, content, None, None)
+            return Place(None, "the GM's thread is gone")
+        except discord.HTTPException as exc:
+            log.warning("battle %s: could not post in the GM's thread (%s); sending a DM", record.id, exc.status)
+            await self._dm(record.created_by, content, None, None)
+            return Place(None, f"Discord refused a post in the GM's thread ({exc.status})")
+        return Place(thread_id)
+
     async def _dm(self, user_id: int, content: str | None, embed: discord.Embed | None, png: MapImage | None) -> None:
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
@@ -166,12 +199,51 @@ class SideThreads:
         await self._dm(record.created_by, text, None, None)
 
     async def turn(self, record: BattleRecord, battle: Battle, on: bool) -> list[tuple[str, Place]]:
-        """Turn side threads on (making every side's) or off; return where each side's posts now go."""
+        """Turn side threads on or off; return each side's thread and what became of it.
+
+        Off archives and locks every side's thread (nobody posts there while the battle does not use it);
+        on unarchives and unlocks them, brings their members up to date and makes those still missing.
+        """
         posting = await self.service.db.players.posting(record.id)
-        await self.service.db.players.save_posting(replace(posting, side_threads=on, fallback_told=False))
+        posting = replace(posting, side_threads=on, fallback_told=False)
         if not on:
-            return []
+            await self.service.db.players.save_posting(posting)
+            return [(side, await self._close(record, side, int(entry["thread"])))
+                    for side, entry in posting.threads.items()]
+        kept = {side: entry for side, entry in posting.threads.items()
+                if await self._reopen(record, side, int(entry["thread"]))}
+        await self.service.db.players.save_posting(replace(posting, threads=kept))
         return [(side.name, await self.place(record, battle, side.name)) for side in battle.sides]
+
+    async def _close(self, record: BattleRecord, side: str, thread_id: int) -> Place:
+        """Archive and lock a side's thread; say how far that went."""
+        reason = f"battlepost: side threads turned off for {record.name}"[:512]
+        try:
+            await self.bot.http.edit_channel(thread_id, archived=True, locked=True, reason=reason)
+            return Place(thread_id, state="archived and locked")
+        except discord.NotFound:
+            return Place(thread_id, state="already gone")
+        except discord.Forbidden:
+            pass  # locking needs Manage Threads; archiving the bot's own thread does not
+        except discord.HTTPException as exc:
+            log.warning("battle %s: could not archive %s's thread (%s)", record.id, side, exc.status)
+            return Place(thread_id, state=f"left open: Discord refused to archive it ({exc.status})")
+        try:
+            await self.bot.http.edit_channel(thread_id, archived=True, reason=reason)
+        except discord.HTTPException as exc:
+            return Place(thread_id, state=f"left open: Discord refused to archive it ({exc.status})")
+        return Place(thread_id, state="archived, not locked (the bot lacks Manage Threads)")
+
+    async def _reopen(self, record: BattleRecord, side: str, thread_id: int) -> bool:
+        """Unarchive and unlock a side's thread; return False when it is gone or stays shut (a new one is made)."""
+        try:
+            await self.bot.http.edit_channel(thread_id, archived=False, locked=False,
+                                             reason=f"battlepost: side threads turned on for {record.name}"[:512])
+        except discord.HTTPException as exc:
+            log.info("battle %s: %s's thread %s cannot be reopened (%s); making a new one", record.id, side,
+                     thread_id, exc.status)
+            return False
+        return True
 
 
 def battle_name(record: BattleRecord) -> str:
@@ -183,6 +255,6 @@ def places_text(places: Sequence[tuple[str, Place]]) -> str:
     """List where each side's private posts go."""
     lines = []
     for side, where in places:
-        note = f" ({where.why_not})" if where.why_not else ""
+        note = f" ({where.why_not or where.state})" if where.why_not or where.state else ""
         lines.append(f"{discord.utils.escape_markdown(side)}: {where.mention}{note}")
     return "\n".join(lines) or "No sides yet: each side's thread is made when something is first posted to it."

@@ -13,6 +13,7 @@ from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import INFO, safe
 from cogs.common.embeds_setup import setup_embed
 from cogs.common.replies import defer, reply
+from cogs.common.side_threads import SideThreads
 from cogs.common.transformers import CellArg, cells_from_text
 from rules.battle import Battle
 from rules.coords import Cell
@@ -147,11 +148,18 @@ class FeatureCog(commands.GroupCog, group_name="feature",
         # A trap's placement or removal, and a side's points, are answered only to the one who gave the order (A28, A29).
         await defer(interaction, ephemeral=outcome.hidden)
         png = None
+        sides = [e.side for e in outcome.effects
+                 if isinstance(e, (FeaturePlaced, FeatureRemoved, FpSet)) and e.side] if outcome.hidden else []
         if show_map:
-            sides = [e.side for e in outcome.effects
-                     if isinstance(e, (FeaturePlaced, FeatureRemoved, FpSet)) and e.side] if outcome.hidden else []
             png = await service.render(result.battle, outcome=outcome, viewer_sides=sides, battle_id=record.id)
         embed = setup_embed(outcome, battle_name=result.battle.name)
+        threads = SideThreads(self.bot)
+        if outcome.kind != "set-fp" and len(set(sides)) == 1 and await threads.enabled(record.id):
+            # A hidden trap is its side's secret: all its players find it in the side's thread.
+            embed.set_footer(text=f"Only {sides[0]} and the GM see this: the other sides do not know it is there.")
+            where = await threads.post(record, result.battle, sides[0], embed=embed, png=png)
+            await reply(interaction, f"Done: posted for {safe(sides[0])} alone, {where.mention}.", ephemeral=True)
+            return
         if outcome.kind == "set-fp":
             embed.set_footer(text="Only you see this: each side's players see their own points with /feature list.")
         elif outcome.hidden:

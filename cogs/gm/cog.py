@@ -172,14 +172,16 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         await reply(interaction, embed=embed, ephemeral=True)
 
     @app_commands.command(name="side-threads", description="Give each side a private thread for its hidden map and rolls")
-    @app_commands.describe(on="True: make a private thread per side (its players and you); False: stop using them")
+    @app_commands.describe(on="True: a private thread per side (its players and you); False: archive and lock them")
     async def side_threads_(self, interaction: discord.Interaction, on: bool) -> None:
         """Turn side threads on or off for this battle."""
         service, _actor, record = await self._gm(interaction, "turn side threads on or off")
         await defer(interaction)
         places = await self.side_threads.turn(record, await service.load(record), on)
         if not on:
-            await reply(interaction, "Side threads are off: hidden maps and rolls answer only whoever asks, as before.")
+            closed = f"\n{places_text(places)}" if places else ""
+            await reply(interaction, "Side threads are off: hidden maps and rolls answer only whoever asks, as before; "
+                        f"each side's thread is archived and locked until `/gm side-threads on:True`.{closed}"[:2000])
             return
         embed = discord.Embed(title="Side threads", colour=INFO, description=places_text(places))
         embed.set_footer(text="Players open theirs with /battle side-thread")

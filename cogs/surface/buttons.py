@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 
+from bot.answers import defer
 from cogs.common.components import battle_and_actor, guarded
 from cogs.common.context import service_of
 from cogs.surface.fought import fought_report
@@ -51,7 +52,7 @@ class ReportPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         # The public report stays as everyone sees it; paging happens in a private copy. Answer Discord at
         # once: a long engagement's log takes a moment to read back.
         private = message is not None and message.flags.ephemeral
-        await interaction.response.defer(ephemeral=True, thinking=not private)
+        await defer(interaction, ephemeral=True, thinking=not private)
         record, _ = await battle_and_actor(interaction, self.battle_id)
         service = service_of(interaction)
         battle = await service.load(record)

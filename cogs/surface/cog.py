@@ -137,7 +137,7 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
         record = await battle_here(interaction)
         service = service_of(interaction)
         _surface(await service.load(record))
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction, ephemeral=True)
         units = tuple(p.strip() for p in dropped.split(",") if p.strip())
         order = SubmitPlan(side=side, intensity=intensity, daring=daring, dropped=units, besieged=besieged)
         result = await service.execute(actor_of(interaction), record, order, render=False)
@@ -154,7 +154,7 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
                            standing="GM, with force: sides without a plan repeat their plan of the last turn")
     async def resolve(self, interaction: discord.Interaction, force: bool = False, standing: bool = False) -> None:
         """Resolve the engagement and post the report."""
-        await interaction.response.defer(thinking=True)
+        await defer(interaction)
         await self._resolve(interaction, Resolve(force=force, standing=standing))
 
     @app_commands.command(name="status", description="Where the engagement stands: game turn, plans in, deadline")

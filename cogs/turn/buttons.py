@@ -19,7 +19,7 @@ from cogs.common.components import battle_and_actor, guarded, require_commander
 from cogs.common.confirm import asked_to_end_turns
 from cogs.common.context import service_of
 from cogs.common.map_button import MapButton
-from cogs.common.replies import reply
+from cogs.common.replies import defer, reply
 from cogs.turn.options import options_embed
 from cogs.turn.players import mute_turn
 from cogs.turn.text import turn_embed
@@ -97,7 +97,7 @@ class OptionsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"b
             from rules.errors import NotAllowedError
 
             raise NotAllowedError(f"{unit.name} is not yours; only its player or the GM can see its options.")
-        await interaction.response.defer(thinking=True, ephemeral=True)
+        await defer(interaction, ephemeral=True)
         embed, png = await options_embed(service, battle, unit, battle_id=record.id)
         await reply(interaction, embed=embed, png=png, ephemeral=True, view=await next_actions(battle, record.id, unit.id))
 

@@ -17,11 +17,13 @@ from discord.ext import commands
 from bot.clock import BATTLE_REMINDERS
 from bot.service import BattleRecord, MapImage, Notice, TableService
 from cogs.common.action_panel import groups_of
+from cogs.common.embeds import safe
 from cogs.common.replies import send
+from cogs.common.side_threads import SideThreads
 from cogs.turn.board import BOARD_KIND, board_embed
 from cogs.turn.buttons import turn_view
 from cogs.turn.delivery import BoardLane, Retries
-from cogs.turn.players import PlayerPings
+from cogs.turn.players import PlayerPings, Stalling
 from cogs.turn.prompts import (
     deadline_embed,
     mentions,
@@ -260,21 +262,18 @@ class Notifier(NoticeListener):
             await self.report_stalling(record, battle, owners, stalling)
 
     async def report_stalling(self, record: BattleRecord, battle: Battle, owners: dict[str, int],
-                              stalling: Sequence[tuple[int, int]]) -> None:
-        """Tell the GM (and the GM role) who has let reminders pass without acting, once per turn."""
+                              stalling: Sequence[Stalling]) -> None:
+        """Tell the GM privately (their thread, the GM role pinged there; else a DM) who lets reminders pass."""
         settings = await self.service.db.guilds.get(record.guild_id)
         role = settings.gm_role_id
         lines = []
-        for uid, count in stalling:
-            mine = [name for name, owner in owners.items() if owner == uid]
-            lines.append(stall_line(uid, mine, count))
+        for stall in stalling:
+            mine = [name for name, owner in owners.items() if owner == stall.user_id]
+            lines.append(stall_line(stall.user_id, mine, stall.reminders, stall.since))
         head = f"{mentions([record.created_by])}{f' <@&{role}>' if role else ''}"
-        content = f"\U0001f422 {head}: " + " ".join(lines) + (
-            " /gm skip passes the turn, /gm deadline gives more time.")
-        allowed = discord.AllowedMentions(everyone=False, replied_user=False,
-                                          users=[discord.Object(id=record.created_by)],
-                                          roles=[discord.Object(id=role)] if role else False)
-        await send(self.channel(record), content=content[:2000], mentions=allowed)
+        content = (f"\U0001f422 {head}: in **{safe(battle.name)}** " + " ".join(lines) +
+                   " /gm skip passes the turn, /gm deadline gives more time.")
+        await SideThreads(self.bot).to_gm(record, battle, content[:2000], role_id=role)
 
     async def post_deadline(self, notice: Notice) -> None:
         """Say what a passed deadline did; when the battle waits for its GM, ping the GM."""

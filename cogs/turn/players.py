@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from bot.clock import describe_remind, turn_label, wants_reminder
 from bot.service import NEXT_TURN, BattleRecord, ClockRecord, PlayerRecord, TableService
@@ -13,6 +13,15 @@ from rules.battle import Battle
 from rules.errors import IllegalOrderError, NotFoundError
 
 MAX_STALL_AFTER = 20
+
+
+@dataclass(frozen=True)
+class Stalling:
+    """A player who let reminders pass without acting: how many, and since the first of them (epoch seconds)."""
+
+    user_id: int
+    reminders: int
+    since: float
 
 
 class PlayerPings:
@@ -45,24 +54,26 @@ class PlayerPings:
                 out.append(uid)
         return out
 
-    async def reminded(self, clock: ClockRecord, user_ids: Sequence[int]) -> list[tuple[int, int]]:
-        """Count a reminder sent to each; return (player, reminders) of those the GM should now hear about."""
+    async def reminded(self, clock: ClockRecord, user_ids: Sequence[int]) -> list[Stalling]:
+        """Count a reminder sent to each; return those the GM should now hear about (once a turn each)."""
         posting = await self.service.db.players.posting(clock.battle_id)
+        now = self.service.clock()
         stalling = []
         for uid in user_ids:
             player = await self._player(clock.battle_id, uid, clock.turn_key)
-            player = replace(player, reminded=player.reminded + 1)
+            since = now if player.reminded_since is None else player.reminded_since
+            player = replace(player, reminded=player.reminded + 1, reminded_since=since)
             if posting.stall_after and player.reminded >= posting.stall_after and not player.stall_told:
                 player = replace(player, stall_told=True)
-                stalling.append((uid, player.reminded))
+                stalling.append(Stalling(uid, player.reminded, since))
             await self.service.db.players.save(player)
         return stalling
 
     async def acted(self, battle_id: int, user_id: int) -> None:
         """Start a player's count of unanswered reminders again: they gave an order."""
         player = await self.service.db.players.get(battle_id, user_id)
-        if player.reminded:
-            await self.service.db.players.save(replace(player, reminded=0))
+        if player.reminded or player.reminded_since is not None:
+            await self.service.db.players.save(replace(player, reminded=0, reminded_since=None))
 
 
 async def mute_turn(service: TableService, battle_id: int, user_id: int, *, undo: bool = False) -> str:

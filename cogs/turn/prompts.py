@@ -92,10 +92,10 @@ def reminder_content(battle: Battle, units: Sequence[str], user_ids: Sequence[in
             f"Then: {POLICY_NAMES[clock.policy]}.")
 
 
-def stall_line(user_id: int, units: Sequence[str], count: int) -> str:
-    """Say that a player let reminders pass without acting."""
-    return (f"<@{user_id}> has not acted after {count} reminder{'s' if count != 1 else ''} this turn "
-            f"({join(units)} still due).")
+def stall_line(user_id: int, units: Sequence[str], count: int, since: float) -> str:
+    """Say that a player let reminders pass without acting, and since when (a timestamp each reader sees locally)."""
+    return (f"<@{user_id}> has not acted after {count} reminder{'s' if count != 1 else ''} this turn, the first "
+            f"<t:{int(since)}:f> (<t:{int(since)}:R>); {join(units)} still due.")
 
 
 def deadline_embed(battle: Battle, units: Sequence[str], clock: ClockRecord, outcomes: Sequence[Outcome],

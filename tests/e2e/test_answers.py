@@ -8,6 +8,9 @@ import threading
 import pytest
 
 from loopback import ErrorLogCapture
+from rules.coords import Cell
+from tests.e2e.action_helpers import menu, press, private, public
+from tests.e2e.combat_helpers import add, battle_with, start, stored_battle
 from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.turn_helpers import message_text, posted, stored
 
@@ -84,3 +87,52 @@ async def test_a_failure_after_the_order_is_saved_never_says_nothing_changed(
     assert "Nothing was changed" not in text
     assert logged_errors.take(), "the failure is logged for the operator"
     assert last_message(reply).content
+
+
+def scale_down(table: Table) -> None:
+    """Scale Discord's 3 s and the bot's 2 s down to fractions of a second, so the tests wait little."""
+    assert table.discord.bot is not None
+    table.discord.world.ack_window = 0.4
+    table.discord.bot.answer_within = 0.1  # type: ignore[attr-defined]
+
+
+async def test_a_slow_button_press_is_deferred_in_time_and_answered_privately(table: Table) -> None:
+    """A press whose handler waits on the database past Discord's window is deferred, then answered."""
+    await table.setup_battle()
+    await table.slash("battle start")
+    [ping] = [m for m in posted(table) if m.content.startswith("\U0001f514")]
+    scale_down(table)
+    holder = hold_database(table, 1.0)
+    pressed = await table.discord.click(ping, f"bp:mute:{(await stored(table)).id}", user=table.bob)
+    holder.join()
+    await table.discord.until(lambda: pressed.followups, "the answer to the deferred press")
+    await table.settle()
+    assert not pressed.interaction.rejections, pressed.interaction.rejections
+    assert pressed.response_type == 6, "deferred as an update of the pressed message, which shows no note"
+    [answer] = pressed.followups
+    assert answer.ephemeral and "Muted for this turn" in answer.content
+    assert table.discord.message(ping.id).content == ping.content, "the ping itself is left as it was"
+    record = await stored(table)
+    assert (await table.db.players.get(record.id, table.bob.id)).muted_turn is not None
+
+
+async def test_a_slow_choice_that_edits_its_message_still_edits_it(table: Table) -> None:
+    """A square chosen while the database is held: the chooser is closed and the move posted for everyone."""
+    await battle_with(table, mode="side")
+    await add(table, "Eva-01", "NERV", "C3", owner=table.alice)
+    await add(table, "Sachiel", "Angels", "H3")
+    await start(table)
+    [ping] = [m for m in posted(table) if m.content.startswith("\U0001f514")]
+    chooser = private(await press(table, ping, "Move: half", table.alice))
+    scale_down(table)
+    holder = hold_database(table, 1.0)
+    chosen = await table.discord.select(chooser, menu(chooser)["custom_id"], ["D3"], user=table.alice)
+    holder.join()
+    await table.discord.until(lambda: chosen.followups, "the result of the deferred choice")
+    await table.settle()
+    assert not chosen.interaction.rejections, chosen.interaction.rejections
+    assert chosen.deferred and chosen.message is not None and chosen.message.id == chooser.id
+    assert "Done: `move unit:Eva-01 to:D3 mode:half`" in chosen.message.content and not chosen.message.components
+    result = public(chosen)
+    assert "Eva-01" in message_text(result)
+    assert (await stored_battle(table)).unit("Eva-01").cell == Cell.parse("D3")

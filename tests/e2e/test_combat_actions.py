@@ -17,6 +17,7 @@ from tests.e2e.combat_helpers import (
     stored_battle,
 )
 from tests.e2e.conftest import Table, last_message
+from tests.e2e.turn_helpers import message_text, posted
 
 
 @pytest.fixture
@@ -160,3 +161,19 @@ async def test_act_offers_the_units_skills(table: Table) -> None:
     typed = await table.discord.autocomplete("act", "stat", "do", user=table.alice, channel=table.channel,
                                              unit="Eva-01")
     assert typed[0]["value"] == "dodge"
+
+
+async def test_with_side_threads_where_a_unit_hides_goes_to_its_side(armed: Table) -> None:
+    await armed.gm_slash("gm side-threads", on=True)
+    [nerv] = [t for t in armed.discord.threads(armed.channel) if t.name.endswith("\u00b7 NERV")]
+    dice(armed, 5)
+    text = public(await armed.slash("hide", user=armed.alice, unit="Eva-01"))
+    assert "Target **20** · d100 **5**" in text
+    assert "Eva-01 hides until it attacks; where, only NERV is told, in its side thread." in text
+    assert "hidden on C3" not in text
+    told = "\n".join(message_text(m) for m in posted(armed, nerv))
+    assert "\U0001f512 NERV only" in told and "Eva-01 is hidden on C3 until it attacks" in told
+    assert armed.discord.can_read(armed.bob, nerv), "NERV's other player is told too"
+    assert not armed.discord.can_read(armed.carol, nerv)
+    [angels] = [t for t in armed.discord.threads(armed.channel) if t.name.endswith("\u00b7 Angels")]
+    assert "hidden on C3" not in "\n".join(message_text(m) for m in posted(armed, angels))

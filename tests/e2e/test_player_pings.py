@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from loopback.models import StoredMessage
+from loopback.models import LoopbackChannel, StoredMessage
 from tests.e2e.conftest import START_TIME, Table, last_message, text_of
 from tests.e2e.turn_helpers import HOUR, end_turn, message_text, new_since, pinged, posted, prompts, stored
 
@@ -108,26 +108,59 @@ async def test_bad_reminder_choices_are_refused_and_change_nothing(table: Table)
     assert (await table.db.players.get(record.id, table.alice.id)).remind == "battle"
 
 
+def gm_thread(table: Table) -> LoopbackChannel:
+    """Return the GM's private thread under the battle's channel."""
+    [found] = [t for t in table.discord.threads(table.channel) if t.name.endswith("\u00b7 GM")]
+    assert found.is_private_thread
+    return found
+
+
 @pytest.mark.parametrize("after", [2, 3])
 async def test_the_gm_hears_once_a_turn_who_lets_reminders_pass(table: Table, after: int) -> None:
     await table.setup_battle()
+    role = table.discord.add_role(table.discord.guild, "Referees")
+    await table.slash("settings gm-role", role=role)
     set_to = await table.gm_slash("gm stall-after", reminders=after)
     assert f"After {after} reminders" in text_of(set_to)
     await table.slash("turn reminders", user=table.alice, how="every", hours=2)
     await table.slash("battle start")
     await end_turn(table, user=table.bob)  # bob acts; alice does not
 
-    reports: list[tuple[int, StoredMessage]] = []
-    for n in range(1, 7):
+    heard = []
+    for _ in range(6):
         before = posted(table)
         await table.tick(hours=2)
         new = new_since(table, before)
         assert [m.pings.users for m in reminders(new)] == [{table.alice.id}]
-        reports += [(n, m) for m in stall_reports(new)]
-    [(n, report)] = reports
-    assert n == after, "the GM hears after exactly that many unanswered reminders, and once"
-    assert report.pings.users == {table.gm.id}
-    assert f"<@{table.alice.id}> has not acted after {after} reminders this turn (Eva-01 still due)" in report.content
+        assert stall_reports(new) == [], "no stall report in the battle's channel"
+        threads = table.discord.threads(table.channel)
+        heard.append(len(stall_reports(posted(table, gm_thread(table)))) if threads else 0)
+    assert heard == [0] * (after - 1) + [1] * (7 - after), "the GM hears after exactly that many, and once"
+    [report] = stall_reports(posted(table, gm_thread(table)))
+    assert report.pings.users == {table.gm.id} and report.pings.roles == {role.id}
+    first = int(START_TIME + 2 * HOUR)  # the first reminder alice let pass
+    assert (f"<@{table.alice.id}> has not acted after {after} reminders this turn, the first <t:{first}:f> "
+            f"(<t:{first}:R>); Eva-01 still due") in report.content
+
+    thread = gm_thread(table)
+    assert thread.members == {table.discord.world.bot_user.id, table.gm.id}
+    assert table.discord.can_read(table.gm, thread)
+    assert not table.discord.can_read(table.alice, thread) and not table.discord.can_read(table.bob, thread)
+
+
+async def test_where_no_thread_can_be_made_the_gm_hears_by_dm(table: Table) -> None:
+    await table.setup_battle()
+    table.discord.deny_bot(table.channel, "create_private_threads")
+    await table.gm_slash("gm stall-after", reminders=1)
+    await table.slash("battle start")
+    await end_turn(table, user=table.bob)
+    before = posted(table)
+    await table.tick(hours=12)
+    assert stall_reports(new_since(table, before)) == []
+    [dm] = stall_reports(table.discord.dm_messages(table.gm))
+    assert f"<@{table.alice.id}> has not acted after 1 reminder this turn" in dm.content
+    assert stall_reports(table.discord.dm_messages(table.alice)) == []
+    assert table.discord.threads(table.channel) == []
 
 
 async def test_acting_starts_the_count_again(table: Table) -> None:
@@ -138,9 +171,9 @@ async def test_acting_starts_the_count_again(table: Table) -> None:
     await end_turn(table, user=table.bob)
     await table.tick(hours=2)
     await table.slash("move", user=table.alice, unit="Eva-01", to="C2", mode="half")
-    before = posted(table)
     await table.tick(hours=2)
-    assert stall_reports(new_since(table, before)) == [], "alice acted after the first reminder"
-    before = posted(table)
+    assert table.discord.threads(table.channel) == [], "alice acted after the first reminder: no report yet"
     await table.tick(hours=2)
-    assert len(stall_reports(new_since(table, before))) == 1
+    [report] = stall_reports(posted(table, gm_thread(table)))
+    second = int(START_TIME + 4 * HOUR)  # the count began again with the first reminder after her move
+    assert f"after 2 reminders this turn, the first <t:{second}:f>" in report.content

@@ -102,3 +102,37 @@ async def test_players_open_their_sides_thread(table: Table) -> None:
     assert last_message(shown).files and posted(table, nerv) == before, "off: the view answers only alice again"
     record = await stored(table)
     assert not (await table.db.players.posting(record.id)).side_threads
+
+
+async def test_turning_threads_off_archives_and_locks_them_and_on_reopens_them(table: Table) -> None:
+    await table.setup_battle()
+    await table.gm_slash("gm side-threads", on=True)
+    nerv, angels = side_thread(table, "NERV"), side_thread(table, "Angels")
+    off = await table.gm_slash("gm side-threads", on=False)
+    assert "archived and locked until `/gm side-threads on:True`" in text_of(off)
+    assert f"NERV: <#{nerv.id}> (archived and locked)" in text_of(off)
+    assert all(t.archived and t.locked for t in (nerv, angels))
+
+    # While they are off, Eva-02 changes hands; turning them on again opens the same threads, members caught up.
+    await table.gm_slash("gm assign", unit="Eva-02", player=table.carol)
+    assert table.alice.id in nerv.members and table.bob.id in nerv.members, "a shut thread is left alone"
+    on = await table.gm_slash("gm side-threads", on=True)
+    assert f"NERV: <#{nerv.id}>" in text_of(on) and table.discord.threads(table.channel) == [nerv, angels]
+    assert not nerv.archived and not nerv.locked and not angels.archived
+    bot_id = table.discord.world.bot_user.id
+    assert nerv.members == {bot_id, table.alice.id, table.carol.id, table.gm.id}
+    assert table.discord.can_read(table.carol, nerv) and not table.discord.can_read(table.bob, nerv)
+    await table.slash("map show", user=table.alice, side="NERV")
+    assert "NERV's view" in message_text(posted(table, nerv)[-1])
+
+
+async def test_without_manage_threads_the_threads_are_archived_but_not_locked(table: Table) -> None:
+    await table.setup_battle()
+    await table.gm_slash("gm side-threads", on=True)
+    nerv = side_thread(table, "NERV")
+    table.discord.deny_bot(table.channel, "manage_threads")
+    off = await table.gm_slash("gm side-threads", on=False)
+    assert f"NERV: <#{nerv.id}> (archived, not locked (the bot lacks Manage Threads))" in text_of(off)
+    assert nerv.archived and not nerv.locked
+    await table.gm_slash("gm side-threads", on=True)
+    assert not nerv.archived and side_thread(table, "NERV") is nerv

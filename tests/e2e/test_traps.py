@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from loopback.models import LoopbackChannel
 from rules.coords import Cell
 from rules.systems.strategic.actions.features import PlaceFeature
 from tests.e2e.combat_helpers import add, battle_with, dice, give, public, refused, start, stored_battle
-from tests.e2e.conftest import Table, last_message
+from tests.e2e.conftest import Table, last_message, text_of
+from tests.e2e.turn_helpers import message_text
+from tests.e2e.turn_helpers import posted as messages
 
 
 @pytest.fixture
@@ -79,3 +82,48 @@ async def test_e_scale_has_no_traps(table: Table) -> None:
     await add(table, "Scout", "Blue", "B2", owner=table.bob)
     await start(table)
     await refused(table, "trap detect", "no artificial features", user=table.bob, unit="Scout")
+
+
+def side_thread(table: Table, side: str) -> LoopbackChannel:
+    """Return the private thread of a side under the battle's channel."""
+    [found] = [t for t in table.discord.threads(table.channel) if t.name.endswith(f"\u00b7 {side}")]
+    return found
+
+
+async def test_with_side_threads_a_find_goes_to_the_searching_sides_thread(trapped: Table) -> None:
+    await trapped.gm_slash("gm side-threads", on=True)
+    blue = side_thread(trapped, "Blue")
+    dice(trapped, 30)
+    text = public(await trapped.slash("trap detect", user=trapped.bob, unit="Scout"))
+    assert "Target **40** · d100 **30**" in text, "the search and its test are public"
+    assert "What Scout's search found is told to Blue alone, in its side thread." in text
+    assert "Bakelite" not in text and "C3" not in text
+    [found] = [m for m in messages(trapped, blue) if "discovers" in message_text(m)]
+    assert "\U0001f512 Blue only" in message_text(found) and "Blue discovers a Bakelite Trap on C3" in message_text(found)
+    assert found.files, "the side's map, its trap marked, comes with it"
+    assert not trapped.discord.can_read(trapped.alice, blue) and trapped.discord.can_read(trapped.bob, blue)
+    assert (await stored_battle(trapped)).square_state(Cell.parse("C3"))["revealed"] == ["Blue"]
+
+
+async def test_with_side_threads_a_failed_search_stays_public(trapped: Table) -> None:
+    await trapped.gm_slash("gm side-threads", on=True)
+    dice(trapped, 41)
+    text = public(await trapped.slash("trap detect", user=trapped.bob, unit="Scout"))
+    assert "Scout's search turns up nothing." in text
+    assert [m for m in messages(trapped, side_thread(trapped, "Blue")) if "search" in message_text(m).lower()] == []
+
+
+async def test_with_side_threads_a_hidden_trap_is_told_to_its_whole_side(table: Table) -> None:
+    await battle_with(table, ruleset="strategic-p", width=10, height=10)
+    await table.slash("map paint", terrain="forest", cells="B2")
+    await add(table, "General", "Red", "H8", owner=table.alice)
+    await add(table, "Major", "Red", "H6", owner=table.carol)
+    await add(table, "Pilot", "Blue", "C3", owner=table.bob)
+    await table.slash("feature points", side="Red", value=40)
+    await table.gm_slash("gm side-threads", on=True)
+    red = side_thread(table, "Red")
+    placed = await table.slash("feature place", user=table.alice, type="fire_trap", at="B2", side="Red")
+    assert last_message(placed).ephemeral and f"posted for Red alone, <#{red.id}>" in text_of(placed)
+    [post] = [m for m in messages(table, red) if "Fire Trap" in message_text(m)]
+    assert "B2" in message_text(post) and "Only Red and the GM see this" in message_text(post)
+    assert table.discord.can_read(table.carol, red) and not table.discord.can_read(table.bob, red)

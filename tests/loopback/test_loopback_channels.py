@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import discord
+import pytest
 
 from loopback import LoopbackDiscord
 
@@ -73,3 +74,35 @@ async def test_commands_work_in_direct_messages(running: LoopbackDiscord) -> Non
     assert "member" not in reply.interaction.payload
     assert reply.interaction.payload["user"]["id"] == str(alice.id)
     assert running.dm_messages(alice) == [reply.message]
+
+
+async def test_archiving_and_locking_a_thread_as_discord_does(running: LoopbackDiscord) -> None:
+    """PATCH /channels/{thread.id}: an archived thread takes only an unarchive; locking needs Manage Threads."""
+    assert running.bot is not None
+    parent = running.bot.get_channel(running.general.id)
+    assert isinstance(parent, discord.TextChannel)
+    made = await parent.create_thread(name="Ops", type=discord.ChannelType.private_thread)
+    thread = running.threads(running.general)[-1]
+    http = running.bot.http
+    await http.edit_channel(made.id, archived=True, locked=True)
+    assert thread.archived and thread.locked
+    with pytest.raises(discord.HTTPException) as archived:
+        await http.edit_channel(made.id, name="Renamed")
+    assert archived.value.status == 400 and archived.value.code == 50083 and thread.name == "Ops"
+    with pytest.raises(discord.Forbidden):
+        await made.send("into a locked thread")
+    running.deny_bot(running.general, "manage_threads")
+    with pytest.raises(discord.Forbidden):
+        await http.edit_channel(made.id, archived=False)  # a locked thread reopens only with Manage Threads
+    assert thread.archived
+    running.general.bot_denied.clear()
+    payload = await http.edit_channel(made.id, archived=False, locked=False)
+    assert not thread.archived and not thread.locked
+    assert payload["thread_metadata"]["archived"] is False
+    running.deny_bot(running.general, "manage_threads")
+    await http.edit_channel(made.id, archived=True)  # archiving the bot's own thread needs no Manage Threads
+    with pytest.raises(discord.Forbidden):
+        await http.edit_channel(made.id, archived=False, locked=True)
+    with pytest.raises(discord.HTTPException) as wrong:
+        await http.edit_channel(running.general.id, archived=True)
+    assert wrong.value.status == 400

@@ -1,0 +1,79 @@
+"""What an order tells one side alone: with side threads on, it goes to that side's thread, not the channel.
+
+A search that finds (or fails to find) an enemy trap tells the searching side where the traps are; a unit
+that hides tells its own side where it lies. With side threads on, the whole result goes to that side's
+thread (or its players' DMs where threads cannot be made) and the channel reads what everyone may know:
+that the search or the hiding happened, its test, and that the rest went to the side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any, cast
+
+import discord
+from discord.ext import commands
+
+from bot.service import BattleRecord, TableService
+from cogs.common.mapfiles import draws_something
+from cogs.common.side_threads import SideThreads
+from rules.battle import Battle
+from rules.effects import Effect
+from rules.outcome import Outcome
+from rules.rolltests import D100Test
+from rules.systems.strategic.effects import Hidden, TrapRevealed
+
+TOLD = "told_privately"  # the outcome's data key naming the side the secret part went to
+
+
+def _side_of(effect: Effect, battle: Battle[Any]) -> str | None:
+    """Return the side an effect tells something only it may know, or None if everyone may read it."""
+    if isinstance(effect, TrapRevealed):
+        return effect.side
+    if isinstance(effect, Hidden):
+        unit = battle.find_unit(effect.unit)
+        return str(unit.side) if unit is not None else None
+    return None
+
+
+def secret_side(outcome: Outcome, battle: Battle[Any]) -> str | None:
+    """Return the side an outcome tells a secret, if any.
+
+    A search that succeeds is the searching side's secret even when it finds nothing: were only finds kept
+    private, the channel would learn that there was something to find.
+    """
+    for effect in outcome.effects:
+        side = _side_of(effect, battle)
+        if side is not None:
+            return side
+    if outcome.kind == "detect-traps" and outcome.actor:
+        tests = outcome.tests_of(D100Test)
+        unit = battle.find_unit(outcome.actor)
+        if tests and tests[0].success and unit is not None:
+            return str(unit.side)
+    return None
+
+
+def public_part(outcome: Outcome, battle: Battle[Any], side: str) -> Outcome:
+    """Return the outcome as everyone may read it: without the side's secrets, saying they went to the side."""
+    effects = [e for e in outcome.effects if _side_of(e, battle) is None]
+    return replace(outcome, effects=effects, data={**outcome.data, TOLD: side})
+
+
+async def tell_side(bot: discord.Client, service: TableService, record: BattleRecord, battle: Battle[Any],
+                    outcome: Outcome, build: Callable[[Outcome], discord.Embed]) -> Outcome:
+    """Post an outcome's secrets to their side's thread when side threads are on; return what the channel shows."""
+    side = secret_side(outcome, battle)
+    if side is None:
+        return outcome
+    threads = SideThreads(cast(commands.Bot, bot))
+    if not await threads.enabled(record.id):
+        return outcome
+    png = None
+    if draws_something(outcome.highlight):
+        png = await service.render(battle, outcome=outcome, viewer_sides=[side], battle_id=record.id)
+    embed = build(outcome)
+    embed.title = f"\U0001f512 {side} only: {embed.title or ''}"[:256]
+    await threads.post(record, battle, side, embed=embed, png=png)
+    return public_part(outcome, battle, side)
