@@ -38,14 +38,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import realistic
-from bot.loopback import LoopbackDiscord
-from bot.loopback.models import LoopbackChannel, LoopbackUser
 from floors import FloorBot, encode_floor, sqlite_floor
 from PIL import Image
 from probes import LoopWatch, Series, Timer, pct
 
 from bot.client import BattleBot
 from bot.service import Actor, TableService
+from loopback import LoopbackDiscord
+from loopback.models import LoopbackChannel, LoopbackUser
 from render import render_map
 from rules import orders as o
 from rules.battle import Battle

@@ -17,6 +17,7 @@ log = logging.getLogger(__name__)
 ANSWER_WITHIN = 2.0  # seconds; Discord's limit is 3, and the deferral itself takes a round trip
 PRIVATE_THINKING = "battlepost_private_thinking"
 _LOCK = "battlepost_answer_lock"
+WATCHED = "battlepost_watched"  # set on an interaction whose watchdog will defer it if it is still unanswered
 
 
 def answer_lock(interaction: discord.Interaction) -> asyncio.Lock:

@@ -11,7 +11,7 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
-from bot.answers import ANSWER_WITHIN, answer_lock, defer_if_unanswered
+from bot.answers import ANSWER_WITHIN, WATCHED, answer_lock, defer_if_unanswered
 from bot.mapview import squares_overlay
 from bot.service import COMMITTED, MapImage
 from rules.errors import GameError
@@ -51,6 +51,7 @@ class BattleTree(app_commands.CommandTree):
             COMMITTED.set([])
             delay = float(getattr(self.client, "answer_within", ANSWER_WITHIN))
             asyncio.get_running_loop().call_later(delay, self._watch, interaction)
+            interaction.extras[WATCHED] = True
         return True
 
     def _watch(self, interaction: discord.Interaction) -> None:

@@ -10,7 +10,7 @@ import logging
 
 import discord
 
-from bot.answers import PRIVATE_THINKING, answer_lock
+from bot.answers import PRIVATE_THINKING, WATCHED, answer_lock
 from bot.service import MapImage
 from cogs.common.map_button import with_map_button
 from cogs.common.mapfiles import MAP_NAME, map_file
@@ -77,11 +77,16 @@ async def _answer(interaction: discord.Interaction, kwargs: dict[str, object], p
     await interaction.followup.send(ephemeral=ephemeral, **kwargs)  # type: ignore[call-overload]
 
 
-async def defer(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
+async def defer(interaction: discord.Interaction, *, ephemeral: bool = False, when_slow: bool = False) -> None:
     """Tell Discord the answer is coming (before slow work), if not answered yet.
 
     Deferred with ephemeral=True, a refusal stays private and a public reply() still reaches everyone.
+    With when_slow, a slash command whose answer watchdog runs is not deferred now: its reply() then
+    answers in one round trip, and should the work outlast the watchdog's wait, the watchdog defers it.
+    Only for callers that answer through reply() alone.
     """
+    if when_slow and interaction.extras.get(WATCHED):
+        return
     async with answer_lock(interaction):
         if interaction.response.is_done():
             return

@@ -52,7 +52,7 @@ class PlayCog(commands.Cog):
             await reply(interaction, embed=embed, png=png, ephemeral=True)
             return
         result = await service.execute(actor, record, o.Move(unit=unit, to=to, mode=chosen), render=False)
-        await defer(interaction)
+        await defer(interaction, when_slow=True)
         assert result.outcome is not None
         moved = await service.render(result.battle, outcome=result.outcome, battle_id=record.id)
         name = interaction.user.display_name
