@@ -37,7 +37,8 @@ class PlayCog(commands.Cog):
         require_map(record.ruleset, "move a unit to a square")
         service = service_of(interaction)
         actor = actor_of(interaction)
-        battle = await service.load(record)
+        # Read only (the mode, the unit's reach): the shared copy, not a fresh decode per order.
+        battle = service.read_only(record)
         chosen = move_mode(battle, mode)
         if to is None:
             target = battle.unit(unit)
