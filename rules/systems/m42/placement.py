@@ -51,8 +51,12 @@ class Surroundings:
     lines: tuple[tuple[Cell, Cell, int, int, int, int], ...]
 
 
-def surroundings(battle: Battle, unit: Unit) -> Surroundings:
-    """Return what the other units put around a unit: their models, and the enemy lines of troops."""
+def surroundings(battle: Battle, unit: Unit, within: Box | None = None) -> Surroundings:
+    """Return what the other units put around a unit: their models, and the enemy lines of troops.
+
+    With `within`, only the lines that reach into that box are kept: enough when every line judged
+    (leader to spot) lies inside it.
+    """
     span, s = int(battle.const("enemy_line_gap")), int(battle.const("inches_per_square"))
     others: list[tuple[Unit, frozenset[Spot], tuple[Cell, ...] | None, Box]] = []
     lines: list[tuple[Cell, Cell, int, int, int, int]] = []
@@ -68,8 +72,12 @@ def surroundings(battle: Battle, unit: Unit) -> Surroundings:
         others.append((other, frozenset(spots), cells, box))
         for i, a in enumerate(cells):
             for b in cells[i + 1:]:
-                if gap(a, b, s) <= span:
-                    lines.append((a, b, min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y)))
+                if gap(a, b, s) > span:
+                    continue
+                box = (min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y))
+                if within is None or (box[0] <= within[2] and within[0] <= box[2] and box[1] <= within[3]
+                                      and within[1] <= box[3]):
+                    lines.append((a, b, *box))
     return Surroundings(tuple(others), tuple(lines))
 
 
@@ -203,7 +211,8 @@ def legal_spots(battle: Battle, unit: Unit, leader: Spot, taken: set[Spot] | Non
     widest = max(cr, battle.const("road_cr_per_ld") * unit.ld) if road else cr
     span = int(widest // s) + 1
     out: list[Spot] = []
-    around = surroundings(battle, unit)
+    # Every spot tried, and so every line to the leader, lies in this box around the leader.
+    around = surroundings(battle, unit, (leader.x - span, leader.y - span, leader.x + span, leader.y + span))
     for y in range(max(0, leader.y - span), min(battle.height, leader.y + span + 1)):
         for x in range(max(0, leader.x - span), min(battle.width, leader.x + span + 1)):
             cell = Cell(x, y)
