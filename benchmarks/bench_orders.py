@@ -11,7 +11,8 @@ and played to 200 logged events before anything is timed (see realistic.py). The
   event-loop callback while each order ran;
 * throughput with 1, 4 and 16 battles at once, through the service and through the loopback;
 * growth with 10, 60 and 300 units, with 10, 1,000 and 10,000 logged events, and with many battles stored;
-* a full 100x100 map, and resident memory with 1,000 battles in use.
+* a full 100x100 map, placing M42's largest unit among enemies, and resident memory with 1,000 battles
+  in use.
 
 It prints the table and the ratios against the targets. `--quick` (the default sizes) takes a minute or
 two on two cores; `--full` uses the reference sizes (10,000 stored battles, more orders).
