@@ -11,7 +11,8 @@ and played to 200 logged events before anything is timed (see realistic.py). The
   event-loop callback while each order ran;
 * throughput with 1, 4 and 16 battles at once, through the service and through the loopback;
 * growth with 10, 60 and 300 units, with 10, 1,000 and 10,000 logged events, and with many battles stored;
-* a full 100x100 map, and resident memory with 1,000 battles in use.
+* a full 100x100 map, placing M42's largest unit among enemies, and resident memory with 1,000 battles
+  in use.
 
 It prints the table and the ratios against the targets. `--quick` (the default sizes) takes a minute or
 two on two cores; `--full` uses the reference sizes (10,000 stored battles, more orders).
@@ -49,6 +50,8 @@ from loopback.models import LoopbackChannel, LoopbackUser
 from render import render_map
 from rules import orders as o
 from rules.battle import Battle
+from rules.coords import Cell
+from rules.dice import Dice
 from rules.systems.strategic.actions.combat import Attack
 from storage import BattleRecord, Database
 
@@ -281,6 +284,27 @@ async def memory(bench: Bench, template: Place, count: int) -> tuple[float, floa
     return before, after
 
 
+def m42_placement(count: int = 3) -> float:
+    """Return the CPU (ms, median) of adding M42's largest unit (Ld 12, 30 models) beside 12 enemy units of 10 models.
+
+    The add-unit order places every model around the leader; it runs on the event loop like any order.
+    """
+    from rules.systems.m42.units import MAX_LD, MAX_MODELS
+
+    times = []
+    for _ in range(count):
+        battle = Battle.new("m42", 60, 60, "Placement")
+        dice = Dice.seeded(1)
+        for i in range(12):
+            at = Cell(7 + (i * 3) % 18, 11 + (i // 6) * 14)
+            battle.apply(o.AddUnit(name=f"E{i}", side="Blue", at=at, stats={"ld": 5, "models": 10}), dice)
+        start = time.process_time()
+        battle.apply(o.AddUnit(name="Big", side="Red", at=Cell(30, 20), stats={"ld": MAX_LD, "models": MAX_MODELS}),
+                     dice)
+        times.append(time.process_time() - start)
+    return pct(times, 50)
+
+
 def ratio_line(label: str, value: float, floor: float, target: float) -> str:
     """Format a ratio against its target."""
     r = value / floor if floor else float("inf")
@@ -418,6 +442,7 @@ async def report(bench: Bench, setup: Setup, template: Place, floor_series: Seri
           f" stored ({before_fill:.1f} ms CPU before)")
 
     full_times, biggest = await full_map(bench, setup.full_maps)
+    placement = m42_placement()
     before, after = await memory(bench, template, setup.rss_battles)
 
     print("\ntargets")
@@ -444,6 +469,7 @@ async def report(bench: Bench, setup: Setup, template: Place, floor_series: Seri
     print(f"  {'order CPU 1 -> ' + str(total) + ' stored battles':<44} {after_fill / before_fill:8.2f}x     (flat is 1x)")
     print(target_line("full 100x100 map p95", pct(full_times, 95), TARGETS["full_map"], unit=" ms")
           + f", {biggest / 1024:.0f} KiB")
+    print(target_line("M42 largest unit placed (CPU, on the loop)", placement, TARGETS["stall"], unit=" ms"))
     print(target_line(f"RSS with {setup.rss_battles} battles in use", after, TARGETS["rss"], unit=" MiB")
           + f" ({before:.0f} MiB before they were used)")
     print(f"\nload generator (picking orders, not timed): {bench.chooser * 1000:.0f} ms in all")

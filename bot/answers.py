@@ -19,6 +19,7 @@ log = logging.getLogger(__name__)
 ANSWER_WITHIN = 2.0  # seconds; Discord's limit is 3, and the deferral itself takes a round trip
 PRIVATE_THINKING = "battlepost_private_thinking"
 _LOCK = "battlepost_answer_lock"
+WATCHED = "battlepost_watched"  # set on an interaction whose watchdog will defer it if it is still unanswered
 
 
 def answer_lock(interaction: discord.Interaction) -> asyncio.Lock:
@@ -46,6 +47,7 @@ def _what(interaction: discord.Interaction) -> str:
 def watch(interaction: discord.Interaction, delay: float) -> None:
     """Defer the interaction if it is still unanswered `delay` seconds from now."""
     asyncio.get_running_loop().call_later(delay, _due, interaction)
+    interaction.extras[WATCHED] = True
 
 
 def _due(interaction: discord.Interaction) -> None:
@@ -78,12 +80,18 @@ async def defer_if_unanswered(interaction: discord.Interaction) -> None:
         log.info("deferred a slow %s for user %s", _what(interaction), interaction.user.id)
 
 
-async def defer(interaction: discord.Interaction, *, ephemeral: bool = False, thinking: bool = True) -> None:
+async def defer(interaction: discord.Interaction, *, ephemeral: bool = False, thinking: bool = True,
+                when_slow: bool = False) -> None:
     """Tell Discord the answer is coming (before slow work), if not answered yet (the watchdog may have).
 
     Deferred with ephemeral=True, a refusal stays private and a public reply() still reaches everyone.
     A button deferred with thinking=False shows no note: it updates its own message later, if at all.
+    With when_slow, an interaction whose watchdog runs is not deferred now: its reply() then answers in one
+    round trip, and should the work outlast the watchdog's wait, the watchdog defers it. Only for callers
+    that answer through reply() alone.
     """
+    if when_slow and interaction.extras.get(WATCHED):
+        return
     async with answer_lock(interaction):
         if interaction.response.is_done():
             return

@@ -358,6 +358,10 @@ class TableService:
         """Return the rules' battle of a record (a fresh copy the caller may change)."""
         return Battle.from_dict(record.state)
 
+    def read_only(self, record: BattleRecord) -> Battle:
+        """Return the battle of a record for reading only: the shared decoded copy, never to be changed."""
+        return self._kept(record).battle
+
     async def peek(self, guild_id: int, channel_id: int) -> tuple[BattleRecord, Battle] | None:
         """Return the battle of a channel for reading only (autocomplete): the shared copy, never to be changed."""
         record = await self.db.battles.in_channel(guild_id, channel_id)

@@ -408,7 +408,7 @@ class Battle(Generic[U]):
         ruleset = self.ruleset
         chars = {k: t.char for k, t in ruleset.terrain.items()}
         rows = [
-            "".join(chars[k] for k in self.terrain[y * self.width:(y + 1) * self.width])
+            "".join(map(chars.__getitem__, self.terrain[y * self.width:(y + 1) * self.width]))
             for y in range(self.height)
         ]
         doc = {
@@ -441,12 +441,15 @@ class Battle(Generic[U]):
         battle.homebrew = copy.deepcopy(data.get("homebrew", {}))
         ruleset = battle.ruleset
         terrain: list[str] = []
+        keys: dict[str, str] = {}  # map character -> terrain key, each looked up once
         for row in data["terrain"]:
-            for ch in row:
-                t = ruleset.terrain_by_char(ch)
-                if t is None:
-                    raise RulesetError(f"Unknown terrain character `{ch}` in the saved map.")
-                terrain.append(t.key)
+            for ch in dict.fromkeys(row):
+                if ch not in keys:
+                    t = ruleset.terrain_by_char(ch)
+                    if t is None:
+                        raise RulesetError(f"Unknown terrain character `{ch}` in the saved map.")
+                    keys[ch] = t.key
+            terrain.extend(map(keys.__getitem__, row))
         battle.terrain = terrain
         for u in data.get("units", []):
             unit = system.unit_type.from_dict(u)

@@ -221,15 +221,17 @@ def _live(battle: Battle[Any], uid: str) -> Unit | None:
 
 def participants(battle: Battle[Any]) -> list[str]:
     """Return the ids of the units taking part in this round still in the fight, in acting order."""
-    return [n for n in battle.turn.units or [] if _live(battle, n) is not None]
+    units = battle.units
+    return [n for n in battle.turn.units or () if (u := units.get(n)) is not None and u.alive]
 
 
 def _entry(battle: Battle[Any], ref: str) -> str | None:
     """Return a unit's id if it takes part in the round (`ref` is its id or its name)."""
     unit = battle.find_unit(ref)
-    if unit is None:
+    if unit is None or not unit.alive:
         return None
-    return unit.id if unit.id in participants(battle) else None
+    # Units are keyed by their id, so the unit found is the one the round's list names.
+    return unit.id if unit.id in (battle.turn.units or ()) else None
 
 
 def name_of(battle: Battle[Any], uid: str) -> str:
@@ -248,7 +250,9 @@ def still_due(battle: Battle[Any]) -> list[str]:
     if not engaged(battle):
         return []
     done = _done(battle)
-    return [n for n in participants(battle) if n not in done]
+    units = battle.units
+    # One pass over the round, the cheap test first: this runs several times per order.
+    return [n for n in battle.turn.units or () if n not in done and (u := units.get(n)) is not None and u.alive]
 
 
 def _side_of(battle: Battle[Any], name: str) -> str:
@@ -256,9 +260,12 @@ def _side_of(battle: Battle[Any], name: str) -> str:
     return unit.side if unit is not None else ""
 
 
-def _sides_due(battle: Battle[Any]) -> list[str]:
-    """Return the sides that still have a unit due, in the order the sides were created."""
-    due_sides = {_side_of(battle, n) for n in still_due(battle)}
+def _sides_due(battle: Battle[Any], due: list[str] | None = None) -> list[str]:
+    """Return the sides that still have a unit due, in the order the sides were created.
+
+    `due` is still_due(battle) when the caller has it already.
+    """
+    due_sides = {_side_of(battle, n) for n in (still_due(battle) if due is None else due)}
     lowered = {s.lower() for s in due_sides}
     ordered = [s.name for s in battle.sides if s.name.lower() in lowered]
     known = {s.lower() for s in ordered}
@@ -289,8 +296,12 @@ def next_due(battle: Battle[Any]) -> list[str]:
     if mode == "initiative":
         return due[:1]
     if mode == "side":
-        side = current_side(battle)
-        return [n for n in due if side is not None and _side_of(battle, n).lower() == side.lower()]
+        # The phase's side, from the list already in hand (what current_side would find).
+        sides = _sides_due(battle, due) if engaged(battle) else []
+        if not sides:
+            return []
+        side = sides[0].lower()
+        return [n for n in due if _side_of(battle, n).lower() == side]
     return due
 
 

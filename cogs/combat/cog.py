@@ -86,7 +86,7 @@ class CombatCog(commands.Cog):
         if not (target or "").strip() and at is None:
             raise GameError("Say what to attack: `target` (a unit, or `bridge`) or `at` (a square, for area weapons).")
         record = await battle_here(interaction)
-        battle = await service_of(interaction).load(record)
+        battle = service_of(interaction).read_only(record)  # read only: which front end attacks
         own = front_end(battle).attack_order
         if own is not None:
             unused = [name for name, given in (("at", at is not None), ("adjust", adjust != 0),

@@ -28,7 +28,7 @@ async def post_order(interaction: discord.Interaction, order: Order) -> Result:
     result = await service.execute(actor_of(interaction), record, order, render=False)
     outcome = result.outcome
     assert outcome is not None  # execute always returns the outcome of the order it applied
-    await defer(interaction)
+    await defer(interaction, when_slow=True)
     name = interaction.user.display_name
 
     def build(shown: Outcome) -> discord.Embed:

@@ -42,7 +42,8 @@ class PlayCog(commands.Cog):
         require_map(record.ruleset, "move a unit to a square")
         service = service_of(interaction)
         actor = actor_of(interaction)
-        battle = await service.load(record)
+        # Read only (the mode, the unit's reach): the shared copy, not a fresh decode per order.
+        battle = service.read_only(record)
         chosen = move_mode(battle, mode)
         if to is None:
             target = battle.unit(unit)
@@ -62,7 +63,7 @@ class PlayCog(commands.Cog):
             cheapest = await asyncio.to_thread(cheapest_move, battle, battle.unit(unit), to)
             order = cheapest or order
         result = await service.execute(actor, record, order, render=False)
-        await defer(interaction)
+        await defer(interaction, when_slow=True)
         assert result.outcome is not None
         moved = await service.render(result.battle, outcome=result.outcome, battle_id=record.id)
         name = interaction.user.display_name

@@ -113,6 +113,22 @@ async def test_a_refused_order_leaves_the_kept_battle_as_stored(db: Database) ->
     assert Battle.from_dict(stored.state).to_dict() == before
 
 
+async def test_a_read_only_battle_is_the_kept_copy_of_that_version(db: Database) -> None:
+    """Commands that only read a battle before giving an order share the kept copy instead of decoding again."""
+    service = TableService(db, render=False, rng_factory=lambda: seeded(1))
+    battle_id, _ = await play(service)
+    record = await db.battles.get(battle_id)
+    assert record is not None
+    shared = service.read_only(record)
+    assert service.read_only(record) is shared
+    assert shared.to_dict() == Battle.from_dict(record.state).to_dict()
+    order = o.AddUnit(name="Ramiel", side="Angels", at=Cell(10, 8), stats={"ag": 30})
+    result = await service.execute(GM, record, order, render=False)
+    newer = service.read_only(result.record)
+    assert newer is not shared and newer.find_unit("Ramiel") is not None
+    assert shared.find_unit("Ramiel") is None, "the copy read before the order is left as it was"
+
+
 async def test_a_newer_version_written_elsewhere_replaces_the_kept_battle(db: Database, tmp_path: Path) -> None:
     """Another process (here another connection to the file) writes the battle: the service reads the new state."""
     service = TableService(db, render=False, rng_factory=lambda: seeded(2))

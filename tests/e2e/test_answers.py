@@ -55,6 +55,22 @@ async def test_a_slow_order_is_acknowledged_in_time_and_posted_for_everyone(tabl
     assert next(u for u in battle["units"] if u["name"] == "Eva-01")["x"] == 3
 
 
+async def test_a_quick_order_is_answered_in_one_response_with_its_map(table: Table) -> None:
+    """A /move ready before the watchdog's wait is not deferred: one round trip carries the result and its map."""
+    await table.setup_battle()
+    await table.slash("battle start")
+    before = len(table.discord.requests)
+    reply = await table.discord.slash("move", user=table.alice, channel=table.channel,
+                                      options={"unit": "Eva-01", "to": "D3", "mode": "half"})
+    await table.settle()
+    assert not reply.deferred
+    [answer] = reply.messages
+    assert not answer.ephemeral and "Eva-01" in message_text(answer) and answer.files
+    made = list(table.discord.requests)[before:]
+    assert len([r for r in made if r.method == "POST" and "/interactions/" in r.path]) == 1, made
+    assert not [r for r in made if r.method == "POST" and "/webhooks/" in r.path], made
+
+
 async def test_an_answer_discord_no_longer_takes_is_posted_in_the_channel(table: Table) -> None:
     await table.setup_battle()
     await table.slash("battle start")
@@ -77,6 +93,8 @@ async def test_a_failure_after_the_order_is_saved_never_says_nothing_changed(
     await table.setup_battle()
     await table.slash("battle start")
     # Discord refuses the answer with its map, and the bot may not post in the channel either.
+    # A quick order answers in its first response, a slow one in a followup after the deferral: both refused.
+    table.discord.fail("POST", "/interactions/", status=413, code=40005, message="Request entity too large")
     table.discord.fail("POST", "/webhooks/", status=413, code=40005, message="Request entity too large")
     table.discord.fail("POST", f"/channels/{table.channel.id}/messages", status=403, code=50013,
                        message="Missing Permissions")

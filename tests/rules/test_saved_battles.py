@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from rules import turns
 from rules.battle import SCHEMA_VERSION, Battle
 from rules.coords import Cell
 from rules.dice import Dice
+from rules.errors import RulesetError
 from rules.orders import EditUnit, Move
 from rules.systems.strategic.actions.battlefield import NextRound
 from rules.turnorders import EndTurn, Hold
@@ -97,3 +100,20 @@ def test_a_version_2_battle_plays_on() -> None:
     battle.apply(NextRound(), Dice.seeded(3))
     # The smoke cloud thins by a round (A37).
     assert battle.square_state(Cell.parse("E7")).smoke == 1
+
+
+def test_the_saved_map_reads_back_square_by_square_and_an_unknown_character_is_named() -> None:
+    battle = Battle.new("strategic-e", 6, 3, "Map")
+    battle.terrain[1] = "forest"
+    battle.terrain[6 + 4] = "water"
+    battle.terrain[17] = "forest"
+    saved = battle.to_dict()
+    assert Battle.from_dict(saved).terrain == battle.terrain
+    forest, water, open_ground = (battle.ruleset.terrain[k].char for k in ("forest", "water", "plain"))
+    assert saved["terrain"] == [f"{open_ground}{forest}{open_ground * 4}", f"{open_ground * 4}{water}{open_ground}",
+                                f"{open_ground * 5}{forest}"]
+    # The first unknown character in reading order is the one named.
+    broken = {**saved, "terrain": [saved["terrain"][0], saved["terrain"][1][:2] + "?!" + saved["terrain"][1][4:],
+                                   "#" * 6]}
+    with pytest.raises(RulesetError, match=r"Unknown terrain character `\?` in the saved map"):
+        Battle.from_dict(broken)

@@ -244,6 +244,18 @@ def test_side_phases_alternate_in_the_order_sides_were_created(sides: Battle) ->
     assert out.rolls == [] and sides.turn.initiative == []
 
 
+def test_units_out_of_the_fight_are_not_due_and_their_phase_passes(sides: Battle) -> None:
+    sides.unit("Asuka").wounds = 0
+    assert turns.names_of(sides, turns.next_due(sides)) == ["Eva-01"]
+    assert sorted(turns.names_of(sides, turns.still_due(sides))) == ["Eva-01", "MP-Eva"]
+    assert turns.actions_left(sides, "Asuka") == 0
+    sides.unit("Eva-01").wounds = 0
+    assert turns.current_side(sides) == "SEELE"
+    assert turns.names_of(sides, turns.next_due(sides)) == ["MP-Eva"]
+    assert turns.names_of(sides, turns.participants(sides)) == ["MP-Eva"]
+    assert turns.actions_left(sides, "Eva-01") == 0 and turns.actions_left(sides, "MP-Eva") > 0
+
+
 def test_a_later_phase_is_named(sides: Battle) -> None:
     add(sides, "Lilin-1", "Lilin", "J8")
     sides.apply(CloseRound(), dice())

@@ -34,18 +34,60 @@ def _refuse(rule: str) -> Verdict:
     return Verdict(False, 0.0, rule)
 
 
-def _enemy_line_crossed(battle: Battle, unit: Unit, leader: Cell, target: Cell) -> bool:
-    """Return whether the line leader-target crosses a line of enemy troops (A94)."""
+Box = tuple[int, int, int, int]  # the squares a unit's models span: least x and y, greatest x and y
+NO_BOX: Box = (0, 0, -1, -1)
+
+
+@dataclass(frozen=True, slots=True)
+class Surroundings:
+    """What the other units put around one unit, worked out once for every spot judged in one go.
+
+    `others` holds each other unit (in the order they were added) with its models' spots and, for an
+    enemy, the squares of its models and the box they span; `lines` the enemy lines of troops (A94):
+    every two models of one enemy unit close enough to form one, with the box their segment spans.
+    """
+
+    others: tuple[tuple[Unit, frozenset[Spot], tuple[Cell, ...] | None, Box], ...]
+    lines: tuple[tuple[Cell, Cell, int, int, int, int], ...]
+
+
+def surroundings(battle: Battle, unit: Unit, within: Box | None = None) -> Surroundings:
+    """Return what the other units put around a unit: their models, and the enemy lines of troops.
+
+    With `within`, only the lines that reach into that box are kept: enough when every line judged
+    (leader to spot) lies inside it.
+    """
     span, s = int(battle.const("enemy_line_gap")), int(battle.const("inches_per_square"))
+    others: list[tuple[Unit, frozenset[Spot], tuple[Cell, ...] | None, Box]] = []
+    lines: list[tuple[Cell, Cell, int, int, int, int]] = []
     for other in battle.iter_units():
-        if not battle.enemies(unit, other):
+        if other is unit:
             continue
-        cells = [p.cell for p in other.spots()]
+        spots = other.spots()
+        if not battle.enemies(unit, other):
+            others.append((other, frozenset(spots), None, NO_BOX))
+            continue
+        cells = tuple(p.cell for p in spots)
+        box = (min(c.x for c in cells), min(c.y for c in cells), max(c.x for c in cells), max(c.y for c in cells))
+        others.append((other, frozenset(spots), cells, box))
         for i, a in enumerate(cells):
             for b in cells[i + 1:]:
-                if gap(a, b, s) <= span and segments_meet(leader, target, a, b):
-                    return True
-    return False
+                if gap(a, b, s) > span:
+                    continue
+                box = (min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y))
+                if within is None or (box[0] <= within[2] and within[0] <= box[2] and box[1] <= within[3]
+                                      and within[1] <= box[3]):
+                    lines.append((a, b, *box))
+    return Surroundings(tuple(others), tuple(lines))
+
+
+def _enemy_line_crossed(around: Surroundings, leader: Cell, target: Cell) -> bool:
+    """Return whether the line leader-target crosses a line of enemy troops (A94)."""
+    x0, x1 = min(leader.x, target.x), max(leader.x, target.x)
+    y0, y1 = min(leader.y, target.y), max(leader.y, target.y)
+    # Segments that meet share a point, so their boxes overlap: the box test skips the far lines cheaply.
+    return any(segments_meet(leader, target, a, b) for a, b, lx0, ly0, lx1, ly1 in around.lines
+               if lx0 <= x1 and x0 <= lx1 and ly0 <= y1 and y0 <= ly1)
 
 
 def _opening_at(battle: Battle, building: frozenset[Cell], target: Cell) -> float | None:
@@ -64,8 +106,12 @@ def _behind_opening(battle: Battle, building: frozenset[Cell], target: Cell) -> 
     return None
 
 
-def verdict(battle: Battle, unit: Unit, leader: Spot, target: Spot, taken: set[Spot] | None = None) -> Verdict:
-    """Judge one model's spot against every placement rule, with the leader standing at `leader`."""
+def verdict(battle: Battle, unit: Unit, leader: Spot, target: Spot, taken: set[Spot] | None = None,
+            around: Surroundings | None = None) -> Verdict:
+    """Judge one model's spot against every placement rule, with the leader standing at `leader`.
+
+    `around` is surroundings(battle, unit), passed in when many spots are judged against one board.
+    """
     cell, home = target.cell, leader.cell
     if not battle.on_map(cell):
         return _refuse(f"{cell} is off the map")
@@ -78,17 +124,22 @@ def verdict(battle: Battle, unit: Unit, leader: Spot, target: Spot, taken: set[S
     s = int(battle.const("inches_per_square"))
     ld = unit.ld
     standoff = int(battle.const("standoff"))
-    for other in battle.iter_units():
-        if other is unit:
-            continue
-        if target in other.spots():
+    if around is None:
+        around = surroundings(battle, unit)
+    # A base closer than the standoff is less than standoff/s + 1 squares away along each axis.
+    near = standoff / s + 1
+    for other, spots, enemy_cells, (bx0, by0, bx1, by1) in around.others:
+        if target in spots:
             return _refuse(f"{target} already holds a model of {other.name}")
-        if battle.enemies(unit, other) and any(closer_than(cell, p.cell, standoff, s) for p in other.spots()):
+        if enemy_cells is None or bx0 - cell.x >= near or cell.x - bx1 >= near or by0 - cell.y >= near \
+                or cell.y - by1 >= near:
+            continue
+        if any(closer_than(cell, c, standoff, s) for c in enemy_cells):
             return _refuse(f"the {standoff}\" standoff: no model is placed that close to an enemy model (A93)")
     cr = float(battle.const("cr_per_ld") * ld)
     half = float(battle.const("half_cr_per_ld") * ld)
     limit, rule = cr, f"the Command Radius (2 x Ld = {cr:g}\", 004:L40)"
-    if _enemy_line_crossed(battle, unit, home, cell) and half < limit:
+    if _enemy_line_crossed(around, home, cell) and half < limit:
         limit, rule = half, f"a line of enemy troops lies between: 1 x Ld = {half:g}\" (004:L64, A94)"
     building = region(battle, home, "building")
     target_kind, leader_kind = kind_at(battle, cell), kind_at(battle, home)
@@ -160,6 +211,8 @@ def legal_spots(battle: Battle, unit: Unit, leader: Spot, taken: set[Spot] | Non
     widest = max(cr, battle.const("road_cr_per_ld") * unit.ld) if road else cr
     span = int(widest // s) + 1
     out: list[Spot] = []
+    # Every spot tried, and so every line to the leader, lies in this box around the leader.
+    around = surroundings(battle, unit, (leader.x - span, leader.y - span, leader.x + span, leader.y + span))
     for y in range(max(0, leader.y - span), min(battle.height, leader.y + span + 1)):
         for x in range(max(0, leader.x - span), min(battle.width, leader.x + span + 1)):
             cell = Cell(x, y)
@@ -168,7 +221,7 @@ def legal_spots(battle: Battle, unit: Unit, leader: Spot, taken: set[Spot] | Non
                 continue
             for level in range(0, top_level(battle, cell) + 1):
                 spot = Spot(x, y, level)
-                if verdict(battle, unit, leader, spot, taken).ok:
+                if verdict(battle, unit, leader, spot, taken, around).ok:
                     out.append(spot)
     out.sort(key=lambda p: ((p.x - leader.x) ** 2 + (p.y - leader.y) ** 2, abs(p.level - leader.level), p.y, p.x))
     return out
@@ -189,8 +242,9 @@ def auto_place(battle: Battle, unit: Unit, leader: Spot) -> list[Spot]:
 def check_placement(battle: Battle, unit: Unit, leader: Spot, spots: list[Spot]) -> None:
     """Refuse a hand placement that breaks a rule, naming the rule and listing the legal spots."""
     taken: set[Spot] = set()
+    around = surroundings(battle, unit)
     for spot in spots:
-        judged = verdict(battle, unit, leader, spot, taken)
+        judged = verdict(battle, unit, leader, spot, taken, around)
         if not judged.ok:
             legal = legal_spots(battle, unit, leader, taken)
             shown = ", ".join(str(p) for p in legal[:MAX_LISTED])

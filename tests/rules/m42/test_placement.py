@@ -215,3 +215,27 @@ def test_hand_placement_of_several_models_and_a_refusal_that_lists_the_legal_squ
     # The refusal carries the legal squares, for the map drawn with it: L10 is 1 x Ld (2") into the woods, M10 is not.
     assert "L10" in err.value.cells and "M10" not in err.value.cells and "F10" in err.value.cells
     assert b.to_dict() == before
+
+
+@pytest.mark.constant("standoff")
+def test_the_largest_unit_placed_among_enemies_keeps_the_standoff_and_the_line() -> None:
+    """A93: no model placed closer than the standoff (2") to an enemy model; A94/004:L64: beyond an enemy
+    line only within 1 x Ld. The largest unit (Ld 12, 30 models) beside two enemy units, one forming a line."""
+    b = field(40, 30)
+    line = unit(b, "Line", "P8", side="Blue", models=2)
+    line.models = [spot("P12")]  # 3" apart: a line of troops (A94)
+    unit(b, "Lone", "H18", side="Blue")
+    big = unit(b, "Big", "L10", ld=12, models=30)
+    placed = [big.leader, *big.models]
+    assert len(set(placed)) == 30
+    for model in placed:
+        for enemy in (Cell(15, 7), Cell(15, 11), Cell(7, 17)):
+            gx, gy = max(abs(model.x - enemy.x) - 1, 0), max(abs(model.y - enemy.y) - 1, 0)
+            assert gx * gx + gy * gy >= 4, f"{model} within 2\" of {enemy}"
+        # Past the line (x beyond column P, between its two models' rows), only within 12" of the leader.
+        if model.x > 15 and 7 <= model.y <= 11:
+            assert (model.x - 11) ** 2 + (model.y - 9) ** 2 <= 144
+    rule(b, "standoff", "6")
+    big.models = []
+    with pytest.raises(IllegalOrderError, match="standoff"):
+        b.apply(Place(unit="Big", models="I17"), DICE)
