@@ -150,7 +150,7 @@ async def test_a_slow_choice_that_edits_its_message_still_edits_it(table: Table)
     await table.settle()
     assert not chosen.interaction.rejections, chosen.interaction.rejections
     assert chosen.deferred and chosen.message is not None and chosen.message.id == chooser.id
-    assert "Done: `move unit:Eva-01 to:D3 mode:half`" in chosen.message.content and not chosen.message.components
+    assert "Done: `/move unit:Eva-01 to:D3 mode:half`" in chosen.message.content and not chosen.message.components
     result = public(chosen)
     assert "Eva-01" in message_text(result)
     assert (await stored_battle(table)).unit("Eva-01").cell == Cell.parse("D3")
