@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from rules.battle import Battle
 from rules.coords import Cell, line_cells
 from rules.errors import IllegalOrderError
+from rules.outcome import Outcome
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.area import (
     choose_targets,
@@ -17,6 +19,7 @@ from rules.systems.strategic.area import (
     melee_partners,
     target_count,
 )
+from rules.systems.strategic.details import AttackDetails
 from rules.systems.strategic.statblock import parse_weapon
 from tests.rules.conftest import add, dice, start
 
@@ -183,3 +186,14 @@ def test_a_horde_hit_by_a_blast_loses_magnitude_per_hit() -> None:
     out = b.apply(Attack(unit="Eva", weapon="N2", target="Mob"), dice(5, 1, 50, 1, 50, 1))
     assert [h.why for h in out.details.hits] == ["aimed", "horde_extra", "horde_extra"]
     assert b.unit("Mob").magnitude == 17
+
+
+def test_a_blast_attack_reports_the_same_details_once_logged_and_read_back() -> None:
+    """What the log keeps of an attack reads back as the details the attack reported, hits and damage alike."""
+    b = _crowd()
+    out = b.apply(Attack(unit="Eva", weapon="N2", target="Angel"), dice(5, 2, 1, 50, 1))
+    system = b.system
+    again = Outcome.from_dict(json.loads(json.dumps(out.to_dict())), system.effect_kinds, system.test_kinds,
+                              system.detail_kinds)
+    assert again.details == out.details and again.turn == out.turn
+    assert again.details_as(AttackDetails) is not None and again.to_dict() == out.to_dict()

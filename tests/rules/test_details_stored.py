@@ -34,7 +34,8 @@ from rules.systems.strategic.details import (
     TrapSearch,
     UnitSetDetails,
 )
-from rules.systems.surface.details import PlanDetails, SurfaceReport
+from rules.systems.surface.details import Fate, PlanDetails, SurfaceReport
+from rules.systems.surface.state import Plan
 
 
 def _load(ruleset: str, kind: str, data: dict[str, Any], order: str = "") -> Outcome:
@@ -247,8 +248,9 @@ REPORT = {
     "fallback": {"Blue": "default"}, "defaulted": ["Blue"], "rounds_planned": 5, "rounds_fought": 2,
     "log": [{"round": 1, "actions": [], "tpv": {}, "collateral": 0, "losses": {"Red": 0, "Blue": 2}}],
     "rally": [], "broken": {"Red": False, "Blue": True}, "losses": {"Red": "0", "Blue": "1"},
-    "lost_points": {"Red": 0, "Blue": 2}, "units": {"u1": {"name": "Soft", "fate": "destroyed"}},
-    "capacity": {"Red": 9, "Blue": 2}, "verdict": {"levels": {"Red": "decisive victory", "Blue": "decisive defeat"}},
+    "lost_points": {"Red": 0, "Blue": 2}, "units": {"u1": {"name": "Soft", "side": "Blue", "routed": False, "fate": "destroyed"}},
+    "capacity": {"Red": 9, "Blue": 2}, "verdict": {"levels": {"Red": "decisive victory", "Blue": "decisive defeat"}, "reason": "broken",
+                                              "ratio": None},
     "retreat": {"Red": 0, "Blue": 2}, "escape": [], "recovery": [], "collateral_count": 0,
     "collateral": {"light": 0}, "draw": False, "turn": 1,
 }
@@ -262,7 +264,10 @@ def test_surface_plan_receipt_and_report_whose_own_fallback_is_not_a_turn_note()
     out = _load("surface", "surface-resolve", REPORT)
     report = out.details_as(SurfaceReport)
     assert report is not None and report.fallback == {"Blue": "default"} and out.turn.fallback is None
-    assert report.rounds_fought == 2 and report.units["u1"] == {"name": "Soft", "fate": "destroyed"}
+    assert report.rounds_fought == 2 and report.units["u1"] == Fate(name="Soft", side="Blue", routed=False,
+                                                                      fate="destroyed")
+    assert report.plans["Red"] == Plan(intensity=2, daring=1, besieged=True)
+    assert report.verdict.levels["Blue"] == "decisive defeat" and report.verdict.leader_shift is None
     _stores_back(out, REPORT)
 
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rules.details import Details
+from rules.effects import optional
 from rules.stored import JSON
+from rules.systems.surface.state import Plan
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,16 +22,36 @@ class PlanDetails(Details):
 
 
 @dataclass(frozen=True, slots=True)
+class Fate(Details):
+    """What became of a unit in the engagement: destroyed, rallied, disintegrated, fled or fought on."""
+
+    name: str
+    side: str
+    routed: bool
+    fate: str
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict(Details):
+    """The result for each side (`levels`), why (`broken` or `losses`), the first side's loss ratio and the
+    leaders' shift of it."""
+
+    levels: Mapping[str, str]
+    reason: str
+    ratio: str | None
+    leader_shift: int | None = optional()
+
+
+@dataclass(frozen=True, slots=True)
 class SurfaceReport(Details):
     """The engagement fought: sides, plans, each round, the verdict and the aftermath.
 
-    Its parts below the first level (`log` of rounds, `units`' fates, `verdict`, `rally`, `escape`,
-    `recovery`, `collateral`, `plans`) are in the form the battle keeps its last report in (without `log`),
-    which the report's pages and chart read from either place.
+    The round-by-round `log` and the aftermath's rows (`rally`, `escape`, `recovery`) are in the form the
+    battle keeps its last report in (without `log`), which the report's pages and chart read from either place.
     """
 
     sides: Sequence[str]
-    plans: Mapping[str, JSON]
+    plans: Mapping[str, Plan]
     fallback: Mapping[str, str]  # the plan a side without one fought with
     defaulted: Sequence[str]
     rounds_planned: int
@@ -38,9 +61,9 @@ class SurfaceReport(Details):
     broken: Mapping[str, bool]
     losses: Mapping[str, str]
     lost_points: Mapping[str, int]
-    units: Mapping[str, JSON]  # each unit's fate, by id
+    units: Mapping[str, Fate]  # by unit id
     capacity: Mapping[str, int]
-    verdict: Mapping[str, JSON]
+    verdict: Verdict
     retreat: Mapping[str, int]
     escape: Sequence[JSON]
     recovery: Sequence[JSON]
@@ -48,6 +71,13 @@ class SurfaceReport(Details):
     collateral: Mapping[str, int]
     draw: bool
     turn: int
+
+    @classmethod
+    def read(cls, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Read the plans, the fates and the verdict."""
+        return {**Details.read(data), "plans": {s: Plan.from_dict(p) for s, p in data["plans"].items()},
+                "units": {uid: Fate.build(f) for uid, f in data["units"].items()},
+                "verdict": Verdict.build(data["verdict"])}
 
 
 DETAILS: dict[str, type[Details]] = {"surface-plan": PlanDetails, "surface-resolve": SurfaceReport}

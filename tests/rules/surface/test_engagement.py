@@ -54,7 +54,7 @@ def test_battle_ends_early_when_a_side_has_nothing_left() -> None:
     give(b, "surface-plan side:Blue intensity:2 daring:1")
     out = give(b, "surface-resolve", seed=3)
     assert out.details.rounds_fought < 5
-    assert out.details.verdict["levels"]["Blue"] == "decisive defeat"
+    assert out.details.verdict.levels["Blue"] == "decisive defeat"
     assert b.unit("Small").state == "destroyed"
 
 

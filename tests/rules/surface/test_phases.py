@@ -58,7 +58,7 @@ def test_a_standing_plan_repeats_last_turn_without_its_drops() -> None:
     report = give(b, "surface-resolve force:true standing:true").details
     assert isinstance(report, SurfaceReport)
     assert report.fallback == {"Red": "standing"}
-    assert report.plans["Red"] == {"intensity": 2, "daring": 1, "dropped": [], "besieged": True}
+    assert report.plans["Red"].to_dict() == {"intensity": 2, "daring": 1, "dropped": [], "besieged": True}
     assert report.rounds_planned == 2 + 2 + 1
 
 

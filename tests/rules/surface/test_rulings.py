@@ -128,5 +128,5 @@ def test_reported_losses_are_counted_before_recovery_and_fates_are_kept() -> Non
     assert isinstance(report, SurfaceReport)
     assert b.unit("Tough").damage == 0, "survivors recover after the battle"
     assert report.lost_points == {"Red": 2, "Blue": 2}
-    fates = {u["name"]: u["fate"] for u in report.units.values()}
+    fates = {u.name: u.fate for u in report.units.values()}
     assert fates == {"Tough": "fought on", "Soft": "destroyed"}
