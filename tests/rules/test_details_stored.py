@@ -34,7 +34,7 @@ from rules.systems.strategic.details import (
     TrapSearch,
     UnitSetDetails,
 )
-from rules.systems.surface.details import Fate, PlanDetails, SurfaceReport
+from rules.systems.surface.details import EscapeRow, Fate, PlanDetails, RallyRow, RecoveryRow, SurfaceReport
 from rules.systems.surface.state import Plan
 
 
@@ -247,11 +247,14 @@ REPORT = {
               "Blue": {"intensity": 1, "daring": 0, "dropped": [], "besieged": False}},
     "fallback": {"Blue": "default"}, "defaulted": ["Blue"], "rounds_planned": 5, "rounds_fought": 2,
     "log": [{"round": 1, "actions": [], "tpv": {}, "collateral": 0, "losses": {"Red": 0, "Blue": 2}}],
-    "rally": [], "broken": {"Red": False, "Blue": True}, "losses": {"Red": "0", "Blue": "1"},
+    "rally": [{"unit": "u2", "result": "recovers"}, {"unit": "u1", "result": "disintegrates", "die": 10, "roll": 9,
+               "rally": 4}],
+    "broken": {"Red": False, "Blue": True}, "losses": {"Red": "0", "Blue": "1"},
     "lost_points": {"Red": 0, "Blue": 2}, "units": {"u1": {"name": "Soft", "side": "Blue", "routed": False, "fate": "destroyed"}},
     "capacity": {"Red": 9, "Blue": 2}, "verdict": {"levels": {"Red": "decisive victory", "Blue": "decisive defeat"}, "reason": "broken",
                                               "ratio": None},
-    "retreat": {"Red": 0, "Blue": 2}, "escape": [], "recovery": [], "collateral_count": 0,
+    "retreat": {"Red": 0, "Blue": 2}, "escape": [{"unit": "u3", "result": "disappears"}, {"unit": "u4", "result": "escapes", "roll": 12, "needed": 25}],
+    "recovery": [{"unit": "u2", "from": 3, "to": 0}], "collateral_count": 0,
     "collateral": {"light": 0}, "draw": False, "turn": 1,
 }
 
@@ -268,6 +271,10 @@ def test_surface_plan_receipt_and_report_whose_own_fallback_is_not_a_turn_note()
                                                                       fate="destroyed")
     assert report.plans["Red"] == Plan(intensity=2, daring=1, besieged=True)
     assert report.verdict.levels["Blue"] == "decisive defeat" and report.verdict.leader_shift is None
+    assert report.rally == (RallyRow(unit="u2", result="recovers"),
+                            RallyRow(unit="u1", result="disintegrates", die=10, roll=9, rally=4))
+    assert report.escape[1] == EscapeRow(unit="u4", result="escapes", roll=12, needed=25)
+    assert report.recovery == (RecoveryRow(unit="u2", before=3, after=0),)
     _stores_back(out, REPORT)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.details import Details
 from rules.effects import optional
@@ -43,11 +43,43 @@ class Verdict(Details):
 
 
 @dataclass(frozen=True, slots=True)
+class RallyRow(Details):
+    """A unit after the rounds (A66): a Disrupted one recovers; a Routed one rolls 1d`die` at or under its Rally."""
+
+    unit: str  # the unit's id
+    result: str  # recovers, rallies or disintegrates
+    die: int | None = optional()
+    roll: int | None = optional()
+    rally: int | None = optional()
+
+
+@dataclass(frozen=True, slots=True)
+class EscapeRow(Details):
+    """A unit of a defeated side fleeing off-world: irregulars disappear, regulars roll a d100 within `needed`."""
+
+    unit: str  # the unit's id
+    result: str  # disappears, escapes or lost
+    roll: int | None = optional()
+    needed: int | None = optional()
+
+
+@dataclass(frozen=True, slots=True)
+class RecoveryRow(Details):
+    """A survivor's damage cleared after the battle (stored `from` and `to`)."""
+
+    STORED_AS: ClassVar[Mapping[str, str]] = {"before": "from", "after": "to"}
+
+    unit: str  # the unit's id
+    before: int
+    after: int
+
+
+@dataclass(frozen=True, slots=True)
 class SurfaceReport(Details):
     """The engagement fought: sides, plans, each round, the verdict and the aftermath.
 
-    The round-by-round `log` and the aftermath's rows (`rally`, `escape`, `recovery`) are in the form the
-    battle keeps its last report in (without `log`), which the report's pages and chart read from either place.
+    The round-by-round `log` is in the form the battle's rounds wrote it, which the report's pages and chart
+    read (from here, or as the battle keeps its last report, without `log`).
     """
 
     sides: Sequence[str]
@@ -57,7 +89,7 @@ class SurfaceReport(Details):
     rounds_planned: int
     rounds_fought: int
     log: Sequence[JSON]
-    rally: Sequence[JSON]
+    rally: Sequence[RallyRow]
     broken: Mapping[str, bool]
     losses: Mapping[str, str]
     lost_points: Mapping[str, int]
@@ -65,8 +97,8 @@ class SurfaceReport(Details):
     capacity: Mapping[str, int]
     verdict: Verdict
     retreat: Mapping[str, int]
-    escape: Sequence[JSON]
-    recovery: Sequence[JSON]
+    escape: Sequence[EscapeRow]
+    recovery: Sequence[RecoveryRow]
     collateral_count: int
     collateral: Mapping[str, int]
     draw: bool
@@ -74,10 +106,12 @@ class SurfaceReport(Details):
 
     @classmethod
     def read(cls, data: Mapping[str, Any]) -> dict[str, Any]:
-        """Read the plans, the fates and the verdict."""
+        """Read the plans, the fates, the verdict and the aftermath's rows."""
         return {**Details.read(data), "plans": {s: Plan.from_dict(p) for s, p in data["plans"].items()},
                 "units": {uid: Fate.build(f) for uid, f in data["units"].items()},
-                "verdict": Verdict.build(data["verdict"])}
+                "verdict": Verdict.build(data["verdict"]), "rally": tuple(RallyRow.build(r) for r in data["rally"]),
+                "escape": tuple(EscapeRow.build(r) for r in data["escape"]),
+                "recovery": tuple(RecoveryRow.build(r) for r in data["recovery"])}
 
 
 DETAILS: dict[str, type[Details]] = {"surface-plan": PlanDetails, "surface-resolve": SurfaceReport}
