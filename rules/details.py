@@ -118,9 +118,12 @@ def _note(notes: TurnNotes, key: str, value: JSON) -> bool:
         notes.next_due = list(texts(value))
     elif key == "initiative" and isinstance(value, list | tuple):
         try:
-            notes.initiative = [InitiativeRecord.from_dict(r, "An initiative roll") for r in value]
+            rolls = [InitiativeRecord.from_dict(r, "An initiative roll") for r in value]
         except RulesetError:
             return False
+        if [r.to_dict() for r in rolls] != [plain(r) for r in value]:
+            return False  # an older record's shape (without ids, say) stays as it was stored
+        notes.initiative = rolls
     else:
         return False
     return True

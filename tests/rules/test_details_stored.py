@@ -212,6 +212,10 @@ def test_a_turn_note_of_another_type_and_an_unknown_order_keep_their_stored_form
     assert out.turn.round is None and out.turn.next_due == ["Asuka"]
     assert isinstance(out.details, StoredDetails) and out.details.stored == {"round": "second"}
     _stores_back(out, odd)
+    older = {"initiative": [{"unit": "Asuka", "total": 14}], "round": 1}
+    out = _load("strategic-e", "close-round", older)
+    assert out.turn.initiative is None and out.turn.round == 1
+    _stores_back(out, older)
     unknown = {"warp": 9, "to": ["Z9"]}
     gone = _load("strategic-e", "warp-drive", unknown)
     assert gone.details == StoredDetails(stored={"warp": 9, "to": ["Z9"]}) and gone.turn == TurnNotes()
