@@ -14,6 +14,7 @@ from typing import Any
 from bot.clock import turn_key, turn_label
 from rules import turns
 from rules.battle import Battle
+from rules.details import Details, load_details
 from rules.errors import GameError
 from rules.outcome import Highlight
 from rules.replay import ReplayError, Step, apply_step, steps_from_log
@@ -31,7 +32,7 @@ class PastTurn:
 
     battle: Battle
     label: str
-    highlights: tuple[tuple[Highlight, dict[str, Any]], ...]
+    highlights: tuple[tuple[Highlight, Details], ...]
 
 
 def has_previous_turn(battle: Battle) -> bool:
@@ -79,7 +80,9 @@ def previous_turn(initial: Mapping[str, Any], events: Sequence[Mapping[str, Any]
             label = turn_label(past)
         _apply(past, step)
     highlights = tuple(
-        (Highlight.from_dict(outcomes[s.seq].get("highlight") or {}), dict(outcomes[s.seq].get("data", {})))
+        (Highlight.from_dict(outcomes[s.seq].get("highlight") or {}),
+         load_details(str(outcomes[s.seq].get("kind", "")), outcomes[s.seq].get("data") or {},
+                      past.system.detail_kinds)[0])
         for s in steps[first : last + 1]
     )
     return PastTurn(battle=past, label=label, highlights=highlights)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
 
 from bot.clock import whose_turn
 from render.view import (
@@ -31,8 +30,10 @@ from render.view import (
 from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
+from rules.details import Details
 from rules.outcome import Highlight
 from rules.system import Structures
+from rules.systems.strategic.details import AttackDetails
 from rules.systems.strategic.features import can_see
 from rules.systems.strategic.ranges import bands, weapon_range
 from rules.systems.strategic.units import Weapon
@@ -187,23 +188,23 @@ def _xy(label: str) -> tuple[int, int]:
     return cell.x, cell.y
 
 
-def overlays_for(highlight: Highlight, data: dict[str, Any] | None = None) -> list[Overlay]:
+def overlays_for(highlight: Highlight, details: Details | None = None) -> list[Overlay]:
     """Return the overlays that mark an outcome on the map: path, line of fire, target, area, landing, marks.
 
     A highlight may also offer `choices`: the squares a player picks among, outlined and named.
 
-    `data` is the outcome's data: an area attack's shape (`kind`) and how many it hit come from there.
+    `details` are the outcome's: an area attack's shape and how many it hit come from there.
     """
     out: list[Overlay] = []
-    details = data or {}
+    attack = details if isinstance(details, AttackDetails) else None
     path = highlight.path
     if path and len(path) > 1:
         out.append(MovePath(cells=tuple(_xy(c) for c in path), color=PATH_COLOUR))
-    kind = str(details.get("kind", ""))
+    kind = attack.form or "" if attack is not None else ""
     line = highlight.line
     target = highlight.target
-    if kind in AREA_KINDS and line:
-        out.append(_area(kind, highlight, details))
+    if attack is not None and kind in AREA_KINDS and line:
+        out.append(_area(kind, highlight, attack))
     if line:
         out.append(LineOfFire(src=_xy(line[0]), dst=_xy(line[1]), hit=highlight.hit))
     landed = highlight.landed
@@ -220,7 +221,7 @@ def overlays_for(highlight: Highlight, data: dict[str, Any] | None = None) -> li
     return out
 
 
-def _area(kind: str, highlight: Highlight, data: dict[str, Any]) -> AreaOfEffect:
+def _area(kind: str, highlight: Highlight, attack: AttackDetails) -> AreaOfEffect:
     """Return the area an attack covered: the squares of a line, else its aimed square."""
     line = highlight.line or []
     cells = tuple(_xy(c) for c in highlight.cells or []) if kind == "line" else ()
@@ -230,8 +231,8 @@ def _area(kind: str, highlight: Highlight, data: dict[str, Any]) -> AreaOfEffect
     if highlight.hit is False:
         label = f"{name}: missed"
     else:
-        hits = len(data.get("hits", []))
-        label = f"{name}: {hits} hit{'s' if hits != 1 else ''}" if "hits" in data else name
+        hits = len(attack.hits or ())
+        label = f"{name}: {hits} hit{'s' if hits != 1 else ''}" if attack.hits is not None else name
     return AreaOfEffect(kind=kind, cells=cells, src=_xy(line[0]), label=label)
 
 

@@ -596,7 +596,7 @@ class TableService:
         if status is not None:
             view = dataclasses.replace(view, status=status)
         marks_of = highlight if highlight is not None else (outcome.highlight if outcome is not None else Highlight())
-        marks = [*overlays_for(marks_of, outcome.data if outcome is not None else None), *overlays]
+        marks = [*overlays_for(marks_of, outcome.details if outcome is not None else None), *overlays]
         crop = zoom_crop(view, focus, radius) if focus is not None else action_crop(
             view, [*action_cells(marks_of), *around], full=full)
         return await asyncio.to_thread(draw, view, marks, crop, battle_id=battle_id, palette=palette)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rules import turns
 from rules.battle import MAX_UNITS, check_name
 from rules.coords import Cell
+from rules.core_details import PaintDetails
 from rules.core_effects import BattleEnded, BattleStarted, Painted, RuleSet, UnitRemoved
 from rules.errors import IllegalOrderError, InvalidOrderError
 
@@ -134,7 +135,7 @@ def lay_terrain(battle: Battle[Any], cells: list[Cell], terrain: TerrainType, ou
     for cell in cells:
         battle.set_terrain(cell, terrain.key)
     battle.map_version += 1
-    outcome.data.update(terrain=terrain.key, count=len(cells))
+    outcome.details = PaintDetails(terrain=terrain.key, count=len(cells))
     outcome.highlight.cells = [str(c) for c in cells[:200]]
     outcome.add(Painted(terrain=terrain.key, cells=len(cells)))
 

@@ -6,7 +6,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
+from rules.core_details import CORE_DETAILS
 from rules.core_effects import CORE_EFFECTS
+from rules.details import NO_DETAILS, Details, TurnNotes, load_details
 from rules.dice import Roll
 from rules.effects import Effect, load_effects
 from rules.rolltests import CORE_TESTS, RollTest, load_tests
@@ -14,6 +16,7 @@ from rules.stored import JSON, Document, texts
 
 E = TypeVar("E", bound=Effect)
 R = TypeVar("R", bound=RollTest)
+D = TypeVar("D", bound=Details)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,8 +132,11 @@ class Outcome:
     tests: list[RollTest] = field(default_factory=list)
     effects: list[Effect] = field(default_factory=list)
     highlight: Highlight = field(default_factory=Highlight)
-    data: dict[str, Any] = field(default_factory=dict)
+    details: Details = NO_DETAILS
+    turn: TurnNotes = field(default_factory=TurnNotes)
     hidden: bool = False
+    # The side its secret part was told to in private, for a reply to say so (never stored).
+    told: str | None = field(default=None, compare=False)
 
     def add(self, effect: Effect) -> None:
         """Record one effect of the order (a unit moved, a square burned, wounds lost...)."""
@@ -144,22 +150,30 @@ class Outcome:
         """Return the tests of one class, in order."""
         return [t for t in self.tests if isinstance(t, kind)]
 
+    def details_as(self, kind: type[D]) -> D | None:
+        """Return the order's details if they are of this class (None for another order, or an old shape)."""
+        return self.details if isinstance(self.details, kind) else None
+
     def to_dict(self) -> dict[str, Any]:
         """Return the outcome as a JSON-able dict, as stored in the event log."""
         return {
             "order": self.order, "kind": self.kind, "actor": self.actor,
             "rolls": [r.to_dict() for r in self.rolls], "tests": [t.to_dict() for t in self.tests],
-            "effects": [e.to_dict() for e in self.effects], "highlight": self.highlight.to_dict(), "data": self.data, "hidden": self.hidden,
+            "effects": [e.to_dict() for e in self.effects], "highlight": self.highlight.to_dict(),
+            "data": {**self.details.to_dict(), **self.turn.to_dict()}, "hidden": self.hidden,
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], kinds: Mapping[str, type[Effect]] = CORE_EFFECTS,
-                  test_kinds: Mapping[str, type[RollTest]] = CORE_TESTS) -> Outcome:
-        """Rebuild an outcome from its stored dict, its effects and tests typed by its system's `effect_kinds`
-        and `test_kinds`."""
+                  test_kinds: Mapping[str, type[RollTest]] = CORE_TESTS,
+                  detail_kinds: Mapping[str, type[Details]] = CORE_DETAILS) -> Outcome:
+        """Rebuild an outcome from its stored dict, its effects, tests and details typed by its system's
+        `effect_kinds`, `test_kinds` and `detail_kinds`."""
+        kind = str(data["kind"])
+        details, turn = load_details(kind, data.get("data") or {}, detail_kinds)
         return cls(
-            order=str(data["order"]), kind=str(data["kind"]), actor=data.get("actor"),
+            order=str(data["order"]), kind=kind, actor=data.get("actor"),
             rolls=[Roll.from_dict(r) for r in data.get("rolls", [])], tests=load_tests(data.get("tests", []), test_kinds),
             effects=load_effects(data.get("effects", []), kinds), highlight=Highlight.from_dict(data.get("highlight") or {}),
-            data=dict(data.get("data", {})), hidden=bool(data.get("hidden", False)),
+            details=details, turn=turn, hidden=bool(data.get("hidden", False)),
         )

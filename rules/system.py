@@ -14,7 +14,9 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rules.coords import Cell, Edge
+from rules.core_details import CORE_DETAILS
 from rules.core_effects import CORE_EFFECTS
+from rules.details import Details
 from rules.edges import Obstacle
 from rules.effects import Effect
 from rules.errors import RulesetError
@@ -206,6 +208,7 @@ class System:
     effects: Mapping[str, type[Effect]] = field(default_factory=dict)  # its effect kinds (`rules.effects.table`)
 
     rolltests: Mapping[str, type[RollTest]] = field(default_factory=dict)  # its test kinds (`rules.rolltests`)
+    details: Mapping[str, type[Details]] = field(default_factory=dict)  # its orders' details (`rules.details`)
 
     @property
     def test_kinds(self) -> dict[str, type[RollTest]]:
@@ -216,6 +219,11 @@ class System:
     def effect_kinds(self) -> dict[str, type[Effect]]:
         """Return the effect class of every kind its outcomes hold: the core's, overridden by its own."""
         return {**CORE_EFFECTS, **self.effects}
+
+    @property
+    def detail_kinds(self) -> dict[str, type[Details]]:
+        """Return the details class of every order kind that reports some: the core's, overridden by its own."""
+        return {**CORE_DETAILS, **self.details}
 
     def plays(self, kind: str) -> bool:
         """Return whether battles of this system resolve an order kind."""

@@ -116,8 +116,8 @@ def _close(battle: Battle[Any], name: str, how: str, dice: Dice, outcome: Outcom
     """End a unit's turn, pass play on, and say who is due now."""
     turns.finish_turn(battle, name, how)
     turns.settle(battle, dice, outcome)
-    outcome.data["next_due"] = turns.names_of(battle, turns.next_due(battle))
-    outcome.data["round"] = battle.round
+    outcome.turn.next_due = turns.names_of(battle, turns.next_due(battle))
+    outcome.turn.round = battle.round
 
 
 def _give_up_rest(battle: Battle[Any], unit: str, verb: str, effect: type[TurnEnded | Held], how: str, dice: Dice,
@@ -159,8 +159,8 @@ def skip_turn(battle: Battle[Any], order: SkipTurn, dice: Dice, outcome: Outcome
         turns.finish_turn(battle, name, "skipped")
     outcome.add(TurnSkipped(units=turns.names_of(battle, skipped), side=side if not order.unit.strip() else None))
     turns.settle(battle, dice, outcome)
-    outcome.data["next_due"] = turns.names_of(battle, turns.next_due(battle))
-    outcome.data["round"] = battle.round
+    outcome.turn.next_due = turns.names_of(battle, turns.next_due(battle))
+    outcome.turn.round = battle.round
 
 
 @handles("close-round")
@@ -226,7 +226,7 @@ def standing_order(battle: Battle[Any], order: StandingOrder, dice: Dice, outcom
     parsed = None if text.lower() == HOLD else parse_standing(battle, unit.name, text)
     stored = HOLD if parsed is None or isinstance(parsed, Hold) else str(parsed)
     standing[unit.id] = stored
-    outcome.data["standing_order"] = stored
+    outcome.turn.standing_order = stored
     outcome.add(StandingOrderSet(unit=unit.name, order=stored))
 
 
@@ -243,14 +243,14 @@ def standing_turn(battle: Battle[Any], order: StandingTurn, dice: Dice, outcome:
     stored = turns.standing_order_of(battle, uid)
     text = stored or HOLD
     outcome.actor = name
-    outcome.data["standing_order"] = text
+    outcome.turn.standing_order = text
     followed = False
     if text != HOLD:
         try:
             inner = parse_standing(battle, name, text)
             result = battle.apply(inner, dice)
         except GameError as exc:
-            outcome.data["fallback"] = exc.message
+            outcome.turn.fallback = exc.message
         else:
             followed = True
             # The inner apply handed its rolls to its own outcome; this order is what the log keeps.
@@ -260,13 +260,14 @@ def standing_turn(battle: Battle[Any], order: StandingTurn, dice: Dice, outcome:
             outcome.tests.extend(result.tests)
             outcome.effects.extend(result.effects)
             outcome.highlight.merge(result.highlight)
-            outcome.data.update(result.data)
-            outcome.data["standing_order"] = text
+            outcome.details = result.details
+            outcome.turn.merge(result.turn)
+            outcome.turn.standing_order = text
             outcome.hidden = result.hidden
     if followed:
         outcome.add(StandingOrderFollowed(unit=name, order=text))
     else:
-        reason = "fallback" if "fallback" in outcome.data else "standing_order" if stored else "no_standing_order"
+        reason = "fallback" if outcome.turn.fallback is not None else "standing_order" if stored else "no_standing_order"
         outcome.add(Held(unit=name, unused=turns.actions_left(battle, uid), reason=reason))
     _close(battle, uid, "standing" if followed else "held", dice, outcome)
 

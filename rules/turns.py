@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Mapping
+from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -488,9 +489,9 @@ def spend(battle: Battle[Any], order: Order, outcome: Outcome, dice: Dice) -> No
         # Reactions happen outside the unit's turn, so they never draw on its budget.
         if entry is not None and order.kind not in rules.reactions and entry in left:
             left[entry] = max(0, left[entry] - cost.points)
-        outcome.data["action"] = cost.action
-        outcome.data["action_cost"] = 0 if order.kind in rules.reactions else cost.points
-        outcome.data["actions_left"] = actions_left(battle, name)
+        outcome.turn.action = cost.action
+        outcome.turn.action_cost = 0 if order.kind in rules.reactions else cost.points
+        outcome.turn.actions_left = actions_left(battle, name)
     settle(battle, dice, outcome)
 
 
@@ -550,7 +551,7 @@ def settle(battle: Battle[Any], dice: Dice, outcome: Outcome) -> None:
         advance_round(battle, dice, outcome)
         return
     if _announce(battle, outcome) or changed:
-        outcome.data["next_due"] = names_of(battle, next_due(battle))
+        outcome.turn.next_due = names_of(battle, next_due(battle))
 
 
 def initiative_notation(formula: str, unit: Unit) -> str:
@@ -613,14 +614,14 @@ def _start_round(battle: Battle[Any], dice: Dice, outcome: Outcome, effects: boo
     turn.at = None
     if mode == "initiative":
         roll_initiative(battle, dice)
-        outcome.data["initiative"] = [r.to_dict() for r in turn.initiative]
+        outcome.turn.initiative = deepcopy(turn.initiative)
     outcome.add(RoundStarted(round=battle.round, mode=mode, order=names_of(battle, turn.units)))
     for effect in battle.system.round_start if effects else ():
         effect(battle, dice, outcome)
     _lose_stunned_turns(battle, outcome)
     _announce(battle, outcome)
-    outcome.data["round"] = battle.round
-    outcome.data["next_due"] = names_of(battle, next_due(battle))
+    outcome.turn.round = battle.round
+    outcome.turn.next_due = names_of(battle, next_due(battle))
 
 
 def advance_round(battle: Battle[Any], dice: Dice, outcome: Outcome) -> None:
@@ -662,13 +663,13 @@ def set_mode(battle: Battle[Any], mode: str, dice: Dice, outcome: Outcome) -> No
         return
     if mode == "initiative":
         roll_initiative(battle, dice)
-        outcome.data["initiative"] = [r.to_dict() for r in battle.turn.initiative]
+        outcome.turn.initiative = deepcopy(battle.turn.initiative)
     else:
         battle.turn.initiative = []
     # Forget where play stood so the new mode's first unit or side is announced.
     battle.turn.at = None
     settle(battle, dice, outcome)
-    outcome.data["next_due"] = names_of(battle, next_due(battle))
+    outcome.turn.next_due = names_of(battle, next_due(battle))
 
 
 def check_mode(mode: str) -> str:

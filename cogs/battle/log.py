@@ -15,8 +15,9 @@ from cogs.common.replies import edit_pressed
 from cogs.common.words import command_text
 from cogs.turn.text import effect_sentence
 from rules.battle import Battle
-from rules.effects import load_effects
 from rules.errors import GameError
+from rules.outcome import Outcome
+from rules.systems.strategic.details import AttackDetails
 
 PER_PAGE = 10
 MAX_ROLLS = 4
@@ -40,28 +41,29 @@ def _rolls(outcome: dict[str, Any]) -> str:
     return ("\U0001f3b2 " + "; ".join(parts)) if parts else ""
 
 
-def _attack(outcome: dict[str, Any]) -> str | None:
+def _attack(outcome: Outcome) -> str | None:
     """Say what an attack did: whom it aimed at with what, hit or miss, and where a miss came down."""
-    data = outcome.get("data", {})
-    if "unit" not in data or "weapon" not in data:
+    data = outcome.details_as(AttackDetails)
+    if data is None:
         return None
-    highlight = outcome.get("highlight", {})
-    hit = bool(highlight.get("hit"))
-    what = (f"the bridge on {data.get('at')}" if data.get("kind") == "bridge"
-            else safe(data["target"]) if data.get("target") else str(data.get("at", "")))
-    verb = "strikes" if data.get("kind") == "melee" else "fires at"
-    line = f"{safe(data['unit'])} {verb} {what} with the {safe(data['weapon'])}: {'hit' if hit else 'miss'}"
-    landed = highlight.get("landed")
-    if not hit and landed and landed != highlight.get("target"):
+    highlight = outcome.highlight
+    hit = bool(highlight.hit)
+    what = (f"the bridge on {data.at}" if data.form == "bridge" else safe(data.target) if data.target else data.at)
+    verb = "strikes" if data.form == "melee" else "fires at"
+    line = f"{safe(data.unit)} {verb} {what} with the {safe(data.weapon)}: {'hit' if hit else 'miss'}"
+    landed = highlight.landed
+    if not hit and landed and landed != highlight.target:
         line += f"; it came down on {landed}"
     return line + "."
 
 
-def _effects(kind: str, outcome: dict[str, Any], battle: Battle) -> str:
-    effects = load_effects(outcome.get("effects", []), battle.system.effect_kinds)
-    data = outcome.get("data", {})
+def _effects(kind: str, stored: dict[str, Any], battle: Battle) -> str:
+    system = battle.system
+    outcome = Outcome.from_dict({"order": "", "kind": kind, **stored}, system.effect_kinds, system.test_kinds,
+                                system.detail_kinds)
+    effects = outcome.effects
     lines = [_attack(outcome)] if kind == "attack" else []
-    lines += [effect_sentence(e, data, battle) for e in effects[:MAX_EFFECTS]]
+    lines += [effect_sentence(e, outcome, battle) for e in effects[:MAX_EFFECTS]]
     if len(effects) > MAX_EFFECTS:
         lines.append(f"(+{len(effects) - MAX_EFFECTS} more)")
     return " ".join(line for line in lines if line)

@@ -10,6 +10,7 @@ from cogs.common.embeds import INFO, safe, signed
 from cogs.common.embeds_combat import breakdown_lines, line_of_fire_line
 from rules.battle import Battle
 from rules.rolltests import Tally
+from rules.systems.strategic.details import FireNotes
 
 NOTHING_ROLLED = "Preview only: nothing was rolled, spent or changed."
 
@@ -58,8 +59,9 @@ def range_embed(preview: dict[str, Any], battle: Battle, *, owner: str, from_uni
         lines.insert(0, f"Measured from {preview['from']}, not from {safe(owner)}'s own square.")
     target = preview.get("target")
     lines.append(f"Target on {preview['to']}: **{safe(target)}**" if target else f"Nobody stands on {preview['to']}.")
-    fire = line_of_fire_line(preview, battle)
-    if fire and not preview["melee"]:
+    fire = None if preview["melee"] else line_of_fire_line(FireNotes.build(
+        {k: preview[k] for k in ("line_of_fire", "storm", "storm_negated")}), battle)
+    if fire:
         lines.append(fire)
     embed.description = "\n".join(lines)[:4096]
     bd = preview.get("breakdown")

@@ -28,11 +28,11 @@ FOOTER_MAX = 180
 
 
 def _ap_line(outcome: Outcome) -> str | None:
-    data = outcome.data
-    if "action_cost" not in data or not outcome.actor:
+    turn = outcome.turn
+    if turn.action_cost is None or not outcome.actor:
         return None
-    left = int(data.get("actions_left", 0))
-    return f"{safe(outcome.actor)}: **{data['action_cost']} AP** spent \u00b7 **{left} AP** left this activation"
+    left = turn.actions_left or 0
+    return f"{safe(outcome.actor)}: **{turn.action_cost} AP** spent \u00b7 **{left} AP** left this activation"
 
 
 def _colour(outcome: Outcome) -> discord.Colour:
@@ -65,12 +65,12 @@ def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -
     ap = _ap_line(outcome)
     embed.description = ap
     fields = EmbedFields(embed)
-    happened = [sentence(e, outcome.data) for e in outcome.effects if not isinstance(e, TURN)]
+    happened = [sentence(e, outcome) for e in outcome.effects if not isinstance(e, TURN)]
     if happened:
         fields.add("What happened", happened)
     for name, lines in _test_fields(outcome.tests):
         fields.add(name, lines)
-    turn = [sentence(e, outcome.data) for e in outcome.effects if isinstance(e, TURN)]
+    turn = [sentence(e, outcome) for e in outcome.effects if isinstance(e, TURN)]
     if turn:
         fields.add("Turn", turn)
     if outcome.rolls:

@@ -11,6 +11,7 @@ from cogs.common.embeds import safe, signed
 from cogs.turn.text import effect_sentence as turn_sentence
 from rules.effects import Effect
 from rules.errors import GameError
+from rules.outcome import Outcome
 from rules.rolltests import RollTest
 from rules.systems.combat_action.tables import tables
 from rules.systems.combat_action.units import compass
@@ -129,10 +130,10 @@ SENTENCES: dict[type[Effect], Callable[[Any], str]] = {
 }
 
 
-def sentence(effect: Effect, data: dict[str, Any] | None = None) -> str:
+def sentence(effect: Effect, outcome: Outcome | None = None) -> str:
     """Return one effect as a sentence (setup and turn effects as the shared turn formatter words them)."""
     make = SENTENCES.get(type(effect))
-    return make(effect) if make else turn_sentence(effect, data)
+    return make(effect) if make else turn_sentence(effect, outcome)
 
 
 def to_hit_lines(test: rt.ToHitTest) -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import rules.systems.strategic.effects as strategic
@@ -37,15 +37,9 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def loss_text(d: Damage | Mapping[str, Any], named: bool = True) -> str:
-    """Return what a hit cost: wounds, or Magnitude for a Horde (one per damaging hit, more for Explosive).
-
-    `d` is the hit's Damage effect, or the attack's own record of the hit (its outcome data).
-    """
-    if isinstance(d, Damage):
-        return _loss(d.unit, d.wounds_lost, d.wounds_left, d.magnitude_lost, d.magnitude_left, named)
-    return _loss(d["unit"], d["wounds_lost"], d.get("wounds_left"), d.get("magnitude_lost"), d.get("magnitude_left"),
-                 named)
+def loss_text(d: Damage, named: bool = True) -> str:
+    """Return what a hit cost: wounds, or Magnitude for a Horde (one per damaging hit, more for Explosive)."""
+    return _loss(d.unit, d.wounds_lost, d.wounds_left, d.magnitude_lost, d.magnitude_left, named)
 
 
 def _loss(name: str, wounds_lost: int, wounds_left: int | None, magnitude_lost: int | None,

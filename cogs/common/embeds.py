@@ -16,6 +16,7 @@ from cogs.common.words import footer_text, plural
 from rules.effects import Effect
 from rules.outcome import Outcome
 from rules.rolltests import D100Test
+from rules.systems.strategic.details import MoveDetails, RollDetails
 
 OK = discord.Colour.from_rgb(60, 140, 80)
 FAIL = discord.Colour.from_rgb(190, 60, 50)
@@ -171,17 +172,18 @@ def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -
         colour = OK if tests[-1].success else FAIL
     embed = discord.Embed(title=title, colour=colour)
     lines: list[str] = []
-    data = outcome.data
     # A system that measures a move by an allowance and a path cost says so; every move names its path.
-    if outcome.kind == "move" and "base_label" in data:
+    move = outcome.details_as(MoveDetails)
+    if move is not None:
         lines.append(
-            f"{data['base_label']} \u2192 {data['mode'].title()} allows **{data['allowance']}** {data['spent_unit']}; "
-            f"path cost **{data['cost']}**"
+            f"{move.base_label} \u2192 {move.mode.title()} allows **{move.allowance}** {move.spent_unit}; "
+            f"path cost **{move.cost}**"
         )
     if outcome.kind == "move" and outcome.highlight.path:
-        lines.append("Path: " + " \u2192 ".join(data.get("path") or outcome.highlight.path))
-    if outcome.kind == "roll":
-        lines.append(f"**{data['total']}**")
+        lines.append("Path: " + " \u2192 ".join(move.path if move is not None else outcome.highlight.path))
+    rolled = outcome.details_as(RollDetails)
+    if rolled is not None:
+        lines.append(f"**{rolled.total}**")
     lines += [effect_line(e) for e in outcome.effects]
     embed.description = "\n".join(lines[:MAX_LINES]) or None
     for i, test in enumerate(tests[:10]):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict, deque
-from typing import Any
 
 import discord
 
@@ -30,6 +29,13 @@ from rules.orders import Order
 from rules.outcome import Outcome
 from rules.rolltests import D100Test, Tally
 from rules.systems.strategic.area import area_kind, target_count
+from rules.systems.strategic.details import (
+    AttackDetails,
+    ChargeDetails,
+    FireNotes,
+    ManeuverDetails,
+    TrapSearch,
+)
 from rules.systems.strategic.effects import BridgeDamaged, Damage, Destroyed
 
 COMBAT_KINDS = frozenset({
@@ -79,27 +85,34 @@ def test_field_lines(test: D100Test, words: tuple[str, str] = ("success", "failu
     return [*breakdown_lines(test.breakdown), verdict_line(test, words)]
 
 
+def _attack_of(outcome: Outcome) -> AttackDetails | None:
+    """Return an attack's details, a charge's strike included (None for other orders)."""
+    charge = outcome.details_as(ChargeDetails)
+    return charge.attack if charge is not None else outcome.details_as(AttackDetails)
+
+
 def _dice_lines(outcome: Outcome) -> list[str]:
     # A Tearing damage roll reads as the dice it kept, and its total is the damage (not every face summed).
-    data = outcome.data
-    rolled = [d.get("roll") for d in data.get("damage", [])] + [(data.get("bridge") or {}).get("roll")]
-    tearing = {(r["notation"], tuple(r["faces"])): r for r in rolled if r and r.get("tearing") and r.get("dropped")}
+    attack = _attack_of(outcome)
+    rolled = [h.roll for h in (attack.damage or ())] + ([attack.bridge.roll] if attack.bridge else []) \
+        if attack is not None else []
+    tearing = {(r.notation, tuple(r.faces)): r for r in rolled if r.tearing and r.dropped}
     lines = []
     for r in outcome.rolls[:MAX_DICE_LINES]:
         torn = tearing.get((r.notation, tuple(r.faces)))
         why = f" ({safe(r.purpose)})" if r.purpose else ""
-        lines.append(f"\U0001f3b2 {dice_used(torn)} = **{torn['total']}**{why}" if torn else roll_line(r.to_dict()))
+        lines.append(f"\U0001f3b2 {dice_used(torn)} = **{torn.total}**{why}" if torn else roll_line(r.to_dict()))
     if len(outcome.rolls) > MAX_DICE_LINES:
         lines.append(f"\u2026 and {len(outcome.rolls) - MAX_DICE_LINES} more rolls")
     return lines
 
 
 def _action_line(outcome: Outcome) -> str | None:
-    data = outcome.data
-    if "action" not in data or not outcome.actor:
+    turn = outcome.turn
+    if turn.action is None or not outcome.actor:
         return None
-    cost = "a reaction, free" if data.get("action_cost") == 0 and data["action"] != "free" else f"{data['action']} action"
-    left = int(data.get("actions_left", 0))
+    cost = "a reaction, free" if turn.action_cost == 0 and turn.action != "free" else f"{turn.action} action"
+    left = turn.actions_left or 0
     return f"{safe(outcome.actor)}: {cost} \u00b7 {left} action{'s' if left != 1 else ''} left this turn"
 
 
@@ -159,131 +172,132 @@ def _order_of(outcome: Outcome, battle: Battle | None) -> Order | None:
         return None  # an order stored by an older version; the embed does without its options
 
 
-def _geometry_line(outcome: Outcome, battle: Battle | None) -> str:
-    data = outcome.data
-    src, dst, d = outcome.highlight.actor or "?", data["at"], data["distance"]
+def _geometry_line(outcome: Outcome, attack: AttackDetails, battle: Battle | None) -> str:
+    src, dst, d = outcome.highlight.actor or "?", attack.at, attack.distance
     squares = f"**{d}** square{'s' if d != 1 else ''}"
-    if data.get("kind") == "melee":
-        reach = int(data.get("reach", 0))
+    if attack.form == "melee":
+        reach = attack.reach or 0
         reach_text = "the same square" if reach == 0 else f"{reach} square{'s' if reach != 1 else ''}"
         return f"Melee from {src} to {dst}: {squares} apart, reach {reach_text}"
-    band = data.get("band") or {}
-    span = f"{band.get('from')}\u2013{band.get('to')} squares" if band.get("from") is not None else ""
+    band = attack.band
+    span = f"{band.low}\u2013{band.high} squares" if band is not None and band.low is not None else ""
     unit = f" {battle.ruleset.square_unit}" if battle is not None else ""
-    return (f"{src} \u2192 {dst}: {squares} \u00b7 R {data.get('R')}{unit} \u00b7 **{safe(band.get('name', '?'))}** range"
-            f" ({span}, {signed(int(band.get('mod', 0)))})")
+    name, mod = (band.name, band.mod) if band is not None else ("?", 0)
+    return (f"{src} \u2192 {dst}: {squares} \u00b7 R {attack.R}{unit} \u00b7 **{safe(name)}** range"
+            f" ({span}, {signed(mod)})")
 
 
-def line_of_fire_line(data: dict[str, Any], battle: Battle | None) -> str | None:
+def line_of_fire_line(fire: FireNotes | AttackDetails, battle: Battle | None) -> str | None:
     """Describe the squares along the line of fire that cost something, and what altitude saw over."""
-    los = data.get("line_of_fire")
+    los = fire.line_of_fire
     if not los:
         return None
-    if los.get("indirect"):
+    if los.indirect:
         return "Line of fire: indirect, so terrain and smoke on the way do not count"
     parts = []
-    for sq in los.get("penalised", []):
+    for sq in los.penalised:
         bits = []
-        if sq.get("terrain"):
-            name = battle.terrain_at(Cell.parse(sq["cell"])).name if battle is not None else "terrain"
-            bits.append(f"{safe(name)} {signed(int(sq['terrain']))}")
-        if sq.get("smoke"):
-            bits.append(f"smoke {signed(int(sq['smoke']))}")
-        ignored = " (seen over)" if sq["cell"] in los.get("ignored", []) else ""
-        parts.append(f"{sq['cell']} {' + '.join(bits)}{ignored}")
+        if sq.terrain:
+            name = battle.terrain_at(Cell.parse(sq.cell)).name if battle is not None else "terrain"
+            bits.append(f"{safe(name)} {signed(sq.terrain)}")
+        if sq.smoke:
+            bits.append(f"smoke {signed(sq.smoke)}")
+        ignored = " (seen over)" if sq.cell in los.ignored else ""
+        parts.append(f"{sq.cell} {' + '.join(bits)}{ignored}")
     text = "Line of fire: " + ("; ".join(parts) if parts else "clear")
-    if los.get("altitude"):
-        text += f" \u00b7 altitude sees over up to {plural(int(los['altitude']), 'square')}"
-    if data.get("storm"):
-        text += " \u00b7 storm on the line" + (" (anti-fog: no penalty)" if data.get("storm_negated") else "")
+    if los.altitude:
+        text += f" \u00b7 altitude sees over up to {plural(los.altitude, 'square')}"
+    if fire.storm:
+        text += " \u00b7 storm on the line" + (" (anti-fog: no penalty)" if fire.storm_negated else "")
     return text
 
 
-def _area_line(outcome: Outcome, battle: Battle | None) -> str | None:
-    data = outcome.data
-    kind = data.get("kind")
+def _area_line(outcome: Outcome, attack: AttackDetails, battle: Battle | None) -> str | None:
+    kind = attack.form
     if kind not in AREA_NAMES:
         return None
     if kind == "line":
         cells = outcome.highlight.cells or []
         return f"Line: crosses {plural(len(cells), 'square')}, {cells[0]} \u2192 {cells[-1]}" if cells else "Line attack"
-    attacker = battle.find_unit(str(data["unit"])) if battle is not None else None
-    weapon = attacker.weapon(data["weapon"]) if attacker is not None else None
+    attacker = battle.find_unit(attack.unit) if battle is not None else None
+    weapon = attacker.weapon(attack.weapon) if attacker is not None else None
     if battle is not None and weapon is not None and area_kind(weapon) == kind:
-        return f"{AREA_NAMES[kind]} on {data['at']}: up to **{target_count(battle, weapon)}** target(s)"
-    return f"{AREA_NAMES[kind]} on {data['at']}"
+        return f"{AREA_NAMES[kind]} on {attack.at}: up to **{target_count(battle, weapon)}** target(s)"
+    return f"{AREA_NAMES[kind]} on {attack.at}"
 
 
 def attack_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, actor_name: str = "") -> discord.Embed:
     """Build the embed of an attack: geometry, the to-hit breakdown, each hit's damage and what it set off."""
-    data = outcome.data
+    charge = outcome.details_as(ChargeDetails)
+    data = charge.attack if charge is not None else outcome.details_as(AttackDetails)
+    if data is None:  # an attack stored by an older version in another shape
+        return action_embed(outcome, battle, battle_name=battle_name, actor_name=actor_name)
     called = str(getattr(_order_of(outcome, battle), "called", "") or "")
     hit = bool(outcome.highlight.hit)
-    what = (f"the bridge on {data['at']}" if data.get("kind") == "bridge"
-            else safe(data["target"]) if data.get("target") else data["at"])
-    verb = "charges" if outcome.kind == "charge" else "strikes" if data.get("kind") == "melee" else "fires at"
-    title = f"{safe(data['unit'])} {verb} {what}: {'hit' if hit else 'miss'}"
+    what = (f"the bridge on {data.at}" if data.form == "bridge" else safe(data.target) if data.target else data.at)
+    verb = "charges" if charge is not None else "strikes" if data.form == "melee" else "fires at"
+    title = f"{safe(data.unit)} {verb} {what}: {'hit' if hit else 'miss'}"
     embed = discord.Embed(title=title[:256], colour=OK if hit else FAIL)
-    lines = [x for x in (_charge_line(outcome), _weapon_line(battle, data["unit"], data["weapon"]),
-                         _geometry_line(outcome, battle),
-                         line_of_fire_line(data, battle), _area_line(outcome, battle), _action_line(outcome)) if x]
+    lines = [x for x in (_charge_line(charge), _weapon_line(battle, data.unit, data.weapon), _geometry_line(outcome, data, battle),
+                         line_of_fire_line(data, battle), _area_line(outcome, data, battle), _action_line(outcome)) if x]
     embed.description = "\n".join(lines)[:4096]
     fields = _Fields(embed)
     # A charge's strike follows any test the squares it crossed called for.
-    strike = int(data.get("strike_test", 0))
+    strike = charge.strike_test if charge is not None else 0
     tests = outcome.tests_of(D100Test)
     test = tests[strike]
     fields.add(safe(test.purpose), test_field_lines(test, ("hit", "miss")))
     cells = hit_cells(data)
-    hits = data.get("hits", [])
-    if len(hits) > 1 or data.get("kind") in AREA_NAMES:
+    hits = data.hits or ()
+    if len(hits) > 1 or data.form in AREA_NAMES:
         fields.add("Targets", roster(hits) or ["Nobody stood where it landed."])
     pending = deque(hits)
     location_rolls: dict[str, deque[int]] = defaultdict(deque)
     for r in outcome.rolls:
         if r.purpose.startswith("hit location for "):
             location_rolls[r.purpose.removeprefix("hit location for ")].append(r.total)
-    attacker = battle.find_unit(str(data["unit"])) if battle is not None else None
+    attacker = battle.find_unit(data.unit) if battle is not None else None
     sb = attacker.bonus("s") if attacker is not None and battle is not None and battle.const("melee_strength_bonus") else 0
-    damage = data.get("damage", [])
-    feature_aps = feature_ap_at_each_hit(outcome, battle, cells)
+    damage = data.damage or ()
+    feature_aps = feature_ap_at_each_hit(outcome, data, battle, cells)
     compact: list[str] = []
-    for i, d in enumerate(damage):
+    for i, struck in enumerate(damage):
+        d = struck.hit
         # A hit on a unit an earlier hit destroyed rolls no damage; skip it to pair hits with damage.
-        while pending and pending[0]["unit"] != d["unit"]:
+        while pending and pending[0].unit != d.unit:
             pending.popleft()
-        why = pending.popleft()["why"] if pending else "aimed"
-        where = location_line(outcome, d, why, called, location_rolls)
+        why = pending.popleft().why if pending else "aimed"
+        where = location_line(outcome, data, d, why, called, location_rolls)
         if i < MAX_DETAILED_HITS:
-            body = [where, *damage_lines(d, battle, cells.get(d["unit"]), feature_aps[i], sb)]
-            fields.add(f"Damage to {safe(d['unit'])}", body)
+            body = [where, *damage_lines(struck, battle, cells.get(d.unit), feature_aps[i], sb)]
+            fields.add(f"Damage to {safe(d.unit)}", body)
         else:
-            compact.append(f"{safe(d['unit'])} ({location_name(d['location'])}): {d['damage']} \u2212 {d['armour']} "
-                           f"armour \u2212 {d['tb']} TB \u2192 {loss_text(d, named=False)}")
-    bridge = data.get("bridge")
+            compact.append(f"{safe(d.unit)} ({location_name(d.location)}): {d.damage} \u2212 {d.armour} "
+                           f"armour \u2212 {d.tb} TB \u2192 {loss_text(d, named=False)}")
+    bridge = data.bridge
     if bridge:
-        fields.add(f"Bridge on {bridge['cell']}", bridge_lines(bridge))
+        fields.add(f"Bridge on {bridge.hit.cell}", bridge_lines(bridge))
     rest = _other_effects(outcome, len(damage), bool(bridge))
     others = tests[:strike] + tests[strike + 1:]
     return _finish(embed, fields, outcome, rest, others, battle, battle_name, actor_name,
                    extra=(("More hits", compact),))
 
 
-def _charge_line(outcome: Outcome) -> str | None:
+def _charge_line(charge: ChargeDetails | None) -> str | None:
     """Return the move of a charge: its path, and what it cost of the Charge allowance."""
-    data = outcome.data
-    if outcome.kind != "charge" or not data.get("path"):
+    if charge is None or not charge.move.path:
         return None
-    path = " \u2192 ".join(data["path"])
-    return (f"Charge: {path} \u00b7 {data['cost']} of {data['allowance']} "
-            f"{data['spent_unit']} ({data['base_label']})")
+    move = charge.move
+    path = " \u2192 ".join(move.path)
+    return f"Charge: {path} \u00b7 {move.cost} of {move.allowance} {move.spent_unit} ({move.base_label})"
 
 
 def _other_effects(outcome: Outcome, damage_shown: int, bridge_shown: bool) -> list[Effect]:
     """Return the effects not already shown in a damage or bridge field."""
     rest = []
     skipped_damage = 0
-    first = int(outcome.data.get("strike_effects", 0))  # a charge's move reads before its strike
+    charge = outcome.details_as(ChargeDetails)
+    first = charge.strike_effects if charge is not None else 0  # a charge's move reads before its strike
     for i, e in enumerate(outcome.effects):
         if isinstance(e, Damage) and skipped_damage < damage_shown and i >= first:
             skipped_damage += 1  # the attack's own hits come first and have their own fields
@@ -300,7 +314,7 @@ def _other_effects(outcome: Outcome, damage_shown: int, bridge_shown: bool) -> l
 
 def _summary(outcome: Outcome, battle: Battle | None) -> list[str]:
     """Return the sentence that says what an action came to when no effect says it."""
-    kind, actor, data = outcome.kind, safe(outcome.actor or ""), outcome.data
+    kind, actor = outcome.kind, safe(outcome.actor or "")
     tests = outcome.tests_of(D100Test)
     test = tests[0] if tests else None
     failed = test is not None and not test.success
@@ -311,10 +325,11 @@ def _summary(outcome: Outcome, battle: Battle | None) -> list[str]:
         score = " \u00b7 ".join(
             f"{who}: {'success' if t.success else 'failure'}, {t.degrees} degree{'s' if t.degrees != 1 else ''}"
             for who, t in ((actor, mine), (target, theirs)))
-        if data.get("won"):
+        maneuver = outcome.details_as(ManeuverDetails)
+        if maneuver is not None and maneuver.won:
             return [f"{actor} wins the opposed test and pushes {target} back.", score]
         return [f"{target} holds its ground: {actor} needs a success with more degrees than {target}.", score]
-    told = safe(data.get("told_privately") or "")
+    told = safe(outcome.told or "")
     if kind == "hide" and failed:
         return [f"{actor} fails to find cover and stays in plain sight."]
     if kind == "hide" and told:
@@ -328,7 +343,8 @@ def _summary(outcome: Outcome, battle: Battle | None) -> list[str]:
             return [f"{actor}'s search turns up nothing."]
         if told:
             return [f"What {actor}'s search found is told to {told} alone, in its side thread."]
-        if not data.get("revealed"):
+        search = outcome.details_as(TrapSearch)
+        if search is None or not search.revealed:
             return [f"{actor} finds no hidden enemy traps on or next to {outcome.highlight.actor or 'its square'}."]
     if kind == "act" and test is not None:
         reason = str(getattr(order, "reason", "") or "")
@@ -349,7 +365,8 @@ def action_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, a
     colour = INFO
     tests = outcome.tests_of(D100Test)
     if tests[:own]:
-        won = outcome.data.get("won") if outcome.kind == "maneuver" else tests[0].success
+        maneuver = outcome.details_as(ManeuverDetails)
+        won = (maneuver is not None and maneuver.won) if outcome.kind == "maneuver" else tests[0].success
         colour = OK if won else FAIL
     embed = discord.Embed(title=title[:256], colour=colour)
     lines = _summary(outcome, battle)
@@ -364,7 +381,8 @@ def action_embed(outcome: Outcome, battle: Battle | None, *, battle_name: str, a
 def combat_embed(outcome: Outcome, battle: Battle | None = None, *, battle_name: str,
                  actor_name: str = "") -> discord.Embed:
     """Build the embed of any combat or battlefield order."""
-    if outcome.kind == "attack" or (outcome.kind == "charge" and outcome.data.get("struck")):
+    charge = outcome.details_as(ChargeDetails)
+    if outcome.kind == "attack" or (charge is not None and charge.struck):
         return attack_embed(outcome, battle, battle_name=battle_name, actor_name=actor_name)
     return action_embed(outcome, battle, battle_name=battle_name, actor_name=actor_name)
 

@@ -24,8 +24,6 @@ from rules.outcome import Outcome
 from rules.rolltests import D100Test
 from rules.systems.strategic.effects import Hidden, TrapRevealed
 
-TOLD = "told_privately"  # the outcome's data key naming the side the secret part went to
-
 
 def _side_of(effect: Effect, battle: Battle[Any]) -> str | None:
     """Return the side an effect tells something only it may know, or None if everyone may read it."""
@@ -58,7 +56,7 @@ def secret_side(outcome: Outcome, battle: Battle[Any]) -> str | None:
 def public_part(outcome: Outcome, battle: Battle[Any], side: str) -> Outcome:
     """Return the outcome as everyone may read it: without the side's secrets, saying they went to the side."""
     effects = [e for e in outcome.effects if _side_of(e, battle) is None]
-    return replace(outcome, effects=effects, data={**outcome.data, TOLD: side})
+    return replace(outcome, effects=effects, told=side)
 
 
 async def tell_side(bot: discord.Client, service: TableService, record: BattleRecord, battle: Battle[Any],

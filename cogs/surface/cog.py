@@ -25,6 +25,7 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError
 from rules.orders import AddUnit, Order
+from rules.systems.surface.details import PlanDetails
 from rules.systems.surface.effects import UnitAdded
 from rules.systems.surface.forces import survivors
 from rules.systems.surface.orders import ImportForces, NextTurn, Resolve, SetSide, SubmitPlan
@@ -141,12 +142,12 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
         units = tuple(p.strip() for p in dropped.split(",") if p.strip())
         order = SubmitPlan(side=side, intensity=intensity, daring=daring, dropped=units, besieged=besieged)
         result = await service.execute(actor_of(interaction), record, order, render=False)
-        data = result.outcome.data if result.outcome else {}
-        word = "replaced" if data.get("replaced") else "committed"
-        await reply(interaction, f"Plan for {safe(data.get('side', side))} {word}: intensity {intensity}, daring "
-                    f"{daring}, {len(units)} dropped, {'besieged' if besieged else 'not besieged'}. Only you see "
-                    "this; you may replace it until the battle is fought.", ephemeral=True)
-        if data.get("ready"):
+        plan = result.outcome.details_as(PlanDetails) if result.outcome else None
+        word = "replaced" if plan is not None and plan.replaced else "committed"
+        await reply(interaction, f"Plan for {safe(plan.side if plan is not None else side)} {word}: intensity "
+                    f"{intensity}, daring {daring}, {len(units)} dropped, {'besieged' if besieged else 'not besieged'}. "
+                    "Only you see this; you may replace it until the battle is fought.", ephemeral=True)
+        if plan is not None and plan.ready:
             await self._resolve(interaction, Resolve())
 
     @app_commands.command(name="resolve", description="Fight the engagement (both plans in, or force as GM)")
@@ -209,7 +210,8 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
         service = service_of(interaction)
         result = await service.execute(actor_of(interaction), record, order, render=False)
         assert result.outcome is not None
-        report = result.outcome.data
+        # The report's pages and chart read it as the battle keeps it (its stored form), with its rounds.
+        report = result.outcome.details.to_dict()
         embed = report_embed(result.battle, report, 1)
         await reply(interaction, embed=embed, png=await service.surface_chart(report),
                     view=report_view(record.id, result.battle, report, 1))

@@ -7,6 +7,8 @@ from typing import Any
 from bot.service import BattleRecord, TableService
 from rules.battle import Battle
 from rules.errors import IllegalOrderError
+from rules.outcome import Outcome
+from rules.systems.surface.details import SurfaceReport
 from rules.systems.surface.state import peek
 
 RESOLVE = "surface-resolve"
@@ -30,10 +32,15 @@ async def fought_report(service: TableService, record: BattleRecord, battle: Bat
     if key in _RECENT:
         return _RECENT[key]
     logged = await service.latest_outcome(record, RESOLVE)
-    data = (logged or {}).get("data") or {}
-    if data.get("turn") != kept.get("turn") or "log" not in data:
+    system = battle.system
+    outcome = Outcome.from_dict({"order": RESOLVE, "kind": RESOLVE, **(logged or {})}, system.effect_kinds,
+                                system.test_kinds, system.detail_kinds)
+    fought = outcome.details_as(SurfaceReport)
+    if fought is None or fought.turn != kept.get("turn"):
         # The log no longer holds the fight (a battle imported without it): the result is all there is.
         data = {**kept, "log": []}
+    else:
+        data = fought.to_dict()  # the pages and the chart read the report in the form the battle keeps it
     # Paging through a long engagement reads the same report again and again; any order changes the version.
     _RECENT[key] = data
     while len(_RECENT) > RECENT_MAX:

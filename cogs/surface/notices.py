@@ -109,7 +109,8 @@ class SurfaceNotices(NoticeListener):
         sides = list(notice.extra.get("units", []))
         late = join(sides) or "a side"
         fought = [o for o in notice.extra.get("outcomes", []) if o.kind == "surface-resolve"]
-        report = fought[-1].data if fought else None
+        # The report's pages and chart read it as the battle keeps it (its stored form), with its rounds.
+        report = fought[-1].details.to_dict() if fought else None
         if notice.extra.get("waiting") or not report:
             failures = [f"{safe(msg)}" for _, msg in notice.extra.get("failures", [])]
             embed = discord.Embed(title=f"\u231b Deadline passed: no plan from {late}", colour=WARN)

@@ -105,7 +105,7 @@ def deadline_embed(battle: Battle, units: Sequence[str], clock: ClockRecord, out
     embed = discord.Embed(title=f"\u231b Deadline passed: {join(units)}", colour=WARN)
     lines = [f"The turn ended <t:{due}:R> without {join(units)} finishing it. Policy: **{POLICY_NAMES[clock.policy]}**."]
     for outcome in outcomes:
-        lines += [effect_sentence(e, outcome.data) for e in outcome.effects if isinstance(e, DEADLINE_NEWS)]
+        lines += [effect_sentence(e, outcome) for e in outcome.effects if isinstance(e, DEADLINE_NEWS)]
     for unit, why in failures:
         lines.append(f"{safe(unit)} could not be moved on: {safe(why)}")
     if waiting:

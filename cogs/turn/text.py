@@ -16,8 +16,10 @@ from cogs.common.embeds import INFO, roll_line, safe
 from cogs.common.systems import system_embed
 from cogs.common.words import footer_text
 from rules.battle import Battle
+from rules.details import TurnNotes
 from rules.effects import Effect
 from rules.outcome import Outcome
+from rules.systems.strategic.details import UnitSetDetails
 
 TURN_TITLES = {
     "end-turn": "Turn ended", "hold": "Hold", "skip-turn": "Turn skipped", "close-round": "Round closed",
@@ -40,7 +42,7 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def effect_sentence(effect: Effect, data: dict[str, Any] | None = None, battle: Battle | None = None) -> str:
+def effect_sentence(effect: Effect, outcome: Outcome | None = None, battle: Battle | None = None) -> str:
     """Return any effect as a sentence: turn and GM effects here, the others as the combat embeds word them."""
     unit = safe(getattr(effect, "unit", ""))
     unused = effect.unused if isinstance(effect, (core.TurnEnded, core.Held)) else 0
@@ -49,8 +51,9 @@ def effect_sentence(effect: Effect, data: dict[str, Any] | None = None, battle: 
         case core.TurnEnded():
             return f"{unit} ends its turn{spare}."
         case core.Held(reason="fallback"):
-            why = safe(str((data or {}).get("fallback", "it is not legal now")).rstrip("."))
-            order = safe((data or {}).get("standing_order", ""))
+            turn = outcome.turn if outcome is not None else TurnNotes()
+            why = safe((turn.fallback or "it is not legal now").rstrip("."))
+            order = safe(turn.standing_order or "")
             return f"{unit} could not follow its standing order `{order}` ({why}), so it holds instead."
         case core.Held(reason="no_standing_order"):
             return f"{unit} had no standing order, so it holds."
@@ -83,8 +86,9 @@ def effect_sentence(effect: Effect, data: dict[str, Any] | None = None, battle: 
         case strategic.Placed():
             return f"The GM put {unit} on {safe(effect.to)} (from {safe(effect.frm)})."
         case strategic.UnitSet():
-            changed = (data or {}).get("changed", {})
-            parts = [part for k, v in list(changed.items())[:8] for part in _changes(k, v["old"], v["new"])]
+            details = outcome.details_as(UnitSetDetails) if outcome is not None else None
+            changed = details.changed if details is not None else {}
+            parts = [part for k, v in list(changed.items())[:8] for part in _changes(k, v.old, v.new)]
             return f"The GM set {unit}: " + ("; ".join(parts) if parts else "nothing changed") + "."
     return combat_sentence(effect, battle)
 
@@ -105,7 +109,7 @@ def _short(value: Any) -> str:
 
 def outcome_lines(outcome: Outcome) -> list[str]:
     """Return every effect of an outcome as a sentence."""
-    return [effect_sentence(e, outcome.data) for e in outcome.effects][:MAX_LINES]
+    return [effect_sentence(e, outcome) for e in outcome.effects][:MAX_LINES]
 
 
 def turn_embed(outcome: Outcome, battle: Battle, *, actor_name: str = "") -> discord.Embed:

@@ -23,6 +23,7 @@ from rules.coords import Cell
 from rules.dice import Dice
 from rules.orders import AddUnit, Move, RemoveUnit, Start
 from rules.outcome import Highlight
+from rules.systems.strategic.details import AreaHitNote, AttackDetails
 from rules.systems.strategic.ranges import bands, weapon_range
 from rules.systems.strategic.units import Weapon
 from rules.turnorders import SetTurnMode
@@ -84,17 +85,22 @@ def test_many_units_due_are_counted_not_listed() -> None:
     assert status_line(battle).endswith("to act: Unit 0, Unit 1, Unit 2, Unit 3 and 3 more")
 
 
+def _attack(form: str, hits: tuple[AreaHitNote, ...] | None = None) -> AttackDetails:
+    return AttackDetails(unit="Gun", weapon="Mortar", target=None, at="H3", distance=5, form=form, hits=hits)
+
+
 def test_an_area_attack_is_drawn_as_its_shape_with_its_hits() -> None:
     highlight = Highlight(actor="C3", target="H3", line=["C3", "H3"], hit=True)
-    marks = overlays_for(highlight, {"kind": "blast", "hits": [{"unit": "A"}, {"unit": "B"}]})
+    hits = (AreaHitNote(unit="A", why="aimed", cell="H3"), AreaHitNote(unit="B", why="random", cell="H3"))
+    marks = overlays_for(highlight, _attack("blast", hits=hits))
     area = next(o for o in marks if isinstance(o, AreaOfEffect))
     assert (area.kind, area.cells, area.src, area.label) == ("blast", ((7, 2),), (2, 2), "Blast: 2 hits")
     assert any(isinstance(o, LineOfFire) for o in marks)
     assert not any(isinstance(o, TargetSquare) for o in marks), "the area marks the square itself"
-    line = overlays_for(Highlight(line=["C3", "F3"], cells=["D3", "E3", "F3"], hit=False), {"kind": "line"})
+    line = overlays_for(Highlight(line=["C3", "F3"], cells=["D3", "E3", "F3"], hit=False), _attack("line"))
     area = next(o for o in line if isinstance(o, AreaOfEffect))
     assert area.cells == ((3, 2), (4, 2), (5, 2)) and area.label == "Line: missed"
-    plain = overlays_for(Highlight(target="H3", line=["C3", "H3"], hit=True), {"kind": "ranged"})
+    plain = overlays_for(Highlight(target="H3", line=["C3", "H3"], hit=True), _attack("ranged"))
     assert any(isinstance(o, TargetSquare) for o in plain) and not any(isinstance(o, AreaOfEffect) for o in plain)
 
 

@@ -113,7 +113,7 @@ async def test_import_rebuilds_the_battle_on_another_server(table: Table) -> Non
     assert "Test Battle" in message_text(board(table, there))
     undone = await table.discord.slash("gm undo", user=stranger, channel=there, bypass_permissions=True)
     await table.settle()
-    assert "Undone: 1 order" in text_of(undone) and "edit-unit" in text_of(undone)
+    assert "Undone: 1 order" in text_of(undone) and "`/unit edit unit:Eva-02" in text_of(undone)
     restored = await table.db.battles.get(imported.id)
     assert restored is not None and same_state(restored.state, document["final_state"]), "imported orders undo"
     # The original is untouched and still its own battle.

@@ -62,7 +62,7 @@ def biggest_battle() -> tuple[Battle[Any], dict[str, Any]]:
     for side in SIDES:
         battle.apply(Order.parse(f"surface-plan side:'{side}' intensity:10 daring:10"), dice)
     fought = battle.apply(Order.parse("surface-resolve"), dice)
-    return battle, fought.data
+    return battle, fought.details.to_dict()  # the report as its pages and chart read it
 
 
 def check_embed(embed: discord.Embed) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from rules.battle import Battle
 from rules.coords import Cell, line_cells
 from rules.errors import IllegalOrderError
+from rules.outcome import Outcome
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.area import (
     choose_targets,
@@ -17,6 +19,7 @@ from rules.systems.strategic.area import (
     melee_partners,
     target_count,
 )
+from rules.systems.strategic.details import AttackDetails
 from rules.systems.strategic.statblock import parse_weapon
 from tests.rules.conftest import add, dice, start
 
@@ -102,9 +105,9 @@ def test_a_blast_attack_hits_its_count_and_shows_who() -> None:
     # d100 hit; d3 picks Mob from [Ally, Mob]; Angel damage; Mob location then damage.
     out = b.apply(Attack(unit="Eva", weapon="N2", target="Angel"), dice(5, 2, 1, 50, 1))
     assert out.highlight.hit is True
-    assert out.data["hits"] == [{"unit": "Angel", "why": "aimed", "cell": "A5"},
+    assert [h.to_dict() for h in out.details.hits] == [{"unit": "Angel", "why": "aimed", "cell": "A5"},
                                 {"unit": "Mob", "why": "random", "cell": "A5"}]
-    assert all(d["area"] for d in out.data["damage"])
+    assert all(d.hit.area for d in out.details.damage)
     assert b.unit("Ally").wounds == 10
 
 
@@ -112,14 +115,14 @@ def test_an_area_weapon_can_be_aimed_at_a_square() -> None:
     """A15: with no unit named, every slot is drawn at random from the square."""
     b = _crowd()
     out = b.apply(Attack(unit="Eva", weapon="N2", at=Cell.parse("A5")), dice(5, 3, 1, 50, 1, 50, 1))
-    assert [h["why"] for h in out.data["hits"]] == ["random", "random"]
+    assert [h.why for h in out.details.hits] == ["random", "random"]
 
 
 def test_a_missed_area_attack_hits_nobody() -> None:
     """001:L36 the targets are hit "when hitting a square"; a miss hits no square (no scatter on this scale)."""
     b = _crowd()
     out = b.apply(Attack(unit="Eva", weapon="N2", target="Angel"), dice(100))
-    assert out.highlight.hit is False and "hits" not in out.data
+    assert out.highlight.hit is False and out.details.hits is None
 
 
 def test_line_squares_run_the_weapons_length_through_the_aimed_square() -> None:
@@ -157,7 +160,7 @@ def test_a_line_attack_runs_its_full_length() -> None:
     add(b, "Beyond", "SEELE", "A7")
     start(b)
     out = b.apply(Attack(unit="Eva", weapon="Beam", target="Angel"), dice(5, 1, 50, 1))
-    assert [h["unit"] for h in out.data["hits"]] == ["Angel", "Far"]
+    assert [h.unit for h in out.details.hits] == ["Angel", "Far"]
     assert out.highlight.cells == ["A2", "A3", "A4", "A5", "A6"]
     assert out.highlight.line == ["A1", "A6"]
 
@@ -181,5 +184,16 @@ def test_a_horde_hit_by_a_blast_loses_magnitude_per_hit() -> None:
     add(b, "Mob", "SEELE", "A5", kind="horde", magnitude=20, t=20)
     start(b)
     out = b.apply(Attack(unit="Eva", weapon="N2", target="Mob"), dice(5, 1, 50, 1, 50, 1))
-    assert [h["why"] for h in out.data["hits"]] == ["aimed", "horde_extra", "horde_extra"]
+    assert [h.why for h in out.details.hits] == ["aimed", "horde_extra", "horde_extra"]
     assert b.unit("Mob").magnitude == 17
+
+
+def test_a_blast_attack_reports_the_same_details_once_logged_and_read_back() -> None:
+    """What the log keeps of an attack reads back as the details the attack reported, hits and damage alike."""
+    b = _crowd()
+    out = b.apply(Attack(unit="Eva", weapon="N2", target="Angel"), dice(5, 2, 1, 50, 1))
+    system = b.system
+    again = Outcome.from_dict(json.loads(json.dumps(out.to_dict())), system.effect_kinds, system.test_kinds,
+                              system.detail_kinds)
+    assert again.details == out.details and again.turn == out.turn
+    assert again.details_as(AttackDetails) is not None and again.to_dict() == out.to_dict()

@@ -104,7 +104,7 @@ def test_altitude_ignores_the_worst_squares() -> None:
     start(b)
     out = _shoot(b, 100)
     assert _mods(out)["Hit Penalty along the line of fire"] == -10
-    assert out.data["line_of_fire"]["ignored"] == ["A4"]
+    assert list(out.details.line_of_fire.ignored) == ["A4"]
 
 
 def test_shooting_up_at_a_flyer_ignores_squares_too() -> None:
@@ -199,7 +199,7 @@ def test_storm_costs_30_once() -> None:
         b.square(Cell.parse(c))["storm"] = True
     start(b)
     out = _shoot(b, 100)
-    assert _mods(out)["Storm"] == -30 and out.data["storm"] is True
+    assert _mods(out)["Storm"] == -30 and out.details.storm is True
 
 
 def test_anti_fog_negates_the_storm() -> None:
@@ -210,7 +210,7 @@ def test_anti_fog_negates_the_storm() -> None:
     b.square(Cell.parse("A6"))["storm"] = True
     start(b)
     out = _shoot(b, 100)
-    assert "Storm" not in _mods(out) and out.data["storm_negated"] is True
+    assert "Storm" not in _mods(out) and out.details.storm_negated is True
 
 
 def test_storm_does_not_touch_melee() -> None:
@@ -243,7 +243,7 @@ def test_called_shot_and_gm_adjustment() -> None:
     start(b)
     out = _shoot(b, 5, 1, called="left arm", adjust=15)
     assert _mods(out) == {"Range: Short": 10, "Called shot (l_arm)": -20, "GM adjustment": 15}
-    assert out.data["damage"][0]["location"] == "l_arm"
+    assert out.details.damage[0].hit.location == "l_arm"
 
 
 def test_aim_adds_and_is_spent() -> None:
@@ -299,7 +299,7 @@ def test_hit_location_is_recorded_with_the_damage() -> None:
     add(b, "Target", "Blue", "A6")
     start(b)
     out = _shoot(b, 37, 4)
-    assert out.data["damage"][0]["location"] == "r_leg"
+    assert out.details.damage[0].hit.location == "r_leg"
     assert out.tests[0].target == 50 and out.tests[0].degrees == 1
 
 
@@ -374,7 +374,7 @@ def test_attacks_wait_for_the_battle_to_start() -> None:
 def test_single_unit_on_a_square_can_be_attacked_by_square(ready: Battle) -> None:
     """Brief: `at` names a square; a single-target weapon takes the one unit standing there."""
     out = ready.apply(Attack(unit="Shooter", weapon="Rifle", at=Cell.parse("A6")), dice(100))
-    assert out.data["target"] == "Target"
+    assert out.details.target == "Target"
 
 
 def test_attack_orders_round_trip() -> None:
@@ -404,7 +404,7 @@ def test_p_long_weapons_reach_farther() -> None:
     _shooter(b, weapons=[{**KNIFE, "name": "Spear", "reach": 2}])
     add(b, "Target", "Blue", "C3")
     start(b)
-    assert _shoot(b, 100, weapon="Spear").data["kind"] == "melee"
+    assert _shoot(b, 100, weapon="Spear").details.form == "melee"
 
 
 def test_e_melee_needs_the_same_square() -> None:
@@ -424,7 +424,7 @@ def test_e_melee_may_reach_an_adjacent_horde() -> None:
     _shooter(b)
     add(b, "Target", "Blue", "B2", kind="horde", magnitude=20)
     start(b)
-    assert _shoot(b, 100, weapon="Knife").data["kind"] == "melee"
+    assert _shoot(b, 100, weapon="Knife").details.form == "melee"
 
 
 def test_melee_breakdown() -> None:
@@ -451,8 +451,8 @@ def test_melee_engages_both_even_on_a_miss_and_adds_strength_bonus() -> None:
     _shoot(b, 100, weapon="Knife")
     assert turns.names_of(b, b.unit("Shooter").engaged) == ["Target"] and turns.names_of(b, b.unit("Target").engaged) == ["Shooter"]
     out = _shoot(b, 5, 3, weapon="Knife")
-    dmg = out.data["damage"][0]
-    assert dmg["roll"]["notation"] == "1d10+4" and dmg["damage"] == 7 and dmg["melee"] is True
+    dmg = out.details.damage[0]
+    assert dmg.roll.notation == "1d10+4" and dmg.hit.damage == 7 and dmg.hit.melee is True
 
 
 def test_engagement_clears_when_a_partner_leaves_or_dies() -> None:

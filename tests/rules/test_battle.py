@@ -83,7 +83,7 @@ def test_move_within_full_move(battle_e: Battle) -> None:
     start(battle_e)
     out = battle_e.apply(Move(unit="Eva-01", to=Cell.parse("E5")), dice())
     assert battle_e.unit("eva-01").cell == Cell.parse("E5")
-    assert out.data["allowance"] == 4 and out.data["cost"] == 4
+    assert out.details.allowance == 4 and out.details.cost == 4
     assert out.highlight.path[0] == "A1" and out.highlight.path[-1] == "E5"
 
 

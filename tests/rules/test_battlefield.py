@@ -54,7 +54,7 @@ def test_next_round_advances_the_round() -> None:
     b = _battle()
     start(b)
     out = b.apply(NextRound(), dice())
-    assert b.round == 2 and out.data["round"] == 2
+    assert b.round == 2 and out.turn.round == 2
 
 
 def test_next_round_waits_for_an_active_battle() -> None:
@@ -321,9 +321,9 @@ def test_a_bridge_takes_damage_and_falls_into_the_water() -> None:
     start(b)
     order = Attack(unit="Gunner", weapon="Cannon", target="bridge", at=C("C3"))
     out = b.apply(order, dice(5, 10))
-    assert out.data["bridge"]["wounds_lost"] == 16 and _state(b, "C3")["bridge_wounds"] == 16
+    assert out.details.bridge.hit.wounds_lost == 16 and _state(b, "C3")["bridge_wounds"] == 16
     out = b.apply(order, dice(5, 10, 2, 5))
-    assert out.data["bridge"]["destroyed"] is True
+    assert out.details.bridge.hit.destroyed is True
     assert b.terrain_at(C("C3")).key == "shallows" and "C3" not in b.cells
     assert b.unit("Mob").magnitude == 8
     assert Mark("C3", "bridge down") in (out.highlight.marks or [])
@@ -337,7 +337,7 @@ def test_a_temporary_bridge_is_weaker_and_leaves_its_water() -> None:
     add(b, "Gunner", "Red", "C1", bs=60, weapons=[CANNON])
     start(b)
     out = b.apply(Attack(unit="Gunner", weapon="Cannon", target="bridge", at=C("C3")), dice(5, 1))
-    assert out.data["bridge"]["wounds_lost"] == 15 and out.data["bridge"]["destroyed"] is True
+    assert out.details.bridge.hit.wounds_lost == 15 and out.details.bridge.hit.destroyed is True
     assert b.terrain_at(C("C3")).key == "water" and "C3" not in b.cells
 
 
@@ -445,10 +445,10 @@ def test_detecting_traps_reveals_them_to_the_side() -> None:
     out = b.apply(DetectTraps(unit="Scout"), dice(41))
     assert out.tests[0].target == 40 and "revealed" not in _state(b, "C3")
     out = b.apply(DetectTraps(unit="Scout"), dice(40))
-    assert _state(b, "C3")["revealed"] == ["Blue"] and out.data["revealed"] == ["C3"]
+    assert _state(b, "C3")["revealed"] == ["Blue"] and list(out.details.revealed) == ["C3"]
     assert "revealed" not in _state(b, "J2")  # too far away
     out = b.apply(DetectTraps(unit="Red Scout"), dice(1))
-    assert out.data["revealed"] == []  # its own side's trap is no secret
+    assert list(out.details.revealed) == []  # its own side's trap is no secret
 
 
 def test_e_scale_has_no_traps() -> None:

@@ -8,7 +8,9 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import IllegalOrderError
 from rules.orders import Move
+from rules.outcome import Outcome
 from rules.systems.strategic.actions.charge import Charge
+from rules.systems.strategic.details import ChargeDetails
 from rules.turns import actions_left
 from tests.rules.conftest import add, dice, start
 
@@ -32,8 +34,15 @@ def test_e_charge_moves_onto_the_target_square_and_strikes_in_one_outcome() -> N
     runner = b.unit("Runner")
     assert runner.cell == Cell.parse("F1")  # E-Scale melee is on the same square
     assert out.kind == "charge"
-    assert out.data["path"][0] == "A1" and out.data["path"][-1] == "F1"
-    assert out.data["weapon"] == "Knife" and out.data["struck"] is True
+    charge = out.details_as(ChargeDetails)
+    assert charge is not None and charge.struck and charge.attack is not None
+    assert charge.move.path[0] == "A1" and charge.move.path[-1] == "F1"
+    assert charge.attack.weapon == "Knife"
+    # Stored as its move and its attack, and read back the same.
+    stored = out.to_dict()["data"]
+    assert stored["move"]["path"][0] == "A1" and stored["attack"]["weapon"] == "Knife" and stored["struck"] is True
+    back = Outcome.from_dict(out.to_dict(), b.system.effect_kinds, b.system.test_kinds, b.system.detail_kinds)
+    assert back.details == charge
     assert len(out.tests) == 1 and out.tests[0].success
     assert [e.kind for e in out.effects][:2] == ["moved", "engaged"]
     assert b.unit("Target").wounds < 12

@@ -208,7 +208,7 @@ def test_horde_min_step_cost(value: int, mp_cost: int) -> None:
     b = _duel(target_at="E5", kind="horde", magnitude=30, ag=40)
     _set(b, "horde_min_step_cost", value)
     out = b.apply(Move(unit="Target", to=Cell.parse("E6"), mode="full"), dice())
-    assert out.data["cost"] == mp_cost
+    assert out.details.cost == mp_cost
 
 
 @pytest.mark.constant("min_move")
@@ -218,7 +218,7 @@ def test_min_move(value: int, squares: int) -> None:
     b = _duel(target_at="E5", ag=10)
     _set(b, "min_move", value)
     out = b.apply(Move(unit="Target", to=Cell.parse("E6"), mode="half"), dice())
-    assert out.data["allowance"] == squares
+    assert out.details.allowance == squares
 
 
 # --- area and damage ------------------------------------------------------------------
@@ -261,7 +261,7 @@ def test_horde_explosive_magnitude(extra: int, lost: int) -> None:
     _set(b, "horde_explosive_magnitude", extra)
     outcome = Outcome(order="test", kind="test")
     result = apply_damage(b, b.unit("Mob"), dice(5), outcome, notation="1d10", dtype="X")
-    assert result["magnitude_lost"] == lost
+    assert result.hit.magnitude_lost == lost
 
 
 @pytest.mark.constant("cover_head_arms_bypass")
@@ -273,7 +273,7 @@ def test_cover_head_arms_bypass(bypass: bool, used: int) -> None:
     add(b, "Man", "Blue", "C3", wounds=30, t=0)
     _set(b, "cover_head_arms_bypass", bypass)
     outcome = Outcome(order="test", kind="test")
-    assert apply_damage(b, b.unit("Man"), dice(5), outcome, notation="1d10", location="head")["cover_used"] == used
+    assert apply_damage(b, b.unit("Man"), dice(5), outcome, notation="1d10", location="head").hit.cover_used == used
 
 
 @pytest.mark.constant("cover_decay")
@@ -299,4 +299,4 @@ def test_cover_combine_bonus_in_damage(bonus: int, total: int) -> None:
     add(b, "Man", "Blue", "C3", wounds=50, t=0)
     _set(b, "cover_combine_bonus", bonus)
     outcome = Outcome(order="test", kind="test")
-    assert apply_damage(b, b.unit("Man"), dice(1), outcome, notation="1d10")["cover_used"] == total
+    assert apply_damage(b, b.unit("Man"), dice(1), outcome, notation="1d10").hit.cover_used == total

@@ -64,7 +64,7 @@ def test_maneuver_push_of_zero_leaves_the_target_where_it_stands() -> None:
     _set(b, "maneuver_push", 0)
     start(b)
     out = b.apply(Maneuver(unit="Fighter", target="Target"), dice(1, 99))
-    assert out.data["won"] and b.unit("Target").cell == C("C4")
+    assert out.details.won and b.unit("Target").cell == C("C4")
 
 
 @pytest.mark.constant("melee_reach")
@@ -92,7 +92,7 @@ def test_melee_strength_bonus(on: bool, damage: int) -> None:
     b = _melee("strategic-p", "C4")
     _set(b, "melee_strength_bonus", on)
     out = _strike(b, 1, 5)
-    assert out.data["damage"][0]["damage"] == damage
+    assert out.details.damage[0].hit.damage == damage
 
 
 @pytest.mark.constant("line_targets_per_square")
@@ -116,4 +116,4 @@ def test_altitude_ignores_penalties(on: bool, ignored: list[str]) -> None:
     add(b, "Target", "Blue", "C3")
     _set(b, "altitude_ignores_penalties", on)
     line = line_of_fire(b, C("C1"), C("C3"), b.unit("Jet"), b.unit("Target"), False)
-    assert line["ignored"] == ignored
+    assert list(line.ignored) == ignored

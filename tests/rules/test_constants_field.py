@@ -228,7 +228,7 @@ def _bridge(temporary: bool, **rules: object) -> Battle:
 
 def _shell(b: Battle, face: int) -> dict[str, Any]:
     out = b.apply(Attack(unit="Gunner", weapon="Cannon", target="bridge", at=C3), dice(5, face))
-    bridge: dict[str, Any] = out.data["bridge"]
+    bridge: dict[str, Any] = out.details.bridge.to_dict()  # as the event log stores it
     return bridge
 
 

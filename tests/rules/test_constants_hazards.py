@@ -122,7 +122,7 @@ def test_a_unit_dropped_into_deep_water_tests_the_same_skill() -> None:
     add(b, "Eva", "Blue", "B1", skills={"athletics": 30, "pilot": 60}, **{"class": "eva"})
     start(b)
     out = b.apply(Attack(unit="Gunner", weapon="Cannon", target="bridge", at=B1), dice(5, 10, 99))
-    assert out.data["bridge"]["destroyed"]
+    assert out.details.bridge.hit.destroyed
     assert (out.tests[-1].skill, out.tests[-1].target) == ("pilot", 50)
     assert "sunk" in b.unit("Eva").statuses
 

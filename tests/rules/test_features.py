@@ -183,9 +183,9 @@ def test_paint_under_a_feature_must_suit_it(p: Battle) -> None:
 def test_removing_the_whole_purchase_in_setup_refunds_it(p: Battle) -> None:
     place(p, "barrier walls", "Red", "C3", "D3")
     out = p.apply(RemoveFeature(at=Cell.parse("C3")), dice())
-    assert out.data["refund"] == 0 and fp_status(p)["Red"]["spent"] == 2
+    assert out.details.refund == 0 and fp_status(p)["Red"]["spent"] == 2
     out = p.apply(RemoveFeature(at=Cell.parse("D3")), dice())
-    assert out.data["refund"] == 2 and fp_status(p)["Red"]["spent"] == 0
+    assert out.details.refund == 2 and fp_status(p)["Red"]["spent"] == 0
     assert "C3" not in p.cells and "D3" not in p.cells
 
 
@@ -194,7 +194,7 @@ def test_removing_during_the_battle_refunds_nothing(p: Battle) -> None:
     place(p, "minefield", "Red", "C3")
     start(p)
     out = p.apply(RemoveFeature(at=Cell.parse("C3")), dice())
-    assert out.data["refund"] == 0 and fp_status(p)["Red"]["spent"] == 3
+    assert out.details.refund == 0 and fp_status(p)["Red"]["spent"] == 3
 
 
 def test_removing_nothing_is_refused(p: Battle) -> None:

@@ -54,7 +54,7 @@ def test_set_changes_stats_statuses_and_tables(battle: Battle) -> None:
                                                              "add_status": "pinned, prone"}), dice())
     unit = battle.unit("Sachiel")
     assert (unit.wounds, unit.chars["ag"], unit.armour["head"], unit.statuses) == (12, 50, 8, ["pinned", "prone"])
-    assert outcome.data["changed"]["wounds"] == {"old": 40, "new": 12}
+    assert outcome.details.changed["wounds"].to_dict() == {"old": 40, "new": 12}
     battle.apply(GmSet(target="Sachiel", changes={"remove_status": "pinned", "skills.dodge": 40}), dice())
     assert unit.statuses == ["prone"] and battle.unit("Sachiel").skills == {"dodge": 40}
 

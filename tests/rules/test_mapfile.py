@@ -129,7 +129,7 @@ def test_import_replaces_terrain_size_and_flags(battle_e: Battle) -> None:
     assert (battle_e.width, battle_e.height) == (3, 2) and battle_e.map_version == version + 1
     assert battle_e.terrain == ["forest", "forest", "mountain", "water", "water", "urban"]
     assert battle_e.cells == {"A1": {"storm": True}}  # old storms replaced; squares off the new map dropped
-    assert out.data == {"width": 3, "height": 2, "storm": 1, "deep": 0}
+    assert out.details.to_dict() == {"width": 3, "height": 2, "storm": 1, "deep": 0}
 
 
 def test_import_keeps_other_square_state(battle_e: Battle) -> None:

@@ -84,7 +84,7 @@ def test_full_move_in_squares_is_chebyshev(battle_e: Battle) -> None:
     add(battle_e, "Eva", "NERV", "A1", ag=45)
     start(battle_e)
     out = move(battle_e, "Eva", "E5")
-    assert out.data["cost"] == 4 and battle_e.unit("Eva").cell == Cell.parse("E5")
+    assert out.details.cost == 4 and battle_e.unit("Eva").cell == Cell.parse("E5")
 
 
 # --- Hordes and DTV: "Hordes ... must expend a number of MP equal to the DTV to move onto that square.
@@ -98,8 +98,8 @@ def test_horde_pays_dtv_and_one_on_open_ground(battle_p: Battle) -> None:
     start(battle_p)
     out = move(battle_p, "Mob", "C1", "full")
     # Around the forest (B2 then C1) costs 2, through it 3: the cheaper way is taken.
-    assert out.data["cost"] == 2 and "B1" not in out.data["path"]
-    assert out.data["spent_unit"] == "MP"
+    assert out.details.cost == 2 and "B1" not in out.details.path
+    assert out.details.spent_unit == "MP"
 
 
 def test_horde_goes_around_a_forest_when_cheaper(battle_p: Battle) -> None:
@@ -109,7 +109,7 @@ def test_horde_goes_around_a_forest_when_cheaper(battle_p: Battle) -> None:
     start(battle_p)
     out = move(battle_p, "Mob", "D2", "run")
     # Straight through the Rough costs 4 + 4 + 1 = 9 MP; around by row 3 costs 3.
-    assert out.data["path"] == ["A2", "B3", "C3", "D2"] and out.data["cost"] == 3
+    assert list(out.details.path) == ["A2", "B3", "C3", "D2"] and out.details.cost == 3
 
 
 def test_horde_crosses_difficult_ground_when_no_way_round_is_cheaper() -> None:
@@ -117,7 +117,7 @@ def test_horde_crosses_difficult_ground_when_no_way_round_is_cheaper() -> None:
     b.apply(Paint(terrain="forest", frm=Cell.parse("B1")), dice())
     add(b, "Mob", "Red", "A1", kind="horde", magnitude=20, ag=40)
     start(b)
-    assert move(b, "Mob", "C1", "full").data["cost"] == 3
+    assert move(b, "Mob", "C1", "full").details.cost == 3
 
 
 def test_horde_refused_a_square_it_cannot_pay_for(battle_p: Battle) -> None:
@@ -141,7 +141,7 @@ def test_characters_are_not_slowed_by_dtv(battle_p: Battle) -> None:
     add(battle_p, "Scout", "Red", "A1", ag=99)  # Ag 99 passes every footing test on 1..99
     start(battle_p)
     out = move(battle_p, "Scout", "D1", "full", 5, 5, 5)
-    assert out.data["cost"] == 3
+    assert out.details.cost == 3
 
 
 @pytest.mark.parametrize("terrain", ["water", "shallows", "ice"])
@@ -150,7 +150,7 @@ def test_hoverer_ignores_dtv_on_water_shallows_and_ice(battle_p: Battle, terrain
     paint(battle_p, terrain, "B1", "C1")
     add(battle_p, "Skimmers", "Red", "A1", kind="horde", magnitude=20, ag=20, hoverer=4)
     start(battle_p)
-    assert move(battle_p, "Skimmers", "C1", "half").data["cost"] == 2
+    assert move(battle_p, "Skimmers", "C1", "half").details.cost == 2
 
 
 def test_hoverer_pays_for_forest(battle_p: Battle) -> None:
@@ -158,7 +158,7 @@ def test_hoverer_pays_for_forest(battle_p: Battle) -> None:
     paint(battle_p, "forest", *[f"B{r}" for r in range(1, 16)])
     add(battle_p, "Skimmers", "Red", "A1", kind="horde", magnitude=20, ag=20, hoverer=4)
     start(battle_p)
-    assert move(battle_p, "Skimmers", "B1", "half").data["cost"] == 2
+    assert move(battle_p, "Skimmers", "B1", "half").details.cost == 2
 
 
 def test_e_scale_hoverer_ignores_water_dtv(battle_e: Battle) -> None:
@@ -166,7 +166,7 @@ def test_e_scale_hoverer_ignores_water_dtv(battle_e: Battle) -> None:
     paint(battle_e, "water", "B1")
     add(battle_e, "Skimmers", "UN", "A1", kind="horde", magnitude=20, ag=20, hoverer=2)
     start(battle_e)
-    assert move(battle_e, "Skimmers", "B1", "half").data["cost"] == 1
+    assert move(battle_e, "Skimmers", "B1", "half").details.cost == 1
 
 
 def test_aquatic_horde_in_water_but_not_shallows(battle_p: Battle) -> None:
@@ -175,7 +175,7 @@ def test_aquatic_horde_in_water_but_not_shallows(battle_p: Battle) -> None:
     paint(battle_p, "shallows", "B2")
     add(battle_p, "Frogs", "Red", "A1", kind="horde", magnitude=20, ag=40, amphibious=True)
     start(battle_p)
-    assert move(battle_p, "Frogs", "B1", "half").data["cost"] == 1
+    assert move(battle_p, "Frogs", "B1", "half").details.cost == 1
     refused(battle_p, "Frogs", "B2", "half", r"Shallows \(DTV 4\)")
 
 
@@ -188,7 +188,7 @@ def test_flying_horde_ignores_ground_dtv_but_not_storms(battle_e: Battle) -> Non
     battle_e.apply(EditUnit(unit="Wings", stats={"flyer": 2}), dice())
     refused(battle_e, "Wings", "B2", "half", r"DTV 2.*2 MP.*only 1 MP")
     battle_e.apply(EditUnit(unit="Wings", stats={"flyer": 4}), dice())
-    assert move(battle_e, "Wings", "B1", "half").data["cost"] == 1
+    assert move(battle_e, "Wings", "B1", "half").details.cost == 1
 
 
 # --- stacking: "multiple allied Independent Characters may occupy the same space. Hordes may not,
@@ -225,7 +225,7 @@ def test_p_scale_path_goes_around_an_enemy_character(battle_p: Battle) -> None:
     add(battle_p, "B", "Blue", "B1", ag=40)
     start(battle_p)
     out = move(battle_p, "A", "C1")
-    assert "B1" not in out.data["path"] and out.data["cost"] == 2
+    assert "B1" not in out.details.path and out.details.cost == 2
 
 
 def test_e_scale_enemy_units_share_squares(battle_e: Battle) -> None:
@@ -500,7 +500,7 @@ def test_a_move_continues_past_a_minefield() -> None:
     mined(b)
     start(b)
     out = move(b, "Foe", "D1", "full", 90, 50, 1, 1)
-    assert b.unit("Foe").cell == Cell.parse("D1") and out.data["path"] == ["A1", "B1", "C1", "D1"]
+    assert b.unit("Foe").cell == Cell.parse("D1") and list(out.details.path) == ["A1", "B1", "C1", "D1"]
 
 
 def test_a_unit_destroyed_by_mines_stops_there() -> None:
@@ -509,7 +509,7 @@ def test_a_unit_destroyed_by_mines_stops_there() -> None:
     mined(b)
     start(b)
     out = move(b, "Foe", "D1", "full", 90, 50, 10, 10)
-    assert out.data["stopped_at"] == "B1" and b.find_unit("foe") is None
+    assert out.details.stopped_at == "B1" and b.find_unit("foe") is None
 
 
 def test_path_avoids_a_known_minefield_when_it_costs_nothing(battle_p: Battle) -> None:
@@ -517,7 +517,7 @@ def test_path_avoids_a_known_minefield_when_it_costs_nothing(battle_p: Battle) -
     mined(battle_p, "B2")
     start(battle_p)
     out = move(battle_p, "Foe", "C2")
-    assert "B2" not in out.data["path"] and out.tests == []
+    assert "B2" not in out.details.path and out.tests == []
 
 
 def test_moves_are_undone_exactly_with_their_hazards() -> None:

@@ -138,7 +138,7 @@ def test_a_won_maneuver_pushes_the_target_away() -> None:
     b.unit("Rei").engaged.append(b.unit("Angel").id)
     b.unit("Angel").engaged.append(b.unit("Rei").id)
     out = b.apply(Maneuver(unit="Rei", target="Angel"), dice(10, 90))
-    assert b.unit("Angel").cell == C("C1") and out.data["won"] is True
+    assert b.unit("Angel").cell == C("C1") and out.details.won is True
     assert [t.purpose for t in out.tests] == ["Rei maneuvers", "Angel holds its ground"]
     assert turns.names_of(b, b.unit("Rei").engaged) == [] and turns.names_of(b, b.unit("Angel").engaged) == []
     assert out.highlight.path == ["B1", "C1"]
@@ -149,7 +149,7 @@ def test_a_lost_or_drawn_maneuver_moves_nobody(mine: int, theirs: int) -> None:
     """Parent opposed test: the attacker must succeed with more degrees than the defender."""
     b = _melee_pair()
     out = b.apply(Maneuver(unit="Rei", target="Angel"), dice(mine, theirs))
-    assert b.unit("Angel").cell == C("B1") and out.data["won"] is False
+    assert b.unit("Angel").cell == C("B1") and out.details.won is False
 
 
 def test_a_maneuver_pushes_diagonally_away() -> None:

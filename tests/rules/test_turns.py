@@ -85,12 +85,12 @@ def test_initiative_is_d10_plus_ab_highest_first_with_every_roll_recorded(three:
     assert [(r.unit, r.total, r.faces, r.bonus) for r in records] == [
         ("Asuka", 14, [8], 6), ("MP-Eva", 12, [9], 3), ("Eva-01", 9, [5], 4),
     ]
-    assert out.data["initiative"] == [r.to_dict() for r in records]
+    assert [r.to_dict() for r in out.turn.initiative] == [r.to_dict() for r in records]
     assert effect(out, "round_started").to_dict() == {
         "type": "round_started", "round": 1, "mode": "initiative", "order": ["Asuka", "MP-Eva", "Eva-01"],
     }
     assert effect(out, "turn_passed").to == "Asuka"
-    assert out.data["next_due"] == ["Asuka"]
+    assert out.turn.next_due == ["Asuka"]
     status = turns.turn_status(three)
     assert status["current"] == "Asuka" and status["round"] == 1 and status["mode"] == "initiative"
     assert status["still_due"] == ["Asuka", "MP-Eva", "Eva-01"]
@@ -129,7 +129,7 @@ def test_acting_out_of_turn_is_refused_and_changes_nothing(initiative: Battle) -
 
 def test_orders_without_a_unit_and_setup_orders_are_never_blocked(initiative: Battle) -> None:
     out = initiative.apply(Roll(dice="1d6"), dice(4))
-    assert out.data["total"] == 4
+    assert out.details.total == 4
     initiative.apply(EditUnit(unit="Eva-01", stats={"wounds": 12}), dice())
     assert initiative.unit("Eva-01").wounds == 12
 
@@ -144,21 +144,21 @@ def test_nothing_is_blocked_in_setup(three: Battle) -> None:
 
 def test_half_and_full_actions_spend_the_budget_and_an_empty_budget_refuses(initiative: Battle) -> None:
     out = initiative.apply(Move(unit="Asuka", to=Cell.parse("A3"), mode="half"), dice())
-    assert out.data["actions_left"] == 1 and out.data["action_cost"] == 1 and out.data["action"] == "half"
+    assert out.turn.actions_left == 1 and out.turn.action_cost == 1 and out.turn.action == "half"
     assert turns.actions_left(initiative, "asuka") == 1
     before = initiative.to_dict()
     with pytest.raises(NotYourTurnError, match=r"Asuka has 1 action left this turn, but `move` here is a Full action \(2\)"):
         initiative.apply(Move(unit="Asuka", to=Cell.parse("A6"), mode="full"), dice())
     assert initiative.to_dict() == before
     out = initiative.apply(SkillTest(unit="Asuka", stat="ag"), dice(10))
-    assert out.data["actions_left"] == 0
+    assert out.turn.actions_left == 0
     with pytest.raises(NotYourTurnError, match=r"^Asuka has no actions left this turn; end its turn with /turn end\.$"):
         initiative.apply(Move(unit="Asuka", to=Cell.parse("A4"), mode="half"), dice())
 
 
 def test_a_full_action_takes_the_whole_budget(initiative: Battle) -> None:
     out = initiative.apply(Move(unit="Asuka", to=Cell.parse("A7"), mode="full"), dice())
-    assert out.data["action_cost"] == 2 and out.data["actions_left"] == 0
+    assert out.turn.action_cost == 2 and out.turn.actions_left == 0
 
 
 def test_a_failed_order_spends_nothing(initiative: Battle) -> None:
@@ -173,7 +173,7 @@ def test_end_turn_passes_to_the_next_and_the_round_ends_after_the_last(initiativ
     assert effect(out, "turn_passed").to_dict() == {
         "type": "turn_passed", "to": "MP-Eva", "initiative": 12, "round": 1, "frm": "Asuka",
     }
-    assert out.data["next_due"] == ["MP-Eva"]
+    assert out.turn.next_due == ["MP-Eva"]
     with pytest.raises(NotYourTurnError, match=r"^Asuka has ended its turn this round; it acts again in round 2\.$"):
         initiative.apply(Move(unit="Asuka", to=Cell.parse("A2"), mode="half"), dice())
     with pytest.raises(NotYourTurnError, match="It is MP-Eva's turn"):
@@ -185,7 +185,7 @@ def test_end_turn_passes_to_the_next_and_the_round_ends_after_the_last(initiativ
     assert initiative.round == 2
     assert [r.unit for r in initiative.turn.initiative] == ["Eva-01", "Asuka", "MP-Eva"]
     assert [r.purpose for r in out.rolls] == ["Initiative: Asuka", "Initiative: Eva-01", "Initiative: MP-Eva"]
-    assert out.data["next_due"] == ["Eva-01"] and out.data["round"] == 2
+    assert out.turn.next_due == ["Eva-01"] and out.turn.round == 2
     assert turns.actions_left(initiative, "Asuka") == 2
     # Round 3 after everyone holds or ends.
     initiative.apply(Hold(unit="Eva-01"), dice())
@@ -232,15 +232,15 @@ def test_side_phases_alternate_in_the_order_sides_were_created(sides: Battle) ->
     with pytest.raises(InvalidOrderError, match="Say which unit should end its turn: Asuka, Eva-01"):
         sides.apply(EndTurn(), dice())
     out = sides.apply(EndTurn(unit="Asuka"), dice())
-    assert out.data["next_due"] == ["Eva-01"] and "phase_changed" not in types(out)
+    assert out.turn.next_due == ["Eva-01"] and "phase_changed" not in types(out)
     out = sides.apply(EndTurn(unit="Eva-01"), dice())
     assert effect(out, "phase_changed").to_dict() == {"type": "phase_changed", "side": "SEELE", "round": 1, "frm": "NERV"}
-    assert out.data["next_due"] == ["MP-Eva"]
+    assert out.turn.next_due == ["MP-Eva"]
     with pytest.raises(NotYourTurnError, match="Asuka has ended its turn this round; it acts again in round 2"):
         sides.apply(Move(unit="Asuka", to=Cell.parse("A3"), mode="half"), dice())
     out = sides.apply(EndTurn(), dice())
     assert sides.round == 2 and types(out) == ["turn_ended", "round_started", "phase_changed"]
-    assert effect(out, "phase_changed").side == "NERV" and out.data["next_due"] == ["Asuka", "Eva-01"]
+    assert effect(out, "phase_changed").side == "NERV" and out.turn.next_due == ["Asuka", "Eva-01"]
     assert out.rolls == [] and sides.turn.initiative == []
 
 
@@ -275,7 +275,7 @@ def test_gm_skip_ends_the_whole_phase(sides: Battle) -> None:
 
 def test_free_mode_lets_anyone_act_until_the_gm_closes_the_round(three: Battle) -> None:
     out = begin(three, mode="free")
-    assert out.data["next_due"] == ["Asuka", "Eva-01", "MP-Eva"]
+    assert out.turn.next_due == ["Asuka", "Eva-01", "MP-Eva"]
     three.apply(Move(unit="MP-Eva", to=Cell.parse("T14"), mode="half"), dice())
     three.apply(Move(unit="Eva-01", to=Cell.parse("A6"), mode="full"), dice())
     with pytest.raises(NotYourTurnError, match="Eva-01 has no actions left"):
@@ -283,7 +283,7 @@ def test_free_mode_lets_anyone_act_until_the_gm_closes_the_round(three: Battle) 
     three.apply(EndTurn(unit="Eva-01"), dice())
     out = three.apply(CloseRound(), dice())
     assert effect(out, "round_closed").to_dict() == {"type": "round_closed", "round": 1, "skipped": ["Asuka", "MP-Eva"]}
-    assert three.round == 2 and out.data["next_due"] == ["Asuka", "Eva-01", "MP-Eva"]
+    assert three.round == 2 and out.turn.next_due == ["Asuka", "Eva-01", "MP-Eva"]
     assert turns.actions_left(three, "Eva-01") == 2
     # When every unit has ended its turn, the round ends at once.
     three.apply(EndTurn(unit="Asuka"), dice())
@@ -297,7 +297,7 @@ def test_free_mode_lets_anyone_act_until_the_gm_closes_the_round(three: Battle) 
 
 def test_gm_skips_the_current_unit_or_a_named_one(initiative: Battle) -> None:
     out = initiative.apply(SkipTurn(), dice())
-    assert list(effect(out, "turn_skipped").units) == ["Asuka"] and out.data["next_due"] == ["MP-Eva"]
+    assert list(effect(out, "turn_skipped").units) == ["Asuka"] and out.turn.next_due == ["MP-Eva"]
     initiative.apply(SkipTurn(unit="Eva-01"), dice())
     assert turns.names_of(initiative, turns.next_due(initiative)) == ["MP-Eva"]
     with pytest.raises(IllegalOrderError, match="Eva-01 had its turn skipped this round"):
@@ -317,11 +317,11 @@ def test_switching_mode_mid_round_keeps_what_units_did(initiative: Battle) -> No
     initiative.apply(EndTurn(), dice())
     out = initiative.apply(SetTurnMode(mode="side"), dice())
     assert effect(out, "turn_mode_set").to_dict() == {"type": "turn_mode_set", "mode": "side", "frm": "initiative"}
-    assert effect(out, "phase_changed").side == "NERV" and out.data["next_due"] == ["Eva-01"]
+    assert effect(out, "phase_changed").side == "NERV" and out.turn.next_due == ["Eva-01"]
     out = initiative.apply(SetTurnMode(mode="initiative"), dice(1, 2, 1))
     # Rolled again for everyone; Asuka has still had her turn.
     assert [r.unit for r in initiative.turn.initiative] == ["Asuka", "Eva-01", "MP-Eva"]
-    assert out.data["next_due"] == ["Eva-01"]
+    assert out.turn.next_due == ["Eva-01"]
     with pytest.raises(IllegalOrderError, match="already initiative"):
         initiative.apply(SetTurnMode(mode="initiative"), dice())
     with pytest.raises(InvalidOrderError, match="use initiative, side or free"):
@@ -340,7 +340,7 @@ def test_turn_orders_need_a_running_battle(three: Battle) -> None:
 
 def test_removed_and_destroyed_units_drop_out(initiative: Battle) -> None:
     out = initiative.apply(RemoveUnit(unit="Asuka"), dice())
-    assert effect(out, "turn_passed").to == "MP-Eva" and out.data["next_due"] == ["MP-Eva"]
+    assert effect(out, "turn_passed").to == "MP-Eva" and out.turn.next_due == ["MP-Eva"]
     initiative.apply(EditUnit(unit="MP-Eva", stats={"wounds": 0}), dice())
     assert turns.names_of(initiative, turns.next_due(initiative)) == ["Eva-01"]
     with pytest.raises(NotYourTurnError, match="MP-Eva is out of the fight"):
@@ -371,7 +371,7 @@ def test_round_start_effects_run_after_the_round_is_set_up(initiative: Battle, m
     out = initiative.apply(CloseRound(), dice(9, 1, 1))
     assert [(r, turns.names_of(initiative, ids)) for r, ids in seen] == [(2, ["Asuka", "Eva-01", "MP-Eva"])]
     assert types(out) == ["round_closed", "round_started", "storms_moved", "turn_passed"]
-    assert out.data["next_due"] == ["Eva-01"]
+    assert out.turn.next_due == ["Eva-01"]
 
 
 def test_a_round_moved_on_by_another_order_gets_its_turns_set_up(initiative: Battle) -> None:
@@ -379,7 +379,7 @@ def test_a_round_moved_on_by_another_order_gets_its_turns_set_up(initiative: Bat
     initiative.round += 1  # as a GM order that advances the round itself would
     out = Outcome(order="next-round", kind="next-round")
     turns.settle(initiative, dice(1, 1, 1), out)
-    assert types(out) == ["round_started", "turn_passed"] and out.data["round"] == 2
+    assert types(out) == ["round_started", "turn_passed"] and out.turn.round == 2
     assert {turns.name_of(initiative, k): v for k, v in initiative.turn.done.items()} == {} and initiative.turn.round == 2
     assert turns.actions_left(initiative, "Asuka") == 2
 
@@ -388,7 +388,7 @@ def test_a_stunned_unit_loses_its_turn(initiative: Battle) -> None:
     initiative.apply(EditUnit(unit="MP-Eva", stats={"statuses": ["stunned"]}), dice())
     out = initiative.apply(EndTurn(), dice())
     assert effect(out, "turn_lost").to_dict() == {"type": "turn_lost", "unit": "MP-Eva", "reason": "stunned"}
-    assert out.data["next_due"] == ["Eva-01"]
+    assert out.turn.next_due == ["Eva-01"]
     assert turns.actions_left(initiative, "MP-Eva") == 0
 
 
@@ -398,7 +398,7 @@ def test_a_stunned_unit_loses_its_turn(initiative: Battle) -> None:
 def test_standing_orders_are_checked_when_given(initiative: Battle) -> None:
     out = initiative.apply(StandingOrder(unit="Eva-01", text="move to:A8 mode:half"), dice())
     assert turns.standing_order_of(initiative, "eva-01") == "move unit:Eva-01 to:A8 mode:half"
-    assert out.data["standing_order"] == "move unit:Eva-01 to:A8 mode:half"
+    assert out.turn.standing_order == "move unit:Eva-01 to:A8 mode:half"
     initiative.apply(StandingOrder(unit="Eva-01", text="HOLD"), dice())
     assert turns.standing_order_of(initiative, "Eva-01") == "hold"
     for text, fragment in [
@@ -419,9 +419,9 @@ def test_standing_order_is_followed_when_the_deadline_passes(initiative: Battle)
     before = initiative.to_dict()
     out = apply_standing_order(initiative, "Asuka", dice(20))
     assert out.tests[0].roll == 20 and [r.faces for r in out.rolls] == [(20,)]
-    assert "fallback" not in out.data
+    assert out.turn.fallback is None
     assert types(out)[-2:] == ["standing_order_followed", "turn_passed"]
-    assert {turns.name_of(initiative, k): v for k, v in initiative.turn.done.items()} == {"Asuka": "standing"} and out.data["next_due"] == ["MP-Eva"]
+    assert {turns.name_of(initiative, k): v for k, v in initiative.turn.done.items()} == {"Asuka": "standing"} and out.turn.next_due == ["MP-Eva"]
     # One undo takes back the order and the end of the turn together.
     initiative.undo()
     assert initiative.to_dict() == before
@@ -430,7 +430,7 @@ def test_standing_order_is_followed_when_the_deadline_passes(initiative: Battle)
 def test_an_illegal_standing_order_falls_back_to_hold_and_says_why(initiative: Battle) -> None:
     initiative.apply(StandingOrder(unit="Asuka", text="move to:T1 mode:half"), dice())
     out = apply_standing_order(initiative, "Asuka", dice())
-    assert "squares from Asuka" in out.data["fallback"]
+    assert "squares from Asuka" in out.turn.fallback
     assert effect(out, "held").reason == "fallback"
     assert initiative.unit("Asuka").cell == Cell.parse("A1")
     assert {turns.name_of(initiative, k): v for k, v in initiative.turn.done.items()} == {"Asuka": "held"}
@@ -438,7 +438,7 @@ def test_an_illegal_standing_order_falls_back_to_hold_and_says_why(initiative: B
 
 def test_no_standing_order_means_hold(initiative: Battle) -> None:
     out = apply_standing_order(initiative, "Asuka", dice())
-    assert effect(out, "held").reason == "no_standing_order" and "fallback" not in out.data
+    assert effect(out, "held").reason == "no_standing_order" and out.turn.fallback is None
     with pytest.raises(NotYourTurnError, match="It is MP-Eva's turn"):
         apply_standing_order(initiative, "Eva-01", dice())
 

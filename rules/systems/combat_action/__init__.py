@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.system import System
 from rules.systems.combat_action import actions
 from rules.systems.combat_action.actions.setup import refresh_budgets
+from rules.systems.combat_action.details import DETAILS
 from rules.systems.combat_action.effects import EFFECTS
 from rules.systems.combat_action.legal import legal_orders
 from rules.systems.combat_action.rolltests import ROLLTESTS
@@ -25,6 +26,7 @@ SYSTEM = System(
     describe="Squads, characters, vehicles and robots: 2 AP per model, d6 to hit against SS with range, "
              "size, flying, speed and cover modifiers, area weapons that deviate, vehicle damage by location.",
     effects=EFFECTS,
+    details=DETAILS,
     rolltests=ROLLTESTS,
 )
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from rules.coords import Cell
 from rules.modifiers import Modifier
 from rules.systems.combat_action import fire as rules_fire
+from rules.systems.combat_action.details import ShotDetails
 from rules.systems.combat_action.effects import Deviated, Missed, WeaponJammed, WeaponMalfunctioned
 from rules.systems.combat_action.hits import hit
 from rules.systems.combat_action.rolltests import MalfunctionTest, ToHitTest
@@ -150,7 +151,7 @@ def resolve_shot(battle: Battle, unit: Unit, weapon: Weapon, target: Unit, mode:
     if AIMED in unit.statuses:
         unit.statuses.remove(AIMED)
     shot = roll_to_hit(battle, unit, target, mods, dice, outcome, weapon.name, mode=mode)
-    outcome.data.update(hit=shot.hit, weapon=weapon.name, target=target.name)
+    outcome.details = ShotDetails(hit=shot.hit, weapon=weapon.name, target=target.name)
     outcome.highlight.hit = shot.hit
     if shot.die <= int(battle.const("jam_on_roll")):
         weapon.jammed = True

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.system import System
 from rules.systems.m42 import actions, homebrew
 from rules.systems.m42.board import structures
+from rules.systems.m42.details import DETAILS
 from rules.systems.m42.effects import EFFECTS
 from rules.systems.m42.legal import legal_orders
 from rules.systems.m42.mapfile import LAYERS
@@ -33,6 +34,7 @@ SYSTEM = System(
              "walls and hedges on square edges, roads and buildings change how far the leader moves and "
              "where the models may stand.",
     effects=EFFECTS,
+    details=DETAILS,
 )
 
 __all__ = ["SYSTEM", "actions", "homebrew"]

@@ -11,6 +11,7 @@ from rules.mapfile import parse_map, replace_map
 from rules.orders import AddUnit, EditUnit, ImportMap, Move
 from rules.statfile import PlacementError
 from rules.systems.m42.board import Battle, kind_at
+from rules.systems.m42.details import ActionDetails, MapDetails
 from rules.systems.m42.effects import ActionTaken, Floors, MapImported, Placed, Road, UnitAdded
 from rules.systems.m42.mapfile import LAYERS
 from rules.systems.m42.movement import action_of, explain_unreachable, reachable
@@ -46,7 +47,8 @@ def import_map(battle: Battle, order: ImportMap, dice: Dice, outcome: Outcome) -
                                         f"{data.width}x{data.height} map; move or remove the unit first.")
     replace_map(battle, data, LAYERS)
     counts = {layer.name: sum(1 for f in data.flags.values() if f.get(layer.name)) for layer in LAYERS}
-    outcome.data.update(width=data.width, height=data.height, edges=len(data.edges), **counts)
+    outcome.details = MapDetails(width=data.width, height=data.height, edges=len(data.edges), road=counts["road"],
+                                 floors=counts["floors"])
     outcome.add(MapImported(width=data.width, height=data.height, edges=len(data.edges), **counts))
 
 
@@ -138,8 +140,8 @@ def _act(battle: Battle, unit: Unit, action_key: str, goal: Spot, models: str, o
     unit.x, unit.y, unit.level = goal.x, goal.y, goal.level
     _place(battle, unit, parse_spots(models) if models else [])
     outcome.actor = unit.name
-    outcome.data.update(action=action.key, walked=round(found.walked, 3), allowance=found.allowance,
-                        halved=sorted(found.causes))
+    outcome.turn.action = action.key  # what the turns count it as replaces it when they count this order
+    outcome.details = ActionDetails(walked=round(found.walked, 3), allowance=found.allowance, halved=sorted(found.causes))
     outcome.add(ActionTaken(unit=unit.name, action=action.key, name=action.title, frm=str(start_spot), to=str(goal),
                    walked=round(found.walked, 3), allowance=found.allowance, halved=sorted(found.causes),
                    models=[str(s) for s in unit.models]))

@@ -6,6 +6,7 @@ from rules.system import System
 from rules.systems.strategic import actions
 from rules.systems.strategic.actions.move import reach_by_mode
 from rules.systems.strategic.battlefield import begin_round
+from rules.systems.strategic.details import DETAILS
 from rules.systems.strategic.effects import EFFECTS
 from rules.systems.strategic.legal import legal_orders
 from rules.systems.strategic.mapfile import LAYERS
@@ -30,6 +31,7 @@ SYSTEM = System(
     describe="Independent Characters and Hordes moving by Agility Bonus, ranged and area attacks, "
              "terrain, artificial features, fire, smoke, storms and traps.",
     effects=EFFECTS,
+    details=DETAILS,
     rolltests=ROLLTESTS,
 )
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rules.coords import Cell, line_cells
 from rules.errors import IllegalOrderError
+from rules.systems.strategic.details import AreaHitNote
 from rules.systems.strategic.ranges import strategic_length, weapon_range
 
 if TYPE_CHECKING:
@@ -27,9 +28,9 @@ class AreaHit:
     why: str  # aimed, random, horde_extra, melee_partner, line
     cell: Cell
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return the hit as a JSON-able dict."""
-        return {"unit": self.unit.name, "why": self.why, "cell": str(self.cell)}
+    def note(self) -> AreaHitNote:
+        """Return the hit as the attack's details record it."""
+        return AreaHitNote(unit=self.unit.name, why=self.why, cell=str(self.cell))
 
 
 def area_kind(weapon: Weapon) -> str | None:

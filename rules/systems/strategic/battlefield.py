@@ -8,6 +8,7 @@ from rules.constants import const_or
 from rules.coords import Cell
 from rules.systems.strategic.combat import roll_test, skill_breakdown
 from rules.systems.strategic.damage import apply_damage, apply_magdam, roll_damage
+from rules.systems.strategic.details import BridgeHit
 from rules.systems.strategic.effects import (
     BridgeDamaged,
     BridgeDestroyed,
@@ -341,21 +342,21 @@ def bridge_at(battle: Battle, cell: Cell) -> dict[str, Any] | None:
 
 
 def damage_bridge(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, notation: str, pen: int = 0,
-                  tearing: bool = False) -> dict[str, Any]:
+                  tearing: bool = False) -> BridgeHit:
     """Damage a bridge as an object (A32); at its Wounds it falls and the units on it plunge (A31)."""
     bridge = bridge_at(battle, cell)
     if bridge is None:
         raise ValueError(f"no bridge on {cell}")
     rolled = roll_damage(dice, notation, tearing, f"damage to the bridge on {cell}")
     armour = max(0, bridge["ap"] - pen)
-    lost = max(0, rolled["total"] - armour - bridge["tb"])
+    lost = max(0, rolled.total - armour - bridge["tb"])
     total = bridge["lost"] + lost
     battle.square(cell).bridge_wounds = total
-    result = {"cell": str(cell), "bridge": bridge["kind"], "roll": rolled, "damage": rolled["total"],
-              "armour": armour, "tb": bridge["tb"], "wounds_lost": lost, "total_lost": total,
-              "wounds": bridge["wounds"], "destroyed": total >= bridge["wounds"]}
-    outcome.add(BridgeDamaged(**{k: v for k, v in result.items() if k != "roll"}))
-    if result["destroyed"]:
+    hit = BridgeDamaged(cell=str(cell), bridge=bridge["kind"], damage=rolled.total, armour=armour, tb=bridge["tb"],
+                        wounds_lost=lost, total_lost=total, wounds=bridge["wounds"], destroyed=total >= bridge["wounds"])
+    outcome.add(hit)
+    result = BridgeHit(hit=hit, roll=rolled)
+    if hit.destroyed:
         if bridge["kind"] == "temporary":
             battle.clear_square(cell, "feature", "feature_side", "feature_ap", "revealed", "bridge_wounds")
             terrain = battle.terrain_at(cell).key

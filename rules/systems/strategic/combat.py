@@ -9,6 +9,7 @@ from rules.coords import Cell, line_cells
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.modifiers import Breakdown
 from rules.rolltests import D100Test, Tally
+from rules.systems.strategic.details import FireNotes, LineOfFire, PenalisedSquare
 from rules.systems.strategic.ranges import Band, band_for, bands, max_range, weapon_range
 from rules.systems.strategic.terrain import (
     add_dtv_line,
@@ -155,25 +156,25 @@ def _altitude_ignored(shooter: Unit | None, target: Unit | None) -> int:
 
 
 def line_of_fire(battle: Battle, src: Cell, dst: Cell, shooter: Unit | None, target: Unit | None,
-                 indirect: bool) -> dict[str, Any]:
+                 indirect: bool) -> LineOfFire:
     """Sum the Hit Penalties and smoke along the line of fire (A20, A37): shooter out, target in."""
     squares = line_cells(src, dst)[1:] or [dst]  # a target on the shooter's own square still stands on it
-    found: list[dict[str, Any]] = []
+    found: list[PenalisedSquare] = []
     if not indirect:
         for cell in squares:
             terrain, smoke = line_penalties(battle, cell)
             if terrain or smoke:
-                found.append({"cell": str(cell), "terrain": terrain, "smoke": smoke})
+                found.append(PenalisedSquare(cell=str(cell), terrain=terrain, smoke=smoke))
     drop = _altitude_ignored(shooter, target) if const_or(battle, "altitude_ignores_penalties", False) else 0
     # Altitude sees over the worst squares first; ties keep the nearer square ignored.
-    ranked = sorted(found, key=lambda s: s["terrain"] + s["smoke"])
+    ranked = sorted(found, key=lambda s: s.terrain + s.smoke)
     ignored = ranked[:drop]
     kept = [s for s in found if s not in ignored]
-    return {
-        "cells": [str(c) for c in squares], "penalised": found, "ignored": [s["cell"] for s in ignored],
-        "altitude": drop, "terrain": sum(s["terrain"] for s in kept), "smoke": sum(s["smoke"] for s in kept),
-        "smoke_squares": sum(1 for s in kept if s["smoke"]), "indirect": indirect,
-    }
+    return LineOfFire(
+        cells=[str(c) for c in squares], penalised=found, ignored=[s.cell for s in ignored], altitude=drop,
+        terrain=sum(s.terrain for s in kept), smoke=sum(s.smoke for s in kept),
+        smoke_squares=sum(1 for s in kept if s.smoke), indirect=indirect,
+    )
 
 
 def storm_on_line(battle: Battle, src: Cell, dst: Cell) -> bool:
@@ -186,7 +187,7 @@ def storm_on_line(battle: Battle, src: Cell, dst: Cell) -> bool:
 
 def ranged_breakdown(battle: Battle, shooter: Unit | None, src: Cell, dst: Cell, target: Unit | None,
                      weapon: Weapon, band: Band | None, adjust: int = 0, called: str = "",
-                     object_target: bool = False) -> tuple[Breakdown, dict[str, Any]]:
+                     object_target: bool = False) -> tuple[Breakdown, FireNotes]:
     """Build the BS test of a ranged attack and the details of its line of fire."""
     base = shooter.chars.get("bs", 0) if shooter else 0
     bd = Breakdown("Ballistic Skill (BS)", base, cap=int(battle.const("modifier_cap")))
@@ -195,9 +196,9 @@ def ranged_breakdown(battle: Battle, shooter: Unit | None, src: Cell, dst: Cell,
     if shooter is not None:
         bd.add("Aim", shooter.aim, "Aim action")
     los = line_of_fire(battle, src, dst, shooter, target, weapon.indirect)
-    bd.add("Hit Penalty along the line of fire", los["terrain"], "A20")
-    n = los["smoke_squares"]
-    bd.add(f"Smoke on the line ({n} square{'' if n == 1 else 's'})", los["smoke"], "A37")
+    bd.add("Hit Penalty along the line of fire", los.terrain, "A20")
+    n = los.smoke_squares
+    bd.add(f"Smoke on the line ({n} square{'' if n == 1 else 's'})", los.smoke, "A37")
     storm = storm_on_line(battle, src, dst)
     negated = storm and shooter is not None and shooter.anti_fog
     if storm and not negated:
@@ -209,8 +210,7 @@ def ranged_breakdown(battle: Battle, shooter: Unit | None, src: Cell, dst: Cell,
     if called:
         bd.add(f"Called shot ({parse_location(called)})", int(battle.const("called_shot_penalty")), "parent")
     bd.add("GM adjustment", check_adjust(adjust), "GM")
-    details = {"line_of_fire": los, "storm": storm, "storm_negated": negated}
-    return bd, details
+    return bd, FireNotes(line_of_fire=los, storm=storm, storm_negated=negated)
 
 
 def melee_breakdown(battle: Battle, attacker: Unit, target: Unit, adjust: int = 0, called: str = "") -> Breakdown:
@@ -303,8 +303,8 @@ def preview_modifiers(battle: Battle, shooter: Unit | None, src: Cell, dst: Cell
         if shooter is not None and target is not None:
             out["breakdown"] = melee_breakdown(battle, shooter, target).to_dict()
         return out
-    bd, details = ranged_breakdown(battle, shooter, src, dst, target, weapon, band)
-    return {"breakdown": bd.to_dict(), **details}
+    bd, fire = ranged_breakdown(battle, shooter, src, dst, target, weapon, band)
+    return {"breakdown": bd.to_dict(), **fire.to_dict()}
 
 
 def range_preview(battle: Battle, src: Cell | Unit, dst: Cell, weapon: Weapon, target: Unit | None = None) -> dict[str, Any]:

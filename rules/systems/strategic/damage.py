@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from rules.constants import const_or
 from rules.dice import format_dice, parse_dice
 from rules.systems.strategic.combat import HEAD_AND_ARMS, clear_engagement
+from rules.systems.strategic.details import DamageRoll, HitDamage
 from rules.systems.strategic.effects import CoverDecayed, Damage, Destroyed, MagnitudeDamage
 from rules.systems.strategic.terrain import cover_ap
 from rules.systems.strategic.units import LOCATIONS
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 _DEVASTATING_RE = re.compile(r"devastating\s*\(?\s*(\d+)", re.IGNORECASE)
 
 
-def roll_damage(dice: Dice, notation: str, tearing: bool = False, purpose: str = "damage") -> dict[str, Any]:
+def roll_damage(dice: Dice, notation: str, tearing: bool = False, purpose: str = "damage") -> DamageRoll:
     """Roll a damage expression; Tearing rolls one more die of the first kind and drops the lowest (A01)."""
     terms = list(parse_dice(notation))
     first = next((i for i, t in enumerate(terms) if t.faces and t.sign > 0), None)
@@ -36,8 +37,8 @@ def roll_damage(dice: Dice, notation: str, tearing: bool = False, purpose: str =
         # The first dice term's faces come first: constant terms add none.
         dropped = min(roll.faces[: terms[first].count])
         total -= dropped
-    return {"notation": roll.notation, "faces": list(roll.faces), "dropped": dropped, "total": total,
-            "tearing": tearing and first is not None}
+    return DamageRoll(notation=roll.notation, faces=tuple(roll.faces), dropped=dropped, total=total,
+                      tearing=tearing and first is not None)
 
 
 def _cover_used(battle: Battle, unit: Unit, cover: int, *, area: bool, melee: bool, location: str) -> tuple[int, str]:
@@ -66,24 +67,19 @@ def devastating(qualities: Iterable[str]) -> int:
 def apply_damage(battle: Battle, unit: Unit, dice: Dice, outcome: Outcome, *, notation: str, pen: int = 0,
                  tearing: bool = False, area: bool = False, melee: bool = False, location: str | None = None,
                  dtype: str = "I", ignore_armour: bool = False, ignore_tb: bool = False,
-                 qualities: Iterable[str] = (), source: str = "") -> dict[str, Any]:
+                 qualities: Iterable[str] = (), source: str = "") -> HitDamage:
     """Roll and apply one hit's damage to a unit; Hordes lose Magnitude; the destroyed leave the map."""
     loc = location if location in LOCATIONS else "body"
     rolled = roll_damage(dice, notation, tearing, f"damage to {unit.name}")
-    terrain_ap, feature_ap, combined = cover_ap(battle, unit.cell)
-    cover = {"terrain": terrain_ap, "feature": feature_ap, "total": combined}
+    _, feature_ap, combined = cover_ap(battle, unit.cell)
     used, why = (0, "ignores armour") if ignore_armour else _cover_used(
-        battle, unit, cover["total"], area=area, melee=melee, location=loc)
+        battle, unit, combined, area=area, melee=melee, location=loc)
     personal = 0 if ignore_armour else int(unit.armour.get(loc, 0))
     armour = max(0, personal + used - pen)  # cover is added to personal AP, then Penetration (A01)
     tb = 0 if ignore_tb else unit.bonus("t")
-    lost = max(0, rolled["total"] - armour - tb)
-    result: dict[str, Any] = {
-        "unit": unit.name, "location": loc, "roll": rolled, "damage": rolled["total"], "dtype": dtype,
-        "personal_ap": personal, "cover_ap": cover["total"], "cover_used": used, "cover_note": why, "pen": pen,
-        "armour": armour, "tb": tb, "wounds_lost": lost, "area": area, "melee": melee, "source": source,
-    }
-    _decay_cover(battle, unit, rolled["total"], cover, used, melee, result, outcome)
+    lost = max(0, rolled.total - armour - tb)
+    decayed = _decay_cover(battle, unit, rolled.total, feature_ap, combined, used, melee, outcome)
+    magnitude: int | None = None
     if unit.is_horde:
         magnitude = 0
         if lost >= 1:
@@ -92,25 +88,28 @@ def apply_damage(battle: Battle, unit: Unit, dice: Dice, outcome: Outcome, *, no
             if dtype == "X":
                 magnitude += int(battle.const("horde_explosive_magnitude"))
         unit.magnitude = max(0, unit.magnitude - magnitude)
-        result.update(magnitude_lost=magnitude, magnitude_left=unit.magnitude)
     else:
         unit.wounds = max(0, unit.wounds - lost)
-        result.update(wounds_left=unit.wounds)
-    outcome.add(Damage(**{k: v for k, v in result.items() if k != "roll"}))
-    result["destroyed"] = destroy_if_dead(battle, unit, outcome)
-    return result
+    horde = magnitude is not None
+    hit = Damage(unit=unit.name, location=loc, damage=rolled.total, dtype=dtype, personal_ap=personal,
+                 cover_ap=combined, cover_used=used, cover_note=why, pen=pen, armour=armour, tb=tb, wounds_lost=lost,
+                 area=area, melee=melee, source=source, feature_ap_left=decayed,
+                 wounds_left=None if horde else unit.wounds, magnitude_lost=magnitude,
+                 magnitude_left=unit.magnitude if horde else None)
+    outcome.add(hit)
+    return HitDamage(hit=hit, roll=rolled, destroyed=destroy_if_dead(battle, unit, outcome))
 
 
-def _decay_cover(battle: Battle, unit: Unit, damage: int, cover: dict[str, int], used: int, melee: bool,
-                 result: dict[str, Any], outcome: Outcome) -> None:
-    # A22: a ranged hit that beats the effective cover wears the feature down; terrain never decays.
-    if melee or used <= 0 or cover["feature"] <= 0 or damage <= cover["total"]:
-        return
+def _decay_cover(battle: Battle, unit: Unit, damage: int, feature: int, total: int, used: int, melee: bool,
+                 outcome: Outcome) -> int | None:
+    """Wear a feature's cover down when a ranged hit beats it (A22); return the Cover AP it has left, if it wore."""
+    # Terrain never decays.
+    if melee or used <= 0 or feature <= 0 or damage <= total:
+        return None
     state = battle.square(unit.cell)
-    state.feature_ap = max(0, cover["feature"] - int(const_or(battle, "cover_decay", 1)))
-    result["feature_ap_left"] = state.feature_ap
-    outcome.add(CoverDecayed(cell=str(unit.cell), feature=state.feature,
-                   before=cover["feature"], after=state.feature_ap))
+    state.feature_ap = max(0, feature - int(const_or(battle, "cover_decay", 1)))
+    outcome.add(CoverDecayed(cell=str(unit.cell), feature=state.feature, before=feature, after=state.feature_ap))
+    return state.feature_ap
 
 
 def apply_magdam(battle: Battle, unit: Unit, amount: int, outcome: Outcome, source: str = "") -> dict[str, Any]:

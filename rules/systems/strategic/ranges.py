@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.constants import const_or
 from rules.errors import RulesetError
+from rules.systems.strategic.details import BandNote
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -144,8 +145,11 @@ class Band:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the band as a JSON-able dict."""
-        return {"key": self.key, "name": self.name, "mod": self.mod, "limit": _num(self.limit),
-                "from": self.low, "to": self.high}
+        return self.note().to_dict()
+
+    def note(self) -> BandNote:
+        """Return the band as an attack's details record it."""
+        return BandNote(key=self.key, name=self.name, mod=self.mod, limit=_num(self.limit), low=self.low, high=self.high)
 
 
 def _num(value: Fraction) -> int | float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rules.system import System
 from rules.systems.surface import actions
+from rules.systems.surface.details import DETAILS
 from rules.systems.surface.effects import EFFECTS
 from rules.systems.surface.legal import legal_orders
 from rules.systems.surface.phases import PHASES
@@ -25,6 +26,7 @@ SYSTEM = System(
              "secret Pre-Battle Plan: initiative, morale, the target lottery, hits and deflections, then "
              "rally, victory level, retreat, escape and collateral damage.",
     effects=EFFECTS,
+    details=DETAILS,
     rolltests=ROLLTESTS,
 )
 

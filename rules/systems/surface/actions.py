@@ -10,6 +10,7 @@ from rules.dice import Dice
 from rules.errors import IllegalOrderError, InvalidOrderError, NotFoundError
 from rules.orders import AddUnit, EditUnit, End, RemoveUnit, SetRule, Start
 from rules.outcome import Outcome
+from rules.systems.surface.details import PlanDetails, SurfaceReport
 from rules.systems.surface.effects import (
     BattleEnded,
     BattleStarted,
@@ -190,7 +191,7 @@ def submit_plan(battle: SurfaceBattle, order: SubmitPlan, dice: Dice, outcome: O
     replaced = name.lower() in plans
     plans[name.lower()] = Plan(order.intensity, order.daring, tuple(dropped), order.besieged).to_dict()
     sides = {s.lower() for s in two_forces_or_none(battle)}
-    outcome.data = {"side": name, "replaced": replaced, "ready": bool(sides) and sides <= set(plans)}
+    outcome.details = PlanDetails(side=name, replaced=replaced, ready=bool(sides) and sides <= set(plans))
     outcome.add(PlanSubmitted(side=name))
 
 
@@ -212,7 +213,7 @@ def resolve(battle: SurfaceBattle, order: Resolve, dice: Dice, outcome: Outcome)
     # The battle keeps the result; the round-by-round log, every roll of it, lives in this order's outcome
     # (the event log), so the battle stays small to load and to snapshot however long the fight was.
     state["report"] = {k: v for k, v in report.items() if k != "log"}
-    outcome.data = report
+    outcome.details = SurfaceReport.build(report)
 
 
 @handles("surface-next-turn")

@@ -138,7 +138,7 @@ def test_pilot_and_impart_order_are_logged() -> None:
     b = battle([("A", "Red", "C3", infantry()), ("T", "Red", "C4", vehicle()), ("E", "Blue", "C9", infantry())],
                {"ap_per_model": "4"})
     out = play(b, "action unit:A action:pilot target:T")
-    assert out.data["action_cost"] == 2 and effects(out, "action")[0]["target"] == "T"
+    assert out.turn.action_cost == 2 and effects(out, "action")[0]["target"] == "T"
     with pytest.raises(IllegalOrderError, match="enemy"):
         play(b, "action unit:A action:impart_order target:E")
 

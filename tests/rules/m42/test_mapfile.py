@@ -102,7 +102,7 @@ def test_import_replaces_terrain_roads_floors_and_edges() -> None:
     assert (b.width, b.height) == (6, 3)
     assert len(b.edges) == 3 and Edge.parse("H8|H9") not in b.edges
     assert b.square_state(Cell(4, 1)) == {"floors": 2}
-    assert out.data == {"width": 6, "height": 3, "edges": 3, "road": 6, "floors": 1}
+    assert out.details.to_dict() == {"width": 6, "height": 3, "edges": 3, "road": 6, "floors": 1}
 
 
 def test_import_refuses_to_leave_a_model_off_the_map_and_changes_nothing() -> None:

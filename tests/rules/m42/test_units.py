@@ -62,7 +62,7 @@ def test_an_action_moves_the_leader_and_places_the_models() -> None:
     start(b)
     out = b.apply(Move(unit="A", to=Cell.parse("O10"), mode="at-the-double"), DICE)
     assert a.cell == Cell.parse("O10")
-    assert out.data["walked"] == 12 and out.data["allowance"] == 12 and out.data["halved"] == []
+    assert out.details.walked == 12 and out.details.allowance == 12 and out.details.halved == ()
     assert all((m.x - 14) ** 2 + (m.y - 9) ** 2 <= 16 for m in a.models)
     b.undo()
     assert a.cell == Cell.parse("C10") or b.unit("A").cell == Cell.parse("C10")

@@ -105,7 +105,7 @@ def test_default_intensity(intensity: int) -> None:
     _rule(b, "default_intensity", intensity)
     give(b, "start")
     give(b, "surface-plan side:Red intensity:0")
-    assert give(b, "surface-resolve force:true").data["rounds_planned"] == 3 + intensity
+    assert give(b, "surface-resolve force:true").details.rounds_planned == 3 + intensity
 
 
 @pytest.mark.constant("decisive_ratio_pct")
@@ -149,4 +149,4 @@ def test_collateral_per_shot(per_shot: int) -> None:
     give(b, "start")
     give(b, "surface-plan side:Red intensity:0")
     give(b, "surface-plan side:Blue intensity:0")
-    assert give(b, "surface-resolve").data["collateral_count"] == 4 * per_shot
+    assert give(b, "surface-resolve").details.collateral_count == 4 * per_shot

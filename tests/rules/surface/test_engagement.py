@@ -9,6 +9,7 @@ import pytest
 from rules.errors import GameError
 from rules.orders import Order
 from rules.replay import Step, replay, same_state
+from rules.systems.surface.details import SurfaceReport
 from tests.rules.surface.helpers import add, battle, give
 
 
@@ -27,7 +28,7 @@ def test_rounds_are_the_larger_plan() -> None:
     give(b, "surface-plan side:Red intensity:2 daring:1")
     give(b, "surface-plan side:Blue intensity:0")
     out = give(b, "surface-resolve")
-    assert out.data["rounds_planned"] == 5 and out.data["rounds_fought"] == 5
+    assert out.details.rounds_planned == 5 and out.details.rounds_fought == 5
 
 
 @pytest.mark.constant("rounds_base")
@@ -40,7 +41,7 @@ def test_rounds_base_override() -> None:
     give(b, "start")
     give(b, "surface-plan side:Red intensity:0")
     give(b, "surface-plan side:Blue intensity:0")
-    assert give(b, "surface-resolve").data["rounds_fought"] == 4
+    assert give(b, "surface-resolve").details.rounds_fought == 4
 
 
 def test_battle_ends_early_when_a_side_has_nothing_left() -> None:
@@ -52,8 +53,8 @@ def test_battle_ends_early_when_a_side_has_nothing_left() -> None:
     give(b, "surface-plan side:Red intensity:2 daring:1")
     give(b, "surface-plan side:Blue intensity:2 daring:1")
     out = give(b, "surface-resolve", seed=3)
-    assert out.data["rounds_fought"] < 5
-    assert out.data["verdict"]["levels"]["Blue"] == "decisive defeat"
+    assert out.details.rounds_fought < 5
+    assert out.details.verdict.levels["Blue"] == "decisive defeat"
     assert b.unit("Small").state == "destroyed"
 
 
@@ -66,8 +67,8 @@ def test_collateral_count_is_one_per_shot() -> None:
     give(b, "surface-plan side:Red intensity:0")
     give(b, "surface-plan side:Blue intensity:0")
     out = give(b, "surface-resolve")
-    assert out.data["collateral_count"] == 4 * 2
-    assert sum(out.data["collateral"].values()) == 8
+    assert out.details.collateral_count == 4 * 2
+    assert sum(out.details.collateral.values()) == 8
 
 
 def test_every_roll_has_a_purpose_and_every_step_is_logged() -> None:
@@ -77,10 +78,11 @@ def test_every_roll_has_a_purpose_and_every_step_is_logged() -> None:
     sturdy(b, "Blue")
     give(b, "start")
     outcome = give(b, "surface-resolve force:true")
-    out = outcome.data
-    assert out["defaulted"] == ["Red", "Blue"] and out["rounds_fought"] == 3
-    assert all(r for r in out["log"][0]["actions"])
-    assert len(out["log"][0]["initiative"]) == 4
+    out = outcome.details
+    assert isinstance(out, SurfaceReport)
+    assert out.defaulted == ("Red", "Blue") and out.rounds_fought == 3
+    assert all(r for r in out.log[0]["actions"])
+    assert len(out.log[0]["initiative"]) == 4
     assert all(r.purpose for r in outcome.rolls)
     kept = b.turn.systems["surface"]["report"]
     assert "log" not in kept and kept["rounds_fought"] == 3 and kept["turn"] == 1
@@ -135,8 +137,8 @@ def test_plan_outcome_is_hidden_and_carries_no_plan() -> None:
     give(b, "start")
     out = give(b, "surface-plan side:Red intensity:2 daring:1")
     assert out.hidden and "intensity" not in json.dumps(out.to_dict()["data"])
-    assert out.data["ready"] is False
-    assert give(b, "surface-plan side:Blue").data["ready"] is True
+    assert out.details.ready is False
+    assert give(b, "surface-plan side:Blue").details.ready is True
 
 
 def test_next_turn_keeps_survivors_and_clears_plans() -> None:

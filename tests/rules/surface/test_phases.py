@@ -6,6 +6,7 @@ import pytest
 
 from rules.errors import GameError
 from rules.orders import Order
+from rules.systems.surface.details import SurfaceReport
 from rules.systems.surface.orders import Resolve
 from rules.systems.surface.phases import PHASES
 from tests.rules.surface.helpers import add, battle, give
@@ -54,18 +55,20 @@ def test_a_standing_plan_repeats_last_turn_without_its_drops() -> None:
     give(b, "surface-resolve")
     give(b, "surface-next-turn")
     give(b, "surface-plan side:Blue intensity:1")
-    report = give(b, "surface-resolve force:true standing:true").data
-    assert report["fallback"] == {"Red": "standing"}
-    assert report["plans"]["Red"] == {"intensity": 2, "daring": 1, "dropped": [], "besieged": True}
-    assert report["rounds_planned"] == 2 + 2 + 1
+    report = give(b, "surface-resolve force:true standing:true").details
+    assert isinstance(report, SurfaceReport)
+    assert report.fallback == {"Red": "standing"}
+    assert report.plans["Red"].to_dict() == {"intensity": 2, "daring": 1, "dropped": [], "besieged": True}
+    assert report.rounds_planned == 2 + 2 + 1
 
 
 def test_without_a_last_plan_the_standing_fallback_is_the_default() -> None:
     """A65: "Each plan's rounds = 2 + Intensity(0-2) + Daring(0-1), default 3" (`default_intensity` 1, Daring 0)."""
     b = two_sides()
     give(b, "start")
-    report = give(b, "surface-resolve force:true standing:true").data
-    assert report["fallback"] == {"Red": "default", "Blue": "default"} and report["rounds_planned"] == 3
+    report = give(b, "surface-resolve force:true standing:true").details
+    assert isinstance(report, SurfaceReport)
+    assert report.fallback == {"Red": "default", "Blue": "default"} and report.rounds_planned == 3
 
 
 def test_default_intensity_override() -> None:
@@ -73,7 +76,7 @@ def test_default_intensity_override() -> None:
     b = two_sides()
     give(b, "set-rule key:default_intensity value:0")
     give(b, "start")
-    assert give(b, "surface-resolve force:true").data["rounds_fought"] == 2
+    assert give(b, "surface-resolve force:true").details.rounds_fought == 2
 
 
 def test_start_needs_two_forces_and_end_stops_everything() -> None:

@@ -11,6 +11,7 @@ from rules.dice import Dice
 from rules.errors import GameError
 from rules.outcome import Outcome
 from rules.systems.surface.combat_round import combat_round
+from rules.systems.surface.details import SurfaceReport
 from rules.systems.surface.fire import count_hits, deflections
 from rules.systems.surface.lottery import target_priority
 from tests.rules.surface.helpers import add, battle, give
@@ -123,8 +124,9 @@ def test_reported_losses_are_counted_before_recovery_and_fates_are_kept() -> Non
     add(b, "Tough", "Red", iv=0, accuracy=8, evade=1, attack_strength=9, armor=0, capacity=9, morale=10)
     add(b, "Soft", "Blue", iv=30, accuracy=2, evade=1, attack_strength=9, armor=0, capacity=2, morale=9)
     give(b, "start")
-    report = give(b, "surface-resolve force:true", seed=4).data
+    report = give(b, "surface-resolve force:true", seed=4).details
+    assert isinstance(report, SurfaceReport)
     assert b.unit("Tough").damage == 0, "survivors recover after the battle"
-    assert report["lost_points"] == {"Red": 2, "Blue": 2}
-    fates = {u["name"]: u["fate"] for u in report["units"].values()}
+    assert report.lost_points == {"Red": 2, "Blue": 2}
+    fates = {u.name: u.fate for u in report.units.values()}
     assert fates == {"Tough": "fought on", "Soft": "destroyed"}

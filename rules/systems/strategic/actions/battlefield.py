@@ -19,6 +19,7 @@ from rules.systems.strategic.battlefield import (
     spring_fire_trap,
 )
 from rules.systems.strategic.combat import can_act, roll_test, skill_breakdown
+from rules.systems.strategic.details import TrapSearch
 from rules.systems.strategic.effects import Bakelite, FireOut, StatusEnded, TrapSprung
 from rules.systems.strategic.table import handles
 from rules.systems.strategic.table import order as _order
@@ -175,7 +176,7 @@ def detect_traps(battle: Battle, order: DetectTraps, dice: Dice, outcome: Outcom
         raise IllegalOrderError(f"{battle.ruleset.name} has no artificial features, so there are no traps to find.")
     outcome.actor = unit.name
     outcome.highlight.actor = str(unit.cell)
-    outcome.data["revealed"] = search_for_traps(battle, unit, dice, outcome)
+    outcome.details = TrapSearch(revealed=search_for_traps(battle, unit, dice, outcome))
 
 
 @handles("freeze")

@@ -16,6 +16,7 @@ from rules.orders import Move, Order
 from rules.systems.strategic.actions.combat import Attack, attack
 from rules.systems.strategic.actions.move import PlannedMove, plan_move, walk
 from rules.systems.strategic.combat import can_act, in_reach, in_reach_from, melee_distance
+from rules.systems.strategic.details import AttackDetails, ChargeDetails, MoveDetails
 from rules.systems.strategic.hazards import in_play
 from rules.systems.strategic.movement import allowance, blocker, reachable
 from rules.systems.strategic.table import checks, handles
@@ -110,10 +111,13 @@ def charge(battle: Battle, order: Charge, dice: Dice, outcome: Outcome) -> None:
     plan = check_charge(battle, order)
     unit, target = plan.move.unit, plan.target
     walk(battle, plan.move, dice, outcome)
+    move = outcome.details_as(MoveDetails)
+    assert move is not None  # a walk always reports its move
     if not in_play(battle, unit) or not in_reach(battle, unit, target, plan.weapon):
         # Something on the way (a minefield, deep water) took the unit out before it could strike.
-        outcome.data.update(unit=unit.name, weapon=plan.weapon.name, target=target.name, struck=False)
+        outcome.details = ChargeDetails(move=move, attack=None, struck=False)
         return
-    outcome.data.update(strike_test=len(outcome.tests), strike_effects=len(outcome.effects))
+    strike_test, strike_effects = len(outcome.tests), len(outcome.effects)
     attack(battle, Attack(unit=unit.name, weapon=plan.weapon.name, target=target.name), dice, outcome)
-    outcome.data["struck"] = True
+    outcome.details = ChargeDetails(move=move, attack=outcome.details_as(AttackDetails), struck=True,
+                                    strike_test=strike_test, strike_effects=strike_effects)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from rules.errors import InvalidOrderError
 from rules.orders import Roll, SkillTest
 from rules.systems.strategic.combat import run_test, skill_breakdown
+from rules.systems.strategic.details import RollDetails
 from rules.systems.strategic.table import handles
 
 if TYPE_CHECKING:
@@ -42,4 +43,4 @@ def roll(battle: Battle, order: Roll, dice: Dice, outcome: Outcome) -> None:
     """Roll dice in the open, or hidden for the GM."""
     result = dice.roll(order.dice, order.purpose)
     outcome.hidden = order.hidden
-    outcome.data.update(notation=result.notation, total=result.total, faces=list(result.faces))
+    outcome.details = RollDetails(notation=result.notation, total=result.total, faces=result.faces)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from rules.battle import LastAction
 from rules.coords import Cell
@@ -34,6 +34,7 @@ from rules.systems.strategic.combat import (
     roll_test,
 )
 from rules.systems.strategic.damage import apply_damage
+from rules.systems.strategic.details import AttackDetails, HitDamage
 from rules.systems.strategic.effects import Engaged
 from rules.systems.strategic.ranges import band_for, bands, max_range, weapon_range
 from rules.systems.strategic.table import handles
@@ -116,8 +117,9 @@ def attack(battle: Battle, order: Attack, dice: Dice, outcome: Outcome) -> None:
     aim = _resolve(battle, attacker, weapon, order)
     outcome.actor = attacker.name
     outcome.highlight.update(actor=str(attacker.cell), target=str(aim.cell), line=[str(attacker.cell), str(aim.cell)])
-    outcome.data.update(unit=attacker.name, weapon=weapon.name, target=aim.unit.name if aim.unit else None,
-                        at=str(aim.cell), distance=attacker.cell.distance(aim.cell))
+    outcome.details = AttackDetails(unit=attacker.name, weapon=weapon.name,
+                                    target=aim.unit.name if aim.unit else None, at=str(aim.cell),
+                                    distance=attacker.cell.distance(aim.cell))
     if weapon.melee:
         assert aim.unit is not None  # _resolve only lets a melee weapon aim at a unit
         hit = _melee(battle, attacker, weapon, aim.unit, order, called, dice, outcome)
@@ -129,6 +131,13 @@ def attack(battle: Battle, order: Attack, dice: Dice, outcome: Outcome) -> None:
     remove_status(attacker, "aiming")
     remove_status(attacker, "hidden")
     battle.last = LastAction(kind="attack", unit=attacker.name, line=tuple(outcome.highlight.line or ()), hit=hit)
+
+
+def _attack(outcome: Outcome) -> AttackDetails:
+    """Return the attack's details so far, to add to as the attack resolves."""
+    details = outcome.details_as(AttackDetails)
+    assert details is not None  # the attack handler sets them first
+    return details
 
 
 def _melee(battle: Battle, attacker: Unit, weapon: Weapon, target: Unit, order: Attack, called: str,
@@ -145,7 +154,7 @@ def _melee(battle: Battle, attacker: Unit, weapon: Weapon, target: Unit, order: 
     outcome.tests.append(result)
     engage(attacker, target)  # A58: a melee attack, hit or miss, engages the pair
     outcome.add(Engaged(units=[attacker.name, target.name]))
-    outcome.data.update(kind="melee", reach=melee_reach(battle, weapon, target))
+    outcome.details = replace(_attack(outcome), form="melee", reach=melee_reach(battle, weapon, target))
     if not result.success:
         return False
     location = called or hit_location(result.roll)
@@ -153,9 +162,9 @@ def _melee(battle: Battle, attacker: Unit, weapon: Weapon, target: Unit, order: 
     sb = attacker.bonus("s")
     if battle.const("melee_strength_bonus") and sb:
         notation = f"{notation}+{sb}"
-    outcome.data["damage"] = [apply_damage(
+    outcome.details = replace(_attack(outcome), damage=[apply_damage(
         battle, target, dice, outcome, notation=notation, pen=weapon.pen, tearing=weapon.tearing, melee=True,
-        location=location, dtype=weapon.dtype, qualities=weapon.qualities, source=weapon.name)]
+        location=location, dtype=weapon.dtype, qualities=weapon.qualities, source=weapon.name)])
     return True
 
 
@@ -186,20 +195,21 @@ def _ranged(battle: Battle, attacker: Unit, weapon: Weapon, aim: _Aim, order: At
             raise IllegalOrderError(f"The {weapon.name} reaches {length} squares in a line; {dst} is farther.")
         outcome.highlight.line = [str(src), str(squares[-1])]
         outcome.highlight.cells = [str(c) for c in squares]
-    bd, details = ranged_breakdown(battle, attacker, src, dst, aim.unit, weapon, band, order.adjust, called,
-                                   object_target=aim.bridge)
+    bd, fire = ranged_breakdown(battle, attacker, src, dst, aim.unit, weapon, band, order.adjust, called,
+                                object_target=aim.bridge)
     result = roll_test(battle, dice, bd, f"{attacker.name} fires {weapon.name}")
     outcome.tests.append(result)
-    outcome.data.update(kind=kind or ("bridge" if aim.bridge else "ranged"), R=r, band=band.to_dict(), **details)
+    outcome.details = replace(_attack(outcome), form=kind or ("bridge" if aim.bridge else "ranged"), R=r, band=band.note(),
+            line_of_fire=fire.line_of_fire, storm=fire.storm, storm_negated=fire.storm_negated)
     if not result.success:
         return False  # a miss lands nowhere that matters on this scale (no scatter)
     if aim.bridge:
-        outcome.data["bridge"] = damage_bridge(battle, dst, dice, outcome, notation=weapon.damage, pen=weapon.pen,
-                                               tearing=weapon.tearing)
+        outcome.details = replace(_attack(outcome), bridge=damage_bridge(battle, dst, dice, outcome, notation=weapon.damage, pen=weapon.pen,
+                                              tearing=weapon.tearing))
         return True
     hits = _area_hits(battle, dice, weapon, kind, aim, squares)
-    outcome.data["hits"] = [h.to_dict() for h in hits]
-    damage: list[dict[str, Any]] = []
+    outcome.details = replace(_attack(outcome), hits=[h.note() for h in hits])
+    damage: list[HitDamage] = []
     for hit in hits:
         if battle.units.get(hit.unit.id) is not hit.unit:
             continue  # destroyed by an earlier hit of the same attack
@@ -211,7 +221,7 @@ def _ranged(battle: Battle, attacker: Unit, weapon: Weapon, aim: _Aim, order: At
             battle, hit.unit, dice, outcome, notation=weapon.damage, pen=weapon.pen, tearing=weapon.tearing,
             area=kind is not None, location=location, dtype=weapon.dtype, qualities=weapon.qualities,
             source=weapon.name))
-    outcome.data["damage"] = damage
+    outcome.details = replace(_attack(outcome), damage=damage)
     for cell in squares or [dst]:
         on_hit_square(battle, cell, weapon.dtype, dice, outcome, weapon.qualities)
     return True

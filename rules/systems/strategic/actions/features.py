@@ -11,6 +11,7 @@ from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError, NotFoundError
 from rules.orders import Order
 from rules.squares import Square
+from rules.systems.strategic.details import FeaturePlacedDetails, FeatureRemovedDetails, FpDetails
 from rules.systems.strategic.effects import FeaturePlaced, FeatureRemoved, FpSet
 from rules.systems.strategic.features import (
     allows_terrain,
@@ -158,8 +159,8 @@ def place_feature(battle: Battle, order: PlaceFeature, dice: Dice, outcome: Outc
             state.revealed = []  # A28, A29: only its side and the GM see it until detected
     side.fp_spent += ftype.cost
     outcome.hidden = ftype.hidden  # a hidden trap's placement is not announced
-    outcome.data.update(feature=ftype.key, side=side.name, cells=[str(c) for c in squares], cost=ftype.cost,
-                        purchase=purchase, fp_left=pool - side.fp_spent)
+    outcome.details = FeaturePlacedDetails(feature=ftype.key, side=side.name, cells=[str(c) for c in squares],
+                                           cost=ftype.cost, purchase=purchase, fp_left=pool - side.fp_spent)
     outcome.highlight.cells = [str(c) for c in squares]
     outcome.add(FeaturePlaced(feature=ftype.key, name=ftype.name, side=side.name,
                    cells=[str(c) for c in squares], cost=ftype.cost, purchase=purchase, hidden=ftype.hidden))
@@ -185,7 +186,7 @@ def remove_feature(battle: Battle, order: RemoveFeature, dice: Dice, outcome: Ou
         refund = min(ftype.cost, side.fp_spent)
         side.fp_spent -= refund
     outcome.hidden = ftype.hidden
-    outcome.data.update(feature=ftype.key, cell=str(cell), refund=refund)
+    outcome.details = FeatureRemovedDetails(feature=ftype.key, cell=str(cell), refund=refund)
     outcome.highlight.cells = [str(cell)]
     outcome.add(FeatureRemoved(feature=ftype.key, name=ftype.name, cell=str(cell),
                    side=side.name if side else None, refund=refund))
@@ -204,7 +205,7 @@ def set_fp(battle: Battle, order: SetFp, dice: Dice, outcome: Outcome) -> None:
     side.fp_override = order.value
     side.fp_adjust = order.adjust
     pool = fp_pool(battle, side)
-    outcome.data.update(side=side.name, pool=pool, spent=side.fp_spent, left=pool - side.fp_spent)
+    outcome.details = FpDetails(side=side.name, pool=pool, spent=side.fp_spent, left=pool - side.fp_spent)
     outcome.add(FpSet(side=side.name, override=order.value, adjust=order.adjust, pool=pool,
                    spent=side.fp_spent))
     # A side's points tell the other side how much it could have hidden, so the log keeps them for the GM.

@@ -17,6 +17,7 @@ from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.orders import Order
 from rules.systems.strategic.combat import prune_engagement
+from rules.systems.strategic.details import Change, UnitSetDetails
 from rules.systems.strategic.effects import Disengaged, Placed, UnitSet
 from rules.systems.strategic.movement import blocker
 from rules.systems.strategic.statblock import STAT_FIELDS, STATUSES, apply_stats
@@ -189,9 +190,9 @@ def gm_set(battle: Battle, order: GmSet, dice: Dice, outcome: Outcome) -> None:
     after = unit.to_dict()
     shown = {k: v for k, v in after.items() if before.get(k) != v and k not in ("status_rounds",)}
     outcome.actor = unit.name
-    outcome.data["changed"] = {k: {"old": before.get(k), "new": v} for k, v in shown.items()}
+    outcome.details = UnitSetDetails(changed={k: Change(old=before.get(k), new=v) for k, v in shown.items()})
     if actions is not None:
-        outcome.data["actions_left"] = turns.actions_left(battle, unit.name)
+        outcome.turn.actions_left = turns.actions_left(battle, unit.name)
     outcome.add(UnitSet(unit=unit.name, fields=sorted(order.changes)))
     outcome.highlight.actor = str(unit.cell)
 

@@ -8,6 +8,7 @@ from rules.battle import LastAction
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.orders import Move
 from rules.systems.strategic.combat import prune_engagement
+from rules.systems.strategic.details import MoveDetails
 from rules.systems.strategic.effects import Disengaged, Moved
 from rules.systems.strategic.hazards import enter_square, in_play
 from rules.systems.strategic.movement import (
@@ -141,8 +142,8 @@ def walk(battle: Battle, plan: PlannedMove, dice: Dice, outcome: Outcome) -> Non
         dropped = prune_engagement(battle, unit)
         if dropped:
             outcome.add(Disengaged(unit=unit.name, from_units=dropped))
-    outcome.data.update(mode=mode, allowance=budget, cost=cost, base=base, base_label=base_label,
-                        spent_unit="MP" if unit.is_horde else "squares", path=walked, stopped_at=stopped)
+    outcome.details = MoveDetails(mode=mode, allowance=budget, cost=cost, base=base, base_label=base_label,
+                                  spent_unit="MP" if unit.is_horde else "squares", path=walked, stopped_at=stopped)
     outcome.highlight.update(path=walked, actor=str(start), target=walked[-1])
     # The move itself reads first; what the squares did to the unit follows.
     outcome.effects.insert(first_effect, Moved(unit=unit.name, frm=str(start), to=walked[-1], cost=cost))

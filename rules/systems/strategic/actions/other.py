@@ -19,6 +19,7 @@ from rules.systems.strategic.combat import (
     roll_test,
     skill_breakdown,
 )
+from rules.systems.strategic.details import ManeuverDetails
 from rules.systems.strategic.effects import Aiming, Defending, Hidden, Pushed
 from rules.systems.strategic.movement import blocker
 from rules.systems.strategic.table import checks, handles
@@ -188,7 +189,7 @@ def maneuver(battle: Battle, order: Maneuver, dice: Dice, outcome: Outcome) -> N
     outcome.tests.extend([mine, theirs])
     # Parent opposed test: the attacker wins by succeeding with more degrees than the defender.
     won = mine.success and (not theirs.success or mine.degrees > theirs.degrees)
-    outcome.data.update(won=won, path=[str(c) for c in path])
+    outcome.details = ManeuverDetails(won=won, path=[str(c) for c in path])
     outcome.highlight.update(target=str(target.cell), line=[str(unit.cell), str(target.cell)], hit=won)
     unit.aim = 0  # the test used the aim, as an attack would
     remove_status(unit, "aiming")

@@ -8,6 +8,7 @@ from rules.coords import Cell
 from rules.errors import IllegalOrderError
 from rules.mapfile import replace_map
 from rules.orders import ImportMap
+from rules.systems.strategic.details import MapDetails
 from rules.systems.strategic.effects import MapImported
 from rules.systems.strategic.features import allows_terrain, feature_at, terrain_names
 from rules.systems.strategic.mapfile import LAYERS, parse_map
@@ -45,5 +46,5 @@ def import_map(battle: Battle, order: ImportMap, dice: Dice, outcome: Outcome) -
             )
     replace_map(battle, data, LAYERS)
     counts = {layer.name: sum(1 for f in data.flags.values() if f.get(layer.name)) for layer in LAYERS}
-    outcome.data.update(width=data.width, height=data.height, **counts)
+    outcome.details = MapDetails(width=data.width, height=data.height, storm=counts["storm"], deep=counts["deep"])
     outcome.add(MapImported(width=data.width, height=data.height, **counts))
