@@ -101,7 +101,7 @@ async def access(service: TableService, actor: Actor, record: BattleRecord, batt
     sides = secret_sides(battle, actor.user_id)
     if sides:
         return Access(Viewer.of(sides), True,
-                      f"only you see this map: it shows what {', '.join(sides)} keep hidden")
+                      f"only you see this map: it shows the hidden units and hidden features of {', '.join(sides)}")
     return Access(PUBLIC, private_extra, "only you see this" if private_extra else "")
 
 
