@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 
 from bot.clock import whose_turn
 from render.view import (
@@ -38,6 +38,7 @@ from rules.systems.strategic.features import can_see
 from rules.systems.strategic.ranges import bands, weapon_range
 from rules.systems.strategic.units import Weapon
 from rules.units import Unit
+from rules.visibility import PUBLIC, Viewer, seen_units
 
 SIDE_COLOURS: tuple[tuple[int, int, int], ...] = (
     (40, 90, 200), (200, 40, 40), (230, 170, 20), (130, 60, 160),
@@ -116,9 +117,11 @@ def status_line(battle: Battle) -> str:
     return f"{line} \u00b7 to act: {shown}{more}"
 
 
-def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, show_hidden: bool = False,
-               owner_names: OwnerNames | None = None) -> MapView:
-    """Return the renderer's view of a battle; hidden features show only to their side or the GM."""
+def build_view(battle: Battle, *, viewer: Viewer = PUBLIC, owner_names: OwnerNames | None = None) -> MapView:
+    """Return the renderer's view of a battle as a viewer may see it (rules.visibility).
+
+    Hidden units and hidden features show only to their side and the GM; the public sees neither.
+    """
     ruleset = battle.ruleset
     styles = {
         t.key: TerrainStyle(key=t.key, name=t.name, color=t.color, pattern=t.pattern)
@@ -126,7 +129,8 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
     }
     # The sides with a unit on the map; each keeps the colour it got when it was created, so a side
     # leaving the field (its last unit removed) changes no other side's colour.
-    present = {u.side.lower() for u in battle.iter_units() if u.on_map}
+    shown = [u for u in seen_units(battle, viewer) if u.on_map]
+    present = {u.side.lower() for u in shown}
     sides = tuple(SideStyle(name=s.name, color=side_colour(s.color), slot=s.color)
                   for s in battle.sides if s.name.lower() in present)
     labels = short_labels(u.name for u in battle.iter_units())
@@ -140,10 +144,9 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
             health_text=health_text(u), statuses=(*u.key_words(), *status_words(u)),
             level=u.token_floor, models=u.other_models(),
         )
-        for u in battle.iter_units() if u.on_map
+        for u in shown
     )
     edges, roads, floors = structure_marks(battle)
-    visible = {s.lower() for s in (viewer_sides or ())}
     features: list[FeatureMark] = []
     effects: list[CellEffect] = []
     for key, state in battle.cells.items():
@@ -151,7 +154,7 @@ def build_view(battle: Battle, *, viewer_sides: Sequence[str] | None = None, sho
         fkey = state.feature
         if fkey and fkey in ruleset.features:
             ftype = ruleset.features[fkey]
-            if can_see(battle, cell, visible, show_hidden):
+            if can_see(battle, cell, set(viewer.sides), viewer.gm):
                 features.append(FeatureMark(x=cell.x, y=cell.y, label=ftype.label, color=FEATURE_COLOUR,
                                             hidden=ftype.hidden, name=ftype.name))
         for kind in EFFECT_KINDS:

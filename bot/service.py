@@ -37,6 +37,7 @@ from rules.errors import (
 )
 from rules.outcome import Highlight, Outcome
 from rules.systems import install as install_systems
+from rules.visibility import PUBLIC, Viewer, sees
 from storage import (
     NEXT_TURN,
     BattleRecord,
@@ -574,13 +575,13 @@ class TableService:
         """Return the name a player goes by, if the bot has seen it."""
         return self.name_lookup(user_id) or self._seen_names.get(user_id)
 
-    def view_of(self, battle: Battle, *, viewer_sides: Sequence[str] = (), show_hidden: bool = False) -> MapView:
-        """Return the renderer's view of a battle, with the hidden features the viewer may see."""
-        return build_view(battle, viewer_sides=viewer_sides, show_hidden=show_hidden, owner_names=self.owner_name)
+    def view_of(self, battle: Battle, *, viewer: Viewer = PUBLIC) -> MapView:
+        """Return the renderer's view of a battle, with the hidden units and features the viewer may see."""
+        return build_view(battle, viewer=viewer, owner_names=self.owner_name)
 
     async def render(self, battle: Battle, highlight: Highlight | None = None, *, outcome: Outcome | None = None,
-                     full: bool = False, overlays: Sequence[Overlay] = (), viewer_sides: Sequence[str] = (),
-                     show_hidden: bool = False, battle_id: int | None = None, focus: tuple[int, int] | None = None,
+                     full: bool = False, overlays: Sequence[Overlay] = (), viewer: Viewer = PUBLIC,
+                     battle_id: int | None = None, focus: tuple[int, int] | None = None,
                      radius: int = 0, palette: str = "colour",
                      around: Sequence[tuple[int, int]] = (), status: str | None = None) -> MapImage | None:
         """Render the map in a worker thread, with its alt text.
@@ -592,7 +593,7 @@ class TableService:
         """
         if not battle.system.has_map:
             return None
-        view = self.view_of(battle, viewer_sides=viewer_sides, show_hidden=show_hidden)
+        view = self.view_of(battle, viewer=viewer)
         if status is not None:
             view = dataclasses.replace(view, status=status)
         marks_of = highlight if highlight is not None else (outcome.highlight if outcome is not None else Highlight())
@@ -608,12 +609,15 @@ class TableService:
 
     async def reach_map(self, battle: Battle, unit_name: str, *, battle_id: int | None = None,
                         full: bool = False) -> tuple[dict[str, dict[str, int]], MapImage]:
-        """Return where a unit can go in each move mode, and the map tinted with it."""
+        """Return where a unit can go in each move mode, and the map tinted with it, as the unit's side sees it.
+
+        A reach is shown only to the unit's player and the GM, so its hidden units and features show.
+        """
         if not battle.system.has_map:
             raise NoMapError(f"{battle.system.name} has no map, so there is no reach to draw.")
         reach = battle.system.reach_of(battle, unit_name)
         unit = battle.unit(unit_name)
-        view = self.view_of(battle)
+        view = self.view_of(battle, viewer=Viewer.of([unit.side]))
         cells = [(unit.x, unit.y)] + [c for m in reach.values() for c in action_cells(Highlight(cells=list(m)), cap=None)]
         crop = action_crop(view, cells, full=full, margin=1)
         marks = [*overlays_for(Highlight(actor=str(unit.cell))), *reach_overlays(reach)]
@@ -621,9 +625,14 @@ class TableService:
         return reach, image
 
     async def range_map(self, battle: Battle, unit_name: str, weapon_name: str | None, *,
-                        battle_id: int | None = None, full: bool = False) -> MapImage:
-        """Return the map ringed with a weapon's range bands around its unit (its first ranged weapon by default)."""
+                        battle_id: int | None = None, full: bool = False, viewer: Viewer = PUBLIC) -> MapImage:
+        """Return the map ringed with a weapon's range bands around its unit (its first ranged weapon by default).
+
+        A unit hidden from the viewer has no range to show: drawing it would give its square away.
+        """
         unit = battle.unit(unit_name)
+        if not sees(viewer, unit):
+            raise IllegalOrderError(f"{unit.name} is hidden, so its range bands cannot be shown until it attacks.")
         ranged = [w for w in unit.weapons if not w.melee]
         if weapon_name:
             weapon = unit.weapon(weapon_name)
@@ -637,15 +646,14 @@ class TableService:
         if weapon.melee:
             raise IllegalOrderError(f"The {weapon.name} is a melee weapon; range bands are for ranged weapons.")
         bands = range_overlay(battle, unit, weapon)
-        view = self.view_of(battle)
+        view = self.view_of(battle, viewer=viewer)
         reach = max((b.high or 0 for b in bands.bands), default=0)
         cells = [(unit.x, unit.y), (unit.x - reach, unit.y - reach), (unit.x + reach, unit.y + reach)]
         crop = action_crop(view, [(x, y) for x, y in cells if 0 <= x < view.width and 0 <= y < view.height],
                            full=full, margin=1)
         return await asyncio.to_thread(draw, view, [bands], crop, battle_id=battle_id)
 
-    async def previous_turn_map(self, record: BattleRecord, *, viewer_sides: Sequence[str] = (),
-                                show_hidden: bool = False, full: bool = False,
+    async def previous_turn_map(self, record: BattleRecord, *, viewer: Viewer = PUBLIC, full: bool = False,
                                 palette: str = "colour") -> tuple[str, MapImage]:
         """Return the previous turn's label and its map: the battle as that turn left it, its moves and shots drawn."""
         events = await self.all_events(record)
@@ -655,17 +663,17 @@ class TableService:
         past = await asyncio.to_thread(previous_turn, initial, logged)
         marks = [o for h, d in past.highlights for o in overlays_for(h, d)]
         cells = [c for h, _ in past.highlights for c in action_cells(h)]
-        image = await self.render(past.battle, Highlight(), overlays=marks, viewer_sides=viewer_sides,
-                                  show_hidden=show_hidden, battle_id=record.id, full=full, palette=palette,
+        image = await self.render(past.battle, Highlight(), overlays=marks, viewer=viewer,
+                                  battle_id=record.id, full=full, palette=palette,
                                   around=cells, status=f"The previous turn as it ended: {past.label}")
         if image is None:
             raise NoMapError(f"{past.battle.system.name} has no map, so there is no previous turn to draw.")
         return past.label, image
 
-    async def text_map(self, battle: Battle, *, viewer_sides: Sequence[str] = (), show_hidden: bool = False,
+    async def text_map(self, battle: Battle, *, viewer: Viewer = PUBLIC,
                        highlight: Highlight | None = None) -> MapText:
         """Return the whole map as text for screen readers, with the last action when a highlight is given."""
-        view = self.view_of(battle, viewer_sides=viewer_sides, show_hidden=show_hidden)
+        view = self.view_of(battle, viewer=viewer)
         return await asyncio.to_thread(map_text, view, overlays_for(highlight or Highlight()))
 
 

@@ -18,6 +18,7 @@ from cogs.common.embeds import INFO, safe
 from rules.battle import Battle
 from rules.outcome import Highlight
 from rules.units import Unit
+from rules.visibility import Viewer, sees
 
 Chooser = tuple[discord.Embed, MapImage | None, discord.ui.View]
 
@@ -56,10 +57,11 @@ async def square_chooser(service: TableService, battle: Battle[Any], ref: Ref, u
                              + _cost_line(group))
     else:
         options = []
+        seer = Viewer.of([unit.side])
         for cell in cells:
             far = unit.cell.distance(cell)
             terrain = battle.terrain_at(cell).name
-            here = ", ".join(u.name for u in battle.units_at(cell))
+            here = ", ".join(u.name for u in battle.units_at(cell) if sees(seer, u))
             note = f"{plural(far, 'square')} away \u00b7 {terrain}" + (f" \u00b7 with {here}" if here else "")
             options.append(discord.SelectOption(label=str(cell), value=str(cell),
                                                 description=short(note, OPTION_TEXT_MAX)))
@@ -67,7 +69,7 @@ async def square_chooser(service: TableService, battle: Battle[Any], ref: Ref, u
         embed.description = (f"Pick the square for {safe(unit.name)} (on {unit.cell}) in the menu: "
                              f"{plural(len(cells), 'square')}{place}, outlined and named on the map." + _cost_line(group))
     highlight = Highlight(actor=str(unit.cell), choices=[str(c) for c in cells])
-    png = await service.render(battle, highlight, battle_id=ref.battle)
+    png = await service.render(battle, highlight, battle_id=ref.battle, viewer=Viewer.of([unit.side]))
     return embed, png, view
 
 
@@ -95,5 +97,5 @@ async def target_chooser(service: TableService, battle: Battle[Any], ref: Ref, u
     view = discord.ui.View(timeout=None)
     view.add_item(TargetMenu(ref, options, "Pick the target"))
     highlight = Highlight(actor=str(unit.cell), choices=[str(t.cell) for t in shown])
-    png = await service.render(battle, highlight, battle_id=ref.battle)
+    png = await service.render(battle, highlight, battle_id=ref.battle, viewer=Viewer.of([unit.side]))
     return embed, png, view

@@ -21,6 +21,7 @@ from cogs.common.context import actor_of, battle_here, battle_to_read, channel_k
 from cogs.common.embeds import INFO, outcome_embed, safe
 from cogs.common.replies import defer, reply
 from cogs.common.secrets import own_sides
+from cogs.common.seen import place
 from cogs.common.side_threads import SideThreads
 from cogs.common.systems import front_end
 from cogs.gm.ending import ask_to_end
@@ -346,7 +347,7 @@ def side_lines(battle: Battle) -> list[tuple[str, list[str], int]]:
         units = [u for u in battle.iter_units() if u.side == side.name]
         lines = []
         for u in units[:15]:
-            where = f" on {u.cell}" if battle.system.has_map else ""
+            where = place(battle, u)  # /battle info is public: a hiding unit's square is left out
             summary = u.summary_line()
             owner = f" <@{u.owner}>" if u.owner else ""
             lines.append(f"{safe(u.name)}{where}" + (f" \u00b7 {safe(summary)}" if summary else "") + owner)

@@ -12,12 +12,15 @@ from cogs.common.components import battle_and_actor, guarded
 from cogs.common.context import service_of
 from cogs.common.embeds import INFO, safe
 from cogs.common.replies import edit_pressed
+from cogs.common.secrets import own_sides
 from cogs.common.words import command_text
 from cogs.turn.text import effect_sentence
 from rules.battle import Battle
+from rules.effects import load_effects
 from rules.errors import GameError
 from rules.outcome import Outcome
-from rules.systems.strategic.details import AttackDetails
+from rules.systems.strategic.details import AttackDetails, ChargeDetails
+from rules.visibility import HIDDEN, Viewer, unseen_names
 
 PER_PAGE = 10
 MAX_ROLLS = 4
@@ -43,13 +46,14 @@ def _rolls(outcome: dict[str, Any]) -> str:
 
 def _attack(outcome: Outcome) -> str | None:
     """Say what an attack did: whom it aimed at with what, hit or miss, and where a miss came down."""
-    data = outcome.details_as(AttackDetails)
+    charge = outcome.details_as(ChargeDetails)
+    data = charge.attack if charge is not None else outcome.details_as(AttackDetails)
     if data is None:
         return None
     highlight = outcome.highlight
     hit = bool(highlight.hit)
     what = (f"the bridge on {data.at}" if data.form == "bridge" else safe(data.target) if data.target else data.at)
-    verb = "strikes" if data.form == "melee" else "fires at"
+    verb = "charges" if charge is not None else "strikes" if data.form == "melee" else "fires at"
     line = f"{safe(data.unit)} {verb} {what} with the {safe(data.weapon)}: {'hit' if hit else 'miss'}"
     landed = highlight.landed
     if not hit and landed and landed != highlight.target:
@@ -62,27 +66,69 @@ def _effects(kind: str, stored: dict[str, Any], battle: Battle) -> str:
     outcome = Outcome.from_dict({"order": "", "kind": kind, **stored}, system.effect_kinds, system.test_kinds,
                                 system.detail_kinds)
     effects = outcome.effects
-    lines = [_attack(outcome)] if kind == "attack" else []
+    lines = [_attack(outcome)] if kind in ("attack", "charge") else []
     lines += [effect_sentence(e, outcome, battle) for e in effects[:MAX_EFFECTS]]
     if len(effects) > MAX_EFFECTS:
         lines.append(f"(+{len(effects) - MAX_EFFECTS} more)")
     return " ".join(line for line in lines if line)
 
 
+def _order_unit(event: EventRecord, battle: Battle) -> str:
+    """Return the lower-case name of the unit an event's order was given to ('' for none or an unreadable one)."""
+    try:
+        return str(getattr(battle.parse_order(event.order_text), "unit", "")).lower()
+    except GameError:
+        return ""
+
+
+def hiding_since(events: list[EventRecord], battle: Battle, unseen: set[str]) -> dict[str, int]:
+    """Return, for each unit now hidden from the viewer, the number of the entry where its hiding began.
+
+    From that entry on, what the unit did gives its square away, so those entries read only that it acted.
+    """
+    since: dict[str, int] = {}
+    for event in events:  # oldest first: the last hiding found is the one still going on
+        if event.undone or not event.outcome:
+            continue
+        name = _order_unit(event, battle)
+        if name not in unseen:
+            continue
+        effects = load_effects(event.outcome.get("effects", []), battle.system.effect_kinds)
+        if any(e.kind == HIDDEN for e in effects):
+            since[name] = event.seq
+    return since
+
+
+def _out_of_sight(event: EventRecord, battle: Battle, since: dict[str, int]) -> str | None:
+    """Return the line that stands for an entry of a unit hidden from the viewer, or None to show it whole."""
+    if not since:
+        return None
+    name = _order_unit(event, battle)
+    start = since.get(name)
+    if start is None or event.seq < start:
+        return None
+    unit = battle.find_unit(name)
+    shown = safe(unit.name if unit is not None else name)
+    if event.seq == start:
+        return f"{shown} hides; where, only its side knows"
+    return f"{shown} acts out of sight"
+
+
 def _secret_standing(event: EventRecord, battle: Battle, viewer: int) -> bool:
     """Return whether a standing order's text must stay hidden from this viewer (not the unit's player)."""
     if event.kind != "standing-order":
         return False
-    try:
-        name = str(getattr(battle.parse_order(event.order_text), "unit", ""))
-    except GameError:
-        return True
-    unit = battle.find_unit(name)
+    name = _order_unit(event, battle)
+    unit = battle.find_unit(name) if name else None
     return unit is None or unit.owner != viewer
 
 
-def event_line(event: EventRecord, battle: Battle, *, gm: bool, viewer: int) -> str:
-    """Return one log entry: number, time, author, order, dice and effects; secrets stay secret."""
+def event_line(event: EventRecord, battle: Battle, *, gm: bool, viewer: int,
+               hiding: dict[str, int] | None = None) -> str:
+    """Return one log entry: number, time, author, order, dice and effects; secrets stay secret.
+
+    `hiding` names the units hidden from the viewer and the entry where each began to hide (`hiding_since`).
+    """
     head = f"**#{event.seq}** <t:{int(event.created_at)}:R> {who(event.actor_id)}"
     if event.kind == "create":
         return f"{head} created the battle"
@@ -90,8 +136,11 @@ def event_line(event: EventRecord, battle: Battle, *, gm: bool, viewer: int) -> 
     if event.kind == "undo":
         seqs = ", ".join(f"#{s}" for s in outcome.get("undone", []))
         return f"{head} undid {seqs}"
+    unseen = _out_of_sight(event, battle, hiding or {})
     if event.hidden and not gm:
         body = "\U0001f512 hidden roll (the GM may reveal it)"
+    elif unseen is not None:
+        body = unseen
     elif not gm and _secret_standing(event, battle, viewer):
         body = "set a standing order (kept secret)"
     else:
@@ -124,7 +173,10 @@ async def log_message(interaction: discord.Interaction, record: BattleRecord, pa
     page = min(max(1, page), last)
     events, _total = await service.log_page(record, page, PER_PAGE)
     battle = await service.load(record)
-    lines = [event_line(e, battle, gm=gm, viewer=viewer) for e in events]
+    # Units hiding from this reader: their entries since they hid would give their squares away.
+    unseen = unseen_names(battle, Viewer.of(own_sides(battle, viewer), gm=gm))
+    hiding = hiding_since(await service.all_events(record), battle, unseen) if unseen else {}
+    lines = [event_line(e, battle, gm=gm, viewer=viewer, hiding=hiding) for e in events]
     embed = discord.Embed(title=f"Log: {safe(battle.name)}", colour=INFO, description="\n".join(lines)[:4000] or "Empty.")
     embed.set_footer(text=f"page {page} of {last} \u00b7 {total} entries, newest first"
                           + (" \u00b7 you see hidden rolls as GM" if gm else ""))

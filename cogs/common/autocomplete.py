@@ -8,10 +8,12 @@ import discord
 from discord import app_commands
 
 from cogs.common.context import actor_of, service_of
+from cogs.common.secrets import own_sides
 from rules.battle import Battle
 from rules.ruleset import get_ruleset
 from rules.system import ruleset_ids
 from rules.units import Unit
+from rules.visibility import Viewer, seen_units
 
 LIMIT = 25
 
@@ -35,10 +37,12 @@ async def _units(interaction: discord.Interaction, current: str, *, commanded: b
     if found is None:
         return []
     record, battle = found
-    everyone = not commanded or await service.is_gm(actor_of(interaction), record)
+    gm = await service.is_gm(actor_of(interaction), record)
+    everyone = not commanded or gm
+    viewer = Viewer.of(own_sides(battle, interaction.user.id), gm=gm)
     mine: list[app_commands.Choice[str]] = []
     others: list[app_commands.Choice[str]] = []
-    for unit in battle.iter_units():
+    for unit in seen_units(battle, viewer):
         if not _matches(current, unit.name):
             continue
         if unit.owner == interaction.user.id:

@@ -16,6 +16,7 @@ from rules.systems.strategic.battlefield import bridge_at
 from rules.systems.strategic.combat import melee_reach
 from rules.systems.strategic.ranges import weapon_range
 from rules.systems.strategic.units import CHARACTERISTIC_NAMES, Unit, Weapon
+from rules.visibility import Viewer, sees
 
 Choice = app_commands.Choice
 TRAP_FEATURES = ("bakelite_trap", "fire_trap")
@@ -109,7 +110,10 @@ async def target_choices(interaction: discord.Interaction, current: str) -> list
         my_sides = {origin.side.lower()}
     else:
         my_sides = {u.side.lower() for u in battle.iter_units() if u.owner == interaction.user.id}
-    candidates = [u for u in battle.iter_units() if u is not origin and _matches(current, u.name, u.side)]
+    # A unit hiding from the attacker's side is no target it can pick, so it is not offered (nor its square).
+    viewer = Viewer.of(my_sides)
+    candidates = [u for u in battle.iter_units()
+                  if u is not origin and sees(viewer, u) and _matches(current, u.name, u.side)]
 
     def rank(u: Unit) -> tuple[bool, int, str]:
         # Enemies before allies; then the nearest, since that is what a player usually shoots at.

@@ -21,6 +21,7 @@ from rules.coords import Cell
 from rules.orders import Order
 from rules.turnorders import CLEAR_WORDS, HOLD
 from rules.units import Unit
+from rules.visibility import Viewer, sees
 
 Choice = app_commands.Choice
 TEXT_MAX = 100
@@ -72,8 +73,8 @@ def _unit_squares(interaction: discord.Interaction, battle: Battle[Any], origin:
     """Return the squares of the units one could aim at: enemies of the chosen unit first, nearest first."""
     mine = {origin.side.lower()} if origin is not None else {
         u.side.lower() for u in battle.iter_units() if u.owner == interaction.user.id}
-    seen = [u for u in battle.iter_units()
-            if u is not origin and ("hidden" not in u.statuses or u.side.lower() in mine)]
+    viewer = Viewer.of(mine)
+    seen = [u for u in battle.iter_units() if u is not origin and sees(viewer, u)]
 
     def rank(u: Unit) -> tuple[bool, int, str]:
         return (u.side.lower() in mine, origin.cell.distance(u.cell) if origin is not None else 0, u.name.lower())

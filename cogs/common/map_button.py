@@ -12,7 +12,7 @@ from cogs.common.components import battle_and_actor, guarded
 from cogs.common.context import service_of
 from cogs.common.embeds import INFO, safe
 from cogs.common.mapfiles import MAP_NAME, map_file
-from cogs.common.secrets import secret_sides
+from cogs.common.secrets import secret_viewer
 
 MAX_COMPONENTS = 25
 
@@ -40,7 +40,7 @@ class MapButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bp:ma
         service = service_of(interaction)
         battle = await service.load(record)
         await defer(interaction, ephemeral=True)
-        image = await service.render(battle, full=True, viewer_sides=secret_sides(battle, actor.user_id),
+        image = await service.render(battle, full=True, viewer=secret_viewer(battle, actor.user_id),
                                      battle_id=record.id)
         embed = discord.Embed(title=f"{safe(battle.name)}: map", colour=INFO)
         embed.set_image(url=f"attachment://{MAP_NAME}")

@@ -1,9 +1,13 @@
-"""Who may see which hidden things on the map: a player sees their own sides' hidden features."""
+"""Who may see which hidden things: a player sees their own sides' hidden features and hidden units.
+
+What each viewer may see is decided in `rules.visibility`; this module only says which sides a user plays.
+"""
 
 from __future__ import annotations
 
 from rules.battle import Battle
 from rules.systems.strategic.features import visible_features
+from rules.visibility import PUBLIC, Viewer, is_hidden
 
 
 def own_sides(battle: Battle, user_id: int) -> list[str]:
@@ -12,9 +16,25 @@ def own_sides(battle: Battle, user_id: int) -> list[str]:
     return [s.name for s in battle.sides if s.name.lower() in mine]
 
 
+def player_viewer(battle: Battle, user_id: int) -> Viewer:
+    """Return the viewer a player is: the sides of the units they command."""
+    return Viewer.of(own_sides(battle, user_id))
+
+
 def secret_sides(battle: Battle, user_id: int) -> list[str]:
-    """Return the user's sides if they can see a hidden feature the public map leaves out, else nothing."""
+    """Return the user's sides if they see something the public map leaves out, else nothing.
+
+    That is a hidden feature of theirs (or one they found), or a unit of theirs in hiding.
+    """
     sides = own_sides(battle, user_id)
-    if any(f.hidden for f in visible_features(battle, set(sides), gm=False)):
+    viewer = Viewer.of(sides)
+    if any(f.hidden for f in visible_features(battle, set(sides), gm=False)) or any(
+            is_hidden(u) and viewer.is_of(u.side) for u in battle.iter_units()):
         return sides
     return []
+
+
+def secret_viewer(battle: Battle, user_id: int) -> Viewer:
+    """Return the viewer a private answer to this user is drawn for: their sides if they hold secrets, else public."""
+    sides = secret_sides(battle, user_id)
+    return Viewer.of(sides) if sides else PUBLIC

@@ -23,6 +23,7 @@ from rules.effects import Effect
 from rules.outcome import Outcome
 from rules.rolltests import D100Test
 from rules.systems.strategic.effects import Hidden, TrapRevealed
+from rules.visibility import Viewer
 
 
 def _side_of(effect: Effect, battle: Battle[Any]) -> str | None:
@@ -70,7 +71,7 @@ async def tell_side(bot: discord.Client, service: TableService, record: BattleRe
         return outcome
     png = None
     if draws_something(outcome.highlight):
-        png = await service.render(battle, outcome=outcome, viewer_sides=[side], battle_id=record.id)
+        png = await service.render(battle, outcome=outcome, viewer=Viewer.of([side]), battle_id=record.id)
     embed = build(outcome)
     embed.title = f"\U0001f512 {side} only: {embed.title or ''}"[:256]
     await threads.post(record, battle, side, embed=embed, png=png)

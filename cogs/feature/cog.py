@@ -22,6 +22,7 @@ from rules.orders import Order
 from rules.systems.strategic.actions.features import PlaceFeature, RemoveFeature, SetFp, require_features
 from rules.systems.strategic.effects import FeaturePlaced, FeatureRemoved, FpSet
 from rules.systems.strategic.features import FeatureView, can_see, feature_at, fp_status, visible_features
+from rules.visibility import Viewer
 
 MAX_LIST = 30
 
@@ -151,7 +152,7 @@ class FeatureCog(commands.GroupCog, group_name="feature",
         sides = [e.side for e in outcome.effects
                  if isinstance(e, (FeaturePlaced, FeatureRemoved, FpSet)) and e.side] if outcome.hidden else []
         if show_map:
-            png = await service.render(result.battle, outcome=outcome, viewer_sides=sides, battle_id=record.id)
+            png = await service.render(result.battle, outcome=outcome, viewer=Viewer.of(sides), battle_id=record.id)
         embed = setup_embed(outcome, battle_name=result.battle.name)
         threads = SideThreads(self.bot)
         if outcome.kind != "set-fp" and len(set(sides)) == 1 and await threads.enabled(record.id):

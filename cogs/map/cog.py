@@ -88,8 +88,11 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
         shown = await render_request(service, record, battle, request, seen)
         if to_side:
             # A side's view belongs in its own thread, where all its players find it.
-            side = seen.sides[0]
-            shown = replace(shown, notes=(f"{side}'s view, with its hidden features: only {side} and the GM see it",))
+            found = battle.side(request.side or "")
+            assert found is not None  # access refused a side that is not in the battle
+            side = found.name
+            shown = replace(shown, notes=(f"{side}'s view, with its hidden units and features: only {side} and the "
+                                          "GM see it",))
             where = await threads.post(record, battle, side, embed=shown_embed(battle, shown), png=shown.image)
             await reply(interaction, f"{safe(side)}'s view is posted {where.mention}.", ephemeral=True)
             return
@@ -112,8 +115,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
         battle = await service.load(record)
         seen = await access(service, actor, record, battle, ShowRequest(side=side, hidden=hidden))
         await defer(interaction, ephemeral=True)
-        text = await service.text_map(battle, viewer_sides=seen.sides, show_hidden=hidden,
-                                      highlight=last_action(battle))
+        text = await service.text_map(battle, viewer=seen.viewer, highlight=last_action(battle))
         pages = text_pages(text)
         if page > len(pages):
             raise GameError(f"The map text has {len(pages)} page{'s' if len(pages) != 1 else ''}; ask for page 1 "

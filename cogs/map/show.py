@@ -15,6 +15,7 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, NoMapError, NotAllowedError, NotFoundError
 from rules.outcome import Highlight
+from rules.visibility import GM, PUBLIC, Viewer
 
 DEFAULT_RADIUS = 6
 
@@ -62,9 +63,9 @@ class Shown:
 
 @dataclass(frozen=True)
 class Access:
-    """Whose hidden features a map shows, whether only the asker sees it, and a note saying so."""
+    """Who the map is drawn for (what hidden things it shows), whether only the asker sees it, and a note saying so."""
 
-    sides: tuple[str, ...]
+    viewer: Viewer
     private: bool
     note: str
 
@@ -86,7 +87,7 @@ async def access(service: TableService, actor: Actor, record: BattleRecord, batt
     private_extra = bool(request.reach or request.range_of)
     if request.hidden:
         await service.require_gm(actor, record, "see every hidden feature")
-        return Access((), True, "GM view: every hidden feature shown, only to you")
+        return Access(GM, True, "GM view: every hidden unit and feature shown, only to you")
     if request.side:
         side = battle.side(request.side)
         if side is None:
@@ -95,23 +96,23 @@ async def access(service: TableService, actor: Actor, record: BattleRecord, batt
         if side.name not in own_sides(battle, actor.user_id) and not await service.is_gm(actor, record):
             raise NotAllowedError(f"You command no unit of {side.name}, so you cannot see its view; only its "
                                   "players and the GM can.")
-        return Access((side.name,), True, f"{side.name}'s view, with its hidden features: only you see it")
+        return Access(Viewer.of([side.name]), True,
+                      f"{side.name}'s view, with its hidden units and features: only you see it")
     sides = secret_sides(battle, actor.user_id)
     if sides:
-        return Access(tuple(sides), True, f"only you see this map: it shows the hidden features of {', '.join(sides)}")
-    return Access((), private_extra, "only you see this" if private_extra else "")
+        return Access(Viewer.of(sides), True,
+                      f"only you see this map: it shows the hidden units and hidden features of {', '.join(sides)}")
+    return Access(PUBLIC, private_extra, "only you see this" if private_extra else "")
 
 
 async def render_request(service: TableService, record: BattleRecord, battle: Battle, request: ShowRequest,
                          seen: Access) -> Shown:
     """Render what was asked for (after `access` allowed it) and say what it shows."""
-    sides = list(seen.sides)
     palette = "grey" if request.greyscale else "colour"
     notes = (seen.note,) if seen.note else ()
     title = f"{safe(battle.name)}: map"
     if request.previous:
-        label, image = await service.previous_turn_map(record, viewer_sides=sides, show_hidden=request.hidden,
-                                                       full=request.full, palette=palette)
+        label, image = await service.previous_turn_map(record, viewer=seen.viewer, full=request.full, palette=palette)
         return Shown(image, f"{title}, previous turn ({safe(label)})", notes, seen.private)
     if request.reach:
         unit = battle.unit(request.reach)
@@ -119,15 +120,16 @@ async def render_request(service: TableService, record: BattleRecord, battle: Ba
         return Shown(image, f"{title}, where {safe(unit.name)} can move", notes, seen.private)
     if request.range_of:
         unit = battle.unit(request.range_of)
-        image = await service.range_map(battle, unit.name, request.weapon, battle_id=record.id, full=request.full)
+        image = await service.range_map(battle, unit.name, request.weapon, battle_id=record.id, full=request.full,
+                                           viewer=seen.viewer)
         return Shown(image, f"{title}, range bands of {safe(unit.name)}", notes, seen.private)
     focus = None
     if request.at is not None:
         focus = (request.at.x, request.at.y)
         title += f", around {request.at}"
     highlight = Highlight() if request.full or focus else last_action(battle)
-    drawn = await service.render(battle, highlight, full=request.full, viewer_sides=sides,
-                                 show_hidden=request.hidden, battle_id=record.id, focus=focus,
+    drawn = await service.render(battle, highlight, full=request.full, viewer=seen.viewer,
+                                 battle_id=record.id, focus=focus,
                                  radius=request.radius or DEFAULT_RADIUS, palette=palette)
     if drawn is None:
         raise NoMapError(f"{battle.system.name} has no map to show.")

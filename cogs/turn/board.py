@@ -9,6 +9,7 @@ import discord
 from bot.clock import whose_turn
 from bot.service import BattleRecord, ClockRecord
 from cogs.common.embeds import INFO, safe
+from cogs.common.seen import place
 from cogs.turn.text import deadline_line
 from rules.battle import Battle
 from rules.turns import turn_status
@@ -34,7 +35,7 @@ def unit_line(battle: Battle, entry: dict[str, Any], *, running: bool) -> str:
     unit = battle.unit(entry["unit"])
     state = entry["state"]
     mark = STATE_MARKS.get(state, "\u2022")
-    where = f" {unit.cell}" if battle.system.has_map else ""
+    where = place(battle, unit, on="")  # the board is public: a hiding unit's square is left out
     parts = [f"{mark} **{safe(unit.name)}**{where}"]
     summary = unit.summary_line()
     if summary:

@@ -35,6 +35,7 @@ from cogs.turn.prompts import (
 from rules.battle import Battle
 from rules.outcome import Highlight
 from rules.units import Unit
+from rules.visibility import PUBLIC, sees
 
 log = logging.getLogger(__name__)
 
@@ -217,7 +218,9 @@ class Notifier(NoticeListener):
         awake = await self.players.pingable(record.id, turn.key, list(owners.values()))
         channel_users = [uid for uid in channel_users if uid in awake]
         dm_users = [uid for uid in dm_users if uid in awake]
-        png = await self.service.render(battle, Highlight(cells=[str(u.cell) for u in units]), battle_id=record.id)
+        # The ping is public: a unit in hiding is named, but its square is neither marked nor drawn.
+        png = await self.service.render(battle, Highlight(cells=[str(u.cell) for u in units if sees(PUBLIC, u)]),
+                                        battle_id=record.id)
         for uid in dm_users:
             mine = [u for u in units if owners[u.name] == uid]
             embed = turn_prompt(battle, mine, turn.due_at, paused=turn.paused, remaining=turn.remaining, owners={})

@@ -12,6 +12,7 @@ import rules.systems.strategic.effects as strategic
 from bot.clock import POLICY_NAMES, human_duration, turn_label
 from bot.service import ClockRecord
 from cogs.common.embeds import INFO, safe
+from cogs.common.seen import place
 from cogs.common.systems import prompt_verbs
 from cogs.turn.text import effect_sentence, join
 from rules import turns
@@ -45,7 +46,8 @@ def deadline_words(due_at: float | None, *, paused: bool, remaining: float | Non
 def can_do(battle: Battle, unit: Unit) -> str:
     """Say what a unit can do with the action points it has left."""
     left = turns.actions_left(battle, unit.name)
-    where = f" \u00b7 on {unit.cell}" if battle.system.has_map else ""
+    seen = place(battle, unit)  # the prompt is public: a hiding unit's square is left out
+    where = f" \u00b7{seen}" if seen else ""
     summary = unit.summary_line()
     lines = [f"**{left}** action point{'s' if left != 1 else ''}{where}" + (f" \u00b7 {summary}" if summary else "")]
     verbs: list[str] = []

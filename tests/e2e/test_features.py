@@ -8,6 +8,7 @@ import pytest
 from PIL import Image
 
 from rules.outcome import Highlight
+from rules.visibility import GM, Viewer
 from tests.e2e.conftest import Table, embed_text, last_message, text_of
 from tests.e2e.setup_helpers import refused, stored, stored_battle
 
@@ -71,20 +72,20 @@ async def test_a_trap_is_secret_to_its_side(field: Table) -> None:
     battle = await stored_battle(table)
     highlight = Highlight(path=list(battle.last.path or ()) if battle.last else [])
     assert public_png == (await table.service.render(battle, highlight)).png
-    assert own_png == (await table.service.render(battle, highlight, viewer_sides=["NERV"])).png
+    assert own_png == (await table.service.render(battle, highlight, viewer=Viewer.of(["NERV"]))).png
     # The words under each map agree with it: only the trap's own side reads of the trap.
     public_alt, own_alt = (last_message(r).files[0].description or "" for r in (public, own))
     assert "Fire Trap" not in public_alt and "Units" in public_alt
     assert "Fire Trap (hidden from the other side): B2" in own_alt
     assert "Fire Trap (hidden from the other side)" in (await table.service.text_map(
-        battle, viewer_sides=["NERV"])).full()
+        battle, viewer=Viewer.of(["NERV"]))).full()
     assert "Fire Trap" not in (await table.service.text_map(battle)).full()
     # The owner's legend may list its own hidden trap; the enemy's image is the public one, byte for byte.
     assert Image.open(io.BytesIO(own_png)).size[1] == Image.open(io.BytesIO(public_png)).size[1]
 
     gm_view = await table.slash("map show", hidden=True)
     assert last_message(gm_view).ephemeral
-    assert last_message(gm_view).files[0].data == (await table.service.render(battle, highlight, show_hidden=True)).png
+    assert last_message(gm_view).files[0].data == (await table.service.render(battle, highlight, viewer=GM)).png
 
 
 async def test_only_the_gm_sees_every_hidden_feature(field: Table) -> None:

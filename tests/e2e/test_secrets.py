@@ -15,6 +15,7 @@ from PIL import Image
 from loopback.models import LoopbackUser, StoredMessage
 from render.geometry import Geometry
 from rules.battle import Battle
+from rules.visibility import GM
 from tests.e2e.conftest import Table, embed_text, last_message, text_of
 from tests.e2e.turn_helpers import stored_battle
 
@@ -120,7 +121,7 @@ async def test_no_role_sees_a_secret_it_may_not_know(table: Table) -> None:
     for key in ("feature", "feature_side", "feature_purchase"):
         plain.cells["B2"].pop(key, None)
     without_trap = trap_square((await table.service.render(plain, full=True)).png)
-    with_trap = trap_square((await table.service.render(battle, full=True, show_hidden=True)).png)
+    with_trap = trap_square((await table.service.render(battle, full=True, viewer=GM)).png)
     assert without_trap is not None and with_trap != without_trap, "the probe can tell a drawn trap"
     problems = []
     for role, user in users.items():

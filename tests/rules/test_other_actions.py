@@ -10,7 +10,7 @@ from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError
-from rules.orders import Order
+from rules.orders import Order, SetRule
 from rules.systems.strategic import SYSTEM
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.actions.other import Act, Aim, Defend, Hide, Maneuver
@@ -237,3 +237,38 @@ def test_other_orders_round_trip() -> None:
     for order in (Aim(unit="Rei", mode="full"), Hide(unit="Rei"), Maneuver(unit="Rei", target="Angel 2", to=C("D4")),
                   Defend(unit="Rei"), Act(unit="Rei", stat="dodge", modifier=-10, reason="Jump clear")):
         assert SYSTEM.parse_order(str(order)) == order
+
+
+def _hidden_duel() -> Battle:
+    """Rei (NERV) hidden in the Forest on C3, Sachiel (Angels) three squares away with a rifle and a knife."""
+    b = _battle()
+    b.set_terrain(C("C3"), "forest")
+    add(b, "Rei", "NERV", "C3", skills={"stealth": 60})
+    add(b, "Sachiel", "Angels", "F3", bs=40, weapons=[RIFLE, {"name": "Claw", "melee": True, "damage": "1d10",
+                                                            "type": "R"}])
+    start(b)
+    b.apply(Hide(unit="Rei"), dice(1))
+    return b
+
+
+@pytest.mark.constant("hidden_blocks_targeting")
+def test_a_hidden_unit_cannot_be_picked_as_a_target_by_an_enemy() -> None:
+    """Hiding ruling (hidden_blocks_targeting): an enemy cannot name a hidden unit as its target, nor find it with
+    a single-target shot at its square; it is no legal target; the GM may turn the ruling off."""
+    b = _hidden_duel()
+    _refused(b, Attack(unit="Sachiel", weapon="Rifle", target="Rei"), IllegalOrderError, "Rei is hidden")
+    _refused(b, Attack(unit="Sachiel", weapon="Rifle", at=C("C3")), IllegalOrderError, "nobody on C3")
+    assert not [o for o in b.legal_orders("Sachiel") if getattr(o, "target", "") == "Rei"]
+
+    b.apply(SetRule(key="hidden_blocks_targeting", value="false"), dice())
+    assert any(isinstance(o, Attack) and o.target == "Rei" for o in b.legal_orders("Sachiel"))
+    b.apply(Attack(unit="Sachiel", weapon="Rifle", target="Rei"), dice(1, 1, 1, 1))
+
+
+def test_a_hidden_unit_shows_again_once_it_attacks() -> None:
+    """Hidden effect: "hidden on C3 until it attacks": after its attack an enemy may target it again."""
+    b = _hidden_duel()
+    b.unit("Rei").weapons.append(b.unit("Sachiel").weapons[0])
+    b.apply(Attack(unit="Rei", weapon="Rifle", target="Sachiel"), dice(99, 1, 1))
+    assert "hidden" not in b.unit("Rei").statuses
+    assert any(isinstance(o, Attack) and o.target == "Rei" for o in b.legal_orders("Sachiel"))

@@ -19,6 +19,7 @@ from rules.systems.strategic.terrain import (
     line_penalties,
 )
 from rules.systems.strategic.units import CHARACTERISTIC_NAMES, CHARACTERISTICS
+from rules.visibility import hides_from
 
 if TYPE_CHECKING:
     from rules.dice import Dice
@@ -107,6 +108,18 @@ def can_act(unit: Unit) -> None:
         raise IllegalOrderError(f"{unit.name} is destroyed (0 {what}) and cannot act.")
     if "stunned" in unit.statuses:
         raise IllegalOrderError(f"{unit.name} is stunned and cannot act until the stun wears off.")
+
+
+def out_of_sight(battle: Battle, target: Unit, looker: Unit) -> bool:
+    """Return whether a target is hidden from an enemy that would pick it (hidden_blocks_targeting)."""
+    return hides_from(battle, target, looker) and bool(const_or(battle, "hidden_blocks_targeting", True))
+
+
+def require_in_sight(battle: Battle, target: Unit, looker: Unit) -> None:
+    """Refuse to let a unit pick a hidden enemy as its target; the refusal names no square."""
+    if out_of_sight(battle, target, looker):
+        raise IllegalOrderError(f"{target.name} is hidden: {looker.name} cannot pick it as a target until it "
+                                "attacks and shows itself. An area attack on its square would still hit it.")
 
 
 # --- hit location ---------------------------------------------------------------

@@ -12,7 +12,7 @@ from rules.systems.strategic.actions.charge import MODE as CHARGE
 from rules.systems.strategic.actions.charge import Charge
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.actions.other import Aim, Defend, Hide
-from rules.systems.strategic.combat import in_reach
+from rules.systems.strategic.combat import in_reach, out_of_sight
 from rules.systems.strategic.movement import allowance, reachable
 from rules.systems.strategic.ranges import max_range, weapon_range
 from rules.systems.strategic.units import Unit
@@ -63,7 +63,8 @@ def legal_orders(battle: Battle, base: BaseUnit) -> Iterator[Order]:
             continue
         for cell in sorted(reachable(battle, unit, allowance(battle, unit, mode)), key=lambda c: (c.y, c.x)):
             yield Move(unit=unit.name, to=cell, mode=mode)
-    enemies = [u for u in battle.iter_units() if u.alive and battle.enemies(unit, u)]
+    enemies = [u for u in battle.iter_units()
+               if u.alive and battle.enemies(unit, u) and not out_of_sight(battle, u, unit)]
     for weapon in unit.weapons:
         probe_attack = Attack(unit=unit.name, weapon=weapon.name, target=unit.name)
         if not _affordable(battle, probe_attack, left):

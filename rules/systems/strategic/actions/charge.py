@@ -15,7 +15,7 @@ from rules.errors import IllegalOrderError
 from rules.orders import Move, Order
 from rules.systems.strategic.actions.combat import Attack, attack
 from rules.systems.strategic.actions.move import PlannedMove, plan_move, walk
-from rules.systems.strategic.combat import can_act, in_reach, in_reach_from, melee_distance
+from rules.systems.strategic.combat import can_act, in_reach, in_reach_from, melee_distance, require_in_sight
 from rules.systems.strategic.details import AttackDetails, ChargeDetails, MoveDetails
 from rules.systems.strategic.hazards import in_play
 from rules.systems.strategic.movement import allowance, blocker, reachable
@@ -94,6 +94,7 @@ def check_charge(battle: Battle, order: Charge) -> PlannedCharge:
         raise IllegalOrderError(f"{unit.name} cannot charge itself.")
     if not target.alive:
         raise IllegalOrderError(f"{target.name} is already destroyed.")
+    require_in_sight(battle, target, unit)
     if in_reach(battle, unit, target, weapon):
         raise IllegalOrderError(f"{target.name} is already within reach of {unit.name}'s {weapon.name}: "
                                 "there is nothing to charge across, so attack it with /attack.")

@@ -29,8 +29,10 @@ from rules.systems.strategic.combat import (
     melee_breakdown,
     melee_distance,
     melee_reach,
+    out_of_sight,
     parse_location,
     ranged_breakdown,
+    require_in_sight,
     roll_test,
 )
 from rules.systems.strategic.damage import apply_damage
@@ -88,6 +90,7 @@ def _resolve(battle: Battle, attacker: Unit, weapon: Weapon, order: Attack) -> _
             raise IllegalOrderError(f"{attacker.name} cannot attack itself.")
         if not target.alive:
             raise IllegalOrderError(f"{target.name} is already destroyed.")
+        require_in_sight(battle, target, attacker)
         if order.at is not None and battle.check_cell(order.at) != target.cell:
             raise IllegalOrderError(f"{target.name} is on {target.cell}, not on {order.at}.")
         return _Aim(target.cell, target)
@@ -96,7 +99,8 @@ def _resolve(battle: Battle, attacker: Unit, weapon: Weapon, order: Attack) -> _
     cell = battle.check_cell(order.at)
     if area_kind(weapon) is not None:
         return _Aim(cell)
-    here = [u for u in battle.units_at(cell) if u is not attacker]
+    # A single-target weapon aimed at a square finds only the units the attacker can see there.
+    here = [u for u in battle.units_at(cell) if u is not attacker and not out_of_sight(battle, u, attacker)]
     if len(here) == 1:
         return _Aim(cell, here[0])
     if not here:

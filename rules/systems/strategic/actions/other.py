@@ -16,6 +16,7 @@ from rules.systems.strategic.combat import (
     condition_modifiers,
     in_reach,
     melee_breakdown,
+    require_in_sight,
     roll_test,
     skill_breakdown,
 )
@@ -179,6 +180,7 @@ def maneuver(battle: Battle, order: Maneuver, dice: Dice, outcome: Outcome) -> N
     """Opposed WS test; if the attacker wins, push the target away (000:L7, 001:L11)."""
     unit = _actor(battle, order.unit, outcome)
     target = battle.unit(order.target)
+    require_in_sight(battle, target, unit)
     if target is unit:
         raise IllegalOrderError(f"{unit.name} cannot maneuver itself.")
     if not in_reach(battle, unit, target):
