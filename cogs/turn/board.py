@@ -31,7 +31,7 @@ BOARD_KIND = "status_board"
 
 def unit_line(battle: Battle, entry: dict[str, Any], *, running: bool) -> str:
     """Return one unit's line on the board."""
-    unit = battle.unit(entry["unit"])
+    unit = battle.units[entry["id"]]
     state = entry["state"]
     mark = STATE_MARKS.get(state, "\u2022")
     where = f" {unit.cell}" if battle.system.has_map else ""
