@@ -31,7 +31,9 @@ async def open_database(target: str) -> Database:
 async def open_services(settings: Settings) -> AsyncIterator[TableService]:
     """Open the database (migrating it) and yield the table service; close it afterwards."""
     db = await open_database(settings.database)
+    service = TableService(db, render_workers=settings.render_workers)
     try:
-        yield TableService(db)
+        yield service
     finally:
+        service.close()
         await db.close()

@@ -23,6 +23,10 @@ from bot.tree import BattleTree
 
 log = logging.getLogger(__name__)
 
+# Seconds at least between two edits of one battle's status board: a burst of orders shows its last state
+# in one edit, well inside Discord's limit on edits per channel.
+BOARD_SPACING = 1.0
+
 DEFAULT_EXTENSIONS = ("cogs.battle", "cogs.map", "cogs.unit", "cogs.feature", "cogs.play", "cogs.combat", "cogs.turn", "cogs.actions", "cogs.gm", "cogs.settings", "cogs.help", "cogs.surface", "cogs.combat_action", "cogs.m42")
 
 
@@ -38,7 +42,8 @@ class _Battlepost(commands.bot.BotBase):
 
     def __init__(self, service: TableService, *, sync_guild_id: int | None = None,
                  extensions: Sequence[str] = DEFAULT_EXTENSIONS, scheduler_poll: float | None = DEFAULT_POLL,
-                 answer_within: float = ANSWER_WITHIN, tune_heap: bool = False, **options: object) -> None:
+                 answer_within: float = ANSWER_WITHIN, tune_heap: bool = False,
+                 board_spacing: float = BOARD_SPACING, **options: object) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents(), tree_cls=BattleTree, help_command=None,
             allowed_mentions=discord.AllowedMentions.none(), **options,  # type: ignore[arg-type]
@@ -54,6 +59,7 @@ class _Battlepost(commands.bot.BotBase):
         self.answer_within = answer_within
         # Set by the process that runs the bot for good (not by tests, which start many bots in one process).
         self.tune_heap = tune_heap
+        self.board_spacing = board_spacing
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Start a button's or menu's watchdog against Discord's three seconds (commands start theirs in the tree)."""
@@ -101,6 +107,7 @@ class _Battlepost(commands.bot.BotBase):
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await self.service.drain()
+        self.service.maps.shutdown()
         await super().close()
 
 

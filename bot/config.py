@@ -17,6 +17,9 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 DEFAULT_SCHEDULER_POLL = 5.0
 MIN_SCHEDULER_POLL = 0.1
 MAX_SCHEDULER_POLL = 300.0
+# Worker processes that draw maps (0: a thread of the bot's own process); see bot.renderpool.
+DEFAULT_RENDER_WORKERS = 1
+MAX_RENDER_WORKERS = 32
 
 
 class ConfigError(Exception):
@@ -34,13 +37,14 @@ class Settings:
     backup_dir: Path | None
     shards: ShardPlan | None = None
     scheduler_poll: float = DEFAULT_SCHEDULER_POLL
+    render_workers: int = DEFAULT_RENDER_WORKERS
 
     def __repr__(self) -> str:
         token = "set" if self.discord_token else "missing"
         return (
             f"Settings(discord_token=<{token}>, database={redact(self.database)!r}, "
             f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r}, backup_dir={self.backup_dir!r}, "
-            f"shards={self.shards})"
+            f"shards={self.shards}, render_workers={self.render_workers})"
         )
 
 
@@ -83,6 +87,15 @@ def load_settings(env_file: str | os.PathLike[str] | None = ".env", *, shards: s
                 f"BATTLEPOST_SCHEDULER_POLL must be a number of seconds from {MIN_SCHEDULER_POLL:g} to "
                 f"{MAX_SCHEDULER_POLL:g}, not {poll_raw!r}."
             )
+    workers_raw = os.environ.get("BATTLEPOST_RENDER_WORKERS", "").strip()
+    workers = DEFAULT_RENDER_WORKERS
+    if workers_raw:
+        workers = int(workers_raw) if workers_raw.isdigit() else -1
+        if not 0 <= workers <= MAX_RENDER_WORKERS:
+            raise ConfigError(
+                f"BATTLEPOST_RENDER_WORKERS must be a whole number of processes from 0 (draw maps in the bot's own "
+                f"process) to {MAX_RENDER_WORKERS}, not {workers_raw!r}."
+            )
     return Settings(
         discord_token=token,
         database=os.environ.get("BATTLEPOST_DB", "").strip() or DEFAULT_DB,
@@ -91,4 +104,5 @@ def load_settings(env_file: str | os.PathLike[str] | None = ".env", *, shards: s
         backup_dir=Path(backup) if backup else None,
         shards=shard_plan,
         scheduler_poll=poll,
+        render_workers=workers,
     )

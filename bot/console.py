@@ -522,7 +522,7 @@ async def open_console(settings: Settings, out_dir: Path, seed: int | None,
     ids.save()
     clock = ConsoleClock()
     service = TableService(db, clock=clock, rng_factory=seeded_rng(seed))
-    bot = BattleBot(service, sync_guild_id=discord.guild.id, guild_ready_timeout=0.05)
+    bot = BattleBot(service, sync_guild_id=discord.guild.id, guild_ready_timeout=0.05, board_spacing=0.0)
     await discord.start_bot(bot)
     console = Console(discord, db, out_dir, ids=ids, clock=clock)
     for name in ids.data["users"]:

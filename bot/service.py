@@ -9,6 +9,7 @@ import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -17,9 +18,10 @@ from bot.cache import BattleCache, Kept
 from bot.clock import TurnClocks, TurnStart, turn_key
 from bot.history import previous_turn
 from bot.locks import BattleLocks
-from bot.maps import MapImage, action_crop, chart_alt, draw, map_text, zoom_crop
+from bot.maps import MapImage, action_crop, chart_alt, map_text, zoom_crop
 from bot.mapview import action_cells, build_view, overlays_for, range_overlay, reach_overlays
 from bot.members import MemberCheck
+from bot.renderpool import RenderPool
 from bot.scheduler import Scheduler
 from render import MapView, Overlay
 from render.describe import MapText
@@ -148,12 +150,17 @@ class TableService:
     """Load, authorise, apply, commit and render: every change to a battle goes through here."""
 
     def __init__(self, db: Database, *, clock: Clock = time.time, rng_factory: RngFactory = _system_rng,
-                 render: bool = True, cache_size: int | None = None) -> None:
+                 render: bool = True, cache_size: int | None = None, render_workers: int = 0) -> None:
         install_systems()
         self.db = db
         self.clock = clock
         self.rng_factory = rng_factory
         self.render_enabled = render
+        # Maps are drawn in worker processes (none: a thread of this one); see bot.renderpool.
+        self.maps = RenderPool(render_workers)
+        # An order's rules run in this thread, one order at a time, so the event loop keeps serving while
+        # a heavy one (placing a large M42 unit, say) works; the battle's lock is held meanwhile.
+        self._rules = ThreadPoolExecutor(1, thread_name_prefix="battlepost-rules")
         # A battle's orders, clock and deadlines are serialised across every process sharing the database;
         # its status board has a lock of its own, so a slow edit on Discord never holds up an order.
         self.locks = BattleLocks(lambda battle_id: db.lock(LockSpace.BATTLE, battle_id))
@@ -290,11 +297,12 @@ class TableService:
             dice = Dice(self.rng_factory(), scripted=list(manual_rolls))
             # Undo lives in the database (each event keeps the state before it), so no snapshot is kept here.
             if order.slow and len(battle.units) >= SLOW_UNITS:
-                # A whole engagement in one order takes seconds at the largest: the event loop keeps serving.
-                # A small one takes milliseconds, less than the hop to a thread.
+                # A whole engagement in one order takes seconds at the largest: it runs beside the others'
+                # orders rather than ahead of them.
                 outcome, state, logged = await asyncio.to_thread(_resolve, battle, order, dice)
             else:
-                outcome, state, logged = _resolve(battle, order, dice)
+                outcome, state, logged = await asyncio.get_running_loop().run_in_executor(
+                    self._rules, _resolve, battle, order, dice)
             status = cast("BattleStatus", battle.status) if battle.status != current.status else None
             try:
                 saved, seq = await self.db.battles.commit_order(
@@ -564,6 +572,12 @@ class TableService:
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
+    def close(self) -> None:
+        """Stop the map workers and the rules thread (both start again if used after)."""
+        self.maps.shutdown()
+        rules, self._rules = self._rules, ThreadPoolExecutor(1, thread_name_prefix="battlepost-rules")
+        rules.shutdown(wait=True)
+
     # --- rendering ----------------------------------------------------------
 
     def remember_name(self, actor: Actor) -> None:
@@ -600,7 +614,7 @@ class TableService:
         marks = [*overlays_for(marks_of, outcome.details if outcome is not None else None), *overlays]
         crop = zoom_crop(view, focus, radius) if focus is not None else action_crop(
             view, [*action_cells(marks_of), *around], full=full)
-        return await asyncio.to_thread(draw, view, marks, crop, battle_id=battle_id, palette=palette)
+        return await self.maps.draw(view, marks, crop, battle_id=battle_id, palette=palette)
 
     async def surface_chart(self, report: dict[str, Any]) -> MapImage:
         """Draw a Surface Combat report's losses per side per round, in a worker thread, with its alt text."""
@@ -621,7 +635,7 @@ class TableService:
         cells = [(unit.x, unit.y)] + [c for m in reach.values() for c in action_cells(Highlight(cells=list(m)), cap=None)]
         crop = action_crop(view, cells, full=full, margin=1)
         marks = [*overlays_for(Highlight(actor=str(unit.cell))), *reach_overlays(reach)]
-        image = await asyncio.to_thread(draw, view, marks, crop, battle_id=battle_id)
+        image = await self.maps.draw(view, marks, crop, battle_id=battle_id)
         return reach, image
 
     async def range_map(self, battle: Battle, unit_name: str, weapon_name: str | None, *,
@@ -651,7 +665,7 @@ class TableService:
         cells = [(unit.x, unit.y), (unit.x - reach, unit.y - reach), (unit.x + reach, unit.y + reach)]
         crop = action_crop(view, [(x, y) for x, y in cells if 0 <= x < view.width and 0 <= y < view.height],
                            full=full, margin=1)
-        return await asyncio.to_thread(draw, view, [bands], crop, battle_id=battle_id)
+        return await self.maps.draw(view, [bands], crop, battle_id=battle_id)
 
     async def previous_turn_map(self, record: BattleRecord, *, viewer: Viewer = PUBLIC, full: bool = False,
                                 palette: str = "colour") -> tuple[str, MapImage]:

@@ -54,6 +54,8 @@ class BotProcess:
         env.update({
             "DISCORD_TOKEN": TOKEN, "BATTLEPOST_DB": self.database, "LOG_LEVEL": "INFO",
             "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+            # Maps in each bot's own process: the tests start many bots, and the worker pool has a test of its own.
+            "BATTLEPOST_RENDER_WORKERS": "0",
         })
         if self.poll is not None:
             env["BATTLEPOST_SCHEDULER_POLL"] = str(self.poll)

@@ -32,7 +32,7 @@ BOARD_KIND = "status_board"
 
 def unit_line(battle: Battle, entry: dict[str, Any], *, running: bool) -> str:
     """Return one unit's line on the board."""
-    unit = battle.unit(entry["unit"])
+    unit = battle.units[entry["id"]]
     state = entry["state"]
     mark = STATE_MARKS.get(state, "\u2022")
     where = place(battle, unit, on="")  # the board is public: a hiding unit's square is left out

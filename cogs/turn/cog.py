@@ -49,6 +49,7 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
     async def cog_unload(self) -> None:
         """Stop listening, drop the retries still waiting, and forget the buttons."""
         self.notifier.retries.cancel()
+        self.notifier.boards.cancel()
         listeners = service_listeners(self.bot)
         if self.notifier in listeners:
             listeners.remove(self.notifier)

@@ -60,41 +60,75 @@ class Retries:
 
 
 class BoardLane:
-    """Edit each battle's status board in its own lane, coalescing the edits asked for while one runs."""
+    """Edit each battle's status board in its own lane, at most one edit per `spacing` seconds per battle.
 
-    def __init__(self, edit: Callable[[int], Awaitable[None]], track: Track, retries: Retries) -> None:
+    The first change after a quiet spell is shown at once. Changes asked for while an edit runs, or within
+    `spacing` of the last edit's start, fold into one later edit, which reads the newest state: a burst of
+    orders ends with the board showing its last one. That later edit waits on a timer, not a task, so
+    delivering an order's notices never waits out the spacing.
+    """
+
+    def __init__(self, edit: Callable[[int], Awaitable[None]], track: Track, retries: Retries, *,
+                 spacing: float = 0.0) -> None:
         self.edit = edit
         self.track = track
         self.retries = retries
+        self.spacing = spacing
         self._running: set[int] = set()
         self._again: set[int] = set()
+        self._last: dict[int, float] = {}
+        self._waiting: dict[int, asyncio.TimerHandle] = {}
 
     def request(self, battle_id: int, attempt: int = 0) -> None:
-        """Bring a battle's board up to date soon; an edit already running is followed by one more."""
+        """Bring a battle's board up to date: now if it was not edited lately, else once the spacing is up."""
         if battle_id in self._running:
             self._again.add(battle_id)
             return
+        if battle_id in self._waiting:
+            return  # the edit already due reads the state as it is then
+        loop = asyncio.get_running_loop()
+        wait = self._last.get(battle_id, -self.spacing) + self.spacing - loop.time()
+        if wait > 0:
+            self._waiting[battle_id] = loop.call_later(wait, self._start, battle_id, attempt)
+            return
+        self._start(battle_id, attempt)
+
+    def pending(self) -> bool:
+        """Return whether an edit is running or waiting for its turn."""
+        return bool(self._running or self._waiting)
+
+    def _start(self, battle_id: int, attempt: int) -> None:
+        self._waiting.pop(battle_id, None)
         self._running.add(battle_id)
-        task = asyncio.get_running_loop().create_task(self._run(battle_id, attempt), name=f"board-{battle_id}")
+        loop = asyncio.get_running_loop()
+        self._last[battle_id] = loop.time()
+        if len(self._last) > 1024:  # forget battles whose spacing is long over
+            horizon = loop.time() - self.spacing
+            self._last = {b: t for b, t in self._last.items() if t >= horizon}
+        task = loop.create_task(self._run(battle_id, attempt), name=f"board-{battle_id}")
         self.track(task)
 
     async def _run(self, battle_id: int, attempt: int) -> None:
+        self._again.discard(battle_id)
         try:
-            while True:
-                self._again.discard(battle_id)
-                try:
-                    await self.edit(battle_id)
-                except discord.HTTPException as exc:
-                    log.warning("could not update the status board of battle %s (%s); trying later", battle_id,
-                                exc.status)
-                    self.retries.again(f"the status board of battle {battle_id}", attempt,
-                                       lambda tries: self._retry(battle_id, tries))
-                    return
-                attempt = 0
-                if battle_id not in self._again:
-                    return
+            await self.edit(battle_id)
+        except discord.HTTPException as exc:
+            log.warning("could not update the status board of battle %s (%s); trying later", battle_id,
+                        exc.status)
+            self.retries.again(f"the status board of battle {battle_id}", attempt,
+                               lambda tries: self._retry(battle_id, tries))
+            return
         finally:
             self._running.discard(battle_id)
+        if battle_id in self._again:
+            self._again.discard(battle_id)
+            self.request(battle_id)
 
     async def _retry(self, battle_id: int, attempt: int) -> None:
         self.request(battle_id, attempt)
+
+    def cancel(self) -> None:
+        """Forget the edits still waiting for their turn (the bot is shutting down)."""
+        for handle in self._waiting.values():
+            handle.cancel()
+        self._waiting.clear()

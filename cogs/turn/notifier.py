@@ -125,7 +125,8 @@ class Notifier(NoticeListener):
 
     def __init__(self, bot: commands.Bot) -> None:
         super().__init__(bot)
-        self.boards = BoardLane(self.update_board, self._track, self.retries)
+        self.boards = BoardLane(self.update_board, self._track, self.retries,
+                                spacing=float(getattr(bot, "board_spacing", 0.0)))
 
     @property
     def players(self) -> PlayerPings:

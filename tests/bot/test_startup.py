@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.config import ConfigError, load_settings
+from bot.config import DEFAULT_RENDER_WORKERS, ConfigError, load_settings
 from bot.sharding import ShardError, ShardPlan, describe, parse_ids, plan
 from storage import Database
 from storage.migrate import load_migrations
@@ -171,3 +171,15 @@ def test_a_bad_scheduler_poll_is_explained(clean_env: Path, monkeypatch: pytest.
         load_settings()
     monkeypatch.setenv("BATTLEPOST_SCHEDULER_POLL", "0.5")
     assert load_settings().scheduler_poll == 0.5
+
+
+def test_render_workers_are_read_and_a_bad_count_is_explained(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert load_settings().render_workers == DEFAULT_RENDER_WORKERS
+    monkeypatch.setenv("BATTLEPOST_RENDER_WORKERS", "0")
+    assert load_settings().render_workers == 0
+    monkeypatch.setenv("BATTLEPOST_RENDER_WORKERS", "3")
+    assert load_settings().render_workers == 3
+    for bad in ("-1", "many", "99"):
+        monkeypatch.setenv("BATTLEPOST_RENDER_WORKERS", bad)
+        with pytest.raises(ConfigError, match="BATTLEPOST_RENDER_WORKERS must be a whole number of processes"):
+            load_settings()

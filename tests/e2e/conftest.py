@@ -108,7 +108,8 @@ def rng_factory(seed: int) -> Any:
 
 def make_bot(service: TableService) -> BattleBot:
     """Build the real bot for the loopback; tests run its scheduler themselves, with a fake clock."""
-    return BattleBot(service, guild_ready_timeout=0.05, scheduler_poll=None)
+    # Every change's board edit at once, so each test reads the board its last change left.
+    return BattleBot(service, guild_ready_timeout=0.05, scheduler_poll=None, board_spacing=0.0)
 
 
 def text_of(reply: Reply) -> str:

@@ -8,7 +8,16 @@ from typing import Any
 from bot.scheduler import REMINDER_LEASE, REMINDER_RETRY
 from loopback.models import StoredMessage
 from tests.e2e.conftest import START_TIME, Table
-from tests.e2e.turn_helpers import DAY, board, new_since, posted, prompts, start_side_battle, stored
+from tests.e2e.turn_helpers import (
+    DAY,
+    board,
+    message_text,
+    new_since,
+    posted,
+    prompts,
+    start_side_battle,
+    stored,
+)
 
 UNAVAILABLE = {"status": 503, "message": "Service Unavailable"}  # discord.py raises a 503 at once
 
@@ -107,3 +116,43 @@ async def test_board_edits_asked_for_while_one_waits_fold_into_one(table: Table)
     edits = [r for r in table.discord.requests[start:] if r.method == "PATCH" and r.path.endswith(str(status.id))]
     assert [r.status for r in edits][:1] == [429]
     assert len([r for r in edits if r.status == 200]) <= 2, "three changes while one edit waited became at most two edits"
+
+
+def board_edits(table: Table, board_id: int, start: int) -> list[Any]:
+    """Return the successful edits of the status board since request number `start`."""
+    return [r for r in table.discord.requests[start:]
+            if r.method == "PATCH" and r.path.endswith(str(board_id)) and r.status == 200]
+
+
+async def test_a_burst_of_orders_shows_its_last_state_in_one_board_edit(table: Table) -> None:
+    await table.setup_battle()
+    status = board(table)
+    lane = notifier(table).boards
+    lane.spacing = 0.6
+    await asyncio.sleep(lane.spacing)  # the setup's edits are long past
+    start = len(table.discord.requests)
+    await table.slash("unit add", name="Ramiel", side="Angels", at="J9", ag=30)
+    assert len(board_edits(table, status.id, start)) == 1, "a single change after a quiet spell is shown at once"
+    assert "Ramiel" in message_text(board(table))
+
+    start = len(table.discord.requests)
+    for name, at in (("Shamshel", "K9"), ("Israfel", "L9"), ("Gaghiel", "M9")):
+        await table.slash("unit add", name=name, side="Angels", at=at, ag=30)
+    assert board_edits(table, status.id, start) == [], "changes right after an edit wait for the spacing"
+    await until(lambda: board_edits(table, status.id, start))
+    await asyncio.sleep(lane.spacing + 0.2)
+    await table.settle()
+    assert len(board_edits(table, status.id, start)) == 1, "three changes became one edit"
+    shown = message_text(board(table))
+    assert all(name in shown for name in ("Shamshel", "Israfel", "Gaghiel")), shown
+    assert not lane.pending()
+
+
+async def test_without_spacing_every_change_edits_the_board(table: Table) -> None:
+    await table.setup_battle()
+    status = board(table)
+    assert notifier(table).boards.spacing == 0.0
+    start = len(table.discord.requests)
+    for name, at in (("Shamshel", "K9"), ("Israfel", "L9")):
+        await table.slash("unit add", name=name, side="Angels", at=at, ag=30)
+    assert len(board_edits(table, status.id, start)) == 2
