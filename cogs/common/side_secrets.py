@@ -3,11 +3,13 @@
 A search that finds (or fails to find) an enemy trap tells the searching side where the traps are; a unit
 that hides tells its own side where it lies. With side threads on, the whole result goes to that side's
 thread (or its players' DMs where threads cannot be made) and the channel reads what everyone may know:
-that the search or the hiding happened, its test, and that the rest went to the side.
+that the search or the hiding happened, its test, and that the rest went to the side. A hidden unit's move
+goes to its side whole; the channel reads only that it moved out of sight.
 """
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, cast
@@ -19,11 +21,13 @@ from bot.service import BattleRecord, TableService
 from cogs.common.mapfiles import draws_something
 from cogs.common.side_threads import SideThreads
 from rules.battle import Battle
+from rules.details import NO_DETAILS
 from rules.effects import Effect
-from rules.outcome import Outcome
+from rules.outcome import Highlight, Outcome
 from rules.rolltests import D100Test
 from rules.systems.strategic.effects import Hidden, TrapRevealed
-from rules.visibility import Viewer
+from rules.units import Unit
+from rules.visibility import Viewer, is_hidden
 
 
 def _side_of(effect: Effect, battle: Battle[Any]) -> str | None:
@@ -51,11 +55,27 @@ def secret_side(outcome: Outcome, battle: Battle[Any]) -> str | None:
         unit = battle.find_unit(outcome.actor)
         if tests and tests[0].success and unit is not None:
             return str(unit.side)
-    return None
+    moved = _hidden_mover(outcome, battle)
+    return str(moved.side) if moved is not None else None
+
+
+def _hidden_mover(outcome: Outcome, battle: Battle[Any]) -> Unit | None:
+    """Return the unit of a move made out of sight (it is still hidden after it), else None."""
+    if outcome.kind != "move" or not outcome.actor:
+        return None
+    unit = battle.find_unit(outcome.actor)
+    return unit if unit is not None and is_hidden(unit) else None
 
 
 def public_part(outcome: Outcome, battle: Battle[Any], side: str) -> Outcome:
-    """Return the outcome as everyone may read it: without the side's secrets, saying they went to the side."""
+    """Return the outcome as everyone may read it: without the side's secrets, saying they went to the side.
+
+    A move made out of sight keeps nothing but that it happened: no path, no squares, no allowance.
+    """
+    mover = _hidden_mover(outcome, battle)
+    if mover is not None:
+        return replace(outcome, order=f"move unit:{shlex.quote(mover.name)}", effects=[], highlight=Highlight(),
+                       details=NO_DETAILS, told=side)
     effects = [e for e in outcome.effects if _side_of(e, battle) is None]
     return replace(outcome, effects=effects, told=side)
 

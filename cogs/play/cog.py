@@ -16,11 +16,13 @@ from cogs.common.context import actor_of, battle_here, channel_key, service_of
 from cogs.common.embeds import INFO, outcome_embed, roll_line, safe, with_note
 from cogs.common.embeds_combat import combat_embed
 from cogs.common.replies import defer, reply
+from cogs.common.side_secrets import tell_side
 from cogs.common.systems import move_mode, require_map, system_embed
 from cogs.common.transformers import CellArg
 from rules import orders as o
 from rules.dice import Dice, split_notation
 from rules.errors import NotAllowedError
+from rules.outcome import Outcome
 from rules.systems.strategic.actions.other import Act
 
 
@@ -65,10 +67,18 @@ class PlayCog(commands.Cog):
         result = await service.execute(actor, record, order, render=False)
         await defer(interaction, when_slow=True)
         assert result.outcome is not None
-        moved = await service.render(result.battle, outcome=result.outcome, battle_id=record.id)
         name = interaction.user.display_name
-        embed = system_embed(result.outcome, result.battle, name) or outcome_embed(
-            result.outcome, battle_name=result.battle.name, actor_name=name)
+
+        def build(shown: Outcome) -> discord.Embed:
+            return system_embed(shown, result.battle, name) or outcome_embed(
+                shown, battle_name=result.battle.name, actor_name=name)
+
+        # A hidden unit's move is its side's secret: with side threads on, the channel reads only that it moved.
+        shown = await tell_side(interaction.client, service, result.record, result.battle, result.outcome, build)
+        moved = await service.render(result.battle, outcome=shown, battle_id=record.id)
+        embed = build(shown)
+        if shown.told:
+            embed.description = f"{safe(unit)} moves out of sight; where, only {safe(shown.told)} is told, in its side thread."
         after, note = await next_step(service, actor, result, unit, name)
         with_note(embed, note)
         if cheapest is not None:

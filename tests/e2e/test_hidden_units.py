@@ -169,3 +169,19 @@ async def test_after_it_attacks_it_shows_to_everyone(table: Table) -> None:
     typed = await table.discord.autocomplete("attack", "target", "", user=table.carol, channel=table.channel,
                                              unit="Sachiel")
     assert "Eva-01" in [c["value"] for c in typed]
+
+
+async def test_a_move_out_of_sight_tells_the_channel_only_that_it_moved(table: Table) -> None:
+    await hidden_eva(table)
+    before = len(table.discord.messages(nerv_thread(table)))  # type: ignore[arg-type]
+    moved = await table.slash("move", user=table.alice, unit="Eva-01", to="D3", mode="half")
+    battle = await stored_battle(table)
+    eva = battle.unit("Eva-01")
+    assert str(eva.cell) == "D3" and "hidden" in eva.statuses, "a move does not end hiding; only an attack does"
+    text = public(moved)
+    assert "Eva-01 moves out of sight; where, only NERV is told, in its side thread." in text
+    assert "D3" not in text and "C3" not in text, text
+    said = last_message(moved)
+    assert not said.files or token_pixels(said.files[0].data, battle, "D3") == 0
+    told = table.discord.messages(nerv_thread(table))[before:]  # type: ignore[arg-type]
+    assert any("D3" in message_text(m) for m in told), "the side reads where its unit went"
