@@ -77,8 +77,6 @@ class PlayCog(commands.Cog):
         shown = await tell_side(interaction.client, service, result.record, result.battle, result.outcome, build)
         moved = await service.render(result.battle, outcome=shown, battle_id=record.id)
         embed = build(shown)
-        if shown.told:
-            embed.description = f"{safe(unit)} moves out of sight; where, only {safe(shown.told)} is told, in its side thread."
         after, note = await next_step(service, actor, result, unit, name)
         with_note(embed, note)
         if cheapest is not None:
