@@ -33,7 +33,7 @@ def moved_battle() -> tuple[Battle, object]:
 async def test_a_map_from_the_worker_pool_is_the_map_drawn_in_process() -> None:
     battle, outcome = moved_battle()
     view = build_view(battle)
-    marks = overlays_for(outcome.highlight, outcome.data)  # type: ignore[attr-defined]
+    marks = overlays_for(outcome.highlight, outcome.details)  # type: ignore[attr-defined]
     crop = action_crop(view, [(2, 2), (5, 5)], full=False)
     assert crop is not None, "a 40x40 map is posted cropped"
     here = draw(view, marks, crop, battle_id=7)
