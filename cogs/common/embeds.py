@@ -186,7 +186,7 @@ def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -
         lines.append(f"**{rolled.total}**")
     if outcome.told and outcome.kind == "move":  # a hidden unit's move: where it went is its side's secret
         lines.append(f"{safe(outcome.actor or 'A unit')} moves out of sight; where, only {safe(outcome.told)} "
-                     f"is told, in its side thread.")
+                     f"is told, in private.")
     lines += [effect_line(e) for e in outcome.effects]
     embed.description = "\n".join(lines[:MAX_LINES]) or None
     for i, test in enumerate(tests[:10]):

@@ -333,7 +333,7 @@ def _summary(outcome: Outcome, battle: Battle | None) -> list[str]:
     if kind == "hide" and failed:
         return [f"{actor} fails to find cover and stays in plain sight."]
     if kind == "hide" and told:
-        return [f"{actor} hides until it attacks; where, only {told} is told, in its side thread."]
+        return [f"{actor} hides until it attacks; where, only {told} is told, in private."]
     if kind == "extinguish" and failed:
         return [f"\U0001f525 {actor} is still on fire."]
     if kind == "break-free" and failed:
@@ -342,7 +342,7 @@ def _summary(outcome: Outcome, battle: Battle | None) -> list[str]:
         if failed:
             return [f"{actor}'s search turns up nothing."]
         if told:
-            return [f"What {actor}'s search found is told to {told} alone, in its side thread."]
+            return [f"What {actor}'s search found is told to {told} alone, in private."]
         search = outcome.details_as(TrapSearch)
         if search is None or not search.revealed:
             return [f"{actor} finds no hidden enemy traps on or next to {outcome.highlight.actor or 'its square'}."]

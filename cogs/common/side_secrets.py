@@ -2,7 +2,7 @@
 
 A search that finds (or fails to find) an enemy trap tells the searching side where the traps are; a unit
 that hides tells its own side where it lies. With side threads on, the whole result goes to that side's
-thread (or its players' DMs where threads cannot be made) and the channel reads what everyone may know:
+thread (or its players' DMs where threads cannot be made, or are off) and the channel reads what everyone may know:
 that the search or the hiding happened, its test, and that the rest went to the side. A hidden unit's move
 goes to its side whole; the channel reads only that it moved out of sight.
 """
@@ -82,17 +82,22 @@ def public_part(outcome: Outcome, battle: Battle[Any], side: str) -> Outcome:
 
 async def tell_side(bot: discord.Client, service: TableService, record: BattleRecord, battle: Battle[Any],
                     outcome: Outcome, build: Callable[[Outcome], discord.Embed]) -> Outcome:
-    """Post an outcome's secrets to their side's thread when side threads are on; return what the channel shows."""
+    """Post an outcome's secrets to their side privately; return what the channel shows.
+
+    With side threads on they go to the side's thread; with them off, to its players (and the GM) by direct
+    message.
+    """
     side = secret_side(outcome, battle)
     if side is None:
         return outcome
     threads = SideThreads(cast(commands.Bot, bot))
-    if not await threads.enabled(record.id):
-        return outcome
     png = None
     if draws_something(outcome.highlight):
         png = await service.render(battle, outcome=outcome, viewer=Viewer.of([side]), battle_id=record.id)
     embed = build(outcome)
     embed.title = f"\U0001f512 {side} only: {embed.title or ''}"[:256]
-    await threads.post(record, battle, side, embed=embed, png=png)
+    if await threads.enabled(record.id):
+        await threads.post(record, battle, side, embed=embed, png=png)
+    else:
+        await threads.dm_side(record, battle, side, embed=embed, png=png)
     return public_part(outcome, battle, side)

@@ -142,8 +142,7 @@ class SideThreads:
             target = self.bot.get_partial_messageable(where.thread_id, guild_id=record.guild_id)
             await send(target, content=content, embed=embed, png=png)
             return where
-        for uid in side_members(record, battle, side):
-            await self._dm(uid, content, embed.copy() if embed else None, png)
+        await self.dm_side(record, battle, side, content=content, embed=embed, png=png)
         await self.tell_gm_once(record, where.why_not or "")
         return where
 
@@ -179,6 +178,12 @@ class SideThreads:
             await self._dm(record.created_by, content, None, None)
             return Place(None, f"Discord refused a post in the GM's thread ({exc.status})")
         return Place(thread_id)
+
+    async def dm_side(self, record: BattleRecord, battle: Battle, side: str, *, content: str | None = None,
+                      embed: discord.Embed | None = None, png: MapImage | None = None) -> None:
+        """Post to a side privately by direct message to each of its members (side threads off)."""
+        for uid in side_members(record, battle, side):
+            await self._dm(uid, content, embed.copy() if embed else None, png)
 
     async def _dm(self, user_id: int, content: str | None, embed: discord.Embed | None, png: MapImage | None) -> None:
         try:

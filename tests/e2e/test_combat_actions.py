@@ -51,7 +51,10 @@ async def test_hide_in_forest(armed: Table) -> None:
     dice(armed, 5)
     text = public(await armed.slash("hide", user=armed.alice, unit="Eva-01"))
     assert "Stealth (untrained: half AG) **20**" in text and "Target **20** · d100 **5**" in text
-    assert "Eva-01 is hidden on C3 until it attacks" in text
+    # Side threads off: where it hides goes to its side's players by direct message; the channel reads only that it hid.
+    assert "hidden on C3" not in text and "where, only NERV is told, in private" in text
+    told = "\n".join(message_text(m) for m in armed.discord.dm_messages(armed.alice))
+    assert "Eva-01 is hidden on C3 until it attacks" in told
     assert "hidden" in (await stored_battle(armed)).unit("Eva-01").statuses
 
 
@@ -169,7 +172,7 @@ async def test_with_side_threads_where_a_unit_hides_goes_to_its_side(armed: Tabl
     dice(armed, 5)
     text = public(await armed.slash("hide", user=armed.alice, unit="Eva-01"))
     assert "Target **20** · d100 **5**" in text
-    assert "Eva-01 hides until it attacks; where, only NERV is told, in its side thread." in text
+    assert "Eva-01 hides until it attacks; where, only NERV is told, in private." in text
     assert "hidden on C3" not in text
     told = "\n".join(message_text(m) for m in posted(armed, nerv))
     assert "\U0001f512 NERV only" in told and "Eva-01 is hidden on C3 until it attacks" in told

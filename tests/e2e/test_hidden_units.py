@@ -179,7 +179,7 @@ async def test_a_move_out_of_sight_tells_the_channel_only_that_it_moved(table: T
     eva = battle.unit("Eva-01")
     assert str(eva.cell) == "D3" and "hidden" in eva.statuses, "a move does not end hiding; only an attack does"
     text = public(moved)
-    assert "Eva-01 moves out of sight; where, only NERV is told, in its side thread." in text
+    assert "Eva-01 moves out of sight; where, only NERV is told, in private." in text
     assert "D3" not in text and "C3" not in text, text
     said = last_message(moved)
     assert not said.files or token_pixels(said.files[0].data, battle, "D3") == 0

@@ -67,7 +67,10 @@ async def test_detecting_a_trap_reveals_it_to_the_side(trapped: Table) -> None:
     dice(trapped, 30)
     text = public(await trapped.slash("trap detect", user=trapped.bob, unit="Scout"))
     assert "Awareness **60**" in text and "−20 Hidden trap" in text and "Target **40** · d100 **30**" in text
-    assert "🔎 Blue discovers a Bakelite Trap on C3" in text
+    # Side threads off: what the search found goes to Blue's players by direct message, not to the channel.
+    assert "Bakelite" not in text and "told to Blue alone, in private" in text
+    told = "\n".join(message_text(m) for m in trapped.discord.dm_messages(trapped.bob))
+    assert "🔎 Blue discovers a Bakelite Trap on C3" in told
     assert (await stored_battle(trapped)).square_state(Cell.parse("C3"))["revealed"] == ["Blue"]
 
 
@@ -96,7 +99,7 @@ async def test_with_side_threads_a_find_goes_to_the_searching_sides_thread(trapp
     dice(trapped, 30)
     text = public(await trapped.slash("trap detect", user=trapped.bob, unit="Scout"))
     assert "Target **40** · d100 **30**" in text, "the search and its test are public"
-    assert "What Scout's search found is told to Blue alone, in its side thread." in text
+    assert "What Scout's search found is told to Blue alone, in private." in text
     assert "Bakelite" not in text and "C3" not in text
     [found] = [m for m in messages(trapped, blue) if "discovers" in message_text(m)]
     assert "\U0001f512 Blue only" in message_text(found) and "Blue discovers a Bakelite Trap on C3" in message_text(found)
