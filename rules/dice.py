@@ -176,9 +176,9 @@ def parse_dice(text: str) -> tuple[DiceTerm, ...]:
         if len(terms) > MAX_TERMS:
             raise InvalidOrderError(f"Use at most {MAX_TERMS} terms in one roll.")
     if all(t.faces == 0 for t in terms):
-        constant = raw.lstrip("+")
+        written = raw.lstrip("+")
         raise InvalidOrderError(f"`{raw}` has no dice in it; add one, like "
-                                f"`1d10{constant if constant.startswith('-') else '+' + constant}`.")
+                                f"`1d10{written if written.startswith('-') else '+' + written}`.")
     if terms[0].sign < 0:
         raise InvalidOrderError(f"`{raw}` starts by taking dice away; start with the dice you roll, like "
                                 f"`{format_dice((DiceTerm(1, terms[0].count, terms[0].faces), *terms[1:]))}`.")
