@@ -21,7 +21,9 @@ MAX_TEXT = 200_000
 MAX_FILE_UNITS = 400
 PLACEMENT_FIELDS = ("name", "side", "at", "owner")
 _TOML_WHERE_RE = re.compile(r"\(at line (\d+), column (\d+)\)")
-_HEADER_RE = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\"' -]+?)\s*\]\]?\s*(#.*)?$")
+# Possessive: the spaces before `]` stay in the name (removed when it is read) rather than being shared with
+# the whitespace after it, so a long header line is read once.
+_HEADER_RE = re.compile(r"^\s*+\[\[?+\s*+([A-Za-z0-9_.\"' -]*+)\s*+\]\]?+\s*+(#.*)?$")
 
 FieldPath = tuple[str | int, ...]
 
