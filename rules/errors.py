@@ -57,6 +57,14 @@ class NoMapError(IllegalOrderError):
     """The battle's rule system has no map, and the command needs one."""
 
 
+QUOTE_MAX = 80  # characters of what a user typed that a message quotes back
+
+
+def shorten(text: str, limit: int = QUOTE_MAX) -> str:
+    """Return text cut to at most `limit` characters (ending in an ellipsis when cut), for quoting it back."""
+    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
 def did_you_mean(wanted: str, names: list[str]) -> str:
     """Return ` Did you mean X?` for a name close to one of these (a typo), else nothing."""
     lowered = {n.lower(): n for n in names}

@@ -15,7 +15,7 @@ from typing import Any
 
 from rules.battle import check_name
 from rules.coords import Cell
-from rules.errors import IllegalOrderError, InvalidOrderError
+from rules.errors import IllegalOrderError, InvalidOrderError, shorten
 
 MAX_TEXT = 200_000
 MAX_FILE_UNITS = 400
@@ -146,7 +146,7 @@ class _Lines:
 
 
 def _error(lines: _Lines, unit: int, path: FieldPath, message: str, name: str | None = None) -> InvalidOrderError:
-    who = f" (unit {name})" if name else f" (unit #{unit + 1})"
+    who = f" (unit {shorten(name, 64)})" if name else f" (unit #{unit + 1})"
     return InvalidOrderError(f"Line {lines.find(unit, path)}{who}, field `{field_label(path)}`: {message}")
 
 
