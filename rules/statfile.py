@@ -16,8 +16,12 @@ from typing import Any
 from rules.battle import check_name
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError, shorten
+from rules.filelimits import Limits, load_toml
 
 MAX_TEXT = 200_000
+# A stat block nests at most a list of weapon tables with a list of qualities in each.
+STATBLOCK_LIMITS = Limits("a stat-block file", max_bytes=256 * 1024, max_depth=6, max_containers=10_000,
+                          max_values=50_000)
 MAX_FILE_UNITS = 400
 PLACEMENT_FIELDS = ("name", "side", "at", "owner")
 _TOML_WHERE_RE = re.compile(r"\(at line (\d+), column (\d+)\)")
@@ -243,7 +247,7 @@ def parse_unit_file(text: str, check: StatCheck, check_all: FileCheck | None = N
     if len(text) > MAX_TEXT:
         raise InvalidOrderError(f"A stat-block file holds at most {MAX_TEXT} characters; this one has {len(text)}.")
     try:
-        data = tomllib.loads(text)
+        data = load_toml(text, STATBLOCK_LIMITS)
     except tomllib.TOMLDecodeError as exc:
         raise _syntax_error(exc) from None
     lines = _Lines(text)

@@ -24,6 +24,7 @@ from cogs.surface.report import report_embed
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError
+from rules.filelimits import TYPED_JSON, load_json
 from rules.orders import AddUnit, Order
 from rules.systems.surface.details import PlanDetails
 from rules.systems.surface.effects import UnitAdded
@@ -78,7 +79,7 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
         stats: dict[str, Any] = {"type": type_}
         if ratings:
             try:
-                extra = json.loads(ratings)
+                extra = load_json(ratings, TYPED_JSON)
             except json.JSONDecodeError:
                 raise GameError("`ratings` must be JSON, like {\"accuracy\": 6, \"morale\": 7}.") from None
             if not isinstance(extra, dict):

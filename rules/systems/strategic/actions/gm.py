@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 from rules import turns
 from rules.battle import LastAction
 from rules.coords import Cell
-from rules.errors import IllegalOrderError, InvalidOrderError
+from rules.errors import IllegalOrderError, InvalidOrderError, shorten
+from rules.filelimits import MAX_WHOLE, TYPED_JSON, load_json, whole
 from rules.orders import Order
 from rules.systems.strategic.combat import prune_engagement
 from rules.systems.strategic.details import Change, UnitSetDetails
@@ -88,20 +89,21 @@ def _owner(value: Any) -> int | None:
     if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "gm", "0")):
         return None
     if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-        return value
+        return whole(value, "owner", 1, MAX_WHOLE)
     text = str(value).strip()
     match = _MENTION_RE.match(text)
     digits = match.group(1) if match else text
-    if not digits.isdigit():
-        raise InvalidOrderError(f"`owner` is a player (a user id or mention) or `none` for the GM, not `{value}`.")
-    return int(digits)
+    if not digits.isascii() or not digits.isdigit():
+        raise InvalidOrderError(f"`owner` is a player (a user id or mention) or `none` for the GM, "
+                                f"not `{shorten(str(value), 40)}`.")
+    return whole(digits, "owner", 1, MAX_WHOLE)
 
 
 def _value(raw: Any) -> Any:
     """Read a value typed as text: JSON lists and tables as such, anything else as it was given."""
     if isinstance(raw, str) and raw.strip()[:1] in ("[", "{"):
         try:
-            return json.loads(raw)
+            return load_json(raw, TYPED_JSON)
         except json.JSONDecodeError:
             raise InvalidOrderError(f"`{raw[:40]}` is not valid JSON.") from None
     return raw
