@@ -36,6 +36,7 @@ from rules.errors import (
     NoMapError,
     NotAllowedError,
     NotFoundError,
+    shorten,
 )
 from rules.outcome import Highlight, Outcome
 from rules.systems import install as install_systems
@@ -652,7 +653,7 @@ class TableService:
             weapon = unit.weapon(weapon_name)
             if weapon is None:
                 names = ", ".join(w.name for w in unit.weapons) or "none"
-                raise NotFoundError(f"{unit.name} has no weapon `{weapon_name}`. Its weapons: {names}.")
+                raise NotFoundError(f"{unit.name} has no weapon `{shorten(weapon_name)}`. Its weapons: {names}.")
         elif ranged:
             weapon = ranged[0]
         else:

@@ -19,6 +19,7 @@ from rules.errors import (
     NothingToUndoError,
     RulesetError,
     did_you_mean,
+    shorten,
 )
 from rules.homebrew import merged
 from rules.orders import Order
@@ -273,7 +274,7 @@ class Battle(Generic[U]):
             names = ", ".join(u.name for u in list(self.units.values())[:10])
             hint = f" Units here: {names}." if names else " This battle has no units yet."
             hint = close + hint
-            raise NotFoundError(f"There is no unit `{name}` in this battle.{hint}")
+            raise NotFoundError(f"There is no unit `{shorten(name)}` in this battle.{hint}")
         return found
 
     def add_unit(self, unit: U) -> U:

@@ -138,7 +138,7 @@ class Ruleset:
             if wanted in (t.key, t.name.lower()):
                 return t
         names = ", ".join(f"`{k}`" for k in self.terrain)
-        raise RulesetError(f"There is no terrain `{key}` in {self.id}. Use one of: {names}.")
+        raise RulesetError(f"There is no terrain `{shorten(key)}` in {self.id}. Use one of: {names}.")
 
     def terrain_by_char(self, char: str) -> TerrainType | None:
         """Return the terrain drawn with this map character, if any."""
@@ -155,7 +155,7 @@ class Ruleset:
         if not self.features:
             raise RulesetError(f"{self.name} has no artificial features.")
         names = ", ".join(f"`{k}`" for k in self.features)
-        raise RulesetError(f"There is no feature `{key}`. Use one of: {names}.")
+        raise RulesetError(f"There is no feature `{shorten(key)}`. Use one of: {names}.")
 
     def constant(self, key: str) -> Constant:
         """Return the named constant, or explain which exist."""
@@ -163,7 +163,7 @@ class Ruleset:
             return self.constants[key]
         except KeyError:
             names = ", ".join(f"`{k}`" for k in sorted(self.constants))
-            raise RulesetError(f"There is no rule constant `{key}` in {self.id}. Known: {names}.") from None
+            raise RulesetError(f"There is no rule constant `{shorten(key)}` in {self.id}. Known: {names}.") from None
 
 
 def _need(data: dict[str, Any], key: str, kind: type, where: str) -> Any:

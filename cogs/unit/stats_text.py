@@ -6,7 +6,7 @@ import json
 import shlex
 from typing import Any
 
-from rules.errors import InvalidOrderError
+from rules.errors import InvalidOrderError, shorten
 from rules.filelimits import TYPED_JSON, load_json, whole
 
 GUIDE = "write `key=value` pairs, like `kind=vehicle pf=6 mv=30 facing=N`, or a JSON object for weapons"
@@ -48,6 +48,6 @@ def parse_stats(text: str) -> dict[str, Any]:
     for token in tokens:
         key, sep, raw = token.partition("=")
         if not sep or not key.strip() or not raw.strip():
-            raise InvalidOrderError(f"`{token}` is not a stat; {GUIDE}.")
+            raise InvalidOrderError(f"`{shorten(token)}` is not a stat; {GUIDE}.")
         out[key.strip().lower()] = _value(raw.strip(), key.strip().lower())
     return out

@@ -41,3 +41,31 @@ async def test_a_ten_thousand_character_name_in_a_stat_block_file_names_its_line
     text = answered(table, text_of(reply))
     assert str(NAME_MAX) in text and HUGE[:200] not in text
 
+
+
+LONG = "Zz9`<@1>" * 700  # 5,600 characters: near Discord's 6,000 for a text option, with a backtick and a mention
+
+
+@pytest.mark.parametrize(("command", "options"), [
+    ("gm set", {"unit": LONG, "field": "ag", "value": "5"}),
+    ("gm set", {"unit": "Eva-01", "field": "owner", "value": "9" * 1000}),
+    ("gm set", {"unit": "Eva-01", "field": "armour.head", "value": "[" * 1000}),
+    ("move", {"unit": LONG, "to": "C4"}),
+    ("range", {"to": "C4", "weapon": LONG, "unit": "Eva-01"}),
+    ("map paint", {"terrain": LONG, "from": "A1"}),
+    ("map paint", {"terrain": "forest", "cells": LONG}),
+    ("unit edit", {"unit": "Eva-01", "stats": LONG}),
+    ("unit edit", {"unit": LONG, "stats": "ag=40"}),
+    ("unit add", {"name": "Shamshel", "side": "Angels", "at": "D4", "stats": "ag=" + "9" * 5000}),
+    ("battle rules set", {"key": LONG, "value": LONG}),
+    ("feature place", {"type": LONG, "at": "D4", "side": "NERV"}),
+    ("feature place", {"type": "trench", "at": "D4", "side": LONG}),
+])
+async def test_every_deferring_command_answers_over_long_input(table: Table, command: str,
+                                                               options: dict[str, object]) -> None:
+    """Each command that may defer ends with a private refusal that Discord takes, quoting little of the input."""
+    await table.setup_battle()
+    reply = await refused(table, command, "", **options)
+    text = answered(table, text_of(reply))
+    assert "Zz9`<@1>" * 30 not in text and "9" * 100 not in text, text[:300]
+    assert all(len(m.content) <= MAX_CONTENT for m in reply.messages)

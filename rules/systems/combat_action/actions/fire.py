@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rules.errors import IllegalOrderError, NotFoundError
+from rules.errors import IllegalOrderError, NotFoundError, shorten
 from rules.orders import Order
 from rules.systems.combat_action.actions.play import acting
 from rules.systems.combat_action.shooting import CLASS_MODES, FIRE_MODES, resolve_shot, why_not_fire
@@ -36,7 +36,7 @@ def weapon_of(unit: Unit, name: str) -> Weapon:
     weapon = unit.weapon(name)
     if weapon is None:
         names = ", ".join(w.name for w in unit.weapons) or "none"
-        raise NotFoundError(f"{unit.name} has no weapon `{name}`; its weapons: {names}.")
+        raise NotFoundError(f"{unit.name} has no weapon `{shorten(name)}`; its weapons: {names}.")
     return weapon
 
 
