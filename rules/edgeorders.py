@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from rules.coords import Cell, Edge
 from rules.core_effects import EdgesCleared, EdgesSet
 from rules.edges import Obstacle
-from rules.errors import IllegalOrderError, InvalidOrderError
+from rules.errors import IllegalOrderError, InvalidOrderError, shorten
 from rules.lifecycle import require_not_ended
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ def _run(text: str) -> list[Edge]:
     first, _, last = span.partition("-")
     a, b = Cell.parse(first), Cell.parse(last)
     if a.x != b.x and a.y != b.y:
-        raise InvalidOrderError(f"`{text.strip()}`: a run of sides goes along one row or one column, like `C3-H3:s` "
+        raise InvalidOrderError(f"`{shorten(text.strip())}`: a run of sides goes along one row or one column, like `C3-H3:s` "
                                 "or `L1-L9:e`.")
     if a.distance(b) >= MAX_EDGES_AT_ONCE:
         raise InvalidOrderError(f"Set at most {MAX_EDGES_AT_ONCE} edges at once.")
@@ -56,7 +56,7 @@ def _number(text: str, what: str) -> float:
     try:
         return float(text)
     except ValueError:
-        raise InvalidOrderError(f"`{what}` is a number of inches, like `2.5`, not `{text}`.") from None
+        raise InvalidOrderError(f"`{what}` is a number of inches, like `2.5`, not `{shorten(text, 24)}`.") from None
 
 
 def set_edges(battle: Battle[Any], order: SetEdge, dice: Dice, outcome: Outcome) -> None:

@@ -60,6 +60,13 @@ TYPED_JSON = Limits("a value typed in a command", max_bytes=6_000, max_depth=6, 
                     max_values=2_000, max_string=2_000)
 
 
+def _bytes(size: int) -> str:
+    """Say a size in the unit that shows it best: 6,013 bytes, 300 KiB, 8 MiB."""
+    if size >= 4 * 1024 * 1024:
+        return f"{size // 1024 // 1024:,} MiB"
+    return f"{size // 1024:,} KiB" if size >= 64 * 1024 else f"{size:,} bytes"
+
+
 def _line(text: str, pos: int) -> int:
     return text.count("\n", 0, pos) + 1
 
@@ -145,9 +152,7 @@ def load_json(raw: bytes | str, limits: Limits) -> Any:
     """Parse JSON within the limits; raise FileLimitError (or ValueError for bad JSON) otherwise."""
     size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
     if size > limits.max_bytes:
-        shown = (f"{limits.max_bytes // 1024 // 1024:,} MiB" if limits.max_bytes >= 1024 * 1024
-                 else f"{limits.max_bytes // 1024:,} KiB" if limits.max_bytes >= 1024 else f"{limits.max_bytes:,} bytes")
-        raise FileLimitError(f"The file is {size // 1024:,} KiB; {limits.what} may be at most {shown}.")
+        raise FileLimitError(f"That is {_bytes(size)}; {limits.what} may be at most {_bytes(limits.max_bytes)}.")
     text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
     check_shape(text, limits, _JSON_STRINGS)
     try:
@@ -159,11 +164,12 @@ def load_json(raw: bytes | str, limits: Limits) -> Any:
     return value
 
 
-def _place(path: tuple[str | int, ...]) -> str:
+def _at(path: tuple[str | int, ...]) -> str:
+    """Name a place in a parsed file the way its text reads: At `forces.NERV[3].owner`."""
     out = ""
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return shorten(out, 120) if out else "the top"
+    return f"At `{shorten(out, 120)}`" if out else "At the top level"
 
 
 def check_values(value: Any, limits: Limits) -> None:
@@ -172,30 +178,30 @@ def check_values(value: Any, limits: Limits) -> None:
     while stack:
         path, item = stack.pop()
         if len(path) > limits.max_depth:
-            raise FileLimitError(f"At `{_place(path[: limits.max_depth + 1])}`: the file nests tables "
+            raise FileLimitError(f"{_at(path[: limits.max_depth + 1])}: the file nests tables "
                                  f"{len(path):,} levels deep; {limits.what} never goes deeper than {limits.max_depth}.")
         if isinstance(item, dict):
             for key, inner in item.items():
                 if len(key) > limits.max_string:
-                    raise FileLimitError(f"At `{_place(path)}`: the file holds a name of {len(key):,} characters; "
+                    raise FileLimitError(f"{_at(path)}: the file holds a name of {len(key):,} characters; "
                                          f"{limits.what} never holds one over {limits.max_string:,}.")
                 stack.append(((*path, key), inner))
         elif isinstance(item, list):
             stack.extend(((*path, i), inner) for i, inner in enumerate(item))
         elif isinstance(item, str):
             if len(item) > limits.max_string:
-                raise FileLimitError(f"At `{_place(path)}`: the file holds a text of {len(item):,} characters; "
+                raise FileLimitError(f"{_at(path)}: the file holds a text of {len(item):,} characters; "
                                      f"{limits.what} never holds one over {limits.max_string:,}.")
         elif isinstance(item, _Unread) and item.text in ("NaN", "Infinity", "-Infinity"):
-            raise FileLimitError(f"At `{_place(path)}`: the file holds `{item.text}`, which is not a number "
+            raise FileLimitError(f"{_at(path)}: the file holds `{item.text}`, which is not a number "
                                  f"{limits.what} can use.")
         elif isinstance(item, _Unread) or (isinstance(item, int) and not isinstance(item, bool)
                                            and abs(item) > limits.max_int):
             written = item.text if isinstance(item, _Unread) else str(item)
-            raise FileLimitError(f"At `{_place(path)}`: the file holds the number `{written[:24]}`, larger "
+            raise FileLimitError(f"{_at(path)}: the file holds the number `{written[:24]}`, larger "
                                  f"than anything {limits.what} holds (at most {limits.max_int:,}).")
         elif isinstance(item, float) and (not math.isfinite(item) or abs(item) > limits.max_float):
-            raise FileLimitError(f"At `{_place(path)}`: the file holds the number `{item:g}`, larger than anything "
+            raise FileLimitError(f"{_at(path)}: the file holds the number `{item:g}`, larger than anything "
                                  f"{limits.what} holds (at most {limits.max_float:g}).")
 
 

@@ -38,7 +38,45 @@ def test_devastating_after_many_spaces() -> None:
 
 
 def test_a_long_table_header_line_in_a_stat_block_file() -> None:
-    """A header line of 190,000 spaces (valid TOML) is located once, then refused as not a unit table."""
-    text = '["' + " " * 190_000 + '\t"]\n'
+    """A header line of 19,000 spaces (valid TOML) is located once, then refused as not a unit table; longer
+    names are refused by the bounded reader before any line is searched."""
+    text = '["' + " " * 19_000 + '\t"]\n'
     with pytest.raises(InvalidOrderError, match="not part of a stat-block file"):
         parse_statblock_file(text)
+    with pytest.raises(InvalidOrderError, match="At the top level: the file holds a name of 190,001 characters"):
+        parse_statblock_file('["' + " " * 190_000 + '\t"]\n')
+
+
+def test_squares_edges_and_runs_of_any_length_are_refused_with_a_short_quote() -> None:
+    from rules.battle import Battle
+    from rules.coords import Cell, Edge
+    from rules.edgeorders import parse_edges
+
+    for text in ("A" * 100_000 + "1", "A1" * 50_000, "1" * 100_000):
+        with pytest.raises(InvalidOrderError, match="is not a cell") as cell:
+            Cell.parse(text)
+        assert len(cell.value.message) < 200
+    with pytest.raises(InvalidOrderError, match="is not a side of a square") as side:
+        Edge.parse("C3:" + "n" * 100_000)
+    assert len(side.value.message) < 300
+    battle = Battle.new("m42", 20, 15, "Edges")
+    with pytest.raises(InvalidOrderError, match="at most") as many:
+        parse_edges(battle, "C3|C4," * 20_000)
+    assert len(many.value.message) < 200
+    with pytest.raises(InvalidOrderError, match="is not a cell"):
+        parse_edges(battle, "C3-" + "H" * 100_000 + "3:s")
+
+
+def test_typed_stats_and_console_lines_of_any_length() -> None:
+    from bot.console import split_command
+    from cogs.unit.stats_text import parse_stats
+
+    with pytest.raises(InvalidOrderError, match="is not a stat") as stat:
+        parse_stats("ag " * 3_000)
+    assert len(stat.value.message) < 400
+    with pytest.raises(InvalidOrderError, match="levels deep"):
+        parse_stats('{"weapons": ' + "[" * 2_000 + "]" * 2_000 + "}")
+    with pytest.raises(InvalidOrderError, match="may be at most 6,000 bytes"):
+        parse_stats('{"notes": "' + "x" * 6_000 + '"}')
+    words, options = split_command("/move unit:" + "x" * 100_000 + " to:C4")
+    assert words == ["move"] and options["to"] == "C4" and len(options["unit"]) == 100_000
