@@ -20,7 +20,7 @@ from bot.filelimits import FileLimitError, Limits, load_json
 from bot.members import MemberCheck, absent_owners
 from rules.battle import Battle
 from rules.dice import MAX_FACES
-from rules.errors import GameError
+from rules.errors import GameError, shorten
 from rules.replay import first_difference, same_state
 from storage import BattleRecord, BattleStatus, ClockRecord, DeadlinePolicy, EventRecord
 
@@ -240,7 +240,7 @@ def _clock(raw: Any) -> tuple[float | None, DeadlinePolicy | None, tuple[str, ..
         deadline = check_deadline(float(raw["deadline"])) if "deadline" in raw else None
         policy = raw.get("policy")
         if policy is not None and policy not in POLICIES:
-            raise ArchiveError(f"`clock.policy` must be wait, hold or default, not `{policy}`.")
+            raise ArchiveError(f"`clock.policy` must be wait, hold or default, not `{shorten(str(policy), 24)}`.")
         reminders = raw.get("reminders")
         specs = parse_reminders(", ".join(str(r) for r in reminders) or "none") if isinstance(reminders, list) else None
     except (TypeError, ValueError):

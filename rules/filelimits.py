@@ -127,7 +127,7 @@ def load_toml(text: str, limits: Limits) -> dict[str, Any]:
     """Parse TOML within the limits; FileLimitError names the limit and place, tomllib.TOMLDecodeError bad TOML."""
     check_toml(text, limits)
     data = tomllib.loads(text)
-    check_values(data, limits)
+    check_values(data, limits, text)
     return data
 
 
@@ -160,20 +160,32 @@ def load_json(raw: bytes | str, limits: Limits) -> Any:
     except RecursionError:
         # Only reachable if the bracket count above missed nesting; kept so no file can crash a command.
         raise FileLimitError(f"The file is nested too deeply for {limits.what}.") from None
-    check_values(value, limits)
+    check_values(value, limits, text)
     return value
 
 
-def _at(path: tuple[str | int, ...]) -> str:
+def _at(path: tuple[str | int, ...], lower: bool = False) -> str:
     """Name a place in a parsed file the way its text reads: At `forces.NERV[3].owner`."""
     out = ""
     for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return f"At `{shorten(out, 120)}`" if out else "At the top level"
+        out += f"[{part}]" if isinstance(part, int) else (f".{shorten(part, 40)}" if out else shorten(part, 40))
+    said = f"At `{shorten(out, 120)}`" if out else "At the top level"
+    return said[0].lower() + said[1:] if lower else said
 
 
-def check_values(value: Any, limits: Limits) -> None:
-    """Refuse any number or text past the limits, or nesting past the depth, naming its place (no recursion)."""
+def _where(source: str | None, written: str, path: tuple[str | int, ...]) -> str:
+    """Name where a text is: `Line 12, at `units[3].name`` when the source shows it, else by its place alone."""
+    found = source.find(written[:40]) if source is not None and written else -1
+    if source is None or found < 0:
+        return _at(path)
+    return f"Line {_line(source, found)}, {_at(path, lower=True)}"
+
+
+def check_values(value: Any, limits: Limits, source: str | None = None) -> None:
+    """Refuse any number or text past the limits, or nesting past the depth, naming its place (no recursion).
+
+    Given the file's text, a refusal of a long text also names the line it starts on.
+    """
     stack: list[tuple[tuple[str | int, ...], Any]] = [((), value)]
     while stack:
         path, item = stack.pop()
@@ -183,14 +195,14 @@ def check_values(value: Any, limits: Limits) -> None:
         if isinstance(item, dict):
             for key, inner in item.items():
                 if len(key) > limits.max_string:
-                    raise FileLimitError(f"{_at(path)}: the file holds a name of {len(key):,} characters; "
+                    raise FileLimitError(f"{_where(source, key, path)}: the file holds a name of {len(key):,} characters; "
                                          f"{limits.what} never holds one over {limits.max_string:,}.")
                 stack.append(((*path, key), inner))
         elif isinstance(item, list):
             stack.extend(((*path, i), inner) for i, inner in enumerate(item))
         elif isinstance(item, str):
             if len(item) > limits.max_string:
-                raise FileLimitError(f"{_at(path)}: the file holds a text of {len(item):,} characters; "
+                raise FileLimitError(f"{_where(source, item, path)}: the file holds a text of {len(item):,} characters; "
                                      f"{limits.what} never holds one over {limits.max_string:,}.")
         elif isinstance(item, _Unread) and item.text in ("NaN", "Infinity", "-Infinity"):
             raise FileLimitError(f"{_at(path)}: the file holds `{item.text}`, which is not a number "

@@ -14,7 +14,7 @@ import tomllib
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from rules.errors import InvalidOrderError, RulesetError
+from rules.errors import InvalidOrderError, RulesetError, shorten
 from rules.filelimits import Limits, load_toml
 from rules.ruleset import FeatureType, Ruleset, TerrainType, parse_feature, parse_terrain
 from rules.stored import Document
@@ -96,7 +96,7 @@ class _Place:
         if field is not None and self.header is not None:
             found = _field_line(self.lines, self.header, field)
             line = found if found is not None else line
-        row = f"[[{self.table}]] #{self.index + 1}" + (f" `{self.key}`" if self.key else "")
+        row = f"[[{self.table}]] #{self.index + 1}" + (f" `{shorten(self.key, 40)}`" if self.key else "")
         where = f"Line {line + 1} ({row})" if line is not None else row.capitalize()
         return f"{where}, field `{field}`" if field else where
 
@@ -113,7 +113,7 @@ def _check_row(row: dict[str, Any], allowed: frozenset[str], place: _Place) -> N
     key = row.get("key")
     if not isinstance(key, str) or not KEY_RE.match(key):
         raise HomebrewError(f"{place.at('key')}: a key is 1 to 32 lower-case letters, digits or `_`, starting "
-                            f"with a letter, like `watchtower`; not `{key}`.")
+                            f"with a letter, like `watchtower`; not `{shorten(str(key), 40)}`.")
     name = row.get("name")
     if not isinstance(name, str) or not name.strip() or len(name) > NAME_MAX:
         raise HomebrewError(f"{place.at('name')}: a name is 1 to {NAME_MAX} characters, like \"Watchtower\".")

@@ -89,7 +89,7 @@ def _read_layer(layer: dict[str, Any], grid: Grid, decided: list[bool], marks_do
                 tilesets: list[Tileset], ruleset: Ruleset, mapping: MappingFile, name: str) -> None:
     """Apply one tile layer to the squares it says something about."""
     lname = str(layer.get("name", ""))
-    where = f"layer `{lname}` of `{name}`"
+    where = f"layer `{shorten(lname, 64)}` of `{name}`"
     props = _properties(layer.get("properties"), where)
     layer_value = props.get("terrain", mapping.layers.get(lname))
     layer_terrain, layer_marks = (None, set()) if layer_value is None else split_value(ruleset, str(layer_value), where)
@@ -120,7 +120,7 @@ def _read_layer(layer: dict[str, Any], grid: Grid, decided: list[bool], marks_do
                 continue
             raise MapImportError(
                 f"{cell} on {where} has tile {tile.local_id} of tileset `{tile.tileset}`"
-                f"{f' (class `{tile.cls}`)' if tile.cls else ''}, which says no terrain. Give the tile a `terrain` "
+                f"{f' (class `{shorten(tile.cls, 64)}`)' if tile.cls else ''}, which says no terrain. Give the tile a `terrain` "
                 f"property in Tiled, or map it in a mapping file: [tiles] \"{tile.ref}\" = \"forest\" (or the layer: "
                 f"[layers] \"{lname}\" = \"ignore\"). See docs/tiled.md."
             )
@@ -218,7 +218,7 @@ def _tileset(entry: Any, name: str, external: Mapping[str, bytes]) -> Tileset:
     data = external.get(base)
     if data is None:
         raise MapImportError(
-            f"`{name}` uses the external tileset `{base}`, which was not sent with it. Embed the tilesets "
+            f"`{name}` uses the external tileset `{shorten(base, 64)}`, which was not sent with it. Embed the tilesets "
             "(Map > Embed Tilesets) or attach a .zip holding the map and its tileset files."
         )
     if base.lower().endswith(".tsx"):

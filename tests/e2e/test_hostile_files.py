@@ -113,3 +113,37 @@ async def test_stats_typed_as_deep_json(table: Table) -> None:
     await table.setup_battle()
     deep = '{"weapons": ' + "[" * 2_000 + "]" * 2_000 + "}"
     await refused(table, "unit edit", "levels deep", unit="Eva-01", stats=deep)
+
+
+HUGE = "q" * 10_000
+
+
+async def test_a_ten_thousand_character_name_in_a_homebrew_table(table: Table) -> None:
+    await table.setup_battle()
+    text = f'[[terrain]]\nkey = "bog"\nname = "{HUGE}"\n'
+    reply = await refused(table, "battle rules import", "Line 3, at `terrain[0].name`: the file holds a text of "
+                          "10,000 characters; a homebrew table never holds one over 2,000", file=("bog.toml", text.encode()))
+    assert HUGE[:100] not in text_of(reply)
+    short = f'[[terrain]]\nkey = "bog"\nname = "{HUGE[:1_000]}"\n'
+    await refused(table, "battle rules import", "Line 3 ([[terrain]] #1 `bog`), field `name`: a name is 1 to 64 characters",
+                  file=("bog.toml", short.encode()))
+
+
+async def test_a_ten_thousand_character_name_in_a_forces_file(table: Table) -> None:
+    await table.slash("battle new", name="Landing", ruleset="surface")
+    for name, fragment in ((HUGE, "at `forces.Red[0].name`: the file holds a text of 10,000 characters"),
+                           (HUGE[:1_000], "The unit name is 1000 characters long; keep it to 64 or fewer")):
+        doc = {"ruleset": "surface", "forces": {"Red": [{"name": name, "owner": None, "stats": {"type": "grunts"}}]}}
+        reply = await refused(table, "surface import", fragment, file=("forces.json", json.dumps(doc).encode()))
+        assert HUGE[:100] not in text_of(reply)
+
+
+async def test_a_ten_thousand_character_layer_and_tileset_name_in_a_tiled_map(table: Table) -> None:
+    await map_battle(table)
+    layer = dict(ground(), name=HUGE, data=[2] * 6)
+    reply = await refused(table, "map import", "uses tile 2, which no tileset of the map holds",
+                          file=("long.tmj", tiled([layer])))
+    assert HUGE[:100] not in text_of(reply)
+    missing = tiled([ground()], [{"firstgid": 1, "source": HUGE + ".tsx"}])
+    reply = await refused(table, "map import", "which was not sent with it", file=("long.tmj", missing))
+    assert HUGE[:100] not in text_of(reply)

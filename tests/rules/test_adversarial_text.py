@@ -43,7 +43,7 @@ def test_a_long_table_header_line_in_a_stat_block_file() -> None:
     text = '["' + " " * 19_000 + '\t"]\n'
     with pytest.raises(InvalidOrderError, match="not part of a stat-block file"):
         parse_statblock_file(text)
-    with pytest.raises(InvalidOrderError, match="At the top level: the file holds a name of 190,001 characters"):
+    with pytest.raises(InvalidOrderError, match="Line 1, at the top level: the file holds a name of 190,001 characters"):
         parse_statblock_file('["' + " " * 190_000 + '\t"]\n')
 
 

@@ -73,4 +73,4 @@ def add_forces(battle: Battle[Any], orders: list[AddUnit], add: Callable[[AddUni
         try:
             add(order)
         except GameError as exc:
-            raise type(exc)(f"Unit `{order.name}` of {order.side}: {exc.message}") from None
+            raise type(exc)(f"Unit `{shorten(order.name, 64)}` of {shorten(order.side, 64)}: {exc.message}") from None
