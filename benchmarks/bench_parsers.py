@@ -17,8 +17,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.clock import parse_duration
+from rules.coords import Cell
 from rules.dice import parse_dice, split_notation
 from rules.errors import GameError
+from rules.filelimits import TYPED_JSON, Limits, load_json, load_toml
 from rules.systems.strategic.damage import devastating
 from rules.systems.strategic.statblock import parse_weapon
 
@@ -58,12 +60,28 @@ def duration(n: int) -> None:
         pass
 
 
+READER = Limits("a benchmark file", max_bytes=64 * 1024 * 1024, max_depth=20, max_containers=10**7, max_values=10**7)
+
+
+def refused(read: Callable[[], object]) -> None:
+    """Run a reader that must refuse its input."""
+    try:
+        read()
+    except GameError:
+        return
+    raise AssertionError("the bounded reader accepted a bomb")
+
+
 CASES: dict[str, Callable[[int], object]] = {
     "roll 1d6+1d6+...+": roll,
     "quality a   (": quality,
     "damage 1d10   Q": damage,
     "devastating   x": lambda n: devastating(["devastating" + " " * n + "x"]),
     "duration 111...x": duration,
+    "square AAA...1": lambda n: refused(lambda: Cell.parse("A" * n + "1")),
+    "JSON [[[...]]]": lambda n: refused(lambda: load_json(b"[" * n + b"]" * n, READER)),
+    "TOML a = [[[...]]]": lambda n: refused(lambda: load_toml("a = " + "[" * n + "]" * n, READER)),
+    "typed JSON 999...": lambda n: refused(lambda: load_json('{"a": ' + "9" * min(n, 5_000) + "}", TYPED_JSON)),
 }
 
 
