@@ -56,8 +56,12 @@ class Limits:
 
 
 # Small JSON typed into a command option (`stats:{"weapons": [...]}`, `value:[...]`).
-TYPED_JSON = Limits("a value typed in a command", max_bytes=6_000, max_depth=6, max_containers=500,
-                    max_values=2_000, max_string=2_000)
+# Discord lets an option hold 6,000 characters, of up to 4 bytes each.
+TYPED_JSON = Limits("a value typed in a command", max_bytes=24_000, max_depth=6, max_containers=2_000,
+                    max_values=6_000, max_string=6_000)
+# A table inside an order's text (a unit's whole stat block, as replayed from the log or an export).
+ORDER_JSON = Limits("an order", max_bytes=2 * 1024 * 1024, max_depth=12, max_containers=100_000,
+                    max_values=1_000_000)
 
 
 def _bytes(size: int) -> str:
@@ -267,11 +271,12 @@ def whole(text: str | int, what: str, lo: int = -MAX_WHOLE, hi: int = MAX_WHOLE)
         value = text
     else:
         raw = str(text).strip()
-        digits = raw.lstrip("+-").lstrip("0")
+        body = raw[1:] if raw[:1] in ("+", "-") else raw
         wrong = f"`{what}` must be a whole number from {lo:,} to {hi:,}, not `{shorten(raw, 24)}`."
-        if not raw.lstrip("+-").isdigit() or not raw.lstrip("+-").isascii():
+        if not body.isascii() or not body.isdigit():
             raise FileLimitError(wrong)
-        if len(digits) > max(len(str(abs(lo))), len(str(abs(hi)))):
+        # More digits than either bound has is refused unread: int() of thousands of digits is slow.
+        if len(body.lstrip("0")) > max(len(str(abs(lo))), len(str(abs(hi)))):
             raise FileLimitError(wrong)
         value = int(raw)
     if not lo <= value <= hi:

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Literal, TypeVar, Union
 
 from rules.coords import Cell
 from rules.errors import InvalidOrderError
-from rules.filelimits import TYPED_JSON, load_json, whole
+from rules.filelimits import ORDER_JSON, load_json, whole
 from rules.squares import Square
 
 # Who may give an order: the GM only, the GM or a player of the side it names (or of the side whose
@@ -85,7 +85,7 @@ def _decode(text: str, hint: Any, key: str) -> Any:
         return tuple(_decode(part, inner, key) for part in text.split(",") if part)
     if origin is dict or hint is dict:
         try:
-            value = load_json(text, TYPED_JSON)
+            value = load_json(text, ORDER_JSON)
         except json.JSONDecodeError:
             raise InvalidOrderError(f"`{key}` must be a JSON object.") from None
         if not isinstance(value, dict):

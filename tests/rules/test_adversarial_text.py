@@ -76,7 +76,7 @@ def test_typed_stats_and_console_lines_of_any_length() -> None:
     assert len(stat.value.message) < 400
     with pytest.raises(InvalidOrderError, match="levels deep"):
         parse_stats('{"weapons": ' + "[" * 2_000 + "]" * 2_000 + "}")
-    with pytest.raises(InvalidOrderError, match="may be at most 6,000 bytes"):
-        parse_stats('{"notes": "' + "x" * 6_000 + '"}')
+    with pytest.raises(InvalidOrderError, match="may be at most 24,000 bytes"):
+        parse_stats('{"notes": "' + "x" * 30_000 + '"}')
     words, options = split_command("/move unit:" + "x" * 100_000 + " to:C4")
     assert words == ["move"] and options["to"] == "C4" and len(options["unit"]) == 100_000

@@ -95,3 +95,12 @@ def test_typed_stats_order_fields_and_rule_values_of_any_number(number: int) -> 
     stored_or_refused(b, lambda: b.apply(Order.parse(f"test unit:Alpha stat:ag modifier:{number}"), dice()))
     b = strategic()
     stored_or_refused(b, lambda: b.apply(SetRule(key="fp_per_ib", value=str(number)), dice()))
+
+
+@pytest.mark.parametrize("text", ["--5", "+-5", "5e3", "٣", "9" * 5_000, "", "-"])
+def test_whole_numbers_typed_are_read_strictly(text: str) -> None:
+    from rules.filelimits import whole
+
+    with pytest.raises(GameError, match="must be a whole number from"):
+        whole(text, "modifier")
+    assert whole(" -12 ", "modifier") == -12 and whole("+7", "modifier") == 7
