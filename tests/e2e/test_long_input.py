@@ -49,6 +49,7 @@ LONG = "Zz9`<@1>" * 700  # 5,600 characters: near Discord's 6,000 for a text opt
 @pytest.mark.parametrize(("command", "options"), [
     ("gm set", {"unit": LONG, "field": "ag", "value": "5"}),
     ("gm set", {"unit": "Eva-01", "field": "owner", "value": "9" * 1000}),
+    ("gm set", {"unit": "Eva-01", "field": "owner", "value": "9999999999999999999999"}),
     ("gm set", {"unit": "Eva-01", "field": "armour.head", "value": "[" * 1000}),
     ("move", {"unit": LONG, "to": "C4"}),
     ("range", {"to": "C4", "weapon": LONG, "unit": "Eva-01"}),
