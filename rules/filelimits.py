@@ -27,9 +27,12 @@ MAX_WHOLE = 2**63 - 1
 
 # Everything that is not a bracket once strings (and TOML comments) are taken out.
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_JSON_STRINGS = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
+# A string that is never closed runs to the end of the text (JSON) or of its line (TOML) rather than failing:
+# a failed match would be tried again at every quote inside it, and a line of escaped quotes (`"\"\"\"...`)
+# would then take time growing with the square of its length.
+_JSON_STRINGS = re.compile(r'"(?:[^"\\]++|\\.)*+(?:"|\\?\Z)', re.DOTALL)
 _TOML_STRINGS_AND_COMMENTS = re.compile(
-    r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*'
+    r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]++|\\.)*+(?:"|\\?(?=\n|\Z))|\'[^\'\n]*\'|#[^\n]*'
 )
 # A run of digits longer than any number a file may hold; found before tomllib converts it.
 _LONG_NUMBER = re.compile(r"[0-9_]{" + str(len(str(MAX_WHOLE)) + 6) + ",}")

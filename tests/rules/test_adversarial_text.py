@@ -80,3 +80,22 @@ def test_typed_stats_and_console_lines_of_any_length() -> None:
         parse_stats('{"notes": "' + "x" * 30_000 + '"}')
     words, options = split_command("/move unit:" + "x" * 100_000 + " to:C4")
     assert words == ["move"] and options["to"] == "C4" and len(options["unit"]) == 100_000
+
+
+def test_a_file_of_escaped_quotes_in_one_unclosed_string_is_read_once() -> None:
+    """`"\\"\\"\\"...` never closes: the reader skips it once instead of retrying at every quote inside it."""
+    import json
+
+    from rules.filelimits import Limits, load_json, load_toml
+
+    limits = Limits("a test file", max_bytes=8 * 1024 * 1024, max_depth=20, max_containers=1000, max_values=1000)
+    with pytest.raises(json.JSONDecodeError):
+        load_json(b'["' + b'\\"' * 200_000, limits)
+    with pytest.raises(json.JSONDecodeError):
+        load_json(b'["' + b'\\"' * 200_000 + b"\\", limits)
+    import tomllib
+
+    with pytest.raises(tomllib.TOMLDecodeError):
+        load_toml('a = "' + '\\"' * 200_000, limits)
+    assert load_json(b'{"a": "x\\"]]]"}', limits) == {"a": 'x"]]]'}
+    assert load_toml("a = \"x\\\"]]]\" # ]]]\nb = 'y'\n", limits) == {"a": 'x"]]]', "b": "y"}
