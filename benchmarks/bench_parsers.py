@@ -72,6 +72,15 @@ def refused(read: Callable[[], object]) -> None:
     raise AssertionError("the bounded reader accepted a bomb")
 
 
+def json_fails(raw: bytes) -> None:
+    """Read JSON that is not valid: a string opened and never closed."""
+    try:
+        load_json(raw, READER)
+    except ValueError:
+        return
+    raise AssertionError("unclosed JSON was accepted")
+
+
 CASES: dict[str, Callable[[int], object]] = {
     "roll 1d6+1d6+...+": roll,
     "quality a   (": quality,
@@ -81,6 +90,7 @@ CASES: dict[str, Callable[[int], object]] = {
     "square AAA...1": lambda n: refused(lambda: Cell.parse("A" * n + "1")),
     "JSON [[[...]]]": lambda n: refused(lambda: load_json(b"[" * n + b"]" * n, READER)),
     "TOML a = [[[...]]]": lambda n: refused(lambda: load_toml("a = " + "[" * n + "]" * n, READER)),
+    "JSON [\"\\\"\\\"... unclosed": lambda n: json_fails(b'["' + b'\\"' * n),
     "typed JSON 999...": lambda n: refused(lambda: load_json('{"a": ' + "9" * min(n, 5_000) + "}", TYPED_JSON)),
 }
 
@@ -90,7 +100,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    print(f"{'parser':<22}" + "".join(f"{n:>12,}" for n in LENGTHS))
+    print(f"{'parser':<26}" + "".join(f"{n:>12,}" for n in LENGTHS))
     for name, case in CASES.items():
         row = []
         for n in LENGTHS:
@@ -100,7 +110,7 @@ def main() -> None:
                 case(n)
                 best = min(best, time.perf_counter() - start)
             row.append(f"{best * 1e6:>10.0f}us")
-        print(f"{name:<22}" + "".join(row))
+        print(f"{name:<26}" + "".join(row))
 
 
 if __name__ == "__main__":
