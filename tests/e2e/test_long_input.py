@@ -70,3 +70,13 @@ async def test_every_deferring_command_answers_over_long_input(table: Table, com
     text = answered(table, text_of(reply))
     assert "Zz9`<@1>" * 30 not in text and "9" * 100 not in text, text[:300]
     assert all(len(m.content) <= MAX_CONTENT for m in reply.messages)
+
+
+async def test_a_ten_thousand_character_unit_name_in_a_battle_export(table: Table) -> None:
+    from tests.e2e.test_import_limits import encoded, import_refused, small_export
+
+    document = await small_export(table)
+    raw = encoded(document).replace(b"Eva-01", b"E" * 10_000)
+    text = await import_refused(table, raw, "The unit name is 10000 characters long; keep it to 64 or fewer")
+    answered(table, text)
+    assert "E" * 100 not in text and len(text) <= MAX_CONTENT
