@@ -86,7 +86,11 @@ def test_keeping_more_dice_than_rolled_is_refused() -> None:
 # Pieces a player (or a modified client) can type, chosen so that repeating them builds the inputs that
 # made the old pattern try every way of splitting digits between terms: `1d6+1d6+...+`, `1d61d61d6...`.
 _PIECES = ["1d6", "+", "-", "d", "D", "6", "0", "12", "%", "k", "kh", "kl", "H", "L", " ", "1d6+", "d20", "x", "adv"]
-dice_texts = st.lists(st.sampled_from(_PIECES), max_size=2500).map("".join).filter(lambda s: len(s) <= 10_000)
+dice_texts = st.one_of(
+    st.lists(st.sampled_from(_PIECES), max_size=2500).map("".join).filter(lambda s: len(s) <= 10_000),
+    st.text(alphabet=st.sampled_from("0123456789dDkKhHlL%+- \t\n,x٣"), max_size=10_000),
+    st.text(max_size=10_000),
+)
 
 
 @pytest.mark.parametrize("text", [
@@ -104,7 +108,7 @@ def test_long_and_repetitive_dice_are_answered(text: str) -> None:
         parse_dice(split_notation(text)[0])
 
 
-@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(deadline=None, max_examples=100, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(dice_texts)
 def test_every_text_of_up_to_ten_thousand_characters_is_answered(text: str) -> None:
     """The /roll path (split, then parse) answers any text: the dice, or a refusal that says what is wrong."""
