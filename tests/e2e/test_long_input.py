@@ -62,10 +62,18 @@ LONG = "Zz9`<@1>" * 700  # 5,600 characters: near Discord's 6,000 for a text opt
     ("feature place", {"type": LONG, "at": "D4", "side": "NERV"}),
     ("feature place", {"type": "trench", "at": "D4", "side": LONG}),
 ])
+@pytest.mark.parametrize("slow", [False, True], ids=["quick", "deferred"])
 async def test_every_deferring_command_answers_over_long_input(table: Table, command: str,
-                                                               options: dict[str, object]) -> None:
-    """Each command that may defer ends with a private refusal that Discord takes, quoting little of the input."""
+                                                               options: dict[str, object], slow: bool) -> None:
+    """Each command that may defer ends with a private refusal that Discord takes, quoting little of the input.
+
+    Deferred, the refusal is a follow-up message, which Discord rejected when it was too long: the user then saw
+    "thinking..." for ever. The slow variant has the watchdog defer every command that awaits anything at once.
+    """
     await table.setup_battle()
+    if slow:
+        assert table.discord.bot is not None
+        table.discord.bot.answer_within = 0.0  # type: ignore[attr-defined]
     reply = await refused(table, command, "", **options)
     text = answered(table, text_of(reply))
     assert "Zz9`<@1>" * 30 not in text and "9" * 100 not in text, text[:300]
