@@ -144,6 +144,11 @@ def _highlight_for(highlight: Highlight, secrets: Secrets) -> Highlight:
     return out
 
 
+def visible_highlight(highlight: Highlight, battle: Battle[Any], viewer: Viewer) -> Highlight:
+    """Return map marks as the viewer may see them: none on, or through, a square hidden from them."""
+    return highlight if viewer.gm else _highlight_for(highlight, secrets_for(battle, viewer))
+
+
 def redact(outcome: Outcome, battle: Battle[Any], viewer: Viewer) -> Outcome:
     """Return the outcome as this viewer may know it; every public rendering of an order is built from this.
 
