@@ -64,8 +64,9 @@ def _attack(outcome: Outcome) -> str | None:
 def _shown(event: EventRecord, battle: Battle, *, gm: bool, viewer: int) -> Outcome:
     """Return an entry's outcome as this reader may know it (`rules.visibility.redact`)."""
     system = battle.system
-    outcome = Outcome.from_dict({"order": event.order_text, "kind": event.kind, **(event.outcome or {})},
-                                system.effect_kinds, system.test_kinds, system.detail_kinds)
+    # Whether it is hidden is the entry's (a GM's reveal clears it there), not what the order first said.
+    outcome = Outcome.from_dict({"order": event.order_text, "kind": event.kind, **(event.outcome or {}),
+                                 "hidden": event.hidden}, system.effect_kinds, system.test_kinds, system.detail_kinds)
     return redact(outcome, battle, GM if gm else Viewer.of(own_sides(battle, viewer)))
 
 

@@ -147,8 +147,8 @@ STRATEGIC = Script(
         "set-turn-mode": ["/turn mode mode:free"],
         "start": ["/gm policy policy:default", "/battle start"],
         "hide": ["as alice", "/hide unit:Alpha", "as gm", "/gm edit unit:Alpha add_status:hidden actions:2"],
-        "act": ["as alice", "/act unit:Alpha stat:ag reason:\"keep still\""],
-        "move": ["/move unit:Alpha to:F6 mode:half", "/move unit:Bravo to:C5 mode:half"],
+        "move": ["as alice", "/move unit:Alpha to:F6 mode:half", "/move unit:Bravo to:C5 mode:half"],
+        "act": ["as gm", "/gm edit unit:Alpha actions:1", "as alice", "/act unit:Alpha stat:ag reason:\"keep still\""],
         "roll": ["/roll dice:1d6 purpose:morale", "as gm",
                  f"/gm roll dice:1d100 purpose:\"{GM_SECRET}\" side:Blue"],
         "aim": ["as alice", "/aim unit:Bravo mode:half"],
@@ -161,7 +161,7 @@ STRATEGIC = Script(
         "break-free": ["as gm", "/gm edit unit:Omega add_status:bakelite", "as bob", "/break-free unit:Omega"],
         "detect-traps": ["as gm", "/gm edit unit:Omega actions:2", "as bob", "/trap detect unit:Omega"],
         "trigger-trap": ["/trap trigger side:Red at:J10"],
-        "gm-place": ["as gm", "/gm move unit:Omega to:K8"],
+        "gm-place": ["as gm", "/gm move unit:Omega to:K8", "/gm move unit:Alpha to:F7"],
         "gm-set": ["/gm set unit:Omega field:wounds value:25"],
         "freeze": ["/gm freeze at:L8"],
         "hold": ["/turn close-round", "as bob", "/turn hold unit:Omega"],
@@ -176,7 +176,7 @@ STRATEGIC = Script(
     refused={"set-edge": "/map edge edges:A1-A3:e obstacle:wall height:2",
              "clear-edge": "/map edge edges:A1-A3:e obstacle:none"},
     no_command=frozenset({"next-round"}),
-    secrets=("F6", "G6", TRAP, GM_SECRET),
+    secrets=("F6", "F7", "G6", TRAP, GM_SECRET),
 )
 
 CA_MAP = """# legend: . open, p partial, w woods
