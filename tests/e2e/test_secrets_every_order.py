@@ -439,9 +439,9 @@ def _command_names(console: Console) -> set[str]:
 
 
 async def _read_as(console: Console, user: str) -> list[str]:
-    """Return /battle log and /map text as one user reads them."""
+    """Return /battle log, /map text and /map show (its alt text and description too) as one user reads them."""
     shown, typing = [], console.current
-    for command in ("/battle log", "/map text"):
+    for command in ("/battle log", "/map text", "/map show"):
         console.current = console.user(user)
         result = await console.run_line(command)
         assert result is not None
