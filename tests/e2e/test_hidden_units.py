@@ -210,3 +210,14 @@ async def test_a_hidden_move_into_difficult_terrain_keeps_its_test_off_the_chann
     for message in posted(table)[before_channel:]:
         shown = message_text(message) + "".join(f.filename + (f.description or "") for f in message.files)
         assert "F6" not in shown and "Difficult Terrain" not in shown, shown
+
+
+async def test_a_hidden_units_test_goes_to_its_side_and_the_channel_reads_only_that_it_tested(table: Table) -> None:
+    """A test of a hidden unit is made with its square's terrain (Forest, A38 and A41), which would tell the
+    other sides where it lies: its side's thread reads it whole, the channel only that the unit made a test."""
+    await hidden_eva(table)
+    before = len(table.discord.messages(nerv_thread(table)))  # type: ignore[arg-type]
+    tested = public(await table.slash("act", user=table.alice, unit="Eva-01", stat="ag", reason="keep still"))
+    told = "\n".join(message_text(m) for m in table.discord.messages(nerv_thread(table))[before:])  # type: ignore[arg-type]
+    assert "Eva-01" in told and "keep still" in told, told
+    assert "Eva-01" in tested and "C3" not in tested and "Forest" not in tested, tested
