@@ -166,10 +166,10 @@ def redact(outcome: Outcome, battle: Battle[Any], viewer: Viewer) -> Outcome:
     if _acted_unseen(outcome, battle, viewer):
         assert outcome.actor is not None
         # Every square the order touched is its unit's secret now, wherever the order says it went.
-        touched = outcome.highlight.to_dict()
-        squares = {str(v).upper() for v in touched.values() if isinstance(v, str)}
-        squares |= {str(c).upper() for k in ("path", "line", "cells") for c in touched.get(k) or ()}  # type: ignore[union-attr]
-        secrets = Secrets(secrets.squares | squares)
+        marked = outcome.highlight
+        touched = {s for s in (marked.actor, marked.target, marked.attacker, marked.landed) if s}
+        touched |= {c for cells in (marked.path, marked.line, marked.cells) if cells for c in cells}
+        secrets = Secrets(secrets.squares | {s.upper() for s in touched})
         # The order that hid the unit was made in sight, so its test may be read; anything a unit does
         # once hidden (a move's terrain tests) would tell where it is.
         hid = any(e.kind == HIDDEN for e in outcome.effects)
