@@ -38,7 +38,7 @@ from rules.systems.strategic.features import can_see
 from rules.systems.strategic.ranges import bands, weapon_range
 from rules.systems.strategic.units import Weapon
 from rules.units import Unit
-from rules.visibility import PUBLIC, Viewer, seen_units
+from rules.visibility import PUBLIC, Viewer, seen_units, visible_highlight
 
 SIDE_COLOURS: tuple[tuple[int, int, int], ...] = (
     (40, 90, 200), (200, 40, 40), (230, 170, 20), (130, 60, 160),
@@ -239,13 +239,15 @@ def _area(kind: str, highlight: Highlight, attack: AttackDetails) -> AreaOfEffec
     return AreaOfEffect(kind=kind, cells=cells, src=_xy(line[0]), label=label)
 
 
-def last_action(battle: Battle) -> Highlight:
-    """Return the highlight of the battle's last move or shot, as kept with the battle."""
+def last_action(battle: Battle, viewer: Viewer = PUBLIC) -> Highlight:
+    """Return the highlight of the battle's last move or shot as the viewer may see it (a hidden unit's path
+    is left out for those who cannot see it)."""
     last = battle.last
     if last is None:
         return Highlight()
-    return Highlight(path=None if last.path is None else list(last.path),
-                     line=None if last.line is None else list(last.line), hit=last.hit)
+    return visible_highlight(Highlight(path=None if last.path is None else list(last.path),
+                                       line=None if last.line is None else list(last.line), hit=last.hit),
+                             battle, viewer)
 
 
 def reach_overlays(reach: dict[str, dict[str, int]]) -> list[Overlay]:

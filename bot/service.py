@@ -290,8 +290,9 @@ class TableService:
             current = await self._stored(record.id)
             if current is None or current.guild_id != actor.guild_id:
                 raise NotFoundError("That battle no longer exists.")
-            # A fresh copy to change: the kept one is shared, and a refused order is simply thrown away.
-            battle = Battle.from_dict(current.state)
+            # A fresh copy to change: the kept one is shared, and a refused order is simply thrown away. Decoding
+            # a battle of hundreds of units takes milliseconds, so it is done where the order is resolved.
+            battle = await asyncio.get_running_loop().run_in_executor(self._rules, _decode, current)
             if expect_turn is not None and turn_key(battle) != expect_turn:
                 raise StaleTurnError("That turn is already over.")
             await self.authorise(actor, current, battle, order)
@@ -690,6 +691,11 @@ class TableService:
         """Return the whole map as text for screen readers, with the last action when a highlight is given."""
         view = self.view_of(battle, viewer=viewer)
         return await asyncio.to_thread(map_text, view, overlays_for(highlight or Highlight()))
+
+
+def _decode(record: BattleRecord) -> Battle:
+    """Return a fresh rules' battle of a record (parsed and built off the event loop)."""
+    return Battle.from_dict(record.state)
 
 
 def _resolve(battle: Battle, order: o.Order, dice: Dice) -> tuple[Outcome, dict[str, Any], dict[str, Any]]:

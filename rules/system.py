@@ -191,6 +191,9 @@ class System:
     round_start: list[RoundStartEffect] = field(default_factory=list)
     initiative_tokens: frozenset[str] = frozenset()
     has_map: bool = True
+    # The squares holding something a viewer of these (lower-case) sides may not see, like an enemy's hidden
+    # trap (`rules.visibility.redact` keeps every mention of them from that viewer).
+    hidden_squares: Callable[[Battle[Any], frozenset[str]], Iterable[str]] | None = None
     # Whether a unit whose legal orders hold nothing but ending its turn ends it by itself. A system with orders
     # `legal_orders` does not generate (M42's models placed by hand after the leader's action) keeps it False.
     ends_idle_turns: bool = True

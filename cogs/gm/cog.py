@@ -21,6 +21,7 @@ from cogs.common.autocomplete_setup import side_choices
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import INFO, safe
 from cogs.common.replies import defer, reply
+from cogs.common.side_secrets import tell_side
 from cogs.common.side_threads import SideThreads, places_text
 from cogs.common.transformers import CellArg
 from cogs.gm.ending import ask_to_end
@@ -29,6 +30,7 @@ from cogs.turn.players import MAX_STALL_AFTER
 from cogs.turn.text import clock_summary, deadline_line, turn_embed
 from rules import orders as o
 from rules.errors import NotFoundError
+from rules.outcome import Outcome
 from rules.systems.strategic.actions.battlefield import Freeze
 from rules.systems.strategic.actions.gm import GmPlace, GmSet
 from rules.systems.strategic.statblock import STATUSES
@@ -75,9 +77,15 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         result = await service.execute(actor, record, order, render=False)
         assert result.outcome is not None
         await defer(interaction)
-        png = await service.render(result.battle, outcome=result.outcome, battle_id=record.id) if map_ else None
-        embed = turn_embed(result.outcome, result.battle, actor_name=interaction.user.display_name)
-        await reply(interaction, embed=embed, png=png)
+        name = interaction.user.display_name
+
+        def build(shown: Outcome) -> discord.Embed:
+            return turn_embed(shown, result.battle, actor_name=name)
+
+        # The GM may move a hidden unit: the channel reads the order as everyone may know it.
+        shown = await tell_side(interaction.client, service, result.record, result.battle, result.outcome, build)
+        png = await service.render(result.battle, outcome=shown, battle_id=record.id) if map_ else None
+        await reply(interaction, embed=build(shown), png=png)
 
     # --- the log ------------------------------------------------------------
 

@@ -103,8 +103,13 @@ class PlayCog(commands.Cog):
         actor = actor_of(interaction)
         result = await service.execute(actor, record, order, render=False)
         assert result.outcome is not None
-        embed = combat_embed(result.outcome, result.battle, battle_name=result.battle.name,
-                             actor_name=interaction.user.display_name)
+        name = interaction.user.display_name
+
+        def build(shown: Outcome) -> discord.Embed:
+            return combat_embed(shown, result.battle, battle_name=result.battle.name, actor_name=name)
+
+        # A hidden unit's test is its side's: the terrain it is tested in would tell where it lies.
+        embed = build(await tell_side(interaction.client, service, result.record, result.battle, result.outcome, build))
         after, note = await next_step(service, actor, result, unit, interaction.user.display_name)
         with_note(embed, note)
         await reply(interaction, embed=embed, view=after)

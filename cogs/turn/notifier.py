@@ -35,7 +35,7 @@ from cogs.turn.prompts import (
 from rules.battle import Battle
 from rules.outcome import Highlight
 from rules.units import Unit
-from rules.visibility import PUBLIC, sees
+from rules.visibility import PUBLIC, redact, sees
 
 log = logging.getLogger(__name__)
 
@@ -284,7 +284,8 @@ class Notifier(NoticeListener):
         record, battle, clock = notice.record, notice.battle, notice.clock
         assert clock is not None
         extra = notice.extra
-        outcomes = list(extra.get("outcomes", []))
+        # Standing orders are given for units the channel may not see: it reads them as the public may.
+        outcomes = [redact(o, battle, PUBLIC) for o in extra.get("outcomes", [])]
         waiting = bool(extra.get("waiting"))
         embed = deadline_embed(battle, list(extra.get("units", [])), clock, outcomes,
                                list(extra.get("failures", [])), waiting=waiting)

@@ -123,6 +123,11 @@ def can_see(battle: Battle, cell: Cell, viewer_sides: set[str], gm: bool) -> boo
     return any(s.lower() in sides for s in state.revealed or [])
 
 
+def hidden_feature_squares(battle: Battle, viewer_sides: frozenset[str]) -> list[str]:
+    """Return the squares of the features a viewer of these sides (not the GM) may not see: others' hidden traps."""
+    return [str(cell) for cell in feature_cells(battle) if not can_see(battle, cell, set(viewer_sides), False)]
+
+
 def visible_features(battle: Battle, viewer_sides: set[str], gm: bool) -> list[FeatureView]:
     """List the features a viewer may see, in reading order."""
     out: list[FeatureView] = []
