@@ -101,6 +101,7 @@ SENTENCES: dict[type[Effect], Callable[[Any], str]] = {
     ca.WentFlatDown: lambda e: f"{safe(e.unit)} goes flat down (+1 PF).",
     ca.GotUp: lambda e: f"{safe(e.unit)} gets up.",
     ca.Aimed: lambda e: f"{safe(e.unit)} aims: its next shot adds the aim bonus.",
+    ca.ReadyLost: lambda e: f"{safe(e.unit)} is pinned and loses its ready-to-fire status: its aim is gone.",
     ca.TurnEnded: lambda e: f"End Phase: {safe(e.unit)}'s activation is over.",
     ca.Missed: lambda e: f"{safe(e.unit)} misses {safe(e.target)}.",
     ca.Deviated: _deviated,
@@ -164,7 +165,7 @@ def damage_lines(test: rt.DamageTest | rt.MachineDamageTest | rt.BuildingDamageT
         return [f"d6 **{test.die}** + Pen {test.pen} \u2212 {_pf(test)} = **{test.value}** \u2192 "
                 f"**{row}**{moved}"]
     if isinstance(test, rt.DamageTest) and test.large_scale:
-        return [f"Large scale game: every hit on a living creature is **Out of Action** (d6 {test.die})"]
+        return ["Large scale game: every hit on a living creature is **Out of Action**, with no table roll"]
     result = RESULT_WORDS.get(test.result, test.result)
     lines = [f"d6 **{test.die}** + {_pf(test)} \u2212 Pen {test.pen} = {test.value} (clamped 1-6) "
              f"\u2192 **{result}**"]
