@@ -101,7 +101,6 @@ SENTENCES: dict[type[Effect], Callable[[Any], str]] = {
     ca.WentFlatDown: lambda e: f"{safe(e.unit)} goes flat down (+1 PF).",
     ca.GotUp: lambda e: f"{safe(e.unit)} gets up.",
     ca.Aimed: lambda e: f"{safe(e.unit)} aims: its next shot adds the aim bonus.",
-    ca.ReadyLost: lambda e: f"{safe(e.unit)} is pinned and loses its ready-to-fire status: its aim is gone.",
     ca.TurnEnded: lambda e: f"End Phase: {safe(e.unit)}'s activation is over.",
     ca.Missed: lambda e: f"{safe(e.unit)} misses {safe(e.target)}.",
     ca.Deviated: _deviated,
