@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from tests.e2e.combat_helpers import dice
+from rules.coords import Cell
+from rules.systems.strategic.actions.features import PlaceFeature
+from tests.e2e.combat_helpers import POSITRON, add, battle_with, dice, give, public, start
 from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.setup_helpers import stored, stored_battle
 
@@ -107,3 +109,67 @@ async def test_a_model_just_inside_a_narrow_window_stands_inside(table: Table) -
     assert not last_message(placed).ephemeral, text_of(placed)
     battle = await stored_battle(table)
     assert [str(m) for m in battle.unit("Alpha").models] == ["E4"]
+
+
+STORMY = """\
+# battlepost map: Storm over the woods
+# ruleset: strategic-e
+# legend: . plain, F forest, M mountain, ~ water, U urban
+..........
+..........
+..FF......
+..........
+[storm]
+..........
+..........
+...x......
+..........
+"""
+
+
+async def test_an_act_test_counts_the_bakelite_once(table: Table) -> None:
+    """000:L107 "on a failure they take a 3d10 reduction to WS and Agility": a 13 comes off a test made with /act
+    once, not twice."""
+    await battle_with(table, ruleset="strategic-p", width=10, height=10)
+    await table.slash("map paint", terrain="urban", cells="C3")
+    await add(table, "General", "Red", "H8", owner=table.alice, supreme_commander=True)
+    await give(table, PlaceFeature(feature="bakelite_trap", side="Red", at=Cell.parse("C3")))
+    await add(table, "Pilot", "Blue", "C3", owner=table.bob, ag=40, ws=40, skills={"dodge": 30})
+    await start(table)
+    dice(table, 90, 4, 4, 5)  # the Pilot's Dodge fails; 3d10 = 13
+    sprung = public(await table.slash("trap trigger", user=table.alice, side="Red", at="C3"))
+    assert "\u221213 WS and Agility" in sprung, sprung
+    dice(table, 27)
+    text = public(await table.slash("act", user=table.bob, unit="Pilot", stat="ag"))
+    assert text.count("Bakelite Trap") == 1 and "\u221213 Bakelite Trap" in text, text
+    assert "Target **27**" in text and "success" in text, text
+
+
+async def test_fire_spreads_into_a_storm_whose_unit_resists_at_plus_30(table: Table) -> None:
+    """001:L62 "Units in a Storm square take a +30 to tests to resist fires"; RULES.md A36 (revised): "A Storm square
+    can burn: fire spreads into Storm-covered Forest like any other Forest, and a unit there tests to resist
+    catching fire with the Storm's +30"."""
+    await battle_with(table, ruleset="strategic-e", width=10, height=4)
+    await table.slash("battle rules set", key="storm_moves", value="false")
+    imported = await table.slash("map import", file=("stormy.txt", STORMY.encode()))
+    assert "1 storm square" in text_of(imported), text_of(imported)
+    await add(table, "Eva-01", "NERV", "A3", owner=table.alice, bs=50, weapons=[POSITRON])
+    await add(table, "Sachiel", "Angels", "C3", wounds=20, ap=4, t=40, ag=30)
+    await add(table, "Rei", "Angels", "D3", wounds=20, ag=30)
+    await start(table)
+    # to hit, damage 2d10, the fire chance, the fire's rounds, Sachiel's Agility test
+    dice(table, 14, 5, 5, 5, 2, 1)
+    shot = public(await table.slash("attack", user=table.alice, unit="Eva-01", weapon="Positron Rifle",
+                                    target="Sachiel"))
+    assert "C3 catches fire for 2 rounds" in shot, shot
+    # The fire spreads to D3 under the storm: its rounds, then Rei's Agility 30 + 30 Storm - 15 (Forest DTV 2 + 1
+    # under a Storm, 001:L42, L62) = 45, rolled exactly.
+    dice(table, 2, 45)
+    text = text_of(await table.slash("turn close-round"))
+    assert "D3 catches fire for 2 rounds (spread from C3)" in text and "(Rei avoids catching fire)" in text, text
+    [test] = (await last_outcome(table))["tests"]  # type: ignore[misc]
+    assert test["target"] == 45 and test["success"], test
+    assert {"label": "Storm", "value": 30, "source": "A53"} in test["breakdown"]["modifiers"], test
+    battle = await stored_battle(table)
+    assert battle.square_state(Cell.parse("D3"))["fire"] == 2 and battle.square_state(Cell.parse("D3"))["storm"]
+    assert "on_fire" not in battle.unit("Rei").statuses
