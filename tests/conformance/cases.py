@@ -3,7 +3,8 @@
 Each ruleset has a folder `tests/conformance/<ruleset>/` of section files `NN_topic.toml`. A section file
 holds `section`, `title`, optional shared `[battle]` settings and `[templates]` of stat blocks, and its
 `[[case]]` tables, numbered `n = 1, 2, ...`. A case says what it rests on (the seed line or ruling), the
-situation (map size, rule constants, setup orders, units), and the orders it plays, each with the dice it
+situation (map size or a map file, rule constants, setup orders, units, orders that need the units, such as
+a side's features), and the orders it plays, each with the dice it
 forces and what must follow: the numbers of its tests, its effects, the units after, or its refusal.
 """
 
@@ -18,7 +19,7 @@ ROOT = Path(__file__).resolve().parent
 # The short name of each ruleset in a case's number (CA-3.2 is Combat Action, section 3, case 2).
 PREFIXES = {"combat-action": "CA", "m42": "M42", "strategic-p": "SP", "strategic-e": "SE", "surface": "SU"}
 SECTION_KEYS = {"section", "title", "rests_on", "battle", "templates", "case"}
-BATTLE_KEYS = {"width", "height", "rules", "turn_mode", "setup", "units", "start"}
+BATTLE_KEYS = {"width", "height", "map", "rules", "turn_mode", "setup", "units", "arrange", "start"}
 CASE_KEYS = {"n", "title", "rests_on", "play"} | BATTLE_KEYS
 PLAY_KEYS = {"order", "dice", "expect", "refused", "actor"}
 EXPECT_KEYS = {"tests", "effects", "no_effects", "rolls", "units", "cells", "turn"}
@@ -50,10 +51,12 @@ class Case:
     rests_on: str
     width: int
     height: int
+    map: str
     rules: dict[str, str]
     turn_mode: str
     setup: tuple[str, ...]
     units: tuple[dict[str, Any], ...]
+    arrange: tuple[str, ...]
     start: bool
     plays: tuple[Play, ...]
     path: Path
@@ -115,11 +118,12 @@ def load_section(ruleset: str, path: Path) -> list[Case]:
         cases.append(Case(
             ruleset=ruleset, section=section, n=index, title=spec["title"],
             rests_on=spec.get("rests_on") or data.get("rests_on", ""),
-            width=int(merged.get("width", 20)), height=int(merged.get("height", 20)),
+            width=int(merged.get("width", 20)), height=int(merged.get("height", 20)), map=str(merged.get("map", "")),
             rules={k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in rules.items()},
             turn_mode=str(merged.get("turn_mode", "free")),
             setup=(*shared.get("setup", []), *spec.get("setup", [])),
             units=tuple(_unit(f"{here} unit {i}", u, templates) for i, u in enumerate(units, start=1)),
+            arrange=(*shared.get("arrange", []), *spec.get("arrange", [])),
             start=bool(merged.get("start", True)),
             plays=tuple(_play(f"{here} play {i}", p) for i, p in enumerate(spec.get("play", []), start=1)),
             path=path,

@@ -17,7 +17,7 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.dice import Dice
 from rules.errors import GameError
-from rules.orders import AddUnit, SetRule, Start
+from rules.orders import AddUnit, ImportMap, SetRule, Start
 from rules.outcome import Outcome
 from rules.turnorders import SetTurnMode
 from tests.conformance.cases import Case, Play, all_cases
@@ -32,8 +32,10 @@ def _dice(faces: tuple[int, ...] = ()) -> Dice:
 
 
 def build(case: Case) -> Battle[Any]:
-    """Set a case's battle up with the library's orders: rule constants, setup orders, units, the start."""
+    """Set a case's battle up with the library's orders: map, rules, setup orders, units, arranging, the start."""
     battle = Battle.new(case.ruleset, case.width, case.height, case.id)
+    if case.map:
+        battle.apply(ImportMap(text=case.map), _dice())
     for key, value in case.rules.items():
         battle.apply(SetRule(key, value), _dice())
     for text in case.setup:
@@ -41,6 +43,8 @@ def build(case: Case) -> Battle[Any]:
     for unit in case.units:
         battle.apply(AddUnit(name=unit["name"], side=unit["side"], at=Cell.parse(unit["at"]), owner=unit["owner"],
                              stats=unit["stats"] or None), _dice())
+    for text in case.arrange:
+        battle.apply(battle.parse_order(text), _dice())
     if case.start:
         battle.apply(SetTurnMode(mode=case.turn_mode), _dice())
         battle.apply(Start(), _dice())
