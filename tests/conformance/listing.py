@@ -30,6 +30,9 @@ A case file reads:
 section = 1
 title = "Range categories"
 
+[templates]
+rifleman = { kind = "infantry", ss = 4, pf = 0, mv = 10, weapons = [{ name = "Rifle", class = "rifle", pen = 2 }] }
+
 [[case]]
 n = 1
 title = "10 cm is still Point Blank"
@@ -61,12 +64,13 @@ def listing() -> str:
     """Return the page: per ruleset and section, one table row per case with its number and what it rests on."""
     parts = [HEAD]
     for ruleset in rulesets():
-        parts.append(f"\n## {NAMES[ruleset]} (`{ruleset}`, cases {PREFIXES[ruleset]}-…)\n")
+        parts.append(f"## {NAMES[ruleset]} (`{ruleset}`, cases {PREFIXES[ruleset]}-…)")
         for number, title, path in sections(ruleset):
             parts.append(f"\n### {PREFIXES[ruleset]}-{number}. {title}\n\n| Case | What | Rests on |\n|---|---|---|")
             for case in load_section(ruleset, path):
                 parts.append(f"| {case.id} | {_cell(case.title)} | {_cell(case.rests_on)} |")
-    return "\n".join(parts) + "\n"
+        parts.append("")
+    return "\n".join(parts)
 
 
 def main(argv: list[str]) -> int:
