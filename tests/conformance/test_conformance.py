@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,8 +21,8 @@ from rules.errors import GameError
 from rules.orders import AddUnit, ImportMap, SetRule, Start
 from rules.outcome import Outcome
 from rules.turnorders import SetTurnMode
-from tests.conformance.cases import Case, Play, all_cases
-from tests.conformance.listing import DOC, listing
+from tests.conformance.cases import Case, Play, all_cases, load_section
+from tests.conformance.listing import DOC, HEAD, listing
 
 CASES = all_cases()
 
@@ -133,3 +134,12 @@ def test_the_list_in_the_docs_matches_the_cases() -> None:
     """docs/conformance.md lists every case, one line each, as the data says (regenerate it with
     `.venv/bin/python -m tests.conformance.listing --write`)."""
     assert DOC.read_text(encoding="utf-8") == listing()
+
+
+def test_the_example_on_the_page_is_a_case_that_plays(tmp_path: Path) -> None:
+    """The case file shown in docs/conformance.md reads and plays as every case does."""
+    example = HEAD.split("```toml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "01_example.toml"
+    path.write_text(example, encoding="utf-8")
+    [case] = load_section("combat-action", path)
+    test_case(case)
