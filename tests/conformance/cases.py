@@ -22,7 +22,7 @@ SECTION_KEYS = {"section", "title", "rests_on", "battle", "templates", "case"}
 BATTLE_KEYS = {"width", "height", "map", "rules", "turn_mode", "setup", "units", "arrange", "start"}
 CASE_KEYS = {"n", "title", "rests_on", "play"} | BATTLE_KEYS
 PLAY_KEYS = {"order", "dice", "expect", "refused", "actor"}
-EXPECT_KEYS = {"tests", "effects", "no_effects", "rolls", "units", "cells", "turn"}
+EXPECT_KEYS = {"tests", "effects", "no_effects", "rolls", "units", "cells", "turn", "details"}
 UNIT_KEYS = {"name", "side", "at", "template", "stats", "owner"}
 
 

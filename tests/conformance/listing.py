@@ -46,12 +46,14 @@ expect = { tests = [{ band = "PB", cm = 10 }] }
 ```
 
 Besides `units`, a case may give `width` and `height` or a `map` file, `rules` (constants), `setup` orders
-played before the units are added and `arrange` orders played after (a side's features), and `turn_mode`;
+played before the units are added and `arrange` orders played after (a side's features), and `turn_mode`
+(`free` unless told; `none` for a system without turns);
 shared values go under `[battle]` and shared stat blocks under `[templates]`.
 
 `expect` may name the outcome's `tests` (each field of each roll test, in order), its `rolls` (the purposes,
 in order), `effects` it must contain and `no_effects` kinds it must not, the `units` and `cells` after the
-order, and its `turn` notes; `refused` instead names words of the refusal, and the battle must not change.
+order, its `turn` notes and its `details` (a table of numbered keys checks those items of a list alone, so
+`{ "0" = { aiv = 15 } }` looks at the first); `refused` instead names words of the refusal, and the battle must not change.
 """
 
 

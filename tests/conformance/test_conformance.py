@@ -47,16 +47,23 @@ def build(case: Case) -> Battle[Any]:
     for text in case.arrange:
         battle.apply(battle.parse_order(text), _dice())
     if case.start:
-        battle.apply(SetTurnMode(mode=case.turn_mode), _dice())
+        if case.turn_mode != "none":  # a system without turns (surface) takes no turn mode
+            battle.apply(SetTurnMode(mode=case.turn_mode), _dice())
         battle.apply(Start(), _dice())
     return battle
 
 
 def same(actual: Any, expected: Any, where: str) -> None:
-    """Assert that a value holds what a case expects: every key of a table, every item of a list, or equal."""
+    """Assert that a value holds what a case expects: every key of a table, every item of a list, or equal.
+
+    A table of numbered keys against a list checks those items alone (`{ "0" = {...} }`: the first).
+    """
     if isinstance(expected, Mapping):
         for key, value in expected.items():
-            if isinstance(actual, Mapping):
+            if isinstance(actual, list | tuple):
+                assert key.isdigit() and int(key) < len(actual), f"{where}: no item {key} in {actual!r}"
+                same(actual[int(key)], value, f"{where}[{key}]")
+            elif isinstance(actual, Mapping):
                 assert key in actual, f"{where}: no `{key}` in {actual!r}"
                 same(actual[key], value, f"{where}.{key}")
             else:
@@ -102,6 +109,8 @@ def check(case: Case, play: Play, battle: Battle[Any], outcome: Outcome) -> None
         same(battle.square_state(Cell.parse(cell)), fields, f"{where} square {cell}")
     if "turn" in expect:
         same(outcome.turn, expect["turn"], f"{where} turn")
+    if "details" in expect:
+        same(outcome.details, expect["details"], f"{where} details")
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
