@@ -48,7 +48,8 @@ async def test_a_large_scale_hit_is_out_of_action_with_no_damage_roll(table: Tab
     shot = await table.slash("ca fire", user=table.alice, unit="A", weapon="Rifle", target="B")
     text = text_of(shot)
     assert "every hit on a living creature is **Out of Action**, with no table roll" in text, text
-    assert "Out of Action" in text and "d6 6" not in text.split("Damage to B")[-1]
+    dice_shown = text.split("\nDice\n", 1)[1]
+    assert dice_shown.count("\U0001f3b2") == 1 and "(A to hit B)" in dice_shown, dice_shown
     outcome = await last_outcome(table)
     rolls = outcome["rolls"]
     assert isinstance(rolls, list) and [r["purpose"] for r in rolls] == ["A to hit B"]
