@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import hypot
 
 from rules.coords import Cell
 from rules.errors import IllegalOrderError
@@ -191,7 +192,7 @@ def _within(battle: Battle, unit: Unit, leader: Spot, target: Spot, limit: float
             rise = 0.0
     if fully_within(leader.cell, target.cell, limit, s, rise):
         return Verdict(True, limit, rule)
-    far = reach(leader.cell, target.cell, s)
+    far = hypot(reach(leader.cell, target.cell, s), rise)  # the rise counts when it was measured with the rest
     return _refuse(f"its base would reach {far:.3g}\" from the leader's, beyond the limit here, {rule}")
 
 
