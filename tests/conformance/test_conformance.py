@@ -8,6 +8,7 @@ and compares what follows. docs/conformance.md lists every case, one line each, 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from rules.errors import GameError
 from rules.orders import AddUnit, ImportMap, SetRule, Start
 from rules.outcome import Outcome
 from rules.turnorders import SetTurnMode
-from tests.conformance.cases import Case, Play, all_cases, load_section
+from tests.conformance.cases import Case, CaseError, Play, all_cases, load_section
 from tests.conformance.listing import DOC, HEAD, listing
 
 CASES = all_cases()
@@ -152,3 +153,19 @@ def test_the_example_on_the_page_is_a_case_that_plays(tmp_path: Path) -> None:
     path.write_text(example, encoding="utf-8")
     [case] = load_section("combat-action", path)
     test_case(case)
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ('section = 1\ntitle = "T"\n[[case]]\nn = 1\ntitle = "x"\nrests_on = "A1"\nunit = []\n', "unknown key(s) unit"),
+    ('section = 1\ntitle = "T"\n[[case]]\nn = 2\ntitle = "x"\nrests_on = "A1"\n', "numbered 1, 2, 3"),
+    ('section = 1\ntitle = "T"\n[[case]]\nn = 1\ntitle = "x"\n', "rests_on"),
+    ('section = 1\ntitle = "T"\n[[case]]\nn = 1\ntitle = "x"\nrests_on = "A1"\n[[case.play]]\norder = "end"\n'
+     'refused = "no"\nexpect = { rolls = [] }\n', "a refused order expects nothing else"),
+    ('section = 2\ntitle = "T"\n', "02_<topic>.toml"),
+])
+def test_a_case_file_that_says_too_little_or_too_much_is_refused(tmp_path: Path, text: str, words: str) -> None:
+    """A case file with a misspelt key, a number out of order or no rule to rest on fails to load, naming it."""
+    path = tmp_path / "01_bad.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CaseError, match=re.escape(words)):
+        load_section("m42", path)
