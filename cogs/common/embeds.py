@@ -138,6 +138,7 @@ LINES: dict[type[Effect], Callable[[Any], str]] = {
     core.Painted: lambda e: f"{plural(e.cells, 'square')} painted {safe(e.terrain)}",
     strategic.UnitAdded: _unit_added,
     combat_action.UnitAdded: _unit_added,
+    combat_action.ReadyLost: lambda e: f"{safe(e.unit)} is pinned and loses its ready-to-fire status: its aim is gone.",
     m42.UnitAdded: _unit_added,
     surface.UnitAdded: lambda e: f"{safe(e.unit)} joins {safe(e.side)}",
     core.UnitRemoved: lambda e: f"{safe(e.unit)} removed from {safe(e.at)}",

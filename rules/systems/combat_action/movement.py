@@ -11,6 +11,7 @@ from rules.systems.combat_action.state import (
     HALTED,
     HIDDEN,
     ROUTING,
+    cm_between,
     nearest_enemy_distance,
     passengers,
     pinned_rules_apply,
@@ -65,7 +66,7 @@ def why_not_move(battle: Battle, unit: Unit, to: Cell, mode: str) -> str | None:
     if to == unit.cell:
         return f"{unit.name} is already on {to}."
     cm_per = int(battle.const("cm_per_square"))
-    cm = unit.cell.distance(to) * cm_per
+    cm = cm_between(battle, unit.cell, to)
     limit = move_limit_cm(unit, mode, battle)
     if cm > limit:
         return f"{to} is {cm} cm away; {unit.name} may {mode} {limit} cm ({limit // cm_per} squares)."
@@ -80,7 +81,7 @@ def heading(frm: Cell, to: Cell) -> int:
 def relocate(battle: Battle, unit: Unit, to: Cell, outcome: Outcome, how: str) -> int:
     """Put a unit on a square, turning it to face the way it went and carrying its passengers; return the cm."""
     frm = unit.cell
-    cm = frm.distance(to) * int(battle.const("cm_per_square"))
+    cm = cm_between(battle, frm, to)
     unit.facing = heading(frm, to)
     unit.x, unit.y = to.x, to.y
     unit.moved_cm += cm

@@ -15,6 +15,7 @@ from rules.systems.combat_action.state import (
     AIMED,
     HIDDEN,
     ROUTING,
+    cm_between,
     on_table,
     pinned_rules_apply,
     safe_from_pinning,
@@ -113,7 +114,7 @@ def roll_to_hit(battle: Battle, unit: Unit, target: Unit, mods: list[Modifier], 
     """Roll 1d6 + modifiers against the unit's SS (A73) and record the roll with every term."""
     shot = rules_fire.ToHit(dice.d(6, f"{unit.name} to hit {target.name}"), tuple(mods), unit.ss,
                             bool(battle.const("hit_on_equal")))
-    cm = unit.cell.distance(target.cell) * int(battle.const("cm_per_square"))
+    cm = cm_between(battle, unit.cell, target.cell)
     outcome.tests.append(ToHitTest(die=shot.die, modifiers=shot.modifiers, total=shot.total, ss=shot.ss, hit=shot.hit,
                                    miss=shot.miss, weapon=what, band=band_to(battle, unit, target).key,
                                    target=target.name, unit=unit.name, cm=cm, mode=mode, strike_back=strike_back))

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.systems.combat_action.fire import cover_bonus
+from rules.systems.combat_action.fire import cover_bonus, distance_cm
 from rules.systems.combat_action.tables import tables
 from rules.systems.combat_action.units import Unit
 
 if TYPE_CHECKING:
+    from rules.coords import Cell
     from rules.systems.combat_action.board import Battle
 
 PINNED = "pinned"
@@ -20,6 +21,11 @@ HIDDEN = "hidden"
 HATCH_JAMMED = "hatch_jammed"
 COMMS_DOWN = "comms_down"
 EMERGENCY_LANDING = "emergency_landing"
+
+
+def cm_between(battle: Battle, frm: Cell, to: Cell) -> int:
+    """Return the table distance in cm between two squares, the one metric of every Combat Action distance."""
+    return distance_cm(frm.distance(to), int(battle.const("cm_per_square")))
 
 
 def on_table(unit: Unit) -> bool:

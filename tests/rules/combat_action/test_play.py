@@ -94,10 +94,28 @@ def test_living_damage_and_cover() -> None:
 
 @pytest.mark.constant("large_scale")
 def test_large_scale_override() -> None:
-    """A88: with large_scale every hit on a living creature is OoA (a 6 would be Wounded)."""
+    """003:L100 "In the large scale game, all hits on Living Creatures are automatically considered OoA
+    results." (A88): a hit is OoA with no table roll, so no damage die is rolled or recorded."""
     b = battle([("A", "Red", "A1", infantry()), ("B", "Blue", "A3", infantry())], {"large_scale": "true"})
-    b.apply(Fire(unit="A", weapon="Rifle", target="B"), dice(6, 6))
+    out = b.apply(Fire(unit="A", weapon="Rifle", target="B"), dice(6, 6))
     assert b.unit("B").state == "ooa"
+    assert [r.purpose for r in out.rolls] == ["A to hit B"]
+    assert out.tests[1].large_scale and out.tests[1].die is None and out.tests[1].value is None
+    small = battle([("A", "Red", "A1", infantry()), ("B", "Blue", "A3", infantry(pf=2))])  # 6 + 2 - 2: Wounded
+    out = small.apply(Fire(unit="A", weapon="Rifle", target="B"), dice(6, 6))
+    assert small.unit("B").state == "wounded" and [r.purpose for r in out.rolls] == ["A to hit B", "damage to B"]
+
+
+@pytest.mark.constant("large_scale")
+def test_large_scale_crew_hit_rolls_nothing() -> None:
+    """003:L196 the pilot and gunners "receive an automatic hit", and 003:L100 makes every hit on a Living
+    Creature OoA at large scale (A88): the whole crew is out, with no crew die rolled."""
+    b = battle([("A", "Red", "A1", infantry()), ("T", "Blue", "A3", {"kind": "vehicle", "pf": 0, "crew": 2})],
+               {"large_scale": "true"})
+    out = b.apply(Fire(unit="A", weapon="Rifle", target="T"), dice(6, 3))  # 3 + Pen 2 - PF 0 = 5: Pilot
+    assert out.tests[1].location == "pilot"
+    assert b.unit("T").crew == 0
+    assert not [r for r in out.rolls if "crew" in r.purpose]
 
 
 def test_vehicle_location_effects_are_kept() -> None:

@@ -72,7 +72,8 @@ def why_not_strike(battle: Battle, unit: Unit, target: Unit) -> str | None:
     if target is unit or not on_table(target):
         return f"{target.name} is not a target: it is {'inside a vehicle' if target.inside else 'out of the fight'}."
     if not in_base_contact(battle, unit, target):
-        return (f"{target.name} is {unit.cell.distance(target.cell)} squares away; close combat needs base contact "
+        apart = unit.cell.distance(target.cell)
+        return (f"{target.name} is {apart} square{'' if apart == 1 else 's'} away; close combat needs base contact "
                 f"(charge into its square first).")
     return None
 

@@ -13,9 +13,9 @@ from rules.errors import InvalidOrderError
 from rules.orders import AddUnit, EditUnit, Start
 from rules.statfile import StatError
 from rules.systems.combat_action.actions.transport import board
-from rules.systems.combat_action.effects import UnitAdded
+from rules.systems.combat_action.effects import ReadyLost, UnitAdded
 from rules.systems.combat_action.statblock import apply_stats
-from rules.systems.combat_action.state import passengers
+from rules.systems.combat_action.state import AIMED, PINNED, passengers
 from rules.systems.combat_action.table import handles
 from rules.systems.combat_action.units import Unit
 
@@ -81,9 +81,19 @@ def edit_unit(battle: Battle, order: EditUnit, dice: Dice, outcome: Outcome) -> 
     stats = lifecycle.edit_common(battle, unit, dict(order.stats or {}), "`pf:3` or `statuses:[\"pinned\"]`")
     if "inside" in stats:
         raise InvalidOrderError("Models get into vehicles with the embark order, and out with disembark.")
+    was_pinned = PINNED in unit.statuses
     apply_stats(unit, stats, partial=True)
     outcome.actor = unit.name
     outcome.add(UnitEdited(unit=unit.name, fields=sorted((order.stats or {}).keys())))
+    if not was_pinned and PINNED in unit.statuses:
+        lose_ready(battle, unit, outcome)
+
+
+def lose_ready(battle: Battle, unit: Unit, outcome: Outcome) -> None:
+    """003:L169: a model just pinned loses its ready-to-fire status, the aim it paid for (A100)."""
+    if battle.const("pinned_clears_ready") and AIMED in unit.statuses:
+        unit.statuses.remove(AIMED)
+        outcome.add(ReadyLost(unit=unit.name))
 
 
 @handles("start")

@@ -12,6 +12,7 @@ from rules.orders import Order
 from rules.systems.strategic.battlefield import (
     ICE,
     add_status,
+    fire_trap_held,
     freeze,
     remove_status,
     resist_fire_line,
@@ -144,7 +145,7 @@ def trigger_trap(battle: Battle, order: TriggerTrap, dice: Dice, outcome: Outcom
     outcome.actor = commander.name
     outcome.highlight.update(actor=str(commander.cell), target=str(cell))
     if feature == "fire_trap":
-        if state.storm or state.rain:
+        if fire_trap_held(battle, cell):
             raise IllegalOrderError(f"The Fire Trap on {cell} cannot be triggered while it rains or storms there.")
         spring_fire_trap(battle, cell, dice, outcome, cause=f"triggered by {commander.name}")
         return

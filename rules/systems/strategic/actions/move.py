@@ -39,7 +39,7 @@ def _refusal(battle: Battle, unit: Unit, goal: Cell, mode: str, budget: int) -> 
     start = unit.cell
     _, base_label = movement_base(unit)
     mode_name = MODE_NAMES[mode]
-    what = "MP" if unit.is_horde else "squares"
+    what = "MP" if unit.is_horde else ("square" if budget == 1 else "squares")
     distance = start.distance(goal)
     if unit.is_horde and step_cost(battle, unit, goal) > budget:
         # 000:L40 / 001:L42: a Horde without the MP for a square may not move onto it.

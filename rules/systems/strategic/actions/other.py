@@ -13,7 +13,6 @@ from rules.systems.strategic.battlefield import add_status, remove_status
 from rules.systems.strategic.combat import (
     can_act,
     clear_engagement,
-    condition_modifiers,
     in_reach,
     melee_breakdown,
     require_in_sight,
@@ -219,8 +218,7 @@ def act(battle: Battle, order: Act, dice: Dice, outcome: Outcome) -> None:
     """Make a GM-adjudicated test, with the unit's conditions and DTV applied."""
     require_active(battle)
     unit = battle.unit(order.unit)
-    bd = test_breakdown(battle, unit, order.stat, order.modifier, order.reason)
-    condition_modifiers(bd, unit, order.stat.strip().lower())
+    bd = test_breakdown(battle, unit, order.stat, order.modifier, order.reason)  # conditions and DTV included
     result = roll_test(battle, dice, bd, order.reason or f"{order.stat.upper()} test")
     outcome.actor = unit.name
     outcome.highlight.actor = str(unit.cell)
