@@ -82,12 +82,16 @@ def _round_labels(draw: ImageDraw.ImageDraw, report: Mapping[str, Any], first: s
             last = box[0]
 
 
-def render_surface_chart(report: Mapping[str, Any]) -> bytes:
-    """Draw the losses per side per round as grouped bars and each side's units by fate; return PNG bytes."""
+def render_surface_chart(report: Mapping[str, Any],
+                         colours: Mapping[str, tuple[int, int, int]] | None = None) -> bytes:
+    """Draw the losses per side per round as grouped bars and each side's units by fate; return PNG bytes.
+
+    `colours` are the sides' colours on the battle's other views (rules.colours); without them, red then blue.
+    """
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     sides: Sequence[str] = report["sides"]
-    colour = {s: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, s in enumerate(sides)}
+    colour = {s: (colours or {}).get(s) or SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, s in enumerate(sides)}
     draw.line([(MARGIN_LEFT, MARGIN_TOP), (MARGIN_LEFT, PLOT_BOTTOM), (WIDTH - MARGIN_RIGHT, PLOT_BOTTOM)],
               fill=AXIS, width=2)
     draw.text((MARGIN_LEFT, 8), "Damage points lost by the end of each round", fill=AXIS)

@@ -102,7 +102,8 @@ class NoticeListener:
                 return False
         elif notice.kind == "deadline":
             await self._at_least_once("the deadline notice", notice, self.post_deadline)
-        if notice.turn is not None and notice.battle.status == "active":
+        # A battle over by its rules calls nobody to a turn: its GM is asked to end it instead.
+        if notice.turn is not None and notice.battle.status == "active" and notice.battle.system.verdict(notice.battle) is None:
             await self._at_least_once("the turn ping", notice, self.post_turn)
         return True
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from rules import lifecycle
 from rules.battle import check_name
+from rules.colours import set_side_colour
 from rules.dice import Dice
 from rules.errors import IllegalOrderError, InvalidOrderError, NotFoundError
 from rules.orders import AddUnit, EditUnit, End, RemoveUnit, SetRule, Start
@@ -156,6 +157,9 @@ def end(battle: SurfaceBattle, order: End, dice: Dice, outcome: Outcome) -> None
     lifecycle.require_not_ended(battle)
     battle.status = "ended"
     outcome.add(BattleEnded(turn=int(doc(battle)["turn"])))
+
+
+handles("side-colour")(set_side_colour)
 
 
 @handles("surface-side")
