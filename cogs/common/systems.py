@@ -8,11 +8,12 @@ card or whose turn prompt offers its own verbs registers a `FrontEnd` under its 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import discord
 
+from bot.service import BattleRecord, TableService
 from cogs.common.embeds import INFO, safe
 from rules import turns
 from rules.battle import Battle
@@ -49,6 +50,8 @@ class FrontEnd:
     attack_order: Callable[[Battle, str, str, str, str | None], Order] | None = None
     # /attack's weapon choices: (battle, chosen unit or None, typed text) -> (label, value) pairs.
     weapon_choices: Callable[[Battle, Unit | None, str], list[tuple[str, str]]] | None = None
+    # The summary posted when the battle ends: (service, record, ended battle, orders logged) -> embed.
+    end_summary: Callable[[TableService, BattleRecord, Battle, int], Awaitable[discord.Embed]] | None = None
 
 
 _FRONT_ENDS: dict[str, FrontEnd] = {}

@@ -15,7 +15,7 @@ from bot.service import BattleRecord, Notice, TableService
 from cogs.common.confirm import question
 from cogs.common.embeds import safe
 from cogs.common.replies import send
-from cogs.gm.summary import end_embed
+from cogs.gm.ending import summary_of
 from cogs.turn.notifier import pinging
 from cogs.turn.prompts import mentions
 from rules import orders as o
@@ -80,6 +80,5 @@ class BattleOver:
         """End the battle as its rules say, and post its summary."""
         service = self.service
         result = await service.execute(service.system_actor(record.guild_id), record, o.End(), render=False)
-        count = await service.db.events.count(record.id)
-        png = await service.render(result.battle, full=True, battle_id=record.id)
-        await send(channel, embed=end_embed(result.battle, count), png=png)
+        png = await service.render(result.battle, full=True, battle_id=record.id) if result.battle.system.has_map else None
+        await send(channel, embed=await summary_of(service, record, result.battle), png=png)
