@@ -1,7 +1,7 @@
 """When a battle is over: a side with no unit left in the fight has lost, and the bot then asks to end it.
 
 Each system may say it its own way (`System.battle_over`); without one, the core's reading holds: every unit
-of a side destroyed, routing or off the table.
+of a side destroyed, routing or taken off the table.
 """
 
 from __future__ import annotations
@@ -35,8 +35,11 @@ def sides_with_units(battle: Battle[Any]) -> list[str]:
 
 
 def in_the_fight(unit: Unit) -> bool:
-    """Return whether a unit can still fight: not destroyed, not routing, on the table, taking turns."""
-    return unit.alive and unit.on_map and unit.takes_turns and ROUTING not in unit.statuses
+    """Return whether a unit can still fight: not destroyed, not routing, taking turns.
+
+    A unit riding inside a vehicle is still in the fight; one taken off the table is no longer in the battle.
+    """
+    return unit.alive and unit.takes_turns and ROUTING not in unit.statuses
 
 
 def contenders(battle: Battle[Any]) -> list[str]:
@@ -58,8 +61,8 @@ def last_side_standing(battle: Battle[Any], fights: Callable[[Unit], bool] = in_
         return None
     beaten = [s for s in sides if s not in standing]
     lost = " and ".join(beaten)
-    reason = (f"{lost} {'has' if len(beaten) == 1 else 'have'} no unit left in the fight (all destroyed, routed "
-              "or off the table)")
+    reason = (f"{lost} {'has' if len(beaten) == 1 else 'have'} no unit left in the fight (all destroyed, routing "
+              "or taken off the table)")
     reason += f": {standing[0]} holds the field." if standing else ": nobody is left to fight."
     return Verdict(standing=standing, reason=reason)
 

@@ -45,8 +45,11 @@ async def test_the_last_side_standing_is_asked_about_once_and_no_longer_pinged(t
     await end_turn(table, user=table.alice, unit="Eva-01")
     await end_turn(table, user=table.bob, unit="Eva-02")
     await end_turn(table, user=table.alice, unit="Eva-01")
+    # Nor reminded when the clock's reminder comes round (half the deadline: 12 of 24 hours).
+    await table.tick(hours=13)
     later = new_since(table, before)
     assert prompts(later) == [] and not [m for m in later if "Battle over?" in message_text(m)]
+    assert not [m for m in later if m.content.startswith("\u23f0")], "no reminder pings the survivors"
     # Only the GM's press ends it, with the summary for everyone.
     player = await table.click(asked[0], button(asked[0], "End the battle")["custom_id"], user=table.alice)
     assert "Only a GM can" in text_of(player) and last_message(player).ephemeral

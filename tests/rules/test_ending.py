@@ -22,7 +22,7 @@ def _battle(*units: tuple[str, str, str]) -> Battle:
 
 
 def test_a_side_all_destroyed_routed_or_off_the_table_has_lost() -> None:
-    """A side whose every unit is destroyed, routing or off the table can no longer fight: the battle is over."""
+    """A side whose every unit is destroyed, routing or taken off the table can no longer fight: the battle is over."""
     battle = _battle(("A", "Red", "B2"), ("B", "Blue", "H8"))
     battle.status = "active"
     assert last_side_standing(battle) is None
