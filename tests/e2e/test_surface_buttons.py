@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import io
+import json
+from pathlib import Path
 from typing import Any
 
+from bot.console import run_script
 from loopback.models import StoredMessage
 from tests.e2e.action_helpers import button, components, labels
 from tests.e2e.conftest import Table, text_of
+from tests.e2e.test_console import settings_for
 from tests.e2e.test_surface import setup
 from tests.e2e.turn_helpers import message_text, new_since, posted, stored_battle
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "surface-buttons.play"
 
 
 def plans_ping(messages: list[StoredMessage]) -> StoredMessage:
@@ -128,3 +135,18 @@ async def test_a_plan_menu_after_the_fight_changes_nothing(table: Table) -> None
     late = await table.click(panel, button(panel, "Commit plan")["custom_id"], user=table.bob)
     assert "has been fought" in text_of(late) and late.messages[-1].ephemeral
     assert (await stored_battle(table)).turn.systems["surface"]["report"] == fought
+
+
+async def test_the_button_example_plays_to_the_summary_in_the_console(tmp_path: Path) -> None:
+    out = io.StringIO()
+    status = await run_script(settings_for(tmp_path / "buttons.sqlite3"), str(EXAMPLE), as_json=True, seed=7,
+                              out_dir=str(tmp_path / "out"), stdout=out)
+    assert status == 0
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [line["command"] for line in lines if not line["ok"]] == []
+    typed = [line["command"] for line in lines if line["command"].startswith("/")]
+    assert all(c.startswith(("/battle", "/surface add")) for c in typed), "the players only click and pick"
+    texts = "\n".join(line["content"] + json.dumps(line["embeds"]) for line in lines)
+    assert "Plan for Marines committed: intensity 2, daring 0, 1 dropped" in texts
+    assert "Plan for Rebels committed: intensity 1, daring 1, 0 dropped, besieged" in texts
+    assert "Battle over: Landing at Kessel" in texts and "Casualties (2)" in texts
