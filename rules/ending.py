@@ -21,11 +21,10 @@ ROUTING = "routing"
 
 @dataclass(frozen=True)
 class Verdict:
-    """Why a battle is over: the sides still in the fight, what happened, and whether it ends by itself."""
+    """Why a battle is over: the sides still in the fight and what happened (its GM is then asked to end it)."""
 
     standing: tuple[str, ...]  # the sides with a unit still able to fight (none: nobody is left)
-    reason: str  # as players read it: `Angels have no unit left in the fight.`
-    final: bool = False  # True: the battle ends at once; False: the GM is asked to end it
+    reason: str  # as players read it: `Angels has no unit left in the fight...`
 
 
 def sides_with_units(battle: Battle[Any]) -> list[str]:

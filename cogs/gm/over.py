@@ -1,4 +1,4 @@
-"""When a battle is over by its rules, ask its GM (once) to end it, or end it when its rules say it ends.
+"""When a battle is over by its rules, ask its GM (once) to end it.
 
 The question is a post in the battle's channel with one End the battle button: a player's press is refused,
 the GM's ends the battle and posts its summary, exactly as `/battle end` does once confirmed.
@@ -11,11 +11,10 @@ import logging
 import discord
 from discord.ext import commands
 
-from bot.service import BattleRecord, Notice, TableService
+from bot.service import BattleRecord, Notice
 from cogs.common.confirm import question
 from cogs.common.embeds import safe
 from cogs.common.replies import send
-from cogs.gm.ending import summary_of
 from cogs.turn.notifier import pinging
 from cogs.turn.prompts import mentions
 from rules import orders as o
@@ -39,19 +38,14 @@ def over_question(record: BattleRecord, verdict: Verdict) -> tuple[discord.Embed
 
 
 class BattleOver:
-    """Hear every committed order; when a running battle is over by its rules, ask its GM or end it."""
+    """Hear every committed order; when a running battle is over by its rules, ask its GM to end it."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.asked: dict[tuple[int, str], None] = {}
 
-    @property
-    def service(self) -> TableService:
-        """Return the bot's table service."""
-        return self.bot.service  # type: ignore[attr-defined,no-any-return]
-
     async def __call__(self, notice: Notice) -> bool:
-        """Ask or end once per battle and verdict; every other notice passes by."""
+        """Ask once per battle and verdict; every other notice passes by."""
         battle, record = notice.battle, notice.record
         if notice.kind != "committed" or battle.status != "active":
             return True
@@ -66,19 +60,9 @@ class BattleOver:
             del self.asked[next(iter(self.asked))]
         channel = self.bot.get_partial_messageable(record.thread_id or record.channel_id, guild_id=record.guild_id)
         try:
-            if verdict.final:
-                await self._end(record, channel)
-            else:
-                embed, view = over_question(record, verdict)
-                await send(channel, content=f"{mentions([record.created_by])} the battle is over by its rules.",
-                           embed=embed, view=view, mentions=pinging([record.created_by]))
+            embed, view = over_question(record, verdict)
+            await send(channel, content=f"{mentions([record.created_by])} the battle is over by its rules.",
+                       embed=embed, view=view, mentions=pinging([record.created_by]))
         except discord.HTTPException as exc:
             log.warning("could not post the end of battle %s (%s)", record.id, exc.status)
         return True
-
-    async def _end(self, record: BattleRecord, channel: discord.PartialMessageable) -> None:
-        """End the battle as its rules say, and post its summary."""
-        service = self.service
-        result = await service.execute(service.system_actor(record.guild_id), record, o.End(), render=False)
-        png = await service.render(result.battle, full=True, battle_id=record.id) if result.battle.system.has_map else None
-        await send(channel, embed=await summary_of(service, record, result.battle), png=png)
