@@ -46,3 +46,23 @@ async def test_a_ping_of_eleven_units_keeps_two_buttons_each_and_mute(table: Tab
     [ping] = prompts(new_since(table, before))
     names = labels(ping)
     assert len([n for n in names if n.startswith("End turn")]) == 11 and names[-2:] == ["Show map", "Mute this turn"]
+
+
+async def test_past_a_hundred_units_a_button_opens_the_next_menus(table: Table) -> None:
+    await table.slash("battle new", name="Horde", ruleset="strategic-e", width=30, height=30)
+    for i in range(104):
+        await table.slash("unit add", name=f"U{i + 1}", side="NERV", at=f"{chr(65 + i % 26)}{1 + i // 26}",
+                          owner=table.alice, ag=40)
+    await table.slash("unit add", name="Sachiel", side="Angels", at="Z30", ag=38)
+    before = posted(table)
+    await table.slash("battle start")
+    [ping] = prompts(new_since(table, before))
+    menus = [c for c in components(ping) if c["type"] == 3]
+    assert [len(m["options"]) for m in menus] == [25, 25, 25, 25]
+    assert {"Units 101 on \u25b6", "Show map", "Mute this turn"} <= set(labels(ping))
+    more = await table.click(ping, next(c["custom_id"] for c in components(ping) if c.get("label", "").startswith(
+        "Units 101")), user=table.alice)
+    rest = more.messages[-1]
+    assert rest.ephemeral
+    assert [o["value"] for c in components(rest) if c["type"] == 3 for o in c["options"]] == [
+        "U101", "U102", "U103", "U104"]
