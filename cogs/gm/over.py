@@ -47,10 +47,15 @@ class BattleOver:
     async def __call__(self, notice: Notice) -> bool:
         """Ask once per battle and verdict; every other notice passes by."""
         battle, record = notice.battle, notice.record
-        if notice.kind != "committed" or battle.status != "active":
+        if notice.kind not in ("committed", "undone") or battle.status != "active":
             return True
         verdict = battle.system.verdict(battle)
         if verdict is None:
+            # The battle goes on (an undo, a unit added): should it end again, the GM is asked again.
+            for key in [k for k in self.asked if k[0] == record.id]:
+                del self.asked[key]
+            return True
+        if notice.kind == "undone":
             return True
         key = (record.id, verdict.reason)
         if key in self.asked:

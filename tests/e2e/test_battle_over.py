@@ -56,3 +56,16 @@ async def test_the_last_side_standing_is_asked_about_once_and_no_longer_pinged(t
     ended = await table.click(asked[0], button(asked[0], "End the battle")["custom_id"], user=table.gm)
     assert "Battle over: Test Battle" in text_of(ended) and not last_message(ended).ephemeral
     assert await table.db.battles.in_channel(table.discord.guild.id, table.channel.id) is None
+
+
+async def test_an_undone_end_is_asked_about_again_when_it_comes_back(table: Table) -> None:
+    await table.setup_battle()
+    await table.slash("battle start")
+    await table.slash("unit remove", unit="Sachiel")
+    await table.gm_slash("gm undo")
+    before = posted(table)
+    await end_turn(table, user=table.alice, unit="Eva-01")
+    assert not [m for m in new_since(table, before) if "Battle over?" in message_text(m)], "Sachiel is back"
+    await table.slash("unit remove", unit="Sachiel")
+    again = [m for m in new_since(table, before) if "Battle over?" in message_text(m)]
+    assert len(again) == 1, "the GM is asked again"
