@@ -19,7 +19,7 @@ from cogs.common.components import battle_and_actor, guarded
 from cogs.common.context import service_of
 from cogs.common.embeds import INFO, safe
 from cogs.common.replies import defer, edit_pressed, reply
-from cogs.surface.fight import NextTurnButton, fight_and_report
+from cogs.surface.fight import NextTurnButton, fight_and_report, game_turn
 from rules.battle import Battle
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.systems.surface.details import PlanDetails
@@ -29,14 +29,15 @@ from rules.units import Unit
 
 MAX_DROPPED = 25  # a select menu's options
 MAX_PLAN_BUTTONS = 20  # of a message's 25 components: one per side owing a plan
-_STATE = r"(?P<battle>[0-9]+):(?P<side>[0-9]+):(?P<i>[0-9]+):(?P<d>[0-9]+):(?P<b>[01]):(?P<mask>[0-9a-f]+)"
+_STATE = r"(?P<battle>[0-9]+):(?P<turn>[0-9]+):(?P<side>[0-9]+):(?P<i>[0-9]+):(?P<d>[0-9]+):(?P<b>[01]):(?P<mask>[0-9a-f]+)"
 
 
 @dataclass(frozen=True)
 class Draft:
-    """A plan being picked: the battle, the side's place in its list, and the choices so far."""
+    """A plan being picked: the battle, its game turn, the side's place in its list, and the choices so far."""
 
     battle: int
+    turn: int
     side: int
     intensity: int
     daring: int
@@ -45,12 +46,12 @@ class Draft:
 
     def custom_id(self, field: str) -> str:
         """Return the custom id of the control that changes `field` of this draft."""
-        return f"bp:spp:{self.battle}:{self.side}:{self.intensity}:{self.daring}:{int(self.besieged)}:{self.mask:x}:{field}"
+        return f"bp:spp:{self.battle}:{self.turn}:{self.side}:{self.intensity}:{self.daring}:{int(self.besieged)}:{self.mask:x}:{field}"
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> Draft:
         """Read a draft back from a control's custom id."""
-        return cls(int(match["battle"]), int(match["side"]), int(match["i"]), int(match["d"]), match["b"] == "1",
+        return cls(int(match["battle"]), int(match["turn"]), int(match["side"]), int(match["i"]), int(match["d"]), match["b"] == "1",
                    int(match["mask"], 16))
 
 
@@ -64,8 +65,8 @@ def _side_units(battle: Battle, side: str) -> list[Unit]:
     return [u for u in battle.iter_units() if u.side.lower() == side.lower()][:MAX_DROPPED]
 
 
-def _planning(battle: Battle) -> None:
-    """Refuse the plan's controls unless this Surface battle is waiting for plans."""
+def _planning(battle: Battle, turn: int | None = None) -> None:
+    """Refuse the plan's controls unless this Surface battle is waiting for plans (of this game turn)."""
     if battle.ruleset_id != "surface":
         raise IllegalOrderError("This is not a Surface Combat battle.")
     if battle.status != "active":
@@ -73,6 +74,9 @@ def _planning(battle: Battle) -> None:
     if peek(battle).get("resolved"):
         raise IllegalOrderError("This game turn's engagement has been fought; the GM opens the next one with "
                                 "the Next game turn button or `/surface next-turn`.")
+    if turn is not None and turn != game_turn(battle):
+        raise IllegalOrderError(f"This plan is of game turn {turn}, which is over; the Plan button of the latest "
+                                "ping opens this turn's plan.")
 
 
 def _top(battle: Battle, key: str) -> int:
@@ -82,7 +86,7 @@ def _top(battle: Battle, key: str) -> int:
 def new_draft(battle: Battle, battle_id: int, side: int) -> Draft:
     """Return the plan a side starts from: the default intensity, no daring, nothing dropped, not besieged."""
     intensity = min(int(battle.const("default_intensity")), _top(battle, "intensity_max"))
-    return Draft(battle_id, side, intensity, 0)
+    return Draft(battle_id, game_turn(battle), side, intensity, 0)
 
 
 def dropped_names(battle: Battle, draft: Draft) -> tuple[str, ...]:
@@ -96,7 +100,7 @@ def draft_embed(battle: Battle, draft: Draft) -> discord.Embed:
     side = _side_name(battle, draft.side)
     rounds = int(battle.const("rounds_base")) + draft.intensity + draft.daring
     dropped = dropped_names(battle, draft)
-    embed = discord.Embed(title=f"Pre-battle plan of {safe(side)}"[:256], colour=INFO)
+    embed = discord.Embed(title=f"Pre-battle plan of {safe(side)}, game turn {draft.turn}"[:256], colour=INFO)
     embed.description = "\n".join([
         f"Intensity **{draft.intensity}** \u00b7 Daring **{draft.daring}** (about {rounds} rounds)",
         "Dropped from transports: " + (", ".join(safe(n) for n in dropped) or "none"),
@@ -167,7 +171,7 @@ async def _redraw(interaction: discord.Interaction, draft: Draft) -> None:
     record, actor = await battle_and_actor(interaction, draft.battle)
     service = service_of(interaction)
     battle = await service.load(record)
-    _planning(battle)
+    _planning(battle, draft.turn)
     await _may_plan(service, actor, record, battle, _side_name(battle, draft.side))
     await edit_pressed(interaction, embed=draft_embed(battle, draft), view=draft_view(battle, draft))
 
@@ -234,7 +238,7 @@ class PlanButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bp:s
         record, actor = await battle_and_actor(interaction, self.draft.battle)
         service = service_of(interaction)
         battle = await service.load(record)
-        _planning(battle)
+        _planning(battle, self.draft.turn)
         draft = self.draft
         order = SubmitPlan(side=_side_name(battle, draft.side), intensity=draft.intensity, daring=draft.daring,
                            dropped=dropped_names(battle, draft), besieged=draft.besieged)

@@ -135,6 +135,11 @@ async def test_a_plan_menu_after_the_fight_changes_nothing(table: Table) -> None
     late = await table.click(panel, button(panel, "Commit plan")["custom_id"], user=table.bob)
     assert "has been fought" in text_of(late) and late.messages[-1].ephemeral
     assert (await stored_battle(table)).turn.systems["surface"]["report"] == fought
+    # In the next game turn, a plan picked for the last one is refused rather than taken for this one.
+    await table.slash("surface next-turn")
+    stale = await table.click(panel, button(panel, "Commit plan")["custom_id"], user=table.bob)
+    assert "This plan is of game turn 1, which is over" in text_of(stale) and stale.messages[-1].ephemeral
+    assert (await stored_battle(table)).turn.systems["surface"]["plans"] == {}
 
 
 async def test_the_button_example_plays_to_the_summary_in_the_console(tmp_path: Path) -> None:
