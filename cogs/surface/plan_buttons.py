@@ -24,12 +24,14 @@ from rules.battle import Battle
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.systems.surface.details import PlanDetails
 from rules.systems.surface.orders import Resolve, SubmitPlan
-from rules.systems.surface.state import peek
+from rules.systems.surface.resolve import plan_rounds
+from rules.systems.surface.state import Plan, peek
 from rules.units import Unit
 
 MAX_DROPPED = 25  # a select menu's options
 MAX_PLAN_BUTTONS = 20  # of a message's 25 components: one per side owing a plan
-_STATE = r"(?P<battle>[0-9]+):(?P<turn>[0-9]+):(?P<side>[0-9]+):(?P<i>[0-9]+):(?P<d>[0-9]+):(?P<b>[01]):(?P<mask>[0-9a-f]+)"
+_STATE = (r"(?P<battle>[0-9]+):(?P<turn>[0-9]+):(?P<side>[0-9]+):(?P<i>[0-9]+):(?P<d>[0-9]+):(?P<b>[01]):"
+          r"(?P<mask>[0-9a-f]+)")
 
 
 @dataclass(frozen=True)
@@ -46,13 +48,14 @@ class Draft:
 
     def custom_id(self, field: str) -> str:
         """Return the custom id of the control that changes `field` of this draft."""
-        return f"bp:spp:{self.battle}:{self.turn}:{self.side}:{self.intensity}:{self.daring}:{int(self.besieged)}:{self.mask:x}:{field}"
+        return (f"bp:spp:{self.battle}:{self.turn}:{self.side}:{self.intensity}:{self.daring}:{int(self.besieged)}:"
+                f"{self.mask:x}:{field}")
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> Draft:
         """Read a draft back from a control's custom id."""
-        return cls(int(match["battle"]), int(match["turn"]), int(match["side"]), int(match["i"]), int(match["d"]), match["b"] == "1",
-                   int(match["mask"], 16))
+        return cls(int(match["battle"]), int(match["turn"]), int(match["side"]), int(match["i"]), int(match["d"]),
+                   match["b"] == "1", int(match["mask"], 16))
 
 
 def _side_name(battle: Battle, index: int) -> str:
@@ -98,7 +101,7 @@ def dropped_names(battle: Battle, draft: Draft) -> tuple[str, ...]:
 def draft_embed(battle: Battle, draft: Draft) -> discord.Embed:
     """Describe the plan picked so far, and that nobody else sees it."""
     side = _side_name(battle, draft.side)
-    rounds = int(battle.const("rounds_base")) + draft.intensity + draft.daring
+    rounds = plan_rounds(battle, Plan(draft.intensity, draft.daring))
     dropped = dropped_names(battle, draft)
     embed = discord.Embed(title=f"Pre-battle plan of {safe(side)}, game turn {draft.turn}"[:256], colour=INFO)
     embed.description = "\n".join([
