@@ -7,6 +7,7 @@ rounds fought, each unit's fate and the damage it took, and each side's losses a
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from typing import Any
 
@@ -23,21 +24,22 @@ FIELD_CHARS = 1024
 FALLEN = frozenset({"destroyed", "disintegrates", "lost", "disappears"})
 
 
-async def fought_reports(service: TableService, record: BattleRecord, battle: Battle) -> list[dict[str, Any]]:
-    """Return the report of every engagement the battle fought (undone ones left out), oldest first."""
-    reports: list[dict[str, Any]] = []
+async def logged_outcomes(service: TableService, record: BattleRecord) -> list[dict[str, Any]]:
+    """Return the logged outcome of every engagement the battle fought (undone ones left out), oldest first."""
+    found: list[dict[str, Any]] = []
     offset = 0
     while True:
         page = await service.db.events.list(record.id, limit=EVENTS_PAGE, offset=offset, newest_first=False,
                                             include_undone=False)
-        for event in page:
-            if event.kind == RESOLVE and event.outcome:
-                found = logged_report(battle, event.outcome)
-                if found is not None:
-                    reports.append(found)
+        found += [event.outcome for event in page if event.kind == RESOLVE and event.outcome]
         if len(page) < EVENTS_PAGE:
-            return reports
+            return found
         offset += EVENTS_PAGE
+
+
+def reports_of(battle: Battle, outcomes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return the reports the logged outcomes hold, in the form the battle keeps them."""
+    return [r for r in (logged_report(battle, o) for o in outcomes) if r is not None]
 
 
 def damage_taken(reports: list[dict[str, Any]]) -> Counter[str]:
@@ -94,4 +96,6 @@ def surface_end_embed(battle: Battle, reports: list[dict[str, Any]], orders: int
 
 async def end_summary(service: TableService, record: BattleRecord, battle: Battle, orders: int) -> discord.Embed:
     """Return the summary of an ended Surface battle, read from the reports of its engagements."""
-    return surface_end_embed(battle, await fought_reports(service, record, battle), orders)
+    outcomes = await logged_outcomes(service, record)
+    # Every roll of every engagement is read back: off the event loop, as a long campaign has thousands.
+    return await asyncio.to_thread(lambda: surface_end_embed(battle, reports_of(battle, outcomes), orders))
