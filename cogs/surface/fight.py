@@ -13,7 +13,7 @@ import discord
 from bot.service import Actor, BattleRecord
 from cogs.common.components import battle_and_actor, guarded
 from cogs.common.context import service_of
-from cogs.common.replies import reply
+from cogs.common.replies import reply, send
 from cogs.surface.buttons import report_view
 from cogs.surface.report import report_embed
 from rules.battle import Battle
@@ -75,8 +75,17 @@ async def fight_and_report(interaction: discord.Interaction, record: BattleRecor
     # The report's pages and chart read it as the battle keeps it (its stored form), with its rounds.
     report = result.outcome.details.to_dict()
     embed = report_embed(result.battle, report, 1)
-    await reply(interaction, embed=embed, png=await service.surface_chart(report, result.battle),
-                view=after_fight_view(record.id, result.battle, report))
+    png = await service.surface_chart(report, result.battle)
+    view = after_fight_view(record.id, result.battle, report)
+    if interaction.guild_id is None:
+        # The last plan came from a direct message: the battle is fought for everyone, in its channel.
+        channel = interaction.client.get_partial_messageable(record.thread_id or record.channel_id,
+                                                             guild_id=record.guild_id)
+        await send(channel, embed=embed, png=png, view=view)
+        await reply(interaction, f"The battle is fought: its report is posted in the battle's channel "
+                    f"(<#{record.thread_id or record.channel_id}>).", ephemeral=True)
+        return
+    await reply(interaction, embed=embed, png=png, view=view)
 
 
 async def run_next_turn(interaction: discord.Interaction, record: BattleRecord, actor: Actor, order: NextTurn) -> None:

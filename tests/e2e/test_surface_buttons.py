@@ -155,3 +155,17 @@ async def test_the_button_example_plays_to_the_summary_in_the_console(tmp_path: 
     assert "Plan for Marines committed: intensity 2, daring 0, 1 dropped" in texts
     assert "Plan for Rebels committed: intensity 1, daring 1, 0 dropped, besieged" in texts
     assert "Battle over: Landing at Kessel" in texts and "Casualties (2)" in texts
+
+
+async def test_a_plan_committed_from_a_direct_message_posts_the_battle_in_the_channel(table: Table) -> None:
+    await table.slash("settings notify", user=table.bob, mode="dm")
+    await setup(table)
+    ping = plans_ping(posted(table))
+    await plan_by_buttons(table, ping, "Marines", table.alice, intensity="1")
+    [dm] = [m for m in table.discord.dm_messages(table.bob) if "plans are open" in m.content]
+    before = posted(table)
+    theirs = await plan_by_buttons(table, dm, "Rebels", table.bob, intensity="1")
+    report = [m for m in new_since(table, before) if "Round 1" in message_text(m)]
+    assert report, "the report is posted in the battle's channel for everyone"
+    assert report[-1].files and report[-1].files[0].data.startswith(b"\x89PNG")
+    assert "posted in the battle's channel" in text_of(theirs)
