@@ -98,6 +98,10 @@ async def test_a_surface_battle_is_played_to_its_verdict_by_buttons(table: Table
     # The verdict: the report offers no next turn, and the GM (pinged) is asked to end the battle.
     assert not [label for label in labels(report[-1]) if label.startswith("Next game turn")]
     assert table.gm.id in over[-1].pings.users and "decisive" in message_text(over[-1])
+    # A next game turn typed anyway calls nobody to plan: one force has no unit left.
+    before = posted(table)
+    await table.slash("surface next-turn")
+    assert not [m for m in new_since(table, before) if "plans are open" in m.content]
     player = await table.click(over[-1], button(over[-1], "End the battle")["custom_id"], user=table.alice)
     assert "Only a GM can" in text_of(player) and (await stored_battle(table)).status == "active"
     ended = await table.click(over[-1], button(over[-1], "End the battle")["custom_id"], user=table.gm)

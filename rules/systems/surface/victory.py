@@ -63,19 +63,17 @@ def retreat_steps(battle: SurfaceBattle, level: str) -> int:
 
 
 def battle_over(battle: Battle[Any]) -> Verdict | None:
-    """Return the verdict once an engagement is fought and a force has no unit left that fights (002 step 5).
+    """Return the verdict once a force has no unit left that fights (002 step 5), or None while both can fight.
 
     "If one side has all its units either routed or eliminated, it loses the battle (big time)": after the
     rally, a routed unit has rallied or disintegrated, and an escaped one has left the planet, so a force
-    without an Active or Disrupted unit cannot fight another game turn.
+    without an Active or Disrupted unit cannot fight another game turn. The last engagement's result is told.
     """
-    state = peek(battle)
-    if not state.get("resolved"):
-        return None
     verdict = last_side_standing(battle, lambda u: bool(getattr(u, "eligible", False)))
     if verdict is None:
         return None
-    levels = (state.get("report") or {}).get("verdict", {}).get("levels", {})
+    state = peek(battle)
+    levels = (state.get("report") or {}).get("verdict", {}).get("levels", {}) if state.get("resolved") else {}
     said = "; ".join(f"{side}: {level}" for side, level in levels.items())
     return replace(verdict, reason=f"{verdict.reason} Game turn {state.get('turn', 1)}: {said}." if said
                    else verdict.reason)

@@ -33,3 +33,14 @@ def test_a_force_without_a_unit_standing_after_the_engagement_has_lost() -> None
     assert verdict is not None and verdict.standing == ("Red",)
     assert "Blue has no unit left in the fight" in verdict.reason and "Blue: decisive defeat" in verdict.reason
     assert b.system.verdict(b) == verdict, "the system answers with its own rule"
+
+
+def test_a_force_emptied_while_the_plans_are_made_has_lost_too() -> None:
+    b = battle()
+    add(b, "Hammer", "Red")
+    add(b, "Cell 7", "Blue")
+    give(b, "start")
+    assert battle_over(b) is None
+    give(b, "remove-unit unit:'Cell 7'")
+    verdict = battle_over(b)
+    assert verdict is not None and verdict.standing == ("Red",) and "Game turn" not in verdict.reason
