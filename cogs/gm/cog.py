@@ -24,7 +24,6 @@ from cogs.common.replies import defer, reply
 from cogs.common.side_threads import SideThreads, places_text
 from cogs.common.transformers import CellArg
 from cogs.gm.ending import ask_to_end
-from cogs.gm.over import BattleOver
 from cogs.gm.summary import SET_FIELDS, hidden_roll_embed, reveal_embed, undo_embed
 from cogs.turn.players import MAX_STALL_AFTER
 from cogs.turn.text import clock_summary, deadline_line, turn_embed
@@ -52,20 +51,17 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.side_threads = SideThreads(bot)
-        self.over = BattleOver(bot)
         super().__init__()
 
     async def cog_load(self) -> None:
-        """Keep side threads' members in step with the battles, and ask to end a battle that is over."""
+        """Keep side threads' members in step with the battles."""
         self.bot.service.listeners.append(self.side_threads)  # type: ignore[attr-defined]
-        self.bot.service.listeners.append(self.over)  # type: ignore[attr-defined]
 
     async def cog_unload(self) -> None:
         """Stop keeping side threads in step."""
         listeners = self.bot.service.listeners  # type: ignore[attr-defined]
-        for listener in (self.side_threads, self.over):
-            if listener in listeners:
-                listeners.remove(listener)
+        if self.side_threads in listeners:
+            listeners.remove(self.side_threads)
 
     async def _gm(self, interaction: discord.Interaction, what: str) -> tuple[TableService, Actor, BattleRecord]:
         record = await battle_here(interaction)

@@ -159,9 +159,6 @@ def end(battle: SurfaceBattle, order: End, dice: Dice, outcome: Outcome) -> None
     outcome.add(BattleEnded(turn=int(doc(battle)["turn"])))
 
 
-handles("side-colour")(set_side_colour)
-
-
 @handles("surface-side")
 def set_side(battle: SurfaceBattle, order: SetSide, dice: Dice, outcome: Outcome) -> None:
     """Record a side's leader, Ability and strategic situation."""
@@ -237,3 +234,7 @@ def next_turn(battle: SurfaceBattle, order: NextTurn, dice: Dice, outcome: Outco
                                 "last_plans": {s.lower(): p for s, p in state["report"]["plans"].items()}}
     battle.round = 0
     outcome.add(GameTurnBegan(turn=int(state["turn"]) + 1, removed=[u.name for u in gone]))
+
+
+# A side's colour on the chart and any other view: the core's order, played here like on a map.
+handles("side-colour")(set_side_colour)
