@@ -32,6 +32,8 @@ NOT_VERBS = frozenset({"move", *turns.TURN_KINDS})
 class FrontEnd:
     """The parts of a rule system's Discord replies that differ from the generic ones."""
 
+    # The summary posted when the battle ends: (service, record, ended battle, orders logged) -> embed.
+    end_summary: Callable[[TableService, BattleRecord, Battle, int], Awaitable[discord.Embed]] | None = None
     unit_card: Callable[[Battle, Unit], discord.Embed] | None = None
     # Extra fields of the private "My options" reply: (heading, text) pairs.
     option_fields: Callable[[Battle, Unit], list[tuple[str, str]]] | None = None
@@ -50,8 +52,6 @@ class FrontEnd:
     attack_order: Callable[[Battle, str, str, str, str | None], Order] | None = None
     # /attack's weapon choices: (battle, chosen unit or None, typed text) -> (label, value) pairs.
     weapon_choices: Callable[[Battle, Unit | None, str], list[tuple[str, str]]] | None = None
-    # The summary posted when the battle ends: (service, record, ended battle, orders logged) -> embed.
-    end_summary: Callable[[TableService, BattleRecord, Battle, int], Awaitable[discord.Embed]] | None = None
 
 
 _FRONT_ENDS: dict[str, FrontEnd] = {}
