@@ -28,7 +28,7 @@ from cogs.gm.ending import ask_to_end
 from cogs.turn.text import turn_embed
 from rules import orders as o
 from rules.battle import Battle, board_size
-from rules.colours import hex_of, side_colours
+from rules.colours import NAMED, hex_of, side_colours
 from rules.ending import require_two_sides
 from rules.errors import GameError, IllegalOrderError, NotAllowedError, NotFoundError
 from rules.orders import ImportHomebrew
@@ -67,6 +67,12 @@ def fit_lines(lines: list[str], total: int, budget: int) -> str:
     if total > len(shown):
         shown.append(f"\u2026 and {total - len(shown)} more (/unit info shows any unit)")
     return "\n".join(shown)[:budget]
+
+
+async def colour_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Offer the colour names a side may wear (a `#rrggbb` typed is taken as it is)."""
+    typed = current.strip().lower()
+    return [app_commands.Choice(name=name, value=name) for name in sorted(NAMED) if typed in name][:25]
 
 
 @app_commands.guild_only()
@@ -307,7 +313,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
 
     @side.command(name="colour", description="Give a side its colour: a colour's name or #rrggbb (GM)")
     @app_commands.describe(side="The side", colour="A colour's name (red, blue, teal...) or #rrggbb, like #c82828")
-    @app_commands.autocomplete(side=side_choices)
+    @app_commands.autocomplete(side=side_choices, colour=colour_choices)
     async def side_colour(self, interaction: discord.Interaction, side: str, colour: str) -> None:
         """Paint a side in the colour the GM chose; the map, its legend and the charts follow."""
         record = await battle_here(interaction)

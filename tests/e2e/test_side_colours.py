@@ -30,3 +30,11 @@ async def test_a_wrong_colour_side_or_player_is_refused(table: Table) -> None:
     player = await table.slash("battle side colour", user=table.alice, side="NERV", colour="red")
     assert last_message(player).ephemeral and "Only a GM can" in text_of(player)
     assert all(s.paint is None for s in (await stored_battle(table)).sides)
+
+
+async def test_the_colour_option_offers_the_colour_names(table: Table) -> None:
+    await table.setup_battle()
+    offered = await table.discord.autocomplete("battle side colour", "colour", "re", user=table.gm,
+                                               channel=table.channel, side="NERV")
+    names = [c["value"] for c in offered]
+    assert "red" in names and "green" in names and "blue" not in names
