@@ -28,6 +28,7 @@ from render.describe import MapText
 from render.surface_chart import render_surface_chart
 from rules import orders as o
 from rules.battle import Battle, board_size
+from rules.colours import side_colours
 from rules.dice import Dice
 from rules.errors import (
     ConflictError,
@@ -618,9 +619,13 @@ class TableService:
             view, [*action_cells(marks_of), *around], full=full)
         return await self.maps.draw(view, marks, crop, battle_id=battle_id, palette=palette)
 
-    async def surface_chart(self, report: dict[str, Any]) -> MapImage:
-        """Draw a Surface Combat report's losses per side per round, in a worker thread, with its alt text."""
-        png = await asyncio.to_thread(render_surface_chart, report)
+    async def surface_chart(self, report: dict[str, Any], battle: Battle | None = None) -> MapImage:
+        """Draw a Surface Combat report's losses per side per round, in a worker thread, with its alt text.
+
+        With the battle, each side is drawn in its own colour (rules.colours), as everywhere else.
+        """
+        colours = side_colours(battle) if battle is not None else None
+        png = await asyncio.to_thread(render_surface_chart, report, colours)
         return MapImage(png=png, alt=chart_alt(report))
 
     async def reach_map(self, battle: Battle, unit_name: str, *, battle_id: int | None = None,

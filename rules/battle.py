@@ -74,13 +74,17 @@ class Side:
     fp_adjust: int = 0
     fp_override: int | None = None
     fp_spent: int = 0
+    paint: str | None = None  # the colour its GM gave it, `#rrggbb` (None: its name's colour, else the palette's)
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the side as a JSON-able dict."""
-        return {
+        """Return the side as a JSON-able dict (a colour only when its GM gave one)."""
+        out: dict[str, Any] = {
             "name": self.name, "color": self.color, "fp_adjust": self.fp_adjust,
             "fp_override": self.fp_override, "fp_spent": self.fp_spent,
         }
+        if self.paint is not None:
+            out["paint"] = self.paint
+        return out
 
 
 U = TypeVar("U", bound=Unit)

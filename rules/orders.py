@@ -257,6 +257,15 @@ class End(Order):
     """End the battle."""
 
 
+@_order("side-colour")
+@dataclass(frozen=True)
+class SetSideColour(Order):
+    """Give a side its colour on the map, the legend and the charts: a colour's name or `#rrggbb` (GM)."""
+
+    side: str
+    colour: str
+
+
 @_order("set-rule")
 @dataclass(frozen=True)
 class SetRule(Order):

@@ -19,6 +19,7 @@ from rules.core_effects import CORE_EFFECTS
 from rules.details import Details
 from rules.edges import Obstacle
 from rules.effects import Effect
+from rules.ending import Verdict, last_side_standing
 from rules.errors import RulesetError
 from rules.orders import CORE_ORDERS, Authority, Move, Order, add_order_table, order_kind
 from rules.rolltests import CORE_TESTS, RollTest
@@ -212,6 +213,8 @@ class System:
 
     rolltests: Mapping[str, type[RollTest]] = field(default_factory=dict)  # its test kinds (`rules.rolltests`)
     details: Mapping[str, type[Details]] = field(default_factory=dict)  # its orders' details (`rules.details`)
+    # When its battles are over; None: the core's reading (a side with no unit left in the fight has lost).
+    battle_over: Callable[[Battle[Any]], Verdict | None] | None = None
 
     @property
     def test_kinds(self) -> dict[str, type[RollTest]]:
@@ -227,6 +230,10 @@ class System:
     def detail_kinds(self) -> dict[str, type[Details]]:
         """Return the details class of every order kind that reports some: the core's, overridden by its own."""
         return {**CORE_DETAILS, **self.details}
+
+    def verdict(self, battle: Battle[Any]) -> Verdict | None:
+        """Return why a running battle is over, or None while it can still be fought."""
+        return (self.battle_over or last_side_standing)(battle)
 
     def plays(self, kind: str) -> bool:
         """Return whether battles of this system resolve an order kind."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules import turns
+from rules.colours import set_side_colour
 from rules.core_effects import (
     Held,
     RoundClosed,
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 TABLE = HandlerTable()
 handles = TABLE.handles
 _order = TABLE.order
+handles("side-colour")(set_side_colour)
 
 HOLD = "hold"
 CLEAR_WORDS = ("none", "clear", "off")

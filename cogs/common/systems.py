@@ -8,11 +8,12 @@ card or whose turn prompt offers its own verbs registers a `FrontEnd` under its 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import discord
 
+from bot.service import BattleRecord, TableService
 from cogs.common.embeds import INFO, safe
 from rules import turns
 from rules.battle import Battle
@@ -31,6 +32,8 @@ NOT_VERBS = frozenset({"move", *turns.TURN_KINDS})
 class FrontEnd:
     """The parts of a rule system's Discord replies that differ from the generic ones."""
 
+    # The summary posted when the battle ends: (service, record, ended battle, orders logged) -> embed.
+    end_summary: Callable[[TableService, BattleRecord, Battle, int], Awaitable[discord.Embed]] | None = None
     unit_card: Callable[[Battle, Unit], discord.Embed] | None = None
     # Extra fields of the private "My options" reply: (heading, text) pairs.
     option_fields: Callable[[Battle, Unit], list[tuple[str, str]]] | None = None

@@ -1,8 +1,10 @@
-"""Surface Combat's own reply pieces: its setup steps, and /battle info's stage and forces."""
+"""Surface Combat's own reply pieces: its setup steps, /battle info's stage and forces, and its end summary."""
 
 from __future__ import annotations
 
 from cogs.common.systems import FrontEnd
 from cogs.surface.info import SETUP_STEPS, force_fields, surface_stage
+from cogs.surface.summary import end_summary
 
-FRONT_END = FrontEnd(setup_steps=SETUP_STEPS, info_stage=surface_stage, info_fields=force_fields)
+FRONT_END = FrontEnd(setup_steps=SETUP_STEPS, info_stage=surface_stage, info_fields=force_fields,
+                     end_summary=end_summary)

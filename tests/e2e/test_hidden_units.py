@@ -11,6 +11,7 @@ import io
 from PIL import Image
 
 from loopback.models import StoredMessage
+from rules.colours import PALETTE
 from rules.systems.strategic.actions.combat import Attack
 from tests.e2e.action_helpers import components, option_values, press, private
 from tests.e2e.combat_helpers import (
@@ -27,7 +28,7 @@ from tests.e2e.combat_helpers import (
 from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.turn_helpers import board, message_text, posted
 
-NERV_BLUE = (40, 90, 200)  # the first side's colour: NERV's tokens
+NERV_BLUE = PALETTE[0]  # the first side's colour (no colour in its name): NERV's tokens
 
 
 def token_pixels(png: bytes, battle: object, cell: str) -> int:

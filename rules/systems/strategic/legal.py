@@ -14,7 +14,7 @@ from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.actions.other import Aim, Defend, Hide
 from rules.systems.strategic.combat import in_reach, out_of_sight
 from rules.systems.strategic.movement import allowance, reachable
-from rules.systems.strategic.ranges import max_range, weapon_range
+from rules.systems.strategic.ranges import band_for, weapon_range
 from rules.systems.strategic.units import Unit
 from rules.turnorders import EndTurn, Hold
 
@@ -72,8 +72,10 @@ def legal_orders(battle: Battle, base: BaseUnit) -> Iterator[Order]:
         if weapon.melee:
             targets = [e for e in enemies if in_reach(battle, unit, e, weapon)]
         else:
-            reach = max_range(battle, weapon_range(battle, weapon))
-            targets = [e for e in enemies if 0 < unit.cell.distance(e.cell) <= reach]
+            # Every distance a range band covers, the attacker's own square too where Point Blank takes it
+            # ("0-1km range, so either same square or adjacent square", 001:L32): what the attack accepts.
+            r = weapon_range(battle, weapon)
+            targets = [e for e in enemies if band_for(battle, r, unit.cell.distance(e.cell)) is not None]
         for enemy in targets:
             yield Attack(unit=unit.name, weapon=weapon.name, target=enemy.name)
     yield from _charges(battle, unit, enemies, left)

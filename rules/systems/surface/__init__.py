@@ -11,6 +11,7 @@ from rules.systems.surface.phases import PHASES
 from rules.systems.surface.rolltests import ROLLTESTS
 from rules.systems.surface.table import TABLE
 from rules.systems.surface.units import Unit
+from rules.systems.surface.victory import battle_over
 
 SYSTEM = System(
     id="surface",
@@ -28,6 +29,7 @@ SYSTEM = System(
     effects=EFFECTS,
     details=DETAILS,
     rolltests=ROLLTESTS,
+    battle_over=battle_over,
 )
 
 __all__ = ["SYSTEM", "actions"]

@@ -6,6 +6,7 @@ from typing import Any
 
 from rules import lifecycle
 from rules.battle import check_name
+from rules.colours import set_side_colour
 from rules.dice import Dice
 from rules.errors import IllegalOrderError, InvalidOrderError, NotFoundError
 from rules.orders import AddUnit, EditUnit, End, RemoveUnit, SetRule, Start
@@ -233,3 +234,7 @@ def next_turn(battle: SurfaceBattle, order: NextTurn, dice: Dice, outcome: Outco
                                 "last_plans": {s.lower(): p for s, p in state["report"]["plans"].items()}}
     battle.round = 0
     outcome.add(GameTurnBegan(turn=int(state["turn"]) + 1, removed=[u.name for u in gone]))
+
+
+# A side's colour on the chart and any other view: the core's order, played here like on a map.
+handles("side-colour")(set_side_colour)
