@@ -24,11 +24,10 @@ from rules.errors import (
 from rules.homebrew import merged
 from rules.orders import Order
 from rules.outcome import Outcome
-from rules.plugins import provider
 from rules.ruleset import Ruleset, TerrainType, get_ruleset
 from rules.squares import Square, squares_from_dict, squares_to_dict
 from rules.stored import JSON, Document, Scalar, texts
-from rules.system import System, ruleset_ids, system_of
+from rules.system import System, provider, ruleset_ids, system_of
 from rules.turnstate import TurnState
 from rules.units import NAME_MAX, Unit
 

@@ -15,6 +15,7 @@ from importlib import metadata
 from rules.errors import RulesetError
 from rules.ruleset import parse_ruleset
 from rules.system import System, register, registered, system_of
+from rules.turns import parse_turn_rules
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,6 @@ class Discovery:
 _LOADED: dict[str, Loaded] = {}  # by system id
 _FAILED: dict[str, Failure] = {}  # by entry point name
 _ENTRIES: set[tuple[str, str]] = set()  # (name, value) of the entry points loaded, so a second pass skips them
-_PROVIDERS: dict[str, str] = {}  # ruleset id -> distribution, for battles of a system that is not installed
 
 
 def _distribution(entry: metadata.EntryPoint) -> str:
@@ -81,9 +81,11 @@ def _check(plugin: Plugin) -> None:
         if owner is not None and owner is not system:
             raise RulesetError(f"the ruleset id `{rid}` is already taken by {owner.name}")
     for rid in system.ruleset_ids:
-        parsed = parse_ruleset(system.document(rid), f"{rid}.toml")
+        document = system.document(rid)
+        parsed = parse_ruleset(document, f"{rid}.toml")
         if parsed.id != rid:
             raise RulesetError(f"{rid}.toml says its id is `{parsed.id}`, not `{rid}`")
+        parse_turn_rules(document, f"{rid}.toml", system.initiative_tokens)
 
 
 def _load(entry: metadata.EntryPoint) -> Loaded:
@@ -100,7 +102,7 @@ def _load(entry: metadata.EntryPoint) -> Loaded:
         raise
     except Exception as exc:  # a data table may be unreadable in ways the TOML parser does not name
         raise RulesetError(f"its data table does not load: {type(exc).__name__}: {exc}") from exc
-    register(plugin.system)
+    register(plugin.system, _distribution(entry))
     return Loaded(name=entry.name, distribution=_distribution(entry), plugin=plugin)
 
 
@@ -124,8 +126,6 @@ def discover() -> Discovery:
         _FAILED.pop(entry.name, None)
         _ENTRIES.add((entry.name, entry.value))
         _LOADED[done.plugin.system.id] = done
-        for rid in done.plugin.system.ruleset_ids:
-            _PROVIDERS[rid] = done.distribution
         loaded.append(done)
         log.info("rule system %s (%s) loaded from %s", done.plugin.system.name, done.name, done.distribution)
     return Discovery(loaded=tuple(loaded), failed=tuple(failed))
@@ -141,9 +141,4 @@ def failures() -> list[Failure]:
     return list(_FAILED.values())
 
 
-def provider(ruleset_id: str) -> str | None:
-    """Return the distribution that ships a ruleset, if a plug-in loaded here ships it."""
-    return _PROVIDERS.get(ruleset_id)
-
-
-__all__ = ["GROUP", "Discovery", "Failure", "Loaded", "Plugin", "discover", "failures", "installed", "provider"]
+__all__ = ["GROUP", "Discovery", "Failure", "Loaded", "Plugin", "discover", "failures", "installed"]
