@@ -1,8 +1,9 @@
 """Rule systems: the protocol every system implements, and the registry battles look them up in.
 
-The core never imports a system. A system is a package under `rules.systems` that builds a `System`
-value (its rulesets, order classes, handlers, unit type and legal-order generator); a front end
-registers the systems it plays explicitly, with `rules.systems.install()` or `register(...)`.
+The core never imports a system. A system is a package (under `rules.systems`, or installed beside
+battlepost) that builds a `System` value (its rulesets, order classes, handlers, unit type and legal-order
+generator) and names it in a `battlepost.systems` entry point; `rules.systems.install()` registers every
+installed one (`rules.plugins`), and `register(...)` registers one by hand.
 """
 
 from __future__ import annotations
