@@ -39,7 +39,7 @@ from bot.clock import BATTLE_REMINDERS, due_now, turn_key
 from bot.table import Notice, Table
 from rules import turns
 from rules.battle import Battle
-from rules.errors import ConflictError, GameError
+from rules.errors import ConflictError, GameError, SystemMissingError
 from rules.orders import Order
 from rules.turnorders import Hold, StandingTurn
 from storage import LEASED_KIND, BattleRecord, ClockRecord, Database, TimerRecord
@@ -124,7 +124,7 @@ class Scheduler:
 
     async def _recover_one(self, battle_id: int) -> int:
         async with self.service.locks.get(battle_id):
-            found = await self.service.current(battle_id)
+            found = await self._current(battle_id)
             if found is None or found[0].status != "active":
                 return 0
             record, battle = found
@@ -162,8 +162,16 @@ class Scheduler:
         else:
             await self.db.timers.mark_fired(timer.id, now)
 
+    async def _current(self, battle_id: int) -> tuple[BattleRecord, Battle] | None:
+        """Return a battle as stored now; one whose rule system is not installed is left as it is (None)."""
+        try:
+            return await self.service.current(battle_id)
+        except SystemMissingError as exc:
+            log.warning("battle %s left alone: %s", battle_id, exc.message)
+            return None
+
     async def _fire(self, timer: TimerRecord, now: float) -> Fired:
-        found = await self.service.current(timer.battle_id)
+        found = await self._current(timer.battle_id)
         if found is None or found[0].status != "active":
             return Fired(timer, "stale", {"why": "battle not active"})
         record, battle = found

@@ -22,7 +22,7 @@ from loopback.logcapture import ErrorLogCapture
 from rules.plugins import discover, installed
 from rules.system import ruleset_ids
 from storage import Database
-from tests.e2e.conftest import make_bot, text_of
+from tests.e2e.conftest import Table, last_message, make_bot, text_of
 
 # A system the fakes build on: the core's own pieces only, so each fake is a few lines.
 SYSTEM = """
@@ -194,3 +194,30 @@ async def test_the_bot_starts_without_the_plugins_that_fail(
     finally:
         await loopback.stop_bot()
         await db.close()
+
+
+async def test_a_battle_whose_system_is_gone_is_read_only_and_its_deadline_waits(table: Table) -> None:
+    other = table.discord.add_channel(table.discord.guild, "second-front")
+    await table.setup_battle()
+    await table.gm_slash("gm policy", policy="hold")
+    await table.gm_slash("gm deadline", hours=2)
+    await table.slash("battle start")
+    await table.slash("battle new", channel=other, name="Second Front", ruleset="strategic-p", width=8, height=8)
+    await table.slash("unit add", channel=other, name="Mari", side="Euro", at="A1", owner=table.bob)
+    await table.discord.slash("gm policy", user=table.gm, channel=other, options={"policy": "hold"})
+    await table.discord.slash("gm deadline", user=table.gm, channel=other, options={"hours": 1.0})
+    await table.slash("battle start", channel=other)
+    gone = await table.db.battles.in_channel(table.discord.guild.id, table.channel.id)
+    assert gone is not None
+    # The ruleset's system is uninstalled while the bot is down; the other battle's system stays.
+    del rules.system._BY_RULESET["strategic-e"]
+    table.clock.advance(days=1)
+    await table.restart()
+    fired = [f for f in await table.tick() if f.timer.kind == "deadline"]
+    assert [f.action for f in fired if f.timer.battle_id != gone.id] == ["held"]  # the other battle plays on
+    assert [f.action for f in fired if f.timer.battle_id == gone.id] == ["stale"]  # left alone, not applied
+    reply = await table.slash("move", unit="Eva-01", to="D4", user=table.alice)
+    message = last_message(reply)
+    assert message.ephemeral and "`strategic-e`" in message.content and "read-only" in message.content
+    after = await table.db.battles.get(gone.id)
+    assert after is not None and (after.version, after.state_text) == (gone.version, gone.state_text)
