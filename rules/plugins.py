@@ -128,6 +128,11 @@ def discover() -> Discovery:
         _LOADED[done.plugin.system.id] = done
         loaded.append(done)
         log.info("rule system %s (%s) loaded from %s", done.plugin.system.name, done.name, done.distribution)
+    if not entries:
+        # Metadata written before the entry points existed (a stale `battlepost.egg-info` next to the sources,
+        # say) lists none: every ruleset would be unknown, so say how to mend it.
+        log.error("no rule system is installed: no `%s` entry point was found; reinstall battlepost "
+                  "(`make` or `pip install -e .`) so its metadata lists its systems", GROUP)
     return Discovery(loaded=tuple(loaded), failed=tuple(failed))
 
 

@@ -221,3 +221,19 @@ async def test_a_battle_whose_system_is_gone_is_read_only_and_its_deadline_waits
     assert message.ephemeral and "`strategic-e`" in message.content and "read-only" in message.content
     after = await table.db.battles.get(gone.id)
     assert after is not None and (after.version, after.state_text) == (gone.version, gone.state_text)
+
+
+def test_metadata_that_lists_no_system_says_how_to_mend_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          caplog: pytest.LogCaptureFixture) -> None:
+    # An egg-info written before the entry points existed, first on the path, shadows battlepost's metadata.
+    stale = tmp_path / "battlepost.egg-info"
+    stale.mkdir()
+    (stale / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: battlepost\nVersion: 0.1.0\n", encoding="utf-8")
+    (stale / "entry_points.txt").write_text("[console_scripts]\nbattlepost = bot.__main__:main\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
+    with caplog.at_level(logging.INFO, logger="rules.plugins"):
+        found = discover()
+    assert found.loaded == () and found.failed == ()
+    [error] = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+    assert "no rule system is installed" in error and "reinstall battlepost" in error
