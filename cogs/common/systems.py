@@ -9,6 +9,7 @@ card or whose turn prompt offers its own verbs registers a `FrontEnd` under its 
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -23,6 +24,8 @@ from rules.outcome import Outcome
 from rules.plugins import installed
 from rules.system import system_of
 from rules.units import Unit
+
+log = logging.getLogger(__name__)
 
 MAX_VERBS = 8
 # Orders the turn prompt leaves out of the verbs: moves have their own line, turn orders their buttons.
@@ -66,7 +69,13 @@ def _unloaded_front_end(system_id: str) -> FrontEnd | None:
     for done in installed():
         if done.plugin.system.id == system_id and done.plugin.front_end is not None:
             # By name, like the bot's own loading: the shared front end never imports a system's.
-            found = getattr(importlib.import_module(done.plugin.front_end), "FRONT_END", None)
+            try:
+                module = importlib.import_module(done.plugin.front_end)
+            except Exception as exc:  # a plug-in's front end that does not load leaves its system the generic one
+                log.warning("front end %s of rule system %s does not load (%s); its battles use the shared replies",
+                            done.plugin.front_end, system_id, exc)
+                return None
+            found = getattr(module, "FRONT_END", None)
             return found if isinstance(found, FrontEnd) else None
     return None
 

@@ -169,7 +169,7 @@ def test_an_entry_point_that_names_no_plugin_is_logged_and_left_out(
 
 async def test_the_bot_starts_without_the_plugins_that_fail(
         loopback: LoopbackDiscord, logged_errors: ErrorLogCapture, tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     distribution(tmp_path / "a", monkeypatch, "battlepost-broken", "broken = broken_pit:PLUGIN",
                  {"broken_pit/__init__.py": "raise RuntimeError('the pit flooded')\n"})
     # Its rules load, its front end does not: the system is playable with the shared commands only.
@@ -190,6 +190,9 @@ async def test_the_bot_starts_without_the_plugins_that_fail(
         reply = await loopback.slash("battle new", user=gm, channel=channel,
                                      options={"name": "Shared Only", "ruleset": "frontless", "width": 4, "height": 4})
         assert "New battle: Shared Only" in text_of(reply)
+        info = await loopback.slash("battle info", user=gm, channel=channel, options={})
+        assert "Shared Only" in text_of(info)  # the shared replies stand in for the front end that failed
+        assert any("frontless_discord" in r.getMessage() and r.levelno == logging.WARNING for r in caplog.records)
         assert "frontless_discord" not in sys.modules
     finally:
         await loopback.stop_bot()
