@@ -87,7 +87,7 @@ class StaleTurnError(ConflictError):
     """The turn an order was meant for has already passed (a deadline racing a player)."""
 
 
-def installed(record: BattleRecord) -> BattleRecord:
+def require_system(record: BattleRecord) -> BattleRecord:
     """Return a battle's record if its rule system is installed; refuse it, naming the package it needs, if not."""
     if record.ruleset not in ruleset_ids():
         package = record.state.get("package")
@@ -138,21 +138,21 @@ class TableService:
         record = await self.db.battles.in_channel(guild_id, channel_id)
         if record is None:
             raise NotFoundError("There is no battle in this channel. A GM starts one here with /battle new.")
-        return installed(record)
+        return require_system(record)
 
     async def get_battle(self, guild_id: int, battle_id: int) -> BattleRecord:
         """Return a battle of this guild by id; other guilds' battles do not exist from here."""
         record = await self.db.battles.get(battle_id)
         if record is None or record.guild_id != guild_id:
             raise NotFoundError(f"There is no battle #{battle_id} on this server.")
-        return installed(record)
+        return require_system(record)
 
     async def battle_by_id(self, battle_id: int) -> BattleRecord:
         """Return a battle by id wherever it is (for buttons pressed in direct messages)."""
         record = await self.db.battles.get(battle_id)
         if record is None:
             raise NotFoundError(f"Battle #{battle_id} no longer exists.")
-        return installed(record)
+        return require_system(record)
 
     async def list_battles(self, guild_id: int, include_ended: bool = False) -> list[Any]:
         """Return the battles of a guild."""
