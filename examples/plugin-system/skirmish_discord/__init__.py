@@ -7,6 +7,8 @@ play any other system.
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from cogs.common.autocomplete import any_unit_choices, unit_choices
 from cogs.common.context import actor_of, battle_here, service_of
@@ -37,7 +39,7 @@ def sentences(outcome: Outcome) -> list[str]:
     return lines
 
 
-def skirmish_embed(outcome: Outcome, battle: Battle, actor_name: str) -> discord.Embed:
+def skirmish_embed(outcome: Outcome, battle: Battle[Any], actor_name: str) -> discord.Embed:
     """Return the shared reply to an outcome with the system's own sentences first."""
     embed = outcome_embed(outcome, battle_name=battle.name, actor_name=actor_name)
     own = sentences(outcome)
