@@ -10,10 +10,10 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextvars import ContextVar
-from dataclasses import dataclass, field
 from typing import Any, cast
 
+from bot.archive import export_document
+from bot.archive import import_battle as import_archive
 from bot.cache import BattleCache, Kept
 from bot.clock import TurnClocks, TurnStart, turn_key
 from bot.history import previous_turn
@@ -23,6 +23,17 @@ from bot.mapview import action_cells, build_view, overlays_for, range_overlay, r
 from bot.members import MemberCheck
 from bot.renderpool import RenderPool
 from bot.scheduler import Scheduler
+from bot.table import (
+    COMMITTED,
+    SYSTEM_USER_ID,
+    Actor,
+    Clock,
+    Listener,
+    Notice,
+    Result,
+    RngFactory,
+    note_committed,
+)
 from render import MapView, Overlay
 from render.describe import MapText
 from render.surface_chart import render_surface_chart
@@ -37,9 +48,11 @@ from rules.errors import (
     NoMapError,
     NotAllowedError,
     NotFoundError,
+    SystemMissingError,
     shorten,
 )
 from rules.outcome import Highlight, Outcome
+from rules.system import ruleset_ids
 from rules.systems import install as install_systems
 from rules.visibility import PUBLIC, Viewer, sees
 from storage import (
@@ -63,85 +76,25 @@ from storage import (
 log = logging.getLogger(__name__)
 
 __all__ = [
-    "NEXT_TURN", "SYSTEM_USER_ID", "Actor", "BattleRecord", "ClockRecord", "EventRecord", "MapImage", "MapText", "Notice",
-    "PlayerRecord", "PostingRecord", "Result", "StaleTurnError", "TableService",
+    "COMMITTED", "NEXT_TURN", "SYSTEM_USER_ID", "Actor", "BattleRecord", "ClockRecord", "EventRecord", "Listener",
+    "MapImage", "MapText", "Notice", "PlayerRecord", "PostingRecord", "Result", "StaleTurnError", "TableService",
 ]
 
 MAX_UNDO = 50
 SLOW_UNITS = 50  # a slow order on a battle with this many units is resolved in a worker thread
 LOG_PAGE = 10  # events read at a time when searching the log (each with its outcome, some large)
-# The actor id the bot itself acts under (deadlines): no Discord user has id 0.
-SYSTEM_USER_ID = 0
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who is asking: a user in a guild, with what Discord says about their rights."""
-
-    user_id: int
-    guild_id: int
-    name: str = ""
-    role_ids: frozenset[int] = frozenset()
-    manage_guild: bool = False
-
-    @property
-    def is_system(self) -> bool:
-        """Return whether this is the bot acting on its own (a deadline passing)."""
-        return self.user_id == SYSTEM_USER_ID
-
-
-@dataclass
-class Result:
-    """What an action produced: the battle after it, the outcome, and the map to post."""
-
-    record: BattleRecord
-    battle: Battle
-    outcome: Outcome | None = None
-    png: MapImage | None = None
-    seq: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Notice:
-    """Something listeners hear about after it happened: an order committed, a turn begun, a reminder due.
-
-    kind is `created`, `committed`, `undone`, `recovered` (a turn found begun at startup), `clock` (the GM
-    changed the clock), `reminder` or `deadline`. `turn` is set when a new turn began. The battle is the
-    state after the change and is shared: listeners only read it.
-    """
-
-    kind: str
-    record: BattleRecord
-    battle: Battle
-    outcome: Outcome | None = None
-    actor: Actor | None = None
-    seq: int | None = None
-    turn: TurnStart | None = None
-    clock: ClockRecord | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-# A listener returns False when it could not act on a notice now and the sender should try again later.
-Listener = Callable[[Notice], Awaitable[bool | None]]
-Clock = Callable[[], float]
-RngFactory = Callable[[], random.Random]
-
-
-# The log entries committed while one interaction runs, so a failure after a commit is never
-# reported as "nothing was changed". Each interaction's task sets its own list; None elsewhere.
-COMMITTED: ContextVar[list[int] | None] = ContextVar("battlepost_committed", default=None)
-
-
-def note_committed(seq: int | None) -> None:
-    """Remember that the current interaction committed a change (logged as seq)."""
-    ledger = COMMITTED.get()
-    if ledger is not None and seq is not None:
-        ledger.append(seq)
 
 
 class StaleTurnError(ConflictError):
     """The turn an order was meant for has already passed (a deadline racing a player)."""
+
+
+def require_system(record: BattleRecord) -> BattleRecord:
+    """Return a battle's record if its rule system is installed; refuse it, naming the package it needs, if not."""
+    if record.ruleset not in ruleset_ids():
+        package = record.state.get("package")
+        raise SystemMissingError(record.ruleset, package if isinstance(package, str) else None)
+    return record
 
 
 def _system_rng() -> random.Random:
@@ -187,21 +140,21 @@ class TableService:
         record = await self.db.battles.in_channel(guild_id, channel_id)
         if record is None:
             raise NotFoundError("There is no battle in this channel. A GM starts one here with /battle new.")
-        return record
+        return require_system(record)
 
     async def get_battle(self, guild_id: int, battle_id: int) -> BattleRecord:
         """Return a battle of this guild by id; other guilds' battles do not exist from here."""
         record = await self.db.battles.get(battle_id)
         if record is None or record.guild_id != guild_id:
             raise NotFoundError(f"There is no battle #{battle_id} on this server.")
-        return record
+        return require_system(record)
 
     async def battle_by_id(self, battle_id: int) -> BattleRecord:
         """Return a battle by id wherever it is (for buttons pressed in direct messages)."""
         record = await self.db.battles.get(battle_id)
         if record is None:
             raise NotFoundError(f"Battle #{battle_id} no longer exists.")
-        return record
+        return require_system(record)
 
     async def list_battles(self, guild_id: int, include_ended: bool = False) -> list[Any]:
         """Return the battles of a guild."""
@@ -494,8 +447,6 @@ class TableService:
 
     async def export_battle(self, actor: Actor, record: BattleRecord) -> dict[str, Any]:
         """Return the whole battle as an export document: setup, every order with its dice, the state."""
-        from bot.archive import export_document
-
         await self.require_gm(actor, record, "export the battle")
         events = await self.all_events(record)
         initial = await self.db.events.initial_state(record.id) or record.state
@@ -504,9 +455,7 @@ class TableService:
     async def import_battle(self, actor: Actor, *, channel_id: int, thread_id: int | None, raw: bytes,
                             is_member: MemberCheck | None = None) -> Result:
         """Recreate an exported battle in a channel after replaying its file; owners not members here lose their units."""
-        from bot.archive import import_battle
-
-        return await import_battle(self, actor, channel_id=channel_id, thread_id=thread_id, raw=raw,
+        return await import_archive(self, actor, channel_id=channel_id, thread_id=thread_id, raw=raw,
                                    is_member=is_member)
 
     # --- players' preferences ------------------------------------------------

@@ -18,6 +18,7 @@ from rules.errors import (
     NotFoundError,
     NothingToUndoError,
     RulesetError,
+    SystemMissingError,
     did_you_mean,
     shorten,
 )
@@ -27,7 +28,7 @@ from rules.outcome import Outcome
 from rules.ruleset import Ruleset, TerrainType, get_ruleset
 from rules.squares import Square, squares_from_dict, squares_to_dict
 from rules.stored import JSON, Document, Scalar, texts
-from rules.system import System, system_of
+from rules.system import System, provider, ruleset_ids, system_of
 from rules.turnstate import TurnState
 from rules.units import NAME_MAX, Unit
 
@@ -36,6 +37,7 @@ SCHEMA_VERSION = 2
 STATUSES = ("setup", "active", "ended")
 MAX_SIDES = 8
 MAX_UNITS = 400
+SHIPPED_BY = "battlepost"  # the distribution of the shipped systems: their battles need no package named
 
 def board_size(ruleset_id: str, width: int | None, height: int | None) -> tuple[int, int]:
     """Return the board a new battle gets: the GM's width and height, or one square for a system with no map."""
@@ -426,6 +428,9 @@ class Battle(Generic[U]):
             **({"homebrew": copy.deepcopy(self.homebrew)} if self.homebrew else {}),
             "next_id": self.next_id,
         }
+        package = provider(self.ruleset_id)
+        if package is not None and package != SHIPPED_BY:  # a battle of a plug-in names the package it needs
+            doc["package"] = package
         if self.edges:  # documents without edges stay as they were
             doc["edges"] = edges_to_list(self.edges)
         return doc
@@ -438,7 +443,11 @@ class Battle(Generic[U]):
             raise RulesetError(f"This battle was saved by a newer battlepost (schema {version}).")
         if version < 2:
             data = upgrade_v1(data)
-        base = get_ruleset(str(data["ruleset"]))
+        rid = str(data["ruleset"]).strip().lower()
+        if rid not in ruleset_ids():
+            package = data.get("package")
+            raise SystemMissingError(rid, package if isinstance(package, str) else None)
+        base = get_ruleset(rid)
         system = system_of(base.id)
         width, height = int(data["width"]), int(data["height"])
         battle: Battle[Any] = cls(base.id, width, height, str(data.get("name", "Battle")))

@@ -1,8 +1,9 @@
 """Rule systems: the protocol every system implements, and the registry battles look them up in.
 
-The core never imports a system. A system is a package under `rules.systems` that builds a `System`
-value (its rulesets, order classes, handlers, unit type and legal-order generator); a front end
-registers the systems it plays explicitly, with `rules.systems.install()` or `register(...)`.
+The core never imports a system. A system is a package (under `rules.systems`, or installed beside
+battlepost) that builds a `System` value (its rulesets, order classes, handlers, unit type and legal-order
+generator) and names it in a `battlepost.systems` entry point; `rules.systems.install()` registers every
+installed one (`rules.plugins`), and `register(...)` registers one by hand.
 """
 
 from __future__ import annotations
@@ -270,15 +271,23 @@ class System:
 
 _SYSTEMS: dict[str, System] = {}
 _BY_RULESET: dict[str, System] = {}
+_PROVIDERS: dict[str, str] = {}  # ruleset id -> the distribution that ships it, when known
 
 
-def register(system: System) -> System:
-    """Make a system's rulesets playable; registering the same system again changes nothing."""
+def register(system: System, distribution: str | None = None) -> System:
+    """Make a system's rulesets playable, shipped by a distribution if named; registering again changes nothing."""
     _SYSTEMS[system.id] = system
     add_order_table(system.id, system.handlers.orders)
     for rid in system.ruleset_ids:
         _BY_RULESET[rid] = system
+        if distribution is not None:
+            _PROVIDERS[rid] = distribution
     return system
+
+
+def provider(ruleset_id: str) -> str | None:
+    """Return the distribution that ships a ruleset, if its system was registered from one."""
+    return _PROVIDERS.get(ruleset_id)
 
 
 def registered() -> list[System]:

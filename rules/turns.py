@@ -35,10 +35,10 @@ from rules.orders import Order
 from rules.outcome import Outcome
 from rules.system import system_of
 from rules.turnstate import InitiativeRecord
+from rules.units import Unit
 
 if TYPE_CHECKING:
     from rules.battle import Battle
-    from rules.systems.strategic.units import Unit
 
 MODES = ("initiative", "side", "free")
 

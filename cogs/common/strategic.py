@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import discord
+from discord.ext import commands
 
 from cogs.common.embeds import safe, signed
-from cogs.common.systems import FrontEnd
+from cogs.common.systems import FrontEnd, register_front_end
 from cogs.unit.embed import unit_embed
 from rules import turns
 from rules.battle import Battle
@@ -76,3 +77,8 @@ def _prompt_verbs(battle: Battle, unit: Unit, left: int) -> list[str]:
 
 
 FRONT_END = FrontEnd(unit_card=_card, option_fields=_option_fields, prompt_verbs=_prompt_verbs)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Give the Strategic Combat system its front-end pieces (its commands are still the shared cogs')."""
+    register_front_end("strategic", FRONT_END)

@@ -8,6 +8,8 @@ card or whose turn prompt offers its own verbs registers a `FrontEnd` under its 
 
 from __future__ import annotations
 
+import importlib
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -20,8 +22,11 @@ from rules.battle import Battle
 from rules.errors import IllegalOrderError, InvalidOrderError, NoMapError
 from rules.orders import Order
 from rules.outcome import Outcome
+from rules.plugins import installed
 from rules.system import system_of
 from rules.units import Unit
+
+log = logging.getLogger(__name__)
 
 MAX_VERBS = 8
 # Orders the turn prompt leaves out of the verbs: moves have their own line, turn orders their buttons.
@@ -57,26 +62,33 @@ class FrontEnd:
 _FRONT_ENDS: dict[str, FrontEnd] = {}
 
 
-def builtin_front_ends() -> dict[str, FrontEnd]:
-    """Return the front ends shipped for the systems that have their own pieces, by system id."""
-    from cogs.combat_action.front import FRONT_END as combat_action
-    from cogs.common.strategic import FRONT_END as strategic
-    from cogs.m42.front import FRONT_END as m42
-    from cogs.surface.front import FRONT_END as surface
-
-    return {"strategic": strategic, "combat_action": combat_action, "m42": m42, "surface": surface}
-
-
 def register_front_end(system_id: str, front_end: FrontEnd) -> None:
     """Give a rule system its own front-end pieces (registering again replaces them)."""
     _FRONT_ENDS[system_id] = front_end
 
 
+def _unloaded_front_end(system_id: str) -> FrontEnd | None:
+    """Return the `FRONT_END` a system's front-end module offers, in a process that did not load it as an extension."""
+    for done in installed():
+        if done.plugin.system.id == system_id and done.plugin.front_end is not None:
+            # By name, like the bot's own loading: the shared front end never imports a system's.
+            try:
+                module = importlib.import_module(done.plugin.front_end)
+            except Exception as exc:  # a plug-in's front end that does not load leaves its system the generic one
+                log.warning("front end %s of rule system %s does not load (%s); its battles use the shared replies",
+                            done.plugin.front_end, system_id, exc)
+                return None
+            found = getattr(module, "FRONT_END", None)
+            return found if isinstance(found, FrontEnd) else None
+    return None
+
+
 def front_end(battle: Battle) -> FrontEnd:
     """Return the front-end pieces of a battle's rule system (the generic ones if it registered none)."""
-    if not _FRONT_ENDS:
-        _FRONT_ENDS.update(builtin_front_ends())
-    return _FRONT_ENDS.get(battle.system.id, FrontEnd())
+    system_id = battle.system.id
+    if system_id not in _FRONT_ENDS:
+        _FRONT_ENDS[system_id] = _unloaded_front_end(system_id) or FrontEnd()
+    return _FRONT_ENDS[system_id]
 
 
 def require_map(ruleset_id: str, what: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules.plugins import Plugin
 from rules.system import System
 from rules.systems.strategic import actions
 from rules.systems.strategic.actions.move import reach_by_mode
@@ -37,4 +38,7 @@ SYSTEM = System(
     rolltests=ROLLTESTS,
 )
 
-__all__ = ["SYSTEM", "actions"]
+# What the `battlepost.systems` entry point names: the system and the extension that plays it on Discord.
+PLUGIN = Plugin(system=SYSTEM, front_end="cogs.common.strategic")
+
+__all__ = ["PLUGIN", "SYSTEM", "actions"]

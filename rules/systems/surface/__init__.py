@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules.plugins import Plugin
 from rules.system import System
 from rules.systems.surface import actions
 from rules.systems.surface.details import DETAILS
@@ -32,4 +33,7 @@ SYSTEM = System(
     battle_over=battle_over,
 )
 
-__all__ = ["SYSTEM", "actions"]
+# What the `battlepost.systems` entry point names: the system and the extension that plays it on Discord.
+PLUGIN = Plugin(system=SYSTEM, front_end="cogs.surface")
+
+__all__ = ["PLUGIN", "SYSTEM", "actions"]
