@@ -235,6 +235,12 @@ def _entry(battle: Battle[Any], ref: str) -> str | None:
     return unit.id if unit.id in (battle.turn.units or ()) else None
 
 
+def has_turn_left(battle: Battle[Any], ref: str) -> bool:
+    """Return whether a unit takes part in this round and has not finished its turn."""
+    entry = _entry(battle, ref)
+    return entry is not None and entry not in _done(battle)
+
+
 def name_of(battle: Battle[Any], uid: str) -> str:
     """Return the name players read for a unit id (the id itself if the unit is gone)."""
     unit = battle.units.get(uid)

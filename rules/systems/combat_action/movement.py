@@ -11,8 +11,11 @@ from rules.systems.combat_action.state import (
     HALTED,
     HIDDEN,
     ROUTING,
+    fresh,
+    halted,
     nearest_enemy_distance,
     passengers,
+    pinned_hint,
     pinned_rules_apply,
 )
 from rules.systems.combat_action.units import Unit
@@ -44,7 +47,7 @@ def why_not_step(battle: Battle, unit: Unit, to: Cell, mode: str) -> str | None:
         if before is not None and after is not None and after <= before:
             return f"{unit.name} is routing: it must charge away from the enemy, and {to} is not farther."
     elif pinned_rules_apply(unit, battle) and before is not None and after is not None and after < before:
-        return f"{unit.name} is pinned: it cannot move closer to the enemy."
+        return f"{unit.name} is pinned: it cannot move closer to the enemy.{pinned_hint(battle, unit)}"
     return None
 
 
@@ -56,11 +59,12 @@ def why_not_move(battle: Battle, unit: Unit, to: Cell, mode: str) -> str | None:
         return f"{unit.name} is a building; it does not move."
     if unit.inside:
         return f"{unit.name} is inside a vehicle; disembark first (1 AP)."
-    if HALTED in unit.statuses:
+    if halted(battle, unit):
         return f"{unit.name} has ground to a halt and cannot move."
     if FLAT_DOWN in unit.statuses:
         return f"{unit.name} is flat down; get up first (1 AP)."
-    if "power_grid" in unit.damaged and unit.fired:
+    # Opening the activation clears last turn's shot, so a fresh unit has not fired.
+    if "power_grid" in unit.damaged and unit.fired and not fresh(battle, unit):
         return f"{unit.name}'s power grid is damaged: it fired this turn, so it cannot move too."
     if to == unit.cell:
         return f"{unit.name} is already on {to}."
