@@ -141,18 +141,10 @@ def _steps(battle: Battle, unit: Unit, spot: Spot, zone: set[Cell], walls: bool)
     return out
 
 
-def reachable(battle: Battle, unit: Unit, action: Action, *, walls: bool = True,
-              halving: bool = True) -> dict[Spot, Reach]:
-    """Return every spot the leader may end on for an action, with how far it walked and why it halved.
-
-    `walls=False` lets the leader over tall walls and `halving=False` lets it walk the whole distance,
-    to say which rule keeps it from a spot.
-    """
-    zone = set() if action.assault else _standoff_zone(battle, unit)
+def _walk(battle: Battle, unit: Unit, zone: set[Cell], top: float, walls: bool) -> dict[tuple[Spot, frozenset[str]], float]:
+    """Return the shortest walk in inches to every spot the leader reaches within `top`, per set of halving causes."""
     start = unit.leader
     start_causes = frozenset({AREA}) if kind_at(battle, start.cell).area else frozenset()
-    road = region(battle, start.cell, "road")
-    top = allowance(battle, action, frozenset(), bool(road))
     best: dict[tuple[Spot, frozenset[str]], float] = {(start, start_causes): 0.0}
     heap: list[tuple[float, Spot, tuple[str, ...]]] = [(0.0, start, tuple(sorted(start_causes)))]
     while heap:
@@ -167,6 +159,13 @@ def reachable(battle: Battle, unit: Unit, action: Action, *, walls: bool = True,
                 continue
             best[(to, new_causes)] = total
             heapq.heappush(heap, (total, to, tuple(sorted(new_causes))))
+    return best
+
+
+def _ends(battle: Battle, unit: Unit, action: Action, best: dict[tuple[Spot, frozenset[str]], float],
+          road: frozenset[Cell], halving: bool) -> dict[Spot, Reach]:
+    """Return the spots an action may end on, from the walks found: free of models and within its allowance."""
+    start = unit.leader
     taken = {s for u in battle.iter_units() if u is not unit for s in u.spots()}
     out: dict[Spot, Reach] = {}
     for (spot, causes), walked in best.items():
@@ -178,6 +177,40 @@ def reachable(battle: Battle, unit: Unit, action: Action, *, walls: bool = True,
             if current is None or walked < current.walked:
                 out[spot] = Reach(spot, walked, causes, limit)
     return out
+
+
+def reachable(battle: Battle, unit: Unit, action: Action, *, walls: bool = True,
+              halving: bool = True) -> dict[Spot, Reach]:
+    """Return every spot the leader may end on for an action, with how far it walked and why it halved.
+
+    `walls=False` lets the leader over tall walls and `halving=False` lets it walk the whole distance,
+    to say which rule keeps it from a spot.
+    """
+    zone = set() if action.assault else _standoff_zone(battle, unit)
+    road = region(battle, unit.leader.cell, "road")
+    top = allowance(battle, action, frozenset(), bool(road))
+    return _ends(battle, unit, action, _walk(battle, unit, zone, top, walls), road, halving)
+
+
+def reachable_all(battle: Battle, unit: Unit) -> dict[str, dict[Spot, Reach]]:
+    """Return every action's reach, by action key in the ruleset's order, as `reachable` gives each.
+
+    The board is walked once for the actions that keep the standoff and once for the assaults, as far as the
+    longest of them goes: a walk's shortest distance to a spot does not depend on how far the walk may go on.
+    """
+    actions = actions_of(battle)
+    road = region(battle, unit.leader.cell, "road")
+    found: dict[str, dict[Spot, Reach]] = {}
+    for assault in (False, True):
+        group = [a for a in actions.values() if a.assault == assault]
+        if not group:
+            continue
+        zone = set() if assault else _standoff_zone(battle, unit)
+        top = max(allowance(battle, a, frozenset(), bool(road)) for a in group)
+        best = _walk(battle, unit, zone, top, True)
+        for action in group:
+            found[action.key] = _ends(battle, unit, action, best, road, True)
+    return {key: found[key] for key in actions}
 
 
 def explain_unreachable(battle: Battle, unit: Unit, action: Action, goal: Spot) -> str:
