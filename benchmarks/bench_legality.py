@@ -123,6 +123,9 @@ def build(ruleset: str, *, units: int, size: int, plays: int, seed: int = 1) -> 
     apply(battle, Start(), rng)
     for _ in range(plays):
         play_one(battle, rng)
+    # A new round: every unit is due again with its whole budget, as a unit is when its player looks at it.
+    if battle.system.plays("close-round"):
+        apply(battle, CloseRound(), rng)
     return battle
 
 

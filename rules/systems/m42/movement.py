@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
+from functools import lru_cache
 from math import sqrt
+from typing import Any
 
 from rules.coords import Cell
 from rules.errors import IllegalOrderError
@@ -50,22 +52,36 @@ def allowance(battle: Battle, action: Action, causes: frozenset[str], road: bool
     return float(base / 2 ** halvings + bonus)
 
 
-def _standoff_zone(battle: Battle, unit: Unit) -> set[Cell]:
-    """Return the squares closer than the standoff to any enemy model (A93)."""
+@lru_cache(maxsize=64)
+def _standoff_offsets(limit: int, s: int) -> tuple[tuple[int, int], ...]:
+    """Return the offsets of the squares closer than `limit` inches to a base, for `s` inches a square."""
+    span = limit // s + 2
+    centre = Cell(span, span)
+    return tuple((x - span, y - span) for y in range(2 * span + 1) for x in range(2 * span + 1)
+                 if closer_than(Cell(x, y), centre, limit, s))
+
+
+def _standoff_zone(battle: Battle, unit: Unit, around: Cell | None = None, radius: int = 0) -> set[Cell]:
+    """Return the squares closer than the standoff to any enemy model (A93).
+
+    With `around`, only the zone within `radius` squares of it (as far as a walk from there can go).
+    """
     limit, s = int(battle.const("standoff")), int(battle.const("inches_per_square"))
     zone: set[Cell] = set()
     if limit <= 0:
         return zone
+    offsets = _standoff_offsets(limit, s)
     span = limit // s + 2
     for other in battle.iter_units():
         if not battle.enemies(unit, other):
             continue
         for spot in other.spots():
-            for y in range(spot.y - span, spot.y + span + 1):
-                for x in range(spot.x - span, spot.x + span + 1):
-                    c = Cell(x, y)
-                    if battle.on_map(c) and closer_than(c, spot.cell, limit, s):
-                        zone.add(c)
+            if around is not None and max(abs(spot.x - around.x), abs(spot.y - around.y)) > radius + span:
+                continue
+            for dx, dy in offsets:
+                x, y = spot.x + dx, spot.y + dy
+                if 0 <= x < battle.width and 0 <= y < battle.height:
+                    zone.add(Cell(x, y))
     return zone
 
 
@@ -93,29 +109,65 @@ def _enterable(battle: Battle, unit: Unit, cell: Cell, level: int, zone: set[Cel
     return level <= top_level(battle, cell)
 
 
-def _steps(battle: Battle, unit: Unit, spot: Spot, zone: set[Cell], walls: bool) -> list[tuple[Spot, float, set[str]]]:
-    """Return the single steps from a spot: its cost in inches and the halving causes it adds."""
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """One step from a spot as the map alone allows it, before any standoff: where, what it costs, what it halves.
+
+    `mids` is None for a step that stays on its square (a floor up or down), () for a step along a row or
+    column, and for a diagonal the corner squares of which one must lie outside the standoff.
+    """
+
+    to: Spot
+    cost: float
+    causes: frozenset[str]
+    mids: tuple[Cell, ...] | None
+
+
+_STEP_CONSTANTS = ("inches_per_square", "floor_height", "linear_max_width", "tall_wall")
+_STEP_TABLES = 8  # the maps in play at once on one process, each for infantry or not
+_STEPS: dict[tuple[Any, ...], dict[Spot, tuple[_Step, ...]]] = {}
+
+
+def _step_table(battle: Battle, unit: Unit, walls: bool) -> dict[Spot, tuple[_Step, ...]]:
+    """Return the steps already worked out from each spot of this map (filled as walks need them).
+
+    Steps depend on the map alone (size, terrain, edges, floors), a few constants and whether the unit is
+    infantry, not on where units stand: every walk on the same map shares them, whichever battle object (the
+    table service decodes a fresh one per order) holds it.
+    """
+    floors = tuple(sorted((k, sq.floors) for k, sq in battle.cells.items() if sq.floors))
+    key = (battle.ruleset_id, battle.width, hash(tuple(battle.terrain)), hash(frozenset(battle.edges.items())),
+           hash(floors), tuple(battle.const(k) for k in _STEP_CONSTANTS), unit.infantry, walls)
+    table = _STEPS.get(key)
+    if table is None:
+        if len(_STEPS) >= _STEP_TABLES:
+            _STEPS.pop(next(iter(_STEPS)))  # the oldest map's steps go first
+        table = _STEPS[key] = {}
+    return table
+
+
+def _steps_from(battle: Battle, unit: Unit, spot: Spot, walls: bool) -> tuple[_Step, ...]:
+    """Return the single steps from a spot as the map allows them (`_steps` without a standoff zone)."""
     s = int(battle.const("inches_per_square"))
     here = spot.cell
-    out: list[tuple[Spot, float, set[str]]] = []
+    none: set[Cell] = set()
+    out: list[_Step] = []
     for dy in (-1, 0, 1):
         for dx in (-1, 0, 1):
             if not dx and not dy:
                 continue
             to = Cell(here.x + dx, here.y + dy)
-            if not _enterable(battle, unit, to, spot.level, zone):
+            if not _enterable(battle, unit, to, spot.level, none):
                 continue
             causes: set[str] = set()
+            mids: tuple[Cell, ...] = ()
             if dx and dy:
                 # A diagonal step slips past a corner only where one of its two L-shaped routes is clear.
-                ok = False
-                for mid in (Cell(here.x + dx, here.y), Cell(here.x, here.y + dy)):
-                    if not _enterable(battle, unit, mid, spot.level, zone):
-                        continue
-                    first, second = _edge_step(battle, unit, here, mid), _edge_step(battle, unit, mid, to)
-                    if first == (True, None) and second == (True, None):
-                        ok = True
-                if not ok:
+                mids = tuple(mid for mid in (Cell(here.x + dx, here.y), Cell(here.x, here.y + dy))
+                             if _enterable(battle, unit, mid, spot.level, none)
+                             and _edge_step(battle, unit, here, mid) == (True, None)
+                             and _edge_step(battle, unit, mid, to) == (True, None))
+                if not mids:
                     continue
                 cost = s * sqrt(2)
             else:
@@ -129,20 +181,21 @@ def _steps(battle: Battle, unit: Unit, spot: Spot, zone: set[Cell], walls: bool)
                 continue  # upper floors are left by the stairs, not through the wall
             if kind_at(battle, to).area:
                 causes.add(AREA)
-            out.append((Spot(to.x, to.y, spot.level), cost, causes))
+            out.append(_Step(Spot(to.x, to.y, spot.level), cost, frozenset(causes), mids))
     if kind_at(battle, here).floors:
         rise = float(battle.const("floor_height"))
         top = top_level(battle, here)
         for level in (spot.level - 1, spot.level + 1):
             if 0 <= level <= top:
                 # Onto a building's roof through its ceiling: a ceiling with no opening halves (004:L88).
-                extra = {WALL} if kind_at(battle, here).building and max(level, spot.level) == top else set()
-                out.append((Spot(here.x, here.y, level), rise, extra))
-    return out
+                extra = frozenset({WALL}) if kind_at(battle, here).building and max(level, spot.level) == top else frozenset()
+                out.append(_Step(Spot(here.x, here.y, level), rise, extra, None))
+    return tuple(out)
 
 
 def _walk(battle: Battle, unit: Unit, zone: set[Cell], top: float, walls: bool) -> dict[tuple[Spot, frozenset[str]], float]:
     """Return the shortest walk in inches to every spot the leader reaches within `top`, per set of halving causes."""
+    table = _step_table(battle, unit, walls)
     start = unit.leader
     start_causes = frozenset({AREA}) if kind_at(battle, start.cell).area else frozenset()
     best: dict[tuple[Spot, frozenset[str]], float] = {(start, start_causes): 0.0}
@@ -152,31 +205,53 @@ def _walk(battle: Battle, unit: Unit, zone: set[Cell], top: float, walls: bool) 
         causes = frozenset(raw)
         if walked > best.get((spot, causes), float("inf")) + EPSILON:
             continue
-        for to, cost, more in _steps(battle, unit, spot, zone, walls):
-            new_causes = causes | more
-            total = walked + cost
-            if total > top + EPSILON or total >= best.get((to, new_causes), float("inf")) - EPSILON:
+        steps = table.get(spot)
+        if steps is None:
+            steps = table[spot] = _steps_from(battle, unit, spot, walls)
+        for step in steps:
+            # The standoff (A93): no step into it, and a diagonal needs a corner square outside it.
+            if step.mids is not None and zone and (
+                    step.to.cell in zone or (step.mids and all(m in zone for m in step.mids))):
                 continue
-            best[(to, new_causes)] = total
-            heapq.heappush(heap, (total, to, tuple(sorted(new_causes))))
+            new_causes = causes | step.causes
+            total = walked + step.cost
+            if total > top + EPSILON or total >= best.get((step.to, new_causes), float("inf")) - EPSILON:
+                continue
+            best[(step.to, new_causes)] = total
+            heapq.heappush(heap, (total, step.to, tuple(sorted(new_causes))))
     return best
 
 
 def _ends(battle: Battle, unit: Unit, action: Action, best: dict[tuple[Spot, frozenset[str]], float],
-          road: frozenset[Cell], halving: bool) -> dict[Spot, Reach]:
+          road: frozenset[Cell], halving: bool, taken: set[Spot] | None = None) -> dict[Spot, Reach]:
     """Return the spots an action may end on, from the walks found: free of models and within its allowance."""
     start = unit.leader
-    taken = {s for u in battle.iter_units() if u is not unit for s in u.spots()}
+    if taken is None:
+        taken = _taken(battle, unit)
+    limits: dict[tuple[frozenset[str], bool], float] = {}  # few sets of causes: each allowance worked out once
     out: dict[Spot, Reach] = {}
     for (spot, causes), walked in best.items():
         if spot in taken or spot == start:
             continue
-        limit = allowance(battle, action, causes if halving else frozenset(), spot.cell in road)
+        key = (causes if halving else frozenset(), spot.cell in road)
+        limit = limits.get(key)
+        if limit is None:
+            limit = limits[key] = allowance(battle, action, key[0], key[1])
         if walked <= limit + EPSILON:
             current = out.get(spot)
             if current is None or walked < current.walked:
                 out[spot] = Reach(spot, walked, causes, limit)
     return out
+
+
+def _taken(battle: Battle, unit: Unit) -> set[Spot]:
+    """Return the spots the other units' models stand on."""
+    return {s for u in battle.iter_units() if u is not unit for s in u.spots()}
+
+
+def _squares(battle: Battle, inches: float) -> int:
+    """Return how many squares a walk of `inches` can get from its start (a step costs at least a square's inches)."""
+    return int(inches // int(battle.const("inches_per_square"))) + 1
 
 
 def reachable(battle: Battle, unit: Unit, action: Action, *, walls: bool = True,
@@ -186,9 +261,9 @@ def reachable(battle: Battle, unit: Unit, action: Action, *, walls: bool = True,
     `walls=False` lets the leader over tall walls and `halving=False` lets it walk the whole distance,
     to say which rule keeps it from a spot.
     """
-    zone = set() if action.assault else _standoff_zone(battle, unit)
     road = region(battle, unit.leader.cell, "road")
     top = allowance(battle, action, frozenset(), bool(road))
+    zone = set() if action.assault else _standoff_zone(battle, unit, unit.cell, _squares(battle, top))
     return _ends(battle, unit, action, _walk(battle, unit, zone, top, walls), road, halving)
 
 
@@ -200,16 +275,17 @@ def reachable_all(battle: Battle, unit: Unit) -> dict[str, dict[Spot, Reach]]:
     """
     actions = actions_of(battle)
     road = region(battle, unit.leader.cell, "road")
+    taken = _taken(battle, unit)
     found: dict[str, dict[Spot, Reach]] = {}
     for assault in (False, True):
         group = [a for a in actions.values() if a.assault == assault]
         if not group:
             continue
-        zone = set() if assault else _standoff_zone(battle, unit)
         top = max(allowance(battle, a, frozenset(), bool(road)) for a in group)
+        zone = set() if assault else _standoff_zone(battle, unit, unit.cell, _squares(battle, top))
         best = _walk(battle, unit, zone, top, True)
         for action in group:
-            found[action.key] = _ends(battle, unit, action, best, road, True)
+            found[action.key] = _ends(battle, unit, action, best, road, True, taken)
     return {key: found[key] for key in actions}
 
 
