@@ -27,8 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules import turns
 from rules.battle import Battle
@@ -43,7 +42,7 @@ from rules.turnorders import CloseRound, EndTurn, SetTurnMode
 install()
 
 TARGETS = {"is_legal": 0.2, "legal_orders": 5.0}  # p95, ms
-EXAMPLES = ROOT / "examples"
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SIDES = ("Blue", "Red")
 STAT_FILES = {
     "strategic-e": ("eva-01.toml", "armoured-horde.toml", "infantry-horde.toml", "superheavy.toml"),

@@ -119,15 +119,15 @@ def _text_for(b: Battle, name: str) -> st.SearchStrategy[str]:
         return st.sampled_from([s.name for s in b.sides] + ["Green", ""])
     if name == "weapon":
         weapons = {w.name for u in b.iter_units() for w in getattr(u, "weapons", ())}
-        return st.sampled_from(sorted(weapons) + ["Nothing", ""])
+        return st.sampled_from([*sorted(weapons), "Nothing", ""])
     if name in ("mode", "action"):
         return st.one_of(st.sampled_from(b.ruleset.move_modes), st.sampled_from(WORDS))
     if name == "terrain":
-        return st.sampled_from(sorted(b.ruleset.terrain) + ["lava"])
+        return st.sampled_from([*sorted(b.ruleset.terrain), "lava"])
     if name == "feature":
-        return st.sampled_from(sorted(b.ruleset.features) + ["castle"])
+        return st.sampled_from([*sorted(b.ruleset.features), "castle"])
     if name == "key":
-        return st.sampled_from(sorted(b.ruleset.constants)[:12] + ["bogus"])
+        return st.sampled_from([*sorted(b.ruleset.constants)[:12], "bogus"])
     if name == "value":
         return st.sampled_from(["0", "1", "3", "10", "200", "-5", "true", "x"])
     if name == "dice":
