@@ -39,9 +39,12 @@ def move_limit_cm(unit: Unit, mode: str, battle: Battle) -> int:
 
 def why_not_step(battle: Battle, unit: Unit, to: Cell, mode: str) -> str | None:
     """Return why a model may not step to a square, pinned (4.10) or routing (4.11), or None."""
+    routing = ROUTING in unit.statuses
+    if not routing and not pinned_rules_apply(unit, battle):
+        return None  # only a routing or pinned model cares how near the enemy it ends
     before = nearest_enemy_distance(battle, unit)
     after = nearest_enemy_distance(battle, unit, to)
-    if ROUTING in unit.statuses:
+    if routing:
         if mode != "charge":
             return f"{unit.name} is routing: it may only charge away from the enemy."
         if before is not None and after is not None and after <= before:
