@@ -56,6 +56,11 @@ def why_not_step(battle: Battle, unit: Unit, to: Cell, mode: str) -> str | None:
 
 def why_not_move(battle: Battle, unit: Unit, to: Cell, mode: str) -> str | None:
     """Return why a model may not move there now (pinned 4.10, routing 4.11, power grid), or None."""
+    return why_not_move_now(battle, unit, mode) or why_not_move_to(battle, unit, to, mode)
+
+
+def why_not_move_now(battle: Battle, unit: Unit, mode: str) -> str | None:
+    """Return why a model may not move this way at all now, wherever to, or None."""
     if mode not in MOVE_MODES:
         return f"`{mode}` is not a way to move; use walk (1 AP) or charge (2 AP)."
     if unit.building:
@@ -69,6 +74,11 @@ def why_not_move(battle: Battle, unit: Unit, to: Cell, mode: str) -> str | None:
     # Opening the activation clears last turn's shot, so a fresh unit has not fired.
     if "power_grid" in unit.damaged and unit.fired and not fresh(battle, unit):
         return f"{unit.name}'s power grid is damaged: it fired this turn, so it cannot move too."
+    return None
+
+
+def why_not_move_to(battle: Battle, unit: Unit, to: Cell, mode: str) -> str | None:
+    """Return why a model that may move this way may not end on that square (too far, pinned, routing), or None."""
     if to == unit.cell:
         return f"{unit.name} is already on {to}."
     cm_per = int(battle.const("cm_per_square"))
