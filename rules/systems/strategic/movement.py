@@ -190,13 +190,15 @@ def _cheapest(steps: _Steps, origin: Cell, goal: Cell, budget: int, least: int) 
 
     Searched toward the goal: every step costs at least `least` and brings the goal at most one square nearer,
     so `least` times the squares left never overstates what is left to pay, and the first time the goal is
-    taken from the heap its cost is the cheapest.
+    taken from the heap its cost is the cheapest. Between equal estimates the farthest walked goes first.
     """
     start, target = steps.index(origin), steps.index(goal)
+    width, gx, gy = steps.width, goal.x, goal.y
     best: dict[int, tuple[int, int]] = {start: (0, 0)}
     heap: list[tuple[int, int, int, int]] = [(least * origin.distance(goal), 0, 0, start)]
     while heap:
-        _f, cost, risk, here = heapq.heappop(heap)
+        _f, back, risk, here = heapq.heappop(heap)
+        cost = -back
         if (cost, risk) > best[here]:
             continue
         if here == target:
@@ -206,11 +208,11 @@ def _cheapest(steps: _Steps, origin: Cell, goal: Cell, budget: int, least: int) 
                 continue
             step, danger = steps.cost(nxt)
             key = (cost + step, risk + danger)
-            left = least * steps.cell(nxt).distance(goal)
+            left = least * max(abs(nxt % width - gx), abs(nxt // width - gy))
             if key[0] + left > budget or key >= best.get(nxt, (_FAR, _FAR)):
                 continue
             best[nxt] = key
-            heapq.heappush(heap, (key[0] + left, key[0], key[1], nxt))
+            heapq.heappush(heap, (key[0] + left, -key[0], key[1], nxt))
     return None
 
 

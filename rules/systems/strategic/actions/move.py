@@ -16,7 +16,6 @@ from rules.systems.strategic.movement import (
     allowance,
     blocker,
     effective_dtv,
-    find_path,
     least_step,
     movement_base,
     path_cost,
@@ -57,16 +56,16 @@ def _refusal(battle: Battle, unit: Unit, goal: Cell, mode: str, budget: int) -> 
             f"{goal} is {distance} squares from {unit.name} on {start}, but a {mode_name} allows "
             f"{budget} {what} ({base_label}). Pick a closer square or a faster mode."
         )
-    unbounded = find_path(battle, unit, goal, UNBOUNDED)
+    unbounded = path_cost(battle, unit, goal, UNBOUNDED)
     if unbounded is None:
         return IllegalOrderError(f"{unit.name} has no way to reach {goal}: every route is blocked.")
     if unit.is_horde:
         return IllegalOrderError(
-            f"The cheapest way to {goal} costs {unbounded[1]} MP through difficult terrain, "
+            f"The cheapest way to {goal} costs {unbounded} MP through difficult terrain, "
             f"but a {mode_name} gives the Horde {unit.name} only {budget} MP ({base_label})."
         )
     return IllegalOrderError(
-        f"The way to {goal} around blocked squares is {unbounded[1]} squares long, "
+        f"The way to {goal} around blocked squares is {unbounded} squares long, "
         f"but a {mode_name} allows {unit.name} only {budget} ({base_label})."
     )
 
