@@ -28,7 +28,7 @@ from rules.systems.combat_action.actions.transport import (
     why_not_hatch,
 )
 from rules.systems.combat_action.actions.weapons import Prime, Reload, Unjam, why_not_tend
-from rules.systems.combat_action.movement import MOVE_MODES, move_limit_cm, why_not_move_now, why_not_move_to
+from rules.systems.combat_action.movement import MOVE_MODES, move_limit_cm, why_not_move_now, why_not_step
 from rules.systems.combat_action.state import AIMED, FLAT_DOWN, ROUTING, on_table
 from rules.systems.combat_action.units import Unit
 from rules.turnorders import EndTurn
@@ -59,8 +59,11 @@ def _moves(battle: Battle, unit: Unit, left: int | None) -> Iterator[Order]:
             continue
         if why_not_move_now(battle, unit, mode) is not None:
             continue  # what keeps the unit from moving this way is asked once, not for every square
-        for cell in _around(battle, unit.cell, move_limit_cm(unit, mode, battle) // cm_per):
-            if why_not_move_to(battle, unit, cell, mode) is None:
+        here = unit.cell
+        # The squares around within the move's reach are those `why_not_move_to` finds near enough; of them, only
+        # the pinned and routing limits are left to ask.
+        for cell in _around(battle, here, move_limit_cm(unit, mode, battle) // cm_per):
+            if cell != here and why_not_step(battle, unit, cell, mode) is None:
                 yield Move(unit=unit.name, to=cell, mode=mode)
 
 
