@@ -128,6 +128,13 @@ _STEP_TABLES = 8  # the maps in play at once on one process, each for infantry o
 _STEPS: dict[tuple[Any, ...], dict[Spot, tuple[_Step, ...]]] = {}
 
 
+def _map_key(battle: Battle) -> tuple[Any, ...]:
+    """Return what tells one map from another for walking on it: ruleset, size, terrain, edges, floors."""
+    floors = tuple(sorted((k, sq.floors) for k, sq in battle.cells.items() if sq.floors))
+    return (battle.ruleset_id, battle.width, hash(tuple(battle.terrain)), hash(frozenset(battle.edges.items())),
+            hash(floors))
+
+
 def _step_table(battle: Battle, unit: Unit, walls: bool) -> dict[Spot, tuple[_Step, ...]]:
     """Return the steps already worked out from each spot of this map (filled as walks need them).
 
@@ -135,9 +142,7 @@ def _step_table(battle: Battle, unit: Unit, walls: bool) -> dict[Spot, tuple[_St
     infantry, not on where units stand: every walk on the same map shares them, whichever battle object (the
     table service decodes a fresh one per order) holds it.
     """
-    floors = tuple(sorted((k, sq.floors) for k, sq in battle.cells.items() if sq.floors))
-    key = (battle.ruleset_id, battle.width, hash(tuple(battle.terrain)), hash(frozenset(battle.edges.items())),
-           hash(floors), tuple(battle.const(k) for k in _STEP_CONSTANTS), unit.infantry, walls)
+    key = (*_map_key(battle), tuple(battle.const(k) for k in _STEP_CONSTANTS), unit.infantry, walls)
     table = _STEPS.get(key)
     if table is None:
         if len(_STEPS) >= _STEP_TABLES:
@@ -261,6 +266,8 @@ def reachable(battle: Battle, unit: Unit, action: Action, *, walls: bool = True,
     `walls=False` lets the leader over tall walls and `halving=False` lets it walk the whole distance,
     to say which rule keeps it from a spot.
     """
+    if walls and halving:
+        return reachable_all(battle, unit)[action.key]
     road = region(battle, unit.leader.cell, "road")
     top = allowance(battle, action, frozenset(), bool(road))
     zone = set() if action.assault else _standoff_zone(battle, unit, unit.cell, _squares(battle, top))
@@ -272,7 +279,31 @@ def reachable_all(battle: Battle, unit: Unit) -> dict[str, dict[Spot, Reach]]:
 
     The board is walked once for the actions that keep the standoff and once for the assaults, as far as the
     longest of them goes: a walk's shortest distance to a spot does not depend on how far the walk may go on.
+    What is found is kept with the battle until anything a walk reads changes (the map, the rules, where any
+    model stands), so checking, then applying, then offering the next orders walk once.
     """
+    stamp = _stamp(battle)
+    kept: tuple[tuple[Any, ...], dict[tuple[str, tuple[str, ...]], dict[str, dict[Spot, Reach]]]] | None = \
+        battle.__dict__.get("_m42_reach")
+    if kept is None or kept[0] != stamp:
+        kept = (stamp, {})
+        battle.__dict__["_m42_reach"] = kept
+    mine = (unit.id, tuple(unit.traits))
+    found = kept[1].get(mine)
+    if found is None:
+        found = kept[1][mine] = _reach_all(battle, unit)
+    return found
+
+
+def _stamp(battle: Battle) -> tuple[Any, ...]:
+    """Return everything a walk reads of a battle besides the map's steps: roads, rules, actions, every model."""
+    roads = tuple(sorted(k for k, sq in battle.cells.items() if sq.road))
+    models = tuple((u.id, u.side, tuple(u.spots())) for u in battle.iter_units())
+    return (_map_key(battle), roads, tuple(sorted(battle.constants.items())), repr(battle.homebrew), models)
+
+
+def _reach_all(battle: Battle, unit: Unit) -> dict[str, dict[Spot, Reach]]:
+    """Work out every action's reach (see `reachable_all`)."""
     actions = actions_of(battle)
     road = region(battle, unit.leader.cell, "road")
     taken = _taken(battle, unit)
@@ -303,10 +334,13 @@ def explain_unreachable(battle: Battle, unit: Unit, action: Action, goal: Spot) 
     if not action.assault and cell in _standoff_zone(battle, unit):
         return (f"{cell} is within {battle.const('standoff')}\" of an enemy model: only an assault may come "
                 f"that close (A93).")
-    if goal in reachable(battle, unit, action, walls=False):
+    # Beyond any walk of this action neither a wall nor halving is what keeps the spot away: no walk is asked.
+    road = region(battle, unit.cell, "road")
+    beyond = unit.cell.distance(cell) > _squares(battle, allowance(battle, action, frozenset(), bool(road)))
+    if not beyond and goal in reachable(battle, unit, action, walls=False):
         return (f"a wall taller than {battle.const('tall_wall')}\" is in the way: an infantry leader cannot "
                 f"cross it (004:L59).")
-    whole = reachable(battle, unit, action, halving=False).get(goal)
+    whole = None if beyond else reachable(battle, unit, action, halving=False).get(goal)
     if whole is not None:
         crossed = " and ".join(HALVING_RULES[c] for c in sorted(whole.causes))
         halved = allowance(battle, action, whole.causes, whole.spot.cell in region(battle, unit.cell, "road"))
