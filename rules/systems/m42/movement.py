@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import heapq
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from math import sqrt
@@ -126,6 +127,7 @@ class _Step:
 _STEP_CONSTANTS = ("inches_per_square", "floor_height", "linear_max_width", "tall_wall")
 _STEP_TABLES = 8  # the maps in play at once on one process, each for infantry or not
 _STEPS: dict[tuple[Any, ...], dict[Spot, tuple[_Step, ...]]] = {}
+_STEPS_LOCK = threading.Lock()
 
 
 def _map_key(battle: Battle) -> tuple[Any, ...]:
@@ -145,9 +147,12 @@ def _step_table(battle: Battle, unit: Unit, walls: bool) -> dict[Spot, tuple[_St
     key = (*_map_key(battle), tuple(battle.const(k) for k in _STEP_CONSTANTS), unit.infantry, walls)
     table = _STEPS.get(key)
     if table is None:
-        if len(_STEPS) >= _STEP_TABLES:
-            _STEPS.pop(next(iter(_STEPS)))  # the oldest map's steps go first
-        table = _STEPS[key] = {}
+        with _STEPS_LOCK:  # the table service resolves orders of different battles on several threads
+            table = _STEPS.get(key)
+            if table is None:
+                if len(_STEPS) >= _STEP_TABLES:
+                    _STEPS.pop(next(iter(_STEPS)))  # the oldest map's steps go first
+                table = _STEPS[key] = {}
     return table
 
 
