@@ -122,7 +122,7 @@ class _Step:
     cost: float
     causes: frozenset[str]
     mids: tuple[Cell, ...] | None
-
+    at: Cell  # the square of `to`, asked of the standoff zone on every step
 
 _STEP_CONSTANTS = ("inches_per_square", "floor_height", "linear_max_width", "tall_wall")
 _STEP_TABLES = 8  # the maps in play at once on one process, each for infantry or not
@@ -191,7 +191,7 @@ def _steps_from(battle: Battle, unit: Unit, spot: Spot, walls: bool) -> tuple[_S
                 continue  # upper floors are left by the stairs, not through the wall
             if kind_at(battle, to).area:
                 causes.add(AREA)
-            out.append(_Step(Spot(to.x, to.y, spot.level), cost, frozenset(causes), mids))
+            out.append(_Step(Spot(to.x, to.y, spot.level), cost, frozenset(causes), mids, to))
     if kind_at(battle, here).floors:
         rise = float(battle.const("floor_height"))
         top = top_level(battle, here)
@@ -199,7 +199,7 @@ def _steps_from(battle: Battle, unit: Unit, spot: Spot, walls: bool) -> tuple[_S
             if 0 <= level <= top:
                 # Onto a building's roof through its ceiling: a ceiling with no opening halves (004:L88).
                 extra = frozenset({WALL}) if kind_at(battle, here).building and max(level, spot.level) == top else frozenset()
-                out.append(_Step(Spot(here.x, here.y, level), rise, extra, None))
+                out.append(_Step(Spot(here.x, here.y, level), rise, extra, None, here))
     return tuple(out)
 
 
@@ -207,13 +207,15 @@ def _walk(battle: Battle, unit: Unit, zone: set[Cell], top: float, walls: bool) 
     """Return the shortest walk in inches to every spot the leader reaches within `top`, per set of halving causes."""
     table = _step_table(battle, unit, walls)
     start = unit.leader
-    start_causes = frozenset({AREA}) if kind_at(battle, start.cell).area else frozenset()
+    start_causes: frozenset[str] = frozenset({AREA}) if kind_at(battle, start.cell).area else frozenset()
     best: dict[tuple[Spot, frozenset[str]], float] = {(start, start_causes): 0.0}
-    heap: list[tuple[float, Spot, tuple[str, ...]]] = [(0.0, start, tuple(sorted(start_causes)))]
+    # Entries sort by distance, then spot, then the causes' names in order; the set rides along unsorted.
+    heap: list[tuple[float, Spot, tuple[str, ...], frozenset[str]]] = [
+        (0.0, start, _named(start_causes), start_causes)]
+    joined: dict[tuple[frozenset[str], frozenset[str]], frozenset[str]] = {}
     while heap:
-        walked, spot, raw = heapq.heappop(heap)
-        causes = frozenset(raw)
-        if walked > best.get((spot, causes), float("inf")) + EPSILON:
+        walked, spot, _order, causes = heapq.heappop(heap)
+        if walked > best.get((spot, causes), _INF) + EPSILON:
             continue
         steps = table.get(spot)
         if steps is None:
@@ -221,15 +223,30 @@ def _walk(battle: Battle, unit: Unit, zone: set[Cell], top: float, walls: bool) 
         for step in steps:
             # The standoff (A93): no step into it, and a diagonal needs a corner square outside it.
             if step.mids is not None and zone and (
-                    step.to.cell in zone or (step.mids and all(m in zone for m in step.mids))):
+                    step.at in zone or (step.mids and all(m in zone for m in step.mids))):
                 continue
-            new_causes = causes | step.causes
+            pair = (causes, step.causes)
+            new_causes = joined.get(pair)
+            if new_causes is None:
+                new_causes = joined[pair] = causes | step.causes
             total = walked + step.cost
-            if total > top + EPSILON or total >= best.get((step.to, new_causes), float("inf")) - EPSILON:
+            if total > top + EPSILON or total >= best.get((step.to, new_causes), _INF) - EPSILON:
                 continue
             best[(step.to, new_causes)] = total
-            heapq.heappush(heap, (total, step.to, tuple(sorted(new_causes))))
+            heapq.heappush(heap, (total, step.to, _named(new_causes), new_causes))
     return best
+
+
+_INF = float("inf")
+_NAMES: dict[frozenset[str], tuple[str, ...]] = {}
+
+
+def _named(causes: frozenset[str]) -> tuple[str, ...]:
+    """Return a set of causes as its sorted names (few sets exist: each is sorted once)."""
+    found = _NAMES.get(causes)
+    if found is None:
+        found = _NAMES[causes] = tuple(sorted(causes))
+    return found
 
 
 def _ends(battle: Battle, unit: Unit, action: Action, best: dict[tuple[Spot, frozenset[str]], float],
