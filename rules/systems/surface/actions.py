@@ -8,7 +8,7 @@ from typing import Any
 
 from rules import lifecycle
 from rules.battle import check_name
-from rules.colours import set_side_colour
+from rules.colours import check_side_colour, set_side_colour
 from rules.dice import Dice
 from rules.errors import IllegalOrderError, InvalidOrderError, NotFoundError
 from rules.orders import AddUnit, EditUnit, End, RemoveUnit, SetRule, Start
@@ -28,7 +28,7 @@ from rules.systems.surface.forces import add_forces, read_forces
 from rules.systems.surface.orders import ImportForces, NextTurn, Resolve, SetSide, SubmitPlan
 from rules.systems.surface.resolve import resolve_battle, two_forces, two_forces_or_none
 from rules.systems.surface.state import KEY, Plan, Standing, SurfaceBattle, doc, peek
-from rules.systems.surface.table import checks, handles
+from rules.systems.surface.table import TABLE, checks, handles
 from rules.systems.surface.units import ESCAPED, Unit
 from rules.systems.surface.unittypes import FLAGS, RATINGS, check_ratings, unit_type
 
@@ -352,4 +352,4 @@ def next_turn(battle: SurfaceBattle, order: NextTurn, dice: Dice, outcome: Outco
 
 
 # A side's colour on the chart and any other view: the core's order, played here like on a map.
-handles("side-colour")(set_side_colour)
+TABLE.add("side-colour", set_side_colour, check_side_colour)
