@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules import turns
-from rules.colours import check_side_colour, set_side_colour
 from rules.core_effects import (
     Held,
     RoundClosed,
@@ -37,7 +36,6 @@ TABLE = HandlerTable()
 handles = TABLE.handles
 checks = TABLE.checks
 _order = TABLE.order
-TABLE.add("side-colour", set_side_colour, check_side_colour)
 
 HOLD = "hold"
 CLEAR_WORDS = ("none", "clear", "off")

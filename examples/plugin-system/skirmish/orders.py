@@ -25,11 +25,11 @@ TABLE = HandlerTable(turnorders.TABLE)
 handles, checks, order = TABLE.handles, TABLE.checks, TABLE.order
 ROCK = "rock"
 
-handles("paint")(lifecycle.paint)
-handles("set-rule")(lifecycle.set_rule)
-handles("start")(lifecycle.start)
-handles("end")(lifecycle.end)
-handles("remove-unit")(lifecycle.remove_unit)
+TABLE.add("paint", lifecycle.paint, lifecycle.check_paint)
+TABLE.add("set-rule", lifecycle.set_rule, lifecycle.check_set_rule)
+TABLE.add("start", lifecycle.start, lifecycle.check_start)
+TABLE.add("end", lifecycle.end, lifecycle.check_end)
+TABLE.add("remove-unit", lifecycle.remove_unit, lifecycle.check_remove_unit)
 
 
 @order("strike", "owner")
@@ -94,9 +94,9 @@ def _free(battle: Battle[Any], cell: Cell) -> bool:
             and not any(u.alive for u in battle.units_at(cell)))
 
 
-@handles("add-unit")
-def add_fighter(battle: Battle[Any], order: AddUnit, dice: Dice, outcome: Outcome) -> None:
-    """Put a fighter in the pit; its stats may give `hp`, else the ruleset's `fighter_hp`."""
+@checks("add-unit")
+def check_add_fighter(battle: Battle[Any], order: AddUnit) -> tuple[str, Cell, int]:
+    """Check a new fighter: a free name, an open square of sand, `hp` from 1 to 20; return them."""
     name = lifecycle.new_unit_name(battle, order.name)
     cell = battle.check_cell(order.at)
     if not _free(battle, cell):
@@ -107,6 +107,13 @@ def add_fighter(battle: Battle[Any], order: AddUnit, dice: Dice, outcome: Outcom
         raise InvalidOrderError(f"A fighter has one stat, `hp`; `{sorted(stats)[0]}` is not one of Pit Skirmish's.")
     if not isinstance(hp, int) or isinstance(hp, bool) or not 1 <= hp <= 20:
         raise InvalidOrderError("`hp` is a whole number from 1 to 20, like `hp=3`.")
+    return name, cell, hp
+
+
+@handles("add-unit")
+def add_fighter(battle: Battle[Any], order: AddUnit, dice: Dice, outcome: Outcome) -> None:
+    """Put a fighter in the pit; its stats may give `hp`, else the ruleset's `fighter_hp`."""
+    name, cell, hp = check_add_fighter(battle, order)
     side = battle.ensure_side(order.side)
     unit = battle.add_unit(Fighter(name=name, side=side.name, x=cell.x, y=cell.y, owner=order.owner, hp=hp, max_hp=hp))
     outcome.actor = unit.name

@@ -6,7 +6,7 @@ import copy
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rules import edgeorders, lifecycle
+from rules import colours, edgeorders, lifecycle
 from rules.core_effects import UnitEdited
 from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.mapfile import MapData, parse_map, replace_map
@@ -172,6 +172,7 @@ TABLE.add("clear-edge", edgeorders.clear_edges, edgeorders.check_clear_edges)
 TABLE.add("start", lifecycle.start, lifecycle.check_start)
 TABLE.add("end", lifecycle.end, lifecycle.check_end)
 TABLE.add("set-rule", lifecycle.set_rule, lifecycle.check_set_rule)
+TABLE.add("side-colour", colours.set_side_colour, colours.check_side_colour)
 
 
 @dataclass(frozen=True)

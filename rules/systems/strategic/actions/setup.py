@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING
 
-from rules import lifecycle
+from rules import colours, lifecycle
 from rules.core_effects import UnitEdited
 from rules.errors import IllegalOrderError
 from rules.orders import AddUnit, EditUnit, Paint
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 TABLE.add("start", lifecycle.start, lifecycle.check_start)
 TABLE.add("end", lifecycle.end, lifecycle.check_end)
 TABLE.add("set-rule", lifecycle.set_rule, lifecycle.check_set_rule)
+TABLE.add("side-colour", colours.set_side_colour, colours.check_side_colour)
 TABLE.add("remove-unit", lifecycle.remove_unit, lifecycle.check_remove_unit)
 
 
