@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.clock import human_duration, policy_name
+from bot.clockhours import when
 from bot.service import BattleRecord, ClockRecord, Notice
 from cogs.common.embeds import INFO, safe
 from cogs.common.replies import send
@@ -43,8 +44,7 @@ def deadline_text(clock: ClockRecord, battle: Battle) -> str:
         return f"The clock is paused{left}."
     if clock.due_at is None:
         return "No deadline."
-    due = int(clock.due_at)
-    return f"Deadline <t:{due}:R> (<t:{due}:f>); then {policy_name(battle, clock.policy)}."
+    return f"Deadline {when(clock.due_at)}; then {policy_name(battle, clock.policy)}."
 
 
 def plans_open_embed(battle: Battle, sides: Sequence[str], clock: ClockRecord) -> discord.Embed:
