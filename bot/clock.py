@@ -259,6 +259,7 @@ def reminder_times(specs: Sequence[str], started: float, due: float) -> list[flo
 # --- each player's own reminders ------------------------------------------------------
 
 BATTLE_REMINDERS = "battle"  # the battle's reminder times, as the GM set them
+HELD_TURN = "turn"  # the ping of a turn that began in quiet hours, sent at their end
 REMIND_CHOICES = ("battle", "once", "every", "off")
 MIN_EVERY_HOURS = 1
 MAX_EVERY_HOURS = 72
@@ -320,6 +321,8 @@ def series_times(hours: int, started: float, due: float) -> list[float]:
 
 def wants_reminder(remind: str, meant_for: str, first: bool) -> bool:
     """Return whether a player who chose `remind` gets a reminder timer meant for `meant_for`."""
+    if meant_for == HELD_TURN:
+        return True  # not a reminder: the turn's own ping, which every player gets
     if remind == "off":
         return False
     if remind == "once":
@@ -387,7 +390,16 @@ def plan(clock: ClockRecord, *, after: float, every: Sequence[int] = ()) -> list
         for at in _out_of_quiet(clock, series_times(hours, started, clock.due_at)):
             if at > after:
                 timers.append(NewTimer("reminder", at, {**payload, "for": every_spec(hours)}))
+    if clock.quiet is not None and clock.turn_started is not None:
+        held = clockhours.after_quiet(clock.turn_started, clock.quiet, zone_of(clock))
+        if held != clock.turn_started and after < held < clock.due_at:
+            timers.append(NewTimer("reminder", held, {**payload, "for": HELD_TURN}))
     return timers
+
+
+def quiet_now(clock: ClockRecord, now: float) -> bool:
+    """Return whether the battle is in its quiet hours now (no ping goes out)."""
+    return clockhours.in_quiet(now, clock.quiet, zone_of(clock))
 
 
 def settle_turn(clock: ClockRecord, now: float) -> ClockRecord:
@@ -423,7 +435,8 @@ def start_turn(clock: ClockRecord, key: str, begun: float, sides: Sequence[str])
             banks[side] = clockhours.bank_at_turn(banks.get(side), start=start, per_turn=per_turn, cap=cap)
         length = min(banks[side] for side in sides)
         new = replace(new, banks=banks, bank_due=tuple(sides))
-        due = begun + length  # a bank runs by the hour: no clock hour, every hour of it counts
+        # A bank runs by the hour (no clock hour); only a deadline in quiet hours waits for their end.
+        due = clockhours.after_quiet(begun + length, clock.quiet, zone_of(clock))
     else:
         due = turn_due(clock, begun, clock.deadline)
     if clock.paused:

@@ -95,6 +95,13 @@ def reminder_content(battle: Battle, units: Sequence[str], user_ids: Sequence[in
             f"Then: {POLICY_NAMES[clock.policy]}.")
 
 
+def held_turn_content(battle: Battle, units: Sequence[str], user_ids: Sequence[int], clock: ClockRecord) -> str:
+    """Return the ping of a turn that began during the battle's quiet hours, sent at their end."""
+    who = mentions(user_ids)
+    return (f"\U0001f514 {who + ': ' if who else ''}your turn in **{safe(battle.name)}** began in the quiet hours: "
+            f"{join(units)} due, the turn ends {when(clock.due_at or 0)}.")
+
+
 def stall_line(user_id: int, units: Sequence[str], count: int, since: float) -> str:
     """Say that a player let reminders pass without acting, and since when (a timestamp each reader sees locally)."""
     return (f"<@{user_id}> has not acted after {count} reminder{'s' if count != 1 else ''} this turn, the first "

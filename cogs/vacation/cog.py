@@ -29,6 +29,7 @@ def _battle_line(played: Played, user_id: int) -> str:
     return f"**{safe(played.record.name)}**: {human_duration(allowance_left(played.clock, user_id))} of allowance left{now}"
 
 
+@app_commands.guild_only()
 class VacationCog(commands.GroupCog, group_name="vacation", group_description="Time away from every battle here"):
     """Mark yourself away: your deadlines move, and the other players are told."""
 
@@ -49,7 +50,6 @@ class VacationCog(commands.GroupCog, group_name="vacation", group_description="T
     @app_commands.describe(first="Your first day away, like 2026-12-24 (in your /settings timezone)",
                            last="Your last day away, like 2027-01-02; you are back the day after")
     @app_commands.rename(first="from", last="to")
-    @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction, first: app_commands.Range[str, 1, 20],
                     last: app_commands.Range[str, 1, 20]) -> None:
         """Mark yourself away."""
@@ -66,7 +66,6 @@ class VacationCog(commands.GroupCog, group_name="vacation", group_description="T
                          "the deadlines of their turns move by that time, within this battle's vacation allowance.")
 
     @app_commands.command(name="end", description="End your vacation now (or drop the next one)")
-    @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction) -> None:
         """End your vacation early."""
         actor = actor_of(interaction)
@@ -81,7 +80,6 @@ class VacationCog(commands.GroupCog, group_name="vacation", group_description="T
         await self._tell(played, actor.user_id, f"<@{actor.user_id}> is back from vacation early.")
 
     @app_commands.command(name="show", description="Your vacations on this server, and the allowance left per battle")
-    @app_commands.guild_only()
     async def show(self, interaction: discord.Interaction) -> None:
         """Show your vacations."""
         actor = actor_of(interaction)

@@ -227,3 +227,35 @@ async def test_time_zones_are_offered_as_typed(table: Table) -> None:
     assert [c["value"] for c in choices] == ["Europe/Berlin"]
     many = await table.discord.autocomplete("settings timezone", "zone", "a", user=table.alice, channel=table.channel)
     assert len(many) == 25
+
+
+async def test_a_turn_begun_in_quiet_hours_is_pinged_once_at_their_end_even_after_a_restart(table: Table) -> None:
+    zone = "Europe/Berlin"
+    table.clock.now = at(zone, 2026, 3, 28, 12, 0)  # the night of 28 to 29 March loses an hour
+    await table.setup_battle()
+    await table.gm_slash("gm deadline", hours=48)
+    await table.gm_slash("gm quiet", hours="22:00-08:00", zone=zone)
+    await table.slash("battle start")
+    table.clock.now = at(zone, 2026, 3, 28, 23, 0)
+    await end_turn(table, user=table.alice)
+    before = posted(table)
+    await end_turn(table, user=table.bob)
+    quiet = new_since(table, before)
+    assert quiet and all(not m.pings.users for m in quiet), "no ping in quiet hours"
+    assert any("Sachiel" in message_text(m) for m in quiet), "the prompt is posted all the same"
+
+    await table.restart()
+    table.clock.now = at(zone, 2026, 3, 29, 7, 59)
+    await table.tick()
+    assert new_since(table, before) == quiet
+    table.clock.now = at(zone, 2026, 3, 29, 8, 0)
+    fired = await table.tick()
+    assert [f.action for f in fired] == ["reminded"]
+    [held] = [m for m in new_since(table, before) if m not in quiet]
+    assert held.pings.users == {table.gm.id} and "began in the quiet hours" in held.content
+    assert await table.tick(minutes=30) == [], "the held ping goes once"
+    table.clock.now = at(zone, 2026, 3, 29, 9, 0)
+    before = posted(table)
+    await end_turn(table, user=table.gm)
+    pinged = {uid for m in new_since(table, before) for uid in m.pings.users}
+    assert pinged == {table.alice.id, table.bob.id}, "outside quiet hours the turn pings at once"
