@@ -259,3 +259,56 @@ async def test_a_turn_begun_in_quiet_hours_is_pinged_once_at_their_end_even_afte
     await end_turn(table, user=table.gm)
     pinged = {uid for m in new_since(table, before) for uid in m.pings.users}
     assert pinged == {table.alice.id, table.bob.id}, "outside quiet hours the turn pings at once"
+
+
+async def test_two_weeks_in_three_zones_with_a_vacation_and_restarts_lose_and_double_nothing(table: Table) -> None:
+    berlin, new_york, sydney = "Europe/Berlin", "America/New_York", "Australia/Sydney"
+    table.clock.now = at(berlin, 2026, 10, 20, 7, 0)  # two weeks over both autumn changes (25 Oct, 1 Nov)
+    await table.setup_battle()
+    await table.slash("settings timezone", user=table.alice, zone=berlin)
+    await table.slash("settings timezone", user=table.bob, zone=new_york)
+    await table.slash("settings timezone", user=table.gm, zone=sydney)
+    await table.gm_slash("gm policy", policy="hold")
+    await table.gm_slash("gm deadline", at="20:00", zone=berlin, hours=6)
+    await table.gm_slash("gm quiet", hours="22:00-07:00")
+    await table.slash("battle start")
+    await table.slash("vacation start", user=table.bob, **{"from": "2026-10-27", "to": "2026-10-29"})
+    bob_away = (at(new_york, 2026, 10, 27, 0, 0), at(new_york, 2026, 10, 30, 0, 0))
+
+    end = at(berlin, 2026, 11, 3, 7, 0)
+    fired_ids: list[int] = []
+    deadlines: list[tuple[str, float]] = []
+    pings: list[tuple[float, frozenset[int], str]] = []
+    seen = posted(table)
+    step = 0
+    while table.clock.now < end:
+        step += 1
+        if step % 50 == 0:
+            await table.restart()
+        for fired in await table.tick(hours=1):
+            fired_ids.append(fired.timer.id)
+            if fired.timer.kind == "deadline":
+                deadlines.append((fired.timer.payload["turn"], fired.timer.due_at))
+        now_posted = posted(table)
+        for message in new_since(table, seen):
+            if message.pings.users:
+                pings.append((table.clock.now, frozenset(message.pings.users), message.content[:40]))
+        seen = now_posted
+
+    assert len(fired_ids) == len(set(fired_ids)), "no timer acted on twice"
+    turns_ended = [turn for turn, _ in deadlines]
+    assert len(turns_ended) == len(set(turns_ended)), "each turn's deadline once"
+    assert len(deadlines) >= 10
+    nerv = [due for turn, due in deadlines if "NERV" in turn]
+    assert not any(bob_away[0] <= due < bob_away[1] for due in nerv), "no NERV deadline while bob is away"
+    assert any(local(due, berlin).timetuple()[3:5] != (20, 0) for due in nerv), "his vacation moved one"
+    regular = [due for turn, due in deadlines if "Angels" in turn]
+    assert all(local(due, berlin).timetuple()[3:5] == (20, 0) for due in regular), "Angels' turns end at 20:00"
+    for moment, users, text in pings:
+        hour = local(moment, berlin).hour
+        assert 7 <= hour < 22, f"a ping at {local(moment, berlin)} in quiet hours: {text}"
+    # Nobody hears of one turn twice: one ping per turn start, reminder or held turn, never the same hour twice.
+    per_hour = [(moment, user) for moment, users, _ in pings for user in users]
+    assert len(per_hour) == len(set(per_hour))
+    status = await table.slash("turn status", user=table.alice)
+    assert f"<@{table.bob.id}>" in text_of(status) and "Vacation used" in text_of(status)
