@@ -304,7 +304,7 @@ async def test_two_weeks_in_three_zones_with_a_vacation_and_restarts_lose_and_do
     assert any(local(due, berlin).timetuple()[3:5] != (20, 0) for due in nerv), "his vacation moved one"
     regular = [due for turn, due in deadlines if "Angels" in turn]
     assert all(local(due, berlin).timetuple()[3:5] == (20, 0) for due in regular), "Angels' turns end at 20:00"
-    for moment, users, text in pings:
+    for moment, _users, text in pings:
         hour = local(moment, berlin).hour
         assert 7 <= hour < 22, f"a ping at {local(moment, berlin)} in quiet hours: {text}"
     # Nobody hears of one turn twice: one ping per turn start, reminder or held turn, never the same hour twice.
