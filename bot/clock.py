@@ -648,8 +648,11 @@ class TurnClocks:
 
     async def set_vacation_allowance(self, record: BattleRecord, seconds: float) -> ClockRecord:
         """Set how much vacation may move each player's deadlines in this battle."""
+        if not 0 <= seconds <= clockhours.MAX_VACATION_DAYS * DAY:
+            raise InvalidOrderError(f"A vacation allowance is 0 to {clockhours.MAX_VACATION_DAYS} days; "
+                                    "write it like `days:14`.")
         clock = await self.db.clocks.get(record.id)
-        new = replace(clock, vacation_allowance=max(0.0, seconds))
+        new = replace(clock, vacation_allowance=float(seconds))
         await self.db.clocks.save(new)
         return new
 

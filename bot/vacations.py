@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot import clockhours
+from bot.table import Notice
 from rules.battle import Battle
 from rules.errors import IllegalOrderError, InvalidOrderError, SystemMissingError
 from storage import BattleRecord, ClockRecord, VacationRecord
@@ -89,8 +90,10 @@ async def refresh(service: TableService, guild_id: int, user_id: int) -> list[Pl
             record, battle = found
             if record.status != "active" or not any(u.owner == user_id for u in battle.iter_units()):
                 continue
-            await service.turn_clocks.refresh_vacations(record, battle)
+            moved = await service.turn_clocks.refresh_vacations(record, battle)
             clock = await service.turn_clocks.get(record.id)
+        if moved is not None:
+            service.publish(Notice("clock", record, battle, clock=clock))  # the status board shows the new deadline
         played.append(Played(record, battle, clock))
     return played
 

@@ -168,6 +168,7 @@ async def test_a_vacation_moves_the_deadline_tells_the_others_once_and_ends_earl
     assert ends - starts == 5 * DAY + HOUR, "Sydney's autumn change makes the last day 25 hours"
     moved = await clock(table)
     assert moved.due_at == due + (ends - starts)
+    assert "Vacation moved this deadline by 5 days 1 h" in message_text(board(table)), "the board shows it"
     status = await table.slash("turn status", user=table.bob)
     assert "Vacation used" in text_of(status) and f"<@{table.alice.id}>" in text_of(status)
 
