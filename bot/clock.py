@@ -4,6 +4,11 @@ A battle's clock row (storage `battle_clocks`) is the truth about its current tu
 when it started, when it is due, whether the GM paused it, and whether its deadline was already dealt
 with. The `timers` rows (one deadline, a few reminders) only wake the scheduler; they are always
 rebuilt from the clock, so a timer lost in a crash is put back by `TurnClocks.recover`.
+
+The same row holds the battle's zone, clock hour, weekends and quiet hours (the arithmetic is in
+`bot.clockhours`), each side's time bank and each player's vacation time: a turn's accounts are
+settled (`settle_turn`) and opened (`start_turn`, `with_vacations`) in the write that starts the next
+turn, so a restart or a second process never counts them twice.
 """
 
 from __future__ import annotations
