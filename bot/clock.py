@@ -4,6 +4,11 @@ A battle's clock row (storage `battle_clocks`) is the truth about its current tu
 when it started, when it is due, whether the GM paused it, and whether its deadline was already dealt
 with. The `timers` rows (one deadline, a few reminders) only wake the scheduler; they are always
 rebuilt from the clock, so a timer lost in a crash is put back by `TurnClocks.recover`.
+
+The same row holds the battle's zone, clock hour, weekends and quiet hours (the arithmetic is in
+`bot.clockhours`), each side's time bank and each player's vacation time: a turn's accounts are
+settled (`settle_turn`) and opened (`start_turn`, `with_vacations`) in the write that starts the next
+turn, so a restart or a second process never counts them twice.
 """
 
 from __future__ import annotations
@@ -12,11 +17,13 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from zoneinfo import ZoneInfo
 
+from bot import clockhours
 from rules import turns
 from rules.battle import Battle
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError
-from storage import BattleRecord, ClockRecord, Database, DeadlinePolicy, NewTimer
+from storage import BattleRecord, ClockRecord, Database, DeadlinePolicy, NewTimer, VacationRecord
 from storage.records import DEFAULT_REMINDERS
 
 log = logging.getLogger(__name__)
@@ -78,6 +85,24 @@ def due_now(battle: Battle) -> list[str]:
         waiting = phases.waiting(battle)
         return [] if waiting is None else list(waiting.due)
     return turns.next_due(battle)
+
+
+def due_sides(battle: Battle) -> list[str]:
+    """Return the sides the current turn waits for, in order."""
+    if battle.system.phases is not None:
+        return list(dict.fromkeys(due_now(battle)))
+    sides = [unit.side for ref in due_now(battle) if (unit := battle.find_unit(ref)) is not None]
+    return list(dict.fromkeys(sides))
+
+
+def due_players(battle: Battle) -> list[int]:
+    """Return the players commanding what the current turn waits for."""
+    if battle.system.phases is not None:
+        wanted = {s.lower() for s in due_now(battle)}
+        owners = [u.owner for u in battle.iter_units() if u.side.lower() in wanted and u.owner]
+    else:
+        owners = [unit.owner for ref in due_now(battle) if (unit := battle.find_unit(ref)) is not None and unit.owner]
+    return sorted(set(owners))
 
 
 def turn_label(battle: Battle) -> str:
@@ -239,6 +264,7 @@ def reminder_times(specs: Sequence[str], started: float, due: float) -> list[flo
 # --- each player's own reminders ------------------------------------------------------
 
 BATTLE_REMINDERS = "battle"  # the battle's reminder times, as the GM set them
+HELD_TURN = "turn"  # the ping of a turn that began in quiet hours, sent at their end
 REMIND_CHOICES = ("battle", "once", "every", "off")
 MIN_EVERY_HOURS = 1
 MAX_EVERY_HOURS = 72
@@ -300,6 +326,8 @@ def series_times(hours: int, started: float, due: float) -> list[float]:
 
 def wants_reminder(remind: str, meant_for: str, first: bool) -> bool:
     """Return whether a player who chose `remind` gets a reminder timer meant for `meant_for`."""
+    if meant_for == HELD_TURN:
+        return True  # not a reminder: the turn's own ping, which every player gets
     if remind == "off":
         return False
     if remind == "once":
@@ -324,25 +352,133 @@ class TurnStart:
     remaining: float | None = None
 
 
+def zone_of(clock: ClockRecord) -> ZoneInfo:
+    """Return the battle's time zone (UTC unless its GM chose one)."""
+    return clockhours.zone(clock.zone or clockhours.DEFAULT_ZONE)
+
+
+def turn_due(clock: ClockRecord, started: float, length: float) -> float:
+    """Return when a turn of this length begun at `started` is due, by the battle's clock hours and weekends."""
+    return clockhours.due_time(started, length, zone_of(clock), at_minute=clock.at_minute,
+                               skip_weekends=clock.skip_weekends, quiet=clock.quiet)
+
+
+def _out_of_quiet(clock: ClockRecord, times: list[float]) -> list[float]:
+    """Move reminder times out of quiet hours to their end; keep those still before the deadline, none twice."""
+    if clock.quiet is None or clock.due_at is None:
+        return times
+    tz = zone_of(clock)
+    moved = sorted(clockhours.after_quiet(at, clock.quiet, tz) for at in times)
+    out: list[float] = []
+    for at in moved:
+        if at < clock.due_at and (not out or at - out[-1] >= REMINDER_GAP):
+            out.append(at)
+    return out
+
+
 def plan(clock: ClockRecord, *, after: float, every: Sequence[int] = ()) -> list[NewTimer]:
     """Return the timers a running turn needs: its deadline and the reminders still ahead.
 
     The battle's own reminders are `for` "battle" (the first of them marked `first`, for players reminded
-    once); `every` adds, per number of hours some player chose, a series `for` "every:N".
+    once); `every` adds, per number of hours some player chose, a series `for` "every:N". Reminders that
+    would come in the battle's quiet hours come at their end instead.
     """
     if clock.turn_key is None or clock.paused or clock.expired_at is not None or clock.due_at is None:
         return []
     payload = {"turn": clock.turn_key, "due_at": clock.due_at}
     timers = [NewTimer("deadline", clock.due_at, payload)]
     started = clock.turn_started if clock.turn_started is not None else clock.due_at - clock.deadline
-    for index, at in enumerate(reminder_times(clock.reminders, started, clock.due_at)):
+    for index, at in enumerate(_out_of_quiet(clock, reminder_times(clock.reminders, started, clock.due_at))):
         if at > after:
             timers.append(NewTimer("reminder", at, {**payload, "for": BATTLE_REMINDERS, "first": index == 0}))
     for hours in sorted(set(every)):
-        for at in series_times(hours, started, clock.due_at):
+        for at in _out_of_quiet(clock, series_times(hours, started, clock.due_at)):
             if at > after:
                 timers.append(NewTimer("reminder", at, {**payload, "for": every_spec(hours)}))
+    if clock.quiet is not None and clock.turn_started is not None:
+        held = clockhours.after_quiet(clock.turn_started, clock.quiet, zone_of(clock))
+        if held != clock.turn_started and after < held < clock.due_at:
+            timers.append(NewTimer("reminder", held, {**payload, "for": HELD_TURN}))
     return timers
+
+
+def quiet_now(clock: ClockRecord, now: float) -> bool:
+    """Return whether the battle is in its quiet hours now (no ping goes out)."""
+    return clockhours.in_quiet(now, clock.quiet, zone_of(clock))
+
+
+def settle_turn(clock: ClockRecord, now: float) -> ClockRecord:
+    """Close the accounts of a turn that ends now: its banks spend the time it took, its vacation time is kept."""
+    if clock.turn_key is None:
+        return clock
+    used = dict(clock.vacation_used)
+    for user, seconds in clock.vacation_turn.items():
+        used[user] = used.get(user, 0.0) + seconds
+    banks = dict(clock.banks)
+    charged = [side for side in clock.bank_due if side in banks]
+    if clock.bank is not None and charged:
+        if clock.expired_at is not None:
+            left = 0.0
+        elif clock.paused:
+            left = clock.remaining or 0.0
+        else:
+            left = max(0.0, (clock.due_at or now) - now)
+        # The turn was given the smallest bank of the sides due; each of them spent what it took.
+        spent = max(0.0, min(banks[side] for side in charged) - left)
+        for side in charged:
+            banks[side] = max(0.0, banks[side] - spent)
+    return replace(clock, vacation_used=used, vacation_turn={}, banks=banks, bank_due=())
+
+
+def start_turn(clock: ClockRecord, key: str, begun: float, sides: Sequence[str]) -> ClockRecord:
+    """Return the clock of a turn beginning now: due by the deadline and clock hours, or by the sides' banks."""
+    new = replace(clock, turn_key=key, turn_started=begun, expired_at=None, vacation_turn={}, bank_due=())
+    if clock.bank is not None and sides:
+        start, per_turn, cap = clock.bank
+        banks = dict(clock.banks)
+        for side in sides:
+            banks[side] = clockhours.bank_at_turn(banks.get(side), start=start, per_turn=per_turn, cap=cap)
+        length = min(banks[side] for side in sides)
+        new = replace(new, banks=banks, bank_due=tuple(sides))
+        # A bank runs by the hour (no clock hour); only a deadline in quiet hours waits for their end.
+        due = clockhours.after_quiet(begun + length, clock.quiet, zone_of(clock))
+    else:
+        due = turn_due(clock, begun, clock.deadline)
+    if clock.paused:
+        return replace(new, due_at=None, remaining=due - begun)
+    return replace(new, due_at=due, remaining=None)
+
+
+def with_vacations(clock: ClockRecord, players: Sequence[int], vacations: Sequence[VacationRecord]) -> ClockRecord:
+    """Move the current turn's deadline by the due players' time away, each within what is left of their allowance.
+
+    The turn's deadline moves by the longest of their absences; the time each player used is kept per
+    player, so `/vacation end` or a new vacation recomputes it instead of adding to it.
+    """
+    if clock.turn_key is None or clock.turn_started is None or clock.expired_at is not None:
+        return clock
+    old_shift = clock.vacation_shift
+    if clock.paused:
+        if clock.remaining is None or clock.paused_at is None:
+            return clock
+        base_due = clock.paused_at + clock.remaining - old_shift
+    elif clock.due_at is None:
+        return clock
+    else:
+        base_due = clock.due_at - old_shift
+    turn: dict[str, float] = {}
+    for user in players:
+        key = str(user)
+        left = max(0.0, clock.vacation_allowance - clock.vacation_used.get(key, 0.0))
+        away = sum(clockhours.vacation_extension(clock.turn_started, base_due, v.starts, v.ends)
+                   for v in vacations if v.user_id == user)
+        if min(away, left) > 0:
+            turn[key] = min(away, left)
+    shift = max(turn.values(), default=0.0)
+    new = replace(clock, vacation_turn=turn)
+    if clock.paused:
+        return replace(new, remaining=max(0.0, (clock.remaining or 0.0) + shift - old_shift))
+    return replace(new, due_at=base_due + shift)
 
 
 class TurnClocks:
@@ -373,6 +509,8 @@ class TurnClocks:
         key = turn_key(battle)
         if key == clock.turn_key:
             return None
+        begun = self.clock() if started is None else started
+        clock = settle_turn(clock, begun)
         if key is None:
             await self.db.clocks.save(
                 replace(clock, turn_key=None, turn_started=None, due_at=None, expired_at=None,
@@ -380,17 +518,31 @@ class TurnClocks:
                 timers=[],
             )
             return None
-        begun = self.clock() if started is None else started
-        if clock.paused:
-            new = replace(clock, turn_key=key, turn_started=begun, due_at=None, remaining=clock.deadline,
-                          expired_at=None)
-        else:
-            new = replace(clock, turn_key=key, turn_started=begun, due_at=begun + clock.deadline, remaining=None,
-                          expired_at=None)
+        new = start_turn(clock, key, begun, due_sides(battle))
+        new = await self._vacations(record, battle, new)
         await self.db.clocks.save(new, timers=await self._plan(new, begun))
         log.info("battle %s: turn %s begins, due %s", record.id, key, new.due_at)
         return TurnStart(key=key, units=tuple(due_now(battle)), started=begun, due_at=new.due_at,
                          paused=new.paused, remaining=new.remaining)
+
+    async def _vacations(self, record: BattleRecord, battle: Battle, clock: ClockRecord) -> ClockRecord:
+        """Return the clock with the due players' vacations applied to the current turn."""
+        players = due_players(battle)
+        if not players or clock.turn_started is None:
+            return replace(clock, vacation_turn={}) if clock.vacation_turn else clock
+        vacations = await self.db.vacations.of_users(record.guild_id, players, clock.turn_started)
+        return with_vacations(clock, players, vacations)
+
+    async def refresh_vacations(self, record: BattleRecord, battle: Battle) -> ClockRecord | None:
+        """Move the current turn's deadline after a vacation was added or ended; return the clock if it changed."""
+        clock = await self.db.clocks.get(record.id)
+        if clock.turn_key is None or clock.turn_key != turn_key(battle):
+            return None
+        new = await self._vacations(record, battle, clock)
+        if new == clock:
+            return None
+        await self.db.clocks.save(new, timers=await self._plan(new, self.clock()))
+        return new
 
     async def recover(self, record: BattleRecord, battle: Battle) -> TurnStart | None:
         """Bring a battle's clock and timers back in step after a restart; return a turn that began unseen."""
@@ -442,23 +594,71 @@ class TurnClocks:
             left = clock.deadline if clock.remaining is None else clock.remaining
             due = now + left
             # Shift the turn's start by the pause too, so its reminders keep their places.
-            new = replace(new, due_at=due, turn_started=due - clock.deadline)
+            begun = clock.turn_started if clock.turn_started is not None else due - clock.deadline
+            new = replace(new, due_at=due, turn_started=begun + (now - (clock.paused_at or now)))
         await self.db.clocks.save(new, timers=await self._plan(new, now))
         return new
 
-    async def set_deadline(self, record: BattleRecord, seconds: float) -> ClockRecord:
-        """Set the turn deadline; the current turn's deadline moves with it, counted from its start."""
+    async def set_deadline(self, record: BattleRecord, seconds: float, *, at_minute: int | None = None,
+                           zone: str | None = None, skip_weekends: bool | None = None) -> ClockRecord:
+        """Set the turn deadline (and its clock hour, zone, weekends); the current turn's deadline follows.
+
+        A fixed deadline replaces a time bank. The current turn keeps its start and the time vacations added.
+        """
         deadline = check_deadline(seconds)
+        if zone is not None:
+            zone = clockhours.zone(zone).key
         clock = await self.db.clocks.get(record.id)
         now = self.clock()
-        new = replace(clock, deadline=deadline)
+        new = replace(clock, deadline=deadline, at_minute=at_minute, bank=None, banks={}, bank_due=(),
+                      zone=clock.zone if zone is None else zone,
+                      skip_weekends=clock.skip_weekends if skip_weekends is None else skip_weekends)
         if clock.turn_key is not None and clock.turn_started is not None:
+            due = turn_due(new, clock.turn_started, deadline) + clock.vacation_shift
             if clock.paused:
                 spent = (clock.paused_at or now) - clock.turn_started
-                new = replace(new, remaining=max(0.0, deadline - spent), expired_at=None)
+                new = replace(new, remaining=max(0.0, due - clock.turn_started - spent), expired_at=None)
             else:
-                new = replace(new, due_at=clock.turn_started + deadline, expired_at=None)
+                new = replace(new, due_at=due, expired_at=None)
         await self.db.clocks.save(new, timers=await self._plan(new, now))
+        return new
+
+    async def set_bank(self, record: BattleRecord, bank: tuple[float, float, float] | None) -> ClockRecord:
+        """Give each side a time bank (start, per turn, cap), or with None go back to a fixed deadline.
+
+        The current turn keeps its deadline; the banks count from the next turn on.
+        """
+        if bank is not None:
+            start, per_turn, cap = bank
+            for seconds in (start, cap):
+                check_deadline(seconds)
+            if per_turn < 0 or per_turn > MAX_DEADLINE:
+                raise InvalidOrderError("A bank gains 0 to 30 days a turn; write it like `per-turn:1d`.")
+            if start > cap:
+                raise InvalidOrderError(f"A bank cannot start ({human_duration(start)}) above its cap "
+                                        f"({human_duration(cap)}); raise the cap or start lower.")
+        clock = await self.db.clocks.get(record.id)
+        new = replace(clock, bank=bank, banks={}, bank_due=())
+        await self.db.clocks.save(new)
+        return new
+
+    async def set_quiet(self, record: BattleRecord, quiet: tuple[int, int] | None, zone: str | None) -> ClockRecord:
+        """Set (or with None, end) quiet hours in the battle's zone; the current turn's reminders follow."""
+        if zone is not None:
+            zone = clockhours.zone(zone).key
+        clock = await self.db.clocks.get(record.id)
+        new = replace(clock, quiet=quiet, zone=clock.zone if zone is None else zone)
+        await self.db.clocks.save(new, timers=await self._plan(new, self.clock()))
+        return new
+
+    async def set_vacation_allowance(self, record: BattleRecord, seconds: float) -> ClockRecord:
+        """Set how much vacation may move each player's deadlines in this battle."""
+        if not 0 <= seconds <= clockhours.MAX_VACATION_DAYS * DAY:
+            raise InvalidOrderError(f"A vacation allowance is 0 to {clockhours.MAX_VACATION_DAYS} days; "
+                                    "write it like `days:14`.")
+        clock = await self.db.clocks.get(record.id)
+        new = replace(clock, vacation_allowance=float(seconds))
+        await self.db.clocks.save(new)
         return new
 
     async def set_policy(self, record: BattleRecord, policy: DeadlinePolicy) -> ClockRecord:

@@ -381,10 +381,27 @@ class TableService:
         """Return a battle's turn clock: deadline, policy, reminders and the current turn's deadline."""
         return await self.turn_clocks.get(record.id)
 
-    async def set_deadline(self, actor: Actor, record: BattleRecord, seconds: float) -> ClockRecord:
-        """Set how long each turn lasts (GM)."""
-        return await self._change_clock(actor, record, "set the deadline",
-                                        lambda r: self.turn_clocks.set_deadline(r, seconds))
+    async def set_deadline(self, actor: Actor, record: BattleRecord, seconds: float, *, at_minute: int | None = None,
+                           zone: str | None = None, skip_weekends: bool | None = None) -> ClockRecord:
+        """Set how long each turn lasts, and at which clock hour in which zone it ends (GM)."""
+        return await self._change_clock(actor, record, "set the deadline", lambda r: self.turn_clocks.set_deadline(
+            r, seconds, at_minute=at_minute, zone=zone, skip_weekends=skip_weekends))
+
+    async def set_time_bank(self, actor: Actor, record: BattleRecord,
+                            bank: tuple[float, float, float] | None) -> ClockRecord:
+        """Give each side a time bank instead of a fixed deadline, or take it away (GM)."""
+        return await self._change_clock(actor, record, "set a time bank", lambda r: self.turn_clocks.set_bank(r, bank))
+
+    async def set_quiet_hours(self, actor: Actor, record: BattleRecord, quiet: tuple[int, int] | None,
+                              zone: str | None) -> ClockRecord:
+        """Set the hours in which no reminder is sent (GM)."""
+        return await self._change_clock(actor, record, "set quiet hours",
+                                        lambda r: self.turn_clocks.set_quiet(r, quiet, zone))
+
+    async def set_vacation_allowance(self, actor: Actor, record: BattleRecord, seconds: float) -> ClockRecord:
+        """Set how far vacations may move each player's deadlines in this battle (GM)."""
+        return await self._change_clock(actor, record, "set the vacation allowance",
+                                        lambda r: self.turn_clocks.set_vacation_allowance(r, seconds))
 
     async def set_policy(self, actor: Actor, record: BattleRecord, policy: DeadlinePolicy) -> ClockRecord:
         """Choose what a passed deadline does (GM)."""

@@ -36,6 +36,7 @@ from .records import (
     NotifyMode,
     TimerRecord,
     Turn,
+    VacationRecord,
 )
 from .settings import GuildRepo, UserRepo
 from .timers import TimerRepo
@@ -79,6 +80,7 @@ __all__ = [
     "TimerRepo",
     "Turn",
     "UserRepo",
+    "VacationRecord",
     "is_postgres",
     "pack_event",
 ]

@@ -15,15 +15,23 @@ from .records import DEADLINE_POLICIES, TURN_TIMER_KINDS, ClockRecord, DeadlineP
 log = logging.getLogger(__name__)
 
 _COLUMNS = (
-    "battle_id, deadline, policy, reminders, turn_key, turn_started, due_at, paused_at, remaining, expired_at"
+    "battle_id, deadline, policy, reminders, turn_key, turn_started, due_at, paused_at, remaining, expired_at, "
+    "zone, at_minute, skip_weekends, quiet_from, quiet_to, bank_start, bank_per_turn, bank_cap, banks, bank_due, "
+    "vacation_allowance, vacation_used, vacation_turn"
 )
 _GET = Query.of(f"SELECT {_COLUMNS} FROM battle_clocks WHERE battle_id = ?")
 _UPSERT = Query.of(f"""
-INSERT INTO battle_clocks ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO battle_clocks ({_COLUMNS}) VALUES ({", ".join("?" * 23)})
 ON CONFLICT (battle_id) DO UPDATE SET
     deadline = excluded.deadline, policy = excluded.policy, reminders = excluded.reminders,
     turn_key = excluded.turn_key, turn_started = excluded.turn_started, due_at = excluded.due_at,
-    paused_at = excluded.paused_at, remaining = excluded.remaining, expired_at = excluded.expired_at
+    paused_at = excluded.paused_at, remaining = excluded.remaining, expired_at = excluded.expired_at,
+    zone = excluded.zone, at_minute = excluded.at_minute, skip_weekends = excluded.skip_weekends,
+    quiet_from = excluded.quiet_from, quiet_to = excluded.quiet_to, bank_start = excluded.bank_start,
+    bank_per_turn = excluded.bank_per_turn, bank_cap = excluded.bank_cap, banks = excluded.banks,
+    bank_due = excluded.bank_due,
+    vacation_allowance = excluded.vacation_allowance, vacation_used = excluded.vacation_used,
+    vacation_turn = excluded.vacation_turn
 """)
 _BATTLE_EXISTS = Query.of("SELECT 1 FROM battles WHERE id = ?")
 # Only unfired rows go: fired ones are the history of what already happened.
@@ -55,12 +63,21 @@ ORDER BY b.id
 _INSERT_TIMER = Query.of("INSERT INTO timers (battle_id, kind, due_at, payload) VALUES (?, ?, ?, ?) RETURNING id")
 
 
+def _seconds(text: str) -> dict[str, float]:
+    return {str(k): float(v) for k, v in codec.decode(text).items()}
+
+
 def _clock(row: tuple[Any, ...]) -> ClockRecord:
     reminders = codec.decode_list(row[3])
+    quiet = None if row[13] is None or row[14] is None else (int(row[13]), int(row[14]))
+    bank = None if row[15] is None else (float(row[15]), float(row[16]), float(row[17]))
     return ClockRecord(
         battle_id=row[0], deadline=row[1], policy=cast(DeadlinePolicy, row[2]),
         reminders=tuple(str(r) for r in reminders), turn_key=row[4], turn_started=row[5], due_at=row[6],
-        paused_at=row[7], remaining=row[8], expired_at=row[9],
+        paused_at=row[7], remaining=row[8], expired_at=row[9], zone=row[10], at_minute=row[11],
+        skip_weekends=bool(row[12]), quiet=quiet, bank=bank, banks=_seconds(row[18]),
+        bank_due=tuple(str(s) for s in codec.decode_list(row[19])), vacation_allowance=float(row[20]),
+        vacation_used=_seconds(row[21]), vacation_turn=_seconds(row[22]),
     )
 
 
@@ -75,6 +92,11 @@ def check_clock(clock: ClockRecord) -> None:
         raise ValueError(f"policy must be one of {sorted(DEADLINE_POLICIES)}, not {clock.policy!r}")
     if clock.deadline <= 0:
         raise ValueError("deadline must be positive")
+    minutes = [m for m in (clock.at_minute, *(clock.quiet or ())) if m is not None]
+    if any(not 0 <= m < 24 * 60 for m in minutes):
+        raise ValueError("clock hours must be minutes after midnight, 0 to 1439")
+    if clock.vacation_allowance < 0:
+        raise ValueError("the vacation allowance cannot be negative")
 
 
 def write_clock(clock: ClockRecord) -> Step:
@@ -82,7 +104,10 @@ def write_clock(clock: ClockRecord) -> Step:
     return count(
         _UPSERT, clock.battle_id, float(clock.deadline), clock.policy, codec.encode_list(list(clock.reminders)),
         clock.turn_key, _real(clock.turn_started), _real(clock.due_at), _real(clock.paused_at),
-        _real(clock.remaining), _real(clock.expired_at),
+        _real(clock.remaining), _real(clock.expired_at), clock.zone, clock.at_minute, int(clock.skip_weekends),
+        *(clock.quiet or (None, None)), *(_real(v) for v in (clock.bank or (None, None, None))),
+        codec.encode(clock.banks), codec.encode_list(list(clock.bank_due)), float(clock.vacation_allowance),
+        codec.encode(clock.vacation_used), codec.encode(clock.vacation_turn),
     )
 
 

@@ -47,15 +47,19 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "timers": ("id", "battle_id", "kind", "due_at", "payload", "fired_at"),
     "messages": ("battle_id", "kind", "channel_id", "message_id"),
     "battle_clocks": ("battle_id", "deadline", "policy", "reminders", "turn_key", "turn_started", "due_at",
-                      "paused_at", "remaining", "expired_at"),
+                      "paused_at", "remaining", "expired_at", "zone", "at_minute", "skip_weekends", "quiet_from",
+                      "quiet_to", "bank_start", "bank_per_turn", "bank_cap", "banks", "bank_due",
+                      "vacation_allowance",
+                      "vacation_used", "vacation_turn"),
     "battle_players": ("battle_id", "user_id", "remind", "muted_turn", "turn_key", "reminded", "stall_told",
                        "reminded_since"),
     "battle_posting": ("battle_id", "side_threads", "stall_after", "fallback_told", "threads", "gm_thread"),
+    "vacations": ("id", "guild_id", "user_id", "starts", "ends", "created_at"),
 }
 PER_BATTLE = ("events", "timers", "messages", "battle_clocks", "battle_players", "battle_posting")
-SETTINGS = ("guild_settings", "user_settings")
+SETTINGS = ("guild_settings", "user_settings", "vacations")
 # Tables whose id the database hands out, and so whose counter must be carried over.
-COUNTED = ("battles", "timers")
+COUNTED = ("battles", "timers", "vacations")
 
 
 def _select(table: str, where: str = "") -> Query:

@@ -19,6 +19,7 @@ from .postgres import check_url, is_url
 from .settings import GuildRepo, UserRepo
 from .sqlite_engine import SqliteEngine
 from .timers import TimerRepo
+from .vacations import VacationRepo
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +44,7 @@ class Database:
         self.messages = MessageRepo(engine)
         self.clocks = ClockRepo(engine)
         self.players = PlayerRepo(engine)
+        self.vacations = VacationRepo(engine)
 
     @classmethod
     async def open(cls, target: Target) -> Database:

@@ -31,6 +31,8 @@ TURN_TIMER_KINDS: tuple[str, ...] = ("deadline", "reminder")
 # The timer kind claimed by a lease (marked fired only once its work is done), see TimerRepo.claim_due.
 LEASED_KIND = "reminder"
 DEFAULT_DEADLINE = 86_400.0
+# How much vacation moves a player's deadlines in one battle, unless its GM says otherwise: two weeks.
+DEFAULT_VACATION_ALLOWANCE = 14 * 86_400.0
 DEFAULT_REMINDERS: tuple[str, ...] = ("50%", "1h")
 
 # What a battle row keeps as its turn when no turn is running (NULL there means: not known).
@@ -209,8 +211,40 @@ class ClockRecord:
     paused_at: float | None = None
     remaining: float | None = None
     expired_at: float | None = None
+    zone: str | None = None  # the battle's IANA zone for clock hours, weekends and quiet hours (UTC if None)
+    at_minute: int | None = None  # turns are due at this clock hour (minutes after midnight), if set
+    skip_weekends: bool = False
+    quiet: tuple[int, int] | None = None  # quiet hours, from and to (minutes after midnight)
+    bank: tuple[float, float, float] | None = None  # time bank: start, per turn, cap (seconds)
+    banks: dict[str, float] = field(default_factory=dict)  # side -> seconds in its bank as its turn began
+    bank_due: tuple[str, ...] = ()  # the sides whose banks the current turn spends
+    vacation_allowance: float = DEFAULT_VACATION_ALLOWANCE
+    vacation_used: dict[str, float] = field(default_factory=dict)  # user id -> vacation used, earlier turns
+    vacation_turn: dict[str, float] = field(default_factory=dict)  # user id -> vacation used, this turn
 
     @property
     def paused(self) -> bool:
         """Return whether the GM has stopped the clock."""
         return self.paused_at is not None
+
+    @property
+    def vacation_shift(self) -> float:
+        """Return how far vacations moved the current turn's deadline."""
+        return max(self.vacation_turn.values(), default=0.0)
+
+    def vacation_total(self, user_id: int) -> float:
+        """Return how much of this battle's vacation allowance a player has used, this turn included."""
+        key = str(user_id)
+        return self.vacation_used.get(key, 0.0) + self.vacation_turn.get(key, 0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class VacationRecord:
+    """Hold a player's time away from every battle of a server."""
+
+    id: int
+    guild_id: int
+    user_id: int
+    starts: float
+    ends: float
+    created_at: float

@@ -27,6 +27,13 @@ _GET_GUILD_FOR_WRITE = Query.of(
     postgres="SELECT gm_role_id, settings FROM guild_settings WHERE guild_id = ? FOR UPDATE",
 )
 _SET_GUILD_SETTINGS = Query.of("UPDATE guild_settings SET settings = ? WHERE guild_id = ?")
+_GET_USER_SETTINGS = Query.of("SELECT settings FROM user_settings WHERE user_id = ?")
+_ENSURE_USER = Query.of("INSERT INTO user_settings (user_id) VALUES (?) ON CONFLICT (user_id) DO NOTHING")
+_GET_USER_FOR_WRITE = Query.of(
+    "SELECT settings FROM user_settings WHERE user_id = ?",
+    postgres="SELECT settings FROM user_settings WHERE user_id = ? FOR UPDATE",
+)
+_SET_USER_SETTINGS = Query.of("UPDATE user_settings SET settings = ? WHERE user_id = ?")
 _GET_NOTIFY = Query.of("SELECT notify FROM user_settings WHERE user_id = ?")
 _SET_NOTIFY = Query.of("""
 INSERT INTO user_settings (user_id, notify) VALUES (?, ?)
@@ -95,3 +102,24 @@ class UserRepo:
         if mode not in NOTIFY_MODES:
             raise ValueError(f"notify mode must be one of {sorted(NOTIFY_MODES)}, not {mode!r}")
         await self._engine.write(changed(_SET_NOTIFY, user_id, mode))
+
+    async def get_zone(self, user_id: int) -> str | None:
+        """Return the IANA time zone a user set, or None."""
+        row = await self._engine.read(single(_GET_USER_SETTINGS, user_id))
+        zone = None if row is None else codec.decode(row[0]).get("zone")
+        return zone if isinstance(zone, str) else None
+
+    async def set_zone(self, user_id: int, zone: str | None) -> None:
+        """Set (or with None, forget) a user's time zone."""
+
+        def run() -> Program[None]:
+            yield count(_ENSURE_USER, user_id)
+            row = yield one(_GET_USER_FOR_WRITE, user_id)
+            settings = codec.decode(row[0])
+            if zone is None:
+                settings.pop("zone", None)
+            else:
+                settings["zone"] = zone
+            yield count(_SET_USER_SETTINGS, codec.encode(settings), user_id)
+
+        await self._engine.write(run())

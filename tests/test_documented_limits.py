@@ -9,6 +9,7 @@ import pytest
 
 from bot.archive import MAX_IMPORT_BYTES, MAX_ORDERS
 from bot.clock import DAY, MAX_DEADLINE, MAX_REMINDERS
+from bot.clockhours import MAX_VACATION_DAYS
 from bot.service import MAX_UNDO
 from cogs.common.attachments import MAX_FILE_BYTES
 from rules.battle import MAX_SIDES, MAX_UNITS
@@ -62,6 +63,8 @@ CODE = {
     "orders undone at once (`/gm undo`)": MAX_UNDO,
     "a turn deadline": int(MAX_DEADLINE),
     "reminders before a deadline": MAX_REMINDERS,
+    "a vacation (`/vacation start`)": MAX_VACATION_DAYS * int(DAY),
+    "a battle's vacation allowance per player": MAX_VACATION_DAYS * int(DAY),
     "dice notation": MAX_NOTATION_LENGTH,
     "terms in one roll (`1d6+2d4+3`)": MAX_TERMS,
     "dice in one term (`100d6`)": MAX_DICE_PER_TERM,

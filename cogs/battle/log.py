@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from bot.clockhours import relative
 from bot.service import SYSTEM_USER_ID, BattleRecord, EventRecord
 from cogs.common.components import battle_and_actor, guarded
 from cogs.common.context import service_of
@@ -135,7 +136,7 @@ def event_line(event: EventRecord, battle: Battle, *, gm: bool, viewer: int,
 
     `hiding` names the units hidden from the viewer and the entry where each began to hide (`hiding_since`).
     """
-    head = f"**#{event.seq}** <t:{int(event.created_at)}:R> {who(event.actor_id)}"
+    head = f"**#{event.seq}** {relative(event.created_at)} {who(event.actor_id)}"
     if event.kind == "create":
         return f"{head} created the battle"
     outcome = event.outcome or {}

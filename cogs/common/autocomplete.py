@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.clockhours import zone_choices
 from cogs.common.context import actor_of, service_of
 from cogs.common.secrets import own_sides
 from rules.battle import Battle
@@ -120,3 +122,10 @@ async def constant_choices(interaction: discord.Interaction, current: str) -> li
         if _matches(current, key):
             out.append(app_commands.Choice(name=f"{key} = {battle.const(key)}"[:100], value=key))
     return out[:LIMIT]
+
+
+async def zone_options(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Offer IANA time zones containing what was typed, at most 25."""
+    # The first call reads the zone list from disk (about 0.1 s): off the event loop.
+    names = await asyncio.to_thread(zone_choices, current[:64])
+    return [app_commands.Choice(name=name, value=name) for name in names]

@@ -14,9 +14,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.clock import human_duration, parse_reminders, policy_of
+from bot.clock import human_duration, parse_duration, parse_reminders, policy_of
+from bot.clockhours import (
+    DEFAULT_LEAST_TURN,
+    DEFAULT_ZONE,
+    MAX_VACATION_DAYS,
+    clock_text,
+    parse_clock_hour,
+    parse_quiet,
+)
+from bot.clockhours import zone as check_zone
 from bot.service import Actor, BattleRecord, TableService
-from cogs.common.autocomplete import unit_choices
+from cogs.common.autocomplete import unit_choices, zone_options
 from cogs.common.autocomplete_setup import side_choices
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import INFO, safe
@@ -29,7 +38,7 @@ from cogs.gm.summary import SET_FIELDS, hidden_roll_embed, reveal_embed, undo_em
 from cogs.turn.players import MAX_STALL_AFTER
 from cogs.turn.text import clock_summary, deadline_line, turn_embed
 from rules import orders as o
-from rules.errors import NotFoundError
+from rules.errors import GameError, NotFoundError
 from rules.outcome import Outcome
 from rules.systems.strategic.actions.battlefield import Freeze
 from rules.systems.strategic.actions.gm import GmPlace, GmSet
@@ -212,18 +221,88 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
 
     # --- the clock ----------------------------------------------------------
 
-    @app_commands.command(name="deadline", description="Set how long each turn lasts: 1 minute to 30 days")
-    @app_commands.describe(hours="Hours per turn (decimals work: 0.5 is half an hour)",
-                           minutes="Minutes added to the hours")
-    async def deadline(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0, 720],
-                       minutes: app_commands.Range[int, 0, 59] = 0) -> None:
-        """Set the turn deadline."""
+    @app_commands.command(name="deadline", description="Set how long each turn lasts (1 minute to 30 days), or the hour it ends")
+    @app_commands.describe(hours="Hours per turn (decimals work: 0.5 is half an hour); with `at`, the least a turn gets",
+                           minutes="Minutes added to the hours",
+                           at="End every turn at this hour of the battle's zone, like 20:00 (right across summer time)",
+                           zone="The battle's time zone for `at`, weekends and quiet hours, like Europe/Berlin",
+                           weekends="skip: Saturdays and Sundays (in the battle's zone) do not count; count: they do")
+    @app_commands.autocomplete(zone=zone_options)
+    async def deadline(self, interaction: discord.Interaction,
+                       hours: app_commands.Range[float, 0, 720] | None = None,
+                       minutes: app_commands.Range[int, 0, 59] = 0,
+                       at: app_commands.Range[str, 1, 10] | None = None,
+                       zone: app_commands.Range[str, 1, 64] | None = None,
+                       weekends: Literal["skip", "count"] | None = None) -> None:
+        """Set the turn deadline: a length, and optionally a clock hour in the battle's zone."""
+        if hours is None and at is None:
+            raise GameError("Give a length (`hours:24`) or an hour every turn ends at (`at:20:00 zone:Europe/Berlin`), "
+                            "or both (`hours:12 at:20:00`: at least 12 hours, then 20:00).")
+        at_minute = parse_clock_hour(at) if at is not None else None
+        if zone is not None:
+            check_zone(zone)
+        seconds = DEFAULT_LEAST_TURN if hours is None and not minutes else (hours or 0) * 3600 + minutes * 60
         service, actor, record = await self._gm(interaction, "set the deadline")
-        clock = await service.set_deadline(actor, record, hours * 3600 + minutes * 60)
+        clock = await service.set_deadline(actor, record, seconds, at_minute=at_minute, zone=zone,
+                                           skip_weekends=None if weekends is None else weekends == "skip")
         battle = await service.load(record)
         line = deadline_line(clock, battle)
-        text = f"Each turn now lasts **{human_duration(clock.deadline)}**." + (f"\nThis turn: {line}" if line else "")
-        await reply(interaction, embed=discord.Embed(title="Deadline set", colour=INFO, description=text))
+        zone_name = clock.zone or DEFAULT_ZONE
+        text = (f"Each turn now lasts **{human_duration(clock.deadline)}**." if clock.at_minute is None else
+                f"Each turn now lasts at least **{human_duration(clock.deadline)}** and ends at "
+                f"**{clock_text(clock.at_minute)} {zone_name}**.")
+        if clock.skip_weekends:
+            text += f" Saturdays and Sundays ({zone_name}) do not count."
+        text += f"\nThis turn: {line}" if line else ""
+        await reply(interaction, embed=discord.Embed(title="Deadline set", colour=INFO, description=text[:4000]))
+
+    @app_commands.command(name="timebank", description="Give each side a time bank instead of a fixed deadline per turn")
+    @app_commands.describe(start="What each bank holds at first, like 3d (or `off` for a fixed deadline again)",
+                           per_turn="Added to a side's bank as each of its turns begins, like 1d",
+                           cap="The most a bank can hold, like 5d")
+    @app_commands.rename(per_turn="per-turn")
+    async def timebank(self, interaction: discord.Interaction, start: app_commands.Range[str, 1, 20],
+                       per_turn: app_commands.Range[str, 1, 20] | None = None,
+                       cap: app_commands.Range[str, 1, 20] | None = None) -> None:
+        """Set or end the battle's time banks."""
+        if start.strip().lower() in ("off", "none"):
+            bank = None
+        else:
+            first = parse_duration(start)
+            more = parse_duration(per_turn) if per_turn is not None else 0.0
+            bank = (first, more, parse_duration(cap) if cap is not None else max(first, first + more))
+        service, actor, record = await self._gm(interaction, "set a time bank")
+        clock = await service.set_time_bank(actor, record, bank)
+        text = clock_summary(clock, await service.load(record))
+        if bank is not None:
+            text += "\nThe banks start with the next turn; this one keeps its deadline."
+        await reply(interaction, embed=discord.Embed(title="Time bank", colour=INFO, description=text[:4000]))
+
+    @app_commands.command(name="quiet", description="Hours of the battle's zone in which no reminder is sent")
+    @app_commands.describe(hours="Like 22:00-08:00 (over midnight works), or `off`",
+                           zone="The battle's time zone, like Europe/Berlin (kept if left out)")
+    @app_commands.autocomplete(zone=zone_options)
+    async def quiet(self, interaction: discord.Interaction, hours: app_commands.Range[str, 1, 20],
+                    zone: app_commands.Range[str, 1, 64] | None = None) -> None:
+        """Set or end quiet hours."""
+        quiet = parse_quiet(hours)
+        if zone is not None:
+            check_zone(zone)
+        service, actor, record = await self._gm(interaction, "set quiet hours")
+        clock = await service.set_quiet_hours(actor, record, quiet, zone)
+        text = clock_summary(clock, await service.load(record))
+        await reply(interaction, embed=discord.Embed(title="Quiet hours", colour=INFO, description=text[:4000]))
+
+    @app_commands.command(name="vacation-allowance", description="How far vacations may move each player's deadlines here")
+    @app_commands.describe(days=f"Days per player for the whole battle (0 to {MAX_VACATION_DAYS}; 14 unless set)")
+    @app_commands.rename(days="days")
+    async def vacation_allowance(self, interaction: discord.Interaction,
+                                 days: app_commands.Range[int, 0, MAX_VACATION_DAYS]) -> None:
+        """Set the vacation allowance."""
+        service, actor, record = await self._gm(interaction, "set the vacation allowance")
+        clock = await service.set_vacation_allowance(actor, record, days * 86_400.0)
+        text = clock_summary(clock, await service.load(record))
+        await reply(interaction, embed=discord.Embed(title="Vacation allowance", colour=INFO, description=text[:4000]))
 
     @app_commands.command(name="policy", description="Choose what happens when a turn's deadline passes")
     @app_commands.describe(policy="wait: ping the GM; hold: units due hold (surface: fight, default plans); "

@@ -72,6 +72,19 @@ M42_PLAYER_GUIDE = (
     "`/place unit models` re-places them; `/radius unit` shows where they may stand. The GM's own actions are "
     "offered beside these, with their distance. A refusal names the rule and shows the legal squares."
 )
+CLOCK_GUIDE = (
+    "`/gm deadline hours:24`, or `at:20:00 zone:Europe/Berlin` (every turn ends at 20:00 there, right across "
+    "summer time; `hours` is then the least a turn gets), `weekends:skip`. `/gm timebank start:3d per-turn:1d "
+    "cap:5d` gives each side a bank that runs only while it is due. `/gm quiet hours:22:00-08:00` holds "
+    "reminders until morning. `/gm vacation-allowance days:14` caps how far a player's vacations move their "
+    "deadlines. `/gm pause` and `/gm resume` stop the clock."
+)
+TIME_GUIDE = (
+    "Every time the bot writes shows in your own zone. `/settings timezone Europe/Berlin` sets the zone your "
+    "`/vacation` days are read in. `/vacation start from:2026-12-24 to:2027-01-02` marks you away from every "
+    "battle here: your deadlines move by the time away (up to each battle's allowance) and the others are told "
+    "once; `/vacation end` comes back early, `/vacation show` lists yours; `/turn status` shows the time used."
+)
 PLAYER_GUIDE = (
     "When it is your turn you are pinged with the map and buttons (End turn, My options, Show map).\n"
     "`/move unit:… to:E5 mode:full` moves along the cheapest legal path; leave out `to` to see your reach.\n"
@@ -107,6 +120,8 @@ class HelpCog(commands.Cog):
             gm.add_field(name="Surface Combat (no map)", value=SURFACE_GUIDE, inline=False)
             gm.add_field(name="Combat Action (squads, vehicles, robots): the GM", value=COMBAT_ACTION_GM, inline=False)
             gm.add_field(name="M42: leaders, models and Command Radius", value=M42_GM_GUIDE, inline=False)
+            gm.add_field(name="The clock: deadlines, clock hours, time banks, quiet hours", value=CLOCK_GUIDE,
+                         inline=False)
             pages.append(gm)
         if role in (None, "player"):
             player = discord.Embed(title="battlepost: playing", colour=INFO,
@@ -115,6 +130,7 @@ class HelpCog(commands.Cog):
             player.add_field(name="Players", value=PLAYER_GUIDE, inline=False)
             player.add_field(name="Combat Action players", value=COMBAT_ACTION_PLAYER, inline=False)
             player.add_field(name="Players in M42", value=M42_PLAYER_GUIDE, inline=False)
+            player.add_field(name="Time zones and vacations", value=TIME_GUIDE, inline=False)
             pages.append(player)
         await reply(interaction, embed=pages[0], ephemeral=True)
         for page in pages[1:]:

@@ -8,6 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.clockhours import local_time
+from bot.vacations import set_zone
+from cogs.common.autocomplete import zone_options
 from cogs.common.context import actor_of, service_of
 from cogs.common.replies import reply
 from rules.errors import GameError, NotAllowedError
@@ -43,3 +46,14 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="S
                 "you are mentioned in the channel instead." if mode == "dm"
                 else "From now on you are mentioned in the battle's channel when it is your turn.")
         await reply(interaction, text, ephemeral=True)
+
+    @app_commands.command(name="timezone", description="Your time zone, for the days of /vacation (times show in yours anyway)")
+    @app_commands.describe(zone="An IANA time zone like Europe/Berlin or America/New_York (the list narrows as you type)")
+    @app_commands.autocomplete(zone=zone_options)
+    async def timezone(self, interaction: discord.Interaction, zone: app_commands.Range[str, 1, 64]) -> None:
+        """Set your time zone."""
+        stored = await set_zone(service_of(interaction), interaction.user.id, zone)
+        now = service_of(interaction).clock()
+        await reply(interaction, f"Your time zone is now **{stored}** (it is {local_time(now, stored)} there). "
+                    "Dates you give `/vacation` are read in it; every time the bot writes shows in your own "
+                    "Discord zone.", ephemeral=True)

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.clock import human_duration, policy_name
+from bot.clock import human_duration, policy_name, quiet_now
+from bot.clockhours import when
 from bot.service import BattleRecord, ClockRecord, Notice
 from cogs.common.embeds import INFO, safe
 from cogs.common.replies import send
@@ -43,8 +44,7 @@ def deadline_text(clock: ClockRecord, battle: Battle) -> str:
         return f"The clock is paused{left}."
     if clock.due_at is None:
         return "No deadline."
-    due = int(clock.due_at)
-    return f"Deadline <t:{due}:R> (<t:{due}:f>); then {policy_name(battle, clock.policy)}."
+    return f"Deadline {when(clock.due_at)}; then {policy_name(battle, clock.policy)}."
 
 
 def plans_open_embed(battle: Battle, sides: Sequence[str], clock: ClockRecord) -> discord.Embed:
@@ -91,7 +91,9 @@ class SurfaceNotices(NoticeListener):
         if clock.turn_key != turn.key:
             return  # already over (the battle was fought at once)
         content = f"\U0001f514 plans are open in **{safe(battle.name)}**."
-        await self._tell(record, owners_of(battle, record, turn.units), content,
+        # In quiet hours the post pings nobody; the players are pinged when the quiet hours end.
+        players = [] if quiet_now(clock, self.service.clock()) else owners_of(battle, record, turn.units)
+        await self._tell(record, players, content,
                          plans_open_embed(battle, turn.units, clock), plans_view(record.id, battle, list(turn.units)))
 
     async def post_reminder(self, notice: Notice) -> None:

@@ -21,7 +21,7 @@ from cogs.turn.buttons import DYNAMIC_ITEMS
 from cogs.turn.notifier import Notifier
 from cogs.turn.over import BattleOver
 from cogs.turn.players import mute_turn, set_reminding
-from cogs.turn.text import clock_summary, outcome_lines, turn_embed
+from cogs.turn.text import clock_summary, outcome_lines, turn_embed, vacation_lines
 from rules import turns
 from rules.errors import IllegalOrderError
 from rules.orders import Order
@@ -84,7 +84,10 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
         ]
         if standing:
             embed.add_field(name="Standing orders", value="\n".join(standing)[:1024], inline=False)
-        embed.add_field(name="Clock", value=clock_summary(clock), inline=False)
+        embed.add_field(name="Clock", value=clock_summary(clock)[:1024], inline=False)
+        away = vacation_lines(clock, sorted({u.owner for u in battle.iter_units() if u.owner}))
+        if away:
+            embed.add_field(name="Vacation used", value=away[:1024], inline=False)
         embed.set_footer(text=f"battle #{record.id} \u00b7 only you can see this")
         await reply(interaction, embed=embed, ephemeral=True)
 

@@ -14,8 +14,8 @@ from collections.abc import Awaitable, Callable, Sequence
 import discord
 from discord.ext import commands
 
-from bot.clock import BATTLE_REMINDERS
-from bot.service import BattleRecord, MapImage, Notice, TableService
+from bot.clock import BATTLE_REMINDERS, HELD_TURN, quiet_now
+from bot.service import BattleRecord, ClockRecord, MapImage, Notice, TableService
 from cogs.common.action_panel import groups_of
 from cogs.common.embeds import safe
 from cogs.common.replies import send
@@ -26,6 +26,7 @@ from cogs.turn.delivery import BoardLane, Retries
 from cogs.turn.players import PlayerPings, Stalling
 from cogs.turn.prompts import (
     deadline_embed,
+    held_turn_content,
     mentions,
     reminder_content,
     stall_line,
@@ -213,7 +214,8 @@ class Notifier(NoticeListener):
         """Ping the owners of the units now due, with the map, their options, the deadline and buttons."""
         turn, record, battle = notice.turn, notice.record, notice.battle
         assert turn is not None
-        if (await self.service.clock_of(record)).turn_key != turn.key:
+        clock = await self.service.clock_of(record)
+        if clock.turn_key != turn.key:
             return  # that turn is already over (a skip or a deadline came right after); its successor is called
         units = [u for u in (battle.find_unit(n) for n in turn.units) if u is not None]
         if not units:
@@ -223,6 +225,9 @@ class Notifier(NoticeListener):
         awake = await self.players.pingable(record.id, turn.key, list(owners.values()))
         channel_users = [uid for uid in channel_users if uid in awake]
         dm_users = [uid for uid in dm_users if uid in awake]
+        if quiet_now(clock, self.service.clock()):
+            # Quiet hours: the prompt is posted without a ping; the ping comes at their end (a HELD_TURN timer).
+            channel_users, dm_users = [], []
         # The ping is public: a unit in hiding is named, but its square is neither marked nor drawn.
         png = await self.service.render(battle, Highlight(cells=[str(u.cell) for u in units if sees(PUBLIC, u)]),
                                         battle_id=record.id)
@@ -252,9 +257,12 @@ class Notifier(NoticeListener):
         names = list(notice.extra.get("units", []))
         units = [u for u in (battle.find_unit(n) for n in names) if u is not None]
         owners, channel_users, dm_users = await self._recipients(record, units)
-        reached = await self.players.to_remind(clock, list(dict.fromkeys(owners.values())),
-                                               str(notice.extra.get("for", BATTLE_REMINDERS)),
+        meant_for = str(notice.extra.get("for", BATTLE_REMINDERS))
+        reached = await self.players.to_remind(clock, list(dict.fromkeys(owners.values())), meant_for,
                                                bool(notice.extra.get("first", True)))
+        if meant_for == HELD_TURN:
+            await self._held_turn(record, battle, clock, units, owners, channel_users, dm_users, reached)
+            return
         channel_users = [uid for uid in channel_users if uid in reached]
         dm_users = [uid for uid in dm_users if uid in reached]
         for uid in dm_users:
@@ -268,6 +276,20 @@ class Notifier(NoticeListener):
         stalling = await self.players.reminded(clock, reached)
         if stalling:
             await self.report_stalling(record, battle, owners, stalling)
+
+    async def _held_turn(self, record: BattleRecord, battle: Battle, clock: ClockRecord, units: Sequence[Unit],
+                         owners: dict[str, int], channel_users: list[int], dm_users: list[int],
+                         reached: list[int]) -> None:
+        """Ping the players of a turn that began in quiet hours, now that they are over (not a reminder)."""
+        channel_users = [uid for uid in channel_users if uid in reached]
+        for uid in [uid for uid in dm_users if uid in reached]:
+            mine = [u.name for u in units if owners[u.name] == uid]
+            if not await self._dm(uid, held_turn_content(battle, mine, [], clock)):
+                channel_users.append(uid)
+        if channel_users:
+            shown = [u.name for u in units if owners[u.name] in channel_users]
+            await send(self.channel(record), content=held_turn_content(battle, shown, channel_users, clock),
+                       mentions=pinging(channel_users))
 
     async def report_stalling(self, record: BattleRecord, battle: Battle, owners: dict[str, int],
                               stalling: Sequence[Stalling]) -> None:

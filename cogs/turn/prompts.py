@@ -10,6 +10,7 @@ import rules.core_effects as core
 import rules.systems.combat_action.effects as combat_action
 import rules.systems.strategic.effects as strategic
 from bot.clock import POLICY_NAMES, human_duration, turn_label
+from bot.clockhours import relative, stamp, when
 from bot.service import ClockRecord
 from cogs.common.embeds import INFO, safe
 from cogs.common.seen import place
@@ -40,7 +41,7 @@ def deadline_words(due_at: float | None, *, paused: bool, remaining: float | Non
         return f"The clock is paused{left}."
     if due_at is None:
         return "No deadline."
-    return f"Deadline <t:{int(due_at)}:R> (<t:{int(due_at)}:f>)."
+    return f"Deadline {when(due_at)}."
 
 
 def can_do(battle: Battle, unit: Unit) -> str:
@@ -88,24 +89,30 @@ def turn_content(battle: Battle, user_ids: Sequence[int]) -> str:
 
 def reminder_content(battle: Battle, units: Sequence[str], user_ids: Sequence[int], clock: ClockRecord) -> str:
     """Return a reminder that the turn's deadline is near."""
-    due = int(clock.due_at or 0)
     who = mentions(user_ids)
-    return (f"\u23f0 {who + ': ' if who else ''}the turn of {join(units)} in **{safe(battle.name)}** ends <t:{due}:R>. "
+    return (f"\u23f0 {who + ': ' if who else ''}the turn of {join(units)} in **{safe(battle.name)}** ends "
+            f"{when(clock.due_at or 0)}. "
             f"Then: {POLICY_NAMES[clock.policy]}.")
+
+
+def held_turn_content(battle: Battle, units: Sequence[str], user_ids: Sequence[int], clock: ClockRecord) -> str:
+    """Return the ping of a turn that began during the battle's quiet hours, sent at their end."""
+    who = mentions(user_ids)
+    return (f"\U0001f514 {who + ': ' if who else ''}your turn in **{safe(battle.name)}** began in the quiet hours: "
+            f"{join(units)} due, the turn ends {when(clock.due_at or 0)}.")
 
 
 def stall_line(user_id: int, units: Sequence[str], count: int, since: float) -> str:
     """Say that a player let reminders pass without acting, and since when (a timestamp each reader sees locally)."""
     return (f"<@{user_id}> has not acted after {count} reminder{'s' if count != 1 else ''} this turn, the first "
-            f"<t:{int(since)}:f> (<t:{int(since)}:R>); {join(units)} still due.")
+            f"{stamp(since)}; {join(units)} still due.")
 
 
 def deadline_embed(battle: Battle, units: Sequence[str], clock: ClockRecord, outcomes: Sequence[Outcome],
                    failures: Sequence[tuple[str, str]], *, waiting: bool) -> discord.Embed:
     """Build the message of a passed deadline: what the policy did, or that the GM must decide."""
-    due = int(clock.due_at or 0)
     embed = discord.Embed(title=f"\u231b Deadline passed: {join(units)}", colour=WARN)
-    lines = [f"The turn ended <t:{due}:R> without {join(units)} finishing it. Policy: **{POLICY_NAMES[clock.policy]}**."]
+    lines = [f"The turn ended {relative(clock.due_at or 0)} without {join(units)} finishing it. Policy: **{POLICY_NAMES[clock.policy]}**."]
     for outcome in outcomes:
         lines += [effect_sentence(e, outcome) for e in outcome.effects if isinstance(e, DEADLINE_NEWS)]
     for unit, why in failures:

@@ -10,6 +10,7 @@ import discord
 import rules.core_effects as core
 import rules.systems.strategic.effects as strategic
 from bot.clock import POLICY_NAMES, describe_reminders, human_duration, policy_name
+from bot.clockhours import DEFAULT_ZONE, clock_text, relative, when
 from bot.service import ClockRecord
 from cogs.common.effects_combat import effect_sentence as combat_sentence
 from cogs.common.embeds import INFO, roll_line, safe
@@ -144,15 +145,55 @@ def deadline_line(clock: ClockRecord, battle: Battle) -> str:
         return f"\u23f8\ufe0f Clock paused by the GM \u00b7 {human_duration(left)} left on this turn."
     if clock.due_at is None:
         return ""
-    due = int(clock.due_at)
     if clock.expired_at is not None:
-        return f"\u231b Deadline passed <t:{due}:R>; waiting for the GM."
-    return f"\u23f0 Deadline <t:{due}:R> (<t:{due}:f>) \u00b7 then: {policy_name(battle, clock.policy)}."
+        return f"\u231b Deadline passed {relative(clock.due_at)}; waiting for the GM."
+    line = f"\u23f0 Deadline {when(clock.due_at)} \u00b7 then: {policy_name(battle, clock.policy)}."
+    if clock.bank is not None and clock.bank_due:
+        line += f"\n\U0001f3e6 {bank_line(clock)}"
+    if clock.vacation_shift:
+        line += f"\n\U0001f3d6\ufe0f Vacation moved this deadline by {human_duration(clock.vacation_shift)}."
+    return line
+
+
+def bank_line(clock: ClockRecord) -> str:
+    """Say what each side has left in its time bank; the banks of the sides due run out at the deadline."""
+    due = set(clock.bank_due)
+    parts = []
+    for side, seconds in sorted(clock.banks.items()):
+        if side in due and clock.due_at is not None and not clock.paused:
+            parts.append(f"{safe(side)}: runs out {relative(clock.due_at)}")
+        else:
+            parts.append(f"{safe(side)}: {human_duration(seconds)}")
+    return "Time banks \u00b7 " + " \u00b7 ".join(parts) if parts else "Time banks start with the next turn."
 
 
 def clock_summary(clock: ClockRecord, battle: Battle | None = None) -> str:
-    """Describe a battle's clock settings for its GM."""
+    """Describe a battle's clock settings for its GM and players."""
     state = "paused" if clock.paused else "running"
     then = policy_name(battle, clock.policy) if battle is not None else POLICY_NAMES[clock.policy]
-    return (f"Each turn lasts **{human_duration(clock.deadline)}**; when it passes: **{then}**; "
-            f"reminders {describe_reminders(clock.reminders)}. The clock is {state}.")
+    zone = clock.zone or DEFAULT_ZONE
+    if clock.bank is not None:
+        start, per_turn, cap = clock.bank
+        length = (f"Each side has a **time bank**: {human_duration(start)} to start, {human_duration(per_turn)} more "
+                  f"each turn, at most {human_duration(cap)}; it runs only while the side is due")
+    elif clock.at_minute is not None:
+        length = (f"Each turn lasts at least **{human_duration(clock.deadline)}** and ends at "
+                  f"**{clock_text(clock.at_minute)} {zone}**")
+    else:
+        length = f"Each turn lasts **{human_duration(clock.deadline)}**"
+    extras = []
+    if clock.skip_weekends and clock.bank is None:
+        extras.append(f"weekends ({zone}) do not count")
+    if clock.quiet is not None:
+        extras.append(f"quiet hours {clock_text(clock.quiet[0])}\u2013{clock_text(clock.quiet[1])} {zone} "
+                      "(reminders wait for their end)")
+    extras.append(f"vacations may move each player's deadlines by up to {human_duration(clock.vacation_allowance)}")
+    return (f"{length}; when it passes: **{then}**; reminders {describe_reminders(clock.reminders)}; "
+            f"{'; '.join(extras)}. The clock is {state}.")
+
+
+def vacation_lines(clock: ClockRecord, players: Sequence[int]) -> str:
+    """Say how much of the battle's vacation allowance each player has used."""
+    return "\n".join(f"<@{user}>: {human_duration(clock.vacation_total(user))} of "
+                      f"{human_duration(clock.vacation_allowance)}" for user in players
+                      if clock.vacation_total(user) > 0)

@@ -94,7 +94,8 @@ async def test_help_has_both_guides(table: Table) -> None:
     names = [f["name"] for m in reply.messages for e in m.embeds for f in e.get("fields", [])]
     assert names == ["GM: set up a battle in five steps", "Surface Combat (no map)",
                      "Combat Action (squads, vehicles, robots): the GM", "M42: leaders, models and Command Radius",
-                     "Players", "Combat Action players", "Players in M42"]
+                     "The clock: deadlines, clock hours, time banks, quiet hours",
+                     "Players", "Combat Action players", "Players in M42", "Time zones and vacations"]
     for message in reply.messages:
         assert message.ephemeral
         size = sum(len(e.get("title", "")) + len(e.get("description", "")) + len(e.get("footer", {}).get("text", ""))

@@ -18,6 +18,8 @@ async def populate(db: Database) -> dict[str, Any]:
     await db.guilds.set_gm_role(100, 555)
     await db.guilds.update_settings(100, ruleset="m42", dice={"manual": True})
     await db.users.set_notify(42, "dm")
+    await db.users.set_zone(42, "America/New_York")
+    await db.vacations.add(100, 42, 50.0, 90.0, now=1.0)
     battles = []
     for n in range(3):
         record = await db.battles.create(guild_id=100, channel_id=10 + n, thread_id=20 + n if n else None,
@@ -31,7 +33,10 @@ async def populate(db: Database) -> dict[str, Any]:
             )
         record, _ = await db.battles.undo(record.id, expected_version=record.version, count=1, actor_id=7, now=20.0)
         await db.clocks.save(ClockRecord(battle_id=record.id, deadline=3600.0, policy="hold", reminders=("10m",),
-                                         turn_key=f"1|side|{n}", turn_started=5.0, due_at=3605.0),
+                                         turn_key=f"1|side|{n}", turn_started=5.0, due_at=3605.0,
+                                         zone="Europe/Berlin", at_minute=1200, quiet=(1320, 420),
+                                         bank=(3600.0, 60.0, 7200.0), banks={"A": 3000.0}, bank_due=("A",),
+                                         vacation_used={"42": 60.0}),
                              timers=[NewTimer("deadline", 3605.0, {"turn": n}), NewTimer("reminder", 3005.0, {})])
         fired = await db.timers.schedule(record.id, "reminder", 1.0, {"old": True})
         await db.timers.mark_fired(fired, 2.0)
@@ -46,7 +51,8 @@ async def populate(db: Database) -> dict[str, Any]:
 
 async def everything(db: Database, battles: list[int]) -> list[Any]:
     """Read back everything through the repositories, as the bot would."""
-    seen: list[Any] = [await db.guilds.get(100), await db.users.get_notify(42)]
+    seen: list[Any] = [await db.guilds.get(100), await db.users.get_notify(42), await db.users.get_zone(42),
+                       await db.vacations.of_user(100, 42, 0.0)]
     for battle_id in battles:
         seen += [
             await db.battles.get(battle_id),

@@ -1,0 +1,1 @@
+-- This version changes nothing.
