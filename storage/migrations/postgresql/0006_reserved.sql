@@ -1,1 +1,0 @@
--- This version changes nothing.
