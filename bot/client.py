@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 # in one edit, well inside Discord's limit on edits per channel.
 BOARD_SPACING = 1.0
 
-DEFAULT_EXTENSIONS = ("cogs.battle", "cogs.map", "cogs.unit", "cogs.feature", "cogs.play", "cogs.combat", "cogs.turn", "cogs.actions", "cogs.gm", "cogs.settings", "cogs.help", "cogs.surface", "cogs.combat_action", "cogs.m42")
+DEFAULT_EXTENSIONS = ("cogs.battle", "cogs.map", "cogs.unit", "cogs.play", "cogs.strategic", "cogs.turn", "cogs.actions", "cogs.gm", "cogs.settings", "cogs.help", "cogs.surface", "cogs.combat_action", "cogs.m42")
 
 
 def intents() -> discord.Intents:

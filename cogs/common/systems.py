@@ -57,8 +57,8 @@ _FRONT_ENDS: dict[str, FrontEnd] = {}
 def builtin_front_ends() -> dict[str, FrontEnd]:
     """Return the front ends shipped for the systems that have their own pieces, by system id."""
     from cogs.combat_action.front import FRONT_END as combat_action
-    from cogs.common.strategic import FRONT_END as strategic
     from cogs.m42.front import FRONT_END as m42
+    from cogs.strategic.front import FRONT_END as strategic
     from cogs.surface.front import FRONT_END as surface
 
     return {"strategic": strategic, "combat_action": combat_action, "m42": m42, "surface": surface}

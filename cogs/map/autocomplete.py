@@ -6,8 +6,8 @@ import discord
 from discord.app_commands import Choice
 
 from cogs.common.autocomplete import LIMIT
-from cogs.common.autocomplete_combat import chosen_unit, weapon_label
 from cogs.common.context import service_of
+from cogs.strategic.autocomplete import chosen_unit, weapon_label
 
 
 async def range_weapon_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:

@@ -11,14 +11,14 @@ from discord.ext import commands
 from cogs.common.action_panel import next_step
 from cogs.common.actions import cheapest_move
 from cogs.common.autocomplete import move_mode_choices, unit_choices
-from cogs.common.autocomplete_combat import stat_choices
 from cogs.common.context import actor_of, battle_here, channel_key, service_of
 from cogs.common.embeds import INFO, outcome_embed, roll_line, safe, with_note
-from cogs.common.embeds_combat import combat_embed
 from cogs.common.replies import defer, reply
 from cogs.common.side_secrets import tell_side
 from cogs.common.systems import move_mode, require_map, system_embed
 from cogs.common.transformers import CellArg
+from cogs.strategic.autocomplete import stat_choices
+from cogs.strategic.embeds_combat import combat_embed
 from rules import orders as o
 from rules.dice import Dice, split_notation
 from rules.errors import NotAllowedError

@@ -11,10 +11,10 @@ import rules.core_effects as core
 import rules.systems.strategic.effects as strategic
 from bot.clock import POLICY_NAMES, describe_reminders, human_duration, policy_name
 from bot.service import ClockRecord
-from cogs.common.effects_combat import effect_sentence as combat_sentence
 from cogs.common.embeds import INFO, roll_line, safe
 from cogs.common.systems import system_embed
 from cogs.common.words import footer_text
+from cogs.strategic.effects_combat import effect_sentence as combat_sentence
 from rules.battle import Battle
 from rules.details import TurnNotes
 from rules.effects import Effect

@@ -1,12 +1,13 @@
-"""Combat and the living battlefield: /attack, /range, the other combat actions and /trap."""
+"""Strategic Combat's front end: /attack, /range, the other combat actions, /trap and /feature."""
 
 from discord.ext import commands
 
-from cogs.combat.actions import ActionsCog
-from cogs.combat.cog import CombatCog
-from cogs.combat.odds import OUTCOME_KINDS, attack_odds, combat_outcome
-from cogs.combat.trap import TrapCog
 from cogs.common.action_hooks import note_targets, show_outcomes
+from cogs.strategic.actions import ActionsCog
+from cogs.strategic.combat import CombatCog
+from cogs.strategic.feature import FeatureCog
+from cogs.strategic.odds import OUTCOME_KINDS, attack_odds, combat_outcome
+from cogs.strategic.trap import TrapCog
 
 
 async def setup(bot: commands.Bot) -> None:
@@ -16,3 +17,4 @@ async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(CombatCog(bot))
     await bot.add_cog(ActionsCog(bot))
     await bot.add_cog(TrapCog(bot))
+    await bot.add_cog(FeatureCog(bot))

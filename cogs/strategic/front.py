@@ -6,7 +6,7 @@ import discord
 
 from cogs.common.embeds import safe, signed
 from cogs.common.systems import FrontEnd
-from cogs.unit.embed import unit_embed
+from cogs.strategic.unit_card import unit_embed
 from rules import turns
 from rules.battle import Battle
 from rules.errors import GameError

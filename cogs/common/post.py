@@ -11,11 +11,11 @@ from bot.service import Result
 from cogs.common.action_panel import next_step
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import with_note
-from cogs.common.embeds_combat import combat_embed
 from cogs.common.mapfiles import draws_something
 from cogs.common.replies import defer, reply
 from cogs.common.side_secrets import tell_side
 from cogs.common.systems import system_embed
+from cogs.strategic.embeds_combat import combat_embed
 from rules.orders import Order
 from rules.outcome import Outcome
 

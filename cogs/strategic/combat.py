@@ -8,16 +8,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.combat.post import post_order
-from cogs.combat.preview import range_embed
 from cogs.common.autocomplete import unit_choices
-from cogs.common.autocomplete_combat import target_choices, weapon_choices
 from cogs.common.confirm import ask
 from cogs.common.context import battle_here, service_of
 from cogs.common.embeds import safe
+from cogs.common.post import post_order
 from cogs.common.replies import defer, reply
 from cogs.common.systems import front_end
 from cogs.common.transformers import CellArg
+from cogs.strategic.autocomplete import target_choices, weapon_choices
+from cogs.strategic.preview import range_embed
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, NotFoundError
