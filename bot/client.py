@@ -27,7 +27,10 @@ log = logging.getLogger(__name__)
 # in one edit, well inside Discord's limit on edits per channel.
 BOARD_SPACING = 1.0
 
-DEFAULT_EXTENSIONS = ("cogs.battle", "cogs.map", "cogs.unit", "cogs.play", "cogs.strategic", "cogs.turn", "cogs.actions", "cogs.gm", "cogs.settings", "cogs.help", "cogs.surface", "cogs.combat_action", "cogs.m42")
+SHARED_EXTENSIONS = ("cogs.battle", "cogs.map", "cogs.unit", "cogs.play", "cogs.turn", "cogs.actions", "cogs.gm", "cogs.settings", "cogs.help")
+# Each rule system's own front end, loaded after the shared commands it adds to (its setup registers it).
+SYSTEM_EXTENSIONS = ("cogs.strategic", "cogs.combat_action", "cogs.m42", "cogs.surface")
+DEFAULT_EXTENSIONS = SHARED_EXTENSIONS + SYSTEM_EXTENSIONS
 
 
 def intents() -> discord.Intents:

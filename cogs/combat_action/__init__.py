@@ -3,8 +3,10 @@
 from discord.ext import commands
 
 from cogs.combat_action.cog import CombatActionCog
+from cogs.combat_action.front import FRONT_END
+from cogs.common.systems import setup_front_end
 
 
 async def setup(bot: commands.Bot) -> None:
-    """Add the cog to the bot."""
-    await bot.add_cog(CombatActionCog(bot))
+    """Register the system's front end and add its commands."""
+    await setup_front_end(bot, "combat_action", FRONT_END, CombatActionCog(bot))

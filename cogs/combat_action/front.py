@@ -10,6 +10,7 @@ from cogs.combat_action.options import MOVE_GROUP, option_groups
 from cogs.common.systems import FrontEnd
 from rules import turns
 from rules.battle import Battle
+from rules.coords import Cell
 from rules.errors import GameError
 from rules.orders import Order
 from rules.outcome import Outcome
@@ -73,7 +74,8 @@ def _prompt_verbs(battle: Battle, unit: Unit, left: int) -> list[str]:
     return [f"{command} {points}" for command, points in list(costs.items())[:MAX_VERBS]]
 
 
-def _attack_order(battle: Battle, unit: str, weapon: str, target: str, mode: str | None) -> Order:
+def _attack_order(battle: Battle, unit: str, weapon: str, target: str, mode: str | None, at: Cell | None = None,
+                  adjust: int = 0, called: str = "") -> Order:
     """Return what /attack means here: a close combat blow with a close combat weapon, else a shot."""
     attacker = battle.unit(unit)
     assert isinstance(attacker, CombatUnit)
@@ -94,4 +96,7 @@ def _weapon_choices(battle: Battle, unit: Unit | None, current: str) -> list[tup
 
 
 FRONT_END = FrontEnd(unit_card=_card, option_fields=_option_fields, prompt_verbs=_prompt_verbs,
-                     outcome_embed=_outcome_embed, attack_order=_attack_order, weapon_choices=_weapon_choices)
+                     outcome_embed=_outcome_embed, attack_order=_attack_order, weapon_choices=_weapon_choices,
+                     commands=frozenset({"ca", "attack"}), options={"attack": frozenset({"mode"})},
+                     instead={"range": "`/ca options` gives each target's range band and the roll it needs.",
+                              "charge": "A charge here is a move (`/move mode:charge`); the attack is its own order."})

@@ -22,25 +22,13 @@ from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import INFO, safe
 from cogs.common.replies import defer, reply
 from cogs.common.side_threads import SideThreads, places_text
-from cogs.common.transformers import CellArg
 from cogs.gm.ending import ask_to_end
-from cogs.gm.summary import SET_FIELDS, hidden_roll_embed, reveal_embed, undo_embed
+from cogs.gm.summary import hidden_roll_embed, reveal_embed, undo_embed
 from cogs.turn.players import MAX_STALL_AFTER
 from cogs.turn.text import clock_summary, deadline_line, turn_embed
 from rules import orders as o
 from rules.errors import NotFoundError
-from rules.systems.strategic.actions.battlefield import Freeze
-from rules.systems.strategic.actions.gm import GmPlace, GmSet
-from rules.systems.strategic.statblock import STATUSES
 from rules.turnorders import SkipTurn
-
-STATUS_CHOICES = [app_commands.Choice(name=s.replace("_", " "), value=s) for s in STATUSES]
-
-
-async def field_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Offer the fields /gm set understands."""
-    needle = current.strip().lower()
-    return [app_commands.Choice(name=f, value=f) for f in SET_FIELDS if needle in f][:25]
 
 
 @app_commands.default_permissions(manage_guild=True)
@@ -91,46 +79,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         embed = undo_embed(result.battle, result.extra["seqs"], result.extra["undone"], result.seq)
         await reply(interaction, embed=embed, png=result.png)
 
-    # --- overrides ----------------------------------------------------------
-
-    @app_commands.command(name="move", description="Put a unit on a square, ignoring movement and turns")
-    @app_commands.describe(unit="Unit to put down", to="Square, like E5")
-    @app_commands.autocomplete(unit=unit_choices)
-    async def move(self, interaction: discord.Interaction, unit: str, to: CellArg) -> None:
-        """Place a unit."""
-        await self._order(interaction, GmPlace(target=unit, at=to), "put units on the map")
-
-    @app_commands.command(name="freeze", description="Turn a Water square to Ice; units in it are frozen in place")
-    @app_commands.describe(at="Water square to freeze, like E5")
-    async def freeze(self, interaction: discord.Interaction, at: CellArg) -> None:
-        """Freeze water."""
-        await self._order(interaction, Freeze(at=at), "freeze water")
-
-    @app_commands.command(name="edit", description="Adjust a unit mid-battle: wounds, magnitude, statuses, actions left (logged)")
-    @app_commands.describe(unit="Unit to change", wounds="Current wounds", magnitude="Current magnitude (Hordes)",
-                           add_status="Status to put on", remove_status="Status to take off",
-                           actions="Action points left this turn")
-    @app_commands.autocomplete(unit=unit_choices)
-    @app_commands.choices(add_status=STATUS_CHOICES, remove_status=STATUS_CHOICES)
-    async def edit(self, interaction: discord.Interaction, unit: str,
-                   wounds: app_commands.Range[int, 0, 10000] | None = None,
-                   magnitude: app_commands.Range[int, 0, 10000] | None = None,
-                   add_status: str | None = None, remove_status: str | None = None,
-                   actions: app_commands.Range[int, 0, 20] | None = None) -> None:
-        """Edit a unit's state."""
-        given = {"wounds": wounds, "magnitude": magnitude, "add_status": add_status,
-                 "remove_status": remove_status, "actions": actions}
-        changes = {k: v for k, v in given.items() if v is not None}
-        await self._order(interaction, GmSet(target=unit, changes=changes), "edit units", map_=False)
-
-    @app_commands.command(name="set", description="Set one field of a unit by its path: ag, armour.head, skills.dodge... (logged)")
-    @app_commands.describe(unit="Unit to change", field="Field, like ag, wounds, armour.body, skills.pilot, statuses",
-                           value="New value (numbers, true/false, a list like `pinned, prone`, or `none`)")
-    @app_commands.autocomplete(unit=unit_choices, field=field_choices)
-    async def set_(self, interaction: discord.Interaction, unit: str, field: app_commands.Range[str, 1, 40],
-                   value: app_commands.Range[str, 0, 1000]) -> None:
-        """Set one field."""
-        await self._order(interaction, GmSet(target=unit, changes={field.strip(): value}), "set unit fields", map_=False)
+    # --- overrides (a rule system may add its own to the group) -------------
 
     @app_commands.command(name="assign", description="Give a unit to a player (or back to the GM)")
     @app_commands.describe(unit="Unit to hand over", player="The player who commands it from now on")

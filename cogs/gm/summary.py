@@ -11,14 +11,8 @@ from bot.service import EventRecord
 from cogs.common.embeds import INFO, roll_line, safe
 from cogs.common.words import command_text
 from rules.battle import Battle
-from rules.systems.strategic.statblock import STAT_FIELDS
 
 GM_COLOUR = discord.Colour.from_rgb(120, 80, 160)
-# Fields /gm set offers first; any stat-block field works.
-SET_FIELDS = (
-    "wounds", "magnitude", "actions", "add_status", "remove_status", "statuses", "owner", "side", "name",
-    "armour.head", "armour.body", "skills.", *(f for f in STAT_FIELDS if f not in ("wounds", "magnitude", "statuses")),
-)
 
 
 def undo_embed(battle: Battle, seqs: Sequence[int], texts: Sequence[str], seq: int | None) -> discord.Embed:

@@ -2,9 +2,11 @@
 
 from discord.ext import commands
 
+from cogs.common.systems import setup_front_end
 from cogs.m42.cog import M42Cog
+from cogs.m42.front import FRONT_END
 
 
 async def setup(bot: commands.Bot) -> None:
-    """Add the cog to the bot."""
-    await bot.add_cog(M42Cog(bot))
+    """Register the system's front end and add its commands."""
+    await setup_front_end(bot, "m42", FRONT_END, M42Cog(bot))

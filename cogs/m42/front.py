@@ -61,4 +61,4 @@ def _prompt_verbs(battle: Battle, unit: Unit, left: int) -> list[str]:
 
 
 FRONT_END = FrontEnd(option_fields=_option_fields, prompt_verbs=_prompt_verbs,
-                     homebrew_sections=_homebrew_sections)
+                     homebrew_sections=_homebrew_sections, commands=frozenset({"action", "place", "radius"}))

@@ -8,10 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common.autocomplete import unit_choices
+from cogs.common.autocomplete import target_choices, unit_choices
 from cogs.common.post import post_order
 from cogs.common.transformers import CellArg
-from cogs.strategic.autocomplete import target_choices
 from rules.systems.strategic.actions.battlefield import BreakFree, Extinguish
 from rules.systems.strategic.actions.other import Aim, Defend, Hide, Maneuver
 

@@ -8,13 +8,14 @@ from discord.ext import commands
 
 from bot.service import Actor, BattleRecord, TableService
 from cogs.battle.rules_text import homebrew_rows
-from cogs.common.autocomplete_setup import feature_choices, side_choices
+from cogs.common.autocomplete_setup import side_choices
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import INFO, safe
 from cogs.common.embeds_setup import setup_embed
 from cogs.common.replies import defer, reply
 from cogs.common.side_threads import SideThreads
 from cogs.common.transformers import CellArg, cells_from_text
+from cogs.strategic.autocomplete import feature_choices
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError

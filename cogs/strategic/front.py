@@ -1,17 +1,28 @@
-"""The Strategic Combat system's own reply pieces: its unit card, its attack options and prompt verbs."""
+"""The Strategic Combat system's own reply pieces: its card, attacks, sentences, options and prompt verbs."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
+import rules.systems.strategic.effects as strategic
 from cogs.common.embeds import safe, signed
 from cogs.common.systems import FrontEnd
+from cogs.strategic.autocomplete import bridge_targets, weapon_options
+from cogs.strategic.effects_combat import SENTENCES
+from cogs.strategic.embeds_combat import COMBAT_KINDS, combat_embed
 from cogs.strategic.unit_card import unit_embed
 from rules import turns
 from rules.battle import Battle
+from rules.coords import Cell
+from rules.effects import Effect
 from rules.errors import GameError
+from rules.orders import Order
+from rules.outcome import Outcome
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.combat import range_preview
+from rules.systems.strategic.details import UnitSetDetails
 from rules.systems.strategic.units import Unit as StrategicUnit
 from rules.units import Unit
 
@@ -75,4 +86,70 @@ def _prompt_verbs(battle: Battle, unit: Unit, left: int) -> list[str]:
     return [*verbs, "/act"]
 
 
-FRONT_END = FrontEnd(unit_card=_card, option_fields=_option_fields, prompt_verbs=_prompt_verbs)
+def _attack_order(battle: Battle, unit: str, weapon: str, target: str, mode: str | None, at: Cell | None,
+                  adjust: int, called: str) -> Order:
+    """Return what /attack means here: a shot or a blow at a unit, a square or a bridge."""
+    return Attack(unit=unit, weapon=weapon, target=target, at=at, adjust=adjust, called=called)
+
+
+def _friends_hit(battle: Battle, order: Order) -> list[Unit]:
+    """Return the attacker's allies that an attack aims at: the target unit, or the units on the square."""
+    if not isinstance(order, Attack):
+        return []
+    attacker = battle.find_unit(order.unit)
+    if attacker is None:
+        return []  # the rules say which unit is missing
+    aimed: list[Unit] = []
+    if order.target and order.target.lower() != "bridge":
+        found = battle.find_unit(order.target)
+        aimed = [found] if found is not None else []
+    elif order.at is not None and battle.on_map(order.at):
+        aimed = list(battle.units_at(order.at))
+    return [u for u in aimed if u.id != attacker.id and not battle.enemies(attacker, u)]
+
+
+def _outcome_embed(outcome: Outcome, battle: Battle, actor_name: str) -> discord.Embed | None:
+    """Return the combat embed of a combat or battlefield order; other orders read the shared way."""
+    if outcome.kind not in COMBAT_KINDS:
+        return None
+    return combat_embed(outcome, battle, battle_name=battle.name, actor_name=actor_name)
+
+
+def _sentence(effect: Effect, battle: Battle | None, outcome: Outcome | None) -> str | None:
+    """Return one of Strategic's own effects as a sentence: combat, battlefield and GM changes."""
+    unit = safe(getattr(effect, "unit", ""))
+    match effect:
+        case strategic.Placed():
+            return f"The GM put {unit} on {safe(effect.to)} (from {safe(effect.frm)})."
+        case strategic.UnitSet():
+            details = outcome.details_as(UnitSetDetails) if outcome is not None else None
+            changed = details.changed if details is not None else {}
+            parts = [part for k, v in list(changed.items())[:8] for part in _changes(k, v.old, v.new)]
+            return f"The GM set {unit}: " + ("; ".join(parts) if parts else "nothing changed") + "."
+    words = SENTENCES.get(type(effect))
+    return words(effect, battle) if words is not None else None
+
+
+def _changes(key: str, old: Any, new: Any) -> list[str]:
+    """Say what changed in a field: for a table (characteristics), only the entries that changed."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return [f"{safe(k)} {_short(old.get(k, 'none'))} \u2192 {_short(new.get(k, 'none'))}"
+                for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
+    return [f"{safe(key)} {_short(old)} \u2192 {_short(new)}"]
+
+
+def _short(value: Any) -> str:
+    text = ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+    text = text or "none"
+    return safe(text if len(text) <= 40 else text[:37] + "...")
+
+
+# The commands only Strategic battles offer, and the options of shared commands only they take.
+COMMANDS = frozenset({"attack", "charge", "range", "aim", "hide", "maneuver", "defend", "extinguish", "break-free",
+                      "trap", "feature", "act", "gm move", "gm set", "gm edit", "gm freeze"})
+OPTIONS = {"attack": frozenset({"at", "adjust", "called"})}
+
+FRONT_END = FrontEnd(unit_card=_card, option_fields=_option_fields, prompt_verbs=_prompt_verbs,
+                     outcome_embed=_outcome_embed, attack_order=_attack_order, weapon_choices=weapon_options,
+                     extra_targets=bridge_targets, friends_hit=_friends_hit, sentence=_sentence,
+                     commands=COMMANDS, options=OPTIONS)

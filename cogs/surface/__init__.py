@@ -2,9 +2,11 @@
 
 from discord.ext import commands
 
+from cogs.common.systems import setup_front_end
 from cogs.surface.cog import SurfaceCog
+from cogs.surface.front import FRONT_END
 
 
 async def setup(bot: commands.Bot) -> None:
-    """Add the cog to the bot."""
-    await bot.add_cog(SurfaceCog(bot))
+    """Register the system's front end and add its commands."""
+    await setup_front_end(bot, "surface", FRONT_END, SurfaceCog(bot))
