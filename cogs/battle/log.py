@@ -147,7 +147,7 @@ def event_line(event: EventRecord, battle: Battle, *, gm: bool, viewer: int,
         tag = "\U0001f512 " if event.hidden else ""
         said = _effects(event.kind, outcome, battle)
         # What happened, in words; the command itself only when the rules recorded nothing to say.
-        body = tag + (said or f"`{safe(command_text(event.order_text))[:120]}`")
+        body = tag + (said or f"`{safe(command_text(event.order_text, battle.system.id))[:120]}`")
         rolls = _rolls(outcome)
         if rolls:
             body += f"\n\u2003{rolls}"

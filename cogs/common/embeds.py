@@ -161,8 +161,8 @@ LINES: dict[type[Effect], Callable[[Any], str]] = {
 }
 
 
-def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -> discord.Embed:
-    """Build the embed of an outcome: what happened, the breakdowns, every roll and effect."""
+def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "", system: str | None = None) -> discord.Embed:
+    """Build the embed of an outcome: what happened, the breakdowns, every roll and effect (`system`: its system id)."""
     title = TITLES.get(outcome.kind, outcome.kind.replace("-", " ").title())
     if outcome.actor:
         title = f"{title}: {safe(outcome.actor)}"
@@ -195,7 +195,7 @@ def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -
     if outcome.rolls:
         rolls = "\n".join(roll_line(r.to_dict()) for r in outcome.rolls[:15])
         embed.add_field(name="Dice", value=rolls[:1024], inline=False)
-    embed.set_footer(text=footer_text(battle_name, outcome.order, actor_name)[:2048])
+    embed.set_footer(text=footer_text(battle_name, outcome.order, actor_name, system)[:2048])
     return embed
 
 

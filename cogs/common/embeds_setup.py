@@ -73,15 +73,16 @@ def setup_effect_line(effect: Effect) -> str:
     return effect_line(effect)
 
 
-def setup_embed(outcome: Outcome, *, battle_name: str, extra: list[str] | None = None) -> discord.Embed:
-    """Build the embed of a setup order, its effects written as sentences."""
-    embed = outcome_embed(outcome, battle_name=battle_name)
+def setup_embed(outcome: Outcome, *, battle_name: str, extra: list[str] | None = None,
+                system: str | None = None) -> discord.Embed:
+    """Build the embed of a setup order, its effects written as sentences (`system`: its system id)."""
+    embed = outcome_embed(outcome, battle_name=battle_name, system=system)
     title = SETUP_TITLES.get(outcome.kind)
     if title:
         embed.title = f"{title}: {safe(outcome.actor)}" if outcome.actor else title
     lines = [setup_effect_line(e) for e in outcome.effects] + list(extra or [])
     embed.description = "\n".join(lines[:MAX_LINES]) or None
-    embed.set_footer(text=footer_text(battle_name, outcome.order)[:2048])
+    embed.set_footer(text=footer_text(battle_name, outcome.order, system=system)[:2048])
     return embed
 
 

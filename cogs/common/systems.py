@@ -18,6 +18,7 @@ import discord
 from discord.ext import commands
 
 from cogs.common.embeds import INFO, safe
+from cogs.common.words import SystemWords, command_name, register_words
 from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
@@ -56,6 +57,8 @@ class FrontEnd:
     attack_order: Callable[[Battle, str, str, str, str | None, Cell | None, int, str], Order] | None = None
     # /attack's weapon choices: (battle, chosen unit or None, typed text) -> (label, value) pairs.
     weapon_choices: Callable[[Battle, Unit | None, str], list[tuple[str, str]]] | None = None
+    # /map show's `weapon` choices for the unit in `range`: (battle, unit, typed text) -> (label, value) pairs.
+    range_weapons: Callable[[Battle, Unit, str], list[tuple[str, str]]] | None = None
     # /attack's units to pick beyond the others on the map (a bridge, say): (battle, typed text) -> (label, value).
     extra_targets: Callable[[Battle, str], list[tuple[str, str]]] | None = None
     # The attacker's own units an /attack order aims at, so /attack asks before hitting them.
@@ -69,6 +72,8 @@ class FrontEnd:
     options: Mapping[str, frozenset[str]] = field(default_factory=dict)
     # What to use here instead of another system's command, by its qualified name: said when it is refused.
     instead: Mapping[str, str] = field(default_factory=dict)
+    # How its own order kinds are written as the commands that give them (footers, logs, questions, hints).
+    words: SystemWords = field(default_factory=SystemWords)
 
 
 _FRONT_ENDS: dict[str, FrontEnd] = {}
@@ -77,6 +82,7 @@ _FRONT_ENDS: dict[str, FrontEnd] = {}
 def register_front_end(system_id: str, front_end: FrontEnd) -> None:
     """Give a rule system its own front-end pieces (registering again replaces them)."""
     _FRONT_ENDS[system_id] = front_end
+    register_words(system_id, front_end.words)
 
 
 async def setup_front_end(bot: commands.Bot, system_id: str, front: FrontEnd, *cogs: commands.Cog) -> None:
@@ -229,7 +235,8 @@ def generic_verbs(battle: Battle, unit: Unit, left: int) -> list[str]:
     for order in battle.legal_orders(unit):
         if order.kind not in NOT_VERBS and order.kind not in costs:
             costs[order.kind] = turns.order_cost(battle, order).points
-    return [f"{kind} {cost}" for kind, cost in list(costs.items())[:MAX_VERBS] if cost <= left]
+    named = [(command_name(kind, battle.system.id), cost) for kind, cost in costs.items() if cost <= left]
+    return [f"/{name} {cost}" for name, cost in named if name is not None][:MAX_VERBS]
 
 
 def prompt_verbs(battle: Battle, unit: Unit, left: int) -> list[str]:

@@ -17,7 +17,7 @@ GM_COLOUR = discord.Colour.from_rgb(120, 80, 160)
 
 def undo_embed(battle: Battle, seqs: Sequence[int], texts: Sequence[str], seq: int | None) -> discord.Embed:
     """Describe an undo: which orders were taken back, newest first."""
-    lines = [f"#{s} `{safe(command_text(t))}`" for s, t in zip(seqs, texts, strict=False)]
+    lines = [f"#{s} `{safe(command_text(t, battle.system.id))}`" for s, t in zip(seqs, texts, strict=False)]
     embed = discord.Embed(title=f"Undone: {len(lines)} order{'s' if len(lines) != 1 else ''}", colour=GM_COLOUR,
                           description="\n".join(lines)[:4000] or None)
     embed.set_footer(text=f"{battle.name} \u00b7 the battle is back as it was before them, dice and all"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from cogs.common.embeds import safe
 from cogs.common.systems import FrontEnd
+from cogs.common.words import SystemWords
 from rules import turns
 from rules.battle import Battle
 from rules.systems.m42.kinds import actions_of, tables
@@ -60,5 +61,12 @@ def _prompt_verbs(battle: Battle, unit: Unit, left: int) -> list[str]:
     return ["/action", "/place"] if isinstance(unit, M42Unit) else []
 
 
-FRONT_END = FrontEnd(option_fields=_option_fields, prompt_verbs=_prompt_verbs,
+WORDS = SystemWords(
+    commands={"place": "place", "take-action": "action", "set-floors": "map floors", "set-road": "map road"},
+    option_names={"take-action": {"level": "floor"}, "set-floors": {"frm": "from"},
+                  "set-road": {"frm": "from", "on": "!remove"}},
+    titles={"take-action": "Action"},
+)
+
+FRONT_END = FrontEnd(words=WORDS, option_fields=_option_fields, prompt_verbs=_prompt_verbs,
                      homebrew_sections=_homebrew_sections, commands=frozenset({"action", "place", "radius"}))

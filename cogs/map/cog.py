@@ -190,7 +190,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
         await defer(interaction)
         png = await service.render(result.battle, full=True, battle_id=record.id)
         assert result.outcome is not None
-        await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name), png=png)
+        await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name, system=result.battle.system.id), png=png)
 
     @app_commands.command(name="import", description="Replace the map: a text map, a Tiled map, or a colour picture with its legend (GM)")
     @app_commands.describe(
@@ -221,7 +221,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
         await interaction.edit_original_response(
             content=f"Map imported from `{safe(file.filename)}`; the new map is posted for everyone.")
         assert result.outcome is not None
-        embed = setup_embed(result.outcome, battle_name=result.battle.name)
+        embed = setup_embed(result.outcome, battle_name=result.battle.name, system=result.battle.system.id)
         embed.title = f"Map imported from {safe(file.filename)}"[:256]
         lines = [f"From a {imported.kind}" + (f": {imported.summary}" if imported.summary else "") + "."]
         if imported.features:
@@ -254,7 +254,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
         png = await service.render(result.battle, full=True, battle_id=record.id)
         await interaction.edit_original_response(content="Map generated; the new map is posted for everyone.")
         assert result.outcome is not None
-        embed = setup_embed(result.outcome, battle_name=result.battle.name)
+        embed = setup_embed(result.outcome, battle_name=result.battle.name, system=result.battle.system.id)
         embed.title = f"Map generated: {STYLES[style][0]}, seed {seed}"[:256]
         embed.description = ((embed.description or "") + f"\n/map generate style:{style} seed:{seed} width:{w} "
                              f"height:{h} makes this map again.").strip()

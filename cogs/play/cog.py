@@ -68,7 +68,7 @@ class PlayCog(commands.Cog):
 
         def build(shown: Outcome) -> discord.Embed:
             return system_embed(shown, result.battle, name) or outcome_embed(
-                shown, battle_name=result.battle.name, actor_name=name)
+                shown, battle_name=result.battle.name, system=result.battle.system.id, actor_name=name)
 
         # A hidden unit's move is its side's secret: with side threads on, the channel reads only that it moved.
         shown = await tell_side(interaction.client, service, result.record, result.battle, result.outcome, build)

@@ -103,6 +103,14 @@ async def weapon_choices(interaction: discord.Interaction, current: str) -> list
     return out[:LIMIT]
 
 
+def ranged_weapons(battle: Battle, picked: object, current: str) -> list[tuple[str, str]]:
+    """Return the ranged weapons of a unit, for /map show's range rings."""
+    if not isinstance(picked, Unit):
+        return []
+    return [(weapon_label(battle, w), w.name) for w in picked.weapons
+            if not w.melee and _matches(current, w.name)][:LIMIT]
+
+
 def bridge_targets(battle: Battle, current: str) -> list[tuple[str, str]]:
     """Return the bridge as an object target of /attack when the map has one (its square goes in `at`)."""
     if _has_bridges(battle) and _matches(current, "bridge"):

@@ -147,7 +147,7 @@ def _finish(embed: discord.Embed, fields: _Fields, outcome: Outcome, effects: li
         fields.add("Dice", _dice_lines(outcome))
     if fields.dropped or fields.cut:
         embed.description = ((embed.description or "") + "\n*Some details did not fit here; the battle's event log keeps every roll.*")[:4096]
-    embed.set_footer(text=footer_text(battle_name, outcome.order, actor_name)[:180])
+    embed.set_footer(text=footer_text(battle_name, outcome.order, actor_name, "strategic")[:180])
     return embed
 
 

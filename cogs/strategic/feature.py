@@ -154,7 +154,7 @@ class FeatureCog(commands.GroupCog, group_name="feature",
                  if isinstance(e, (FeaturePlaced, FeatureRemoved, FpSet)) and e.side] if outcome.hidden else []
         if show_map:
             png = await service.render(result.battle, outcome=outcome, viewer=Viewer.of(sides), battle_id=record.id)
-        embed = setup_embed(outcome, battle_name=result.battle.name)
+        embed = setup_embed(outcome, battle_name=result.battle.name, system=result.battle.system.id)
         threads = SideThreads(self.bot)
         if outcome.kind != "set-fp" and len(set(sides)) == 1 and await threads.enabled(record.id):
             # A hidden trap is its side's secret: all its players find it in the side's thread.

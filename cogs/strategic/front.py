@@ -9,7 +9,8 @@ import discord
 import rules.systems.strategic.effects as strategic
 from cogs.common.embeds import safe, signed
 from cogs.common.systems import FrontEnd
-from cogs.strategic.autocomplete import bridge_targets, weapon_options
+from cogs.common.words import SystemWords
+from cogs.strategic.autocomplete import bridge_targets, ranged_weapons, weapon_options
 from cogs.strategic.effects_combat import SENTENCES
 from cogs.strategic.embeds_combat import COMBAT_KINDS, combat_embed
 from cogs.strategic.unit_card import unit_embed
@@ -147,9 +148,20 @@ def _short(value: Any) -> str:
 # The commands only Strategic battles offer, and the options of shared commands only they take.
 COMMANDS = frozenset({"attack", "charge", "range", "aim", "hide", "maneuver", "defend", "extinguish", "break-free",
                       "trap", "feature", "act", "gm move", "gm set", "gm edit", "gm freeze"})
-OPTIONS = {"attack": frozenset({"at", "adjust", "called"})}
+OPTIONS = {"attack": frozenset({"at", "adjust", "called"}), "map show": frozenset({"range", "weapon"})}
+
+WORDS = SystemWords(
+    commands={kind: kind for kind in ("act", "aim", "attack", "break-free", "charge", "defend", "extinguish", "hide",
+                                      "maneuver")}
+    | {"test": "act", "gm-place": "gm move", "gm-set": "gm set", "freeze": "gm freeze",
+       "place-feature": "feature place", "remove-feature": "feature remove", "set-fp": "feature points",
+       "trigger-trap": "trap trigger", "detect-traps": "trap detect"},
+    option_names={"gm-place": {"target": "unit", "at": "to"}, "gm-set": {"target": "unit"},
+                  "place-feature": {"feature": "type"}},
+    internal={"next-round": "a new round"},
+)
 
 FRONT_END = FrontEnd(unit_card=_card, option_fields=_option_fields, prompt_verbs=_prompt_verbs,
                      outcome_embed=_outcome_embed, attack_order=_attack_order, weapon_choices=weapon_options,
-                     extra_targets=bridge_targets, friends_hit=_friends_hit, sentence=_sentence,
-                     commands=COMMANDS, options=OPTIONS)
+                     extra_targets=bridge_targets, range_weapons=ranged_weapons, friends_hit=_friends_hit, sentence=_sentence,
+                     commands=COMMANDS, options=OPTIONS, words=WORDS)

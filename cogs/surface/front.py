@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from cogs.common.systems import FrontEnd
+from cogs.common.words import SystemWords
 from cogs.surface.info import SETUP_STEPS, force_fields, surface_stage
 
-FRONT_END = FrontEnd(setup_steps=SETUP_STEPS, info_stage=surface_stage, info_fields=force_fields,
+WORDS = SystemWords(
+    commands={kind: kind.replace("surface-", "surface ") for kind in
+              ("surface-import", "surface-next-turn", "surface-plan", "surface-resolve", "surface-side")},
+    named_alone=frozenset({"surface-import"}),
+)
+
+FRONT_END = FrontEnd(words=WORDS, setup_steps=SETUP_STEPS, info_stage=surface_stage, info_fields=force_fields,
                      commands=frozenset({"surface"}))

@@ -99,7 +99,7 @@ def turn_embed(outcome: Outcome, battle: Battle, *, actor_name: str = "") -> dis
     if outcome.rolls:
         embed.add_field(name="Dice", value="\n".join(roll_line(r.to_dict()) for r in outcome.rolls[:15])[:1024],
                         inline=False)
-    embed.set_footer(text=footer_text(battle.name, outcome.order, actor_name)[:2048])
+    embed.set_footer(text=footer_text(battle.name, outcome.order, actor_name, battle.system.id)[:2048])
     return embed
 
 
