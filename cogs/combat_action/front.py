@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 
+from cogs.combat_action import guide
 from cogs.combat_action.autocomplete import weapon_options
 from cogs.combat_action.embeds import outcome_embed, unit_embed
 from cogs.combat_action.options import MOVE_GROUP, option_groups
@@ -101,6 +102,7 @@ def _weapon_choices(battle: Battle, unit: Unit | None, current: str) -> list[tup
 
 FRONT_END = FrontEnd(unit_card=_card, option_fields=_option_fields, prompt_verbs=_prompt_verbs,
                      outcome_embed=_outcome_embed, attack_order=_attack_order, weapon_choices=_weapon_choices,
-                     words=WORDS, commands=frozenset({"ca", "attack"}), options={"attack": frozenset({"mode"})},
+                     words=WORDS, commands=frozenset({"ca", "attack"}),
+                     help_gm=(guide.GM_TITLE, guide.GM_GUIDE), help_player=(guide.PLAYER_TITLE, guide.PLAYER_GUIDE), options={"attack": frozenset({"mode"})},
                      instead={"range": "`/ca options` gives each target's range band and the roll it needs.",
                               "charge": "A charge here is a move (`/move mode:charge`); the attack is its own order."})

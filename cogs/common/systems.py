@@ -72,6 +72,9 @@ class FrontEnd:
     options: Mapping[str, frozenset[str]] = field(default_factory=dict)
     # What to use here instead of another system's command, by its qualified name: said when it is refused.
     instead: Mapping[str, str] = field(default_factory=dict)
+    # Its parts of /help: (title, text) for the GM's guide and for the players'.
+    help_gm: tuple[str, str] | None = None
+    help_player: tuple[str, str] | None = None
     # How its own order kinds are written as the commands that give them (footers, logs, questions, hints).
     words: SystemWords = field(default_factory=SystemWords)
 
@@ -128,16 +131,21 @@ def system_specific(command: str, options: Iterable[str] = ()) -> bool:
 
 def not_offered(battle: Battle, command: str, options: Iterable[str] = ()) -> str | None:
     """Say why a command (with these options) is not offered in a battle, or None when its system plays it."""
+    return refusal(battle.system.id, command, options)
+
+
+def refusal(system_id: str, command: str, options: Iterable[str] = ()) -> str | None:
+    """Say why a command (with these options) is not offered in a battle of a system, or None when it is."""
     name = _name(command)
     parts = [(f"/{name}", _command_owners(name))]
     parts += [(f"/{name}'s `{o}` option", _option_owners(name, o)) for o in sorted(set(options))]
     for number, (what, owners) in enumerate(parts):
-        if owners and battle.system.id not in owners:
+        if owners and system_id not in owners:
             names = " or ".join(system_name(sid) for sid in sorted(owners))
             whose = "a command" if number == 0 else "an option"
-            hint = front_end(battle).instead.get(name.split(" ")[0] if number == 0 else name)
-            hint = hint or "See /help for its commands."
-            return f"{what} is {whose} of {names} battles; this battle plays {battle.system.name}. {hint}"
+            own = _FRONT_ENDS.get(system_id, FrontEnd())
+            hint = own.instead.get(name.split(" ")[0] if number == 0 else name) or "See /help for its commands."
+            return f"{what} is {whose} of {names} battles; this battle plays {system_name(system_id)}. {hint}"
     return None
 
 
@@ -182,6 +190,14 @@ async def offer_gate(interaction: discord.Interaction) -> str | None:
     if found is None:
         return None  # no battle here: the command says so itself
     return not_offered(found[1], command, given)
+
+
+def guides(battle: Battle | None) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """Return the systems' parts of /help, GM's and players': the battle's system alone, or all outside a battle."""
+    fronts = [front_end(battle)] if battle is not None else list(_FRONT_ENDS.values())
+    gm = [f.help_gm for f in fronts if f.help_gm is not None]
+    player = [f.help_player for f in fronts if f.help_player is not None]
+    return gm, player
 
 
 def require_map(ruleset_id: str, what: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from cogs.common.embeds import safe
 from cogs.common.systems import FrontEnd
 from cogs.common.words import SystemWords
+from cogs.m42 import guide
 from rules import turns
 from rules.battle import Battle
 from rules.systems.m42.kinds import actions_of, tables
@@ -68,5 +69,6 @@ WORDS = SystemWords(
     titles={"take-action": "Action"},
 )
 
-FRONT_END = FrontEnd(words=WORDS, option_fields=_option_fields, prompt_verbs=_prompt_verbs,
+FRONT_END = FrontEnd(words=WORDS, help_gm=(guide.GM_TITLE, guide.GM_GUIDE),
+                     help_player=(guide.PLAYER_TITLE, guide.PLAYER_GUIDE), option_fields=_option_fields, prompt_verbs=_prompt_verbs,
                      homebrew_sections=_homebrew_sections, commands=frozenset({"action", "place", "radius"}))

@@ -10,6 +10,7 @@ import rules.systems.strategic.effects as strategic
 from cogs.common.embeds import safe, signed
 from cogs.common.systems import FrontEnd
 from cogs.common.words import SystemWords
+from cogs.strategic import guide
 from cogs.strategic.autocomplete import bridge_targets, ranged_weapons, weapon_options
 from cogs.strategic.effects_combat import SENTENCES
 from cogs.strategic.embeds_combat import COMBAT_KINDS, combat_embed
@@ -164,4 +165,5 @@ WORDS = SystemWords(
 FRONT_END = FrontEnd(unit_card=_card, option_fields=_option_fields, prompt_verbs=_prompt_verbs,
                      outcome_embed=_outcome_embed, attack_order=_attack_order, weapon_choices=weapon_options,
                      extra_targets=bridge_targets, range_weapons=ranged_weapons, friends_hit=_friends_hit, sentence=_sentence,
-                     commands=COMMANDS, options=OPTIONS, words=WORDS)
+                     commands=COMMANDS, options=OPTIONS, words=WORDS,
+                     help_gm=(guide.GM_TITLE, guide.GM_GUIDE), help_player=(guide.PLAYER_TITLE, guide.PLAYER_GUIDE))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from cogs.common.systems import FrontEnd
 from cogs.common.words import SystemWords
+from cogs.surface import guide
 from cogs.surface.info import SETUP_STEPS, force_fields, surface_stage
 
 WORDS = SystemWords(
@@ -12,5 +13,5 @@ WORDS = SystemWords(
     named_alone=frozenset({"surface-import"}),
 )
 
-FRONT_END = FrontEnd(words=WORDS, setup_steps=SETUP_STEPS, info_stage=surface_stage, info_fields=force_fields,
+FRONT_END = FrontEnd(words=WORDS, help_gm=(guide.GM_TITLE, guide.GM_GUIDE), setup_steps=SETUP_STEPS, info_stage=surface_stage, info_fields=force_fields,
                      commands=frozenset({"surface"}))
