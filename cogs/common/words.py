@@ -16,7 +16,7 @@ COMMANDS = {
     "set-turn-mode": "turn mode", "standing-order": "turn standing",
 }
 # Orders no command gives, as players read them: the bot gives them itself.
-INTERNAL = {"standing-turn": "its standing order, at the deadline"}
+INTERNAL = {"standing-turn": "its standing order, at the deadline", "test": "a test"}
 # Orders whose fields are no options of their command (a whole file): the command is named alone.
 NAMED_ALONE = frozenset({"import-map", "import-homebrew"})
 COMMAND_MAX = 160
