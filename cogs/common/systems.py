@@ -3,18 +3,20 @@
 The shared replies read a unit through its hooks (`summary_line`, `health_text`, `badges`, `stat_lines`)
 and a battle through its `System` (`has_map`, `plays`, `reach_of`). Each system's front-end extension
 registers a `FrontEnd` under its system id in its `setup` (`setup_front_end`): its unit card, sentences
-and verbs, and the commands and options that are its own. A command or option another system owns is
-not offered in a battle (autocomplete answers nothing) and, typed anyway, is refused naming its system
-(`not_offered`, the one check every command, menu, /help and My options go through).
+and verbs, its part of /help, and the commands and options that are its own. A command or option another
+system owns is not offered in a battle (autocomplete answers nothing) and, typed anyway, is refused naming
+its system: `refusal` is the one check, run by the command tree before any command or autocomplete
+(`offer_gate`) and by a shared command for the options it reads itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from cogs.common.embeds import INFO, safe
@@ -88,14 +90,34 @@ def register_front_end(system_id: str, front_end: FrontEnd) -> None:
     register_words(system_id, front_end.words)
 
 
-async def setup_front_end(bot: commands.Bot, system_id: str, front: FrontEnd, *cogs: commands.Cog) -> None:
-    """Register a system's front end, add its cogs and let the command tree refuse what it does not offer."""
+async def setup_front_end(bot: commands.Bot, system_id: str, front: FrontEnd, *cogs: commands.Cog,
+                          subcommands: Mapping[str, Sequence[app_commands.Command]] | None = None) -> None:
+    """Register a system's front end, add its cogs and its subcommands of shared groups (`/gm move`), and let
+    the command tree refuse what it does not offer.
+
+    The shared groups' extensions load first (the bot loads every system's extension after them).
+    """
     register_front_end(system_id, front)
     gates = getattr(bot.tree, "gates", None)
     if gates is not None and offer_gate not in gates:
         gates.append(offer_gate)
     for cog in cogs:
         await bot.add_cog(cog)
+    for group_name, added in (subcommands or {}).items():
+        group = bot.tree.get_command(group_name)
+        if not isinstance(group, app_commands.Group):
+            raise RuntimeError(f"/{group_name} is not loaded, so {system_id} cannot add its commands to it")
+        for command in added:
+            group.add_command(command, override=True)
+
+
+def remove_subcommands(bot: commands.Bot, subcommands: Mapping[str, Iterable[str]]) -> None:
+    """Take a system's subcommands out of the shared groups again, when its extension is unloaded."""
+    for group_name, names in subcommands.items():
+        group = bot.tree.get_command(group_name)
+        if isinstance(group, app_commands.Group):
+            for name in names:
+                group.remove_command(name)
 
 
 def front_end(battle: Battle) -> FrontEnd:

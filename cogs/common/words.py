@@ -27,7 +27,9 @@ OPTION_NAMES: dict[str, dict[str, str | None]] = {
 }
 # Options a command needs to give this kind rather than another of the same command.
 FIXED_OPTIONS = {"clear-edge": ("obstacle:none",)}
-HIDDEN_OPTIONS = frozenset({"owner"})  # a user id means nothing to a reader; the answer names the player
+HIDDEN_OPTIONS = frozenset({"owner"})
+# The stats every system's unit commands take as options of their own; any other stat is written in `stats`.
+STAT_OPTIONS = {"edit-unit": frozenset({"name", "side"})}  # a user id means nothing to a reader; the answer names the player
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,8 @@ class SystemWords:
     internal: Mapping[str, str] = field(default_factory=dict)  # the bot's own orders, as players read them
     named_alone: frozenset[str] = frozenset()
     titles: Mapping[str, str] = field(default_factory=dict)  # an action's name on its button, where not the kind's
+    # The stats of a unit order (`add-unit`, `edit-unit`) that are options of its command here; others go in `stats`.
+    stat_options: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 _SYSTEMS: dict[str, SystemWords] = {}
@@ -59,6 +63,15 @@ def _words_for(kind: str, system: str | None) -> SystemWords | None:
     return having[0] if len(having) == 1 else None
 
 
+def _stats(kind: str, table: dict[str, object], own: SystemWords | None) -> list[str]:
+    """Write a unit's stats as its command takes them: each as its own option where there is one, the rest in `stats`."""
+    spread = STAT_OPTIONS.get(kind, frozenset()) | (own.stat_options.get(kind, frozenset()) if own else frozenset())
+    shown = {k: v for k, v in table.items() if k not in HIDDEN_OPTIONS and not isinstance(v, (dict, list))}
+    words = [f"{k}:{v}" if " " not in str(v) else f'{k}:"{v}"' for k, v in shown.items() if k in spread]
+    rest = " ".join(f"{k}={v}" for k, v in shown.items() if k not in spread and " " not in str(v))
+    return words + ([f'stats:"{rest}"'] if rest else [])
+
+
 def command_name(kind: str, system: str | None = None) -> str | None:
     """Return the command that gives an order kind (`turn end` for `end-turn`), or None for the bot's own orders."""
     own = _words_for(kind, system)
@@ -69,7 +82,7 @@ def command_name(kind: str, system: str | None = None) -> str | None:
     return COMMANDS.get(kind, kind)
 
 
-def _options(kind: str, key: str, value: str, own: SystemWords | None) -> list[str]:
+def _options(kind: str, key: str, value: str, own: SystemWords | None, battle: SystemWords | None) -> list[str]:
     """Return an order field as the command's options: a stat table spread out as `ag:45 bs:50`."""
     names = own.option_names.get(kind, {}) if own is not None else OPTION_NAMES.get(kind, {})
     if key in HIDDEN_OPTIONS or (key in names and names[key] is None):
@@ -83,7 +96,7 @@ def _options(kind: str, key: str, value: str, own: SystemWords | None) -> list[s
             if kind == "gm-set" and len(table) == 1:
                 [(field, new)] = table.items()
                 return [f"field:{field}", f"value:{new}"]
-            return [f"{k}:{v}" for k, v in table.items() if not isinstance(v, (dict, list))]
+            return _stats(kind, table, battle)
     name = names.get(key, key) or key
     if name.startswith("!"):  # a yes/no option meaning the opposite of the order's field
         return [] if value.lower() == "true" else [f"{name[1:]}:True"]
@@ -118,7 +131,9 @@ def command_text(order_text: str, system: str | None = None) -> str:
     except ValueError:
         return f"/{name}"
     fixed = own.fixed_options.get(kind, ()) if own is not None else FIXED_OPTIONS.get(kind, ())
-    words = [w for tok in tokens for w in _options(kind, *tok.partition(":")[::2], own)] + list(fixed)
+    # The battle's system says which stats its unit commands take as options, for the shared unit orders too.
+    battle = _SYSTEMS.get(system) if system is not None else own
+    words = [w for tok in tokens for w in _options(kind, *tok.partition(":")[::2], own, battle)] + list(fixed)
     return f"/{name}" + (f" {' '.join(words)}" if words else "")
 
 

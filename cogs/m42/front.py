@@ -67,8 +67,11 @@ WORDS = SystemWords(
     option_names={"take-action": {"level": "floor"}, "set-floors": {"frm": "from"},
                   "set-road": {"frm": "from", "on": "!remove"}},
     titles={"take-action": "Action"},
+    stat_options={"add-unit": frozenset({"ld", "models", "interlinked", "vehicle"})},
 )
 
 FRONT_END = FrontEnd(words=WORDS, help_gm=(guide.GM_TITLE, guide.GM_GUIDE),
                      help_player=(guide.PLAYER_TITLE, guide.PLAYER_GUIDE), option_fields=_option_fields, prompt_verbs=_prompt_verbs,
-                     homebrew_sections=_homebrew_sections, commands=frozenset({"action", "place", "radius"}))
+                     homebrew_sections=_homebrew_sections, commands=frozenset({"action", "place", "radius", "map road", "map floors"}),
+                     options={"unit add": frozenset({"ld", "models", "interlinked", "vehicle"})},
+                     instead={"unit add": "An M42 unit takes `ld` and `models` (its traits in `stats`)."})

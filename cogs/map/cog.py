@@ -33,8 +33,6 @@ from rules import orders as o
 from rules.edges import MAX_INCHES
 from rules.errors import GameError
 from rules.mapfile import format_map
-from rules.systems.m42.actions import MAX_FLOORS
-from rules.systems.m42.orders import SetFloors, SetRoad
 
 EdgeKind = Literal["wall", "hedge", "fence", "creek", "lava", "none"]
 Inches = app_commands.Range[float, 0.0, MAX_INCHES]
@@ -42,6 +40,19 @@ StyleName = Literal["river-valley", "city", "mountains", "forest", "coast", "isl
 
 
 @app_commands.guild_only()
+async def change_map(interaction: discord.Interaction, order: o.Order) -> None:
+    """Apply a change to the map and post the whole map with it (a rule system's own map orders too)."""
+    record = await battle_here(interaction)
+    require_map(record.ruleset, "change the map")
+    service = service_of(interaction)
+    result = await service.execute(actor_of(interaction), record, order, render=False)
+    await defer(interaction)
+    png = await service.render(result.battle, full=True, battle_id=record.id)
+    assert result.outcome is not None
+    await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name,
+                                                 system=result.battle.system.id), png=png)
+
+
 class MapCog(commands.GroupCog, group_name="map", group_description="Show the battle map, paint terrain, walls, roads and floors, import and export it"):
     """Show the map (as a picture or as text), paint terrain, and bring whole maps in and out."""
 
@@ -163,34 +174,9 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
             openable=openable)
         await self._change(interaction, order)
 
-    @app_commands.command(name="road", description="Lay a road over a rectangle of squares, or lift it (GM)")
-    @app_commands.describe(from_="First corner, like A15", to="Opposite corner, like Z15 (leave out for one square)",
-                           remove="Lift the road from these squares instead")
-    @app_commands.rename(from_="from")
-    async def road(self, interaction: discord.Interaction, from_: CellArg, to: CellArg | None = None,
-                   remove: bool = False) -> None:
-        """Lay or lift a road; road squares side by side are one connected road."""
-        await self._change(interaction, SetRoad(frm=from_, to=to, on=not remove))
-
-    @app_commands.command(name="floors", description="Give building or ruin squares their number of floors (GM)")
-    @app_commands.describe(from_="First corner, like AA12", floors="Floors, 1 for the ground floor alone",
-                           to="Opposite corner (leave out for one square)")
-    @app_commands.rename(from_="from")
-    async def floors(self, interaction: discord.Interaction, from_: CellArg,
-                     floors: app_commands.Range[int, 1, MAX_FLOORS], to: CellArg | None = None) -> None:
-        """Set the floors of building or ruin squares."""
-        await self._change(interaction, SetFloors(frm=from_, floors=floors, to=to))
-
     async def _change(self, interaction: discord.Interaction, order: o.Order) -> None:
         """Apply a change to the map and post the whole map with it."""
-        record = await battle_here(interaction)
-        require_map(record.ruleset, "change the map")
-        service = service_of(interaction)
-        result = await service.execute(actor_of(interaction), record, order, render=False)
-        await defer(interaction)
-        png = await service.render(result.battle, full=True, battle_id=record.id)
-        assert result.outcome is not None
-        await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name, system=result.battle.system.id), png=png)
+        await change_map(interaction, order)
 
     @app_commands.command(name="import", description="Replace the map: a text map, a Tiled map, or a colour picture with its legend (GM)")
     @app_commands.describe(

@@ -1,10 +1,9 @@
 """Strategic Combat's front end: its attacks and battlefield actions, /trap, /feature, /act and GM overrides."""
 
-from discord import app_commands
 from discord.ext import commands
 
 from cogs.common.action_hooks import note_targets, show_outcomes
-from cogs.common.systems import setup_front_end
+from cogs.common.systems import remove_subcommands, setup_front_end
 from cogs.strategic.act import ActCog
 from cogs.strategic.actions import ActionsCog
 from cogs.strategic.combat import CombatCog
@@ -15,6 +14,7 @@ from cogs.strategic.odds import OUTCOME_KINDS, attack_odds, combat_outcome
 from cogs.strategic.trap import TrapCog
 
 SYSTEM_ID = "strategic"
+GM_OVERRIDES = ("move", "freeze", "edit", "set")
 
 
 async def setup(bot: commands.Bot) -> None:
@@ -22,16 +22,9 @@ async def setup(bot: commands.Bot) -> None:
     note_targets(SYSTEM_ID, attack_odds)
     show_outcomes(OUTCOME_KINDS, combat_outcome)
     await setup_front_end(bot, SYSTEM_ID, FRONT_END, CombatCog(bot), ActionsCog(bot), TrapCog(bot), FeatureCog(bot),
-                          ActCog(bot))
-    gm = bot.tree.get_command("gm")
-    if isinstance(gm, app_commands.Group):
-        for command in gm_commands():
-            gm.add_command(command, override=True)
+                          ActCog(bot), subcommands={"gm": gm_commands()})
 
 
 async def teardown(bot: commands.Bot) -> None:
     """Take Strategic's GM overrides out of /gm again."""
-    gm = bot.tree.get_command("gm")
-    if isinstance(gm, app_commands.Group):
-        for name in ("move", "freeze", "edit", "set"):
-            gm.remove_command(name)
+    remove_subcommands(bot, {"gm": GM_OVERRIDES})

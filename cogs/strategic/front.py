@@ -149,7 +149,9 @@ def _short(value: Any) -> str:
 # The commands only Strategic battles offer, and the options of shared commands only they take.
 COMMANDS = frozenset({"attack", "charge", "range", "aim", "hide", "maneuver", "defend", "extinguish", "break-free",
                       "trap", "feature", "act", "gm move", "gm set", "gm edit", "gm freeze"})
-OPTIONS = {"attack": frozenset({"at", "adjust", "called"}), "map show": frozenset({"range", "weapon"})}
+OPTIONS = {"attack": frozenset({"at", "adjust", "called"}), "map show": frozenset({"range", "weapon"}),
+           "unit add": frozenset({"kind", "ag", "bs", "ws", "s", "t", "int", "wounds", "magnitude", "ap", "flyer",
+                                  "hoverer"})}
 
 WORDS = SystemWords(
     commands={kind: kind for kind in ("act", "aim", "attack", "break-free", "charge", "defend", "extinguish", "hide",
@@ -160,6 +162,10 @@ WORDS = SystemWords(
     option_names={"gm-place": {"target": "unit", "at": "to"}, "gm-set": {"target": "unit"},
                   "place-feature": {"feature": "type"}},
     internal={"next-round": "a new round"},
+    stat_options={"add-unit": OPTIONS["unit add"],
+                  "edit-unit": frozenset({"kind", "class", "ws", "bs", "s", "t", "ag", "int", "per", "wp", "fel",
+                                          "wounds", "max_wounds", "magnitude", "max_magnitude", "squads", "ap",
+                                          "supreme_commander"})},
 )
 
 FRONT_END = FrontEnd(unit_card=_card, option_fields=_option_fields, prompt_verbs=_prompt_verbs,
