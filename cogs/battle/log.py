@@ -13,13 +13,13 @@ from cogs.common.context import service_of
 from cogs.common.embeds import INFO, safe
 from cogs.common.replies import edit_pressed
 from cogs.common.secrets import own_sides
+from cogs.common.systems import front_end
 from cogs.common.words import command_text
 from cogs.turn.text import effect_sentence
 from rules.battle import Battle
 from rules.effects import load_effects
 from rules.errors import GameError
 from rules.outcome import Outcome
-from rules.systems.strategic.details import AttackDetails, ChargeDetails
 from rules.visibility import HIDDEN, Viewer, unseen_names
 
 PER_PAGE = 10
@@ -44,29 +44,13 @@ def _rolls(outcome: dict[str, Any]) -> str:
     return ("\U0001f3b2 " + "; ".join(parts)) if parts else ""
 
 
-def _attack(outcome: Outcome) -> str | None:
-    """Say what an attack did: whom it aimed at with what, hit or miss, and where a miss came down."""
-    charge = outcome.details_as(ChargeDetails)
-    data = charge.attack if charge is not None else outcome.details_as(AttackDetails)
-    if data is None:
-        return None
-    highlight = outcome.highlight
-    hit = bool(highlight.hit)
-    what = (f"the bridge on {data.at}" if data.form == "bridge" else safe(data.target) if data.target else data.at)
-    verb = "charges" if charge is not None else "strikes" if data.form == "melee" else "fires at"
-    line = f"{safe(data.unit)} {verb} {what} with the {safe(data.weapon)}: {'hit' if hit else 'miss'}"
-    landed = highlight.landed
-    if not hit and landed and landed != highlight.target:
-        line += f"; it came down on {landed}"
-    return line + "."
-
-
 def _effects(kind: str, stored: dict[str, Any], battle: Battle) -> str:
     system = battle.system
     outcome = Outcome.from_dict({"order": "", "kind": kind, **stored}, system.effect_kinds, system.test_kinds,
                                 system.detail_kinds)
     effects = outcome.effects
-    lines = [_attack(outcome)] if kind in ("attack", "charge") else []
+    own = front_end(battle).log_line
+    lines = [own(outcome)] if own is not None else []
     lines += [effect_sentence(e, outcome, battle) for e in effects[:MAX_EFFECTS]]
     if len(effects) > MAX_EFFECTS:
         lines.append(f"(+{len(effects) - MAX_EFFECTS} more)")

@@ -68,6 +68,8 @@ class FrontEnd:
     # A sentence for one of the system's own effects: (effect, battle or None, its outcome or None) -> sentence,
     # None for an effect that is not the system's.
     sentence: Callable[[Effect, Battle | None, Outcome | None], str | None] | None = None
+    # What one of its orders did, for its /battle log line (before its effects), or None to say nothing more.
+    log_line: Callable[[Outcome], str | None] | None = None
     # Commands only this system offers, by qualified name (`feature`, `gm move`): other battles refuse them.
     commands: frozenset[str] = frozenset()
     # Options of shared commands only this system takes, by qualified command name.

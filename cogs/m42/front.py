@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import rules.systems.m42.effects as m42
 from cogs.common.embeds import safe
+from cogs.common.embeds_setup import map_line
 from cogs.common.systems import FrontEnd
 from cogs.common.words import SystemWords
 from cogs.m42 import guide
 from rules import turns
 from rules.battle import Battle
+from rules.effects import Effect
+from rules.outcome import Outcome
 from rules.systems.m42.kinds import actions_of, tables
 from rules.systems.m42.orders import Act
 from rules.systems.m42.reach import action_reach, command_radius
@@ -44,6 +48,16 @@ def _homebrew_sections(battle: Battle) -> list[tuple[str, list[str]]]:
     return [("Homebrew actions", lines)] if lines else []
 
 
+def _sentence(effect: Effect, battle: Battle | None, outcome: Outcome | None) -> str | None:
+    """Return one of M42's own setup effects as a sentence: what a map import laid down."""
+    if isinstance(effect, m42.MapImported):
+        return map_line(effect.width, effect.height, [(effect.road, "road square", "road squares"),
+                                                      (effect.floors, "square of several floors",
+                                                       "squares of several floors"),
+                                                      (effect.edges, "obstacle on a side", "obstacles on sides")])
+    return None
+
+
 def _option_fields(battle: Battle, unit: Unit) -> list[tuple[str, str]]:
     """Return the actions with their distances and the Command Radius, for My options."""
     if not isinstance(unit, M42Unit):
@@ -70,7 +84,7 @@ WORDS = SystemWords(
     stat_options={"add-unit": frozenset({"ld", "models", "interlinked", "vehicle"})},
 )
 
-FRONT_END = FrontEnd(words=WORDS, help_gm=(guide.GM_TITLE, guide.GM_GUIDE),
+FRONT_END = FrontEnd(words=WORDS, sentence=_sentence, help_gm=(guide.GM_TITLE, guide.GM_GUIDE),
                      help_player=(guide.PLAYER_TITLE, guide.PLAYER_GUIDE), option_fields=_option_fields, prompt_verbs=_prompt_verbs,
                      homebrew_sections=_homebrew_sections, commands=frozenset({"action", "place", "radius", "map road", "map floors"}),
                      options={"unit add": frozenset({"ld", "models", "interlinked", "vehicle"})},

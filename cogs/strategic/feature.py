@@ -26,6 +26,7 @@ from rules.systems.strategic.features import FeatureView, can_see, feature_at, f
 from rules.visibility import Viewer
 
 MAX_LIST = 30
+FEATURE_TITLES = {"place-feature": "Feature placed", "remove-feature": "Feature removed", "set-fp": "Feature points"}
 
 
 def own_sides(battle: Battle, user_id: int) -> set[str]:
@@ -155,6 +156,7 @@ class FeatureCog(commands.GroupCog, group_name="feature",
         if show_map:
             png = await service.render(result.battle, outcome=outcome, viewer=Viewer.of(sides), battle_id=record.id)
         embed = setup_embed(outcome, battle_name=result.battle.name, system=result.battle.system.id)
+        embed.title = FEATURE_TITLES.get(outcome.kind, embed.title)
         threads = SideThreads(self.bot)
         if outcome.kind != "set-fp" and len(set(sides)) == 1 and await threads.enabled(record.id):
             # A hidden trap is its side's secret: all its players find it in the side's thread.

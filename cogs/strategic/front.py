@@ -8,6 +8,7 @@ import discord
 
 import rules.systems.strategic.effects as strategic
 from cogs.common.embeds import safe, signed
+from cogs.common.embeds_setup import map_line, squares
 from cogs.common.systems import FrontEnd
 from cogs.common.words import SystemWords
 from cogs.strategic import guide
@@ -24,7 +25,7 @@ from rules.orders import Order
 from rules.outcome import Outcome
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.combat import range_preview
-from rules.systems.strategic.details import UnitSetDetails
+from rules.systems.strategic.details import AttackDetails, ChargeDetails, UnitSetDetails
 from rules.systems.strategic.units import Unit as StrategicUnit
 from rules.units import Unit
 
@@ -117,6 +118,25 @@ def _outcome_embed(outcome: Outcome, battle: Battle, actor_name: str) -> discord
     return combat_embed(outcome, battle, battle_name=battle.name, actor_name=actor_name)
 
 
+def _log_line(outcome: Outcome) -> str | None:
+    """Say in the log what an attack or a charge did: whom it aimed at with what, hit or miss, where a miss fell."""
+    if outcome.kind not in ("attack", "charge"):
+        return None
+    charge = outcome.details_as(ChargeDetails)
+    data = charge.attack if charge is not None else outcome.details_as(AttackDetails)
+    if data is None:
+        return None
+    highlight = outcome.highlight
+    hit = bool(highlight.hit)
+    what = (f"the bridge on {data.at}" if data.form == "bridge" else safe(data.target) if data.target else data.at)
+    verb = "charges" if charge is not None else "strikes" if data.form == "melee" else "fires at"
+    line = f"{safe(data.unit)} {verb} {what} with the {safe(data.weapon)}: {'hit' if hit else 'miss'}"
+    landed = highlight.landed
+    if not hit and landed and landed != highlight.target:
+        line += f"; it came down on {landed}"
+    return line + "."
+
+
 def _sentence(effect: Effect, battle: Battle | None, outcome: Outcome | None) -> str | None:
     """Return one of Strategic's own effects as a sentence: combat, battlefield and GM changes."""
     unit = safe(getattr(effect, "unit", ""))
@@ -128,8 +148,34 @@ def _sentence(effect: Effect, battle: Battle | None, outcome: Outcome | None) ->
             changed = details.changed if details is not None else {}
             parts = [part for k, v in list(changed.items())[:8] for part in _changes(k, v.old, v.new)]
             return f"The GM set {unit}: " + ("; ".join(parts) if parts else "nothing changed") + "."
+        case strategic.FeaturePlaced():
+            side, name = safe(effect.side), safe(effect.name)
+            where = squares(list(effect.cells))
+            if effect.hidden:
+                return f"{side} laid a hidden {name} ({effect.cost} FP) on {where}; only {side} and the GM see it."
+            return f"{side} bought a {name} ({effect.cost} FP) on {where}."
+        case strategic.FeatureRemoved():
+            owner = f" ({safe(effect.side)})" if effect.side else ""
+            line = f"The {safe(effect.name)}{owner} on {safe(effect.cell)} was removed"
+            return f"{line}; {effect.refund} FP go back to {safe(effect.side)}." if effect.refund else f"{line}."
+        case strategic.FpSet():
+            return _fp_line(effect)
+        case strategic.MapImported():
+            return map_line(effect.width, effect.height, [(effect.deep, "deep-water square", "deep-water squares"),
+                                                          (effect.storm, "storm square", "storm squares")])
     words = SENTENCES.get(type(effect))
     return words(effect, battle) if words is not None else None
+
+
+def _fp_line(effect: strategic.FpSet) -> str:
+    """Say a side's feature point pool: fixed by the GM, the usual one, or the usual one adjusted for the mission."""
+    side = safe(effect.side)
+    if effect.override is not None:
+        return f"{side}'s feature point pool is fixed at **{effect.pool} FP** by the GM."
+    if effect.adjust:
+        return (f"{side}'s feature point pool is the usual one {signed(effect.adjust)} (mission adjustment): "
+                f"**{effect.pool} FP**.")
+    return f"{side}'s feature point pool is the usual one: **{effect.pool} FP**."
 
 
 def _changes(key: str, old: Any, new: Any) -> list[str]:
@@ -170,6 +216,6 @@ WORDS = SystemWords(
 
 FRONT_END = FrontEnd(unit_card=_card, option_fields=_option_fields, prompt_verbs=_prompt_verbs,
                      outcome_embed=_outcome_embed, attack_order=_attack_order, weapon_choices=weapon_options,
-                     extra_targets=bridge_targets, range_weapons=ranged_weapons, friends_hit=_friends_hit, sentence=_sentence,
+                     extra_targets=bridge_targets, log_line=_log_line, range_weapons=ranged_weapons, friends_hit=_friends_hit, sentence=_sentence,
                      commands=COMMANDS, options=OPTIONS, words=WORDS,
                      help_gm=(guide.GM_TITLE, guide.GM_GUIDE), help_player=(guide.PLAYER_TITLE, guide.PLAYER_GUIDE))
