@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import discord
 
+import rules.systems.combat_action.effects as ca
 from cogs.combat_action import guide
 from cogs.combat_action.autocomplete import weapon_options
 from cogs.combat_action.embeds import outcome_embed, unit_embed
 from cogs.combat_action.options import MOVE_GROUP, option_groups
+from cogs.common.embeds import moved_line, unit_added_line
 from cogs.common.systems import FrontEnd
 from cogs.common.words import SystemWords
 from rules import turns
@@ -100,7 +102,12 @@ def _weapon_choices(battle: Battle, unit: Unit | None, current: str) -> list[tup
     return weapon_options(unit if isinstance(unit, CombatUnit) else None, current)
 
 
-FRONT_END = FrontEnd(unit_card=_card, option_fields=_option_fields, prompt_verbs=_prompt_verbs,
+LINES = {
+    ca.Moved: lambda e: moved_line(e.unit, e.frm, e.to, f"{e.cm} cm"),
+    ca.UnitAdded: lambda e: unit_added_line(e.unit, e.side, e.at, e.owner),
+}
+
+FRONT_END = FrontEnd(lines=LINES, unit_card=_card, option_fields=_option_fields, prompt_verbs=_prompt_verbs,
                      outcome_embed=_outcome_embed, attack_order=_attack_order, weapon_choices=_weapon_choices,
                      words=WORDS, commands=frozenset({"ca", "attack"}),
                      help_gm=(guide.GM_TITLE, guide.GM_GUIDE), help_player=(guide.PLAYER_TITLE, guide.PLAYER_GUIDE), options={"attack": frozenset({"mode"})},

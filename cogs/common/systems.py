@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common.embeds import INFO, safe
+from cogs.common.embeds import INFO, register_lines, safe
 from cogs.common.words import SystemWords, command_name, register_words
 from rules import turns
 from rules.battle import Battle
@@ -70,6 +70,8 @@ class FrontEnd:
     sentence: Callable[[Effect, Battle | None, Outcome | None], str | None] | None = None
     # What one of its orders did, for its /battle log line (before its effects), or None to say nothing more.
     log_line: Callable[[Outcome], str | None] | None = None
+    # Short sentences of its own effects (a move, a unit placed), by effect class, for the shared replies.
+    lines: Mapping[type[Effect], Callable[[Any], str]] = field(default_factory=dict)
     # Commands only this system offers, by qualified name (`feature`, `gm move`): other battles refuse them.
     commands: frozenset[str] = frozenset()
     # Options of shared commands only this system takes, by qualified command name.
@@ -90,6 +92,7 @@ def register_front_end(system_id: str, front_end: FrontEnd) -> None:
     """Give a rule system its own front-end pieces (registering again replaces them)."""
     _FRONT_ENDS[system_id] = front_end
     register_words(system_id, front_end.words)
+    register_lines(front_end.lines)
 
 
 async def setup_front_end(bot: commands.Bot, system_id: str, front: FrontEnd, *cogs: commands.Cog,

@@ -7,7 +7,7 @@ from typing import Any
 import discord
 
 import rules.systems.strategic.effects as strategic
-from cogs.common.embeds import safe, signed
+from cogs.common.embeds import moved_line, safe, signed, unit_added_line
 from cogs.common.embeds_setup import map_line, squares
 from cogs.common.systems import FrontEnd
 from cogs.common.words import SystemWords
@@ -192,6 +192,11 @@ def _short(value: Any) -> str:
     return safe(text if len(text) <= 40 else text[:37] + "...")
 
 
+LINES = {
+    strategic.Moved: lambda e: moved_line(e.unit, e.frm, e.to, f"cost {e.cost}"),
+    strategic.UnitAdded: lambda e: unit_added_line(e.unit, e.side, e.at, e.owner),
+}
+
 # The commands only Strategic battles offer, and the options of shared commands only they take.
 COMMANDS = frozenset({"attack", "charge", "range", "aim", "hide", "maneuver", "defend", "extinguish", "break-free",
                       "trap", "feature", "act", "gm move", "gm set", "gm edit", "gm freeze"})
@@ -216,6 +221,6 @@ WORDS = SystemWords(
 
 FRONT_END = FrontEnd(unit_card=_card, option_fields=_option_fields, prompt_verbs=_prompt_verbs,
                      outcome_embed=_outcome_embed, attack_order=_attack_order, weapon_choices=weapon_options,
-                     extra_targets=bridge_targets, log_line=_log_line, range_weapons=ranged_weapons, friends_hit=_friends_hit, sentence=_sentence,
+                     lines=LINES, extra_targets=bridge_targets, log_line=_log_line, range_weapons=ranged_weapons, friends_hit=_friends_hit, sentence=_sentence,
                      commands=COMMANDS, options=OPTIONS, words=WORDS,
                      help_gm=(guide.GM_TITLE, guide.GM_GUIDE), help_player=(guide.PLAYER_TITLE, guide.PLAYER_GUIDE))
