@@ -39,7 +39,6 @@ Inches = app_commands.Range[float, 0.0, MAX_INCHES]
 StyleName = Literal["river-valley", "city", "mountains", "forest", "coast", "islands"]
 
 
-@app_commands.guild_only()
 async def change_map(interaction: discord.Interaction, order: o.Order) -> None:
     """Apply a change to the map and post the whole map with it (a rule system's own map orders too)."""
     record = await battle_here(interaction)
@@ -53,6 +52,7 @@ async def change_map(interaction: discord.Interaction, order: o.Order) -> None:
                                                  system=result.battle.system.id), png=png)
 
 
+@app_commands.guild_only()
 class MapCog(commands.GroupCog, group_name="map", group_description="Show the battle map, paint terrain, walls, roads and floors, import and export it"):
     """Show the map (as a picture or as text), paint terrain, and bring whole maps in and out."""
 
