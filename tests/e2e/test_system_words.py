@@ -97,11 +97,17 @@ def message_texts(message: StoredMessage) -> list[str]:
     for embed in message.embeds:
         texts += [embed.get("title", ""), embed.get("description", ""), embed.get("footer", {}).get("text", "")]
         texts += [f"{f['name']}\n{f['value']}" for f in embed.get("fields", [])]
+    return [t for t in texts + labels(message) if t]
+
+
+def labels(message: StoredMessage) -> list[str]:
+    """Return the labels of a message's buttons and menu options."""
+    out = []
     for row in message.components:
         for item in row.get("components", []):
-            texts.append(str(item.get("label", "")))
-            texts += [str(o.get("label", "")) for o in item.get("options", [])]
-    return [t for t in texts if t]
+            out.append(str(item.get("label", "")))
+            out += [str(o.get("label", "")) for o in item.get("options", [])]
+    return [label for label in out if label]
 
 
 def check_channel(table: Table, system: str, since: int = 0) -> int:
@@ -113,6 +119,8 @@ def check_channel(table: Table, system: str, since: int = 0) -> int:
     for message in list(table.discord.world.messages.values()):
         if message.id <= since:
             continue
+        # A button reads words (`Action: impart order`), never a value as the rules store it (`impart_order`).
+        problems += [f"button {label!r} reads a stored value" for label in labels(message) if "_" in label]
         for text in message_texts(message):
             read += 1
             problems += [f"{p} in: {text[:200]!r}" for p in wrong_words(text, schema, system)]
