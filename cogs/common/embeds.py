@@ -12,7 +12,6 @@ from cogs.common.words import footer_text, plural
 from rules.effects import Effect
 from rules.outcome import Outcome
 from rules.rolltests import D100Test
-from rules.systems.strategic.details import MoveDetails, RollDetails
 
 OK = discord.Colour.from_rgb(60, 140, 80)
 FAIL = discord.Colour.from_rgb(190, 60, 50)
@@ -61,6 +60,13 @@ def roll_line(roll: dict[str, Any]) -> str:
 
 
 _SYSTEM_LINES: dict[type[Effect], Callable[[Any], str]] = {}
+_DETAIL_LINES: dict[str, Callable[[Outcome], list[str]]] = {}
+PATH = "Path: "
+
+
+def register_detail_lines(system_id: str, words: Callable[[Outcome], list[str]]) -> None:
+    """Say what a rule system's order details add to the shared reply (a move's allowance, a roll's total)."""
+    _DETAIL_LINES[system_id] = words
 
 
 def register_lines(lines: Mapping[type[Effect], Callable[[Any], str]]) -> None:
@@ -142,19 +148,10 @@ def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "", s
     if tests:
         colour = OK if tests[-1].success else FAIL
     embed = discord.Embed(title=title, colour=colour)
-    lines: list[str] = []
-    # A system that measures a move by an allowance and a path cost says so; every move names its path.
-    move = outcome.details_as(MoveDetails)
-    if move is not None:
-        lines.append(
-            f"{move.base_label} \u2192 {move.mode.title()} allows **{move.allowance}** {move.spent_unit}; "
-            f"path cost **{move.cost}**"
-        )
-    if outcome.kind == "move" and outcome.highlight.path:
-        lines.append("Path: " + " \u2192 ".join(move.path if move is not None else outcome.highlight.path))
-    rolled = outcome.details_as(RollDetails)
-    if rolled is not None:
-        lines.append(f"**{rolled.total}**")
+    # A system says what its details add (a move's allowance and cost, a roll's total); every move names its path.
+    lines = [line for words in _DETAIL_LINES.values() for line in words(outcome)]
+    if outcome.kind == "move" and outcome.highlight.path and not any(line.startswith(PATH) for line in lines):
+        lines.append(PATH + " \u2192 ".join(outcome.highlight.path))
     if outcome.told and outcome.kind == "move":  # a hidden unit's move: where it went is its side's secret
         lines.append(f"{safe(outcome.actor or 'A unit')} moves out of sight; where, only {safe(outcome.told)} "
                      f"is told, in private.")

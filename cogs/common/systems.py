@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common.embeds import INFO, register_lines, safe
+from cogs.common.embeds import INFO, register_detail_lines, register_lines, safe
 from cogs.common.words import SystemWords, command_name, register_words
 from rules import turns
 from rules.battle import Battle
@@ -72,6 +72,8 @@ class FrontEnd:
     log_line: Callable[[Outcome], str | None] | None = None
     # Short sentences of its own effects (a move, a unit placed), by effect class, for the shared replies.
     lines: Mapping[type[Effect], Callable[[Any], str]] = field(default_factory=dict)
+    # What its orders' details add to the shared reply: lines like a move's allowance and cost, a roll's total.
+    detail_lines: Callable[[Outcome], list[str]] | None = None
     # Commands only this system offers, by qualified name (`feature`, `gm move`): other battles refuse them.
     commands: frozenset[str] = frozenset()
     # Options of shared commands only this system takes, by qualified command name.
@@ -93,6 +95,8 @@ def register_front_end(system_id: str, front_end: FrontEnd) -> None:
     _FRONT_ENDS[system_id] = front_end
     register_words(system_id, front_end.words)
     register_lines(front_end.lines)
+    if front_end.detail_lines is not None:
+        register_detail_lines(system_id, front_end.detail_lines)
 
 
 async def setup_front_end(bot: commands.Bot, system_id: str, front: FrontEnd, *cogs: commands.Cog,

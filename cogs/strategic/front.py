@@ -7,7 +7,7 @@ from typing import Any
 import discord
 
 import rules.systems.strategic.effects as strategic
-from cogs.common.embeds import moved_line, safe, signed, unit_added_line
+from cogs.common.embeds import PATH, moved_line, safe, signed, unit_added_line
 from cogs.common.embeds_setup import map_line, squares
 from cogs.common.systems import FrontEnd
 from cogs.common.words import SystemWords
@@ -25,7 +25,13 @@ from rules.orders import Order
 from rules.outcome import Outcome
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.combat import range_preview
-from rules.systems.strategic.details import AttackDetails, ChargeDetails, UnitSetDetails
+from rules.systems.strategic.details import (
+    AttackDetails,
+    ChargeDetails,
+    MoveDetails,
+    RollDetails,
+    UnitSetDetails,
+)
 from rules.systems.strategic.units import Unit as StrategicUnit
 from rules.units import Unit
 
@@ -137,6 +143,21 @@ def _log_line(outcome: Outcome) -> str | None:
     return line + "."
 
 
+def _detail_lines(outcome: Outcome) -> list[str]:
+    """Return what a move's allowance, cost and path and a roll's total add to the shared reply."""
+    lines: list[str] = []
+    move = outcome.details_as(MoveDetails)
+    if move is not None:
+        lines.append(f"{move.base_label} \u2192 {move.mode.title()} allows **{move.allowance}** {move.spent_unit}; "
+                     f"path cost **{move.cost}**")
+        if outcome.kind == "move" and outcome.highlight.path:
+            lines.append(PATH + " \u2192 ".join(move.path))
+    rolled = outcome.details_as(RollDetails)
+    if rolled is not None:
+        lines.append(f"**{rolled.total}**")
+    return lines
+
+
 def _sentence(effect: Effect, battle: Battle | None, outcome: Outcome | None) -> str | None:
     """Return one of Strategic's own effects as a sentence: combat, battlefield and GM changes."""
     unit = safe(getattr(effect, "unit", ""))
@@ -221,6 +242,6 @@ WORDS = SystemWords(
 
 FRONT_END = FrontEnd(unit_card=_card, option_fields=_option_fields, prompt_verbs=_prompt_verbs,
                      outcome_embed=_outcome_embed, attack_order=_attack_order, weapon_choices=weapon_options,
-                     lines=LINES, extra_targets=bridge_targets, log_line=_log_line, range_weapons=ranged_weapons, friends_hit=_friends_hit, sentence=_sentence,
+                     lines=LINES, detail_lines=_detail_lines, extra_targets=bridge_targets, log_line=_log_line, range_weapons=ranged_weapons, friends_hit=_friends_hit, sentence=_sentence,
                      commands=COMMANDS, options=OPTIONS, words=WORDS,
                      help_gm=(guide.GM_TITLE, guide.GM_GUIDE), help_player=(guide.PLAYER_TITLE, guide.PLAYER_GUIDE))
