@@ -74,6 +74,8 @@ class FrontEnd:
     lines: Mapping[type[Effect], Callable[[Any], str]] = field(default_factory=dict)
     # What its orders' details add to the shared reply: lines like a move's allowance and cost, a roll's total.
     detail_lines: Callable[[Outcome], list[str]] | None = None
+    # Whether these sides (lower case) see something of the system the public map leaves out (a hidden feature).
+    holds_secrets: Callable[[Battle, set[str]], bool] | None = None
     # Commands only this system offers, by qualified name (`feature`, `gm move`): other battles refuse them.
     commands: frozenset[str] = frozenset()
     # Options of shared commands only this system takes, by qualified command name.

@@ -32,6 +32,7 @@ from rules.systems.strategic.details import (
     RollDetails,
     UnitSetDetails,
 )
+from rules.systems.strategic.features import visible_features
 from rules.systems.strategic.units import Unit as StrategicUnit
 from rules.units import Unit
 
@@ -158,6 +159,11 @@ def _detail_lines(outcome: Outcome) -> list[str]:
     return lines
 
 
+def _holds_secrets(battle: Battle, sides: set[str]) -> bool:
+    """Return whether these sides see a hidden feature: one of theirs, or one they found."""
+    return any(f.hidden for f in visible_features(battle, sides, gm=False))
+
+
 def _sentence(effect: Effect, battle: Battle | None, outcome: Outcome | None) -> str | None:
     """Return one of Strategic's own effects as a sentence: combat, battlefield and GM changes."""
     unit = safe(getattr(effect, "unit", ""))
@@ -242,6 +248,6 @@ WORDS = SystemWords(
 
 FRONT_END = FrontEnd(unit_card=_card, option_fields=_option_fields, prompt_verbs=_prompt_verbs,
                      outcome_embed=_outcome_embed, attack_order=_attack_order, weapon_choices=weapon_options,
-                     lines=LINES, detail_lines=_detail_lines, extra_targets=bridge_targets, log_line=_log_line, range_weapons=ranged_weapons, friends_hit=_friends_hit, sentence=_sentence,
+                     lines=LINES, detail_lines=_detail_lines, holds_secrets=_holds_secrets, extra_targets=bridge_targets, log_line=_log_line, range_weapons=ranged_weapons, friends_hit=_friends_hit, sentence=_sentence,
                      commands=COMMANDS, options=OPTIONS, words=WORDS,
                      help_gm=(guide.GM_TITLE, guide.GM_GUIDE), help_player=(guide.PLAYER_TITLE, guide.PLAYER_GUIDE))
