@@ -12,20 +12,18 @@ import asyncio
 import json
 import logging
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from bot.archive_replay import ArchiveError, ImportedOrder, rebuild, unassign
 from bot.clock import POLICIES, check_deadline, parse_reminders
 from bot.filelimits import FileLimitError, Limits, load_json
 from bot.members import MemberCheck, absent_owners
+from bot.table import Actor, Notice, Result, Table, note_committed
 from rules.battle import Battle
 from rules.dice import MAX_FACES
-from rules.errors import GameError
+from rules.errors import GameError, shorten
 from rules.replay import first_difference, same_state
 from storage import BattleRecord, BattleStatus, ClockRecord, DeadlinePolicy, EventRecord
-
-if TYPE_CHECKING:
-    from bot.service import Actor, Result, TableService
 
 log = logging.getLogger(__name__)
 
@@ -240,7 +238,7 @@ def _clock(raw: Any) -> tuple[float | None, DeadlinePolicy | None, tuple[str, ..
         deadline = check_deadline(float(raw["deadline"])) if "deadline" in raw else None
         policy = raw.get("policy")
         if policy is not None and policy not in POLICIES:
-            raise ArchiveError(f"`clock.policy` must be wait, hold or default, not `{policy}`.")
+            raise ArchiveError(f"`clock.policy` must be wait, hold or default, not `{shorten(str(policy), 24)}`.")
         reminders = raw.get("reminders")
         specs = parse_reminders(", ".join(str(r) for r in reminders) or "none") if isinstance(reminders, list) else None
     except (TypeError, ValueError):
@@ -254,15 +252,13 @@ def _clock(raw: Any) -> tuple[float | None, DeadlinePolicy | None, tuple[str, ..
 
 # --- recreating the battle ---------------------------------------------------------------
 
-async def import_battle(service: TableService, actor: Actor, *, channel_id: int, thread_id: int | None,
+async def import_battle(service: Table, actor: Actor, *, channel_id: int, thread_id: int | None,
                         raw: bytes, is_member: MemberCheck | None = None) -> Result:
     """Create the battle of an export in a channel, with its whole log, in one transaction.
 
     Reading the file and replaying its orders run in worker threads so other battles keep answering;
     units whose owner is not a member here (by is_member) are left for the GM to assign.
     """
-    from bot.service import Notice, Result, note_committed
-
     db = service.db
     here = thread_id or channel_id
     existing = await db.battles.in_channel(actor.guild_id, here)

@@ -20,6 +20,7 @@ from bot.heap import settle_heap
 from bot.scheduler import DEFAULT_POLL
 from bot.service import TableService
 from bot.tree import BattleTree
+from rules.plugins import installed
 
 log = logging.getLogger(__name__)
 
@@ -27,10 +28,8 @@ log = logging.getLogger(__name__)
 # in one edit, well inside Discord's limit on edits per channel.
 BOARD_SPACING = 1.0
 
-SHARED_EXTENSIONS = ("cogs.battle", "cogs.map", "cogs.unit", "cogs.play", "cogs.turn", "cogs.actions", "cogs.gm", "cogs.settings", "cogs.help")
-# Each rule system's own front end, loaded after the shared commands it adds to (its setup registers it).
-SYSTEM_EXTENSIONS = ("cogs.strategic", "cogs.combat_action", "cogs.m42", "cogs.surface")
-DEFAULT_EXTENSIONS = SHARED_EXTENSIONS + SYSTEM_EXTENSIONS
+# The commands every rule system shares; each installed system's own front end is loaded after them.
+DEFAULT_EXTENSIONS = ("cogs.battle", "cogs.map", "cogs.unit", "cogs.play", "cogs.turn", "cogs.actions", "cogs.gm", "cogs.settings", "cogs.help")
 
 
 def intents() -> discord.Intents:
@@ -69,6 +68,22 @@ class _Battlepost(commands.bot.BotBase):
         if is_component(interaction):
             watch(interaction, self.answer_within)
 
+    async def load_front_ends(self) -> list[str]:
+        """Load the front end of every installed rule system; one that fails is logged and left out."""
+        loaded = []
+        for done in installed():
+            name = done.plugin.front_end
+            if name is None or name in self.extensions:
+                continue
+            try:
+                await self.load_extension(name)
+            except Exception as exc:  # a plug-in's front end may fail any way at all; the bot runs on without it
+                log.error("front end %s of rule system plug-in %r from %s left out: %s", name, done.name,
+                          done.distribution, exc.__cause__ or exc)
+                continue
+            loaded.append(name)
+        return loaded
+
     def syncs_commands(self) -> bool:
         """Return whether this process registers the slash commands with Discord."""
         return True
@@ -82,6 +97,7 @@ class _Battlepost(commands.bot.BotBase):
         """Load the cogs (they register their persistent buttons), sync the commands, start the scheduler."""
         for name in self.extension_names:
             await self.load_extension(name)
+        await self.load_front_ends()
         if not self.syncs_commands():
             log.info("commands are synced by the process running shard 0")
         elif self.sync_guild_id:

@@ -151,15 +151,21 @@ def check_deadline(seconds: float) -> float:
 def parse_duration(text: str) -> float:
     """Parse `1h`, `90m`, `2d`, `1h30m` into seconds."""
     compact = text.strip().lower().replace(" ", "")
+    wrong = f"`{text[:40]}` is not a time; write it like `1h`, `30m`, `2d` or `1h30m`."
+    if len(compact) > 40:
+        raise InvalidOrderError(wrong)
     pos, total = 0, 0.0
     while pos < len(compact):
         match = _DURATION_RE.match(compact, pos)
         if match is None:
-            raise InvalidOrderError(f"`{text}` is not a time; write it like `1h`, `30m`, `2d` or `1h30m`.")
+            raise InvalidOrderError(wrong)
         total += float(match.group(1)) * _UNIT_SECONDS[match.group(2).lower()]
         pos = match.end()
     if not compact or total <= 0:
-        raise InvalidOrderError(f"`{text}` is not a time; write it like `1h`, `30m`, `2d` or `1h30m`.")
+        raise InvalidOrderError(wrong)
+    if total > 366 * DAY:
+        # Past a year no deadline or reminder means anything, and absurd numbers would overflow a date.
+        raise InvalidOrderError(f"`{text[:40]}` is longer than a year; write a time like `1h`, `30m` or `2d`.")
     return total
 
 

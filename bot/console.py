@@ -122,9 +122,23 @@ MAX_WAIT = 366 * 86_400
 def parse_duration(text: str) -> float:
     """Read `25h`, `1d 2h`, `90m` or `30s` as seconds."""
     cleaned = text.strip().lower()
-    parts = DURATION_RE.findall(cleaned)
-    if not parts or DURATION_RE.sub("", cleaned).strip():
-        raise ConsoleError(f"wait for how long? Write it like `25h`, `1d 2h`, `90m` or `30s`, not `{text}`")
+    wrong = f"wait for how long? Write it like `25h`, `1d 2h`, `90m` or `30s`, not `{text[:40]}`"
+    if len(cleaned) > 40:
+        raise ConsoleError(wrong)
+    # Matched only where the last part ended (never searched from every position), so each character is read once.
+    parts: list[tuple[str, str]] = []
+    pos = 0
+    while pos < len(cleaned):
+        if cleaned[pos].isspace():
+            pos += 1
+            continue
+        match = DURATION_RE.match(cleaned, pos)
+        if match is None:
+            raise ConsoleError(wrong)
+        parts.append((match.group(1), match.group(2)))
+        pos = match.end()
+    if not parts:
+        raise ConsoleError(wrong)
     seconds = sum(float(n) * UNIT_SECONDS[u] for n, u in parts)
     if not 0 < seconds <= MAX_WAIT:
         raise ConsoleError("wait between 1 second and a year")

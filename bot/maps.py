@@ -9,6 +9,7 @@ from typing import Any
 
 from render import Crop, MapView, Overlay, crop_around, render_map
 from render.describe import ALT_LIMIT, MapText, alt_text, describe
+from render.surface_chart import loss_columns
 
 log = logging.getLogger(__name__)
 
@@ -63,10 +64,11 @@ def map_text(view: MapView, overlays: Sequence[Overlay] = ()) -> MapText:
 def chart_alt(report: Mapping[str, Any]) -> str:
     """Return the alt text of a Surface Combat chart: each side's damage points lost, round by round."""
     sides = [str(s) for s in report.get("sides", [])]
-    rounds = list(report.get("log", []))
+    columns = loss_columns({"sides": sides, "log": [], **report})
     parts = ["Chart of damage points lost by the end of each round."]
     for side in sides:
-        lost = ", ".join(f"round {r.get('round')}: {r.get('losses', {}).get(side, 0)}" for r in rounds)
+        lost = ", ".join(f"{'after the battle' if label == 'After' else 'round ' + label[1:]}: {losses.get(side, 0)}"
+                         for label, losses in columns)
         level = report.get("verdict", {}).get("levels", {}).get(side)
         parts.append(f"{side}: {lost or 'no rounds'}" + (f" ({level})." if level else "."))
     text = " ".join(parts)

@@ -29,6 +29,7 @@ from render.view import (
 )
 from rules import turns
 from rules.battle import Battle
+from rules.colours import side_colours
 from rules.coords import Cell
 from rules.details import Details
 from rules.outcome import Highlight
@@ -38,12 +39,8 @@ from rules.systems.strategic.features import can_see
 from rules.systems.strategic.ranges import bands, weapon_range
 from rules.systems.strategic.units import Weapon
 from rules.units import Unit
-from rules.visibility import PUBLIC, Viewer, seen_units
+from rules.visibility import PUBLIC, Viewer, seen_units, visible_highlight
 
-SIDE_COLOURS: tuple[tuple[int, int, int], ...] = (
-    (40, 90, 200), (200, 40, 40), (230, 170, 20), (130, 60, 160),
-    (20, 150, 150), (230, 110, 20), (220, 80, 160), (80, 80, 80),
-)
 PATH_COLOUR = (250, 250, 250)
 REACH_COLOURS = {"half": (60, 200, 90), "full": (240, 220, 60), "charge": (250, 150, 40), "run": (230, 70, 60)}
 # Other systems' modes (M42's actions), nearest first: the same ramp from green to red.
@@ -79,11 +76,6 @@ def short_labels(names: Iterable[str]) -> dict[str, str]:
         used.add(label)
         out[name] = label
     return out
-
-
-def side_colour(index: int) -> tuple[int, int, int]:
-    """Return the colour of the n-th side."""
-    return SIDE_COLOURS[index % len(SIDE_COLOURS)]
 
 
 def status_words(unit: Unit) -> tuple[str, ...]:
@@ -131,7 +123,8 @@ def build_view(battle: Battle, *, viewer: Viewer = PUBLIC, owner_names: OwnerNam
     # leaving the field (its last unit removed) changes no other side's colour.
     shown = [u for u in seen_units(battle, viewer) if u.on_map]
     present = {u.side.lower() for u in shown}
-    sides = tuple(SideStyle(name=s.name, color=side_colour(s.color), slot=s.color)
+    colours = side_colours(battle)  # its GM's colour, else its name's, else the palette's (rules.colours)
+    sides = tuple(SideStyle(name=s.name, color=colours[s.name], slot=s.color)
                   for s in battle.sides if s.name.lower() in present)
     labels = short_labels(u.name for u in battle.iter_units())
     names = owner_names or (lambda _uid: None)
@@ -239,13 +232,15 @@ def _area(kind: str, highlight: Highlight, attack: AttackDetails) -> AreaOfEffec
     return AreaOfEffect(kind=kind, cells=cells, src=_xy(line[0]), label=label)
 
 
-def last_action(battle: Battle) -> Highlight:
-    """Return the highlight of the battle's last move or shot, as kept with the battle."""
+def last_action(battle: Battle, viewer: Viewer = PUBLIC) -> Highlight:
+    """Return the highlight of the battle's last move or shot as the viewer may see it (a hidden unit's path
+    is left out for those who cannot see it)."""
     last = battle.last
     if last is None:
         return Highlight()
-    return Highlight(path=None if last.path is None else list(last.path),
-                     line=None if last.line is None else list(last.line), hit=last.hit)
+    return visible_highlight(Highlight(path=None if last.path is None else list(last.path),
+                                       line=None if last.line is None else list(last.line), hit=last.hit),
+                             battle, viewer)
 
 
 def reach_overlays(reach: dict[str, dict[str, int]]) -> list[Overlay]:

@@ -33,18 +33,16 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.clock import BATTLE_REMINDERS, due_now, turn_key
+from bot.table import Notice, Table
 from rules import turns
 from rules.battle import Battle
-from rules.errors import ConflictError, GameError
+from rules.errors import ConflictError, GameError, SystemMissingError
 from rules.orders import Order
 from rules.turnorders import Hold, StandingTurn
 from storage import LEASED_KIND, BattleRecord, ClockRecord, Database, TimerRecord
-
-if TYPE_CHECKING:
-    from bot.service import Notice, TableService
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +70,7 @@ class Fired:
 class Scheduler:
     """Run due timers through the table service; tests call tick() with a fake clock, production polls."""
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: Table) -> None:
         self.service = service
         self._lock = asyncio.Lock()
         self.recovered = False
@@ -125,10 +123,8 @@ class Scheduler:
         return len(overdue)
 
     async def _recover_one(self, battle_id: int) -> int:
-        from bot.service import Notice
-
         async with self.service.locks.get(battle_id):
-            found = await self.service.current(battle_id)
+            found = await self._current(battle_id)
             if found is None or found[0].status != "active":
                 return 0
             record, battle = found
@@ -166,8 +162,16 @@ class Scheduler:
         else:
             await self.db.timers.mark_fired(timer.id, now)
 
+    async def _current(self, battle_id: int) -> tuple[BattleRecord, Battle] | None:
+        """Return a battle as stored now; one whose rule system is not installed is left as it is (None)."""
+        try:
+            return await self.service.current(battle_id)
+        except SystemMissingError as exc:
+            log.warning("battle %s left alone: %s", battle_id, exc.message)
+            return None
+
     async def _fire(self, timer: TimerRecord, now: float) -> Fired:
-        found = await self.service.current(timer.battle_id)
+        found = await self._current(timer.battle_id)
         if found is None or found[0].status != "active":
             return Fired(timer, "stale", {"why": "battle not active"})
         record, battle = found
@@ -181,8 +185,6 @@ class Scheduler:
             if clock.due_at is None or clock.due_at <= now:
                 # Sent late after downtime, a reminder of a deadline already gone would only confuse.
                 return Fired(timer, "stale", {"why": "deadline already passed"})
-            from bot.service import Notice
-
             # Whom the reminder is for: the battle's own times, or one player series of every N hours.
             meant = {"units": due_units, "for": timer.payload.get("for", BATTLE_REMINDERS),
                      "first": bool(timer.payload.get("first", True))}
@@ -249,6 +251,4 @@ class Scheduler:
             return await self.service.turn_clocks.expire(current)
 
     def _publish(self, kind: str, record: BattleRecord, battle: Battle, clock: ClockRecord, **extra: Any) -> None:
-        from bot.service import Notice
-
         self.service.publish(Notice(kind, record, battle, clock=clock, extra=extra))

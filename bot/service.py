@@ -10,10 +10,10 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextvars import ContextVar
-from dataclasses import dataclass, field
 from typing import Any, cast
 
+from bot.archive import export_document
+from bot.archive import import_battle as import_archive
 from bot.cache import BattleCache, Kept
 from bot.clock import TurnClocks, TurnStart, turn_key
 from bot.history import previous_turn
@@ -23,11 +23,24 @@ from bot.mapview import action_cells, build_view, overlays_for, range_overlay, r
 from bot.members import MemberCheck
 from bot.renderpool import RenderPool
 from bot.scheduler import Scheduler
+from bot.table import (
+    COMMITTED,
+    SYSTEM_USER_ID,
+    Actor,
+    Clock,
+    Listener,
+    Notice,
+    Result,
+    RngFactory,
+    note_committed,
+)
 from render import MapView, Overlay
 from render.describe import MapText
 from render.surface_chart import render_surface_chart
 from rules import orders as o
+from rules import turns
 from rules.battle import Battle, board_size
+from rules.colours import side_colours
 from rules.dice import Dice
 from rules.errors import (
     ConflictError,
@@ -36,8 +49,11 @@ from rules.errors import (
     NoMapError,
     NotAllowedError,
     NotFoundError,
+    SystemMissingError,
+    shorten,
 )
 from rules.outcome import Highlight, Outcome
+from rules.system import ruleset_ids
 from rules.systems import install as install_systems
 from rules.visibility import PUBLIC, Viewer, sees
 from storage import (
@@ -61,85 +77,25 @@ from storage import (
 log = logging.getLogger(__name__)
 
 __all__ = [
-    "NEXT_TURN", "SYSTEM_USER_ID", "Actor", "BattleRecord", "ClockRecord", "EventRecord", "MapImage", "MapText", "Notice",
-    "PlayerRecord", "PostingRecord", "Result", "StaleTurnError", "TableService",
+    "COMMITTED", "NEXT_TURN", "SYSTEM_USER_ID", "Actor", "BattleRecord", "ClockRecord", "EventRecord", "Listener",
+    "MapImage", "MapText", "Notice", "PlayerRecord", "PostingRecord", "Result", "StaleTurnError", "TableService",
 ]
 
 MAX_UNDO = 50
 SLOW_UNITS = 50  # a slow order on a battle with this many units is resolved in a worker thread
 LOG_PAGE = 10  # events read at a time when searching the log (each with its outcome, some large)
-# The actor id the bot itself acts under (deadlines): no Discord user has id 0.
-SYSTEM_USER_ID = 0
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who is asking: a user in a guild, with what Discord says about their rights."""
-
-    user_id: int
-    guild_id: int
-    name: str = ""
-    role_ids: frozenset[int] = frozenset()
-    manage_guild: bool = False
-
-    @property
-    def is_system(self) -> bool:
-        """Return whether this is the bot acting on its own (a deadline passing)."""
-        return self.user_id == SYSTEM_USER_ID
-
-
-@dataclass
-class Result:
-    """What an action produced: the battle after it, the outcome, and the map to post."""
-
-    record: BattleRecord
-    battle: Battle
-    outcome: Outcome | None = None
-    png: MapImage | None = None
-    seq: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Notice:
-    """Something listeners hear about after it happened: an order committed, a turn begun, a reminder due.
-
-    kind is `created`, `committed`, `undone`, `recovered` (a turn found begun at startup), `clock` (the GM
-    changed the clock), `reminder` or `deadline`. `turn` is set when a new turn began. The battle is the
-    state after the change and is shared: listeners only read it.
-    """
-
-    kind: str
-    record: BattleRecord
-    battle: Battle
-    outcome: Outcome | None = None
-    actor: Actor | None = None
-    seq: int | None = None
-    turn: TurnStart | None = None
-    clock: ClockRecord | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-# A listener returns False when it could not act on a notice now and the sender should try again later.
-Listener = Callable[[Notice], Awaitable[bool | None]]
-Clock = Callable[[], float]
-RngFactory = Callable[[], random.Random]
-
-
-# The log entries committed while one interaction runs, so a failure after a commit is never
-# reported as "nothing was changed". Each interaction's task sets its own list; None elsewhere.
-COMMITTED: ContextVar[list[int] | None] = ContextVar("battlepost_committed", default=None)
-
-
-def note_committed(seq: int | None) -> None:
-    """Remember that the current interaction committed a change (logged as seq)."""
-    ledger = COMMITTED.get()
-    if ledger is not None and seq is not None:
-        ledger.append(seq)
 
 
 class StaleTurnError(ConflictError):
     """The turn an order was meant for has already passed (a deadline racing a player)."""
+
+
+def require_system(record: BattleRecord) -> BattleRecord:
+    """Return a battle's record if its rule system is installed; refuse it, naming the package it needs, if not."""
+    if record.ruleset not in ruleset_ids():
+        package = record.state.get("package")
+        raise SystemMissingError(record.ruleset, package if isinstance(package, str) else None)
+    return record
 
 
 def _system_rng() -> random.Random:
@@ -185,21 +141,21 @@ class TableService:
         record = await self.db.battles.in_channel(guild_id, channel_id)
         if record is None:
             raise NotFoundError("There is no battle in this channel. A GM starts one here with /battle new.")
-        return record
+        return require_system(record)
 
     async def get_battle(self, guild_id: int, battle_id: int) -> BattleRecord:
         """Return a battle of this guild by id; other guilds' battles do not exist from here."""
         record = await self.db.battles.get(battle_id)
         if record is None or record.guild_id != guild_id:
             raise NotFoundError(f"There is no battle #{battle_id} on this server.")
-        return record
+        return require_system(record)
 
     async def battle_by_id(self, battle_id: int) -> BattleRecord:
         """Return a battle by id wherever it is (for buttons pressed in direct messages)."""
         record = await self.db.battles.get(battle_id)
         if record is None:
             raise NotFoundError(f"Battle #{battle_id} no longer exists.")
-        return record
+        return require_system(record)
 
     async def list_battles(self, guild_id: int, include_ended: bool = False) -> list[Any]:
         """Return the battles of a guild."""
@@ -278,19 +234,25 @@ class TableService:
 
     async def execute(self, actor: Actor, record: BattleRecord, order: o.Order, *, render: bool = True,
                       manual_rolls: Sequence[int] = (), expect_turn: str | None = None,
-                      publish: bool = True) -> Result:
+                      publish: bool = True, follow: str | None = None, cheapest: bool = False) -> Result:
         """Apply one order under the battle's lock and commit its snapshot and event together.
 
         With expect_turn, the order is refused (StaleTurnError) unless the battle is still in that turn.
         With publish=False the listeners are not told; the Notice is left in result.extra["notice"].
+        With cheapest, a move goes by the cheapest mode that reaches its square (the order's own mode when none
+        does, so the rules say why); result.cheapest is the move picked.
+        With follow (a unit), the unit's legal orders after the order are generated once, in the same trip, and
+        returned in result.after; when they hold nothing but ending its turn, its turn ends here too (a second
+        logged order, result.ended).
         """
         self.remember_name(actor)
         async with self.locks.get(record.id):
             current = await self._stored(record.id)
             if current is None or current.guild_id != actor.guild_id:
                 raise NotFoundError("That battle no longer exists.")
-            # A fresh copy to change: the kept one is shared, and a refused order is simply thrown away.
-            battle = Battle.from_dict(current.state)
+            # A fresh copy to change: the kept one is shared, and a refused order is simply thrown away. Decoding
+            # a battle of hundreds of units takes milliseconds, so it is done where the order is resolved.
+            battle = await asyncio.get_running_loop().run_in_executor(self._rules, _decode, current)
             if expect_turn is not None and turn_key(battle) != expect_turn:
                 raise StaleTurnError("That turn is already over.")
             await self.authorise(actor, current, battle, order)
@@ -299,10 +261,12 @@ class TableService:
             if order.slow and len(battle.units) >= SLOW_UNITS:
                 # A whole engagement in one order takes seconds at the largest: it runs beside the others'
                 # orders rather than ahead of them.
-                outcome, state, logged = await asyncio.to_thread(_resolve, battle, order, dice)
+                picked, outcome, state, logged, after = await asyncio.to_thread(
+                    _resolve, battle, order, dice, follow, cheapest)
             else:
-                outcome, state, logged = await asyncio.get_running_loop().run_in_executor(
-                    self._rules, _resolve, battle, order, dice)
+                picked, outcome, state, logged, after = await asyncio.get_running_loop().run_in_executor(
+                    self._rules, _resolve, battle, order, dice, follow, cheapest)
+            order = picked or order
             status = cast("BattleStatus", battle.status) if battle.status != current.status else None
             try:
                 saved, seq = await self.db.battles.commit_order(
@@ -324,7 +288,13 @@ class TableService:
         else:
             extra["notice"] = notice
         png = await self.render(battle, outcome=outcome, battle_id=saved.id) if render and self.render_enabled else None
-        return Result(record=saved, battle=battle, outcome=outcome, png=png, seq=seq, extra=extra)
+        ender = turns.idle_end(battle, after) if after is not None else None
+        ended = None
+        if ender is not None:
+            # Nothing left but ending the turn: end it now, logged as its own order, so the next unit is due.
+            ended = await self.execute(actor, saved, ender, render=False, publish=publish)
+        return Result(record=saved, battle=battle, outcome=outcome, png=png, seq=seq, extra=extra, cheapest=picked,
+                      after=after, ended=ended)
 
     async def undo(self, actor: Actor, record: BattleRecord, count: int = 1) -> Result:
         """Restore the battle to before its last `count` orders (GM only); the undo is logged too."""
@@ -491,8 +461,6 @@ class TableService:
 
     async def export_battle(self, actor: Actor, record: BattleRecord) -> dict[str, Any]:
         """Return the whole battle as an export document: setup, every order with its dice, the state."""
-        from bot.archive import export_document
-
         await self.require_gm(actor, record, "export the battle")
         events = await self.all_events(record)
         initial = await self.db.events.initial_state(record.id) or record.state
@@ -501,9 +469,7 @@ class TableService:
     async def import_battle(self, actor: Actor, *, channel_id: int, thread_id: int | None, raw: bytes,
                             is_member: MemberCheck | None = None) -> Result:
         """Recreate an exported battle in a channel after replaying its file; owners not members here lose their units."""
-        from bot.archive import import_battle
-
-        return await import_battle(self, actor, channel_id=channel_id, thread_id=thread_id, raw=raw,
+        return await import_archive(self, actor, channel_id=channel_id, thread_id=thread_id, raw=raw,
                                    is_member=is_member)
 
     # --- players' preferences ------------------------------------------------
@@ -616,9 +582,13 @@ class TableService:
             view, [*action_cells(marks_of), *around], full=full)
         return await self.maps.draw(view, marks, crop, battle_id=battle_id, palette=palette)
 
-    async def surface_chart(self, report: dict[str, Any]) -> MapImage:
-        """Draw a Surface Combat report's losses per side per round, in a worker thread, with its alt text."""
-        png = await asyncio.to_thread(render_surface_chart, report)
+    async def surface_chart(self, report: dict[str, Any], battle: Battle | None = None) -> MapImage:
+        """Draw a Surface Combat report's losses per side per round, in a worker thread, with its alt text.
+
+        With the battle, each side is drawn in its own colour (rules.colours), as everywhere else.
+        """
+        colours = side_colours(battle) if battle is not None else None
+        png = await asyncio.to_thread(render_surface_chart, report, colours)
         return MapImage(png=png, alt=chart_alt(report))
 
     async def reach_map(self, battle: Battle, unit_name: str, *, battle_id: int | None = None,
@@ -652,7 +622,7 @@ class TableService:
             weapon = unit.weapon(weapon_name)
             if weapon is None:
                 names = ", ".join(w.name for w in unit.weapons) or "none"
-                raise NotFoundError(f"{unit.name} has no weapon `{weapon_name}`. Its weapons: {names}.")
+                raise NotFoundError(f"{unit.name} has no weapon `{shorten(weapon_name)}`. Its weapons: {names}.")
         elif ranged:
             weapon = ranged[0]
         else:
@@ -691,10 +661,19 @@ class TableService:
         return await asyncio.to_thread(map_text, view, overlays_for(highlight or Highlight()))
 
 
-def _resolve(battle: Battle, order: o.Order, dice: Dice) -> tuple[Outcome, dict[str, Any], dict[str, Any]]:
-    """Apply an order; return its outcome, the battle's new document and the outcome as logged."""
-    outcome = battle.apply(order, dice, undoable=False)
-    return outcome, battle.to_dict(), outcome.to_dict()
+def _decode(record: BattleRecord) -> Battle:
+    """Return a fresh rules' battle of a record (parsed and built off the event loop)."""
+    return Battle.from_dict(record.state)
+
+
+def _resolve(battle: Battle, order: o.Order, dice: Dice, follow: str | None = None, cheapest: bool = False
+             ) -> tuple[o.Order | None, Outcome, dict[str, Any], dict[str, Any], list[o.Order] | None]:
+    """Apply an order (a move by its cheapest mode, with `cheapest`); return the move picked, the outcome, the
+    battle's new document, the outcome as logged and what the followed unit may do next."""
+    picked = turns.cheapest_move(battle, order.unit, order.to) if cheapest and isinstance(order, o.Move) else None
+    outcome = battle.apply(picked or order, dice, undoable=False)
+    after = turns.next_orders(battle, follow) if follow else None
+    return picked, outcome, battle.to_dict(), outcome.to_dict(), after
 
 
 def _nothing_to_undo(count: int, available: int) -> str:

@@ -14,13 +14,25 @@ from discord import app_commands
 from bot.answers import ANSWER_WITHIN, answer_lock, watch
 from bot.mapview import squares_overlay
 from bot.service import COMMITTED, MapImage
-from rules.errors import GameError
+from rules.errors import GameError, shorten
 from rules.outcome import Highlight
 
 log = logging.getLogger(__name__)
 
 # Says why a command or its autocomplete is not offered in this channel's battle (None: it is offered).
 Gate = Callable[[discord.Interaction], Awaitable[str | None]]
+
+MAX_CONTENT = 2000  # Discord refuses a message whose text is longer, and the user then sees nothing at all
+
+
+def fit(message: str, limit: int = MAX_CONTENT) -> str:
+    """Return a message Discord will take: quotes (between backticks) shortened first, then the whole cut."""
+    if len(message) <= limit:
+        return message
+    parts = message.split("`")
+    # Odd parts are quoted: what a user typed or a file held, the part a reader can spare.
+    message = "`".join(shorten(part) if i % 2 else part for i, part in enumerate(parts))
+    return shorten(message, limit)
 
 
 def user_message(error: BaseException) -> str | None:
@@ -34,7 +46,7 @@ def user_message(error: BaseException) -> str | None:
         cause = original.__cause__
         if isinstance(cause, GameError):
             return cause.message
-        return f"`{original.value}` is not valid here."
+        return f"`{shorten(str(original.value))}` is not valid here."
     if isinstance(original, app_commands.CheckFailure):
         return str(original) or "You are not allowed to use this command here."
     return None
@@ -118,6 +130,7 @@ async def refusal_map(interaction: discord.Interaction, error: BaseException) ->
 
 async def send_error(interaction: discord.Interaction, message: str, image: MapImage | None = None) -> None:
     """Send an ephemeral error, as a followup if the interaction was already answered, with any map drawn for it."""
+    message = fit(message)
     extra: dict[str, Any] = {} if image is None else {
         "file": discord.File(io.BytesIO(image.png), filename="legal.png", description=image.alt or None)}
     try:
@@ -128,5 +141,9 @@ async def send_error(interaction: discord.Interaction, message: str, image: MapI
                 return
         await interaction.followup.send(message, ephemeral=True, allowed_mentions=discord.AllowedMentions.none(),
                                         **extra)
-    except discord.HTTPException:
+    except discord.HTTPException as exc:
+        if extra and exc.status == 400:
+            # The drawing is the extra: the words alone still tell the user what was wrong.
+            await send_error(interaction, message)
+            return
         log.warning("could not deliver an error message to user %s", interaction.user.id)

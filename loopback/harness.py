@@ -15,8 +15,7 @@ from discord.http import Route
 from loopback.components import component_data, modal_data
 from loopback.errors import InteractionError
 from loopback.interactions import InteractionBuilder
-from loopback.messages import MessageBody
-from loopback.models import LoopbackChannel, LoopbackUser, StoredMessage
+from loopback.models import LoopbackChannel, LoopbackUser, MessageBody, StoredMessage
 from loopback.payloads import DEFAULT_BOT_PERMISSIONS
 from loopback.replies import (
     APPLICATION_COMMAND,

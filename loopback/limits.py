@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from loopback.models import StoredMessage, walk_components
+from loopback.models import MessageBody, StoredMessage, walk_components
 from loopback.responses import INVALID_FORM_BODY, DiscordHTTPError
-
-if TYPE_CHECKING:
-    from loopback.messages import MessageBody
 
 CANNOT_SEND_EMPTY_MESSAGE = 50006
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import BodyPartReader, web
 
@@ -14,14 +13,13 @@ from loopback.limits import check_message_body
 from loopback.models import (
     FLAG_EPHEMERAL,
     FLAG_LOADING,
+    MessageBody,
+    MessageStore,
     Pings,
     StoredFile,
     StoredMessage,
     utcnow,
 )
-
-if TYPE_CHECKING:
-    from loopback.world import World
 
 log = logging.getLogger(__name__)
 
@@ -32,14 +30,6 @@ FILE_FIELD = re.compile(r"files\[(\d+)\]")
 
 # Flags a bot may set itself when sending; the rest are Discord's to decide.
 SENDABLE_FLAGS = (1 << 2) | FLAG_EPHEMERAL | (1 << 12) | (1 << 15)
-
-
-@dataclass
-class MessageBody:
-    """Hold one decoded request body: the JSON part and any uploaded files by index."""
-
-    json: dict[str, Any] = field(default_factory=dict)
-    files: dict[int, StoredFile] = field(default_factory=dict)
 
 
 async def read_body(request: web.Request) -> MessageBody:
@@ -97,7 +87,7 @@ def compute_pings(content: str, allowed: dict[str, Any] | None, replied_author: 
 
 
 def apply_body(
-    message: StoredMessage, body: MessageBody, world: World, *, creating: bool, allow_empty: bool = False
+    message: StoredMessage, body: MessageBody, world: MessageStore, *, creating: bool, allow_empty: bool = False
 ) -> None:
     """Apply a create or edit body to a stored message, keeping Discord's edit semantics and limits."""
     check_message_body(body, None if creating else message, allow_empty=allow_empty)
@@ -130,7 +120,7 @@ def apply_body(
         message.edited_at = utcnow()
 
 
-def finish_pings(message: StoredMessage, world: World) -> None:
+def finish_pings(message: StoredMessage, world: MessageStore) -> None:
     """Record who the message notified; call once, when its first real content lands."""
     replied_author = None
     # Only a reply (type 19) can notify the author it replies to; a pin notice also carries a reference.
@@ -141,7 +131,7 @@ def finish_pings(message: StoredMessage, world: World) -> None:
     message.pings = compute_pings(message.content, message.allowed_mentions, replied_author)
 
 
-def complete_deferred(message: StoredMessage, body: MessageBody, world: World) -> None:
+def complete_deferred(message: StoredMessage, body: MessageBody, world: MessageStore) -> None:
     """Fill a deferred 'thinking' response with its first real content."""
     apply_body(message, body, world, creating=False)
     message.flags &= ~FLAG_LOADING
@@ -150,7 +140,7 @@ def complete_deferred(message: StoredMessage, body: MessageBody, world: World) -
     finish_pings(message, world)
 
 
-def _apply_files(message: StoredMessage, body: MessageBody, world: World) -> None:
+def _apply_files(message: StoredMessage, body: MessageBody, world: MessageStore) -> None:
     listed = body.json.get("attachments")
     if listed is None:
         for index in sorted(body.files):

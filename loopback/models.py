@@ -7,7 +7,7 @@ import mimetypes
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 DISCORD_EPOCH_MS = 1420070400000
 
@@ -305,3 +305,21 @@ def walk_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if isinstance(component.get(key), dict):
                 out.extend(walk_components([component[key]]))
     return out
+
+
+@dataclass
+class MessageBody:
+    """Hold one decoded request body: the JSON part and any uploaded files by index."""
+
+    json: dict[str, Any] = field(default_factory=dict)
+    files: dict[int, StoredFile] = field(default_factory=dict)
+
+
+class MessageStore(Protocol):
+    """Where the stand-in keeps messages and uploaded files (the `World`), as the message helpers read it."""
+
+    messages: dict[int, StoredMessage]
+
+    def store_file(self, file: StoredFile, channel_id: int) -> StoredFile:
+        """Give an uploaded file an attachment id and a download URL on the stand-in."""
+        ...

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from loopback.models import LoopbackUser, StoredFile, StoredMessage
-
-if TYPE_CHECKING:
-    from loopback.world import World
+from loopback.models import LoopbackUser, MessageStore, StoredFile, StoredMessage
 
 # Interaction types.
 APPLICATION_COMMAND = 2
@@ -55,7 +52,7 @@ class InteractionRecord:
 class Reply:
     """Present how the bot answered one interaction: its response message, follow-ups, modal or choices."""
 
-    def __init__(self, record: InteractionRecord, world: World) -> None:
+    def __init__(self, record: InteractionRecord, world: MessageStore) -> None:
         self.interaction = record
         self._world = world
 

@@ -8,13 +8,14 @@ from typing import Any
 from aiohttp import web
 
 from loopback.events import Announcer
-from loopback.messages import MessageBody, read_body
+from loopback.messages import read_body
 from loopback.models import (
     GUILD_FORUM,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
     LoopbackChannel,
     LoopbackGuild,
+    MessageBody,
     utcnow,
 )
 from loopback.payloads import channel_payload, guild_payload, member_payload, role_payload, user_payload

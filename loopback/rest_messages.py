@@ -9,8 +9,8 @@ from urllib.parse import unquote
 from aiohttp import web
 
 from loopback.events import Announcer
-from loopback.messages import MessageBody, apply_body, read_body
-from loopback.models import LoopbackChannel, StoredMessage, utcnow
+from loopback.messages import apply_body, read_body
+from loopback.models import LoopbackChannel, MessageBody, StoredMessage, utcnow
 from loopback.payloads import message_payload
 from loopback.responses import (
     CANNOT_EDIT_OTHERS,

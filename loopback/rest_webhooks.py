@@ -10,8 +10,8 @@ from aiohttp import web
 
 from loopback.events import Announcer
 from loopback.limits import check_choices, check_modal
-from loopback.messages import MessageBody, apply_body, complete_deferred, read_body
-from loopback.models import FLAG_EPHEMERAL, StoredMessage
+from loopback.messages import apply_body, complete_deferred, read_body
+from loopback.models import FLAG_EPHEMERAL, MessageBody, StoredMessage
 from loopback.payloads import message_payload
 from loopback.replies import (
     APPLICATION_COMMAND,

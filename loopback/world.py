@@ -6,7 +6,7 @@ import logging
 from typing import Any
 from urllib.parse import quote
 
-from loopback.messages import MessageBody, apply_body, finish_pings
+from loopback.messages import apply_body, finish_pings
 from loopback.models import (
     DM,
     FLAG_EPHEMERAL,
@@ -14,6 +14,7 @@ from loopback.models import (
     LoopbackChannel,
     LoopbackGuild,
     LoopbackUser,
+    MessageBody,
     SnowflakeFactory,
     StoredFile,
     StoredMessage,

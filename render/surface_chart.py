@@ -31,22 +31,37 @@ FATES: tuple[tuple[str, tuple[int, int, int], str], ...] = (
 LABEL_GAP = 26  # fewest pixels between two round labels
 
 
-def bar_boxes(report: Mapping[str, Any]) -> list[tuple[str, int, tuple[int, int, int, int]]]:
-    """Return each bar as (side, round, box): the side's damage points lost by the end of that round."""
-    sides: Sequence[str] = report["sides"]
+def loss_columns(report: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """Return the chart's columns as (label, losses by side): each round fought, then `After` the battle when
+    the rally changed them (a routed unit that disintegrates counts at full capacity), so the last column is
+    the losses the report's summary gives."""
     rounds: Sequence[Mapping[str, Any]] = report["log"]
+    columns: list[tuple[str, Mapping[str, Any]]] = [(f"R{r['round']}", r["losses"]) for r in rounds]
+    final: Mapping[str, Any] = report.get("lost_points", {})
+    sides: Sequence[str] = report["sides"]
+    before = columns[-1][1] if columns else {}
+    if final and any(int(final.get(s, 0)) != int(before.get(s, 0)) for s in sides):
+        columns.append(("After", final))
+    return columns
+
+
+def bar_boxes(report: Mapping[str, Any]) -> list[tuple[str, int, tuple[int, int, int, int]]]:
+    """Return each bar as (side, column, box): the side's damage points lost by the end of that round (or after
+    the battle, in the column past the last round)."""
+    sides: Sequence[str] = report["sides"]
+    columns = loss_columns(report)
     top = max([int(report["capacity"][s]) for s in sides] + [1])
     plot_w = WIDTH - MARGIN_LEFT - MARGIN_RIGHT
     plot_h = PLOT_BOTTOM - MARGIN_TOP
-    slot = plot_w // max(1, len(rounds))
+    slot = plot_w // max(1, len(columns))
     bar = max(2, slot // (len(sides) + 1))
     out: list[tuple[str, int, tuple[int, int, int, int]]] = []
-    for i, rnd in enumerate(rounds):
+    for i, (_, losses) in enumerate(columns):
         for j, side in enumerate(sides):
-            lost = int(rnd["losses"][side])
+            lost = int(losses[side])
             height = round(plot_h * lost / top)
             x0 = MARGIN_LEFT + i * slot + j * bar + bar // 2
-            out.append((side, int(rnd["round"]), (x0, PLOT_BOTTOM - height, x0 + bar - 1, PLOT_BOTTOM)))
+            out.append((side, i + 1, (x0, PLOT_BOTTOM - height, x0 + bar - 1, PLOT_BOTTOM)))
     return out
 
 
@@ -74,20 +89,25 @@ def fate_boxes(report: Mapping[str, Any]) -> list[tuple[str, str, int, tuple[int
 
 
 def _round_labels(draw: ImageDraw.ImageDraw, report: Mapping[str, Any], first: str) -> None:
-    """Write R1, R2... under the bars, skipping labels that would overlap when rounds are many."""
+    """Write R1, R2... (and After) under the bars, skipping labels that would overlap when rounds are many."""
     last = -LABEL_GAP
+    labels = [label for label, _ in loss_columns(report)]
     for side, number, box in bar_boxes(report):
         if side == first and box[0] - last >= LABEL_GAP:
-            draw.text((box[0], PLOT_BOTTOM + 6), f"R{number}", fill=AXIS)
+            draw.text((box[0], PLOT_BOTTOM + 6), labels[number - 1], fill=AXIS)
             last = box[0]
 
 
-def render_surface_chart(report: Mapping[str, Any]) -> bytes:
-    """Draw the losses per side per round as grouped bars and each side's units by fate; return PNG bytes."""
+def render_surface_chart(report: Mapping[str, Any],
+                         colours: Mapping[str, tuple[int, int, int]] | None = None) -> bytes:
+    """Draw the losses per side per round as grouped bars and each side's units by fate; return PNG bytes.
+
+    `colours` are the sides' colours on the battle's other views (rules.colours); without them, red then blue.
+    """
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     sides: Sequence[str] = report["sides"]
-    colour = {s: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, s in enumerate(sides)}
+    colour = {s: (colours or {}).get(s) or SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, s in enumerate(sides)}
     draw.line([(MARGIN_LEFT, MARGIN_TOP), (MARGIN_LEFT, PLOT_BOTTOM), (WIDTH - MARGIN_RIGHT, PLOT_BOTTOM)],
               fill=AXIS, width=2)
     draw.text((MARGIN_LEFT, 8), "Damage points lost by the end of each round", fill=AXIS)

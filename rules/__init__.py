@@ -1,6 +1,7 @@
 """The rules engine: a shared core (board, orders, dice, outcomes, turns) and rule systems. Standard library only.
 
-Register the shipped rule systems once with `rules.systems.install()` before creating or loading battles.
+Register the installed rule systems (found through their `battlepost.systems` entry points) once with
+`rules.systems.install()` before creating or loading battles.
 """
 
 from rules.battle import Battle, Side

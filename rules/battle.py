@@ -18,7 +18,9 @@ from rules.errors import (
     NotFoundError,
     NothingToUndoError,
     RulesetError,
+    SystemMissingError,
     did_you_mean,
+    shorten,
 )
 from rules.homebrew import merged
 from rules.orders import Order
@@ -26,7 +28,7 @@ from rules.outcome import Outcome
 from rules.ruleset import Ruleset, TerrainType, get_ruleset
 from rules.squares import Square, squares_from_dict, squares_to_dict
 from rules.stored import JSON, Document, Scalar, texts
-from rules.system import System, system_of
+from rules.system import System, provider, ruleset_ids, system_of
 from rules.turnstate import TurnState
 from rules.units import NAME_MAX, Unit
 
@@ -35,6 +37,7 @@ SCHEMA_VERSION = 2
 STATUSES = ("setup", "active", "ended")
 MAX_SIDES = 8
 MAX_UNITS = 400
+SHIPPED_BY = "battlepost"  # the distribution of the shipped systems: their battles need no package named
 
 def board_size(ruleset_id: str, width: int | None, height: int | None) -> tuple[int, int]:
     """Return the board a new battle gets: the GM's width and height, or one square for a system with no map."""
@@ -73,13 +76,17 @@ class Side:
     fp_adjust: int = 0
     fp_override: int | None = None
     fp_spent: int = 0
+    paint: str | None = None  # the colour its GM gave it, `#rrggbb` (None: its name's colour, else the palette's)
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the side as a JSON-able dict."""
-        return {
+        """Return the side as a JSON-able dict (a colour only when its GM gave one)."""
+        out: dict[str, Any] = {
             "name": self.name, "color": self.color, "fp_adjust": self.fp_adjust,
             "fp_override": self.fp_override, "fp_spent": self.fp_spent,
         }
+        if self.paint is not None:
+            out["paint"] = self.paint
+        return out
 
 
 U = TypeVar("U", bound=Unit)
@@ -273,7 +280,7 @@ class Battle(Generic[U]):
             names = ", ".join(u.name for u in list(self.units.values())[:10])
             hint = f" Units here: {names}." if names else " This battle has no units yet."
             hint = close + hint
-            raise NotFoundError(f"There is no unit `{name}` in this battle.{hint}")
+            raise NotFoundError(f"There is no unit `{shorten(name)}` in this battle.{hint}")
         return found
 
     def add_unit(self, unit: U) -> U:
@@ -283,13 +290,17 @@ class Battle(Generic[U]):
         self.units[unit.id] = unit
         return unit
 
-    def rename_unit(self, unit: U, name: str) -> None:
-        """Rename a unit; its id, and everything that points at it, stay as they are."""
+    def check_rename(self, unit: U, name: str) -> str:
+        """Return a unit's new name, checked to be a name and not another unit's."""
         new = check_name(name, "unit name")
         clash = self.find_unit(new)
         if clash is not None and clash is not unit and clash.name.lower() == new.lower():
             raise IllegalOrderError(f"There is already a unit called {clash.name}; pick another name.")
-        unit.name = new
+        return new
+
+    def rename_unit(self, unit: U, name: str) -> None:
+        """Rename a unit; its id, and everything that points at it, stay as they are."""
+        unit.name = self.check_rename(unit, name)
 
     def remove_unit(self, unit: U) -> None:
         """Take a unit out of the battle (its id is never reused)."""
@@ -304,14 +315,21 @@ class Battle(Generic[U]):
         wanted = name.strip().lower()
         return next((s for s in self.sides if s.name.lower() == wanted), None)
 
+    def check_side(self, name: str, new: int = 0) -> str:
+        """Return the name a side gets, checked to exist or fit in (`new`: sides about to be made before it)."""
+        found = self.side(name)
+        if found is not None:
+            return found.name
+        if len(self.sides) + new >= MAX_SIDES:
+            raise IllegalOrderError(f"A battle has at most {MAX_SIDES} sides.")
+        return check_name(name, "side name")
+
     def ensure_side(self, name: str) -> Side:
         """Return the side with this name, creating it if there is room."""
         found = self.side(name)
         if found is not None:
             return found
-        if len(self.sides) >= MAX_SIDES:
-            raise IllegalOrderError(f"A battle has at most {MAX_SIDES} sides.")
-        side = Side(check_name(name, "side name"), len(self.sides))
+        side = Side(self.check_side(name), len(self.sides))
         self.sides.append(side)
         return side
 
@@ -364,24 +382,16 @@ class Battle(Generic[U]):
         return list(self.system.legal_orders(self, found))
 
     def is_legal(self, order: Order) -> bool:
-        """Return whether an order could be applied now.
+        """Return whether an order could be applied now, asking its kind's check phase alone.
 
-        Kinds with a check phase are answered by it alone (no copy, no dice); the others are tried on a
-        copy of the battle with throwaway dice.
+        The check reads the battle and rolls no dice: nothing is copied, and the battle is left as it was.
         """
-        if self.system.handlers.handler(order.kind) is None:
-            return False
         check = self.system.handlers.check(order.kind)
+        if check is None:
+            return False  # a kind this battle's system does not play (a system has a check for every kind it plays)
         try:
             turns.check_may_act(self, order)
-            if check is not None:
-                check(self, order)
-                return True
-        except GameError:
-            return False
-        trial = Battle.from_dict(self.to_dict())
-        try:
-            trial.apply(order, Dice.seeded(0))
+            check(self, order)
         except GameError:
             return False
         return True
@@ -421,6 +431,9 @@ class Battle(Generic[U]):
             **({"homebrew": copy.deepcopy(self.homebrew)} if self.homebrew else {}),
             "next_id": self.next_id,
         }
+        package = provider(self.ruleset_id)
+        if package is not None and package != SHIPPED_BY:  # a battle of a plug-in names the package it needs
+            doc["package"] = package
         if self.edges:  # documents without edges stay as they were
             doc["edges"] = edges_to_list(self.edges)
         return doc
@@ -433,7 +446,11 @@ class Battle(Generic[U]):
             raise RulesetError(f"This battle was saved by a newer battlepost (schema {version}).")
         if version < 2:
             data = upgrade_v1(data)
-        base = get_ruleset(str(data["ruleset"]))
+        rid = str(data["ruleset"]).strip().lower()
+        if rid not in ruleset_ids():
+            package = data.get("package")
+            raise SystemMissingError(rid, package if isinstance(package, str) else None)
+        base = get_ruleset(rid)
         system = system_of(base.id)
         width, height = int(data["width"]), int(data["height"])
         battle: Battle[Any] = cls(base.id, width, height, str(data.get("name", "Battle")))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rules.errors import InvalidOrderError
+from rules.errors import InvalidOrderError, shorten
 
 MAX_SIDE = 100
 _CELL_RE = re.compile(r"^([A-Za-z]{1,3})([0-9]{1,4})$")
@@ -113,14 +113,14 @@ class Edge:
             raise InvalidOrderError(
                 f"{one} and {two} do not share a side, so there is no edge between them. {_EDGE_HELP}"
             )
-        return cls(min(one, two, key=lambda c: (c.y, c.x)), max(one, two, key=lambda c: (c.y, c.x)))
+        return cls(one, two) if (one.y, one.x) <= (two.y, two.x) else cls(two, one)
 
     @classmethod
     def of(cls, cell: Cell, side: str) -> Edge:
         """Return the edge on one side (n, s, e, w) of a square."""
         step = _EDGE_DIRS.get(side.strip().lower()[:1])
         if step is None or side.strip().lower() not in ("n", "s", "e", "w", "north", "south", "east", "west"):
-            raise InvalidOrderError(f"`{side}` is not a side of a square; use n, s, e or w. {_EDGE_HELP}")
+            raise InvalidOrderError(f"`{shorten(side, 20)}` is not a side of a square; use n, s, e or w. {_EDGE_HELP}")
         other = Cell(cell.x + step[0], cell.y + step[1])
         if other.x < 0 or other.y < 0:
             raise InvalidOrderError(

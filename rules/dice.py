@@ -15,9 +15,9 @@ MAX_CONSTANT = 1000  # no table or modifier of the seeds comes near it
 MAX_TERMS = 10
 MAX_NOTATION_LENGTH = 100
 
-_TERM_RE = re.compile(r"([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+|%)(?:([kK])([hHlL]?)(\d+))?|(\d+))")
-# A token of an expression (`2d20kh1`, `+5`, `d%`), for telling the dice from a comment after them.
-_DICE_TOKEN_RE = re.compile(r"^(?:[+-]?(?:\d*[dD](?:\d+|%)(?:[kK][hHlL]?\d+)?|\d+))+$|^[+-]$")
+_DIGITS = frozenset("0123456789")
+_NOT_DICE = ("`{raw}` is not dice notation. Use terms like `2d6`, `d100`, `d%`, `4d6kh3` (keep the 3 highest), "
+             "`2d20kl1` (the lowest) or `+3`, joined by + or -.")
 ADVANTAGE = {"adv": "kh", "advantage": "kh", "dis": "kl", "disadvantage": "kl"}
 
 
@@ -77,6 +77,59 @@ class DiceTerm:
         return ranked[: self.keep]
 
 
+@dataclass(frozen=True, slots=True)
+class _Body:
+    """The digits of one term as written, before any is read as a number."""
+
+    end: int
+    count: str = ""  # dice: the digits before `d` (empty for `d6`)
+    faces: str = ""  # dice: the digits after `d`, or `%`
+    keep: str = ""  # dice: `k`, `kh` or `kl` when the term keeps some dice
+    kept: str = ""  # dice: the digits after the keep letters
+    constant: str = ""  # a constant term: its digits
+
+
+def _digits(text: str, pos: int) -> int:
+    """Return where the run of digits starting at `pos` ends."""
+    while pos < len(text) and text[pos] in _DIGITS:
+        pos += 1
+    return pos
+
+
+def _body(text: str, pos: int) -> _Body | None:
+    """Read one term without its sign from `pos` (`2d6`, `d%`, `4d6kh3`, `5`), each character once.
+
+    A term is dice (`[count]d(faces|%)[k[h|l]kept]`) or a constant; a `k` not followed by its digits
+    is not part of the term, so the term ends before it.
+    """
+    count_end = _digits(text, pos)
+    if count_end < len(text) and text[count_end] in "dD":
+        faces_at = count_end + 1
+        if faces_at < len(text) and text[faces_at] == "%":
+            faces_end = faces_at + 1
+        else:
+            faces_end = _digits(text, faces_at)
+            if faces_end == faces_at:
+                return None if count_end == pos else _Body(count_end, constant=text[pos:count_end])
+        keep_at = faces_end
+        if keep_at < len(text) and text[keep_at] in "kK":
+            side_end = keep_at + 1 + (keep_at + 1 < len(text) and text[keep_at + 1] in "hHlL")
+            kept_end = _digits(text, side_end)
+            if kept_end > side_end:
+                return _Body(kept_end, text[pos:count_end], text[faces_at:faces_end], text[keep_at:side_end],
+                             text[side_end:kept_end])
+        return _Body(faces_end, text[pos:count_end], text[faces_at:faces_end])
+    if count_end == pos:
+        return None
+    return _Body(count_end, constant=text[pos:count_end])
+
+
+def _number(digits: str, cap: int) -> int:
+    """Read digits as a number, or `cap + 1` when there are too many to be worth reading (no huge int())."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= len(str(cap)) else cap + 1
+
+
 def parse_dice(text: str) -> tuple[DiceTerm, ...]:
     """Parse notation such as `2d6+3`, `d100`, `d%`, `4d6kh3`, `2d20kl1`, `1d5-1+d3` into terms."""
     raw = text.strip()
@@ -84,51 +137,66 @@ def parse_dice(text: str) -> tuple[DiceTerm, ...]:
         raise InvalidOrderError("Write the dice to roll, like `2d6+3`, `d100` or `1d5`.")
     if len(raw) > MAX_NOTATION_LENGTH:
         raise InvalidOrderError(
-            f"That dice expression is {len(raw)} characters long; keep it under {MAX_NOTATION_LENGTH}, like `2d10+5`."
+            f"That dice expression is {len(raw):,} characters long; keep it under {MAX_NOTATION_LENGTH}, "
+            "like `2d10+5`."
         )
+    compact = "".join(raw.split())
+    # Every term after the first starts with a sign, so counting signs bounds the terms before any reading.
+    if sum(compact.count(c, 1) for c in "+-") + 1 > MAX_TERMS:
+        raise InvalidOrderError(f"Use at most {MAX_TERMS} terms in one roll.")
     pos = 0
     terms: list[DiceTerm] = []
-    compact = raw.replace(" ", "")
     while pos < len(compact):
-        m = _TERM_RE.match(compact, pos)
-        if not m or m.end() == pos or (terms and not m.group(1)):
-            raise InvalidOrderError(
-                f"`{raw}` is not dice notation. Use terms like `2d6`, `d100`, `d%`, `4d6kh3` (keep the 3 highest), "
-                "`2d20kl1` (the lowest) or `+3`, joined by + or -."
-            )
-        sign = -1 if m.group(1) == "-" else 1
-        constant = m.group(7)
-        if constant is not None:
-            # The length check keeps int() from ever reading a hundred digits.
-            if len(constant.lstrip("0")) > len(str(MAX_CONSTANT)) or int(constant) > MAX_CONSTANT:
+        sign_char = compact[pos] if compact[pos] in "+-" else ""
+        if terms and not sign_char:
+            raise InvalidOrderError(_NOT_DICE.format(raw=raw))
+        body = _body(compact, pos + len(sign_char))
+        if body is None:
+            raise InvalidOrderError(_NOT_DICE.format(raw=raw))
+        sign = -1 if sign_char == "-" else 1
+        if body.constant:
+            constant = _number(body.constant, MAX_CONSTANT)
+            if constant > MAX_CONSTANT:
                 raise InvalidOrderError(f"Add or subtract at most {MAX_CONSTANT} in a roll, like `1d100+20`; "
-                                        f"`{constant[:12]}` is more than any roll needs.")
-            terms.append(DiceTerm(sign, int(constant), 0))
+                                        f"`{body.constant[:12]}` is more than any roll needs.")
+            terms.append(DiceTerm(sign, constant, 0))
         else:
-            # Digit-length checks keep int() from reading a hundred digits; too many is refused below anyway.
-            count = (int(m.group(2)) if len(m.group(2)) <= 6 else 10**6) if m.group(2) else 1
-            faces = 100 if m.group(3) == "%" else int(m.group(3)) if len(m.group(3)) <= 6 else 10**6
+            count = _number(body.count, 10**6 - 1) if body.count else 1
+            faces = 100 if body.faces == "%" else _number(body.faces, 10**6 - 1)
             if count < 1 or count > MAX_DICE_PER_TERM:
                 raise InvalidOrderError(f"Roll between 1 and {MAX_DICE_PER_TERM} dice at a time, not {count}.")
             if faces < 2 or faces > MAX_FACES:
                 raise InvalidOrderError(f"A die needs between 2 and {MAX_FACES} faces; `d{faces}` has {faces}.")
-            keep = (int(m.group(6)) if len(m.group(6)) <= 6 else 10**6) if m.group(6) else 0
-            if m.group(4) and not 1 <= keep <= count:
+            keep = _number(body.kept, 10**6 - 1) if body.keep else 0
+            if body.keep and not 1 <= keep <= count:
                 raise InvalidOrderError(f"Keep between 1 and {count} of {count}d{faces}, like `{count}d{faces}kh1`; "
                                         f"not {keep}.")
-            terms.append(DiceTerm(sign, count, faces, keep if keep < count else 0, m.group(5).lower() == "l"
-                                  if m.group(5) else False))
-        pos = m.end()
+            terms.append(DiceTerm(sign, count, faces, keep if keep < count else 0, body.keep[1:].lower() == "l"))
+        pos = body.end
         if len(terms) > MAX_TERMS:
             raise InvalidOrderError(f"Use at most {MAX_TERMS} terms in one roll.")
     if all(t.faces == 0 for t in terms):
-        constant = raw.lstrip("+")
+        written = raw.lstrip("+")
         raise InvalidOrderError(f"`{raw}` has no dice in it; add one, like "
-                                f"`1d10{constant if constant.startswith('-') else '+' + constant}`.")
+                                f"`1d10{written if written.startswith('-') else '+' + written}`.")
     if terms[0].sign < 0:
         raise InvalidOrderError(f"`{raw}` starts by taking dice away; start with the dice you roll, like "
                                 f"`{format_dice((DiceTerm(1, terms[0].count, terms[0].faces), *terms[1:]))}`.")
     return tuple(terms)
+
+
+def _is_dice_token(token: str) -> bool:
+    """Tell whether a word is all dice terms (`2d20kh1`, `+5`, `d%`, `1d6+2`) or a lone sign, reading it once."""
+    if token in ("+", "-"):
+        return True
+    pos = 0
+    while pos < len(token):
+        pos += token[pos] in "+-"
+        body = _body(token, pos)
+        if body is None:
+            return False
+        pos = body.end
+    return bool(token)
 
 
 def split_notation(text: str) -> tuple[str, str]:
@@ -141,7 +209,7 @@ def split_notation(text: str) -> tuple[str, str]:
     mode = ""
     rest = 0
     for i, token in enumerate(tokens):
-        if _DICE_TOKEN_RE.match(token):
+        if _is_dice_token(token):
             dice.append(token)
             rest = i + 1
         elif token.lower() in ADVANTAGE and dice and not mode:

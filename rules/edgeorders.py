@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from rules.coords import Cell, Edge
 from rules.core_effects import EdgesCleared, EdgesSet
 from rules.edges import Obstacle
-from rules.errors import IllegalOrderError, InvalidOrderError
+from rules.errors import IllegalOrderError, InvalidOrderError, shorten
 from rules.lifecycle import require_not_ended
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ def _run(text: str) -> list[Edge]:
     first, _, last = span.partition("-")
     a, b = Cell.parse(first), Cell.parse(last)
     if a.x != b.x and a.y != b.y:
-        raise InvalidOrderError(f"`{text.strip()}`: a run of sides goes along one row or one column, like `C3-H3:s` "
+        raise InvalidOrderError(f"`{shorten(text.strip())}`: a run of sides goes along one row or one column, like `C3-H3:s` "
                                 "or `L1-L9:e`.")
     if a.distance(b) >= MAX_EDGES_AT_ONCE:
         raise InvalidOrderError(f"Set at most {MAX_EDGES_AT_ONCE} edges at once.")
@@ -56,11 +56,11 @@ def _number(text: str, what: str) -> float:
     try:
         return float(text)
     except ValueError:
-        raise InvalidOrderError(f"`{what}` is a number of inches, like `2.5`, not `{text}`.") from None
+        raise InvalidOrderError(f"`{what}` is a number of inches, like `2.5`, not `{shorten(text, 24)}`.") from None
 
 
-def set_edges(battle: Battle[Any], order: SetEdge, dice: Dice, outcome: Outcome) -> None:
-    """Put an obstacle on each named edge (a handler for systems that play edges)."""
+def check_set_edges(battle: Battle[Any], order: SetEdge) -> tuple[list[Edge], Obstacle]:
+    """Check the edges named and the obstacle described; return both."""
     require_not_ended(battle)
     found = parse_edges(battle, order.edges)
     obstacle = Obstacle.from_dict({
@@ -68,6 +68,12 @@ def set_edges(battle: Battle[Any], order: SetEdge, dice: Dice, outcome: Outcome)
         "thickness": _number(order.thickness, "thickness"), "opening": _number(order.opening, "opening"),
         "openable": order.openable,
     }, "the obstacle")
+    return found, obstacle
+
+
+def set_edges(battle: Battle[Any], order: SetEdge, dice: Dice, outcome: Outcome) -> None:
+    """Put an obstacle on each named edge (a handler for systems that play edges)."""
+    found, obstacle = check_set_edges(battle, order)
     for edge in found:
         battle.edges[edge] = obstacle
     battle.map_version += 1
@@ -76,13 +82,19 @@ def set_edges(battle: Battle[Any], order: SetEdge, dice: Dice, outcome: Outcome)
                    edges=[str(e) for e in found[:50]], count=len(found)))
 
 
-def clear_edges(battle: Battle[Any], order: ClearEdge, dice: Dice, outcome: Outcome) -> None:
-    """Take the obstacles off the named edges (a handler for systems that play edges)."""
+def check_clear_edges(battle: Battle[Any], order: ClearEdge) -> list[Edge]:
+    """Check that every edge named holds an obstacle; return the edges."""
     require_not_ended(battle)
     found = parse_edges(battle, order.edges)
     bare = [e for e in found if e not in battle.edges]
     if bare:
         raise IllegalOrderError(f"There is no obstacle on {bare[0]}; nothing to clear there.")
+    return found
+
+
+def clear_edges(battle: Battle[Any], order: ClearEdge, dice: Dice, outcome: Outcome) -> None:
+    """Take the obstacles off the named edges (a handler for systems that play edges)."""
+    found = check_clear_edges(battle, order)
     for edge in found:
         del battle.edges[edge]
     battle.map_version += 1

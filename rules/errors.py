@@ -45,6 +45,20 @@ class RulesetError(GameError):
     """A ruleset or its data file is unknown or invalid."""
 
 
+class SystemMissingError(RulesetError):
+    """A stored battle plays a rule system that is not installed here; it is left exactly as it was."""
+
+    def __init__(self, ruleset_id: str, package: str | None) -> None:
+        self.ruleset_id = ruleset_id
+        self.package = package
+        needs = (f"the package `{package}`, which is not installed on this bot. Install it again "
+                 f"(`pip install {package}`) and restart the bot to play on"
+                 if package else "a rule system that is not installed on this bot. Install the package that "
+                 "ships that ruleset and restart the bot to play on")
+        super().__init__(f"This battle plays the ruleset `{ruleset_id}` from {needs}. Until then the battle is "
+                         "read-only: nothing of it is changed.")
+
+
 class ConflictError(GameError):
     """The battle changed underneath the order; try again."""
 
@@ -55,6 +69,14 @@ class NothingToUndoError(GameError):
 
 class NoMapError(IllegalOrderError):
     """The battle's rule system has no map, and the command needs one."""
+
+
+QUOTE_MAX = 80  # characters of what a user typed that a message quotes back
+
+
+def shorten(text: str, limit: int = QUOTE_MAX) -> str:
+    """Return text cut to at most `limit` characters (ending in an ellipsis when cut), for quoting it back."""
+    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
 def did_you_mean(wanted: str, names: list[str]) -> str:

@@ -14,7 +14,8 @@ import tomllib
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from rules.errors import InvalidOrderError, RulesetError
+from rules.errors import InvalidOrderError, RulesetError, shorten
+from rules.filelimits import Limits, load_toml
 from rules.ruleset import FeatureType, Ruleset, TerrainType, parse_feature, parse_terrain
 from rules.stored import Document
 from rules.system import HomebrewTable, system_of
@@ -23,6 +24,9 @@ if TYPE_CHECKING:
     from rules.battle import Battle
 
 MAX_BYTES = 256 * 1024
+# Homebrew rows are tables of a few plain values: nothing in them nests deeper than a list in a table.
+LIMITS = Limits("a homebrew table", max_bytes=MAX_BYTES, max_depth=6, max_containers=10_000, max_values=50_000,
+                max_string=2_000)
 MAX_ROWS = 100  # per table: more than a GM writes by hand, few enough for menus and the rules listing
 KEY_RE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 NAME_MAX = 64
@@ -92,7 +96,7 @@ class _Place:
         if field is not None and self.header is not None:
             found = _field_line(self.lines, self.header, field)
             line = found if found is not None else line
-        row = f"[[{self.table}]] #{self.index + 1}" + (f" `{self.key}`" if self.key else "")
+        row = f"[[{self.table}]] #{self.index + 1}" + (f" `{shorten(self.key, 40)}`" if self.key else "")
         where = f"Line {line + 1} ({row})" if line is not None else row.capitalize()
         return f"{where}, field `{field}`" if field else where
 
@@ -109,7 +113,7 @@ def _check_row(row: dict[str, Any], allowed: frozenset[str], place: _Place) -> N
     key = row.get("key")
     if not isinstance(key, str) or not KEY_RE.match(key):
         raise HomebrewError(f"{place.at('key')}: a key is 1 to 32 lower-case letters, digits or `_`, starting "
-                            f"with a letter, like `watchtower`; not `{key}`.")
+                            f"with a letter, like `watchtower`; not `{shorten(str(key), 40)}`.")
     name = row.get("name")
     if not isinstance(name, str) or not name.strip() or len(name) > NAME_MAX:
         raise HomebrewError(f"{place.at('name')}: a name is 1 to {NAME_MAX} characters, like \"Watchtower\".")
@@ -265,7 +269,7 @@ def read_homebrew(text: str, base: Ruleset) -> Homebrew:
     if size > MAX_BYTES:
         raise HomebrewError(f"The file is {size // 1024} KiB; a homebrew table may be at most {MAX_BYTES // 1024} KiB.")
     try:
-        data = tomllib.loads(text)
+        data = load_toml(text, LIMITS)
     except tomllib.TOMLDecodeError as exc:
         why = str(exc).replace("at end of document", f"at the end of the file, line {len(text.splitlines()) or 1}")
         raise HomebrewError(f"The file is not valid TOML: {why}. Check that line (quotes, `=`, brackets).") from None

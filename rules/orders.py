@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Literal, TypeVar, Union
 
 from rules.coords import Cell
 from rules.errors import InvalidOrderError
+from rules.filelimits import ORDER_JSON, load_json, whole
 from rules.squares import Square
 
 # Who may give an order: the GM only, the GM or a player of the side it names (or of the side whose
@@ -76,10 +77,7 @@ def _decode(text: str, hint: Any, key: str) -> Any:
             raise InvalidOrderError(f"`{key}` is true or false, not `{text}`.")
         return text.lower() == "true"
     if hint is int:
-        try:
-            return int(text)
-        except ValueError:
-            raise InvalidOrderError(f"`{key}` must be a whole number, not `{text}`.") from None
+        return whole(text, key)
     if hint is Cell:
         return Cell.parse(text)
     if origin is tuple:
@@ -87,7 +85,7 @@ def _decode(text: str, hint: Any, key: str) -> Any:
         return tuple(_decode(part, inner, key) for part in text.split(",") if part)
     if origin is dict or hint is dict:
         try:
-            value = json.loads(text)
+            value = load_json(text, ORDER_JSON)
         except json.JSONDecodeError:
             raise InvalidOrderError(f"`{key}` must be a JSON object.") from None
         if not isinstance(value, dict):
@@ -257,6 +255,15 @@ class Start(Order):
 @dataclass(frozen=True)
 class End(Order):
     """End the battle."""
+
+
+@_order("side-colour")
+@dataclass(frozen=True)
+class SetSideColour(Order):
+    """Give a side its colour on the map, the legend and the charts: a colour's name or `#rrggbb` (GM)."""
+
+    side: str
+    colour: str
 
 
 @_order("set-rule")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.errors import RulesetError
+from rules.errors import RulesetError, shorten
 from rules.system import registered, system_of
 
 ELEVATIONS = ("low", "middle", "high")
@@ -14,6 +14,9 @@ PATTERNS = (
     "triangles", "grid", "vertical", "horizontal", "stipple",
 )
 
+
+MAX_CONSTANT_INT = 2**53  # a bound for constants declared without one: every stored number stays exact
+MAX_CONSTANT_TEXT = 100
 
 @dataclass(frozen=True, slots=True)
 class TerrainType:
@@ -76,17 +79,25 @@ class Constant:
                 return True
             if low in ("false", "no", "off", "0"):
                 return False
-            raise RulesetError(f"`{self.key}` is true or false, not `{raw}`.")
+            raise RulesetError(f"`{self.key}` is true or false, not `{shorten(raw)}`.")
         if isinstance(self.value, int):
+            lo = self.min if self.min is not None else -MAX_CONSTANT_INT
+            hi = self.max if self.max is not None else MAX_CONSTANT_INT
+            wrong = f"`{self.key}` is a whole number from {lo} to {hi}, not `{shorten(raw)}`."
+            # More digits than the widest bound is refused unread, so int() never reads thousands of digits.
+            if len(raw.lstrip("+-").lstrip("0")) > max(len(str(lo)), len(str(hi))):
+                raise RulesetError(wrong)
             try:
                 value = int(raw)
             except ValueError:
-                raise RulesetError(f"`{self.key}` is a whole number, not `{raw}`.") from None
-            if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
-                raise RulesetError(f"`{self.key}` must be between {self.min} and {self.max}; `{value}` is not.")
+                raise RulesetError(wrong) from None
+            if not lo <= value <= hi:
+                raise RulesetError(f"`{self.key}` must be between {lo} and {hi}; `{value}` is not.")
             return value
+        if len(raw) > MAX_CONSTANT_TEXT:
+            raise RulesetError(f"`{self.key}` is at most {MAX_CONSTANT_TEXT} characters, like `{self.value}`; "
+                               f"`{shorten(raw, 40)}` has {len(raw):,}.")
         return raw
-
 
 @dataclass(frozen=True, slots=True)
 class RangeBand:
@@ -127,7 +138,7 @@ class Ruleset:
             if wanted in (t.key, t.name.lower()):
                 return t
         names = ", ".join(f"`{k}`" for k in self.terrain)
-        raise RulesetError(f"There is no terrain `{key}` in {self.id}. Use one of: {names}.")
+        raise RulesetError(f"There is no terrain `{shorten(key)}` in {self.id}. Use one of: {names}.")
 
     def terrain_by_char(self, char: str) -> TerrainType | None:
         """Return the terrain drawn with this map character, if any."""
@@ -144,7 +155,7 @@ class Ruleset:
         if not self.features:
             raise RulesetError(f"{self.name} has no artificial features.")
         names = ", ".join(f"`{k}`" for k in self.features)
-        raise RulesetError(f"There is no feature `{key}`. Use one of: {names}.")
+        raise RulesetError(f"There is no feature `{shorten(key)}`. Use one of: {names}.")
 
     def constant(self, key: str) -> Constant:
         """Return the named constant, or explain which exist."""
@@ -152,7 +163,7 @@ class Ruleset:
             return self.constants[key]
         except KeyError:
             names = ", ".join(f"`{k}`" for k in sorted(self.constants))
-            raise RulesetError(f"There is no rule constant `{key}` in {self.id}. Known: {names}.") from None
+            raise RulesetError(f"There is no rule constant `{shorten(key)}` in {self.id}. Known: {names}.") from None
 
 
 def _need(data: dict[str, Any], key: str, kind: type, where: str) -> Any:

@@ -15,13 +15,19 @@ from typing import Any
 
 from rules.battle import check_name
 from rules.coords import Cell
-from rules.errors import IllegalOrderError, InvalidOrderError
+from rules.errors import IllegalOrderError, InvalidOrderError, shorten
+from rules.filelimits import Limits, load_toml
 
 MAX_TEXT = 200_000
+# A stat block nests at most a list of weapon tables with a list of qualities in each.
+STATBLOCK_LIMITS = Limits("a stat-block file", max_bytes=256 * 1024, max_depth=6, max_containers=10_000,
+                          max_values=50_000)
 MAX_FILE_UNITS = 400
 PLACEMENT_FIELDS = ("name", "side", "at", "owner")
 _TOML_WHERE_RE = re.compile(r"\(at line (\d+), column (\d+)\)")
-_HEADER_RE = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\"' -]+?)\s*\]\]?\s*(#.*)?$")
+# Possessive: the spaces before `]` stay in the name (removed when it is read) rather than being shared with
+# the whitespace after it, so a long header line is read once.
+_HEADER_RE = re.compile(r"^\s*+\[\[?+\s*+([A-Za-z0-9_.\"' -]*+)\s*+\]\]?+\s*+(#.*)?$")
 
 FieldPath = tuple[str | int, ...]
 
@@ -144,7 +150,7 @@ class _Lines:
 
 
 def _error(lines: _Lines, unit: int, path: FieldPath, message: str, name: str | None = None) -> InvalidOrderError:
-    who = f" (unit {name})" if name else f" (unit #{unit + 1})"
+    who = f" (unit {shorten(name, 64)})" if name else f" (unit #{unit + 1})"
     return InvalidOrderError(f"Line {lines.find(unit, path)}{who}, field `{field_label(path)}`: {message}")
 
 
@@ -241,7 +247,7 @@ def parse_unit_file(text: str, check: StatCheck, check_all: FileCheck | None = N
     if len(text) > MAX_TEXT:
         raise InvalidOrderError(f"A stat-block file holds at most {MAX_TEXT} characters; this one has {len(text)}.")
     try:
-        data = tomllib.loads(text)
+        data = load_toml(text, STATBLOCK_LIMITS)
     except tomllib.TOMLDecodeError as exc:
         raise _syntax_error(exc) from None
     lines = _Lines(text)

@@ -1,8 +1,9 @@
 """Rule systems: the protocol every system implements, and the registry battles look them up in.
 
-The core never imports a system. A system is a package under `rules.systems` that builds a `System`
-value (its rulesets, order classes, handlers, unit type and legal-order generator); a front end
-registers the systems it plays explicitly, with `rules.systems.install()` or `register(...)`.
+The core never imports a system. A system is a package (under `rules.systems`, or installed beside
+battlepost) that builds a `System` value (its rulesets, order classes, handlers, unit type and legal-order
+generator) and names it in a `battlepost.systems` entry point; `rules.systems.install()` registers every
+installed one (`rules.plugins`), and `register(...)` registers one by hand.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from rules.core_effects import CORE_EFFECTS
 from rules.details import Details
 from rules.edges import Obstacle
 from rules.effects import Effect
+from rules.ending import Verdict, last_side_standing
 from rules.errors import RulesetError
 from rules.orders import CORE_ORDERS, Authority, Move, Order, add_order_table, order_kind
 from rules.rolltests import CORE_TESTS, RollTest
@@ -111,6 +113,15 @@ class HandlerTable:
 
         return wrap
 
+    def add(self, kind: str, handler: Handler, check: Check) -> None:
+        """Play a shared handler (`rules.lifecycle`, `rules.edgeorders`) in this system, with its check phase."""
+        self._handlers[kind] = handler
+        self._checks[kind] = check
+
+    def unchecked(self) -> list[str]:
+        """Return the kinds this system resolves without a check phase (a system must have none)."""
+        return sorted(k for k in self.kinds if self.check(k) is None)
+
     def _owner(self, kind: str) -> HandlerTable | None:
         """Return the table whose handler resolves a kind: this one first, then the shared ones."""
         if kind in self._handlers:
@@ -191,6 +202,9 @@ class System:
     round_start: list[RoundStartEffect] = field(default_factory=list)
     initiative_tokens: frozenset[str] = frozenset()
     has_map: bool = True
+    # The squares holding something a viewer of these (lower-case) sides may not see, like an enemy's hidden
+    # trap (`rules.visibility.redact` keeps every mention of them from that viewer).
+    hidden_squares: Callable[[Battle[Any], frozenset[str]], Iterable[str]] | None = None
     # Whether a unit whose legal orders hold nothing but ending its turn ends it by itself. A system with orders
     # `legal_orders` does not generate (M42's models placed by hand after the leader's action) keeps it False.
     ends_idle_turns: bool = True
@@ -209,6 +223,8 @@ class System:
 
     rolltests: Mapping[str, type[RollTest]] = field(default_factory=dict)  # its test kinds (`rules.rolltests`)
     details: Mapping[str, type[Details]] = field(default_factory=dict)  # its orders' details (`rules.details`)
+    # When its battles are over; None: the core's reading (a side with no unit left in the fight has lost).
+    battle_over: Callable[[Battle[Any]], Verdict | None] | None = None
 
     @property
     def test_kinds(self) -> dict[str, type[RollTest]]:
@@ -224,6 +240,10 @@ class System:
     def detail_kinds(self) -> dict[str, type[Details]]:
         """Return the details class of every order kind that reports some: the core's, overridden by its own."""
         return {**CORE_DETAILS, **self.details}
+
+    def verdict(self, battle: Battle[Any]) -> Verdict | None:
+        """Return why a running battle is over, or None while it can still be fought."""
+        return (self.battle_over or last_side_standing)(battle)
 
     def plays(self, kind: str) -> bool:
         """Return whether battles of this system resolve an order kind."""
@@ -260,15 +280,30 @@ class System:
 
 _SYSTEMS: dict[str, System] = {}
 _BY_RULESET: dict[str, System] = {}
+_PROVIDERS: dict[str, str] = {}  # ruleset id -> the distribution that ships it, when known
 
 
-def register(system: System) -> System:
-    """Make a system's rulesets playable; registering the same system again changes nothing."""
+def register(system: System, distribution: str | None = None) -> System:
+    """Make a system's rulesets playable, shipped by a distribution if named; registering again changes nothing.
+
+    A system must have a check phase for every kind it resolves, so `Battle.is_legal` never has to try one.
+    """
+    unchecked = system.handlers.unchecked()
+    if unchecked:
+        raise RulesetError(f"The rule system `{system.id}` has no check phase for {', '.join(unchecked)}; register "
+                           "one with `HandlerTable.checks(kind)` beside each handler.")
     _SYSTEMS[system.id] = system
     add_order_table(system.id, system.handlers.orders)
     for rid in system.ruleset_ids:
         _BY_RULESET[rid] = system
+        if distribution is not None:
+            _PROVIDERS[rid] = distribution
     return system
+
+
+def provider(ruleset_id: str) -> str | None:
+    """Return the distribution that ships a ruleset, if its system was registered from one."""
+    return _PROVIDERS.get(ruleset_id)
 
 
 def registered() -> list[System]:

@@ -8,6 +8,7 @@ from typing import Any
 
 import orjson
 
+from .errors import TooLargeToStore
 from .records import JsonDict, decode_document
 
 
@@ -16,7 +17,14 @@ def encode(document: Mapping[str, Any]) -> str:
     # orjson raises on non-str keys and unknown types but writes NaN/Infinity as null;
     # the rules layer never produces non-finite numbers, so that is not checked here.
     # TEXT rather than BLOB so json_extract() works from the sqlite3 shell when a GM needs help.
-    return orjson.dumps(document).decode()
+    try:
+        return orjson.dumps(document).decode()
+    except orjson.JSONEncodeError as exc:
+        if "64-bit" not in str(exc):
+            raise
+        # Numbers are bounded where users type or import them; this is the last guard, before anything is written.
+        raise TooLargeToStore("A number in this change is larger than a battle can store (at most "
+                              "9,223,372,036,854,775,807); nothing was changed. Use a smaller number.") from None
 
 
 def encode_optional(document: Mapping[str, Any] | None) -> str | None:

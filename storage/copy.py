@@ -12,15 +12,29 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from .db import Database
+from .engine import Engine
 from .errors import StorageError
 from .program import Program, Query, count, every, one, rows
 
 log = logging.getLogger(__name__)
+
+
+class Side(Protocol):
+    """One end of a copy: a database's engine, what it is called, and how to close it (a `Database` is one)."""
+
+    @property
+    def engine(self) -> Engine: ...
+
+    @property
+    def backend(self) -> str: ...
+
+    def describe(self) -> str: ...
+
+    async def close(self) -> None: ...
 
 # Every table, parents first; the twin migrations give them the same columns in the same order.
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -75,7 +89,7 @@ Rows = list[tuple[Any, ...]]
 Progress = Callable[[int, int], None]
 
 
-async def table_counts(db: Database) -> dict[str, int]:
+async def table_counts(db: Side) -> dict[str, int]:
     """Return how many rows each table holds."""
 
     def run() -> Program[dict[str, int]]:
@@ -124,7 +138,7 @@ def _clear() -> Program[None]:
         yield count(_CLEAR[table])
 
 
-async def copy_database(source: Database, target: Database, *, progress: Progress | None = None) -> dict[str, int]:
+async def copy_database(source: Side, target: Side, *, progress: Progress | None = None) -> dict[str, int]:
     """Copy every row of source into the empty target; return the row counts, checked equal on both sides."""
     held = {table: n for table, n in (await table_counts(target)).items() if n}
     if held:
@@ -157,10 +171,11 @@ async def copy_database(source: Database, target: Database, *, progress: Progres
     return copied
 
 
-async def copy_to_new_file(source: Database, dest: str | os.PathLike[str]) -> dict[str, int]:
-    """Write a standalone SQLite copy of a database (the backup of a PostgreSQL database)."""
+async def copy_to_new_file(source: Side, dest: str | os.PathLike[str],
+                           open_file: Callable[[Path], Awaitable[Side]]) -> dict[str, int]:
+    """Write a standalone SQLite copy of a database (the backup of a PostgreSQL database), opened by `open_file`."""
     final, partial = await asyncio.to_thread(_fresh_partial, dest)
-    target = await Database.open(partial)
+    target = await open_file(partial)
     try:
         counts = await copy_database(source, target)
     except BaseException:
@@ -181,7 +196,7 @@ def _fresh_partial(dest: str | os.PathLike[str]) -> tuple[Path, Path]:
     return final, partial
 
 
-async def next_ids(db: Database) -> dict[str, int]:
+async def next_ids(db: Side) -> dict[str, int]:
     """Return the highest id each counted table has ever handed out (what the copy carries over)."""
     return {table: await db.engine.read(_read_counter(db.backend, table)) for table in COUNTED}
 

@@ -10,6 +10,7 @@ from types import TracebackType
 
 from .battles import BattleRepo
 from .clocks import ClockRepo
+from .copy import copy_to_new_file
 from .engine import Engine, LockSpace
 from .events import EventRepo
 from .messages import MessageRepo
@@ -94,6 +95,4 @@ class Database:
         if isinstance(self.engine, SqliteEngine):
             await self.engine.backup(dest)
             return
-        from .copy import copy_to_new_file
-
-        await copy_to_new_file(self, dest)
+        await copy_to_new_file(self, dest, Database.open)

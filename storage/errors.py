@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rules.errors import GameError
+
 
 class StorageError(Exception):
     """Base class for every error the storage layer raises on purpose."""
@@ -45,3 +47,7 @@ class DatabaseAddressError(StorageError):
 
 class DatabaseUnavailable(StorageError):
     """Signal that the database server could not be reached or refused the connection."""
+
+
+class TooLargeToStore(StorageError, GameError):
+    """Signal that a document holds a number past the 64 bits stored JSON keeps; nothing was written."""

@@ -39,6 +39,7 @@ class BotProcess:
     database: str
     workdir: Path
     poll: float | None = None
+    render_workers: int = 0
     starts: int = 0
     proc: subprocess.Popen[bytes] | None = None
     _log: IO[bytes] | None = field(default=None, repr=False)
@@ -54,8 +55,9 @@ class BotProcess:
         env.update({
             "DISCORD_TOKEN": TOKEN, "BATTLEPOST_DB": self.database, "LOG_LEVEL": "INFO",
             "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-            # Maps in each bot's own process: the tests start many bots, and the worker pool has a test of its own.
-            "BATTLEPOST_RENDER_WORKERS": "0",
+            # Maps in each bot's own process unless asked: the tests start many bots, and the worker pool has
+            # tests of its own.
+            "BATTLEPOST_RENDER_WORKERS": str(self.render_workers),
         })
         if self.poll is not None:
             env["BATTLEPOST_SCHEDULER_POLL"] = str(self.poll)

@@ -13,7 +13,15 @@ from bot.service import MAX_UNDO
 from cogs.common.attachments import MAX_FILE_BYTES
 from rules.battle import MAX_SIDES, MAX_UNITS
 from rules.coords import MAX_SIDE
-from rules.dice import MAX_DICE_PER_TERM, MAX_FACES, MAX_NOTATION_LENGTH, parse_dice, split_notation
+from rules.dice import (
+    MAX_DICE_PER_TERM,
+    MAX_FACES,
+    MAX_NOTATION_LENGTH,
+    MAX_TERMS,
+    parse_dice,
+    split_notation,
+)
+from rules.filelimits import MAX_WHOLE
 from rules.homebrew import MAX_BYTES as HOMEBREW_BYTES
 from rules.homebrew import MAX_ROWS
 from rules.statfile import MAX_FILE_UNITS
@@ -55,9 +63,11 @@ CODE = {
     "a turn deadline": int(MAX_DEADLINE),
     "reminders before a deadline": MAX_REMINDERS,
     "dice notation": MAX_NOTATION_LENGTH,
+    "terms in one roll (`1d6+2d4+3`)": MAX_TERMS,
     "dice in one term (`100d6`)": MAX_DICE_PER_TERM,
     "faces of a die": MAX_FACES,
     "homebrew rows in one table": MAX_ROWS,
+    "a whole number typed or in a file (an owner's id, a stat)": MAX_WHOLE,
 }
 
 

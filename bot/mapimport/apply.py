@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING
 
@@ -44,7 +45,9 @@ def check_on_copy(battle: Battle, orders: list[Order]) -> None:
 async def apply_map(service: TableService, actor: Actor, record: BattleRecord, orders: list[Order]) -> Result:
     """Execute the map's orders; should one fail after all, take the earlier ones back and re-raise."""
     await service.require_gm(actor, record, "replace the map")
-    check_on_copy(await service.load(await service.get_battle(actor.guild_id, record.id)), orders)
+    battle = await service.load(await service.get_battle(actor.guild_id, record.id))
+    # Laying a 100x100 map and its features on a copy takes a while: off the event loop.
+    await asyncio.to_thread(check_on_copy, battle, orders)
     results: list[Result] = []
     contiguous = True
     try:

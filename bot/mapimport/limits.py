@@ -13,6 +13,7 @@ import zlib
 from dataclasses import dataclass
 
 from rules.errors import GameError
+from rules.filelimits import Limits
 
 log = logging.getLogger(__name__)
 
@@ -22,6 +23,11 @@ MAX_ENTRIES = 32  # files in an archive
 MAX_RATIO = 200  # an entry may unpack to at most this many times its packed size
 MAX_PIXELS = 16_000_000  # a picture of 4000 x 4000 pixels
 CHUNK = 64 * 1024
+# Mapping files and legends are a few flat tables; Tiled maps nest group layers, a few levels in practice.
+MAP_FILE_LIMITS = Limits("a mapping or legend file", max_bytes=MAX_UPLOAD, max_depth=6, max_containers=10_000,
+                         max_values=100_000, max_string=2_000)
+TILED_LIMITS = Limits("a Tiled map or tileset", max_bytes=MAX_UNPACKED, max_depth=64, max_containers=200_000,
+                      max_values=4_000_000, max_string=MAX_UNPACKED)
 
 
 class MapImportError(GameError):

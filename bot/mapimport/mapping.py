@@ -21,7 +21,8 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.mapimport.limits import MapImportError
+from bot.mapimport.limits import MAP_FILE_LIMITS, MapImportError
+from rules.filelimits import load_toml
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +42,7 @@ class Mapping:
 def parse_mapping(text: str, name: str) -> Mapping:
     """Read a mapping file, naming the line of a TOML mistake and any table or value it does not know."""
     try:
-        data = tomllib.loads(text)
+        data = load_toml(text, MAP_FILE_LIMITS)
     except tomllib.TOMLDecodeError as exc:
         raise MapImportError(f"`{name}` is not valid TOML: {exc}. See docs/tiled.md for an example.") from None
     known = {"default", *TABLES}

@@ -27,8 +27,9 @@ from typing import Any
 from PIL import Image
 
 from bot.mapimport.grid import Grid, split_value
-from bot.mapimport.limits import MAX_PIXELS, MapImportError
+from bot.mapimport.limits import MAP_FILE_LIMITS, MAX_PIXELS, MapImportError
 from rules.coords import MAX_SIDE, Cell
+from rules.filelimits import load_toml
 from rules.ruleset import Ruleset
 
 log = logging.getLogger(__name__)
@@ -51,7 +52,7 @@ class Legend:
 def parse_legend(text: str, name: str, ruleset: Ruleset) -> Legend:
     """Read a legend file, refusing unknown terrains, bad colours and unusable sizes with where they are."""
     try:
-        data = tomllib.loads(text)
+        data = load_toml(text, MAP_FILE_LIMITS)
     except tomllib.TOMLDecodeError as exc:
         raise MapImportError(f"`{name}` is not valid TOML: {exc}. See docs/picture-maps.md for an example.") from None
     extra = sorted(set(data) - {"square", "size", "tolerance", "colours", "colors"})

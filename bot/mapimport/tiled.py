@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.mapimport.grid import IGNORE, FeaturePlacement, Grid, split_value, terrain_key
-from bot.mapimport.limits import MAX_UNPACKED, MapImportError, inflate
+from bot.mapimport.limits import MAX_UNPACKED, TILED_LIMITS, MapImportError, inflate
 from bot.mapimport.mapping import Mapping as MappingFile
 from rules.coords import Cell
-from rules.errors import RulesetError
+from rules.errors import RulesetError, shorten
+from rules.filelimits import FileLimitError, load_json, load_xml
 from rules.ruleset import Ruleset
 
 log = logging.getLogger(__name__)
@@ -88,7 +89,7 @@ def _read_layer(layer: dict[str, Any], grid: Grid, decided: list[bool], marks_do
                 tilesets: list[Tileset], ruleset: Ruleset, mapping: MappingFile, name: str) -> None:
     """Apply one tile layer to the squares it says something about."""
     lname = str(layer.get("name", ""))
-    where = f"layer `{lname}` of `{name}`"
+    where = f"layer `{shorten(lname, 64)}` of `{name}`"
     props = _properties(layer.get("properties"), where)
     layer_value = props.get("terrain", mapping.layers.get(lname))
     layer_terrain, layer_marks = (None, set()) if layer_value is None else split_value(ruleset, str(layer_value), where)
@@ -119,7 +120,7 @@ def _read_layer(layer: dict[str, Any], grid: Grid, decided: list[bool], marks_do
                 continue
             raise MapImportError(
                 f"{cell} on {where} has tile {tile.local_id} of tileset `{tile.tileset}`"
-                f"{f' (class `{tile.cls}`)' if tile.cls else ''}, which says no terrain. Give the tile a `terrain` "
+                f"{f' (class `{shorten(tile.cls, 64)}`)' if tile.cls else ''}, which says no terrain. Give the tile a `terrain` "
                 f"property in Tiled, or map it in a mapping file: [tiles] \"{tile.ref}\" = \"forest\" (or the layer: "
                 f"[layers] \"{lname}\" = \"ignore\"). See docs/tiled.md."
             )
@@ -217,7 +218,7 @@ def _tileset(entry: Any, name: str, external: Mapping[str, bytes]) -> Tileset:
     data = external.get(base)
     if data is None:
         raise MapImportError(
-            f"`{name}` uses the external tileset `{base}`, which was not sent with it. Embed the tilesets "
+            f"`{name}` uses the external tileset `{shorten(base, 64)}`, which was not sent with it. Embed the tilesets "
             "(Map > Embed Tilesets) or attach a .zip holding the map and its tileset files."
         )
     if base.lower().endswith(".tsx"):
@@ -240,22 +241,36 @@ def _tileset_from(doc: dict[str, Any], first: int, where: str) -> Tileset:
 
 def _tsx(data: bytes, name: str) -> dict[str, Any]:
     """Read an external XML tileset into the JSON form, refusing any document type declaration."""
-    # A DTD is where entity expansion bombs live; a Tiled tileset never needs one.
-    if b"<!DOCTYPE" in data.upper() or b"<!ENTITY" in data.upper():
-        raise MapImportError(f"`{name}` declares a document type or entities, which a tileset never needs; refused.")
+    # The bounded reader refuses a DTD (where entity expansion bombs live), deep nesting and too many elements.
     try:
-        root = ET.fromstring(data)
+        root = load_xml(data, TILED_LIMITS)
+    except FileLimitError as exc:
+        raise MapImportError(f"`{name}`: {exc.message}") from None
     except ET.ParseError as exc:
         raise MapImportError(f"`{name}` is not a readable tileset ({exc}).") from None
     if root.tag != "tileset":
         raise MapImportError(f"`{name}` is not a Tiled tileset.")
     tiles = []
-    for tile in root.iter("tile"):
+    for number, tile in enumerate(root.iter("tile"), start=1):
         props = [{"name": p.get("name", ""), "type": p.get("type", "string"), "value": p.get("value", p.text or "")}
                  for p in tile.iter("property")]
-        tiles.append({"id": int(tile.get("id", "-1")), "class": tile.get("class") or tile.get("type") or "",
-                      "properties": props})
-    return {"name": root.get("name", "tileset"), "tilecount": int(root.get("tilecount", "0")), "tiles": tiles}
+        tiles.append({"id": _attr_int(tile, "id", f"`{name}`, tile #{number}"),
+                      "class": tile.get("class") or tile.get("type") or "", "properties": props})
+    return {"name": root.get("name", "tileset"), "tilecount": _attr_int(root, "tilecount", f"`{name}`", default=0),
+            "tiles": tiles}
+
+
+def _attr_int(element: ET.Element, key: str, where: str, default: int | None = None) -> int:
+    """Read a whole-number attribute of a tileset's element, naming the element when it is not one."""
+    raw = element.get(key)
+    if raw is None and default is not None:
+        return default
+    text = (raw or "").strip()
+    if not text.isascii() or not text.isdigit() or len(text) > 9:
+        shown = "missing" if raw is None else f'"{shorten(raw, 24)}"'
+        raise MapImportError(f"{where}: <{element.tag} {key}=...> is {shown}; it must be a whole number from 0, "
+                             "as Tiled writes it. The tileset file is damaged.")
+    return int(text)
 
 
 def _properties(raw: Any, where: str) -> dict[str, Any]:
@@ -271,7 +286,9 @@ def _properties(raw: Any, where: str) -> dict[str, Any]:
 
 def _json(data: bytes, name: str) -> dict[str, Any]:
     try:
-        doc = json.loads(data.decode("utf-8-sig"))
+        doc = load_json(data, TILED_LIMITS)
+    except FileLimitError as exc:
+        raise MapImportError(f"`{name}`: {exc.message}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise MapImportError(f"`{name}` is not JSON battlepost can read ({exc}).") from None
     if not isinstance(doc, dict):

@@ -28,6 +28,8 @@ from cogs.gm.ending import ask_to_end
 from cogs.turn.text import turn_embed
 from rules import orders as o
 from rules.battle import Battle, board_size
+from rules.colours import NAMED, hex_of, side_colours
+from rules.ending import require_two_sides
 from rules.errors import GameError, IllegalOrderError, NotAllowedError, NotFoundError
 from rules.orders import ImportHomebrew
 from rules.ruleset import get_ruleset
@@ -65,6 +67,12 @@ def fit_lines(lines: list[str], total: int, budget: int) -> str:
     if total > len(shown):
         shown.append(f"\u2026 and {total - len(shown)} more (/unit info shows any unit)")
     return "\n".join(shown)[:budget]
+
+
+async def colour_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Offer the colour names a side may wear (a `#rrggbb` typed is taken as it is)."""
+    typed = current.strip().lower()
+    return [app_commands.Choice(name=name, value=name) for name in sorted(NAMED) if typed in name][:25]
 
 
 @app_commands.guild_only()
@@ -223,7 +231,13 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
 
     @app_commands.command(name="start", description="End setup and begin round 1 (GM)")
     async def start(self, interaction: discord.Interaction) -> None:
-        """Start the battle of this channel."""
+        """Start the battle of this channel, once two sides have units."""
+        record = await battle_here(interaction)
+        service = service_of(interaction)
+        await service.require_gm(actor_of(interaction), record, "start the battle")
+        battle = await service.load(record)
+        if battle.status == "setup":
+            require_two_sides(battle)  # a battle of one side would be over before it began
         await self._gm_order(interaction, o.Start())
 
     @app_commands.command(name="end", description="End the battle in this channel and post its summary (GM; asks first)")
@@ -294,6 +308,24 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         )
         embed.set_footer(text=f"battle #{result.record.id}")
         await reply(interaction, embed=embed, png=result.png)
+
+    side = app_commands.Group(name="side", description="A side's look on the map, its legend and the charts")
+
+    @side.command(name="colour", description="Give a side its colour: a colour's name or #rrggbb (GM)")
+    @app_commands.describe(side="The side", colour="A colour's name (red, blue, teal...) or #rrggbb, like #c82828")
+    @app_commands.autocomplete(side=side_choices, colour=colour_choices)
+    async def side_colour(self, interaction: discord.Interaction, side: str, colour: str) -> None:
+        """Paint a side in the colour the GM chose; the map, its legend and the charts follow."""
+        record = await battle_here(interaction)
+        service = service_of(interaction)
+        result = await service.execute(actor_of(interaction), record, o.SetSideColour(side=side, colour=colour),
+                                       render=False)
+        await defer(interaction)
+        found = result.battle.side(side)
+        name = found.name if found is not None else side
+        shown = hex_of(side_colours(result.battle)[name])
+        png = await service.render(result.battle, full=True, battle_id=record.id) if result.battle.system.has_map else None
+        await reply(interaction, f"{safe(name)} now wears `{shown}` on the map, its legend and the charts.", png=png)
 
     rules = app_commands.Group(name="rules", description="The rule constants and homebrew tables of this battle")
 

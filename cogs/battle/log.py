@@ -20,7 +20,7 @@ from rules.battle import Battle
 from rules.effects import load_effects
 from rules.errors import GameError
 from rules.outcome import Outcome
-from rules.visibility import HIDDEN, Viewer, unseen_names
+from rules.visibility import GM, HIDDEN, Viewer, redact, unseen_names
 
 PER_PAGE = 10
 MAX_ROLLS = 4
@@ -44,10 +44,16 @@ def _rolls(outcome: dict[str, Any]) -> str:
     return ("\U0001f3b2 " + "; ".join(parts)) if parts else ""
 
 
-def _effects(kind: str, stored: dict[str, Any], battle: Battle) -> str:
+def _shown(event: EventRecord, battle: Battle, *, gm: bool, viewer: int) -> Outcome:
+    """Return an entry's outcome as this reader may know it (`rules.visibility.redact`)."""
     system = battle.system
-    outcome = Outcome.from_dict({"order": "", "kind": kind, **stored}, system.effect_kinds, system.test_kinds,
-                                system.detail_kinds)
+    # Whether it is hidden is the entry's (a GM's reveal clears it there), not what the order first said.
+    outcome = Outcome.from_dict({"order": event.order_text, "kind": event.kind, **(event.outcome or {}),
+                                 "hidden": event.hidden}, system.effect_kinds, system.test_kinds, system.detail_kinds)
+    return redact(outcome, battle, GM if gm else Viewer.of(own_sides(battle, viewer)))
+
+
+def _effects(kind: str, outcome: Outcome, battle: Battle) -> str:
     effects = outcome.effects
     own = front_end(battle).log_line
     lines = [own(outcome)] if own is not None else []
@@ -129,10 +135,11 @@ def event_line(event: EventRecord, battle: Battle, *, gm: bool, viewer: int,
         body = "set a standing order (kept secret)"
     else:
         tag = "\U0001f512 " if event.hidden else ""
-        said = _effects(event.kind, outcome, battle)
+        shown = _shown(event, battle, gm=gm, viewer=viewer)
+        said = _effects(event.kind, shown, battle)
         # What happened, in words; the command itself only when the rules recorded nothing to say.
-        body = tag + (said or f"`{safe(command_text(event.order_text, battle.system.id))[:120]}`")
-        rolls = _rolls(outcome)
+        body = tag + (said or f"`{safe(command_text(shown.order, battle.system.id))[:120]}`")
+        rolls = _rolls(shown.to_dict())
         if rolls:
             body += f"\n\u2003{rolls}"
     line = f"{head} {body}"

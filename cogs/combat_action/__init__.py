@@ -10,3 +10,6 @@ from cogs.common.systems import setup_front_end
 async def setup(bot: commands.Bot) -> None:
     """Register the system's front end and add its commands."""
     await setup_front_end(bot, "combat_action", FRONT_END, CombatActionCog(bot))
+
+
+__all__ = ["FRONT_END", "setup"]

@@ -9,7 +9,7 @@ from cogs.combat_action import guide
 from cogs.combat_action.autocomplete import weapon_options
 from cogs.combat_action.embeds import outcome_embed, unit_embed
 from cogs.combat_action.options import MOVE_GROUP, option_groups
-from cogs.common.embeds import moved_line, unit_added_line
+from cogs.common.embeds import moved_line, safe, unit_added_line
 from cogs.common.systems import FrontEnd
 from cogs.common.words import SystemWords
 from rules import turns
@@ -105,6 +105,7 @@ def _weapon_choices(battle: Battle, unit: Unit | None, current: str) -> list[tup
 LINES = {
     ca.Moved: lambda e: moved_line(e.unit, e.frm, e.to, f"{e.cm} cm"),
     ca.UnitAdded: lambda e: unit_added_line(e.unit, e.side, e.at, e.owner),
+    ca.ReadyLost: lambda e: f"{safe(e.unit)} is pinned and loses its ready-to-fire status: its aim is gone.",
 }
 
 FRONT_END = FrontEnd(lines=LINES, unit_card=_card, option_fields=_option_fields, prompt_verbs=_prompt_verbs,

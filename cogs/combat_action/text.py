@@ -164,7 +164,7 @@ def damage_lines(test: rt.DamageTest | rt.MachineDamageTest | rt.BuildingDamageT
         return [f"d6 **{test.die}** + Pen {test.pen} \u2212 {_pf(test)} = **{test.value}** \u2192 "
                 f"**{row}**{moved}"]
     if isinstance(test, rt.DamageTest) and test.large_scale:
-        return [f"Large scale game: every hit on a living creature is **Out of Action** (d6 {test.die})"]
+        return ["Large scale game: every hit on a living creature is **Out of Action**, with no table roll"]
     result = RESULT_WORDS.get(test.result, test.result)
     lines = [f"d6 **{test.die}** + {_pf(test)} \u2212 Pen {test.pen} = {test.value} (clamped 1-6) "
              f"\u2192 **{result}**"]

@@ -4,12 +4,12 @@ A search that finds (or fails to find) an enemy trap tells the searching side wh
 that hides tells its own side where it lies. With side threads on, the whole result goes to that side's
 thread (or its players' DMs where threads cannot be made, or are off) and the channel reads what everyone may know:
 that the search or the hiding happened, its test, and that the rest went to the side. A hidden unit's move
-goes to its side whole; the channel reads only that it moved out of sight.
+goes to its side whole; the channel reads only that it moved out of sight. What the channel reads is always
+the outcome as `rules.visibility.redact` leaves it for the public.
 """
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, cast
@@ -21,13 +21,12 @@ from bot.service import BattleRecord, TableService
 from cogs.common.mapfiles import draws_something
 from cogs.common.side_threads import SideThreads
 from rules.battle import Battle
-from rules.details import NO_DETAILS
 from rules.effects import Effect
-from rules.outcome import Highlight, Outcome
+from rules.outcome import Outcome
 from rules.rolltests import D100Test
 from rules.systems.strategic.effects import Hidden, TrapRevealed
 from rules.units import Unit
-from rules.visibility import Viewer, is_hidden
+from rules.visibility import PUBLIC, Viewer, is_hidden, redact
 
 
 def _side_of(effect: Effect, battle: Battle[Any]) -> str | None:
@@ -55,46 +54,39 @@ def secret_side(outcome: Outcome, battle: Battle[Any]) -> str | None:
         unit = battle.find_unit(outcome.actor)
         if tests and tests[0].success and unit is not None:
             return str(unit.side)
-    moved = _hidden_mover(outcome, battle)
-    return str(moved.side) if moved is not None else None
+    unseen = _unseen_actor(outcome, battle)
+    return str(unseen.side) if unseen is not None else None
 
 
-def _hidden_mover(outcome: Outcome, battle: Battle[Any]) -> Unit | None:
-    """Return the unit of a move made out of sight (it is still hidden after it), else None."""
-    if outcome.kind != "move" or not outcome.actor:
+def _unseen_actor(outcome: Outcome, battle: Battle[Any]) -> Unit | None:
+    """Return the unit of an order made out of sight (it is hidden after it), else None."""
+    if not outcome.actor:
         return None
     unit = battle.find_unit(outcome.actor)
     return unit if unit is not None and is_hidden(unit) else None
 
 
 def public_part(outcome: Outcome, battle: Battle[Any], side: str) -> Outcome:
-    """Return the outcome as everyone may read it: without the side's secrets, saying they went to the side.
-
-    A move made out of sight keeps nothing but that it happened: no path, no squares, no allowance.
-    """
-    mover = _hidden_mover(outcome, battle)
-    if mover is not None:
-        return replace(outcome, order=f"move unit:{shlex.quote(mover.name)}", effects=[], highlight=Highlight(),
-                       details=NO_DETAILS, told=side)
-    effects = [e for e in outcome.effects if _side_of(e, battle) is None]
-    return replace(outcome, effects=effects, told=side)
+    """Return the outcome as everyone may read it (`rules.visibility.redact`), saying its secrets went to the side."""
+    return replace(redact(outcome, battle, PUBLIC), told=side)
 
 
 async def tell_side(bot: discord.Client, service: TableService, record: BattleRecord, battle: Battle[Any],
                     outcome: Outcome, build: Callable[[Outcome], discord.Embed]) -> Outcome:
-    """Post an outcome's secrets to their side privately; return what the channel shows.
+    """Post an outcome's secrets to their side privately; return what the channel shows (redacted for everyone).
 
     With side threads on they go to the side's thread; with them off, to its players (and the GM) by direct
     message.
     """
     side = secret_side(outcome, battle)
     if side is None:
-        return outcome
+        return redact(outcome, battle, PUBLIC)
+    private = redact(outcome, battle, Viewer.of([side]))
     threads = SideThreads(cast(commands.Bot, bot))
     png = None
-    if draws_something(outcome.highlight):
-        png = await service.render(battle, outcome=outcome, viewer=Viewer.of([side]), battle_id=record.id)
-    embed = build(outcome)
+    if draws_something(private.highlight):
+        png = await service.render(battle, outcome=private, viewer=Viewer.of([side]), battle_id=record.id)
+    embed = build(private)
     embed.title = f"\U0001f512 {side} only: {embed.title or ''}"[:256]
     if await threads.enabled(record.id):
         await threads.post(record, battle, side, embed=embed, png=png)

@@ -11,7 +11,9 @@ its system: `refusal` is the one check, run by the command tree before any comma
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import importlib
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.service import BattleRecord, TableService
 from cogs.common.embeds import INFO, register_detail_lines, register_lines, safe
 from cogs.common.words import SystemWords, command_name, register_words
 from rules import turns
@@ -28,8 +31,11 @@ from rules.effects import Effect
 from rules.errors import IllegalOrderError, InvalidOrderError, NoMapError
 from rules.orders import Order
 from rules.outcome import Outcome
+from rules.plugins import installed
 from rules.system import registered, system_of
 from rules.units import Unit
+
+log = logging.getLogger(__name__)
 
 MAX_VERBS = 8
 # Orders the turn prompt leaves out of the verbs: moves have their own line, turn orders their buttons.
@@ -40,6 +46,8 @@ NOT_VERBS = frozenset({"move", *turns.TURN_KINDS})
 class FrontEnd:
     """The parts of a rule system's Discord replies that differ from the generic ones."""
 
+    # The summary posted when the battle ends: (service, record, ended battle, orders logged) -> embed.
+    end_summary: Callable[[TableService, BattleRecord, Battle, int], Awaitable[discord.Embed]] | None = None
     unit_card: Callable[[Battle, Unit], discord.Embed] | None = None
     # Extra fields of the private "My options" reply: (heading, text) pairs.
     option_fields: Callable[[Battle, Unit], list[tuple[str, str]]] | None = None
@@ -131,9 +139,29 @@ def remove_subcommands(bot: commands.Bot, subcommands: Mapping[str, Iterable[str
                 group.remove_command(name)
 
 
+def _unloaded_front_end(system_id: str) -> FrontEnd | None:
+    """Return the `FRONT_END` a system's front-end module offers, in a process that did not load it as an extension."""
+    for done in installed():
+        if done.plugin.system.id == system_id and done.plugin.front_end is not None:
+            # By name, like the bot's own loading: the shared front end never imports a system's.
+            try:
+                module = importlib.import_module(done.plugin.front_end)
+            except Exception as exc:  # a plug-in's front end that does not load leaves its system the generic one
+                log.warning("front end %s of rule system %s does not load (%s); its battles use the shared replies",
+                            done.plugin.front_end, system_id, exc)
+                return None
+            found = getattr(module, "FRONT_END", None)
+            return found if isinstance(found, FrontEnd) else None
+    return None
+
+
 def front_end(battle: Battle) -> FrontEnd:
     """Return the front-end pieces of a battle's rule system (the generic ones if it registered none)."""
-    return _FRONT_ENDS.get(battle.system.id, FrontEnd())
+    system_id = battle.system.id
+    if system_id not in _FRONT_ENDS:
+        # Registered like a loaded one, so its words and sentences serve the shared replies too.
+        register_front_end(system_id, _unloaded_front_end(system_id) or FrontEnd())
+    return _FRONT_ENDS[system_id]
 
 
 def system_name(system_id: str) -> str:

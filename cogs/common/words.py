@@ -13,7 +13,7 @@ COMMANDS = {
     "import-map": "map import", "start": "battle start", "end": "battle end", "set-rule": "battle rules set",
     "import-homebrew": "battle rules import", "set-edge": "map edge", "clear-edge": "map edge",
     "end-turn": "turn end", "hold": "turn hold", "skip-turn": "gm skip", "close-round": "turn close-round",
-    "set-turn-mode": "turn mode", "standing-order": "turn standing",
+    "set-turn-mode": "turn mode", "standing-order": "turn standing", "side-colour": "battle side colour",
 }
 # Orders no command gives, as players read them: the bot gives them itself.
 INTERNAL = {"standing-turn": "its standing order, at the deadline", "test": "a test"}

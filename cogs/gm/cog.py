@@ -21,6 +21,7 @@ from cogs.common.autocomplete_setup import side_choices
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import INFO, safe
 from cogs.common.replies import defer, reply
+from cogs.common.side_secrets import tell_side
 from cogs.common.side_threads import SideThreads, places_text
 from cogs.gm.ending import ask_to_end
 from cogs.gm.summary import hidden_roll_embed, reveal_embed, undo_embed
@@ -28,7 +29,28 @@ from cogs.turn.players import MAX_STALL_AFTER
 from cogs.turn.text import clock_summary, deadline_line, turn_embed
 from rules import orders as o
 from rules.errors import NotFoundError
+from rules.outcome import Outcome
 from rules.turnorders import SkipTurn
+
+
+async def gm_order(interaction: discord.Interaction, order: o.Order, what: str, *, map_: bool = True) -> None:
+    """Give an order as this battle's GM (checked first) and post it as everyone may know it (a rule system's too)."""
+    record = await battle_here(interaction)
+    service = service_of(interaction)
+    actor = actor_of(interaction)
+    await service.require_gm(actor, record, what)
+    result = await service.execute(actor, record, order, render=False)
+    assert result.outcome is not None
+    await defer(interaction)
+    name = interaction.user.display_name
+
+    def build(shown: Outcome) -> discord.Embed:
+        return turn_embed(shown, result.battle, actor_name=name)
+
+    # The GM may move a hidden unit: the channel reads the order as everyone may know it.
+    shown = await tell_side(interaction.client, service, result.record, result.battle, result.outcome, build)
+    png = await service.render(result.battle, outcome=shown, battle_id=record.id) if map_ else None
+    await reply(interaction, embed=build(shown), png=png)
 
 
 @app_commands.default_permissions(manage_guild=True)
@@ -59,13 +81,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         return service, actor, record
 
     async def _order(self, interaction: discord.Interaction, order: o.Order, what: str, *, map_: bool = True) -> None:
-        service, actor, record = await self._gm(interaction, what)
-        result = await service.execute(actor, record, order, render=False)
-        assert result.outcome is not None
-        await defer(interaction)
-        png = await service.render(result.battle, outcome=result.outcome, battle_id=record.id) if map_ else None
-        embed = turn_embed(result.outcome, result.battle, actor_name=interaction.user.display_name)
-        await reply(interaction, embed=embed, png=png)
+        await gm_order(interaction, order, what, map_=map_)
 
     # --- the log ------------------------------------------------------------
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import discord
 
-from bot.service import Actor, BattleRecord
+from bot.service import Actor, BattleRecord, TableService
 from cogs.common.confirm import ask, close_question, on_confirm
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import safe
 from cogs.common.replies import reply
+from cogs.common.systems import front_end
 from cogs.gm.summary import end_embed
 from rules import orders as o
+from rules.battle import Battle
 
 
 async def ask_to_end(interaction: discord.Interaction) -> None:
@@ -23,13 +25,19 @@ async def ask_to_end(interaction: discord.Interaction) -> None:
               "The log, the export and /battle info stay readable.", [o.End()], "End the battle")
 
 
+async def summary_of(service: TableService, record: BattleRecord, battle: Battle) -> discord.Embed:
+    """Return the summary of an ended battle: its system's own, else rounds, survivors and casualties."""
+    count = await service.db.events.count(record.id)
+    own = front_end(battle).end_summary
+    return await own(service, record, battle, count) if own is not None else end_embed(battle, count)
+
+
 @on_confirm("end")
 async def end_battle(interaction: discord.Interaction, record: BattleRecord, actor: Actor, orders: list[o.Order]) -> None:
     """End the battle (the first confirmation wins; a second finds it over) and post its summary."""
     service = service_of(interaction)
     result = await service.execute(actor, record, o.End(), render=False)
-    count = await service.db.events.count(record.id)
-    png = await service.render(result.battle, full=True, battle_id=record.id)
-    embed = end_embed(result.battle, count)
+    png = await service.render(result.battle, full=True, battle_id=record.id) if result.battle.system.has_map else None
+    embed = await summary_of(service, record, result.battle)
     await close_question(interaction, "Confirmed: the battle is over.")
     await reply(interaction, embed=embed, png=png)

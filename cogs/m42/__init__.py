@@ -17,3 +17,6 @@ async def setup(bot: commands.Bot) -> None:
 async def teardown(bot: commands.Bot) -> None:
     """Take M42's map layers out of /map again."""
     remove_subcommands(bot, {"map": ("road", "floors")})
+
+
+__all__ = ["FRONT_END", "setup"]

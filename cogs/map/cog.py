@@ -126,7 +126,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
         battle = await service.load(record)
         seen = await access(service, actor, record, battle, ShowRequest(side=side, hidden=hidden))
         await defer(interaction, ephemeral=True)
-        text = await service.text_map(battle, viewer=seen.viewer, highlight=last_action(battle))
+        text = await service.text_map(battle, viewer=seen.viewer, highlight=last_action(battle, seen.viewer))
         pages = text_pages(text)
         if page > len(pages):
             raise GameError(f"The map text has {len(pages)} page{'s' if len(pages) != 1 else ''}; ask for page 1 "

@@ -127,7 +127,7 @@ async def render_request(service: TableService, record: BattleRecord, battle: Ba
     if request.at is not None:
         focus = (request.at.x, request.at.y)
         title += f", around {request.at}"
-    highlight = Highlight() if request.full or focus else last_action(battle)
+    highlight = Highlight() if request.full or focus else last_action(battle, seen.viewer)
     drawn = await service.render(battle, highlight, full=request.full, viewer=seen.viewer,
                                  battle_id=record.id, focus=focus,
                                  radius=request.radius or DEFAULT_RADIUS, palette=palette)

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from cogs.common.action_panel import next_step
-from cogs.common.actions import cheapest_move
 from cogs.common.autocomplete import move_mode_choices, unit_choices
 from cogs.common.context import actor_of, battle_here, channel_key, service_of
 from cogs.common.embeds import INFO, outcome_embed, roll_line, safe, with_note
@@ -57,11 +54,9 @@ class PlayCog(commands.Cog):
             await reply(interaction, embed=embed, png=png, ephemeral=True)
             return
         order: o.Order = o.Move(unit=unit, to=to, mode=chosen)
-        cheapest = None
-        if mode is None:
-            cheapest = await asyncio.to_thread(cheapest_move, battle, battle.unit(unit), to)
-            order = cheapest or order
-        result = await service.execute(actor, record, order, render=False)
+        # Left out, the mode is the cheapest that reaches the square: the service picks it in the order's own trip.
+        result = await service.execute(actor, record, order, render=False, follow=unit, cheapest=mode is None)
+        cheapest = result.cheapest
         await defer(interaction, when_slow=True)
         assert result.outcome is not None
         name = interaction.user.display_name
@@ -74,7 +69,7 @@ class PlayCog(commands.Cog):
         shown = await tell_side(interaction.client, service, result.record, result.battle, result.outcome, build)
         moved = await service.render(result.battle, outcome=shown, battle_id=record.id)
         embed = build(shown)
-        after, note = await next_step(service, actor, result, unit, name)
+        after, note = await next_step(result, unit, name)
         with_note(embed, note)
         if cheapest is not None:
             note = f"*{str(getattr(cheapest, 'mode', '')).title()}: the cheapest move that reaches {to}.*"

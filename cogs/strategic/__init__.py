@@ -28,3 +28,6 @@ async def setup(bot: commands.Bot) -> None:
 async def teardown(bot: commands.Bot) -> None:
     """Take Strategic's GM overrides out of /gm again."""
     remove_subcommands(bot, {"gm": GM_OVERRIDES})
+
+
+__all__ = ["FRONT_END", "setup"]

@@ -11,9 +11,11 @@ from cogs.common.autocomplete import unit_choices
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import with_note
 from cogs.common.replies import reply
+from cogs.common.side_secrets import tell_side
 from cogs.strategic.autocomplete import stat_choices
 from cogs.strategic.embeds_combat import combat_embed
 from rules import orders as o
+from rules.outcome import Outcome
 from rules.systems.strategic.actions.other import Act
 
 
@@ -40,10 +42,15 @@ class ActCog(commands.Cog):
             # Before the battle starts there are no turns or conditions; the plain test lets a GM roll in setup.
             order = o.SkillTest(unit=unit, stat=key, modifier=modifier, reason=reason[:100])
         actor = actor_of(interaction)
-        result = await service.execute(actor, record, order, render=False)
+        result = await service.execute(actor, record, order, render=False, follow=unit)
         assert result.outcome is not None
-        embed = combat_embed(result.outcome, result.battle, battle_name=result.battle.name,
-                             actor_name=interaction.user.display_name)
-        after, note = await next_step(service, actor, result, unit, interaction.user.display_name)
+        name = interaction.user.display_name
+
+        def build(shown: Outcome) -> discord.Embed:
+            return combat_embed(shown, result.battle, battle_name=result.battle.name, actor_name=name)
+
+        # A hidden unit's test is its side's: the terrain it is tested in would tell where it lies.
+        embed = build(await tell_side(interaction.client, service, result.record, result.battle, result.outcome, build))
+        after, note = await next_step(result, unit, interaction.user.display_name)
         with_note(embed, note)
         await reply(interaction, embed=embed, view=after)

@@ -6,11 +6,8 @@ import discord
 from discord import app_commands
 
 from cogs.common.autocomplete import unit_choices
-from cogs.common.context import actor_of, battle_here, service_of
-from cogs.common.replies import defer, reply
 from cogs.common.transformers import CellArg
-from cogs.turn.text import turn_embed
-from rules import orders as o
+from cogs.gm.cog import gm_order
 from rules.systems.strategic.actions.battlefield import Freeze
 from rules.systems.strategic.actions.gm import GmPlace, GmSet
 from rules.systems.strategic.statblock import STAT_FIELDS, STATUSES
@@ -29,20 +26,6 @@ async def field_choices(interaction: discord.Interaction, current: str) -> list[
     return [app_commands.Choice(name=f, value=f) for f in SET_FIELDS if needle in f][:25]
 
 
-async def _order(interaction: discord.Interaction, order: o.Order, what: str, *, map_: bool = True) -> None:
-    """Give a GM override after checking the caller is this battle's GM, and post its outcome."""
-    record = await battle_here(interaction)
-    service = service_of(interaction)
-    actor = actor_of(interaction)
-    await service.require_gm(actor, record, what)
-    result = await service.execute(actor, record, order, render=False)
-    assert result.outcome is not None
-    await defer(interaction)
-    png = await service.render(result.battle, outcome=result.outcome, battle_id=record.id) if map_ else None
-    embed = turn_embed(result.outcome, result.battle, actor_name=interaction.user.display_name)
-    await reply(interaction, embed=embed, png=png)
-
-
 def gm_commands() -> list[app_commands.Command]:
     """Build the overrides anew for one bot's /gm group (a command belongs to one group at a time)."""
 
@@ -51,13 +34,13 @@ def gm_commands() -> list[app_commands.Command]:
     @app_commands.autocomplete(unit=unit_choices)
     async def gm_move(interaction: discord.Interaction, unit: str, to: CellArg) -> None:
         """Place a unit."""
-        await _order(interaction, GmPlace(target=unit, at=to), "put units on the map")
+        await gm_order(interaction, GmPlace(target=unit, at=to), "put units on the map")
 
     @app_commands.command(name="freeze", description="Turn a Water square to Ice; units in it are frozen in place")
     @app_commands.describe(at="Water square to freeze, like E5")
     async def gm_freeze(interaction: discord.Interaction, at: CellArg) -> None:
         """Freeze water."""
-        await _order(interaction, Freeze(at=at), "freeze water")
+        await gm_order(interaction, Freeze(at=at), "freeze water")
 
     @app_commands.command(name="edit", description="Adjust a unit mid-battle: wounds, magnitude, statuses, actions left (logged)")
     @app_commands.describe(unit="Unit to change", wounds="Current wounds", magnitude="Current magnitude (Hordes)",
@@ -74,7 +57,7 @@ def gm_commands() -> list[app_commands.Command]:
         given = {"wounds": wounds, "magnitude": magnitude, "add_status": add_status,
                  "remove_status": remove_status, "actions": actions}
         changes = {k: v for k, v in given.items() if v is not None}
-        await _order(interaction, GmSet(target=unit, changes=changes), "edit units", map_=False)
+        await gm_order(interaction, GmSet(target=unit, changes=changes), "edit units", map_=False)
 
     @app_commands.command(name="set", description="Set one field of a unit by its path: ag, armour.head, skills.dodge... (logged)")
     @app_commands.describe(unit="Unit to change", field="Field, like ag, wounds, armour.body, skills.pilot, statuses",
@@ -83,6 +66,6 @@ def gm_commands() -> list[app_commands.Command]:
     async def gm_set(interaction: discord.Interaction, unit: str, field: app_commands.Range[str, 1, 40],
                      value: app_commands.Range[str, 0, 1000]) -> None:
         """Set one field."""
-        await _order(interaction, GmSet(target=unit, changes={field.strip(): value}), "set unit fields", map_=False)
+        await gm_order(interaction, GmSet(target=unit, changes={field.strip(): value}), "set unit fields", map_=False)
 
     return [gm_move, gm_freeze, gm_edit, gm_set]

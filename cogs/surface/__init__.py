@@ -10,3 +10,6 @@ from cogs.surface.front import FRONT_END
 async def setup(bot: commands.Bot) -> None:
     """Register the system's front end and add its commands."""
     await setup_front_end(bot, "surface", FRONT_END, SurfaceCog(bot))
+
+
+__all__ = ["FRONT_END", "setup"]

@@ -17,12 +17,15 @@ from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import INFO, safe
 from cogs.common.replies import defer, reply
 from cogs.surface.buttons import ReportPageButton, report_view
+from cogs.surface.fight import NEXT_TURN_TEXT, fight_and_report
 from cogs.surface.fought import fought_report, kept_report
 from cogs.surface.info import force_fields, surface_stage
 from cogs.surface.notices import SurfaceNotices, deadline_text
+from cogs.surface.plan_buttons import DYNAMIC_ITEMS
 from cogs.surface.report import report_embed
 from rules.coords import Cell
 from rules.errors import GameError
+from rules.filelimits import TYPED_JSON, load_json
 from rules.orders import AddUnit, Order
 from rules.systems.surface.details import PlanDetails
 from rules.systems.surface.effects import UnitAdded
@@ -50,14 +53,14 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
     async def cog_load(self) -> None:
         """Hear the clock's notices of surface battles and accept the report's page buttons."""
         _listeners(self.bot).append(self.notices)
-        self.bot.add_dynamic_items(ReportPageButton)
+        self.bot.add_dynamic_items(ReportPageButton, *DYNAMIC_ITEMS)
 
     async def cog_unload(self) -> None:
         """Stop listening and forget the buttons."""
         listeners = _listeners(self.bot)
         if self.notices in listeners:
             listeners.remove(self.notices)
-        self.bot.remove_dynamic_items(ReportPageButton)
+        self.bot.remove_dynamic_items(ReportPageButton, *DYNAMIC_ITEMS)
 
     @app_commands.command(name="add", description="Add a unit to a side's force (GM)")
     @app_commands.describe(name="Unit name", side="Side it fights for", type_="Unit type (default ratings)",
@@ -72,7 +75,7 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
         stats: dict[str, Any] = {"type": type_}
         if ratings:
             try:
-                extra = json.loads(ratings)
+                extra = load_json(ratings, TYPED_JSON)
             except json.JSONDecodeError:
                 raise GameError("`ratings` must be JSON, like {\"accuracy\": 6, \"morale\": 7}.") from None
             if not isinstance(extra, dict):
@@ -191,18 +194,10 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
     @app_commands.command(name="next-turn", description="Open the next game turn on this planet (GM)")
     async def next_turn(self, interaction: discord.Interaction) -> None:
         """Clear plans; the survivors fight on."""
-        await self._run(interaction, NextTurn(), "A new game turn begins: each side commits a new plan.")
+        await self._run(interaction, NextTurn(), NEXT_TURN_TEXT)
 
     async def _resolve(self, interaction: discord.Interaction, order: Resolve) -> None:
-        record = await battle_here(interaction)
-        service = service_of(interaction)
-        result = await service.execute(actor_of(interaction), record, order, render=False)
-        assert result.outcome is not None
-        # The report's pages and chart read it as the battle keeps it (its stored form), with its rounds.
-        report = result.outcome.details.to_dict()
-        embed = report_embed(result.battle, report, 1)
-        await reply(interaction, embed=embed, png=await service.surface_chart(report),
-                    view=report_view(record.id, result.battle, report, 1))
+        await fight_and_report(interaction, await battle_here(interaction), actor_of(interaction), order)
 
     async def _run(self, interaction: discord.Interaction, order: Order, text: str) -> None:
         record = await battle_here(interaction)

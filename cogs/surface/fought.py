@@ -25,22 +25,27 @@ def kept_report(battle: Battle) -> dict[str, Any]:
     return kept
 
 
+def logged_report(battle: Battle, logged: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Return the report an engagement's logged outcome holds, in the form the battle keeps it, or None."""
+    system = battle.system
+    outcome = Outcome.from_dict({"order": RESOLVE, "kind": RESOLVE, **(logged or {})}, system.effect_kinds,
+                                system.test_kinds, system.detail_kinds)
+    fought = outcome.details_as(SurfaceReport)
+    return fought.to_dict() if fought is not None else None  # the pages and the chart read this form
+
+
 async def fought_report(service: TableService, record: BattleRecord, battle: Battle) -> dict[str, Any]:
     """Return the full report (with every round) of this game turn's engagement, or explain that none was fought."""
     kept = kept_report(battle)
     key = (record.id, record.version)
     if key in _RECENT:
         return _RECENT[key]
-    logged = await service.latest_outcome(record, RESOLVE)
-    system = battle.system
-    outcome = Outcome.from_dict({"order": RESOLVE, "kind": RESOLVE, **(logged or {})}, system.effect_kinds,
-                                system.test_kinds, system.detail_kinds)
-    fought = outcome.details_as(SurfaceReport)
-    if fought is None or fought.turn != kept.get("turn"):
+    fought = logged_report(battle, await service.latest_outcome(record, RESOLVE))
+    if fought is None or fought.get("turn") != kept.get("turn"):
         # The log no longer holds the fight (a battle imported without it): the result is all there is.
         data = {**kept, "log": []}
     else:
-        data = fought.to_dict()  # the pages and the chart read the report in the form the battle keeps it
+        data = fought
     # Paging through a long engagement reads the same report again and again; any order changes the version.
     _RECENT[key] = data
     while len(_RECENT) > RECENT_MAX:

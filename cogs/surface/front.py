@@ -1,4 +1,4 @@
-"""Surface Combat's own reply pieces: its setup steps, and /battle info's stage and forces."""
+"""Surface Combat's own reply pieces: its setup steps, /battle info's stage and forces, and its end summary."""
 
 from __future__ import annotations
 
@@ -8,12 +8,14 @@ from cogs.common.systems import FrontEnd
 from cogs.common.words import SystemWords, plural
 from cogs.surface import guide
 from cogs.surface.info import SETUP_STEPS, force_fields, surface_stage
+from cogs.surface.summary import end_summary
 
 WORDS = SystemWords(
     commands={kind: kind.replace("surface-", "surface ") for kind in
               ("surface-import", "surface-next-turn", "surface-plan", "surface-resolve", "surface-side")},
     named_alone=frozenset({"surface-import"}),
 )
+
 
 def _resolved(e: surface.Resolved) -> str:
     levels = ", ".join(f"{safe(side)} {level}" for side, level in e.levels.items())
@@ -35,5 +37,6 @@ LINES = {
     surface.BattleEnded: lambda e: f"The battle ended in game turn {e.turn}.",
 }
 
-FRONT_END = FrontEnd(lines=LINES, words=WORDS, help_gm=(guide.GM_TITLE, guide.GM_GUIDE), setup_steps=SETUP_STEPS, info_stage=surface_stage, info_fields=force_fields,
+FRONT_END = FrontEnd(lines=LINES, words=WORDS, help_gm=(guide.GM_TITLE, guide.GM_GUIDE), setup_steps=SETUP_STEPS,
+                     info_stage=surface_stage, info_fields=force_fields, end_summary=end_summary,
                      commands=frozenset({"surface"}))

@@ -16,6 +16,8 @@ from bot.clock import human_duration, policy_name
 from bot.service import BattleRecord, ClockRecord, Notice
 from cogs.common.embeds import INFO, safe
 from cogs.common.replies import send
+from cogs.surface.fight import after_fight_view
+from cogs.surface.plan_buttons import plans_view
 from cogs.surface.report import report_embed
 from cogs.turn.notifier import NO_PINGS, NoticeListener, pinging
 from cogs.turn.prompts import WARN, mentions
@@ -50,7 +52,7 @@ def plans_open_embed(battle: Battle, sides: Sequence[str], clock: ClockRecord) -
     state = battle.turn.systems.get("surface", {})
     embed = discord.Embed(title=f"\U0001f4dc {safe(battle.name)}: game turn {state.get('turn', 1)}", colour=INFO)
     embed.description = (
-        f"{join(list(sides))}: commit your side's secret pre-battle plan with `/surface plan` (only you see it). "
+        f"{join(list(sides))}: commit your side's secret pre-battle plan with its Plan button or `/surface plan` (only you see it). "
         f"The battle is fought the moment both plans are in.\n{deadline_text(clock, battle)}"
     )
     return embed
@@ -64,21 +66,22 @@ class SurfaceNotices(NoticeListener):
         return notice.battle.system.id == "surface"
 
     async def _tell(self, record: BattleRecord, user_ids: list[int], content: str,
-                    embed: discord.Embed | None = None) -> None:
+                    embed: discord.Embed | None = None, view: discord.ui.View | None = None) -> None:
         """Reach each player as they chose (a DM, else a mention in the channel), the rest in one message."""
         here: list[int] = []
         for uid in user_ids:
             if await self.service.notify_mode(uid) == "dm":
                 try:
                     user = self.bot.get_user(uid) or await self.bot.fetch_user(uid)
-                    await send(user, content=f"{content} (<#{record.thread_id or record.channel_id}>)", embed=embed)
+                    await send(user, content=f"{content} (<#{record.thread_id or record.channel_id}>)", embed=embed,
+                               view=view)
                     continue
                 except discord.HTTPException as exc:
                     log.info("could not DM user %s (%s); mentioning them in the channel instead", uid, exc.status)
             here.append(uid)
         who = mentions(here)
         await send(self.channel(record), content=f"{who + ': ' if who else ''}{content}", embed=embed,
-                   mentions=pinging(here))
+                   view=view, mentions=pinging(here))
 
     async def post_turn(self, notice: Notice) -> None:
         """Ping the players of both sides: the planning phase of a game turn has begun."""
@@ -89,7 +92,7 @@ class SurfaceNotices(NoticeListener):
             return  # already over (the battle was fought at once)
         content = f"\U0001f514 plans are open in **{safe(battle.name)}**."
         await self._tell(record, owners_of(battle, record, turn.units), content,
-                         plans_open_embed(battle, turn.units, clock))
+                         plans_open_embed(battle, turn.units, clock), plans_view(record.id, battle, list(turn.units)))
 
     async def post_reminder(self, notice: Notice) -> None:
         """Remind the players of the sides still without a plan that the deadline is near."""
@@ -100,7 +103,7 @@ class SurfaceNotices(NoticeListener):
             return
         content = (f"\u23f0 {join(sides)} still owe{'s' if len(sides) == 1 else ''} a pre-battle plan in "
                    f"**{safe(battle.name)}**. {deadline_text(clock, battle)}")
-        await self._tell(record, owners_of(battle, record, sides), content)
+        await self._tell(record, owners_of(battle, record, sides), content, view=plans_view(record.id, battle, sides))
 
     async def post_deadline(self, notice: Notice) -> None:
         """Post the battle report if the deadline fought the battle; otherwise hand over to the GM."""
@@ -115,12 +118,14 @@ class SurfaceNotices(NoticeListener):
             failures = [f"{safe(msg)}" for _, msg in notice.extra.get("failures", [])]
             embed = discord.Embed(title=f"\u231b Deadline passed: no plan from {late}", colour=WARN)
             embed.description = "\n".join([
-                "The GM decides: `/surface resolve force:true` fights now (a side without a plan takes the "
+                "The GM decides: **Fight now** (or `/surface resolve force:true`) fights at once (a side without a plan takes the "
                 "default plan), or the battle is fought the moment the last plan comes in.", *failures])[:4096]
             await send(self.channel(record), content=f"{mentions([record.created_by])} the deadline has passed; "
-                       "over to you.", embed=embed, mentions=pinging([record.created_by]))
+                       "over to you.", embed=embed, view=plans_view(record.id, battle, sides, fight=True),
+                       mentions=pinging([record.created_by]))
             return
         embed = report_embed(battle, report, 1)
-        png = await self.service.surface_chart(report)
+        png = await self.service.surface_chart(report, battle)
         await send(self.channel(record), content=f"\u231b The deadline passed without a plan from {late}: the battle "
-                   f"is fought ({policy_name(battle, clock.policy)}).", embed=embed, png=png, mentions=NO_PINGS)
+                   f"is fought ({policy_name(battle, clock.policy)}).", embed=embed, png=png,
+                   view=after_fight_view(record.id, battle, report), mentions=NO_PINGS)

@@ -21,8 +21,10 @@ ROLLS_SHOWN = 8
 PAGED_MAX = 4
 _PAGED: list[tuple[dict[str, Any], list[str]]] = []
 TITLE_CHARS = 256
-FATE_WORDS = {"destroyed": "destroyed", "rallies": "rallied", "disintegrates": "disintegrated",
+# A routed unit's fate is its rally roll's: the words say both, so each unit is counted once.
+FATE_WORDS = {"destroyed": "destroyed", "rallies": "routed and rallied", "disintegrates": "routed and disintegrated",
               "escapes": "escaped", "lost": "lost fleeing", "disappears": "vanished", "fought on": "fought on"}
+ROUT_FATES = frozenset({"rallies", "disintegrates"})
 
 
 def _name(report: dict[str, Any], uid: str) -> str:
@@ -154,13 +156,15 @@ def plan_words(report: dict[str, Any], side: str) -> str:
 
 
 def fate_words(report: dict[str, Any], side: str) -> str:
-    """Count what became of a side's units: fought on, destroyed, rallied, disintegrated, escaped..."""
+    """Count what became of a side's units, each once: fought on, destroyed, routed and rallied, escaped..."""
     units = [u for u in report.get("units", {}).values() if u["side"] == side]
     counts = Counter(u["fate"] for u in units)
-    routed = sum(1 for u in units if u["routed"])
     parts = [f"{n} {FATE_WORDS.get(fate, fate)}" for fate, n in counts.items()]
+    # A unit that routed and then fled or was lost says so after its fate; one that rallied or fell apart
+    # already has it in its words.
+    routed = sum(1 for u in units if u["routed"] and u["fate"] not in ROUT_FATES)
     if routed:
-        parts.append(f"{routed} routed")
+        parts.append(f"{routed} of them routed first")
     return ", ".join(parts)
 
 

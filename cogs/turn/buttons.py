@@ -23,11 +23,15 @@ from cogs.common.replies import defer, reply
 from cogs.turn.options import options_embed
 from cogs.turn.players import mute_turn
 from cogs.turn.text import turn_embed
+from rules import turns
+from rules.errors import IllegalOrderError, InvalidOrderError, NotAllowedError
 from rules.turnorders import EndTurn
 
 log = logging.getLogger(__name__)
 
-MAX_UNIT_BUTTONS = 12  # two buttons per unit plus Show map stay within Discord's 25 components
+MAX_UNIT_BUTTONS = 11  # two buttons per unit, Show map and Mute this turn stay within Discord's 25 components
+PICKER_OPTIONS = 25  # units in one menu
+MAX_PICKERS = 4  # menus in a message, each a row; the fifth row holds Show map, Mute this turn and More units
 LABEL_MAX = 80
 
 
@@ -89,17 +93,94 @@ class OptionsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"b
         await guarded(interaction, self._options)
 
     async def _options(self, interaction: discord.Interaction) -> None:
-        record, actor = await battle_and_actor(interaction, self.battle_id)
-        service = service_of(interaction)
-        battle = await service.load(record)
-        unit = battle.unit(self.unit)
-        if unit.owner != actor.user_id and not await service.is_gm(actor, record):
-            from rules.errors import NotAllowedError
+        await show_options(interaction, self.battle_id, self.unit)
 
-            raise NotAllowedError(f"{unit.name} is not yours; only its player or the GM can see its options.")
-        await defer(interaction, ephemeral=True)
-        embed, png = await options_embed(service, battle, unit, battle_id=record.id)
-        await reply(interaction, embed=embed, png=png, ephemeral=True, view=await next_actions(battle, record.id, unit.id))
+
+async def show_options(interaction: discord.Interaction, battle_id: int, unit_name: str) -> None:
+    """Answer a unit's options, with its next actions as buttons, privately to its player or the GM."""
+    record, actor = await battle_and_actor(interaction, battle_id)
+    service = service_of(interaction)
+    battle = await service.load(record)
+    unit = battle.unit(unit_name)
+    if unit.owner != actor.user_id and not await service.is_gm(actor, record):
+        raise NotAllowedError(f"{unit.name} is not yours; only its player or the GM can see its options.")
+    await defer(interaction, ephemeral=True)
+    embed, png = await options_embed(service, battle, unit, battle_id=record.id)
+    await reply(interaction, embed=embed, png=png, ephemeral=True, view=await next_actions(battle, record.id, unit.id))
+
+
+class UnitPicker(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"bp:upick:(?P<battle>[0-9]+):(?P<page>[0-9]+)"):
+    """Pick one of a crowded turn's units (25 a page) to see its options and actions, privately."""
+
+    def __init__(self, battle_id: int, page: int, units: list[str]) -> None:
+        first = page * PICKER_OPTIONS + 1
+        options = [discord.SelectOption(label=name[:100], value=name[:100]) for name in units] or [
+            discord.SelectOption(label="-")]
+        super().__init__(discord.ui.Select(
+            custom_id=f"bp:upick:{battle_id}:{page}", options=options,
+            placeholder=f"Units {first}-{first + len(units) - 1}: pick one for its options"[:150]))
+        self.battle_id = battle_id
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> UnitPicker:
+        """Rebuild the menu from its custom id; the options come back with the message."""
+        options = [o.value for o in item.options] if isinstance(item, discord.ui.Select) else []
+        return cls(int(match["battle"]), int(match["page"]), options)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the picked unit's options to its player or the GM."""
+        await guarded(interaction, self._pick)
+
+    async def _pick(self, interaction: discord.Interaction) -> None:
+        picked = list(self.item.values)
+        if not picked:
+            raise InvalidOrderError("Pick a unit from the menu.")
+        await show_options(interaction, self.battle_id, picked[0])
+
+
+class MoreUnitsButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                      template=r"bp:umore:(?P<battle>[0-9]+):(?P<page>[0-9]+)"):
+    """Open the next pages of a crowded turn's units, privately (a message holds four menus of 25)."""
+
+    def __init__(self, battle_id: int, page: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Units {page * PICKER_OPTIONS + 1} on \u25b6",
+                                           style=discord.ButtonStyle.secondary,
+                                           custom_id=f"bp:umore:{battle_id}:{page}"))
+        self.battle_id = battle_id
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> MoreUnitsButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["battle"]), int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the presser the next pages of the units due now."""
+        await guarded(interaction, self._more)
+
+    async def _more(self, interaction: discord.Interaction) -> None:
+        record, _ = await battle_and_actor(interaction, self.battle_id)
+        battle = await service_of(interaction).load(record)
+        due = [turns.name_of(battle, uid) for uid in turns.next_due(battle)]
+        if len(due) <= self.page * PICKER_OPTIONS:
+            raise IllegalOrderError("Those units are no longer due to act; the latest turn ping lists those that are.")
+        view = discord.ui.View(timeout=None)
+        _add_pickers(view, record.id, due, self.page)
+        await reply(interaction, f"Units due to act, from the {self.page * PICKER_OPTIONS + 1}th on:", view=view,
+                    ephemeral=True)
+
+
+def _add_pickers(view: discord.ui.View, battle_id: int, units: list[str], first_page: int) -> None:
+    """Add up to four unit menus of 25 from a page on, and a button to the pages after them."""
+    page = first_page
+    while page < first_page + MAX_PICKERS and page * PICKER_OPTIONS < len(units):
+        view.add_item(UnitPicker(battle_id, page, units[page * PICKER_OPTIONS:(page + 1) * PICKER_OPTIONS]))
+        page += 1
+    if page * PICKER_OPTIONS < len(units):
+        view.add_item(MoreUnitsButton(battle_id, page))
 
 
 class MuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bp:mute:(?P<battle>[0-9]+)"):
@@ -143,17 +224,21 @@ def turn_view(battle_id: int, units: list[str], actions: tuple[str, list[ActionG
     """
     view = discord.ui.View(timeout=None)
     if actions is not None and actions[1]:
-        add_panel(view, battle_id, *actions, reserve=1)
+        add_panel(view, battle_id, *actions, reserve=3)  # My options, Show map and Mute this turn come after
         view.add_item(OptionsButton(battle_id, units[0]))
         view.add_item(MapButton(battle_id, label="Show map"))
         _add_mute(view, battle_id)
         return view
-    for name in units[:MAX_UNIT_BUTTONS]:
-        view.add_item(EndTurnButton(battle_id, name))
-        view.add_item(OptionsButton(battle_id, name))
+    if len(units) <= MAX_UNIT_BUTTONS:
+        for name in units:
+            view.add_item(EndTurnButton(battle_id, name))
+            view.add_item(OptionsButton(battle_id, name))
+    else:
+        # Too many units for two buttons each: menus of 25 units, each pick opening the unit's options.
+        _add_pickers(view, battle_id, units, 0)
     view.add_item(MapButton(battle_id, label="Show map"))
     _add_mute(view, battle_id)
     return view
 
 
-DYNAMIC_ITEMS = (EndTurnButton, OptionsButton, MapButton, MuteButton)
+DYNAMIC_ITEMS = (EndTurnButton, OptionsButton, MapButton, MuteButton, UnitPicker, MoreUnitsButton)

@@ -19,6 +19,7 @@ from cogs.common.replies import reply
 from cogs.turn.board import board_embed
 from cogs.turn.buttons import DYNAMIC_ITEMS
 from cogs.turn.notifier import Notifier
+from cogs.turn.over import BattleOver
 from cogs.turn.players import mute_turn, set_reminding
 from cogs.turn.text import clock_summary, outcome_lines, turn_embed
 from rules import turns
@@ -39,11 +40,13 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.notifier = Notifier(bot)
+        self.over = BattleOver(bot)
         super().__init__()
 
     async def cog_load(self) -> None:
         """Start listening to the table service and accept the persistent turn buttons."""
         service_listeners(self.bot).append(self.notifier)
+        service_listeners(self.bot).append(self.over)  # a battle over by its rules: its GM is asked to end it
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
     async def cog_unload(self) -> None:
@@ -51,8 +54,9 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
         self.notifier.retries.cancel()
         self.notifier.boards.cancel()
         listeners = service_listeners(self.bot)
-        if self.notifier in listeners:
-            listeners.remove(self.notifier)
+        for listener in (self.notifier, self.over):
+            if listener in listeners:
+                listeners.remove(listener)
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
 
     @app_commands.command(name="status", description="Round, turn mode, whose turn, the deadline and every unit's actions left")

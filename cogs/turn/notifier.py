@@ -35,7 +35,7 @@ from cogs.turn.prompts import (
 from rules.battle import Battle
 from rules.outcome import Highlight
 from rules.units import Unit
-from rules.visibility import PUBLIC, sees
+from rules.visibility import PUBLIC, redact, sees
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +93,9 @@ class NoticeListener:
         self.heard(notice)
         if notice.kind == "committed" and notice.actor is not None and not notice.actor.is_system:
             await self.acted(notice)
+        over = notice.battle.status == "active" and notice.battle.system.verdict(notice.battle) is not None
+        if notice.kind == "reminder" and over:
+            return True  # nobody is reminded of a turn in a battle over by its rules; its GM was asked to end it
         if notice.kind == "reminder":
             try:
                 await self.post_reminder(notice)
@@ -102,7 +105,8 @@ class NoticeListener:
                 return False
         elif notice.kind == "deadline":
             await self._at_least_once("the deadline notice", notice, self.post_deadline)
-        if notice.turn is not None and notice.battle.status == "active":
+        # A battle over by its rules calls nobody to a turn: its GM is asked to end it instead.
+        if notice.turn is not None and notice.battle.status == "active" and not over:
             await self._at_least_once("the turn ping", notice, self.post_turn)
         return True
 
@@ -284,7 +288,8 @@ class Notifier(NoticeListener):
         record, battle, clock = notice.record, notice.battle, notice.clock
         assert clock is not None
         extra = notice.extra
-        outcomes = list(extra.get("outcomes", []))
+        # Standing orders are given for units the channel may not see: it reads them as the public may.
+        outcomes = [redact(o, battle, PUBLIC) for o in extra.get("outcomes", [])]
         waiting = bool(extra.get("waiting"))
         embed = deadline_embed(battle, list(extra.get("units", [])), clock, outcomes,
                                list(extra.get("failures", [])), waiting=waiting)

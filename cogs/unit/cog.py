@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Literal
 
 import discord
@@ -108,7 +109,8 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         text = await read_text(file, suffixes=STATBLOCK_SUFFIXES, what="a stat-block file", guide=STATBLOCK_GUIDE)
         battle = await service.load(record)
         try:
-            plan = plan_import(text, battle, side=side, owner=owner.id if owner else None)
+            # Reading and checking 400 units takes about a second: off the event loop, so every server goes on.
+            plan = await asyncio.to_thread(plan_import, text, battle, side=side, owner=owner.id if owner else None)
         except GameError as exc:
             raise GameError(f"{exc.message}\nNothing was imported.") from None
         plan, unowned = await without_strangers(plan, member_check(interaction))
@@ -164,7 +166,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
             service = service_of(interaction)
             await service.require_gm(actor_of(interaction), record, "edit units")
             text = await read_text(file, suffixes=STATBLOCK_SUFFIXES, what="a stat-block file", guide=STATBLOCK_GUIDE)
-            spec = parse_one_unit(await service.load(record), text)
+            spec = await asyncio.to_thread(parse_one_unit, await service.load(record), text)
             taken = {k: spec.stats[k] for k in FILE_STATS if k in spec.stats}
             if not taken:
                 raise GameError(f"`{safe(file.filename)}` gives no `weapons` or `skills`, so there is nothing to take "

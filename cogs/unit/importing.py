@@ -6,15 +6,16 @@ import logging
 import re
 from dataclasses import dataclass, replace
 
-from bot.filelimits import Limits, check_toml
+from bot.filelimits import check_toml
 from bot.members import MemberCheck, absent_owners
 from bot.service import Actor, BattleRecord, TableService
 from rules.battle import Battle, check_name
 from rules.dice import Dice
 from rules.effects import Effect
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError
+from rules.filelimits import MAX_WHOLE
 from rules.orders import AddUnit, RemoveUnit
-from rules.statfile import PlacementError, StatError, UnitSpec, field_label
+from rules.statfile import STATBLOCK_LIMITS, PlacementError, StatError, UnitSpec, field_label
 
 log = logging.getLogger(__name__)
 
@@ -22,8 +23,6 @@ STATBLOCK_SUFFIXES = (".toml",)
 STATBLOCK_GUIDE = "one [[unit]] table per unit, as in docs/statblocks.md"
 UNDO_CHUNK = 50  # the most orders the table service undoes at once
 # 400 units of a dozen tables each at most; a stat block nests a weapon's table inside a list of them.
-STATBLOCK_LIMITS = Limits("a stat-block file", max_bytes=256 * 1024, max_depth=6, max_containers=10_000,
-                          max_values=50_000)
 _MENTION_RE = re.compile(r"^<@!?(\d{1,20})>$")
 _KEY_RE = r"^\s*(?:{0}|\"{0}\"|'{0}')\s*="
 
@@ -55,7 +54,7 @@ def owner_id(handle: str | None) -> int | None:
     m = _MENTION_RE.match(text)
     if m:
         text = m.group(1)
-    if text.isdigit() and len(text) <= 20 and 0 < int(text) < 2**64:
+    if text.isascii() and text.isdigit() and len(text) <= 20 and 0 < int(text) <= MAX_WHOLE:
         return int(text)
     return None
 

@@ -6,19 +6,20 @@ import json
 import shlex
 from typing import Any
 
-from rules.errors import InvalidOrderError
+from rules.errors import InvalidOrderError, shorten
+from rules.filelimits import TYPED_JSON, load_json, whole
 
 GUIDE = "write `key=value` pairs, like `kind=vehicle pf=6 mv=30 facing=N`, or a JSON object for weapons"
 
 
-def _value(raw: str) -> Any:
+def _value(raw: str, key: str) -> Any:
     if raw.lower() in ("true", "false"):
         return raw.lower() == "true"
     if raw.lstrip("-").isdigit():
-        return int(raw)
+        return whole(raw, key)
     if raw.startswith(("[", "{")):
         try:
-            return json.loads(raw)
+            return load_json(raw, TYPED_JSON)
         except json.JSONDecodeError:
             raise InvalidOrderError(f"`{raw}` is not valid JSON; {GUIDE}.") from None
     if "," in raw:
@@ -33,7 +34,7 @@ def parse_stats(text: str) -> dict[str, Any]:
         return {}
     if clean.startswith("{"):
         try:
-            found = json.loads(clean)
+            found = load_json(clean, TYPED_JSON)
         except json.JSONDecodeError as exc:
             raise InvalidOrderError(f"`stats` is not valid JSON ({exc.msg}); {GUIDE}.") from None
         if not isinstance(found, dict):
@@ -47,6 +48,6 @@ def parse_stats(text: str) -> dict[str, Any]:
     for token in tokens:
         key, sep, raw = token.partition("=")
         if not sep or not key.strip() or not raw.strip():
-            raise InvalidOrderError(f"`{token}` is not a stat; {GUIDE}.")
-        out[key.strip().lower()] = _value(raw.strip())
+            raise InvalidOrderError(f"`{shorten(token)}` is not a stat; {GUIDE}.")
+        out[key.strip().lower()] = _value(raw.strip(), key.strip().lower())
     return out

@@ -1,24 +1,24 @@
-"""The rule systems battlepost plays, each a package of its own; `install()` registers them."""
+"""The rule systems battlepost ships, each a package of its own; `install()` registers every installed one.
+
+Systems are found through the `battlepost.systems` entry point group (see `rules.plugins`), the shipped ones
+included, so a system installed beside battlepost is found exactly as these are.
+"""
 
 from __future__ import annotations
 
-from rules.system import System, register, registered
+from rules.plugins import discover, installed
+from rules.system import System, registered
 
 
 def builtin() -> list[System]:
-    """Return every rule system shipped with battlepost."""
-    from rules.systems.combat_action import SYSTEM as combat_action
-    from rules.systems.m42 import SYSTEM as m42
-    from rules.systems.strategic import SYSTEM as strategic
-    from rules.systems.surface import SYSTEM as surface
-
-    return [strategic, combat_action, surface, m42]
+    """Return every rule system shipped with battlepost itself (not those installed beside it)."""
+    discover()
+    return [done.plugin.system for done in installed() if done.distribution == "battlepost"]
 
 
 def install() -> list[System]:
-    """Register every shipped rule system (idempotent) and return the registered systems."""
-    for system in builtin():
-        register(system)
+    """Register every installed rule system (idempotent) and return the registered systems."""
+    discover()
     return registered()
 
 

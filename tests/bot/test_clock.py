@@ -132,3 +132,15 @@ async def test_the_loop_ticks_until_cancelled_and_survives_a_failed_pass(
         assert service.scheduler.recovered
         claimed = logged_errors.take()
         assert len(claimed) == 1 and "failed a pass" in claimed[0].getMessage()
+
+
+def test_absurd_times_are_refused_not_overflowed() -> None:
+    """A reminder of 400 nines of hours, or a time of 100,000 digits, is refused in one short line."""
+    with pytest.raises(InvalidOrderError, match="not a time") as long_one:
+        parse_reminders("9" * 400 + "h")
+    assert len(long_one.value.message) < 120
+    with pytest.raises(InvalidOrderError, match="longer than a year"):
+        parse_reminders("9" * 30 + "h")
+    with pytest.raises(InvalidOrderError, match="not a time"):
+        parse_duration("1" * 100_000 + "x")
+    assert parse_reminders("1d 2h") == ("1d", "2h")

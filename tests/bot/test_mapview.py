@@ -13,15 +13,15 @@ from bot.mapview import (
     overlays_for,
     range_overlay,
     short_labels,
-    side_colour,
     status_line,
 )
 from render import AreaOfEffect, Geometry, LineOfFire, MissLanding, MovePath, TargetSquare, render_map
 from render.layers.units import TokenSize
 from rules.battle import Battle
+from rules.colours import PALETTE, side_colours
 from rules.coords import Cell
 from rules.dice import Dice
-from rules.orders import AddUnit, Move, RemoveUnit, Start
+from rules.orders import AddUnit, Move, RemoveUnit, SetSideColour, Start
 from rules.outcome import Highlight
 from rules.systems.strategic.details import AreaHitNote, AttackDetails
 from rules.systems.strategic.ranges import bands, weapon_range
@@ -151,15 +151,38 @@ def _token_colour(battle: Battle, cell: str, palette: str) -> tuple[int, int, in
 
 def test_a_side_keeps_its_colour_when_another_side_leaves() -> None:
     b = Battle.new("strategic-e", 8, 4, "Three sides")
-    for name, side, at in (("Red One", "Red", "B2"), ("Green One", "Green", "D2"), ("Blue One", "Blue", "F2")):
+    for name, side, at in (("Alpha One", "Alpha", "B2"), ("Beta One", "Beta", "D2"), ("Gamma One", "Gamma", "F2")):
         b.apply(AddUnit(name=name, side=side, at=Cell.parse(at)), dice())
     before = {p: _token_colour(b, "F2", p) for p in ("colour", "grey")}
-    red = {p: _token_colour(b, "B2", p) for p in ("colour", "grey")}
-    assert before["colour"] == side_colour(2) and before["colour"] != red["colour"]
-    b.apply(RemoveUnit(unit="Green One"), dice())  # Green leaves the field
-    assert [s.name for s in build_view(b).sides] == ["Red", "Blue"], "a side with no unit left is not in the legend"
+    alpha = {p: _token_colour(b, "B2", p) for p in ("colour", "grey")}
+    assert before["colour"] == PALETTE[2] and before["colour"] != alpha["colour"]
+    b.apply(RemoveUnit(unit="Beta One"), dice())  # Beta leaves the field
+    assert [s.name for s in build_view(b).sides] == ["Alpha", "Gamma"], "a side with no unit left is not in the legend"
     after = {p: _token_colour(b, "F2", p) for p in ("colour", "grey")}
-    assert after == before, "Blue keeps its colour (and its grey) though it is now the second side listed"
-    assert {p: _token_colour(b, "B2", p) for p in ("colour", "grey")} == red
-    b.apply(AddUnit(name="Gold One", side="Gold", at=Cell.parse("D3")), dice())
-    assert _token_colour(b, "D3", "colour") == side_colour(3), "a new side takes a new colour, not Green's place"
+    assert after == before, "Gamma keeps its colour (and its grey) though it is now the second side listed"
+    assert {p: _token_colour(b, "B2", p) for p in ("colour", "grey")} == alpha
+    b.apply(AddUnit(name="Delta One", side="Delta", at=Cell.parse("D3")), dice())
+    assert _token_colour(b, "D3", "colour") == PALETTE[3], "a new side takes a new colour, not Beta's place"
+
+
+def _reddish(c: tuple[int, int, int]) -> bool:
+    return c[0] > 150 and c[0] > 2 * c[1] and c[0] > 2 * c[2]
+
+
+def _bluish(c: tuple[int, int, int]) -> bool:
+    return c[2] > 150 and c[2] > 1.5 * c[0] and c[2] > c[1]
+
+
+def test_a_side_named_red_is_drawn_red_and_blue_blue_whatever_their_order() -> None:
+    """A player told "you are Red" finds red tokens: the name's colour, not the order of appearance."""
+    b = Battle.new("strategic-e", 8, 4, "Colours")
+    for name, side, at in (("R1", "Red", "B2"), ("B1", "Blue Army", "F2"), ("X1", "Rebels", "D3")):
+        b.apply(AddUnit(name=name, side=side, at=Cell.parse(at)), dice())
+    assert _reddish(_token_colour(b, "B2", "colour")), _token_colour(b, "B2", "colour")
+    assert _bluish(_token_colour(b, "F2", "colour")), _token_colour(b, "F2", "colour")
+    other = _token_colour(b, "D3", "colour")
+    assert not _reddish(other) and not _bluish(other), "a side of no colour's name never wears a named side's"
+    legend = {s.name: s.color for s in build_view(b).sides}
+    assert legend == side_colours(b), "the legend and the tokens take their colours from one place"
+    b.apply(SetSideColour(side="rebels", colour="#00ff00"), dice())
+    assert _token_colour(b, "D3", "colour") == (0, 255, 0)

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import io
+import multiprocessing
+import os
 import random
+import time
 
 import pytest
 from PIL import Image
 
 from bot.maps import action_crop, draw
 from bot.mapview import build_view, overlays_for
-from bot.renderpool import RenderPool
+from bot.renderpool import RenderPool, start_worker
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.dice import Dice
@@ -58,3 +61,21 @@ async def test_with_no_workers_maps_are_drawn_in_process_and_a_negative_count_is
     pool.shutdown()
     with pytest.raises(ValueError, match="0 or more workers"):
         RenderPool(-1)
+
+
+def _orphan(parent: int) -> None:
+    """Start as a map worker whose parent (as it was told) is another process, then idle."""
+    start_worker(parent)
+    time.sleep(60)
+
+
+def test_a_worker_that_finds_its_parent_gone_ends_by_itself() -> None:
+    """Where no death signal comes (another system, or a parent gone before it was asked for), the worker's
+    own check of its parent ends it: here it is told a parent that is not its own, as after a re-parenting."""
+    worker = multiprocessing.get_context("spawn").Process(target=_orphan, args=(os.getpid() + 1_000_000,))
+    worker.start()
+    worker.join(timeout=60)
+    if worker.is_alive():  # a failed run must not leave the process behind
+        worker.kill()
+        worker.join()
+    assert worker.exitcode == 0, "the worker ended itself once it saw its parent was not the one it was given"

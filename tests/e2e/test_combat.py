@@ -192,6 +192,7 @@ async def test_a_bridge_takes_wounds(table: Table) -> None:
     await battle_with(table, ruleset="strategic-p", width=10, height=10)
     await table.slash("map paint", terrain="bridge", cells="C3")
     await add(table, "Gunner", "Red", "C1", owner=table.alice, bs=50, weapons=[RIFLE])
+    await add(table, "Lookout", "Blue", "J10")  # a battle needs two sides
     await start(table)
     dice(table, 5, 10, 10)
     reply = await table.slash("attack", user=table.alice, unit="Gunner", weapon="Pallet Rifle", target="bridge",

@@ -99,6 +99,7 @@ async def test_extinguish_next_to_water(table: Table) -> None:
     await table.slash("map paint", terrain="water", cells="D3")
     await add(table, "Eva-01", "NERV", "C3", owner=table.alice, statuses=["on_fire"])
     await add(table, "Eva-02", "NERV", "C5", owner=table.bob)
+    await add(table, "Sachiel", "Angels", "P12")  # a battle needs two sides
     await start(table)
     text = public(await table.slash("extinguish", user=table.alice, unit="Eva-01"))
     assert "💧 Eva-01 puts out its flames at once: water or a storm is at hand" in text
@@ -109,6 +110,7 @@ async def test_extinguish_next_to_water(table: Table) -> None:
 async def test_extinguish_away_from_water_takes_a_test(table: Table) -> None:
     await battle_with(table)
     await add(table, "Eva-01", "NERV", "C3", owner=table.alice, ag=50, statuses=["on_fire"])
+    await add(table, "Sachiel", "Angels", "P12")  # a battle needs two sides
     await start(table)
     dice(table, 40)
     text = public(await table.slash("extinguish", user=table.alice, unit="Eva-01"))
@@ -120,6 +122,7 @@ async def test_extinguish_away_from_water_takes_a_test(table: Table) -> None:
 async def test_break_free_of_bakelite(table: Table) -> None:
     await battle_with(table, ruleset="strategic-p", width=10, height=10)
     await add(table, "Eva-01", "NERV", "C3", owner=table.alice, s=40, statuses=["bakelite"])
+    await add(table, "Sachiel", "Angels", "J10")  # a battle needs two sides
     await start(table)
     dice(table, 41)
     text = public(await table.slash("break-free", user=table.alice, unit="Eva-01"))
@@ -138,6 +141,7 @@ async def test_act_tests_a_skill_with_terrain(table: Table) -> None:
     await battle_with(table)
     await table.slash("map paint", terrain="forest", cells="C3")
     await add(table, "Eva-01", "NERV", "C3", owner=table.alice, ag=45, skills={"dodge": 55, "pilot": 60})
+    await add(table, "Sachiel", "Angels", "P12")  # a battle needs two sides
     await start(table)
     dice(table, 30)
     text = public(await table.slash("act", user=table.alice, unit="Eva-01", stat="dodge", reason="the beam"))

@@ -7,8 +7,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.config import Settings
-from bot.console import run_script, split_command
+from bot.console import ConsoleError, parse_duration, run_script, split_command
 from bot.service import TableService
 from loopback import LoopbackDiscord
 from storage import Database
@@ -226,3 +228,11 @@ async def test_the_console_shows_side_threads_mutes_and_stall_reports(tmp_path: 
     assert "Mute this turn" in " ".join(started["posts"])
     stalls = [p for p in waited["posts"] if "has not acted after 2 reminders" in p]
     assert len(stalls) == 1 and len([p for p in waited["posts"] if "\u23f0" in p]) == 2
+
+
+def test_wait_times_are_read_once() -> None:
+    """`wait` reads `1d 2h`; 100,000 digits with no unit are refused at once, quoting only the start."""
+    assert parse_duration("1d 2h") == 26 * 3600 and parse_duration("90m") == 5400
+    with pytest.raises(ConsoleError, match="wait for how long") as refused:
+        parse_duration("1" * 100_000 + "x")
+    assert len(str(refused.value)) < 200

@@ -144,6 +144,7 @@ async def test_missed_deadlines_are_handled_in_order_on_startup(table: Table) ->
     table.clock.advance(minutes=10)
     await table.slash("battle new", channel=other, name="Second Front", ruleset="strategic-e", width=8, height=8)
     await table.slash("unit add", channel=other, name="Mari", side="Euro", at="A1", owner=table.bob)
+    await table.slash("unit add", channel=other, name="Ramiel", side="Angels", at="H8")
     await table.discord.slash("gm policy", user=table.gm, channel=other, options={"policy": "hold"})
     await table.discord.slash("gm deadline", user=table.gm, channel=other, options={"hours": 1.0})
     await table.slash("battle start", channel=other)

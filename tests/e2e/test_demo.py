@@ -9,10 +9,11 @@ from pathlib import Path
 from PIL import Image
 
 from bot.console import run_script
-from bot.mapview import SIDE_COLOURS, last_action
+from bot.mapview import last_action
 from bot.service import TableService
 from render import Geometry
 from rules.battle import Battle
+from rules.colours import side_colours
 from storage import Database
 from tests.e2e.test_console import settings_for
 
@@ -61,7 +62,7 @@ async def _check_final_map_and_text(db_path: Path, final: Path) -> None:
         await db.close()
     image = Image.open(final).convert("RGB")
     geometry = Geometry.for_view(service.view_of(battle))
-    colours = {s.name: SIDE_COLOURS[s.color % len(SIDE_COLOURS)] for s in battle.sides}
+    colours = side_colours(battle)
     for unit in battle.iter_units():
         left, top, right, bottom = geometry.cell_box(unit.x, unit.y)
         found = {c for _, c in image.crop((left, top, right, bottom)).getcolors(4096) or []}

@@ -11,6 +11,7 @@ import io
 from PIL import Image
 
 from loopback.models import StoredMessage
+from rules.colours import PALETTE
 from rules.systems.strategic.actions.combat import Attack
 from tests.e2e.action_helpers import components, option_values, press, private
 from tests.e2e.combat_helpers import (
@@ -27,7 +28,7 @@ from tests.e2e.combat_helpers import (
 from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.turn_helpers import board, message_text, posted
 
-NERV_BLUE = (40, 90, 200)  # the first side's colour: NERV's tokens
+NERV_BLUE = PALETTE[0]  # the first side's colour (no colour in its name): NERV's tokens
 
 
 def token_pixels(png: bytes, battle: object, cell: str) -> int:
@@ -185,3 +186,39 @@ async def test_a_move_out_of_sight_tells_the_channel_only_that_it_moved(table: T
     assert not said.files or token_pixels(said.files[0].data, battle, "D3") == 0
     told = table.discord.messages(nerv_thread(table))[before:]  # type: ignore[arg-type]
     assert any("D3" in message_text(m) for m in told), "the side reads where its unit went"
+
+
+async def test_a_hidden_move_into_difficult_terrain_keeps_its_test_off_the_channel(table: Table) -> None:
+    """A38: a unit entering Difficult Terrain tests its Agility; that test names the square, so a unit moving
+    out of sight makes it in its side's thread, and the channel reads no test, field or footer naming F6."""
+    await battle_with(table, ruleset="strategic-p", mode="free")
+    await table.slash("map paint", terrain="forest", **{"from": "E5"}, to="G7")
+    await add(table, "Alpha", "Blue", "E5", owner=table.alice, ag=40)
+    await add(table, "Omega", "Red", "L12", owner=table.bob, ag=40)
+    await table.gm_slash("gm side-threads", on=True)
+    await start(table)
+    dice(table, 5)
+    public(await table.slash("hide", user=table.alice, unit="Alpha"))
+    assert "hidden" in (await stored_battle(table)).unit("Alpha").statuses
+    [thread] = [t for t in table.discord.threads(table.channel) if t.name.endswith("\u00b7 Blue")]
+    before_thread, before_channel = len(table.discord.messages(thread)), len(posted(table))
+    dice(table, 90, 90, 90, 90)  # the terrain test fails, as a hidden unit's worst luck would
+    moved = await table.slash("move", user=table.alice, unit="Alpha", to="F6", mode="half")
+    assert str((await stored_battle(table)).unit("Alpha").cell) == "F6"
+    assert "moves out of sight" in public(moved)
+    told = "\n".join(message_text(m) for m in table.discord.messages(thread)[before_thread:])
+    assert "Difficult Terrain test on F6" in told, "the side reads its unit's terrain test"
+    for message in posted(table)[before_channel:]:
+        shown = message_text(message) + "".join(f.filename + (f.description or "") for f in message.files)
+        assert "F6" not in shown and "Difficult Terrain" not in shown, shown
+
+
+async def test_a_hidden_units_test_goes_to_its_side_and_the_channel_reads_only_that_it_tested(table: Table) -> None:
+    """A test of a hidden unit is made with its square's terrain (Forest, A38 and A41), which would tell the
+    other sides where it lies: its side's thread reads it whole, the channel only that the unit made a test."""
+    await hidden_eva(table)
+    before = len(table.discord.messages(nerv_thread(table)))  # type: ignore[arg-type]
+    tested = public(await table.slash("act", user=table.alice, unit="Eva-01", stat="ag", reason="keep still"))
+    told = "\n".join(message_text(m) for m in table.discord.messages(nerv_thread(table))[before:])  # type: ignore[arg-type]
+    assert "Eva-01" in told and "keep still" in told, told
+    assert "Eva-01" in tested and "C3" not in tested and "Forest" not in tested, tested

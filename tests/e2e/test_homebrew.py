@@ -71,6 +71,7 @@ async def test_homebrew_is_painted_built_and_combined_like_built_ins(p_battle: T
     await table.slash("map paint", terrain="rough", **{"from": "C3"})
     built = await table.slash("feature place", type="Tank Traps", at="C3", side="Red")
     assert "Tank Traps" in text_of(built)
+    await table.slash("unit add", name="Lookout", side="Blue", at="L10", ag=30)  # a battle needs two sides
     await table.slash("battle start")
     test = await table.slash("act", user=table.alice, unit="Scout", stat="ag")
     assert "Difficult terrain (DTV 5)" in text_of(test) and "\u221225" in text_of(test)

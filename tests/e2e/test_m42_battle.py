@@ -157,6 +157,7 @@ async def test_a_building_entered_through_a_wall_without_opening_halves_the_move
     await table.slash("battle new", name="Shed", ruleset="m42", width=12, height=4)
     await table.slash("map paint", terrain="building", **{"from": "E1"}, to="L4")
     await table.slash("unit add", name="Alpha", side="Red", at="B2", owner=table.alice, ld=1, models=1)
+    await table.slash("unit add", name="Watcher", side="Blue", at="L4", ld=1, models=1)
     await table.slash("battle start")
     await refused(table, "move", "the way there (5\") goes through an outer wall or ceiling without an opening "
                   "(004:L88), which halves the move to 3\" (A90)", user=table.alice, unit="Alpha", to="G2",
@@ -220,6 +221,7 @@ async def test_inches_per_square_is_a_battle_setting_the_gm_changes(table: Table
     """A89: distances are in inches; the GM sets how many inches a square stands for (default 1)."""
     await table.slash("battle new", name="Scale", ruleset="m42", width=20, height=5)
     await table.slash("unit add", name="Alpha", side="Red", at="B3", owner=table.alice, ld=3, models=1)
+    await table.slash("unit add", name="Watcher", side="Blue", at="T1", ld=1, models=1)
     await table.slash("battle rules set", key="inches_per_square", value="2")
     await table.slash("battle start")
     # Advance 6" is three squares of 2".

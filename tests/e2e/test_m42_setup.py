@@ -143,6 +143,7 @@ async def test_the_largest_unit_fits_every_reply(table: Table) -> None:
     far = await refused(table, "place", "Legal squares now:", user=table.alice, unit="Legion of the Long Name",
                         models="A100")
     assert "more." in text_of(far) and len(last_message(far).content) <= 2000
+    await table.slash("unit add", name="Watcher", side="Blue", at="A1", ld=1, models=1)  # a battle needs two sides
     await table.slash("battle start")
     record = await stored(table)
     from tests.e2e.turn_helpers import posted, prompts

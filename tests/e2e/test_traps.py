@@ -83,6 +83,7 @@ async def test_a_failed_search_gives_nothing_away(trapped: Table) -> None:
 async def test_e_scale_has_no_traps(table: Table) -> None:
     await battle_with(table)
     await add(table, "Scout", "Blue", "B2", owner=table.bob)
+    await add(table, "Sachiel", "Angels", "P12")  # a battle needs two sides
     await start(table)
     await refused(table, "trap detect", "no artificial features", user=table.bob, unit="Scout")
 

@@ -10,7 +10,7 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError, NotFoundError
 from rules.modifiers import Modifier
-from rules.orders import End, Order
+from rules.orders import End, Order, SetRule
 from rules.outcome import Mark, Outcome
 from rules.systems.strategic.actions.battlefield import DetectTraps, Extinguish, NextRound, TriggerTrap
 from rules.systems.strategic.actions.combat import Attack
@@ -93,15 +93,16 @@ def test_storm_squares_pushed_off_the_map_are_dropped() -> None:
     assert next(e for e in out.effects if e.kind == "storms_moved").dropped == 2
 
 
-def test_a_storm_moving_over_a_fire_puts_it_out() -> None:
-    """A52: "The map is re-evaluated after movement: DTV and fire suppression"; A36: no fire under a storm."""
+def test_a_storm_moving_over_a_fire_leaves_it_burning() -> None:
+    """A36 (revised): "A Storm square can burn"; a storm moving onto a burning Forest leaves the fire there."""
     b = _battle("strategic-e", 20)
     _forest(b, "F5")
     b.square(C("E5"))["storm"] = True
     b.square(C("F5"))["fire"] = 3
     start(b)
-    b.apply(NextRound(), dice(3, 1))
-    assert _state(b, "F5") == {"storm": True}
+    out = b.apply(NextRound(), dice(3, 1))
+    assert _state(b, "F5") == {"storm": True, "fire": 2}
+    assert not [e for e in out.effects if e.kind == "fire_out"]
 
 
 def test_no_storms_no_rolls_and_p_storm_flags_stay_put() -> None:
@@ -151,16 +152,49 @@ def test_fire_burns_out_after_its_rounds() -> None:
     assert {"type": "burnt_out", "cell": "C3"} in [e.to_dict() for e in out.effects]
 
 
-def test_fire_never_spreads_into_storm_or_rain() -> None:
-    """A36: "Fire never ignites or spreads into a square with a rain or storm flag." """
+def test_fire_never_spreads_into_rain_but_spreads_into_a_storm() -> None:
+    """A36 (revised): "Fire never ignites or spreads into a square with a rain flag. A Storm square can burn: fire
+    spreads into Storm-covered Forest like any other Forest"."""
     b = _battle()
     _forest(b, "C3", "C4", "D3")
     b.square(C("C3"))["fire"] = 2
     b.square(C("C4"))["rain"] = True
     b.square(C("D3"))["storm"] = True
     start(b)
-    b.apply(NextRound(), dice())
-    assert not _state(b, "C4").get("fire") and not _state(b, "D3").get("fire")
+    b.apply(NextRound(), dice(2))
+    assert not _state(b, "C4").get("fire") and _state(b, "D3") == {"storm": True, "fire": 2}
+
+
+# Agility 30 + Storm 30, less the Forest's DTV at -5 a point (000:L39, 001:L42): 2 in P, 2 + 1 under a Storm in E.
+@pytest.mark.parametrize(("ruleset", "target"), [("strategic-e", 45), ("strategic-p", 50)])
+@pytest.mark.parametrize("over", [0, 1])
+def test_a_unit_in_a_storm_resists_spreading_fire_at_plus_30(ruleset: str, target: int, over: int) -> None:
+    """001:L62 "Units in a Storm square take a +30 to tests to resist fires"; A36 (revised): "a unit there tests to
+    resist catching fire with the Storm's +30 (Agility +0 +30 for spreading fire)"."""
+    b = _battle(ruleset)
+    if ruleset == "strategic-e":
+        b.apply(SetRule("storm_moves", "false"), dice())  # the storm stays on D3 this round
+    _forest(b, "C3", "D3")
+    b.square(C("C3"))["fire"] = 2
+    b.square(C("D3"))["storm"] = True
+    add(b, "Rei", "NERV", "D3", ag=30)
+    start(b)
+    out = b.apply(NextRound(), dice(2, target + over))
+    [test] = out.tests
+    assert test.target == target and ("Storm", 30) in [(m.label, m.value) for m in test.breakdown.modifiers]
+    assert ("on_fire" in b.unit("Rei").statuses) is bool(over)
+
+
+def test_a_storming_fire_trap_burns_without_going_off() -> None:
+    """000:L109 "Fire Traps cannot be triggered if the square is raining or storming"; A36 (revised): "only the
+    Fire Trap cannot be triggered while its square is storming": fire spreading onto it burns the square alone."""
+    b = _trapped("fire_trap", "forest")
+    b.square(C("C3"))["storm"] = True
+    b.square(C("C2"))["fire"] = 2
+    start(b)
+    out = b.apply(NextRound(), dice(*[1] * 9))
+    assert _state(b, "C3")["fire"] == 1 and _state(b, "C3")["feature"] == "fire_trap"
+    assert not [e for e in out.effects if e.kind == "trap_sprung"]
 
 
 def test_a_unit_in_a_square_that_ignites_tests_agility_or_catches_fire() -> None:
@@ -374,9 +408,25 @@ def test_bakelite_trap() -> None:
     assert [t.purpose for t in out.tests] == ["Pilot dodges the Bakelite"]
     assert "C3" not in b.cells  # single use
     act = b.apply(Order.parse("act unit:Pilot stat:ws"), dice(1))
-    assert Modifier("Bakelite Trap", -15, "000:L107") in act.tests[0].breakdown.modifiers
+    assert [m for m in act.tests[0].breakdown.modifiers if m.label == "Bakelite Trap"] == [
+        Modifier("Bakelite Trap", -15, "000:L107")]
     dodge = skill_breakdown(b, b.unit("Pilot"), "dodge")  # Dodge is an Agility skill
     assert [(m.label, m.value) for m in dodge.modifiers] == [("Bakelite Trap", -15)]
+
+
+@pytest.mark.parametrize("stat", ["ag", "ws", "dodge"])
+def test_a_test_counts_the_bakelite_once(stat: str) -> None:
+    """000:L107 "on a failure they take a 3d10 reduction to WS and Agility": 3d10 = 13 takes 13 off a test made with
+    /act, once."""
+    b = _trapped("bakelite_trap", "urban")
+    add(b, "Pilot", "Blue", "C3", ws=40, ag=40, skills={"dodge": 30})
+    add(b, "Foe", "Red", "D3")
+    start(b)
+    b.apply(TriggerTrap(side="Red", at=C("C3")), dice(90, 4, 4, 5))
+    act = b.apply(Order.parse(f"act unit:Pilot stat:{stat}"), dice(1))
+    lines = [(m.label, m.value) for m in act.tests[0].breakdown.modifiers]
+    assert lines == [("Bakelite Trap", -13)]
+    assert act.tests[0].target == (30 if stat == "dodge" else 40) - 13
 
 
 def test_breaking_free_of_bakelite() -> None:

@@ -3,8 +3,10 @@
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from rules.dice import Dice, parse_dice, split_notation
+from rules.dice import MAX_NOTATION_LENGTH, MAX_TERMS, Dice, parse_dice, split_notation
 from rules.errors import InvalidOrderError
 
 
@@ -79,3 +81,48 @@ def test_advantage_disadvantage_and_a_comment_after_the_dice() -> None:
 def test_keeping_more_dice_than_rolled_is_refused() -> None:
     with pytest.raises(InvalidOrderError, match="Keep between 1 and 2 of 2d20"):
         parse_dice("2d20kh3")
+
+
+# Pieces a player (or a modified client) can type, chosen so that repeating them builds the inputs that
+# made the old pattern try every way of splitting digits between terms: `1d6+1d6+...+`, `1d61d61d6...`.
+_PIECES = ["1d6", "+", "-", "d", "D", "6", "0", "12", "%", "k", "kh", "kl", "H", "L", " ", "1d6+", "d20", "x", "adv"]
+dice_texts = st.one_of(
+    st.lists(st.sampled_from(_PIECES), max_size=2500).map("".join).filter(lambda s: len(s) <= 10_000),
+    st.text(alphabet=st.sampled_from("0123456789dDkKhHlL%+- \t\n,x٣"), max_size=10_000),
+    st.text(max_size=10_000),
+)
+
+
+@pytest.mark.parametrize("text", [
+    "1d6+" * 25, "1d6+" * 2500, "1d6" * 3333 + "+", "1" * 10_000 + "+", "1d6kh1" * 1666 + "k",
+    ("1d20+" * 600 + " adv"), "+" * 10_000, "d" * 10_000,
+])
+def test_long_and_repetitive_dice_are_answered(text: str) -> None:
+    """Each is read once from left to right: a refusal or the dice, never a search through ways to split it."""
+    for read in (split_notation, parse_dice):
+        try:
+            read(text)
+        except InvalidOrderError as exc:
+            assert exc.message and len(exc.message) < 300, exc.message
+    with pytest.raises(InvalidOrderError, match=r"characters long|terms"):
+        parse_dice(split_notation(text)[0])
+
+
+@settings(deadline=None, max_examples=100, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(dice_texts)
+def test_every_text_of_up_to_ten_thousand_characters_is_answered(text: str) -> None:
+    """The /roll path (split, then parse) answers any text: the dice, or a refusal that says what is wrong."""
+    try:
+        notation, _comment = split_notation(text)
+        terms = parse_dice(notation)
+    except InvalidOrderError as exc:
+        assert exc.message.strip(), "a refusal says what was wrong"
+        assert len(exc.message) < 400, "a refusal quotes at most the hundred characters a roll may have"
+    else:
+        assert 1 <= len(terms) <= MAX_TERMS and len(notation) <= MAX_NOTATION_LENGTH
+
+
+def test_terms_are_counted_before_the_dice_are_read() -> None:
+    with pytest.raises(InvalidOrderError, match=f"at most {MAX_TERMS} terms"):
+        parse_dice("1d2+" * 11 + "1")
+    assert len(parse_dice("+".join(["1d2"] * MAX_TERMS))) == MAX_TERMS

@@ -149,6 +149,7 @@ SCHEMA: dict[str, dict[str, str]] = {
         "unit_edited": "unit fields",
         "unit_removed": "unit at",
         "unjammed": "unit weapon shots",
+        "ready_lost": "unit",
         "unpinned": "unit",
         "weapon_faulty": "unit weapon",
         "weapon_jammed": "unit weapon die",

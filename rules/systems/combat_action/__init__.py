@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules.plugins import Plugin
 from rules.system import System
 from rules.systems.combat_action import actions
 from rules.systems.combat_action.actions.setup import refresh_budgets
@@ -30,4 +31,7 @@ SYSTEM = System(
     rolltests=ROLLTESTS,
 )
 
-__all__ = ["SYSTEM", "actions"]
+# What the `battlepost.systems` entry point names: the system and the extension that plays it on Discord.
+PLUGIN = Plugin(system=SYSTEM, front_end="cogs.combat_action")
+
+__all__ = ["PLUGIN", "SYSTEM", "actions"]

@@ -123,8 +123,9 @@ def _drift(battle: Battle, unit: Unit, cm: int, dice: Dice, outcome: Outcome) ->
     to = offset_cell(unit.cell, unit.cell, unit.facing + angle, squares)
     to = Cell(max(0, min(battle.width - 1, to.x)), max(0, min(battle.height - 1, to.y)))
     if to != unit.cell:
-        relocate(battle, unit, to, outcome, "out of control")
-        outcome.add(Drifted(unit=unit.name, to=str(to), cm=cm, face=face))
+        # The drift reports the distance the move went (edges stop it short), measured as the move measures it.
+        moved = relocate(battle, unit, to, outcome, "out of control")
+        outcome.add(Drifted(unit=unit.name, to=str(to), cm=moved, face=face))
 
 
 def _can_shoot(battle: Battle, unit: Unit, target: Unit) -> tuple[str, str] | None:

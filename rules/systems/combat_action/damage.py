@@ -19,10 +19,8 @@ def living_value(die: int, pf: int, pen: int, uses_pf: bool = True) -> int:
     return clamp_d6(die + pf - pen) if uses_pf else die
 
 
-def living_result(die: int, pf: int, pen: int, uses_pf: bool = True, large_scale: bool = False) -> str:
-    """Return a hit's result on a living creature: wounded, ooa or killed; always ooa at large scale (A88)."""
-    if large_scale:
-        return OOA
+def living_result(die: int, pf: int, pen: int, uses_pf: bool = True) -> str:
+    """Return a hit's result on a living creature from the table: wounded, ooa or killed (A79)."""
     return tables().living[living_value(die, pf, pen, uses_pf)]
 
 

@@ -251,6 +251,14 @@ class Aimed(Effect):
     unit: str
 
 
+@effect("ready_lost")
+@dataclass(frozen=True, slots=True)
+class ReadyLost(Effect):
+    """A model was pinned and lost its ready-to-fire status: the aim it paid for is gone (A100)."""
+
+    unit: str
+
+
 @effect("unpinned")
 @dataclass(frozen=True, slots=True)
 class Unpinned(Effect):
@@ -368,7 +376,7 @@ class Deviated(Effect):
 EFFECTS = table(
     Moved, LeftTheTable, UnitAdded, TurnEnded, Activation, OrderNotObeyed, ModelHit, BuildingHit,
     LocationDamaged, WeaponFaulty, CrewHit, ShutDown, Crashed, TransportedHit, HatchChanged, HatchBroken,
-    Embarked, Disembarked, GeneralAction, Reloaded, Unjammed, Primed, WentFlatDown, GotUp, Aimed, Unpinned,
+    Embarked, Disembarked, GeneralAction, Reloaded, Unjammed, Primed, WentFlatDown, GotUp, Aimed, ReadyLost, Unpinned,
     EmergencyLanding, OutOfControl, Altitude, Halted, Drifted, NoTarget, NothingToRepeat,
     WeaponMalfunctioned, WeaponJammed, Missed, Deviated
 )

@@ -11,7 +11,7 @@ from rules.systems.combat_action.tables import Band, WeaponClass, tables
 
 
 def distance_cm(squares: int, cm_per_square: int) -> int:
-    """Return the table distance of a number of squares."""
+    """Return the table distance of a number of squares (Chebyshev squares, as every distance is counted)."""
     return squares * cm_per_square
 
 
@@ -113,11 +113,15 @@ def offset_cell(origin: Cell, toward: Cell, turn_degrees: float, squares: int) -
     """Return the cell `squares` away from `toward`, along the line origin->toward turned clockwise.
 
     The map's y grows downwards (row 1 at the top), so a clockwise turn on screen is a positive angle.
+    The step is stretched so the cell lies exactly `squares` away as every distance is counted (Chebyshev):
+    a drift or deviation goes as far as the move or shot that measures it says.
     """
     dx, dy = toward.x - origin.x, toward.y - origin.y
     heading = math.atan2(dy, dx) if (dx or dy) else -math.pi / 2
     angle = heading + math.radians(turn_degrees)
-    return Cell(toward.x + round(squares * math.cos(angle)), toward.y + round(squares * math.sin(angle)))
+    step_x, step_y = math.cos(angle), math.sin(angle)
+    longest = max(abs(step_x), abs(step_y))
+    return Cell(toward.x + round(squares * step_x / longest), toward.y + round(squares * step_y / longest))
 
 
 def deviate(origin: Cell, target: Cell, face: int, cm: int, cm_per_square: int, sector_degrees: int = 60) -> Cell:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.systems.combat_action.damage import (
+    OOA,
     building_result,
     living_result,
     living_value,
@@ -64,16 +65,22 @@ def hit(battle: Battle, target: Unit, pen: int, dice: Dice, outcome: Outcome, so
     if target.building:
         _hit_building(battle, target, pen, dice, outcome, source)
         return
-    die = dice.d(6, f"damage to {target.name}")
     cover = cover_pf(battle, target)
     pf = target.pf + cover
+    if battle.const("large_scale"):
+        # 003:L100: no table at large scale (A88), so no damage die is rolled at all.
+        outcome.tests.append(DamageTest(target=target.name, pf=pf, cover=cover, pen=pen, large_scale=True,
+                                        result=OOA, source=source))
+        target.state = OOA
+        outcome.add(ModelHit(unit=target.name, result=OOA, at=str(target.cell)))
+        return
+    die = dice.d(6, f"damage to {target.name}")
     uses_pf = bool(battle.const("living_damage_uses_pf"))
-    large = bool(battle.const("large_scale"))
-    result = living_result(die, pf, pen, uses_pf, large)
+    result = living_result(die, pf, pen, uses_pf)
     # A second Wounded takes the model out of action.
     final = "ooa" if result == "wounded" and target.state == "wounded" else None
     outcome.tests.append(DamageTest(target=target.name, die=die, pf=pf, cover=cover, pen=pen,
-                                    value=living_value(die, pf, pen, uses_pf), large_scale=large, result=result,
+                                    value=living_value(die, pf, pen, uses_pf), large_scale=False, result=result,
                                     source=source, final=final))
     result = final or result
     target.state = result
@@ -149,9 +156,17 @@ def _crew_hit(battle: Battle, target: Unit, pen: int, dice: Dice, outcome: Outco
     """003:L196: the pilot and the gunners take an automatic hit with the weapon's Pen; the fallen leave the crew."""
     lost = 0
     uses_pf = bool(battle.const("living_damage_uses_pf"))
+    if battle.const("large_scale"):
+        # 003:L100: the crew are living creatures, all Out of Action with no table roll (A88).
+        for n in range(target.crew):
+            outcome.tests.append(DamageTest(target=f"{target.name} crew {n + 1}", pf=0, pen=pen, large_scale=True,
+                                            result=OOA, source="pilot compartment"))
+        lost, target.crew = target.crew, 0
+        outcome.add(CrewHit(unit=target.name, pen=pen, lost=lost, crew=target.crew))
+        return
     for n in range(target.crew):
         die = dice.d(6, f"hit on {target.name}'s crew member {n + 1}")
-        result = living_result(die, 0, pen, uses_pf, bool(battle.const("large_scale")))
+        result = living_result(die, 0, pen, uses_pf)
         outcome.tests.append(DamageTest(target=f"{target.name} crew {n + 1}", die=die, pf=0, pen=pen,
                                         value=living_value(die, 0, pen, uses_pf), result=result,
                                         source="pilot compartment"))

@@ -46,15 +46,16 @@ class ToHitTest(RollTest):
 class DamageTest(RollTest):
     """1d6 + PF - Pen on the living damage table (A79); `final` when a second Wounded takes the model out.
 
-    A crew member's hit (003:L196) stores no `cover` and no `large_scale`.
+    A crew member's hit (003:L196) stores no `cover` and no `large_scale`; a hit in a large scale game
+    stores no `die` and no `value`, as none is rolled (A88).
     """
 
     target: str
-    die: int
+    die: int | None = optional()
     pf: int
     cover: int | None = optional()
     pen: int
-    value: int
+    value: int | None = optional()
     large_scale: bool | None = optional()
     result: str
     source: str

@@ -15,7 +15,10 @@ from rules.systems.combat_action.state import (
     AIMED,
     HIDDEN,
     ROUTING,
+    cm_between,
+    fresh,
     on_table,
+    pinned_hint,
     pinned_rules_apply,
     safe_from_pinning,
 )
@@ -74,8 +77,10 @@ def why_not_fire(battle: Battle, unit: Unit, weapon: Weapon, target: Unit, mode:
     if ROUTING in unit.statuses:
         return f"{unit.name} is routing: it may only charge away from the enemy."
     if pinned_rules_apply(unit, battle) and not safe_from_pinning(battle, unit):
-        return f"{unit.name} is pinned: it may only move until it is in cover, flat down or out of sight."
-    if "power_grid" in unit.damaged and unit.moved_cm:
+        return (f"{unit.name} is pinned: it may only move until it is in cover, flat down or out of sight."
+                f"{pinned_hint(battle, unit)}")
+    # Opening the activation clears last turn's move, so a fresh unit has not moved.
+    if "power_grid" in unit.damaged and unit.moved_cm and not fresh(battle, unit):
         return f"{unit.name}'s power grid is damaged: it moved this turn, so it cannot fire too."
     if target is unit or not on_table(target):
         return f"{target.name} is not a target: it is {'inside a vehicle' if target.inside else 'out of the fight'}."
@@ -113,7 +118,7 @@ def roll_to_hit(battle: Battle, unit: Unit, target: Unit, mods: list[Modifier], 
     """Roll 1d6 + modifiers against the unit's SS (A73) and record the roll with every term."""
     shot = rules_fire.ToHit(dice.d(6, f"{unit.name} to hit {target.name}"), tuple(mods), unit.ss,
                             bool(battle.const("hit_on_equal")))
-    cm = unit.cell.distance(target.cell) * int(battle.const("cm_per_square"))
+    cm = cm_between(battle, unit.cell, target.cell)
     outcome.tests.append(ToHitTest(die=shot.die, modifiers=shot.modifiers, total=shot.total, ss=shot.ss, hit=shot.hit,
                                    miss=shot.miss, weapon=what, band=band_to(battle, unit, target).key,
                                    target=target.name, unit=unit.name, cm=cm, mode=mode, strike_back=strike_back))

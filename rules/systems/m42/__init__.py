@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules.plugins import Plugin
 from rules.system import System
 from rules.systems.m42 import actions, homebrew
 from rules.systems.m42.board import structures
@@ -37,4 +38,7 @@ SYSTEM = System(
     details=DETAILS,
 )
 
-__all__ = ["SYSTEM", "actions", "homebrew"]
+# What the `battlepost.systems` entry point names: the system and the extension that plays it on Discord.
+PLUGIN = Plugin(system=SYSTEM, front_end="cogs.m42")
+
+__all__ = ["PLUGIN", "SYSTEM", "actions", "homebrew"]

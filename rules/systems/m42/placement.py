@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import hypot
 
 from rules.coords import Cell
 from rules.errors import IllegalOrderError
@@ -61,7 +62,7 @@ def surroundings(battle: Battle, unit: Unit, within: Box | None = None) -> Surro
     others: list[tuple[Unit, frozenset[Spot], tuple[Cell, ...] | None, Box]] = []
     lines: list[tuple[Cell, Cell, int, int, int, int]] = []
     for other in battle.iter_units():
-        if other is unit:
+        if other is unit or other.id == unit.id:  # a unit judged as it would be after an order is a copy
             continue
         spots = other.spots()
         if not battle.enemies(unit, other):
@@ -94,14 +95,6 @@ def _opening_at(battle: Battle, building: frozenset[Cell], target: Cell) -> floa
     """Return the width of the unopenable-building opening a spot outside touches, if any (004:L106)."""
     for _edge, obs, _inside, outside in openings(battle, building):
         if outside == target and not obs.openable:
-            return obs.opening
-    return None
-
-
-def _behind_opening(battle: Battle, building: frozenset[Cell], target: Cell) -> float | None:
-    """Return the width of the opening a spot inside stands behind, if any (004:L104)."""
-    for _edge, obs, inside, _outside in openings(battle, building):
-        if inside == target and obs.openable:
             return obs.opening
     return None
 
@@ -144,17 +137,17 @@ def verdict(battle: Battle, unit: Unit, leader: Spot, target: Spot, taken: set[S
     building = region(battle, home, "building")
     target_kind, leader_kind = kind_at(battle, cell), kind_at(battle, home)
     if building:
-        # The leader is inside: models go inside, on the roof, or outside at an unopenable opening.
+        # The leader is inside: models go anywhere inside (004:L94), on the roof, or outside at an unopenable
+        # opening. A square inside next to a window is only inside: the window's width limits the models
+        # placed at it from outside, never a model that stands in the room behind it.
         reference = cell
         if cell not in building:
             width = _opening_at(battle, building, cell)
             if width is None:
                 return _refuse("the leader is inside a building, so no model is placed outside around it (004:L98)")
+            if int(width * 10) // int(battle.const("opening_tenths_per_model")) < 1:
+                return _refuse(f"the opening is {width:g}\" wide: one model per full 0.5\" of width (004:L104, A95)")
             reference = next(i for _e, _o, i, o in openings(battle, building) if o == cell)
-        else:
-            width = _behind_opening(battle, building, cell) if target.level == 0 else None
-        if width is not None and int(width * 10) // int(battle.const("opening_tenths_per_model")) < 1:
-            return _refuse(f"the opening is {width:g}\" wide: one model per full 0.5\" of width (004:L104, A95)")
         return _within(battle, unit, leader, Spot(reference.x, reference.y, target.level), limit, rule, cr)
     if target_kind.building:
         return _refuse("After You Sir!: the leader must be inside a building before any model is placed in it (004:L83)")
@@ -199,7 +192,7 @@ def _within(battle: Battle, unit: Unit, leader: Spot, target: Spot, limit: float
             rise = 0.0
     if fully_within(leader.cell, target.cell, limit, s, rise):
         return Verdict(True, limit, rule)
-    far = reach(leader.cell, target.cell, s)
+    far = hypot(reach(leader.cell, target.cell, s), rise)  # the rise counts when it was measured with the rest
     return _refuse(f"its base would reach {far:.3g}\" from the leader's, beyond the limit here, {rule}")
 
 

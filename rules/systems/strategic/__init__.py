@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from rules.plugins import Plugin
 from rules.system import System
 from rules.systems.strategic import actions
 from rules.systems.strategic.actions.move import reach_by_mode
 from rules.systems.strategic.battlefield import begin_round
 from rules.systems.strategic.details import DETAILS
 from rules.systems.strategic.effects import EFFECTS
+from rules.systems.strategic.features import hidden_feature_squares
 from rules.systems.strategic.legal import legal_orders
 from rules.systems.strategic.mapfile import LAYERS
 from rules.systems.strategic.rolltests import ROLLTESTS
@@ -26,6 +28,7 @@ SYSTEM = System(
     round_start=[begin_round],
     initiative_tokens=frozenset(BONUS_TOKENS),
     map_layers=LAYERS,
+    hidden_squares=hidden_feature_squares,
     reach=reach_by_mode,
     statblocks=parse_statblock_file,
     describe="Independent Characters and Hordes moving by Agility Bonus, ranged and area attacks, "
@@ -35,4 +38,7 @@ SYSTEM = System(
     rolltests=ROLLTESTS,
 )
 
-__all__ = ["SYSTEM", "actions"]
+# What the `battlepost.systems` entry point names: the system and the extension that plays it on Discord.
+PLUGIN = Plugin(system=SYSTEM, front_end="cogs.strategic")
+
+__all__ = ["PLUGIN", "SYSTEM", "actions"]

@@ -15,7 +15,6 @@ from rules.systems.strategic.effects import (
     BurntOut,
     CaughtFire,
     Chance,
-    FireOut,
     Frozen,
     FrozenIn,
     IceMelted,
@@ -96,22 +95,28 @@ def move_storms(battle: Battle, dice: Dice, outcome: Outcome) -> None:
     for cell in storms:
         battle.clear_square(cell, "storm")
     for cell in kept:
+        # A storm over a burning square leaves it burning: a Storm square can burn (A36 as revised).
         battle.square(cell).storm = True
-        if battle.square_state(cell).fire:
-            battle.clear_square(cell, "fire")  # A52: the map is re-evaluated, and storms put fires out
-            outcome.add(FireOut(cell=str(cell), cause="storm"))
     outcome.add(StormsMoved(direction=name, distance=distance, before=[str(c) for c in storms],
                    after=[str(c) for c in kept], dropped=len(moved) - len(kept)))
     outcome.highlight.add_cells(str(c) for c in kept)
 
 
 def can_burn(battle: Battle, cell: Cell) -> bool:
-    """Return whether a square could catch fire now: unburnt Forest, not burning, not under rain or storm."""
+    """Return whether a square could catch fire now: unburnt Forest, not burning, not under rain (A36).
+
+    A Storm square can burn: its units test to resist catching fire with the Storm's bonus (001:L62).
+    """
     if not battle.on_map(cell):
         return False
     state = battle.square_state(cell)
-    return (battle.terrain_at(cell).flammable and not state.fire
-            and not state.burnt and not state.storm and not state.rain)
+    return battle.terrain_at(cell).flammable and not state.fire and not state.burnt and not state.rain
+
+
+def fire_trap_held(battle: Battle, cell: Cell) -> bool:
+    """Return whether rain or a storm on a square keeps its Fire Trap from going off (000:L109)."""
+    state = battle.square_state(cell)
+    return bool(state.storm or state.rain)
 
 
 def spread_fire(battle: Battle, dice: Dice, outcome: Outcome) -> None:
@@ -180,7 +185,7 @@ def ignite(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, test_mod
     battle.square(cell).fire = rounds
     outcome.add(Ignited(cell=str(cell), rounds=rounds, cause=cause))
     _mark(outcome, cell, "fire")
-    trap = battle.square_state(cell).feature == "fire_trap"
+    trap = battle.square_state(cell).feature == "fire_trap" and not fire_trap_held(battle, cell)
     if test_mod is None:
         # A29: a Fire Trap square that catches fire by any means sets the trap off, with its harder test.
         test_mod = int(const_or(battle, "fire_trap_test_mod", 0) if trap else battle.const("fire_catch_test_mod"))

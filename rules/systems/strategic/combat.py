@@ -66,11 +66,20 @@ def roll_test(battle: Battle, dice: Dice, bd: Breakdown, purpose: str) -> D100Te
     return run_test(battle, dice, bd, purpose)
 
 
-def condition_modifiers(bd: Breakdown, unit: Unit, stat: str) -> None:
+def _condition_modifiers(bd: Breakdown, unit: Unit, stat: str) -> None:
     """Add the lines that a unit's conditions put on a test of this characteristic."""
     char = SKILL_CHARS.get(stat, stat)  # a skill carries its characteristic's penalties (Dodge is Agility)
     if char in ("ws", "ag") and "bakelite" in unit.statuses:
         bd.add("Bakelite Trap", -abs(int(unit.status_rounds.get("bakelite", 0))), "000:L107")
+
+
+def unit_breakdown(battle: Battle, unit: Unit, key: str, label: str, base: int, cell: Cell | None = None,
+                   dtv_source: str = "DTV") -> Breakdown:
+    """Start a unit's test: its base, the DTV penalty and its conditions, the one place each is added."""
+    bd = Breakdown(label, base, cap=int(battle.const("modifier_cap")))
+    add_dtv_line(battle, bd, unit, key, cell, dtv_source)
+    _condition_modifiers(bd, unit, key)
+    return bd
 
 
 def skill_breakdown(battle: Battle, unit: Unit, stat: str, modifier: int = 0, reason: str = "",
@@ -87,9 +96,7 @@ def skill_breakdown(battle: Battle, unit: Unit, stat: str, modifier: int = 0, re
     else:
         known = ", ".join([c.upper() for c in CHARACTERISTICS] + sorted(unit.skills))
         raise InvalidOrderError(f"{unit.name} has no characteristic or skill `{stat}`. It has: {known}.")
-    bd = Breakdown(label, base, cap=int(battle.const("modifier_cap")))
-    add_dtv_line(battle, bd, unit, key)
-    condition_modifiers(bd, unit, key)
+    bd = unit_breakdown(battle, unit, key, label, base)
     bd.add(reason or "Modifier", modifier, "order")
     return bd
 
@@ -228,14 +235,12 @@ def ranged_breakdown(battle: Battle, shooter: Unit | None, src: Cell, dst: Cell,
 
 def melee_breakdown(battle: Battle, attacker: Unit, target: Unit, adjust: int = 0, called: str = "") -> Breakdown:
     """Build the WS test of a melee attack (DTV, Hit Bonus, elevation, aim, defence)."""
-    bd = Breakdown("Weapon Skill (WS)", attacker.chars.get("ws", 0), cap=int(battle.const("modifier_cap")))
-    add_dtv_line(battle, bd, attacker, "ws")
+    bd = unit_breakdown(battle, attacker, "ws", "Weapon Skill (WS)", attacker.chars.get("ws", 0))
     bd.add("Aim", attacker.aim, "Aim action")
     bd.add("Hit Bonus of the target's square", hit_bonus(battle, target.cell, target), "000:L46")
     bd.add("Elevation", elevation_mod(battle, attacker.cell, attacker, target.cell, target), "A19")
     if "defending" in target.statuses:
         bd.add(f"{target.name} is defending", int(battle.const("defend_melee_penalty")), "parent")
-    condition_modifiers(bd, attacker, "ws")
     if called:
         bd.add(f"Called shot ({parse_location(called)})", int(battle.const("called_shot_penalty")), "parent")
     bd.add("GM adjustment", check_adjust(adjust), "GM")

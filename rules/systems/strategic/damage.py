@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from rules.systems.strategic.board import Battle
     from rules.systems.strategic.units import Unit
 
-_DEVASTATING_RE = re.compile(r"devastating\s*\(?\s*(\d+)", re.IGNORECASE)
+# Possessive: the spaces before and after the bracket are never split two ways.
+_DEVASTATING_RE = re.compile(r"devastating\s*+\(?+\s*+(\d+)", re.IGNORECASE)
 
 
 def roll_damage(dice: Dice, notation: str, tearing: bool = False, purpose: str = "damage") -> DamageRoll:

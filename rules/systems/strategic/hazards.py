@@ -6,15 +6,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules.constants import const_or
-from rules.modifiers import Breakdown
 from rules.systems.strategic.area import target_count
 from rules.systems.strategic.battlefield import on_hit_square, resist_sinking
-from rules.systems.strategic.combat import condition_modifiers, hit_location, roll_test, skill_breakdown
+from rules.systems.strategic.combat import hit_location, roll_test, skill_breakdown, unit_breakdown
 from rules.systems.strategic.damage import apply_damage
 from rules.systems.strategic.effects import FeatureExpended, Fell, MineTriggered, Surfaced
 from rules.systems.strategic.features import clear_feature, feature_at
 from rules.systems.strategic.rolltests import DeepWaterTest, DifficultTerrainTest, MinefieldTest
-from rules.systems.strategic.terrain import add_dtv_line, deep_water, effective_dtv
+from rules.systems.strategic.terrain import deep_water, effective_dtv
 from rules.systems.strategic.units import Weapon
 
 if TYPE_CHECKING:
@@ -71,9 +70,7 @@ def difficult_terrain_test(battle: Battle, unit: Unit, cell: Cell, dice: Dice, o
     dtv = effective_dtv(battle, unit, cell)
     if dtv < 1:
         return None
-    bd = Breakdown("Agility (AG)", unit.chars.get("ag", 0), cap=int(battle.const("modifier_cap")))
-    add_dtv_line(battle, bd, unit, "ag", cell, "A38")
-    condition_modifiers(bd, unit, "ag")
+    bd = unit_breakdown(battle, unit, "ag", "Agility (AG)", unit.chars.get("ag", 0), cell, "A38")
     rolled = roll_test(battle, dice, bd, f"{unit.name}: Difficult Terrain test on {cell}")
     result = DifficultTerrainTest(*rolled.terms(), unit=unit.name, cell=str(cell), dtv=dtv)
     outcome.tests.append(result)

@@ -9,12 +9,12 @@ from rules import turns
 from rules.errors import GameError
 from rules.orders import Move, Order
 from rules.systems.strategic.actions.charge import MODE as CHARGE
-from rules.systems.strategic.actions.charge import Charge
+from rules.systems.strategic.actions.charge import Charge, charge_squares, check_charge
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.actions.other import Aim, Defend, Hide
 from rules.systems.strategic.combat import in_reach, out_of_sight
 from rules.systems.strategic.movement import allowance, reachable
-from rules.systems.strategic.ranges import max_range, weapon_range
+from rules.systems.strategic.ranges import band_for, weapon_range
 from rules.systems.strategic.units import Unit
 from rules.turnorders import EndTurn, Hold
 
@@ -34,16 +34,19 @@ def _affordable(battle: Battle, order: Order, left: int | None) -> bool:
 
 
 def _charges(battle: Battle, unit: Unit, enemies: list[Unit], left: int | None) -> Iterator[Order]:
-    """Yield a charge at every enemy a charge move brings within reach, with each melee weapon."""
-    check = battle.system.handlers.check(CHARGE)
-    for weapon in unit.weapons:
-        probe = Charge(unit=unit.name, target=unit.name, weapon=weapon.name)
-        if not weapon.melee or check is None or not _affordable(battle, probe, left):
-            continue
+    """Yield a charge at every enemy a charge move brings within reach, with each melee weapon.
+
+    The squares a charge may end on are found once for the unit; each enemy's check reads them.
+    """
+    weapons = [w for w in unit.weapons if w.melee]
+    if not weapons or not _affordable(battle, Charge(unit=unit.name, target=unit.name), left):
+        return
+    squares = charge_squares(battle, unit)
+    for weapon in weapons:
         for enemy in enemies:
             order = Charge(unit=unit.name, target=enemy.name, weapon=weapon.name)
             try:
-                check(battle, order)
+                check_charge(battle, order, squares)
             except GameError:
                 continue
             yield order
@@ -72,8 +75,10 @@ def legal_orders(battle: Battle, base: BaseUnit) -> Iterator[Order]:
         if weapon.melee:
             targets = [e for e in enemies if in_reach(battle, unit, e, weapon)]
         else:
-            reach = max_range(battle, weapon_range(battle, weapon))
-            targets = [e for e in enemies if 0 < unit.cell.distance(e.cell) <= reach]
+            # Every distance a range band covers, the attacker's own square too where Point Blank takes it
+            # ("0-1km range, so either same square or adjacent square", 001:L32): what the attack accepts.
+            r = weapon_range(battle, weapon)
+            targets = [e for e in enemies if band_for(battle, r, unit.cell.distance(e.cell)) is not None]
         for enemy in targets:
             yield Attack(unit=unit.name, weapon=weapon.name, target=enemy.name)
     yield from _charges(battle, unit, enemies, left)

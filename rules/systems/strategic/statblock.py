@@ -43,8 +43,9 @@ WEAPON_FIELDS = (
     "ats", "tearing", "indirect", "qualities",
 )
 DEFAULT_HORDE_MAGNITUDE = 30
-_DAMAGE_TYPE_RE = re.compile(r"^(.*?)\s*([EIRX])$", re.IGNORECASE)
-_QUALITY_RE = re.compile(r"^\s*([A-Za-z][A-Za-z' -]*?)\s*(?:\(\s*(\d+)\s*\))?\s*$")
+# Possessive quantifiers: the spaces after a name belong to the name (stripped later), never shared with the
+# whitespace after it, so a long run of spaces is read once instead of in every split.
+_QUALITY_RE = re.compile(r"^\s*+([A-Za-z][A-Za-z' -]*+)\s*+(?:\(\s*+(\d++)\s*+\))?+\s*+$")
 
 
 def _int(value: Any, path: FieldPath, lo: int, hi: int) -> int:
@@ -91,8 +92,8 @@ def _qualities(raw: Any, path: FieldPath, fields: dict[str, Any]) -> tuple[str, 
         raise StatError(path, f"`{field_label(path)}` lists {len(raw)} qualities; keep it to {MAX_QUALITIES}.")
     others: list[str] = []
     for word in raw:
-        m = _QUALITY_RE.match(word)
-        if not m or len(word) > 40:
+        m = _QUALITY_RE.match(word) if len(word) <= 40 else None
+        if not m:
             raise StatError(path, f"`{word}` is not a quality; write a word with an optional number, like `Blast(4)`.")
         name, number = m.group(1).strip().lower(), m.group(2)
         if name in ("blast", "ats") and number is None:
@@ -119,10 +120,10 @@ def parse_weapon(data: Any, index: int = 0) -> Weapon:
         raise StatError((*path, "name"), f"`{field_label(path)}` needs a `name` of 1 to 64 characters.")
     damage = str(data.get("damage", "1d10")).strip()
     dtype_given = data.get("type", data.get("dtype"))
-    m = _DAMAGE_TYPE_RE.match(damage)
-    if m and m.group(1):
+    dice_part = damage[:-1].rstrip()
+    if damage[-1:].upper() in ("E", "I", "R", "X") and dice_part and "\n" not in dice_part:
         # "1d10+6X" writes the damage type after the dice, as the seeds do.
-        damage, suffix = m.group(1), m.group(2).upper()
+        damage, suffix = dice_part, damage[-1].upper()
         if dtype_given is not None and str(dtype_given).upper() != suffix:
             raise StatError((*path, "type"), f"{name}: `damage` says type {suffix} but `type` says {dtype_given}.")
         dtype_given = suffix

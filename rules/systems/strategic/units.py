@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from rules.errors import NotFoundError, did_you_mean
+from rules.errors import NotFoundError, did_you_mean, shorten
 from rules.units import NAME_MAX as NAME_MAX
 from rules.units import Unit as BaseUnit
 
@@ -219,7 +219,7 @@ class Unit(BaseUnit):
         if weapon is None:
             names = ", ".join(w.name for w in self.weapons) or "none"
             close = did_you_mean(name, [w.name for w in self.weapons])
-            raise NotFoundError(f"{self.name} has no weapon `{name}`.{close} Its weapons: {names}.")
+            raise NotFoundError(f"{self.name} has no weapon `{shorten(name)}`.{close} Its weapons: {names}.")
         return weapon
 
     @property

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules.plugins import Plugin
 from rules.system import System
 from rules.systems.surface import actions
 from rules.systems.surface.details import DETAILS
@@ -11,6 +12,7 @@ from rules.systems.surface.phases import PHASES
 from rules.systems.surface.rolltests import ROLLTESTS
 from rules.systems.surface.table import TABLE
 from rules.systems.surface.units import Unit
+from rules.systems.surface.victory import battle_over
 
 SYSTEM = System(
     id="surface",
@@ -28,6 +30,10 @@ SYSTEM = System(
     effects=EFFECTS,
     details=DETAILS,
     rolltests=ROLLTESTS,
+    battle_over=battle_over,
 )
 
-__all__ = ["SYSTEM", "actions"]
+# What the `battlepost.systems` entry point names: the system and the extension that plays it on Discord.
+PLUGIN = Plugin(system=SYSTEM, front_end="cogs.surface")
+
+__all__ = ["PLUGIN", "SYSTEM", "actions"]

@@ -12,11 +12,15 @@ from typing import Any
 
 from rules.battle import Battle
 from rules.coords import Cell
-from rules.errors import GameError, InvalidOrderError
+from rules.errors import GameError, InvalidOrderError, shorten
+from rules.filelimits import Limits, load_json
 from rules.orders import AddUnit
 from rules.systems.surface.units import ESCAPED
 
 FORMAT = "surface"
+# A forces document: sides holding lists of units, each with a small table of stats.
+LIMITS = Limits("a forces file", max_bytes=2 * 1024 * 1024, max_depth=8, max_containers=20_000, max_values=200_000,
+                max_string=2_000)
 
 
 def survivors(battle: Battle[Any]) -> dict[str, Any]:
@@ -30,7 +34,7 @@ def survivors(battle: Battle[Any]) -> dict[str, Any]:
 
 
 def _entry(side: str, index: int, row: Any) -> AddUnit:
-    where = f"`forces.{side}[{index}]`"
+    where = f"`forces.{shorten(side, 40)}[{index}]`"
     if not isinstance(row, dict):
         raise InvalidOrderError(f"{where} must be an object with `name`, `owner` and `stats`.")
     name = row.get("name")
@@ -48,7 +52,7 @@ def _entry(side: str, index: int, row: Any) -> AddUnit:
 def read_forces(text: str) -> list[AddUnit]:
     """Read a forces document into the orders that add its units; a malformed entry is named."""
     try:
-        data = json.loads(text)
+        data = load_json(text, LIMITS)
     except json.JSONDecodeError as exc:
         raise InvalidOrderError(f"The file is not valid JSON: line {exc.lineno}, column {exc.colno}: {exc.msg}.") from None
     if not isinstance(data, dict) or data.get("ruleset") != FORMAT or not isinstance(data.get("forces"), dict):
@@ -69,4 +73,4 @@ def add_forces(battle: Battle[Any], orders: list[AddUnit], add: Callable[[AddUni
         try:
             add(order)
         except GameError as exc:
-            raise type(exc)(f"Unit `{order.name}` of {order.side}: {exc.message}") from None
+            raise type(exc)(f"Unit `{shorten(order.name, 64)}` of {shorten(order.side, 64)}: {exc.message}") from None

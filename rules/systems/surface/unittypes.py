@@ -8,7 +8,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from rules.errors import InvalidOrderError, RulesetError
+from rules.errors import InvalidOrderError, RulesetError, shorten
 
 RATINGS = ("iv", "accuracy", "evade", "attack_strength", "armor", "capacity", "morale", "rally", "tpv")
 FLAGS = ("space_marine", "mobile_infantry", "powered_armor", "armor", "battleoid")
@@ -87,5 +87,5 @@ def unit_type(key: str) -> UnitType:
     """Return a unit type by key, or say which exist."""
     found = unit_types().get(key.strip().lower())
     if found is None:
-        raise RulesetError(f"There is no unit type `{key}`. Use one of: {', '.join(unit_types())}.")
+        raise RulesetError(f"There is no unit type `{shorten(key)}`. Use one of: {', '.join(unit_types())}.")
     return found

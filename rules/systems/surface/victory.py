@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from rules.systems.surface.state import SurfaceBattle, standing
+from rules.battle import Battle
+from rules.ending import Verdict, last_side_standing
+from rules.systems.surface.state import SurfaceBattle, peek, standing
 
 DECISIVE_VICTORY, MARGINAL_VICTORY, DRAW = "decisive victory", "marginal victory", "draw"
 MARGINAL_DEFEAT, DECISIVE_DEFEAT = "marginal defeat", "decisive defeat"
@@ -57,3 +60,20 @@ def retreat_steps(battle: SurfaceBattle, level: str) -> int:
     if level == MARGINAL_DEFEAT:
         return int(battle.const("retreat_marginal"))
     return 0
+
+
+def battle_over(battle: Battle[Any]) -> Verdict | None:
+    """Return the verdict once a force has no unit left that fights (002 step 5), or None while both can fight.
+
+    "If one side has all its units either routed or eliminated, it loses the battle (big time)": after the
+    rally, a routed unit has rallied or disintegrated, and an escaped one has left the planet, so a force
+    without an Active or Disrupted unit cannot fight another game turn. The last engagement's result is told.
+    """
+    verdict = last_side_standing(battle, lambda u: bool(getattr(u, "eligible", False)))
+    if verdict is None:
+        return None
+    state = peek(battle)
+    levels = (state.get("report") or {}).get("verdict", {}).get("levels", {}) if state.get("resolved") else {}
+    said = "; ".join(f"{side}: {level}" for side, level in levels.items())
+    return replace(verdict, reason=f"{verdict.reason} Game turn {state.get('turn', 1)}: {said}." if said
+                   else verdict.reason)

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from rules.battle import Battle
+from rules.orders import EditUnit
 from rules.outcome import Outcome
 from rules.systems.combat_action.actions.fire import Fire
 from rules.systems.combat_action.actions.play import Aim, FlatDown
@@ -192,3 +193,30 @@ def test_power_plant_explosion(rules: dict[str, str], crash: int, turns: int, ne
     assert next(e for e in out.effects if e.kind == "transported_hit").pen == crash
     assert b.unit("T").ooc_turns == turns
     assert b.unit("N").state == near
+
+
+@pytest.mark.constant("pinned_clears_ready")
+@pytest.mark.parametrize(("on", "aimed"), [(True, None), (False, 1)])
+def test_pinned_clears_ready(on: bool, aimed: int | None) -> None:
+    """003:L169 "All models in a pinned unit lose their ready-to-fire status immediately" (A100: ready to fire is
+    the Aim paid for and not yet used): a model in partial cover aims, is pinned, and fires; with the constant
+    off it keeps its aim."""
+    b = _duel({"pinned_clears_ready": str(on).lower()})
+    b.apply(b.parse_order("paint terrain:partial from:A1"), dice())
+    b.apply(Aim(unit="A"), dice())
+    pinned = b.apply(EditUnit(unit="A", stats={"statuses": ["aimed", "pinned"]}), dice())
+    assert [e.kind for e in pinned.effects].count("ready_lost") == (1 if on else 0)
+    assert ("aimed" in b.unit("A").statuses) is (not on)
+    assert _mods(b.apply(Fire(unit="A", weapon="Rifle", target="B"), dice(1))).get("Aimed") == aimed
+
+
+def test_a_pinned_model_aims_again_for_its_next_shot() -> None:
+    """A100: "the next shot gets no aim bonus, and the model must pay for the Aim again"; once pinned, a new
+    Aim (1 AP) counts, as the unit was already pinned when it paid."""
+    b = _duel({"ap_per_model": "3"})
+    b.apply(b.parse_order("paint terrain:partial from:A1"), dice())
+    b.apply(Aim(unit="A"), dice())
+    b.apply(EditUnit(unit="A", stats={"statuses": ["aimed", "pinned"]}), dice())
+    b.apply(Aim(unit="A"), dice())
+    b.apply(EditUnit(unit="A", stats={"pf": 0}), dice())  # an edit that does not pin again keeps the aim
+    assert _mods(b.apply(Fire(unit="A", weapon="Rifle", target="B"), dice(1)))["Aimed"] == 1

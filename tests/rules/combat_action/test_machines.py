@@ -67,7 +67,19 @@ def test_ground_vehicle_drifts_as_far_as_it_moved() -> None:
     b.round += 1
     b.unit("T").ooc_turns = -1
     out = play(b, "activate unit:T", 1)  # 3 squares at 45 degrees left of north
-    assert effects(out, "drifted")[0]["cm"] == 15 and str(b.unit("T").cell) == "H5"
+    assert effects(out, "drifted")[0]["cm"] == 15 and str(b.unit("T").cell) == "G4"
+
+
+def test_a_drift_goes_as_far_as_its_move_measures() -> None:
+    """003:L146 "move again the same distance they moved the previous turn": 15 cm is 3 squares at 5 cm, and a
+    drift 45 degrees off its front goes 3 diagonal squares, so the move and the drift both say 15 cm."""
+    b = battle([("T", "Red", "J10", vehicle(facing="N")), ("B", "Blue", "Z30", infantry())])
+    play(b, "move unit:T to:J7 mode:walk")  # 3 squares north: 15 cm
+    b.round += 1
+    b.unit("T").ooc_turns = -1
+    out = play(b, "activate unit:T", 5)  # 5-6: 45 degrees right of its front: north-east
+    assert effects(out, "moved")[0]["cm"] == effects(out, "drifted")[0]["cm"] == 15
+    assert str(b.unit("T").cell) == "M4"
 
 
 def test_ground_vehicle_that_stood_still_stays() -> None:

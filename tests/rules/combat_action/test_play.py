@@ -94,10 +94,28 @@ def test_living_damage_and_cover() -> None:
 
 @pytest.mark.constant("large_scale")
 def test_large_scale_override() -> None:
-    """A88: with large_scale every hit on a living creature is OoA (a 6 would be Wounded)."""
+    """003:L100 "In the large scale game, all hits on Living Creatures are automatically considered OoA
+    results." (A88): a hit is OoA with no table roll, so no damage die is rolled or recorded."""
     b = battle([("A", "Red", "A1", infantry()), ("B", "Blue", "A3", infantry())], {"large_scale": "true"})
-    b.apply(Fire(unit="A", weapon="Rifle", target="B"), dice(6, 6))
+    out = b.apply(Fire(unit="A", weapon="Rifle", target="B"), dice(6, 6))
     assert b.unit("B").state == "ooa"
+    assert [r.purpose for r in out.rolls] == ["A to hit B"]
+    assert out.tests[1].large_scale and out.tests[1].die is None and out.tests[1].value is None
+    small = battle([("A", "Red", "A1", infantry()), ("B", "Blue", "A3", infantry(pf=2))])  # 6 + 2 - 2: Wounded
+    out = small.apply(Fire(unit="A", weapon="Rifle", target="B"), dice(6, 6))
+    assert small.unit("B").state == "wounded" and [r.purpose for r in out.rolls] == ["A to hit B", "damage to B"]
+
+
+@pytest.mark.constant("large_scale")
+def test_large_scale_crew_hit_rolls_nothing() -> None:
+    """003:L196 the pilot and gunners "receive an automatic hit", and 003:L100 makes every hit on a Living
+    Creature OoA at large scale (A88): the whole crew is out, with no crew die rolled."""
+    b = battle([("A", "Red", "A1", infantry()), ("T", "Blue", "A3", {"kind": "vehicle", "pf": 0, "crew": 2})],
+               {"large_scale": "true"})
+    out = b.apply(Fire(unit="A", weapon="Rifle", target="T"), dice(6, 3))  # 3 + Pen 2 - PF 0 = 5: Pilot
+    assert out.tests[1].location == "pilot"
+    assert b.unit("T").crew == 0
+    assert not [r for r in out.rolls if "crew" in r.purpose]
 
 
 def test_vehicle_location_effects_are_kept() -> None:
@@ -158,14 +176,23 @@ def test_pinned_cannot_close_or_fire_in_the_open() -> None:
 
 @pytest.mark.constant("discipline_mod")
 def test_discipline_phase_removes_pinned() -> None:
-    """A87: "default: d6 >= the unit's Discipline value to remove Pinned"; the modifier constant changes it."""
+    """A87: "default: d6 >= the unit's Discipline value to remove Pinned"; the modifier constant changes it.
+
+    An order is checked before its dice: a pinned unit's move closer is refused until its activation (and with it
+    the Discipline test) is open, and the test's roll stands whatever comes after."""
     b = battle([("A", "Red", "A1", infantry(discipline=4)), ("B", "Blue", "A9", infantry())])
     b.apply(EditUnit(unit="A", stats={"statuses": ["pinned"]}), dice())
-    out = b.apply(Order.parse("move unit:A to:A2 mode:walk"), dice(4))
+    with pytest.raises(IllegalOrderError, match="activate"):
+        b.apply(Order.parse("move unit:A to:A2 mode:walk"), dice(4))
+    out = b.apply(Order.parse("activate unit:A"), dice(4))
     assert out.tests[0].passed and "pinned" not in b.unit("A").statuses
+    b.apply(Order.parse("move unit:A to:A2 mode:walk"), dice())
+    assert str(b.unit("A").cell) == "A2"
     b = battle([("A", "Red", "A1", infantry(discipline=4)), ("B", "Blue", "A9", infantry())],
                {"discipline_mod": "-1"})
     b.apply(EditUnit(unit="A", stats={"statuses": ["pinned"]}), dice())
+    out = b.apply(Order.parse("activate unit:A"), dice(4))
+    assert not out.tests[0].passed and "pinned" in b.unit("A").statuses
     with pytest.raises(GameError):
         b.apply(Order.parse("move unit:A to:A2 mode:walk"), dice(4))
 

@@ -164,13 +164,6 @@ def test_living_lookup_uses_pf_minus_pen_clamped() -> None:
     assert damage.living_result(3, pf=2, pen=0, uses_pf=False) == "ooa"
 
 
-def test_large_scale_is_always_ooa() -> None:
-    """003:L100 "In the large scale game, all hits on Living Creatures are automatically considered OoA" (A88)."""
-    assert damage.living_result(6, pf=0, pen=0) == "wounded"
-    assert damage.living_result(6, pf=0, pen=0, large_scale=True) == "ooa"
-    assert damage.living_result(1, pf=0, pen=0, large_scale=True) == "ooa"
-
-
 # 003:L186-197 Vehicle and Robot Damage Table.
 @pytest.mark.parametrize(("value", "key"), [
     (-5, "antenna"), (-3, "antenna"), (-2, "hold"), (-1, "weapon_system"), (0, "locomotion"),

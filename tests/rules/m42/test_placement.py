@@ -149,14 +149,26 @@ def test_leader_inside_a_building_keeps_models_inside_or_on_the_roof() -> None:
 
 @pytest.mark.constant("opening_tenths_per_model")
 def test_openings_hold_one_model_per_half_inch() -> None:
-    """004:L104 "For each full half-inch of width ... you may place 1 infantry model behind the opening"; A95 floor(width / 0.5)."""
+    """004:L104 "For each full half-inch of width ... you may place 1 infantry model behind the opening"; A95
+    floor(width / 0.5): an unopenable building's 0.4" window takes no model outside at it, a 0.5" one takes one."""
+    b = field()
+    _house(b)
+    wall(b, "J10|K10", height=3.0, opening=0.4, openable=False)
+    unit(b, "A", "L10", ld=3)
+    assert not ok(b, "A", "J10") and "A95" in why(b, "A", "J10")
+    rule(b, "opening_tenths_per_model", "4")
+    assert ok(b, "A", "J10")
+
+
+def test_a_model_just_inside_a_narrow_window_only_stands_inside() -> None:
+    """004:L94 "any other models from the unit may then be placed within the unit leader's normal Command Radius
+    anywhere inside the structure": the square behind a 0.4" window is inside, so a model stands there; the
+    window's width (004:L104, A95) counts only models placed at the window."""
     b = field()
     _house(b)
     wall(b, "J10|K10", height=3.0, opening=0.4)
     unit(b, "A", "L10", ld=3)
-    assert not ok(b, "A", "K10") and "A95" in why(b, "A", "K10")
-    rule(b, "opening_tenths_per_model", "4")
-    assert ok(b, "A", "K10")
+    assert ok(b, "A", "K10") and ok(b, "A", "K9")
 
 
 def test_unopenable_building_takes_models_outside_at_its_openings() -> None:
