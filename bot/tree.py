@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 import discord
@@ -17,6 +18,9 @@ from rules.errors import GameError, shorten
 from rules.outcome import Highlight
 
 log = logging.getLogger(__name__)
+
+# Says why a command or its autocomplete is not offered in this channel's battle (None: it is offered).
+Gate = Callable[[discord.Interaction], Awaitable[str | None]]
 
 MAX_CONTENT = 2000  # Discord refuses a message whose text is longer, and the user then sees nothing at all
 
@@ -55,9 +59,21 @@ class BattleTree(app_commands.CommandTree):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         # The last refusals by interaction id, so the console can report which lines failed.
         self.failures: dict[int, str] = {}
+        # Added by the cogs: what a battle's rule system does not offer is refused before any command runs.
+        self.gates: list[Gate] = []
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        """Start each command's record of commits, and its watchdog against Discord's three seconds."""
+        """Refuse what the battle here does not offer; start each command's commits record and its watchdog."""
+        for gate in self.gates:
+            why = await gate(interaction)
+            if why is None:
+                continue
+            if interaction.type is discord.InteractionType.autocomplete:
+                await interaction.response.autocomplete([])  # nothing of another system is offered
+            else:
+                self.failures[interaction.id] = why
+                await send_error(interaction, why)
+            return False
         if interaction.type is discord.InteractionType.application_command:
             COMMITTED.set([])
             watch(interaction, float(getattr(self.client, "answer_within", ANSWER_WITHIN)))

@@ -155,7 +155,7 @@ def _happened(view: MapView, overlays: Sequence[Overlay]) -> list[str]:
             firer = unit_name(shooter) if shooter else f"A unit on {square(o.src)}"
             at = f"{unit_name(target)} on {square(o.dst)}" if target else square(o.dst)
             result = {True: "hit", False: "missed", None: "would fire"}[o.hit]
-            verb = "fired at" if o.hit is not None else "aims at"
+            verb = "attacked" if o.hit is not None else "aims at"  # a blow in melee as well as a shot
             out.append(f"{firer} {verb} {at}, {distance(o.src, o.dst)} squares {direction(o.src, o.dst)}: {result}.")
         elif isinstance(o, AreaOfEffect):
             where = ", ".join(square(c) for c in o.cells[:12])

@@ -386,7 +386,8 @@ def _overlay_lines(palette: Palette, overlays: Sequence[Overlay]) -> list[Line]:
 
         out.append(Line("Move", path))
     shots = {o.hit for o in overlays if isinstance(o, LineOfFire)}
-    for hit, name in ((True, "Shot: hit"), (False, "Shot: miss"), (None, "Line of fire")):
+    # "Attack", not "Shot": the line marks a knife's strike as well as a rifle's.
+    for hit, name in ((True, "Attack: hit"), (False, "Attack: miss"), (None, "Line of fire")):
         if hit in shots:
             out.append(Line(name, _shot_swatch(palette, hit)))
     if any(isinstance(o, TargetSquare) for o in overlays):

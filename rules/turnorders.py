@@ -218,12 +218,27 @@ def set_turn_mode(battle: Battle[Any], order: SetTurnMode, dice: Dice, outcome: 
     turns.set_mode(battle, mode, dice, outcome)
 
 
+def standing_kinds(battle: Battle[Any]) -> frozenset[str]:
+    """Return the order kinds a unit's player may leave as its standing order: its own orders, not turn orders."""
+    rules = turns.turn_rules(battle.ruleset_id)
+    return frozenset(kind for kind, cls in battle.system.orders.items()
+                     if cls.authority == "owner" and kind not in turns.TURN_KINDS and kind not in rules.not_counted)
+
+
 def parse_standing(battle: Battle[Any], unit_name: str, text: str) -> Order:
     """Parse a standing order's text as one of the unit's own orders (its unit may be left out)."""
     try:
         tokens = shlex.split(text)
     except ValueError as exc:
         raise InvalidOrderError(f"Cannot read that standing order: {exc}.") from None
+    rules = turns.turn_rules(battle.ruleset_id)
+    allowed = standing_kinds(battle)
+    kind = tokens[0].lower() if tokens else ""
+    if kind and kind != HOLD and kind not in allowed:
+        # Only the orders a player gives a unit on its turn: no GM or side order, nothing the bot gives itself.
+        what = "cannot be a standing order" if kind in battle.system.orders else "is not an order"
+        raise InvalidOrderError(f"`{tokens[0]}` {what}; use `hold` or one of {unit_name}'s own orders: "
+                                f"{', '.join(sorted(allowed))} (like `move to:E5`).")
     if tokens and not any(t.lower().startswith("unit:") for t in tokens[1:]):
         text = f"{text} unit:{shlex.quote(unit_name)}"
     order = battle.parse_order(text)
@@ -232,7 +247,6 @@ def parse_standing(battle: Battle[Any], unit_name: str, text: str) -> Order:
         raise InvalidOrderError(
             f"A standing order for {unit_name} must be one of its own orders, like `move to:E5` or `hold`."
         )
-    rules = turns.turn_rules(battle.ruleset_id)
     if order.kind in turns.TURN_KINDS - {HOLD} or order.kind in rules.not_counted:
         raise InvalidOrderError(
             f"`{order.kind}` cannot be a standing order; use `hold` or an order {unit_name} takes on its turn."

@@ -206,7 +206,7 @@ async def take(interaction: discord.Interaction, press: Pressed, order: Order, r
         await edit_pressed(interaction, view=spent(discord.ui.View.from_message(interaction.message,
                                                                                          timeout=None), ref))
     else:
-        await edit_pressed(interaction, content=f"Done: `{command_text(str(order))}`. The result is posted below.", embed=None,
+        await edit_pressed(interaction, content=f"Done: `{command_text(str(order), result.battle.system.id)}`. The result is posted below.", embed=None,
                                                 attachments=[], view=None)
     await reply(interaction, embed=embed, png=png, view=after)
     await echo_from_dm(interaction, result.record.thread_id or result.record.channel_id, result.record.guild_id,

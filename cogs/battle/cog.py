@@ -368,7 +368,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         assert result.outcome is not None
         # Starting the battle rolls initiative and calls the first turn: the turn words say so.
         embed = (turn_embed(result.outcome, result.battle, actor_name=interaction.user.display_name)
-                 if order.kind == "start" else outcome_embed(result.outcome, battle_name=result.battle.name))
+                 if order.kind == "start" else outcome_embed(result.outcome, battle_name=result.battle.name, system=result.battle.system.id))
         await reply(interaction, embed=embed, png=png)
 
 

@@ -14,13 +14,13 @@ from cogs.common.context import service_of
 from cogs.common.embeds import INFO, safe
 from cogs.common.replies import edit_pressed
 from cogs.common.secrets import own_sides
+from cogs.common.systems import front_end
 from cogs.common.words import command_text
 from cogs.turn.text import effect_sentence
 from rules.battle import Battle
 from rules.effects import load_effects
 from rules.errors import GameError
 from rules.outcome import Outcome
-from rules.systems.strategic.details import AttackDetails, ChargeDetails
 from rules.visibility import GM, HIDDEN, Viewer, redact, unseen_names
 
 PER_PAGE = 10
@@ -45,23 +45,6 @@ def _rolls(outcome: dict[str, Any]) -> str:
     return ("\U0001f3b2 " + "; ".join(parts)) if parts else ""
 
 
-def _attack(outcome: Outcome) -> str | None:
-    """Say what an attack did: whom it aimed at with what, hit or miss, and where a miss came down."""
-    charge = outcome.details_as(ChargeDetails)
-    data = charge.attack if charge is not None else outcome.details_as(AttackDetails)
-    if data is None:
-        return None
-    highlight = outcome.highlight
-    hit = bool(highlight.hit)
-    what = (f"the bridge on {data.at}" if data.form == "bridge" else safe(data.target) if data.target else data.at)
-    verb = "charges" if charge is not None else "strikes" if data.form == "melee" else "fires at"
-    line = f"{safe(data.unit)} {verb} {what} with the {safe(data.weapon)}: {'hit' if hit else 'miss'}"
-    landed = highlight.landed
-    if not hit and landed and landed != highlight.target:
-        line += f"; it came down on {landed}"
-    return line + "."
-
-
 def _shown(event: EventRecord, battle: Battle, *, gm: bool, viewer: int) -> Outcome:
     """Return an entry's outcome as this reader may know it (`rules.visibility.redact`)."""
     system = battle.system
@@ -73,7 +56,8 @@ def _shown(event: EventRecord, battle: Battle, *, gm: bool, viewer: int) -> Outc
 
 def _effects(kind: str, outcome: Outcome, battle: Battle) -> str:
     effects = outcome.effects
-    lines = [_attack(outcome)] if kind in ("attack", "charge") else []
+    own = front_end(battle).log_line
+    lines = [own(outcome)] if own is not None else []
     lines += [effect_sentence(e, outcome, battle) for e in effects[:MAX_EFFECTS]]
     if len(effects) > MAX_EFFECTS:
         lines.append(f"(+{len(effects) - MAX_EFFECTS} more)")
@@ -155,7 +139,7 @@ def event_line(event: EventRecord, battle: Battle, *, gm: bool, viewer: int,
         shown = _shown(event, battle, gm=gm, viewer=viewer)
         said = _effects(event.kind, shown, battle)
         # What happened, in words; the command itself only when the rules recorded nothing to say.
-        body = tag + (said or f"`{safe(command_text(shown.order))[:120]}`")
+        body = tag + (said or f"`{safe(command_text(shown.order, battle.system.id))[:120]}`")
         rolls = _rolls(shown.to_dict())
         if rolls:
             body += f"\n\u2003{rolls}"

@@ -9,6 +9,7 @@ import rules.systems.combat_action.rolltests as rt
 from cogs.combat_action.text import damage_lines, heading_word, other_test_lines, sentence, to_hit_lines
 from cogs.common.embeds import FAIL, INFO, OK, roll_line, safe
 from cogs.common.fields import EmbedFields
+from cogs.common.words import footer_text
 from rules.core_effects import TURN_EFFECTS
 from rules.outcome import Outcome
 from rules.rolltests import RollTest
@@ -81,10 +82,7 @@ def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -
     if fields.dropped or fields.cut:
         note = "*Some details did not fit here; /battle log keeps every roll.*"
         embed.description = "\n".join(p for p in (embed.description, note) if p)[:4096]
-    footer = f"{battle_name} \u00b7 {outcome.order}"
-    if actor_name:
-        footer = f"{actor_name} \u00b7 {footer}"
-    embed.set_footer(text=footer[:FOOTER_MAX])
+    embed.set_footer(text=footer_text(battle_name, outcome.order, actor_name, "combat_action")[:FOOTER_MAX])
     return embed
 
 

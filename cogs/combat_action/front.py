@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import discord
 
+import rules.systems.combat_action.effects as ca
+from cogs.combat_action import guide
 from cogs.combat_action.autocomplete import weapon_options
 from cogs.combat_action.embeds import outcome_embed, unit_embed
 from cogs.combat_action.options import MOVE_GROUP, option_groups
+from cogs.common.embeds import moved_line, safe, unit_added_line
 from cogs.common.systems import FrontEnd
+from cogs.common.words import SystemWords
 from rules import turns
 from rules.battle import Battle
+from rules.coords import Cell
 from rules.errors import GameError
 from rules.orders import Order
 from rules.outcome import Outcome
@@ -22,10 +27,12 @@ from rules.units import Unit
 # My options shares its embed with the moves and turn fields: keep the system's own fields well inside 6,000.
 OPTIONS_BUDGET = 3800
 # order kind -> the command a player types for it
-COMMANDS = {"activate": "/ca activate", "fire": "/ca fire", "close-combat": "/ca close-combat", "hatch": "/ca hatch",
-            "embark": "/ca embark", "disembark": "/ca disembark", "reload": "/ca reload", "unjam": "/ca unjam",
-            "prime": "/ca prime", "flat-down": "/ca posture", "get-up": "/ca posture", "aim": "/ca posture",
-            "action": "/ca action"}
+WORDS = SystemWords(
+    commands={kind: f"ca {kind}" for kind in ("activate", "fire", "close-combat", "hatch", "embark", "disembark",
+                                              "reload", "unjam", "prime", "action")}
+    | {"flat-down": "ca posture", "get-up": "ca posture", "aim": "ca posture"},
+    fixed_options={"flat-down": ("posture:flat-down",), "get-up": ("posture:get-up",), "aim": ("posture:aim",)},
+)
 MAX_VERBS = 8
 
 
@@ -64,16 +71,18 @@ def _prompt_verbs(battle: Battle, unit: Unit, left: int) -> list[str]:
     """Return the /ca commands the unit can afford now, each with its AP (the cheapest of its kind)."""
     costs: dict[str, int] = {}
     for order in battle.legal_orders(unit):
-        command = COMMANDS.get(order.kind)
-        if command is None:
+        name = WORDS.commands.get(order.kind)
+        if name is None:
             continue
+        command = f"/{name}"
         points = turns.order_cost(battle, order).points
         if points <= left and points < costs.get(command, 99):
             costs[command] = points
     return [f"{command} {points}" for command, points in list(costs.items())[:MAX_VERBS]]
 
 
-def _attack_order(battle: Battle, unit: str, weapon: str, target: str, mode: str | None) -> Order:
+def _attack_order(battle: Battle, unit: str, weapon: str, target: str, mode: str | None, at: Cell | None = None,
+                  adjust: int = 0, called: str = "") -> Order:
     """Return what /attack means here: a close combat blow with a close combat weapon, else a shot."""
     attacker = battle.unit(unit)
     assert isinstance(attacker, CombatUnit)
@@ -93,5 +102,15 @@ def _weapon_choices(battle: Battle, unit: Unit | None, current: str) -> list[tup
     return weapon_options(unit if isinstance(unit, CombatUnit) else None, current)
 
 
-FRONT_END = FrontEnd(unit_card=_card, option_fields=_option_fields, prompt_verbs=_prompt_verbs,
-                     outcome_embed=_outcome_embed, attack_order=_attack_order, weapon_choices=_weapon_choices)
+LINES = {
+    ca.Moved: lambda e: moved_line(e.unit, e.frm, e.to, f"{e.cm} cm"),
+    ca.UnitAdded: lambda e: unit_added_line(e.unit, e.side, e.at, e.owner),
+    ca.ReadyLost: lambda e: f"{safe(e.unit)} is pinned and loses its ready-to-fire status: its aim is gone.",
+}
+
+FRONT_END = FrontEnd(lines=LINES, unit_card=_card, option_fields=_option_fields, prompt_verbs=_prompt_verbs,
+                     outcome_embed=_outcome_embed, attack_order=_attack_order, weapon_choices=_weapon_choices,
+                     words=WORDS, commands=frozenset({"ca", "attack"}),
+                     help_gm=(guide.GM_TITLE, guide.GM_GUIDE), help_player=(guide.PLAYER_TITLE, guide.PLAYER_GUIDE), options={"attack": frozenset({"mode"})},
+                     instead={"range": "`/ca options` gives each target's range band and the roll it needs.",
+                              "charge": "A charge here is a move (`/move mode:charge`); the attack is its own order."})

@@ -46,4 +46,4 @@ def outcome_embed_for(outcome: Outcome, battle: Battle[Any], actor_name: str) ->
     shown = _OUTCOME_EMBEDS.get(outcome.kind)
     if shown is not None:
         return shown(outcome, battle, actor_name)
-    return outcome_embed(outcome, battle_name=battle.name, actor_name=actor_name)
+    return outcome_embed(outcome, battle_name=battle.name, system=battle.system.id, actor_name=actor_name)

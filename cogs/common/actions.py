@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from cogs.common.words import action_title
 from rules import turns
 from rules.battle import Battle
 from rules.coords import Cell
@@ -45,7 +46,8 @@ def order_key(order: Order) -> str:
 
 def _detail(order: Order, choice: str | None) -> str:
     """Return what tells this action apart from others of its kind: a move's mode, an attack's weapon."""
-    parts = [str(getattr(order, f.name)) for f in dataclasses.fields(order)
+    # Values are option choices (`impart_order`); a button reads them as words.
+    parts = [str(getattr(order, f.name)).replace("_", " ") for f in dataclasses.fields(order)
              if f.name not in ("unit", choice) and isinstance(getattr(order, f.name), str) and getattr(order, f.name)]
     return ", ".join(parts)
 
@@ -69,11 +71,12 @@ class ActionGroup:
     orders: tuple[Order, ...]
     cost: int | None = None
     left: int | None = None
+    title: str = ""  # the action's name in its system's words, where it is not the kind's
 
     @property
     def verb(self) -> str:
         """Return the action's name as players say it: `Move`, `End turn`."""
-        return self.kind.replace("-", " ").capitalize()
+        return self.title or action_title(self.kind)
 
     @property
     def choosing(self) -> Choosing | None:
@@ -139,7 +142,8 @@ def action_groups(battle: Battle[Any], unit: Unit, orders: Sequence[Order] | Non
         choice = _choice_field(first)
         cost = turns.order_cost(battle, first).points if engaged else None
         groups.append(ActionGroup(key=key, kind=first.kind, detail=_detail(first, choice), choice=choice,
-                                  orders=tuple(members), cost=cost, left=left))
+                                  orders=tuple(members), cost=cost, left=left,
+                                  title=action_title(first.kind, battle.system.id)))
     return groups
 
 

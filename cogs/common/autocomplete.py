@@ -11,6 +11,7 @@ from discord import app_commands
 from bot.clockhours import zone_choices
 from cogs.common.context import actor_of, service_of
 from cogs.common.secrets import own_sides
+from cogs.common.systems import front_end
 from rules.battle import Battle
 from rules.ruleset import get_ruleset
 from rules.system import ruleset_ids
@@ -129,3 +130,60 @@ async def zone_options(interaction: discord.Interaction, current: str) -> list[a
     # The first call reads the zone list from disk (about 0.1 s): off the event loop.
     names = await asyncio.to_thread(zone_choices, current[:64])
     return [app_commands.Choice(name=name, value=name) for name in names]
+
+
+def _target_label(origin: Unit | None, unit: Unit, has_map: bool) -> str:
+    where = f"{unit.side}, {unit.cell}" if has_map else unit.side
+    if origin is not None and has_map:
+        d = origin.cell.distance(unit.cell)
+        where += f", {d} square{'s' if d != 1 else ''} away"
+    return f"{unit.name} ({where})"
+
+
+async def target_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Offer units to attack: enemies of the chosen unit first, nearest first, then its system's object targets."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return []
+    found = await service_of(interaction).peek(interaction.guild_id, interaction.channel_id)
+    if found is None:
+        return []
+    battle = found[1]
+    picked = getattr(interaction.namespace, "unit", None)
+    origin = battle.find_unit(picked) if isinstance(picked, str) and picked.strip() else None
+    if origin is not None:
+        my_sides = {origin.side.lower()}
+    else:
+        my_sides = {u.side.lower() for u in battle.iter_units() if u.owner == interaction.user.id}
+    # A unit hiding from the attacker's side is no target it can pick, so it is not offered (nor its square).
+    viewer = Viewer.of(my_sides)
+    candidates = [u for u in seen_units(battle, viewer)
+                  if u is not origin and _matches(current, u.name, u.side)]
+    has_map = battle.system.has_map
+
+    def rank(u: Unit) -> tuple[bool, int, str]:
+        # Enemies before allies; then the nearest, since that is what a player usually shoots at.
+        distance = origin.cell.distance(u.cell) if origin is not None and has_map else 0
+        return (u.side.lower() in my_sides, distance, u.name.lower())
+
+    out = [app_commands.Choice(name=_target_label(origin, u, has_map)[:100], value=u.name[:100])
+           for u in sorted(candidates, key=rank)]
+    extra = front_end(battle).extra_targets
+    for label, value in (extra(battle, current) if extra is not None else []):
+        out.insert(min(len(out), LIMIT - 1), app_commands.Choice(name=label[:100], value=value[:100]))
+    return out[:LIMIT]
+
+
+async def weapon_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Offer the weapons /attack may use, as the battle's system lists them (the chosen unit's first)."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return []
+    found = await service_of(interaction).peek(interaction.guild_id, interaction.channel_id)
+    if found is None:
+        return []
+    battle = found[1]
+    own = front_end(battle).weapon_choices
+    if own is None:
+        return []
+    picked = getattr(interaction.namespace, "unit", None)
+    base = battle.find_unit(picked) if isinstance(picked, str) and picked.strip() else None
+    return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in own(battle, base, current)][:LIMIT]

@@ -1,4 +1,4 @@
-"""Autocomplete for setting a battle up: sides, features with their cost and ground, terrain with its map character."""
+"""Autocomplete for setting a battle up: sides, and terrain with its map character."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from cogs.common.context import service_of
 from rules.battle import Battle
 from rules.ruleset import Ruleset, get_ruleset
 from rules.system import ruleset_ids
-from rules.systems.strategic.features import terrain_names
 
 LIMIT = 25
 
@@ -57,24 +56,6 @@ async def new_side_choices(interaction: discord.Interaction, current: str) -> li
         # After the sides it may have meant, so a prefix of an existing side does not read as a new one first.
         choices = [*choices[:LIMIT - 1], app_commands.Choice(name=f"{typed} (new side)"[:100], value=typed)]
     return choices[:LIMIT]
-
-
-async def feature_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Offer the features of this battle's ruleset with their cost, the ground they stand on, and size."""
-    battle = await _battle(interaction)
-    if battle is None:
-        return []
-    out: list[app_commands.Choice[str]] = []
-    for ftype in battle.ruleset.features.values():
-        if not _matches(current, ftype.key, ftype.name, ftype.label):
-            continue
-        extras = [f"{ftype.cost} FP", f"on {terrain_names(battle, ftype)}"]
-        if ftype.squares > 1:
-            extras.append(f"up to {ftype.squares} squares")
-        if ftype.hidden:
-            extras.append("hidden")
-        out.append(app_commands.Choice(name=f"{ftype.name}: {', '.join(extras)}"[:100], value=ftype.key))
-    return out[:LIMIT]
 
 
 def _terrain_label(ruleset: Ruleset, key: str) -> str:

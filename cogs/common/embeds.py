@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import discord
 
 import rules.core_effects as core
-import rules.systems.combat_action.effects as combat_action
-import rules.systems.m42.effects as m42
-import rules.systems.strategic.effects as strategic
-import rules.systems.surface.effects as surface
 from cogs.common.words import footer_text, plural
 from rules.effects import Effect
 from rules.outcome import Outcome
 from rules.rolltests import D100Test
-from rules.systems.strategic.details import MoveDetails, RollDetails
 
 OK = discord.Colour.from_rgb(60, 140, 80)
 FAIL = discord.Colour.from_rgb(190, 60, 50)
@@ -64,9 +59,24 @@ def roll_line(roll: dict[str, Any]) -> str:
     return f"\U0001f3b2 `{roll['notation']}`: [{faces}] = **{roll['total']}**{why}{manual}"
 
 
+_SYSTEM_LINES: dict[type[Effect], Callable[[Any], str]] = {}
+_DETAIL_LINES: dict[str, Callable[[Outcome], list[str]]] = {}
+PATH = "Path: "
+
+
+def register_detail_lines(system_id: str, words: Callable[[Outcome], list[str]]) -> None:
+    """Say what a rule system's order details add to the shared reply (a move's allowance, a roll's total)."""
+    _DETAIL_LINES[system_id] = words
+
+
+def register_lines(lines: Mapping[type[Effect], Callable[[Any], str]]) -> None:
+    """Give a rule system's own effects their short sentences (its front end does, when its extension loads)."""
+    _SYSTEM_LINES.update(lines)
+
+
 def effect_line(effect: Effect) -> str:
     """Return one effect as a short sentence."""
-    words = LINES.get(type(effect))
+    words = LINES.get(type(effect)) or _SYSTEM_LINES.get(type(effect))
     if words is not None:
         return words(effect)
     return plain_line(effect)
@@ -83,15 +93,16 @@ def plain_line(effect: Effect) -> str:
     return f"{who}: {text}{on}" if who else f"{text.capitalize()}{on}"
 
 
-def _moved(e: strategic.Moved | combat_action.Moved) -> str:
-    spent = f"cost {e.cost}" if isinstance(e, strategic.Moved) else f"{e.cm} cm"
-    return f"{safe(e.unit)} moved {safe(e.frm)} \u2192 {safe(e.to)} ({spent})"
+def unit_added_line(unit: str, side: str, at: str, owner: int | None, models: list[str] | None = None) -> str:
+    """Say a unit was placed: its side, its square, its player and, for a unit of models, where they stand."""
+    whose = f" for <@{owner}>" if owner else ""
+    around = f"; its other models on {spots(models)}" if models else ""
+    return f"{safe(unit)} ({safe(side)}) placed on {safe(at)}{whose}{around}"
 
 
-def _unit_added(e: strategic.UnitAdded | combat_action.UnitAdded | m42.UnitAdded) -> str:
-    owner = f" for <@{e.owner}>" if e.owner else ""
-    around = f"; its other models on {spots(list(e.models))}" if isinstance(e, m42.UnitAdded) and e.models else ""
-    return f"{safe(e.unit)} ({safe(e.side)}) placed on {safe(e.at)}{owner}{around}"
+def moved_line(unit: str, frm: str, to: str, spent: str) -> str:
+    """Say a unit moved from one square to another, and what it spent (`cost 2`, `5 cm`)."""
+    return f"{safe(unit)} moved {safe(frm)} \u2192 {safe(to)} ({spent})"
 
 
 def _fields(fields: object) -> str:
@@ -107,18 +118,6 @@ def spots(names: list[str]) -> str:
     return shown + (f" and {len(names) - MAX_SPOTS} more" if len(names) > MAX_SPOTS else "")
 
 
-HALVING_WORDS = {"area": "area terrain", "obstacle": "a linear obstacle", "wall": "a wall without an opening"}
-
-
-def _action_taken(e: m42.ActionTaken) -> str:
-    """Say how far an M42 leader went for its action, what halved it, and where the models stand."""
-    action = safe(e.name or e.action.replace("-", " ").title())
-    halved = ", ".join(HALVING_WORDS.get(h, h) for h in e.halved)
-    why = f", halved once for {halved} (A90)" if halved else ""
-    line = f"{safe(e.unit)}: {action} {safe(e.frm)} \u2192 {safe(e.to)}, {e.walked:g}\" of {e.allowance:g}\"{why}"
-    return line + (f"; models on {spots(list(e.models))}" if e.models else "")
-
-
 def _edges_set(e: core.EdgesSet) -> str:
     kind = e.obstacle.replace("lava", "lava channel").capitalize()
     tall = f" {e.height:g}\" tall" if e.height else ""
@@ -126,44 +125,21 @@ def _edges_set(e: core.EdgesSet) -> str:
     return f"{kind}{tall}{door} on {e.count} side{'s' if e.count != 1 else ''}: {spots(list(e.edges))}"
 
 
-def _resolved(e: surface.Resolved) -> str:
-    levels = ", ".join(f"{safe(side)} {level}" for side, level in e.levels.items())
-    return f"The engagement is fought over {plural(e.rounds, 'round')}: {levels}"
-
-
 # One sentence per effect class; an effect of a kind not here reads as its kind and fields.
 LINES: dict[type[Effect], Callable[[Any], str]] = {
-    strategic.Moved: _moved,
-    combat_action.Moved: _moved,
     core.Painted: lambda e: f"{plural(e.cells, 'square')} painted {safe(e.terrain)}",
-    strategic.UnitAdded: _unit_added,
-    combat_action.UnitAdded: _unit_added,
-    combat_action.ReadyLost: lambda e: f"{safe(e.unit)} is pinned and loses its ready-to-fire status: its aim is gone.",
-    m42.UnitAdded: _unit_added,
-    surface.UnitAdded: lambda e: f"{safe(e.unit)} joins {safe(e.side)}",
     core.UnitRemoved: lambda e: f"{safe(e.unit)} removed from {safe(e.at)}",
-    surface.UnitRemoved: lambda e: f"{safe(e.unit)} removed",
-    surface.Resolved: _resolved,
     core.UnitEdited: lambda e: f"{safe(e.unit)}: changed {_fields(e.fields)}",
-    surface.UnitEdited: lambda e: f"{safe(e.unit)}: changed {_fields(e.fields)}",
-    m42.ActionTaken: _action_taken,
-    m42.Placed: lambda e: f"{safe(e.unit)}'s models now stand on {spots(list(e.models))}",
     core.EdgesSet: _edges_set,
     core.EdgesCleared: lambda e: f"Obstacles taken off {plural(e.count, 'side')}: {spots(list(e.edges))}",
-    m42.Road: lambda e: f"Road {'laid on' if e.on else 'lifted from'} {plural(e.cells, 'square')}",
-    m42.Floors: lambda e: f"{plural(e.cells, 'square')} now {'has' if e.cells == 1 else 'have'} {plural(e.floors, 'floor')}",
-    # Surface Combat plays game turns of secret plans, not rounds.
-    surface.BattleStarted: lambda e: (f"Game turn {e.turn} begins: each side commits its secret pre-battle plan "
-                                      f"with /surface plan."),
     core.BattleStarted: lambda e: f"Round {e.round} begins.",
-    surface.BattleEnded: lambda e: f"The battle ended in game turn {e.turn}.",
     core.BattleEnded: lambda e: f"The battle ended in round {e.round}.",
     core.RuleSet: lambda e: f"`{safe(e.key)}`: {safe(e.old)} \u2192 {safe(e.new)} (default {safe(e.default)})",
 }
 
 
-def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -> discord.Embed:
-    """Build the embed of an outcome: what happened, the breakdowns, every roll and effect."""
+def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "", system: str | None = None) -> discord.Embed:
+    """Build the embed of an outcome: what happened, the breakdowns, every roll and effect (`system`: its system id)."""
     title = TITLES.get(outcome.kind, outcome.kind.replace("-", " ").title())
     if outcome.actor:
         title = f"{title}: {safe(outcome.actor)}"
@@ -172,19 +148,10 @@ def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -
     if tests:
         colour = OK if tests[-1].success else FAIL
     embed = discord.Embed(title=title, colour=colour)
-    lines: list[str] = []
-    # A system that measures a move by an allowance and a path cost says so; every move names its path.
-    move = outcome.details_as(MoveDetails)
-    if move is not None:
-        lines.append(
-            f"{move.base_label} \u2192 {move.mode.title()} allows **{move.allowance}** {move.spent_unit}; "
-            f"path cost **{move.cost}**"
-        )
-    if outcome.kind == "move" and outcome.highlight.path:
-        lines.append("Path: " + " \u2192 ".join(move.path if move is not None else outcome.highlight.path))
-    rolled = outcome.details_as(RollDetails)
-    if rolled is not None:
-        lines.append(f"**{rolled.total}**")
+    # A system says what its details add (a move's allowance and cost, a roll's total); every move names its path.
+    lines = [line for words in _DETAIL_LINES.values() for line in words(outcome)]
+    if outcome.kind == "move" and outcome.highlight.path and not any(line.startswith(PATH) for line in lines):
+        lines.append(PATH + " \u2192 ".join(outcome.highlight.path))
     if outcome.told and outcome.kind == "move":  # a hidden unit's move: where it went is its side's secret
         lines.append(f"{safe(outcome.actor or 'A unit')} moves out of sight; where, only {safe(outcome.told)} "
                      f"is told, in private.")
@@ -196,7 +163,7 @@ def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "") -
     if outcome.rolls:
         rolls = "\n".join(roll_line(r.to_dict()) for r in outcome.rolls[:15])
         embed.add_field(name="Dice", value=rolls[:1024], inline=False)
-    embed.set_footer(text=footer_text(battle_name, outcome.order, actor_name)[:2048])
+    embed.set_footer(text=footer_text(battle_name, outcome.order, actor_name, system)[:2048])
     return embed
 
 

@@ -5,8 +5,8 @@ What each viewer may see is decided in `rules.visibility`; this module only says
 
 from __future__ import annotations
 
+from cogs.common.systems import front_end
 from rules.battle import Battle
-from rules.systems.strategic.features import visible_features
 from rules.visibility import PUBLIC, Viewer, is_hidden
 
 
@@ -24,11 +24,13 @@ def player_viewer(battle: Battle, user_id: int) -> Viewer:
 def secret_sides(battle: Battle, user_id: int) -> list[str]:
     """Return the user's sides if they see something the public map leaves out, else nothing.
 
-    That is a hidden feature of theirs (or one they found), or a unit of theirs in hiding.
+    That is a unit of theirs in hiding, or a secret of the battle's rule system (a hidden feature of theirs,
+    or one they found, in Strategic Combat).
     """
     sides = own_sides(battle, user_id)
     viewer = Viewer.of(sides)
-    if any(f.hidden for f in visible_features(battle, set(sides), gm=False)) or any(
+    own = front_end(battle).holds_secrets
+    if (own is not None and own(battle, set(sides))) or any(
             is_hidden(u) and viewer.is_of(u.side) for u in battle.iter_units()):
         return sides
     return []

@@ -1,29 +1,38 @@
-"""How the shared commands find a rule system's own pieces: move modes, its map, its unit card and verbs.
+"""How the shared commands find a rule system's own pieces, and what a battle's system offers.
 
 The shared replies read a unit through its hooks (`summary_line`, `health_text`, `badges`, `stat_lines`)
-and a battle through its `System` (`has_map`, `plays`, `reach_of`). A system whose units deserve a richer
-card or whose turn prompt offers its own verbs registers a `FrontEnd` under its system id
-(`register_front_end`); every other system gets the generic one.
+and a battle through its `System` (`has_map`, `plays`, `reach_of`). Each system's front-end extension
+registers a `FrontEnd` under its system id in its `setup` (`setup_front_end`): its unit card, sentences
+and verbs, its part of /help, and the commands and options that are its own. A command or option another
+system owns is not offered in a battle (autocomplete answers nothing) and, typed anyway, is refused naming
+its system: `refusal` is the one check, run by the command tree before any command or autocomplete
+(`offer_gate`) and by a shared command for the options it reads itself.
 """
 
 from __future__ import annotations
 
 import importlib
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import discord
+from discord import app_commands
+from discord.ext import commands
 
 from bot.service import BattleRecord, TableService
-from cogs.common.embeds import INFO, safe
+from cogs.common.embeds import INFO, register_detail_lines, register_lines, safe
+from cogs.common.words import SystemWords, command_name, register_words
 from rules import turns
 from rules.battle import Battle
+from rules.coords import Cell
+from rules.effects import Effect
 from rules.errors import IllegalOrderError, InvalidOrderError, NoMapError
 from rules.orders import Order
 from rules.outcome import Outcome
 from rules.plugins import installed
-from rules.system import system_of
+from rules.system import registered, system_of
 from rules.units import Unit
 
 log = logging.getLogger(__name__)
@@ -51,12 +60,41 @@ class FrontEnd:
     info_fields: Callable[[Battle], list[tuple[str, str]]] | None = None
     # The battle's rows of the system's own homebrew tables, for /battle rules show: (title, lines) pairs.
     homebrew_sections: Callable[[Battle], list[tuple[str, list[str]]]] | None = None
-    # The reply to one of the system's orders given through a shared command (/move, /turn end, /attack).
-    outcome_embed: Callable[[Outcome, Battle, str], discord.Embed] | None = None
-    # The order /attack gives in this system: (battle, unit, weapon, target, mode) -> order.
-    attack_order: Callable[[Battle, str, str, str, str | None], Order] | None = None
+    # The reply to one of the system's orders given through a shared command (/move, /turn end, /attack), or
+    # None to leave an order to the shared reply.
+    outcome_embed: Callable[[Outcome, Battle, str], discord.Embed | None] | None = None
+    # The order /attack gives in this system: (battle, unit, weapon, target, mode, at, adjust, called) -> order.
+    attack_order: Callable[[Battle, str, str, str, str | None, Cell | None, int, str], Order] | None = None
     # /attack's weapon choices: (battle, chosen unit or None, typed text) -> (label, value) pairs.
     weapon_choices: Callable[[Battle, Unit | None, str], list[tuple[str, str]]] | None = None
+    # /map show's `weapon` choices for the unit in `range`: (battle, unit, typed text) -> (label, value) pairs.
+    range_weapons: Callable[[Battle, Unit, str], list[tuple[str, str]]] | None = None
+    # /attack's units to pick beyond the others on the map (a bridge, say): (battle, typed text) -> (label, value).
+    extra_targets: Callable[[Battle, str], list[tuple[str, str]]] | None = None
+    # The attacker's own units an /attack order aims at, so /attack asks before hitting them.
+    friends_hit: Callable[[Battle, Order], list[Unit]] | None = None
+    # A sentence for one of the system's own effects: (effect, battle or None, its outcome or None) -> sentence,
+    # None for an effect that is not the system's.
+    sentence: Callable[[Effect, Battle | None, Outcome | None], str | None] | None = None
+    # What one of its orders did, for its /battle log line (before its effects), or None to say nothing more.
+    log_line: Callable[[Outcome], str | None] | None = None
+    # Short sentences of its own effects (a move, a unit placed), by effect class, for the shared replies.
+    lines: Mapping[type[Effect], Callable[[Any], str]] = field(default_factory=dict)
+    # What its orders' details add to the shared reply: lines like a move's allowance and cost, a roll's total.
+    detail_lines: Callable[[Outcome], list[str]] | None = None
+    # Whether these sides (lower case) see something of the system the public map leaves out (a hidden feature).
+    holds_secrets: Callable[[Battle, set[str]], bool] | None = None
+    # Commands only this system offers, by qualified name (`feature`, `gm move`): other battles refuse them.
+    commands: frozenset[str] = frozenset()
+    # Options of shared commands only this system takes, by qualified command name.
+    options: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # What to use here instead of another system's command, by its qualified name: said when it is refused.
+    instead: Mapping[str, str] = field(default_factory=dict)
+    # Its parts of /help: (title, text) for the GM's guide and for the players'.
+    help_gm: tuple[str, str] | None = None
+    help_player: tuple[str, str] | None = None
+    # How its own order kinds are written as the commands that give them (footers, logs, questions, hints).
+    words: SystemWords = field(default_factory=SystemWords)
 
 
 _FRONT_ENDS: dict[str, FrontEnd] = {}
@@ -65,6 +103,40 @@ _FRONT_ENDS: dict[str, FrontEnd] = {}
 def register_front_end(system_id: str, front_end: FrontEnd) -> None:
     """Give a rule system its own front-end pieces (registering again replaces them)."""
     _FRONT_ENDS[system_id] = front_end
+    register_words(system_id, front_end.words)
+    register_lines(front_end.lines)
+    if front_end.detail_lines is not None:
+        register_detail_lines(system_id, front_end.detail_lines)
+
+
+async def setup_front_end(bot: commands.Bot, system_id: str, front: FrontEnd, *cogs: commands.Cog,
+                          subcommands: Mapping[str, Sequence[app_commands.Command]] | None = None) -> None:
+    """Register a system's front end, add its cogs and its subcommands of shared groups (`/gm move`), and let
+    the command tree refuse what it does not offer.
+
+    The shared groups' extensions load first (the bot loads every system's extension after them).
+    """
+    register_front_end(system_id, front)
+    gates = getattr(bot.tree, "gates", None)
+    if gates is not None and offer_gate not in gates:
+        gates.append(offer_gate)
+    for cog in cogs:
+        await bot.add_cog(cog)
+    for group_name, added in (subcommands or {}).items():
+        group = bot.tree.get_command(group_name)
+        if not isinstance(group, app_commands.Group):
+            raise RuntimeError(f"/{group_name} is not loaded, so {system_id} cannot add its commands to it")
+        for command in added:
+            group.add_command(command, override=True)
+
+
+def remove_subcommands(bot: commands.Bot, subcommands: Mapping[str, Iterable[str]]) -> None:
+    """Take a system's subcommands out of the shared groups again, when its extension is unloaded."""
+    for group_name, names in subcommands.items():
+        group = bot.tree.get_command(group_name)
+        if isinstance(group, app_commands.Group):
+            for name in names:
+                group.remove_command(name)
 
 
 def _unloaded_front_end(system_id: str) -> FrontEnd | None:
@@ -87,8 +159,106 @@ def front_end(battle: Battle) -> FrontEnd:
     """Return the front-end pieces of a battle's rule system (the generic ones if it registered none)."""
     system_id = battle.system.id
     if system_id not in _FRONT_ENDS:
-        _FRONT_ENDS[system_id] = _unloaded_front_end(system_id) or FrontEnd()
+        # Registered like a loaded one, so its words and sentences serve the shared replies too.
+        register_front_end(system_id, _unloaded_front_end(system_id) or FrontEnd())
     return _FRONT_ENDS[system_id]
+
+
+def system_name(system_id: str) -> str:
+    """Return a system's name as players read it, by its id (the id itself if it is not installed)."""
+    return next((system.name for system in registered() if system.id == system_id), system_id)
+
+
+def _name(command: str) -> str:
+    return " ".join(command.strip().lstrip("/").split())
+
+
+def _command_owners(command: str) -> frozenset[str]:
+    """Return the ids of the systems that alone offer a command (none: every system offers it)."""
+    return frozenset(sid for sid, front in _FRONT_ENDS.items()
+                     if any(command == own or command.startswith(own + " ") for own in front.commands))
+
+
+def _option_owners(command: str, option: str) -> frozenset[str]:
+    """Return the ids of the systems that alone take an option of a shared command (none: every system)."""
+    return frozenset(sid for sid, front in _FRONT_ENDS.items() if option in front.options.get(command, ()))
+
+
+def system_specific(command: str, options: Iterable[str] = ()) -> bool:
+    """Return whether a command, or one of these options of it, belongs to some systems only."""
+    name = _name(command)
+    return bool(_command_owners(name)) or any(_option_owners(name, o) for o in options)
+
+
+def not_offered(battle: Battle, command: str, options: Iterable[str] = ()) -> str | None:
+    """Say why a command (with these options) is not offered in a battle, or None when its system plays it."""
+    return refusal(battle.system.id, command, options)
+
+
+def refusal(system_id: str, command: str, options: Iterable[str] = ()) -> str | None:
+    """Say why a command (with these options) is not offered in a battle of a system, or None when it is."""
+    name = _name(command)
+    parts = [(f"/{name}", _command_owners(name))]
+    parts += [(f"/{name}'s `{o}` option", _option_owners(name, o)) for o in sorted(set(options))]
+    for number, (what, owners) in enumerate(parts):
+        if owners and system_id not in owners:
+            names = " or ".join(system_name(sid) for sid in sorted(owners))
+            whose = "a command" if number == 0 else "an option"
+            own = _FRONT_ENDS.get(system_id, FrontEnd())
+            hint = own.instead.get(name.split(" ")[0] if number == 0 else name) or "See /help for its commands."
+            return f"{what} is {whose} of {names} battles; this battle plays {system_name(system_id)}. {hint}"
+    return None
+
+
+def offered(battle: Battle, command: str, options: Iterable[str] = ()) -> bool:
+    """Return whether a battle's system offers a command with these options."""
+    return not_offered(battle, command, options) is None
+
+
+def refuse_unoffered(battle: Battle, command: str, options: Iterable[str] = ()) -> None:
+    """Refuse, naming the system that plays it, a command or option the battle's system does not offer."""
+    why = not_offered(battle, command, options)
+    if why is not None:
+        raise IllegalOrderError(why)
+
+
+def command_of(data: Mapping[str, Any]) -> tuple[str, list[str], str | None]:
+    """Return an interaction's qualified command name, the options given and the one being typed, if any."""
+    names = [str(data.get("name", ""))]
+    options = list(data.get("options", []) or [])
+    while options and options[0].get("type") in (1, 2):  # a subcommand or a group of them
+        names.append(str(options[0].get("name", "")))
+        options = list(options[0].get("options", []) or [])
+    given = [str(o.get("name", "")) for o in options]
+    focused = next((str(o.get("name", "")) for o in options if o.get("focused")), None)
+    return " ".join(names), given, focused
+
+
+async def offer_gate(interaction: discord.Interaction) -> str | None:
+    """Return why the battle in this channel does not offer the command being typed or sent, or None."""
+    if interaction.type not in (discord.InteractionType.application_command, discord.InteractionType.autocomplete):
+        return None
+    data: Mapping[str, Any] = interaction.data or {}
+    if data.get("type", 1) != 1 or interaction.guild_id is None or interaction.channel_id is None:
+        return None
+    command, given, _focused = command_of(data)
+    if not system_specific(command, given):
+        return None  # every system offers it: no battle to look up
+    service = getattr(interaction.client, "service", None)
+    if service is None:
+        return None
+    found = await service.peek(interaction.guild_id, interaction.channel_id)
+    if found is None:
+        return None  # no battle here: the command says so itself
+    return not_offered(found[1], command, given)
+
+
+def guides(battle: Battle | None) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """Return the systems' parts of /help, GM's and players': the battle's system alone, or all outside a battle."""
+    fronts = [front_end(battle)] if battle is not None else list(_FRONT_ENDS.values())
+    gm = [f.help_gm for f in fronts if f.help_gm is not None]
+    player = [f.help_player for f in fronts if f.help_player is not None]
+    return gm, player
 
 
 def require_map(ruleset_id: str, what: str) -> None:
@@ -142,7 +312,8 @@ def generic_verbs(battle: Battle, unit: Unit, left: int) -> list[str]:
     for order in battle.legal_orders(unit):
         if order.kind not in NOT_VERBS and order.kind not in costs:
             costs[order.kind] = turns.order_cost(battle, order).points
-    return [f"{kind} {cost}" for kind, cost in list(costs.items())[:MAX_VERBS] if cost <= left]
+    named = [(command_name(kind, battle.system.id), cost) for kind, cost in costs.items() if cost <= left]
+    return [f"/{name} {cost}" for name, cost in named if name is not None][:MAX_VERBS]
 
 
 def prompt_verbs(battle: Battle, unit: Unit, left: int) -> list[str]:
@@ -161,3 +332,12 @@ def system_embed(outcome: Outcome, battle: Battle, actor_name: str) -> discord.E
     """Return the system's own reply to an outcome, or None when the shared formatter words it."""
     own = front_end(battle).outcome_embed
     return own(outcome, battle, actor_name) if own is not None else None
+
+
+def system_sentence(effect: Effect, battle: Battle | None, outcome: Outcome | None = None) -> str | None:
+    """Return an effect as its system's front end words it, or None when no front end has words for it."""
+    for front in _FRONT_ENDS.values():
+        words = front.sentence(effect, battle, outcome) if front.sentence is not None else None
+        if words is not None:
+            return words
+    return None

@@ -32,26 +32,34 @@ from cogs.common.embeds import INFO, safe
 from cogs.common.replies import defer, reply
 from cogs.common.side_secrets import tell_side
 from cogs.common.side_threads import SideThreads, places_text
-from cogs.common.transformers import CellArg
 from cogs.gm.ending import ask_to_end
-from cogs.gm.summary import SET_FIELDS, hidden_roll_embed, reveal_embed, undo_embed
+from cogs.gm.summary import hidden_roll_embed, reveal_embed, undo_embed
 from cogs.turn.players import MAX_STALL_AFTER
 from cogs.turn.text import clock_summary, deadline_line, turn_embed
 from rules import orders as o
 from rules.errors import GameError, NotFoundError
 from rules.outcome import Outcome
-from rules.systems.strategic.actions.battlefield import Freeze
-from rules.systems.strategic.actions.gm import GmPlace, GmSet
-from rules.systems.strategic.statblock import STATUSES
 from rules.turnorders import SkipTurn
 
-STATUS_CHOICES = [app_commands.Choice(name=s.replace("_", " "), value=s) for s in STATUSES]
 
+async def gm_order(interaction: discord.Interaction, order: o.Order, what: str, *, map_: bool = True) -> None:
+    """Give an order as this battle's GM (checked first) and post it as everyone may know it (a rule system's too)."""
+    record = await battle_here(interaction)
+    service = service_of(interaction)
+    actor = actor_of(interaction)
+    await service.require_gm(actor, record, what)
+    result = await service.execute(actor, record, order, render=False)
+    assert result.outcome is not None
+    await defer(interaction)
+    name = interaction.user.display_name
 
-async def field_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Offer the fields /gm set understands."""
-    needle = current.strip().lower()
-    return [app_commands.Choice(name=f, value=f) for f in SET_FIELDS if needle in f][:25]
+    def build(shown: Outcome) -> discord.Embed:
+        return turn_embed(shown, result.battle, actor_name=name)
+
+    # The GM may move a hidden unit: the channel reads the order as everyone may know it.
+    shown = await tell_side(interaction.client, service, result.record, result.battle, result.outcome, build)
+    png = await service.render(result.battle, outcome=shown, battle_id=record.id) if map_ else None
+    await reply(interaction, embed=build(shown), png=png)
 
 
 @app_commands.default_permissions(manage_guild=True)
@@ -82,19 +90,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         return service, actor, record
 
     async def _order(self, interaction: discord.Interaction, order: o.Order, what: str, *, map_: bool = True) -> None:
-        service, actor, record = await self._gm(interaction, what)
-        result = await service.execute(actor, record, order, render=False)
-        assert result.outcome is not None
-        await defer(interaction)
-        name = interaction.user.display_name
-
-        def build(shown: Outcome) -> discord.Embed:
-            return turn_embed(shown, result.battle, actor_name=name)
-
-        # The GM may move a hidden unit: the channel reads the order as everyone may know it.
-        shown = await tell_side(interaction.client, service, result.record, result.battle, result.outcome, build)
-        png = await service.render(result.battle, outcome=shown, battle_id=record.id) if map_ else None
-        await reply(interaction, embed=build(shown), png=png)
+        await gm_order(interaction, order, what, map_=map_)
 
     # --- the log ------------------------------------------------------------
 
@@ -108,46 +104,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         embed = undo_embed(result.battle, result.extra["seqs"], result.extra["undone"], result.seq)
         await reply(interaction, embed=embed, png=result.png)
 
-    # --- overrides ----------------------------------------------------------
-
-    @app_commands.command(name="move", description="Put a unit on a square, ignoring movement and turns")
-    @app_commands.describe(unit="Unit to put down", to="Square, like E5")
-    @app_commands.autocomplete(unit=unit_choices)
-    async def move(self, interaction: discord.Interaction, unit: str, to: CellArg) -> None:
-        """Place a unit."""
-        await self._order(interaction, GmPlace(target=unit, at=to), "put units on the map")
-
-    @app_commands.command(name="freeze", description="Turn a Water square to Ice; units in it are frozen in place")
-    @app_commands.describe(at="Water square to freeze, like E5")
-    async def freeze(self, interaction: discord.Interaction, at: CellArg) -> None:
-        """Freeze water."""
-        await self._order(interaction, Freeze(at=at), "freeze water")
-
-    @app_commands.command(name="edit", description="Adjust a unit mid-battle: wounds, magnitude, statuses, actions left (logged)")
-    @app_commands.describe(unit="Unit to change", wounds="Current wounds", magnitude="Current magnitude (Hordes)",
-                           add_status="Status to put on", remove_status="Status to take off",
-                           actions="Action points left this turn")
-    @app_commands.autocomplete(unit=unit_choices)
-    @app_commands.choices(add_status=STATUS_CHOICES, remove_status=STATUS_CHOICES)
-    async def edit(self, interaction: discord.Interaction, unit: str,
-                   wounds: app_commands.Range[int, 0, 10000] | None = None,
-                   magnitude: app_commands.Range[int, 0, 10000] | None = None,
-                   add_status: str | None = None, remove_status: str | None = None,
-                   actions: app_commands.Range[int, 0, 20] | None = None) -> None:
-        """Edit a unit's state."""
-        given = {"wounds": wounds, "magnitude": magnitude, "add_status": add_status,
-                 "remove_status": remove_status, "actions": actions}
-        changes = {k: v for k, v in given.items() if v is not None}
-        await self._order(interaction, GmSet(target=unit, changes=changes), "edit units", map_=False)
-
-    @app_commands.command(name="set", description="Set one field of a unit by its path: ag, armour.head, skills.dodge... (logged)")
-    @app_commands.describe(unit="Unit to change", field="Field, like ag, wounds, armour.body, skills.pilot, statuses",
-                           value="New value (numbers, true/false, a list like `pinned, prone`, or `none`)")
-    @app_commands.autocomplete(unit=unit_choices, field=field_choices)
-    async def set_(self, interaction: discord.Interaction, unit: str, field: app_commands.Range[str, 1, 40],
-                   value: app_commands.Range[str, 0, 1000]) -> None:
-        """Set one field."""
-        await self._order(interaction, GmSet(target=unit, changes={field.strip(): value}), "set unit fields", map_=False)
+    # --- overrides (a rule system may add its own to the group) -------------
 
     @app_commands.command(name="assign", description="Give a unit to a player (or back to the GM)")
     @app_commands.describe(unit="Unit to hand over", player="The player who commands it from now on")

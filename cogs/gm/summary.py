@@ -11,19 +11,13 @@ from bot.service import EventRecord
 from cogs.common.embeds import INFO, roll_line, safe
 from cogs.common.words import command_text
 from rules.battle import Battle
-from rules.systems.strategic.statblock import STAT_FIELDS
 
 GM_COLOUR = discord.Colour.from_rgb(120, 80, 160)
-# Fields /gm set offers first; any stat-block field works.
-SET_FIELDS = (
-    "wounds", "magnitude", "actions", "add_status", "remove_status", "statuses", "owner", "side", "name",
-    "armour.head", "armour.body", "skills.", *(f for f in STAT_FIELDS if f not in ("wounds", "magnitude", "statuses")),
-)
 
 
 def undo_embed(battle: Battle, seqs: Sequence[int], texts: Sequence[str], seq: int | None) -> discord.Embed:
     """Describe an undo: which orders were taken back, newest first."""
-    lines = [f"#{s} `{safe(command_text(t))}`" for s, t in zip(seqs, texts, strict=False)]
+    lines = [f"#{s} `{safe(command_text(t, battle.system.id))}`" for s, t in zip(seqs, texts, strict=False)]
     embed = discord.Embed(title=f"Undone: {len(lines)} order{'s' if len(lines) != 1 else ''}", colour=GM_COLOUR,
                           description="\n".join(lines)[:4000] or None)
     embed.set_footer(text=f"{battle.name} \u00b7 the battle is back as it was before them, dice and all"

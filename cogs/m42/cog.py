@@ -84,5 +84,5 @@ class M42Cog(commands.Cog):
         await defer(interaction)
         assert result.outcome is not None
         png = await service.render(result.battle, outcome=result.outcome, battle_id=record.id)
-        await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name,
+        await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name, system=result.battle.system.id,
                                                      actor_name=interaction.user.display_name), png=png)

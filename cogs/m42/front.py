@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from cogs.common.embeds import safe
+import rules.systems.m42.effects as m42
+from cogs.common.embeds import safe, spots, unit_added_line
+from cogs.common.embeds_setup import map_line
 from cogs.common.systems import FrontEnd
+from cogs.common.words import SystemWords, plural
+from cogs.m42 import guide
 from rules import turns
 from rules.battle import Battle
+from rules.effects import Effect
+from rules.outcome import Outcome
 from rules.systems.m42.kinds import actions_of, tables
 from rules.systems.m42.orders import Act
 from rules.systems.m42.reach import action_reach, command_radius
@@ -42,6 +48,37 @@ def _homebrew_sections(battle: Battle) -> list[tuple[str, list[str]]]:
     return [("Homebrew actions", lines)] if lines else []
 
 
+HALVING_WORDS = {"area": "area terrain", "obstacle": "a linear obstacle", "wall": "a wall without an opening"}
+
+
+def _action_taken(e: m42.ActionTaken) -> str:
+    """Say how far an M42 leader went for its action, what halved it, and where the models stand."""
+    action = safe(e.name or e.action.replace("-", " ").title())
+    halved = ", ".join(HALVING_WORDS.get(h, h) for h in e.halved)
+    why = f", halved once for {halved} (A90)" if halved else ""
+    line = f"{safe(e.unit)}: {action} {safe(e.frm)} \u2192 {safe(e.to)}, {e.walked:g}\" of {e.allowance:g}\"{why}"
+    return line + (f"; models on {spots(list(e.models))}" if e.models else "")
+
+
+LINES = {
+    m42.UnitAdded: lambda e: unit_added_line(e.unit, e.side, e.at, e.owner, list(e.models)),
+    m42.ActionTaken: _action_taken,
+    m42.Placed: lambda e: f"{safe(e.unit)}'s models now stand on {spots(list(e.models))}",
+    m42.Road: lambda e: f"Road {'laid on' if e.on else 'lifted from'} {plural(e.cells, 'square')}",
+    m42.Floors: lambda e: f"{plural(e.cells, 'square')} now {'has' if e.cells == 1 else 'have'} {plural(e.floors, 'floor')}",
+}
+
+
+def _sentence(effect: Effect, battle: Battle | None, outcome: Outcome | None) -> str | None:
+    """Return one of M42's own setup effects as a sentence: what a map import laid down."""
+    if isinstance(effect, m42.MapImported):
+        return map_line(effect.width, effect.height, [(effect.road, "road square", "road squares"),
+                                                      (effect.floors, "square of several floors",
+                                                       "squares of several floors"),
+                                                      (effect.edges, "obstacle on a side", "obstacles on sides")])
+    return None
+
+
 def _option_fields(battle: Battle, unit: Unit) -> list[tuple[str, str]]:
     """Return the actions with their distances and the Command Radius, for My options."""
     if not isinstance(unit, M42Unit):
@@ -60,5 +97,16 @@ def _prompt_verbs(battle: Battle, unit: Unit, left: int) -> list[str]:
     return ["/action", "/place"] if isinstance(unit, M42Unit) else []
 
 
-FRONT_END = FrontEnd(option_fields=_option_fields, prompt_verbs=_prompt_verbs,
-                     homebrew_sections=_homebrew_sections)
+WORDS = SystemWords(
+    commands={"place": "place", "take-action": "action", "set-floors": "map floors", "set-road": "map road"},
+    option_names={"take-action": {"level": "floor"}, "set-floors": {"frm": "from"},
+                  "set-road": {"frm": "from", "on": "!remove"}},
+    titles={"take-action": "Action"},
+    stat_options={"add-unit": frozenset({"ld", "models", "interlinked", "vehicle"})},
+)
+
+FRONT_END = FrontEnd(words=WORDS, sentence=_sentence, lines=LINES, help_gm=(guide.GM_TITLE, guide.GM_GUIDE),
+                     help_player=(guide.PLAYER_TITLE, guide.PLAYER_GUIDE), option_fields=_option_fields, prompt_verbs=_prompt_verbs,
+                     homebrew_sections=_homebrew_sections, commands=frozenset({"action", "place", "radius", "map road", "map floors"}),
+                     options={"unit add": frozenset({"ld", "models", "interlinked", "vehicle"})},
+                     instead={"unit add": "An M42 unit takes `ld` and `models` (its traits in `stats`)."})

@@ -1,4 +1,4 @@
-"""Autocomplete of /map show: the weapons of the unit chosen for `range`."""
+"""Autocomplete of /map show: the weapons of the unit chosen for `range`, as its system lists them."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import discord
 from discord.app_commands import Choice
 
 from cogs.common.autocomplete import LIMIT
-from cogs.common.autocomplete_combat import chosen_unit, weapon_label
 from cogs.common.context import service_of
+from cogs.common.systems import front_end
 
 
 async def range_weapon_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -18,12 +18,9 @@ async def range_weapon_choices(interaction: discord.Interaction, current: str) -
     if found is None:
         return []
     battle = found[1]
-    unit = chosen_unit(interaction, battle, "range")
-    if unit is None:
+    own = front_end(battle).range_weapons
+    name = getattr(interaction.namespace, "range", None)
+    unit = battle.find_unit(name) if isinstance(name, str) and name.strip() else None
+    if own is None or unit is None:
         return []
-    needle = current.strip().lower()
-    return [
-        Choice(name=weapon_label(battle, w)[:100], value=w.name)
-        for w in unit.weapons
-        if not w.melee and (not needle or needle in w.name.lower())
-    ][:LIMIT]
+    return [Choice(name=label[:100], value=value[:100]) for label, value in own(battle, unit, current)][:LIMIT]

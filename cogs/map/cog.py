@@ -33,12 +33,23 @@ from rules import orders as o
 from rules.edges import MAX_INCHES
 from rules.errors import GameError
 from rules.mapfile import format_map
-from rules.systems.m42.actions import MAX_FLOORS
-from rules.systems.m42.orders import SetFloors, SetRoad
 
 EdgeKind = Literal["wall", "hedge", "fence", "creek", "lava", "none"]
 Inches = app_commands.Range[float, 0.0, MAX_INCHES]
 StyleName = Literal["river-valley", "city", "mountains", "forest", "coast", "islands"]
+
+
+async def change_map(interaction: discord.Interaction, order: o.Order) -> None:
+    """Apply a change to the map and post the whole map with it (a rule system's own map orders too)."""
+    record = await battle_here(interaction)
+    require_map(record.ruleset, "change the map")
+    service = service_of(interaction)
+    result = await service.execute(actor_of(interaction), record, order, render=False)
+    await defer(interaction)
+    png = await service.render(result.battle, full=True, battle_id=record.id)
+    assert result.outcome is not None
+    await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name,
+                                                 system=result.battle.system.id), png=png)
 
 
 @app_commands.guild_only()
@@ -163,34 +174,9 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
             openable=openable)
         await self._change(interaction, order)
 
-    @app_commands.command(name="road", description="Lay a road over a rectangle of squares, or lift it (GM)")
-    @app_commands.describe(from_="First corner, like A15", to="Opposite corner, like Z15 (leave out for one square)",
-                           remove="Lift the road from these squares instead")
-    @app_commands.rename(from_="from")
-    async def road(self, interaction: discord.Interaction, from_: CellArg, to: CellArg | None = None,
-                   remove: bool = False) -> None:
-        """Lay or lift a road; road squares side by side are one connected road."""
-        await self._change(interaction, SetRoad(frm=from_, to=to, on=not remove))
-
-    @app_commands.command(name="floors", description="Give building or ruin squares their number of floors (GM)")
-    @app_commands.describe(from_="First corner, like AA12", floors="Floors, 1 for the ground floor alone",
-                           to="Opposite corner (leave out for one square)")
-    @app_commands.rename(from_="from")
-    async def floors(self, interaction: discord.Interaction, from_: CellArg,
-                     floors: app_commands.Range[int, 1, MAX_FLOORS], to: CellArg | None = None) -> None:
-        """Set the floors of building or ruin squares."""
-        await self._change(interaction, SetFloors(frm=from_, floors=floors, to=to))
-
     async def _change(self, interaction: discord.Interaction, order: o.Order) -> None:
         """Apply a change to the map and post the whole map with it."""
-        record = await battle_here(interaction)
-        require_map(record.ruleset, "change the map")
-        service = service_of(interaction)
-        result = await service.execute(actor_of(interaction), record, order, render=False)
-        await defer(interaction)
-        png = await service.render(result.battle, full=True, battle_id=record.id)
-        assert result.outcome is not None
-        await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name), png=png)
+        await change_map(interaction, order)
 
     @app_commands.command(name="import", description="Replace the map: a text map, a Tiled map, or a colour picture with its legend (GM)")
     @app_commands.describe(
@@ -221,7 +207,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
         await interaction.edit_original_response(
             content=f"Map imported from `{safe(file.filename)}`; the new map is posted for everyone.")
         assert result.outcome is not None
-        embed = setup_embed(result.outcome, battle_name=result.battle.name)
+        embed = setup_embed(result.outcome, battle_name=result.battle.name, system=result.battle.system.id)
         embed.title = f"Map imported from {safe(file.filename)}"[:256]
         lines = [f"From a {imported.kind}" + (f": {imported.summary}" if imported.summary else "") + "."]
         if imported.features:
@@ -254,7 +240,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
         png = await service.render(result.battle, full=True, battle_id=record.id)
         await interaction.edit_original_response(content="Map generated; the new map is posted for everyone.")
         assert result.outcome is not None
-        embed = setup_embed(result.outcome, battle_name=result.battle.name)
+        embed = setup_embed(result.outcome, battle_name=result.battle.name, system=result.battle.system.id)
         embed.title = f"Map generated: {STYLES[style][0]}, seed {seed}"[:256]
         embed.description = ((embed.description or "") + f"\n/map generate style:{style} seed:{seed} width:{w} "
                              f"height:{h} makes this map again.").strip()

@@ -8,10 +8,8 @@ from discord.ext import commands
 
 from cogs.common.action_panel import next_step
 from cogs.common.autocomplete import move_mode_choices, unit_choices
-from cogs.common.autocomplete_combat import stat_choices
 from cogs.common.context import actor_of, battle_here, channel_key, service_of
 from cogs.common.embeds import INFO, outcome_embed, roll_line, safe, with_note
-from cogs.common.embeds_combat import combat_embed
 from cogs.common.replies import defer, reply
 from cogs.common.side_secrets import tell_side
 from cogs.common.systems import move_mode, require_map, system_embed
@@ -20,11 +18,10 @@ from rules import orders as o
 from rules.dice import Dice, split_notation
 from rules.errors import NotAllowedError
 from rules.outcome import Outcome
-from rules.systems.strategic.actions.other import Act
 
 
 class PlayCog(commands.Cog):
-    """Move units, make tests and roll dice."""
+    """Move units and roll dice."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -66,7 +63,7 @@ class PlayCog(commands.Cog):
 
         def build(shown: Outcome) -> discord.Embed:
             return system_embed(shown, result.battle, name) or outcome_embed(
-                shown, battle_name=result.battle.name, actor_name=name)
+                shown, battle_name=result.battle.name, system=result.battle.system.id, actor_name=name)
 
         # A hidden unit's move is its side's secret: with side threads on, the channel reads only that it moved.
         shown = await tell_side(interaction.client, service, result.record, result.battle, result.outcome, build)
@@ -78,36 +75,6 @@ class PlayCog(commands.Cog):
             note = f"*{str(getattr(cheapest, 'mode', '')).title()}: the cheapest move that reaches {to}.*"
             embed.description = f"{note}\n{embed.description or ''}"[:4096]
         await reply(interaction, embed=embed, png=moved, view=after)
-
-    @app_commands.guild_only()
-    @app_commands.command(name="act", description="Make a d100 test for your unit: a characteristic or a skill")
-    @app_commands.describe(unit="Your unit", stat="Characteristic or skill to test (the unit's skills are offered)",
-                           modifier="Modifier the GM allowed, -100 to +100", reason="What the test is for")
-    @app_commands.autocomplete(unit=unit_choices, stat=stat_choices)
-    async def act(self, interaction: discord.Interaction, unit: str, stat: str,
-                  modifier: app_commands.Range[int, -100, 100] = 0, reason: str = "") -> None:
-        """Make a test with the unit's conditions and terrain applied."""
-        record = await battle_here(interaction)
-        service = service_of(interaction)
-        # Skills are stored as `tech_use`; let a player type `Tech Use`.
-        key = "_".join(stat.strip().lower().split())
-        order: o.Order = Act(unit=unit, stat=key, modifier=modifier, reason=reason[:100])
-        if record.status == "setup":
-            # Before the battle starts there are no turns or conditions; the plain test lets a GM roll in setup.
-            order = o.SkillTest(unit=unit, stat=key, modifier=modifier, reason=reason[:100])
-        actor = actor_of(interaction)
-        result = await service.execute(actor, record, order, render=False, follow=unit)
-        assert result.outcome is not None
-        name = interaction.user.display_name
-
-        def build(shown: Outcome) -> discord.Embed:
-            return combat_embed(shown, result.battle, battle_name=result.battle.name, actor_name=name)
-
-        # A hidden unit's test is its side's: the terrain it is tested in would tell where it lies.
-        embed = build(await tell_side(interaction.client, service, result.record, result.battle, result.outcome, build))
-        after, note = await next_step(result, unit, interaction.user.display_name)
-        with_note(embed, note)
-        await reply(interaction, embed=embed, view=after)
 
     @app_commands.command(name="roll", description="Roll dice in the open, like 2d10+5, d%, 4d6kh3 or 1d20 adv")
     @app_commands.describe(dice="Dice and a comment: 2d10+5, d%, 4d6kh3, 2d20kl1, `1d20+5 adv to hit`",

@@ -23,9 +23,8 @@ from cogs.surface.info import force_fields, surface_stage
 from cogs.surface.notices import SurfaceNotices, deadline_text
 from cogs.surface.plan_buttons import DYNAMIC_ITEMS
 from cogs.surface.report import report_embed
-from rules.battle import Battle
 from rules.coords import Cell
-from rules.errors import GameError, IllegalOrderError
+from rules.errors import GameError
 from rules.filelimits import TYPED_JSON, load_json
 from rules.orders import AddUnit, Order
 from rules.systems.surface.details import PlanDetails
@@ -35,11 +34,6 @@ from rules.systems.surface.orders import ImportForces, NextTurn, Resolve, SetSid
 from rules.systems.surface.unittypes import FLAGS, unit_types
 
 TYPE_CHOICES = [app_commands.Choice(name=t.name, value=t.key) for t in unit_types().values()][:25]
-
-
-def _surface(battle: Battle) -> None:
-    if battle.ruleset_id != "surface":
-        raise IllegalOrderError("This is not a Surface Combat battle; start one with `/battle new ruleset:surface`.")
 
 
 def _listeners(bot: commands.Bot) -> list[Listener]:
@@ -100,8 +94,6 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
         service = service_of(interaction)
         actor = actor_of(interaction)
         await service.require_gm(actor, record, "import forces")
-        battle = await service.load(record)
-        _surface(battle)
         text = await read_text(file, suffixes=(".json",), what="a forces file",
                                guide="the forces.json that /surface export gives")
         # Hundreds of units take a moment; defer privately, so a refusal reaches only the GM.
@@ -140,7 +132,6 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
         """Commit a plan, seen only by you; the battle is fought as soon as both plans are in."""
         record = await battle_here(interaction)
         service = service_of(interaction)
-        _surface(await service.load(record))
         await defer(interaction, ephemeral=True)
         units = tuple(p.strip() for p in dropped.split(",") if p.strip())
         order = SubmitPlan(side=side, intensity=intensity, daring=daring, dropped=units, besieged=besieged)
@@ -167,7 +158,6 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
         record = await battle_here(interaction)
         service = service_of(interaction)
         battle = await service.load(record)
-        _surface(battle)
         clock = await service.clock_of(record)
         embed = discord.Embed(title=f"Surface Combat: {safe(battle.name)}"[:256], colour=INFO)
         lines = [f"Status **{battle.status}** \u00b7 {surface_stage(battle)}"]
@@ -186,7 +176,6 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
         record = await battle_here(interaction)
         service = service_of(interaction)
         battle = await service.load(record)
-        _surface(battle)
         kept_report(battle)  # refused privately, before the public answer is on its way
         await defer(interaction)
         found = await fought_report(service, record, battle)
@@ -197,7 +186,6 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
     async def export(self, interaction: discord.Interaction) -> None:
         """Attach the survivors, with their ratings and damage, as JSON."""
         battle = await service_of(interaction).load(await battle_here(interaction))
-        _surface(battle)
         data = json.dumps(survivors(battle), indent=2).encode()
         await interaction.response.send_message(
             "Surviving forces with their ratings and damage; `/surface import` adds them to another battle.",
@@ -214,6 +202,5 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
     async def _run(self, interaction: discord.Interaction, order: Order, text: str) -> None:
         record = await battle_here(interaction)
         service = service_of(interaction)
-        _surface(await service.load(record))
         await service.execute(actor_of(interaction), record, order, render=False)
         await reply(interaction, safe(text))

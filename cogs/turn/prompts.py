@@ -7,8 +7,6 @@ from collections.abc import Sequence
 import discord
 
 import rules.core_effects as core
-import rules.systems.combat_action.effects as combat_action
-import rules.systems.strategic.effects as strategic
 from bot.clock import POLICY_NAMES, human_duration, turn_label
 from bot.clockhours import relative, stamp, when
 from bot.service import ClockRecord
@@ -25,8 +23,8 @@ from rules.units import Unit
 WARN = discord.Colour.from_rgb(220, 150, 40)
 MAX_UNIT_FIELDS = 12
 # What a deadline's orders did that its message reports: the holds, the standing orders, where play went.
-DEADLINE_NEWS = (core.Held, core.StandingOrderFollowed, strategic.Moved, combat_action.Moved, core.TurnPassed,
-                 core.PhaseChanged, core.RoundStarted)
+DEADLINE_NEWS = (core.Held, core.StandingOrderFollowed, core.TurnPassed, core.PhaseChanged, core.RoundStarted)
+MOVED = "moved"  # a move a standing order made, in whichever system: each names its move's effect so
 
 
 def mentions(user_ids: Sequence[int]) -> str:
@@ -114,7 +112,7 @@ def deadline_embed(battle: Battle, units: Sequence[str], clock: ClockRecord, out
     embed = discord.Embed(title=f"\u231b Deadline passed: {join(units)}", colour=WARN)
     lines = [f"The turn ended {relative(clock.due_at or 0)} without {join(units)} finishing it. Policy: **{POLICY_NAMES[clock.policy]}**."]
     for outcome in outcomes:
-        lines += [effect_sentence(e, outcome) for e in outcome.effects if isinstance(e, DEADLINE_NEWS)]
+        lines += [effect_sentence(e, outcome) for e in outcome.effects if isinstance(e, DEADLINE_NEWS) or e.kind == MOVED]
     for unit, why in failures:
         lines.append(f"{safe(unit)} could not be moved on: {safe(why)}")
     if waiting:

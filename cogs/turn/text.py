@@ -3,24 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 
 import rules.core_effects as core
-import rules.systems.strategic.effects as strategic
 from bot.clock import POLICY_NAMES, describe_reminders, human_duration, policy_name
 from bot.clockhours import DEFAULT_ZONE, clock_text, relative, when
 from bot.service import ClockRecord
-from cogs.common.effects_combat import effect_sentence as combat_sentence
-from cogs.common.embeds import INFO, roll_line, safe
-from cogs.common.systems import system_embed
+from cogs.common.embeds import INFO, effect_line, roll_line, safe
+from cogs.common.systems import system_embed, system_sentence
 from cogs.common.words import footer_text
 from rules.battle import Battle
 from rules.details import TurnNotes
 from rules.effects import Effect
 from rules.outcome import Outcome
-from rules.systems.strategic.details import UnitSetDetails
 
 TURN_TITLES = {
     "end-turn": "Turn ended", "hold": "Hold", "skip-turn": "Turn skipped", "close-round": "Round closed",
@@ -44,7 +40,7 @@ def plural(count: int, word: str) -> str:
 
 
 def effect_sentence(effect: Effect, outcome: Outcome | None = None, battle: Battle | None = None) -> str:
-    """Return any effect as a sentence: turn and GM effects here, the others as the combat embeds word them."""
+    """Return any effect as a sentence: turn effects here, a system's own as its front end words them."""
     unit = safe(getattr(effect, "unit", ""))
     unused = effect.unused if isinstance(effect, (core.TurnEnded, core.Held)) else 0
     spare = f" ({plural(unused, 'action point')} unused)" if unused else ""
@@ -84,28 +80,7 @@ def effect_sentence(effect: Effect, outcome: Outcome | None = None, battle: Batt
             return f"{unit} no longer has a standing order; it holds if its deadline passes."
         case core.TurnModeSet():
             return f"Turn mode: {safe(effect.frm)} \u2192 **{safe(effect.mode)}**."
-        case strategic.Placed():
-            return f"The GM put {unit} on {safe(effect.to)} (from {safe(effect.frm)})."
-        case strategic.UnitSet():
-            details = outcome.details_as(UnitSetDetails) if outcome is not None else None
-            changed = details.changed if details is not None else {}
-            parts = [part for k, v in list(changed.items())[:8] for part in _changes(k, v.old, v.new)]
-            return f"The GM set {unit}: " + ("; ".join(parts) if parts else "nothing changed") + "."
-    return combat_sentence(effect, battle)
-
-
-def _changes(key: str, old: Any, new: Any) -> list[str]:
-    """Say what changed in a field: for a table (characteristics), only the entries that changed."""
-    if isinstance(old, dict) and isinstance(new, dict):
-        return [f"{safe(k)} {_short(old.get(k, 'none'))} \u2192 {_short(new.get(k, 'none'))}"
-                for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
-    return [f"{safe(key)} {_short(old)} \u2192 {_short(new)}"]
-
-
-def _short(value: Any) -> str:
-    text = ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
-    text = text or "none"
-    return safe(text if len(text) <= 40 else text[:37] + "...")
+    return system_sentence(effect, battle, outcome) or effect_line(effect)
 
 
 def outcome_lines(outcome: Outcome) -> list[str]:
@@ -125,7 +100,7 @@ def turn_embed(outcome: Outcome, battle: Battle, *, actor_name: str = "") -> dis
     if outcome.rolls:
         embed.add_field(name="Dice", value="\n".join(roll_line(r.to_dict()) for r in outcome.rolls[:15])[:1024],
                         inline=False)
-    embed.set_footer(text=footer_text(battle.name, outcome.order, actor_name)[:2048])
+    embed.set_footer(text=footer_text(battle.name, outcome.order, actor_name, battle.system.id)[:2048])
     return embed
 
 

@@ -223,9 +223,9 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         assert result.outcome is not None
         png = await service.render(result.battle, outcome=result.outcome, battle_id=record.id)
         if order.kind == "edit-unit":
-            embed = setup_embed(result.outcome, battle_name=result.battle.name, extra=extra)
+            embed = setup_embed(result.outcome, battle_name=result.battle.name, system=result.battle.system.id, extra=extra)
         else:
-            embed = outcome_embed(result.outcome, battle_name=result.battle.name)
+            embed = outcome_embed(result.outcome, battle_name=result.battle.name, system=result.battle.system.id)
         await reply(interaction, embed=embed, png=png)
 
 

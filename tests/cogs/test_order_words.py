@@ -5,8 +5,16 @@ from __future__ import annotations
 import pytest
 
 from cogs.common.confirm import orders_of, question
+from cogs.common.systems import register_front_end
 from cogs.common.words import command_text, order_text
+from cogs.strategic.front import FRONT_END
 from rules.orders import Order
+
+
+@pytest.fixture(autouse=True)
+def strategic_words() -> None:
+    """Register Strategic's front end, as its extension does when the bot loads it: its orders' commands."""
+    register_front_end("strategic", FRONT_END)
 
 
 @pytest.mark.parametrize(("order", "command"), [
@@ -16,8 +24,8 @@ from rules.orders import Order
     ("gm-place target:Eva-01 at:C4", "/gm move unit:Eva-01 to:C4"),
 ])
 def test_a_command_reads_back_as_the_order_it_gives(order: str, command: str) -> None:
-    assert command_text(order) == command
-    back = order_text(command)
+    assert command_text(order, "strategic") == command
+    back = order_text(command, "strategic")
     assert back is not None and Order.parse(back) == Order.parse(order)
 
 

@@ -90,9 +90,10 @@ async def test_a_round_of_activations_through_slash_commands(table: Table) -> No
     text = text_of(shot)
     assert "Range 30 cm: **Short** (S)" in text and "vs SS **4**" in text and "`1d6`" in text
     assert last_message(shot).files, "the shot is drawn on the map"
-    await refused(table, "range", "/range previews Strategic shots", user=table.alice, to="G6", weapon="Rifle",
+    await refused(table, "range", "/range is a command of Strategic Combat Rules battles; this battle plays Combat "
+                  "Action. `/ca options` gives each target's range band", user=table.alice, to="G6", weapon="Rifle",
                   unit="Trooper Kell")
-    await refused(table, "attack", "take no `called`", user=table.alice, unit="Trooper Kell", weapon="Rifle",
+    await refused(table, "attack", "/attack's `called` option is an option of Strategic Combat Rules battles", user=table.alice, unit="Trooper Kell", weapon="Rifle",
                   target="Raider Boss", called="head")
     await table.slash("turn end", user=table.alice, unit="Trooper Kell")
     await table.slash("unit edit", unit="Mule", stats='{"weapons": [{"name": "Stubber", "class": "heavy", "pen": 3, '

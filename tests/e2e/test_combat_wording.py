@@ -8,9 +8,9 @@ from pathlib import Path
 import discord
 
 import rules.systems.strategic.effects as strategic
-from cogs.common.effects_combat import SENTENCES, effect_sentence
 from cogs.common.embeds import effect_line
-from cogs.common.embeds_combat import combat_embed
+from cogs.strategic.effects_combat import SENTENCES, effect_sentence
+from cogs.strategic.embeds_combat import combat_embed
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.core_effects import TURN_EFFECTS

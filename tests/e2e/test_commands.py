@@ -88,14 +88,17 @@ async def test_thread_option_opens_a_thread(table: Table) -> None:
 async def test_help_has_both_guides(table: Table) -> None:
     reply = await table.slash("help", user=table.carol)
     text = text_of(reply)
-    assert "GM: set up a battle in five steps" in text and "Players" in text
+    assert "GM: set up a battle in four steps" in text and "Players" in text
     assert last_message(reply).ephemeral
     # Every guide arrives whole: each message within Discord's 6,000 embed characters, no field cut away.
+    # Outside a battle every rule system's part is shown, in the order the systems were loaded.
     names = [f["name"] for m in reply.messages for e in m.embeds for f in e.get("fields", [])]
-    assert names == ["GM: set up a battle in five steps", "Surface Combat (no map)",
+    assert names == ["GM: set up a battle in four steps", "Strategic Combat: set up a battle",
                      "Combat Action (squads, vehicles, robots): the GM", "M42: leaders, models and Command Radius",
+                     "Surface Combat (no map)",
                      "The clock: deadlines, clock hours, time banks, quiet hours",
-                     "Players", "Combat Action players", "Players in M42", "Time zones and vacations"]
+                     "Players", "Strategic Combat players", "Combat Action players", "Players in M42",
+                     "Time zones and vacations"]
     for message in reply.messages:
         assert message.ephemeral
         size = sum(len(e.get("title", "")) + len(e.get("description", "")) + len(e.get("footer", {}).get("text", ""))

@@ -64,7 +64,8 @@ async def test_unit_add_places_the_leader_and_its_models_legally(m42: Table) -> 
 
 
 async def test_a_strategic_stat_is_refused_for_an_m42_unit(m42: Table) -> None:
-    await refused(m42, "unit add", "`ag` is not an M42 stat; give `ld`, `models` and `traits`",
+    await refused(m42, "unit add", "/unit add's `ag` option is an option of Strategic Combat Rules battles; this "
+                  "battle plays M42 Movement & Terrain. An M42 unit takes `ld` and `models`",
                   name="Alpha", side="Red", at="C3", ag=40)
 
 
@@ -123,7 +124,8 @@ async def test_map_export_writes_roads_floors_and_edges_that_import_back(m42: Ta
 
 async def test_roads_are_refused_in_a_ruleset_without_them(table: Table) -> None:
     await table.slash("battle new", name="Plain", ruleset="strategic-e", width=10, height=10)
-    await refused(table, "map road", "`set-road` orders are not played in strategic-e", **{"from": "A1"}, to="C1")
+    await refused(table, "map road", "/map road is a command of M42 Movement & Terrain battles; this battle plays "
+                  "Strategic Combat Rules.", **{"from": "A1"}, to="C1")
 
 
 async def test_the_largest_unit_fits_every_reply(table: Table) -> None:

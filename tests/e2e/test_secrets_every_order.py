@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from bot.console import Console, open_console
-from cogs.common.words import COMMANDS
+from cogs.common.words import command_name
 from loopback.models import StoredMessage
 from rules.system import System, registered
 from rules.systems import install
@@ -409,8 +409,9 @@ async def play(script: Script, folder: Path) -> Played:
             elif result is not None and result.ephemeral:
                 played.private.append(result.content + "\n" + "\n".join(embed_text(e) for e in result.embeds))
         commands = _command_names(console)
-        played.refused += [f"{kind}: /{COMMANDS[kind]} gives it" for kind in script.no_command
-                           if COMMANDS[kind] in commands]
+        # The rules give these themselves: no command gives them, and none a command's name could be is synced.
+        played.refused += [f"{kind}: /{command_name(kind, script.system)} gives it" for kind in script.no_command
+                           if command_name(kind, script.system) in commands or kind in commands]
         posts = discord.messages(console.channel)
         played.public += [message_text(m) for m in posts]
         played.after_hiding = [message_text(m) for m in posts[hid_at:]] if hid_at is not None else []

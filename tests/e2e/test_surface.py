@@ -158,7 +158,9 @@ async def test_a_bad_forces_file_names_the_unit_and_imports_nothing(table: Table
 async def test_map_commands_refuse_a_surface_battle_and_surface_refuses_a_map_battle(table: Table) -> None:
     await table.setup_battle()
     reply = await table.slash("surface resolve", force=True)
-    assert "not a Surface Combat battle" in text_of(reply) or "not played in" in text_of(reply)
+    assert last_message(reply).ephemeral
+    assert text_of(reply).startswith("/surface resolve is a command of Surface Combat battles; this battle plays "
+                                     "Strategic Combat Rules.")
 
 
 async def test_example_engagement_plays_in_the_console(tmp_path: Path) -> None:

@@ -63,7 +63,7 @@ def test_what_happened_comes_from_the_overlays() -> None:
     )
     happened = describe(view, overlays).happened
     assert happened[0] == "Eva-01 (E01) moved from C3 to F3 by D3, E3 (3 steps)."
-    assert happened[1] == "Eva-01 (E01) fired at Sachiel (Sac) on I3, 3 squares east: missed."
+    assert happened[1] == "Eva-01 (E01) attacked Sachiel (Sac) on I3, 3 squares east: missed."
     assert happened[2] == "The missed shot aimed at I3 came down on J5, 2 squares south-east of it."
     assert happened[3] == "A blast covered I3 (Blast: 2 hits)."
 

@@ -170,7 +170,7 @@ def test_legend_lists_what_the_image_shows() -> None:
     assert "Urban" not in texts
     assert "NERV" in texts and "Angels" in texts
     assert "Run" in texts and "Walk" in texts and "Move" in texts
-    assert "Shot: hit" in texts and "Shot: miss" in texts and "Target" in texts
+    assert "Attack: hit" in texts and "Attack: miss" in texts and "Target" in texts
     assert "Enemies share the square" not in texts  # the sample's stack is one side's
     assert "Pinned" in texts
 

@@ -395,6 +395,16 @@ def test_a_stunned_unit_loses_its_turn(initiative: Battle) -> None:
 # --- standing orders ---------------------------------------------------------------
 
 
+def test_a_refused_standing_order_lists_only_what_a_player_may_give(initiative: Battle) -> None:
+    # A standing order is one of the unit's own orders (`owner` authority), never a GM, side or turn order.
+    with pytest.raises(InvalidOrderError) as refused:
+        initiative.apply(StandingOrder(unit="Eva-01", text="fly to:A8"), dice())
+    listed = refused.value.message.split("own orders: ")[1].split(" (like")[0].split(", ")
+    assert "move" in listed and "attack" in listed
+    assert not {"add-unit", "gm-place", "set-fp", "trigger-trap", "end-turn", "standing-turn", "roll"} & set(listed)
+    assert all(initiative.system.orders[kind].authority == "owner" for kind in listed)
+
+
 def test_standing_orders_are_checked_when_given(initiative: Battle) -> None:
     out = initiative.apply(StandingOrder(unit="Eva-01", text="move to:A8 mode:half"), dice())
     assert turns.standing_order_of(initiative, "eva-01") == "move unit:Eva-01 to:A8 mode:half"
@@ -404,7 +414,8 @@ def test_standing_orders_are_checked_when_given(initiative: Battle) -> None:
     for text, fragment in [
         ("fly to:A8", "not an order"),
         ("move unit:Asuka to:A2", "one of its own orders"),
-        ("roll dice:1d6", "not an option of `roll`"),
+        ("roll dice:1d6", "cannot be a standing order"),
+        ("move to:A8 speed:2", "not an option of `move`"),
         ("end-turn", "cannot be a standing order"),
         ("move to:A8 'mode:half", "Cannot read"),
     ]:

@@ -48,7 +48,8 @@ def skirmish_embed(outcome: Outcome, battle: Battle[Any], actor_name: str) -> di
     return embed
 
 
-FRONT_END = FrontEnd(outcome_embed=skirmish_embed)
+# /strike is this system's alone: other battles refuse it, naming Pit Skirmish.
+FRONT_END = FrontEnd(outcome_embed=skirmish_embed, commands=frozenset({"strike"}))
 
 
 class SkirmishCog(commands.Cog):

@@ -39,6 +39,6 @@ SYSTEM = System(
 )
 
 # What the `battlepost.systems` entry point names: the system and the extension that plays it on Discord.
-PLUGIN = Plugin(system=SYSTEM, front_end="cogs.common.strategic")
+PLUGIN = Plugin(system=SYSTEM, front_end="cogs.strategic")
 
 __all__ = ["PLUGIN", "SYSTEM", "actions"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import defaultdict, deque
 from collections.abc import Sequence
 
-from cogs.common.effects_combat import location_name, loss_text
 from cogs.common.embeds import safe
+from cogs.strategic.effects_combat import location_name, loss_text
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.dice import format_dice, parse_dice

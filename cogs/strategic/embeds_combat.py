@@ -7,9 +7,11 @@ from collections import defaultdict, deque
 
 import discord
 
-from cogs.common.effects_combat import effect_sentence, location_name, loss_text
 from cogs.common.embeds import FAIL, INFO, OK, effect_line, roll_line, safe, signed
-from cogs.common.embeds_damage import (
+from cogs.common.fields import EmbedFields as _Fields
+from cogs.common.words import footer_text, plural
+from cogs.strategic.effects_combat import effect_sentence, location_name, loss_text
+from cogs.strategic.embeds_damage import (
     bridge_lines,
     damage_lines,
     dice_used,
@@ -18,8 +20,6 @@ from cogs.common.embeds_damage import (
     location_line,
     roster,
 )
-from cogs.common.fields import EmbedFields as _Fields
-from cogs.common.words import footer_text, plural
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.core_effects import TURN_EFFECTS
@@ -147,7 +147,7 @@ def _finish(embed: discord.Embed, fields: _Fields, outcome: Outcome, effects: li
         fields.add("Dice", _dice_lines(outcome))
     if fields.dropped or fields.cut:
         embed.description = ((embed.description or "") + "\n*Some details did not fit here; the battle's event log keeps every roll.*")[:4096]
-    embed.set_footer(text=footer_text(battle_name, outcome.order, actor_name)[:180])
+    embed.set_footer(text=footer_text(battle_name, outcome.order, actor_name, "strategic")[:180])
     return embed
 
 

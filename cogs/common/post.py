@@ -10,8 +10,7 @@ import discord
 from bot.service import Result
 from cogs.common.action_panel import next_step
 from cogs.common.context import actor_of, battle_here, service_of
-from cogs.common.embeds import with_note
-from cogs.common.embeds_combat import combat_embed
+from cogs.common.embeds import outcome_embed, with_note
 from cogs.common.mapfiles import draws_something
 from cogs.common.replies import defer, reply
 from cogs.common.side_secrets import tell_side
@@ -32,8 +31,8 @@ async def post_order(interaction: discord.Interaction, order: Order) -> Result:
     name = interaction.user.display_name
 
     def build(shown: Outcome) -> discord.Embed:
-        return system_embed(shown, result.battle, name) or combat_embed(
-            shown, result.battle, battle_name=result.battle.name, actor_name=name)
+        return system_embed(shown, result.battle, name) or outcome_embed(
+            shown, battle_name=result.battle.name, actor_name=name, system=result.battle.system.id)
 
     outcome = await tell_side(interaction.client, service, result.record, result.battle, outcome, build)
     png = None

@@ -8,9 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.combat.post import post_order
-from cogs.common.autocomplete import unit_choices
-from cogs.common.autocomplete_combat import target_choices
+from cogs.common.autocomplete import target_choices, unit_choices
+from cogs.common.post import post_order
 from cogs.common.transformers import CellArg
 from rules.systems.strategic.actions.battlefield import BreakFree, Extinguish
 from rules.systems.strategic.actions.other import Aim, Defend, Hide, Maneuver

@@ -7,7 +7,7 @@ from typing import Any
 import discord
 
 from cogs.common.embeds import INFO, safe, signed
-from cogs.common.embeds_combat import breakdown_lines, line_of_fire_line
+from cogs.strategic.embeds_combat import breakdown_lines, line_of_fire_line
 from rules.battle import Battle
 from rules.rolltests import Tally
 from rules.systems.strategic.details import FireNotes

@@ -8,13 +8,14 @@ from discord.ext import commands
 
 from bot.service import Actor, BattleRecord, TableService
 from cogs.battle.rules_text import homebrew_rows
-from cogs.common.autocomplete_setup import feature_choices, side_choices
+from cogs.common.autocomplete_setup import side_choices
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import INFO, safe
 from cogs.common.embeds_setup import setup_embed
 from cogs.common.replies import defer, reply
 from cogs.common.side_threads import SideThreads
 from cogs.common.transformers import CellArg, cells_from_text
+from cogs.strategic.autocomplete import feature_choices
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError
@@ -25,6 +26,7 @@ from rules.systems.strategic.features import FeatureView, can_see, feature_at, f
 from rules.visibility import Viewer
 
 MAX_LIST = 30
+FEATURE_TITLES = {"place-feature": "Feature placed", "remove-feature": "Feature removed", "set-fp": "Feature points"}
 
 
 def own_sides(battle: Battle, user_id: int) -> set[str]:
@@ -153,7 +155,8 @@ class FeatureCog(commands.GroupCog, group_name="feature",
                  if isinstance(e, (FeaturePlaced, FeatureRemoved, FpSet)) and e.side] if outcome.hidden else []
         if show_map:
             png = await service.render(result.battle, outcome=outcome, viewer=Viewer.of(sides), battle_id=record.id)
-        embed = setup_embed(outcome, battle_name=result.battle.name)
+        embed = setup_embed(outcome, battle_name=result.battle.name, system=result.battle.system.id)
+        embed.title = FEATURE_TITLES.get(outcome.kind, embed.title)
         threads = SideThreads(self.bot)
         if outcome.kind != "set-fp" and len(set(sides)) == 1 and await threads.enabled(record.id):
             # A hidden trap is its side's secret: all its players find it in the side's thread.

@@ -1,4 +1,4 @@
-"""Autocomplete for combat: the chosen unit's weapons and skills, targets by distance, sides and traps."""
+"""Strategic autocomplete: the chosen unit's weapons and skills, targets by distance, sides, traps and features."""
 
 from __future__ import annotations
 
@@ -8,15 +8,14 @@ from discord import app_commands
 from bot.service import BattleRecord
 from cogs.common.autocomplete import LIMIT
 from cogs.common.context import actor_of, service_of
-from cogs.common.systems import front_end
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError
 from rules.systems.strategic.battlefield import bridge_at
 from rules.systems.strategic.combat import melee_reach
+from rules.systems.strategic.features import terrain_names
 from rules.systems.strategic.ranges import weapon_range
 from rules.systems.strategic.units import CHARACTERISTIC_NAMES, Unit, Weapon
-from rules.visibility import Viewer, sees
 
 Choice = app_commands.Choice
 TRAP_FEATURES = ("bakelite_trap", "fire_trap")
@@ -62,27 +61,40 @@ def weapon_label(battle: Battle, weapon: Weapon) -> str:
     return f"{weapon.name} · {head} · {weapon.damage} {weapon.dtype}, Pen {weapon.pen}{extra}"
 
 
+def weapon_options(battle: Battle, picked: object, current: str) -> list[tuple[str, str]]:
+    """Return /attack's weapons: the chosen unit's, or without one every unit's, each named once."""
+    unit = picked if isinstance(picked, Unit) else None
+    if unit is not None:
+        return [(weapon_label(battle, w), w.name) for w in unit.weapons if _matches(current, w.name)][:LIMIT]
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for owner in battle.iter_units():
+        if not isinstance(owner, Unit):
+            continue
+        for w in owner.weapons:
+            if w.name.lower() in seen or not _matches(current, w.name, owner.name):
+                continue
+            seen.add(w.name.lower())
+            out.append((f"{owner.name}: {weapon_label(battle, w)}", w.name))
+    return out[:LIMIT]
+
+
 async def weapon_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     """Offer the weapons of the unit chosen in `unit`; without one, the caller's units' weapons first."""
     found = await _found(interaction)
     if found is None:
         return []
     battle = found[1]
-    own = front_end(battle).weapon_choices
-    if own is not None:
-        picked = getattr(interaction.namespace, "unit", None)
-        base = battle.find_unit(picked) if isinstance(picked, str) and picked.strip() else None
-        return [_choice(label, value) for label, value in own(battle, base, current)][:LIMIT]
     unit = chosen_unit(interaction, battle)
-    if not battle.system.plays("attack"):
-        return []
     if unit is not None:
-        return [_choice(weapon_label(battle, w), w.name) for w in unit.weapons if _matches(current, w.name)][:LIMIT]
+        return [_choice(label, value) for label, value in weapon_options(battle, unit, current)]
     mine = [u for u in battle.iter_units() if u.owner == interaction.user.id]
     others = [u for u in battle.iter_units() if u.owner != interaction.user.id]
     out: list[Choice[str]] = []
     seen: set[str] = set()
     for owner in (*mine, *others):
+        if not isinstance(owner, Unit):
+            continue
         for w in owner.weapons:
             if w.name.lower() in seen or not _matches(current, w.name, owner.name):
                 continue
@@ -91,41 +103,19 @@ async def weapon_choices(interaction: discord.Interaction, current: str) -> list
     return out[:LIMIT]
 
 
-def _target_label(battle: Battle, origin: Unit | None, unit: Unit) -> str:
-    where = f"{unit.side}, {unit.cell}"
-    if origin is not None:
-        d = origin.cell.distance(unit.cell)
-        where += f", {d} square{'s' if d != 1 else ''} away"
-    return f"{unit.name} ({where})"
-
-
-async def target_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    """Offer units to attack: enemies of the chosen unit first, nearest first, with square and distance."""
-    found = await _found(interaction)
-    if found is None:
+def ranged_weapons(battle: Battle, picked: object, current: str) -> list[tuple[str, str]]:
+    """Return the ranged weapons of a unit, for /map show's range rings."""
+    if not isinstance(picked, Unit):
         return []
-    battle = found[1]
-    origin = chosen_unit(interaction, battle)
-    if origin is not None:
-        my_sides = {origin.side.lower()}
-    else:
-        my_sides = {u.side.lower() for u in battle.iter_units() if u.owner == interaction.user.id}
-    # A unit hiding from the attacker's side is no target it can pick, so it is not offered (nor its square).
-    viewer = Viewer.of(my_sides)
-    candidates = [u for u in battle.iter_units()
-                  if u is not origin and sees(viewer, u) and _matches(current, u.name, u.side)]
+    return [(weapon_label(battle, w), w.name) for w in picked.weapons
+            if not w.melee and _matches(current, w.name)][:LIMIT]
 
-    def rank(u: Unit) -> tuple[bool, int, str]:
-        # Enemies before allies; then the nearest, since that is what a player usually shoots at.
-        distance = origin.cell.distance(u.cell) if origin is not None else 0
-        return (u.side.lower() in my_sides, distance, u.name.lower())
 
-    out = [_choice(_target_label(battle, origin, u), u.name) for u in sorted(candidates, key=rank)]
+def bridge_targets(battle: Battle, current: str) -> list[tuple[str, str]]:
+    """Return the bridge as an object target of /attack when the map has one (its square goes in `at`)."""
     if _has_bridges(battle) and _matches(current, "bridge"):
-        # A bridge is an object target; its square goes in `at`.
-        out.insert(min(len(out), LIMIT - 1), _choice("bridge (a Bridge or Temporary Bridge: give its square in `at`)",
-                                                      "bridge"))
-    return out[:LIMIT]
+        return [("bridge (a Bridge or Temporary Bridge: give its square in `at`)", "bridge")]
+    return []
 
 
 def _has_bridges(battle: Battle) -> bool:
@@ -190,4 +180,23 @@ async def trap_choices(interaction: discord.Interaction, current: str) -> list[C
         name = battle.ruleset.features[feature].name
         if _matches(current, key, name):
             out.append(_choice(f"{key}: {name}", key))
+    return out[:LIMIT]
+
+
+async def feature_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Offer the features of this battle's ruleset with their cost, the ground they stand on, and size."""
+    found = await _found(interaction)
+    if found is None:
+        return []
+    battle = found[1]
+    out: list[app_commands.Choice[str]] = []
+    for ftype in battle.ruleset.features.values():
+        if not _matches(current, ftype.key, ftype.name, ftype.label):
+            continue
+        extras = [f"{ftype.cost} FP", f"on {terrain_names(battle, ftype)}"]
+        if ftype.squares > 1:
+            extras.append(f"up to {ftype.squares} squares")
+        if ftype.hidden:
+            extras.append("hidden")
+        out.append(app_commands.Choice(name=f"{ftype.name}: {', '.join(extras)}"[:100], value=ftype.key))
     return out[:LIMIT]

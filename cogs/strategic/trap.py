@@ -6,9 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.combat.post import post_order
 from cogs.common.autocomplete import unit_choices
-from cogs.common.autocomplete_combat import side_choices, trap_choices
+from cogs.common.post import post_order
+from cogs.strategic.autocomplete import side_choices, trap_choices
 from rules.coords import Cell
 from rules.systems.strategic.actions.battlefield import DetectTraps, TriggerTrap
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import discord
 
-from cogs.common.embeds_combat import COMBAT_KINDS, combat_embed
+from cogs.strategic.embeds_combat import COMBAT_KINDS, combat_embed
 from rules.battle import Battle
 from rules.errors import GameError
 from rules.orders import Order
