@@ -93,11 +93,10 @@ async def test_help_has_both_guides(table: Table) -> None:
     # Every guide arrives whole: each message within Discord's 6,000 embed characters, no field cut away.
     # Outside a battle every rule system's part is shown, in the order the systems were loaded.
     names = [f["name"] for m in reply.messages for e in m.embeds for f in e.get("fields", [])]
-    assert names == ["GM: set up a battle in four steps", "Strategic Combat: set up a battle",
-                     "Combat Action (squads, vehicles, robots): the GM", "M42: leaders, models and Command Radius",
-                     "Surface Combat (no map)",
-                     "The clock: deadlines, clock hours, time banks, quiet hours",
-                     "Players", "Strategic Combat players", "Combat Action players", "Players in M42",
+    assert names == ["GM: set up a battle in four steps", "Combat Action (squads, vehicles, robots): the GM",
+                     "M42: leaders, models and Command Radius", "Strategic Combat: set up a battle",
+                     "Surface Combat (no map)", "The clock: deadlines, clock hours, time banks, quiet hours",
+                     "Players", "Combat Action players", "Players in M42", "Strategic Combat players",
                      "Time zones and vacations"]
     for message in reply.messages:
         assert message.ephemeral
