@@ -244,21 +244,27 @@ class TableService:
             current = await self._stored(record.id)
             if current is None or current.guild_id != actor.guild_id:
                 raise NotFoundError("That battle no longer exists.")
-            # A fresh copy to change: the kept one is shared, and a refused order is simply thrown away. Decoding
-            # a battle of hundreds of units takes milliseconds, so it is done where the order is resolved.
-            battle = await asyncio.get_running_loop().run_in_executor(self._rules, _decode, current)
-            if expect_turn is not None and turn_key(battle) != expect_turn:
+            # The checks read the shared copy kept at this version when there is one; the order is resolved on a
+            # fresh copy (the kept one is shared, and a refused order is simply thrown away), decoded in the same
+            # trip to the rules thread. Decoding a battle of hundreds of units takes milliseconds.
+            kept = self.cache.latest(current.id)
+            fresh: Battle | None = None
+            if kept is not None and kept.version == current.version:
+                reader = kept.battle
+            else:
+                fresh = reader = await asyncio.get_running_loop().run_in_executor(self._rules, _decode, current)
+            if expect_turn is not None and turn_key(reader) != expect_turn:
                 raise StaleTurnError("That turn is already over.")
-            await self.authorise(actor, current, battle, order)
+            await self.authorise(actor, current, reader, order)
             dice = Dice(self.rng_factory(), scripted=list(manual_rolls))
             # Undo lives in the database (each event keeps the state before it), so no snapshot is kept here.
-            if order.slow and len(battle.units) >= SLOW_UNITS:
+            if order.slow and len(reader.units) >= SLOW_UNITS:
                 # A whole engagement in one order takes seconds at the largest: it runs beside the others'
                 # orders rather than ahead of them.
-                outcome, state, logged = await asyncio.to_thread(_resolve, battle, order, dice)
+                battle, outcome, state, logged = await asyncio.to_thread(_resolve, current, fresh, order, dice)
             else:
-                outcome, state, logged = await asyncio.get_running_loop().run_in_executor(
-                    self._rules, _resolve, battle, order, dice)
+                battle, outcome, state, logged = await asyncio.get_running_loop().run_in_executor(
+                    self._rules, _resolve, current, fresh, order, dice)
             status = cast("BattleStatus", battle.status) if battle.status != current.status else None
             try:
                 saved, seq = await self.db.battles.commit_order(
@@ -652,10 +658,13 @@ def _decode(record: BattleRecord) -> Battle:
     return Battle.from_dict(record.state)
 
 
-def _resolve(battle: Battle, order: o.Order, dice: Dice) -> tuple[Outcome, dict[str, Any], dict[str, Any]]:
-    """Apply an order; return its outcome, the battle's new document and the outcome as logged."""
+def _resolve(record: BattleRecord, battle: Battle | None, order: o.Order,
+             dice: Dice) -> tuple[Battle, Outcome, dict[str, Any], dict[str, Any]]:
+    """Apply an order to a fresh battle (decoded here when not given); return it, the outcome, document and log."""
+    if battle is None:
+        battle = _decode(record)
     outcome = battle.apply(order, dice, undoable=False)
-    return outcome, battle.to_dict(), outcome.to_dict()
+    return battle, outcome, battle.to_dict(), outcome.to_dict()
 
 
 def _nothing_to_undo(count: int, available: int) -> str:
