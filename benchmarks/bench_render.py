@@ -6,11 +6,13 @@ Run: .venv/bin/python benchmarks/bench_render.py [--runs N]
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import itertools
 import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -117,6 +119,18 @@ def main() -> None:
         def cached(view: MapView = view, overlays: tuple[Overlay, ...] = overlays) -> bytes:
             return render_map(view, overlays=overlays)
 
+        # After an order: one unit moved a square, drawn again with and without the battle's kept frame.
+        moved = dataclasses.replace(view, units=(dataclasses.replace(view.units[0], x=(view.units[0].x + 1) % size),
+                                                 *view.units[1:]))
+        render_map(view, overlays=overlays, keep="bench")
+        views = itertools.cycle((moved, view))
+
+        def again_fresh(views: Iterator[MapView] = views, overlays: tuple[Overlay, ...] = overlays) -> bytes:
+            return render_map(next(views), overlays=overlays)
+
+        def again_kept(views: Iterator[MapView] = views, overlays: tuple[Overlay, ...] = overlays) -> bytes:
+            return render_map(next(views), overlays=overlays, keep="bench")
+
         def draw_only(view: MapView = view, overlays: tuple[Overlay, ...] = overlays) -> object:
             return render_image(view, overlays=overlays)
 
@@ -128,6 +142,8 @@ def main() -> None:
         for name, fn in (
             ("render+encode, full redraw", full),
             ("render+encode, cached base", cached),
+            ("a unit moved: render+encode afresh", again_fresh),
+            ("a unit moved: render+encode, kept frame", again_kept),
             ("render only, cached base", draw_only),
             ("PNG encode alone (level 1)", lambda image=image: encode_png(image)),
         ):

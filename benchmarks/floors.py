@@ -45,22 +45,6 @@ def encoders(image: Image.Image) -> dict[str, Callable[[], int]]:
     }
 
 
-def encode_floor(images: list[Image.Image]) -> tuple[str, list[float]]:
-    """Return the fastest encoder of these images and its time for each."""
-    best: tuple[str, list[float]] | None = None
-    for name in encoders(images[0]):
-        times = []
-        for image in images:
-            run = encoders(image)[name]
-            start = time.perf_counter()
-            run()
-            times.append(time.perf_counter() - start)
-        if best is None or sorted(times)[len(times) // 2] < sorted(best[1])[len(best[1]) // 2]:
-            best = (name, times)
-    assert best is not None
-    return best
-
-
 def _minimal_schema(raw: object) -> None:
     connection = raw  # a sqlite3.Connection on the executor's thread
     connection.execute("CREATE TABLE IF NOT EXISTS doc (id INTEGER PRIMARY KEY, version INTEGER, body TEXT)")  # type: ignore[attr-defined]
@@ -69,25 +53,48 @@ def _minimal_schema(raw: object) -> None:
     connection.execute("INSERT OR IGNORE INTO doc VALUES (1, 1, '')")  # type: ignore[attr-defined]
 
 
-async def sqlite_floor(folder: Path, *, state: int, entry: int, snapshot: int, count: int) -> list[float]:
-    """Time `count` minimal transactions: update a `state`-long document and log an `entry` + `snapshot` row."""
-    executor = await Executor.connect(folder / "floor.sqlite3")
-    try:
+class SqliteFloor:
+    """One minimal SQLite transaction at a time: a document updated and a log row inserted, in one hop."""
+
+    def __init__(self, executor: Executor) -> None:
+        self._executor = executor
+        self._seq = 0
+
+    @classmethod
+    async def open(cls, folder: Path) -> SqliteFloor:
+        """Open the floor's own database file in folder."""
+        executor = await Executor.connect(folder / "floor.sqlite3")
         await executor.write(_minimal_schema)
-        body = "x" * state
-        text = "y" * entry
-        blob = os.urandom(snapshot)
-        times: list[float] = []
-        for seq in range(1, count + 1):
-            def step(raw: object, seq: int = seq) -> None:
-                raw.execute("UPDATE doc SET body = ?, version = version + 1 WHERE id = 1", (body,))  # type: ignore[attr-defined]
-                raw.execute("INSERT INTO log VALUES (1, ?, ?, ?)", (seq, text, blob))  # type: ignore[attr-defined]
-            start = time.perf_counter()
-            await executor.write(step)
-            times.append(time.perf_counter() - start)
-        return times
-    finally:
-        await executor.close()
+        return cls(executor)
+
+    async def once(self, *, state: int, entry: int, snapshot: int) -> float:
+        """Time one transaction updating a `state`-long document and logging an `entry` + `snapshot` row."""
+        self._seq += 1
+        body, text, blob = "x" * state, "y" * entry, os.urandom(snapshot)
+
+        def step(raw: object, seq: int = self._seq) -> None:
+            raw.execute("UPDATE doc SET body = ?, version = version + 1 WHERE id = 1", (body,))  # type: ignore[attr-defined]
+            raw.execute("INSERT INTO log VALUES (1, ?, ?, ?)", (seq, text, blob))  # type: ignore[attr-defined]
+        start = time.perf_counter()
+        await self._executor.write(step)
+        return time.perf_counter() - start
+
+    async def close(self) -> None:
+        """Close the floor's database."""
+        await self._executor.close()
+
+
+def fastest_encode(image: Image.Image) -> tuple[str, float]:
+    """Return the fastest way to encode this one image and its time."""
+    best: tuple[str, float] | None = None
+    for name, run in encoders(image).items():
+        start = time.perf_counter()
+        run()
+        spent = time.perf_counter() - start
+        if best is None or spent < best[1]:
+            best = (name, spent)
+    assert best is not None
+    return best
 
 
 class FloorCog(commands.Cog):

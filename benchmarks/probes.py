@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import multiprocessing
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,24 +21,62 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))] * 1000
 
 
-def cpu_now() -> float:
-    """Return the CPU seconds used so far by this process and its live worker processes (maps drawn in a pool)."""
-    total = time.process_time()
-    for child in multiprocessing.active_children():
+def descendants(pid: int | None = None) -> list[int]:
+    """Return the ids of every live process started by this one, however deep (map workers, the resource tracker)."""
+    root = os.getpid() if pid is None else pid
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
         try:
-            # The first field is the time the process has run on a CPU, in nanoseconds.
-            total += int(Path(f"/proc/{child.pid}/schedstat").read_text().split()[0]) / 1e9
-        except (OSError, ValueError, IndexError):
-            pass
-    return total
+            stat = (entry / "stat").read_text()
+        except OSError:  # ended while we looked
+            continue
+        # The name in brackets may hold spaces; the parent's id is the second field after it.
+        ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
+        children.setdefault(ppid, []).append(int(entry.name))
+    found: list[int] = []
+    todo = [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _process_cpu(pid: int) -> float:
+    """Return the CPU seconds every thread of a process has run so far, in nanoseconds' precision."""
+    total = 0
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                # The first field is the time the thread has run on a CPU, in nanoseconds.
+                total += int((task / "schedstat").read_text().split()[0])
+            except (OSError, ValueError, IndexError):
+                pass
+    except OSError:
+        return 0.0
+    return total / 1e9
+
+
+def cpu_now() -> float:
+    """Return the CPU seconds used so far by this process and every live process it started."""
+    return time.process_time() + sum(_process_cpu(pid) for pid in descendants())
+
+
+def _rss(pid: int | str) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
 
 
 def rss_mib() -> float:
-    """Return this process's resident memory now, in MiB."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+    """Return the resident memory now of this process and every live process it started, in MiB."""
+    return _rss("self") + sum(_rss(pid) for pid in descendants())
 
 
 class LoopWatch:

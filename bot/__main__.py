@@ -92,9 +92,10 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         if not settings.discord_token:
             print(NO_TOKEN, file=sys.stderr)
             return 2
-        from bot.runner import check_shards, run_discord
+        from bot.runner import check_shards, event_loop_policy, run_discord
 
         check_shards(settings)
+        asyncio.set_event_loop_policy(event_loop_policy())
         return asyncio.run(run_discord(settings))
     if command == "backup":
         from bot.runner import backup_to

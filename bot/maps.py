@@ -50,9 +50,12 @@ def zoom_crop(view: MapView, centre: tuple[int, int], radius: int) -> Crop:
 def draw(view: MapView, overlays: Sequence[Overlay], crop: Crop | None, *, battle_id: int | None = None,
          palette: str = "colour") -> MapImage:
     """Render the map and describe it in words (pure; run it in a worker thread)."""
-    png = render_map(view, overlays=overlays, crop=crop, palette=palette)
-    text = describe(view, overlays, crop)
     whole = crop is None or crop == (0, 0, view.width - 1, view.height - 1)
+    # A battle's map is drawn again after each order: its last frame, whole or cropped, is kept to reuse the
+    # rows that did not change.
+    keep = None if battle_id is None else ("battle", battle_id, palette, whole)
+    png = render_map(view, overlays=overlays, crop=crop, palette=palette, keep=keep)
+    text = describe(view, overlays, crop)
     return MapImage(png=png, alt=alt_text(text), battle_id=battle_id, cropped=not whole, palette=palette)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import signal
 import sys
@@ -40,6 +41,17 @@ def make_client(service: TableService, settings: Settings, **options: Any) -> Ba
         return BattleBot(service, sync_guild_id=settings.dev_guild_id, **options)
     return ShardedBattleBot(service, shard_ids=settings.shards.ids, shard_count=settings.shards.count,
                             sync_guild_id=settings.dev_guild_id, **options)
+
+
+def event_loop_policy() -> asyncio.AbstractEventLoopPolicy:
+    """Return uvloop's event loop policy when uvloop is installed, else asyncio's own."""
+    # uvloop is optional: its loop wakes up and reads sockets with less CPU, the same code runs on either.
+    try:
+        uvloop = importlib.import_module("uvloop")
+    except ImportError:
+        return asyncio.DefaultEventLoopPolicy()
+    policy: asyncio.AbstractEventLoopPolicy = uvloop.EventLoopPolicy()
+    return policy
 
 
 async def run_discord(settings: Settings, **options: Any) -> int:

@@ -250,22 +250,28 @@ class TableService:
             current = await self._stored(record.id)
             if current is None or current.guild_id != actor.guild_id:
                 raise NotFoundError("That battle no longer exists.")
-            # A fresh copy to change: the kept one is shared, and a refused order is simply thrown away. Decoding
-            # a battle of hundreds of units takes milliseconds, so it is done where the order is resolved.
-            battle = await asyncio.get_running_loop().run_in_executor(self._rules, _decode, current)
-            if expect_turn is not None and turn_key(battle) != expect_turn:
+            # The checks read the shared copy kept at this version when there is one; the order is resolved on a
+            # fresh copy (the kept one is shared, and a refused order is simply thrown away), decoded in the same
+            # trip to the rules thread. Decoding a battle of hundreds of units takes milliseconds.
+            kept = self.cache.latest(current.id)
+            fresh: Battle | None = None
+            if kept is not None and kept.version == current.version:
+                reader = kept.battle
+            else:
+                fresh = reader = await asyncio.get_running_loop().run_in_executor(self._rules, _decode, current)
+            if expect_turn is not None and turn_key(reader) != expect_turn:
                 raise StaleTurnError("That turn is already over.")
-            await self.authorise(actor, current, battle, order)
+            await self.authorise(actor, current, reader, order)
             dice = Dice(self.rng_factory(), scripted=list(manual_rolls))
             # Undo lives in the database (each event keeps the state before it), so no snapshot is kept here.
-            if order.slow and len(battle.units) >= SLOW_UNITS:
+            if order.slow and len(reader.units) >= SLOW_UNITS:
                 # A whole engagement in one order takes seconds at the largest: it runs beside the others'
                 # orders rather than ahead of them.
-                picked, outcome, state, logged, after = await asyncio.to_thread(
-                    _resolve, battle, order, dice, follow, cheapest)
+                battle, picked, outcome, state, logged, after = await asyncio.to_thread(
+                    _resolve, current, fresh, order, dice, follow, cheapest)
             else:
-                picked, outcome, state, logged, after = await asyncio.get_running_loop().run_in_executor(
-                    self._rules, _resolve, battle, order, dice, follow, cheapest)
+                battle, picked, outcome, state, logged, after = await asyncio.get_running_loop().run_in_executor(
+                    self._rules, _resolve, current, fresh, order, dice, follow, cheapest)
             order = picked or order
             status = cast("BattleStatus", battle.status) if battle.status != current.status else None
             try:
@@ -683,14 +689,18 @@ def _decode(record: BattleRecord) -> Battle:
     return Battle.from_dict(record.state)
 
 
-def _resolve(battle: Battle, order: o.Order, dice: Dice, follow: str | None = None, cheapest: bool = False
-             ) -> tuple[o.Order | None, Outcome, dict[str, Any], dict[str, Any], list[o.Order] | None]:
-    """Apply an order (a move by its cheapest mode, with `cheapest`); return the move picked, the outcome, the
-    battle's new document, the outcome as logged and what the followed unit may do next."""
+def _resolve(record: BattleRecord, battle: Battle | None, order: o.Order, dice: Dice, follow: str | None = None,
+             cheapest: bool = False
+             ) -> tuple[Battle, o.Order | None, Outcome, dict[str, Any], dict[str, Any], list[o.Order] | None]:
+    """Apply an order to a fresh battle (decoded here when not given), a move by its cheapest mode with `cheapest`;
+    return the battle, the move picked, the outcome, the battle's new document, the outcome as logged and what
+    the followed unit may do next."""
+    if battle is None:
+        battle = _decode(record)
     picked = turns.cheapest_move(battle, order.unit, order.to) if cheapest and isinstance(order, o.Move) else None
     outcome = battle.apply(picked or order, dice, undoable=False)
     after = turns.next_orders(battle, follow) if follow else None
-    return picked, outcome, battle.to_dict(), outcome.to_dict(), after
+    return battle, picked, outcome, battle.to_dict(), outcome.to_dict(), after
 
 
 def _nothing_to_undo(count: int, available: int) -> str:

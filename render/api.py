@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 from PIL import Image, ImageDraw
 
+from render.cache import KeptFrames
 from render.geometry import Crop, Geometry
 from render.key import build_key
 from render.layers.areas import draw_area_marks, draw_area_tints
@@ -18,7 +19,7 @@ from render.layers.title import draw_title, title_width
 from render.layers.units import draw_units, stacks
 from render.legend import build_legend
 from render.palette import LEGEND_PAPER, PAPER, palette_named
-from render.png import write_png
+from render.png import Frame, encode_frame, frame_png, write_png
 from render.view import (
     XY,
     AreaOfEffect,
@@ -33,6 +34,11 @@ from render.view import (
 )
 
 log = logging.getLogger(__name__)
+
+# The last frame of each battle's map, so a map drawn again deflates only the bands of rows that changed.
+# A crop of a 40x40 map is 2 to 4 MB of rows, a whole 100x100 map about 11 MB: the bound caps the memory.
+FRAME_BUDGET = 32 * 1024 * 1024
+FRAMES: KeptFrames[Frame] = KeptFrames(FRAME_BUDGET, lambda frame: len(frame.rows))
 
 
 def render_image(
@@ -100,15 +106,23 @@ def render_map(
     cell_px: int | None = None,
     palette: str = "colour",
     show_key: bool = True,
+    keep: Hashable | None = None,
 ) -> bytes:
     """Draw the map and return it as PNG bytes; the same input always gives the same bytes.
 
     `crop` is (x0, y0, x1, y1) in squares, inclusive; `palette` is "colour" or "grey"; the unit
-    key under the map lists every unit shown unless `show_key` is False.
-    Run it in a worker thread (`asyncio.to_thread`): it is pure and thread-safe.
+    key under the map lists every unit shown unless `show_key` is False. With `keep` (a battle's key),
+    the frame is kept, and the next map under that key deflates only the bands of rows that changed:
+    the bytes are those of a map encoded afresh.
+    Run it in a worker thread (`asyncio.to_thread`): it is thread-safe.
     """
     image = render_image(view, overlays=overlays, crop=crop, cell_px=cell_px, palette=palette, show_key=show_key)
-    data = encode_png(image)
+    if keep is None:
+        data = encode_png(image)
+    else:
+        frame = encode_frame(image, FRAMES.get(keep))
+        FRAMES.keep(keep, frame)
+        data = frame_png(frame)
     log.debug("rendered %s: %dx%d px, %d bytes", view.map_version, image.width, image.height, len(data))
     return data
 
@@ -137,6 +151,7 @@ def overlay_cells(overlays: Sequence[Overlay]) -> set[XY]:
 
 
 def clear_cache() -> None:
-    """Forget every cached base layer and grid block (for benchmarks and tests)."""
+    """Forget every cached base layer, grid block and kept frame (for benchmarks and tests)."""
     BASE_CACHE.clear()
     BLOCK_CACHE.clear()
+    FRAMES.clear()

@@ -67,3 +67,55 @@ class LayerCache(Generic[V]):
         """Return whether key is stored, without touching its recency."""
         with self._lock:
             return key in self._items
+
+
+class KeptFrames(Generic[V]):
+    """Keep the last encoded frame of each battle's map, up to `budget` bytes of rows, least recently used out.
+
+    `size_of` tells a value's bytes. Values are never mutated once kept; a newer frame replaces the old.
+    Thread-safe like LayerCache: maps are encoded in worker threads when there are no worker processes.
+    """
+
+    def __init__(self, budget: int, size_of: Callable[[V], int]) -> None:
+        """Create an empty store holding frames of at most `budget` bytes in all."""
+        if budget < 1:
+            raise ValueError("budget must be at least 1 byte")
+        self.budget = budget
+        self._size_of = size_of
+        self._items: OrderedDict[Hashable, V] = OrderedDict()
+        self._used = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> V | None:
+        """Return the frame kept under key, if any."""
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def keep(self, key: Hashable, value: V) -> None:
+        """Keep a frame under key in place of the one before, dropping the oldest frames past the budget."""
+        size = self._size_of(value)
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self._used -= self._size_of(old)
+            if size > self.budget:
+                return  # larger than the whole budget: encoded afresh next time
+            self._items[key] = value
+            self._used += size
+            while self._used > self.budget:
+                _, dropped = self._items.popitem(last=False)
+                self._used -= self._size_of(dropped)
+
+    def clear(self) -> None:
+        """Forget every kept frame."""
+        with self._lock:
+            self._items.clear()
+            self._used = 0
+
+    def __len__(self) -> int:
+        """Return how many frames are kept."""
+        with self._lock:
+            return len(self._items)

@@ -65,7 +65,8 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
         record = await battle_here(interaction)
         service = service_of(interaction)
         actor = actor_of(interaction)
-        battle = await service.load(record)
+        # Read only: the shared copy kept at this version, so nothing is decoded again.
+        battle = service.read_only(record)
         if battle.system.phases is not None:
             raise IllegalOrderError(f"{battle.system.name} has no turns of units; `/surface status` shows the game "
                                     "turn, whose plan is in and the deadline.")
@@ -100,7 +101,8 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
         service = service_of(interaction)
         actor = actor_of(interaction)
         orders: list[Order]
-        battle = await service.load(record)
+        # Read only, to find whose turns end: the order itself is resolved on a fresh copy by the service.
+        battle = service.read_only(record)
         if unit:
             orders = [EndTurn(unit=unit)]
         else:

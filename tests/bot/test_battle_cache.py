@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -176,3 +178,41 @@ async def test_only_the_most_recently_used_battles_are_kept(db: Database) -> Non
     found = await service.current(ids[0])
     assert found is not None and found[1].name == "B1"
     assert service.cache.latest(ids[1]) is None
+
+
+class CountingExecutor(ThreadPoolExecutor):
+    """A rules thread that counts the jobs it is given."""
+
+    def __init__(self) -> None:
+        super().__init__(1, thread_name_prefix="counted-rules")
+        self.jobs = 0
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        self.jobs += 1
+        return super().submit(fn, *args, **kwargs)
+
+
+async def test_an_order_on_a_kept_battle_takes_one_trip_to_the_rules_thread(db: Database) -> None:
+    """The checks read the kept copy and the fresh copy is decoded where the order is resolved: one hop, not two."""
+    service = TableService(db, render=False, rng_factory=lambda: seeded(1))
+    battle_id, _ = await play(service)
+    found = await service.current(battle_id)
+    assert found is not None
+    record, shared = found
+    before = shared.to_dict()
+    counting = CountingExecutor()
+    service._rules = counting
+    try:
+        add = o.AddUnit(name="Ramiel", side="Angels", at=Cell(10, 8), stats={"ag": 30})
+        result = await service.execute(GM, record, add, render=False)
+        assert counting.jobs == 1
+        assert result.battle is not shared and result.battle.find_unit("Ramiel") is not None
+        assert shared.to_dict() == before, "the kept copy the checks read is never changed"
+        # A battle not kept (another process wrote it, or it was dropped) is decoded once more for the checks.
+        service.cache.forget(battle_id)
+        add = o.AddUnit(name="Israfel", side="Angels", at=Cell(10, 9), stats={"ag": 30})
+        again = await service.execute(GM, result.record, add, render=False)
+        assert counting.jobs == 3
+        assert again.record.version == result.record.version + 1
+    finally:
+        counting.shutdown(wait=True)
