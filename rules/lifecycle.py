@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules import turns
+from rules import scale, turns
 from rules.battle import MAX_UNITS, check_name
 from rules.coords import Cell
 from rules.core_details import PaintDetails
@@ -57,7 +57,9 @@ def set_rule(battle: Battle[Any], order: SetRule, dice: Dice, outcome: Outcome) 
     """Override a rule constant for this battle, validated against its declared range."""
     require_not_ended(battle)
     const = battle.ruleset.constant(order.key)
-    value = const.coerce(order.value)
+    value = scale.coerce_scale(battle.ruleset, order.value) if order.key == battle.ruleset.scale_key \
+        else const.coerce(order.value)
+    scale.check_new_scale(battle, order.key, value)
     old = battle.const(order.key)
     # Setting the default back clears the override, so the battle follows later changes of the default.
     if value == const.value:

@@ -8,6 +8,7 @@ from math import sqrt
 
 from rules.coords import Cell
 from rules.errors import IllegalOrderError
+from rules.scale import square_size
 from rules.systems.m42.board import Battle, kind_at, obstacle, region, top_level
 from rules.systems.m42.geometry import closer_than
 from rules.systems.m42.kinds import Action, action_key, actions_of
@@ -52,11 +53,11 @@ def allowance(battle: Battle, action: Action, causes: frozenset[str], road: bool
 
 def _standoff_zone(battle: Battle, unit: Unit) -> set[Cell]:
     """Return the squares closer than the standoff to any enemy model (A93)."""
-    limit, s = int(battle.const("standoff")), int(battle.const("inches_per_square"))
+    limit, s = int(battle.const("standoff")), square_size(battle)
     zone: set[Cell] = set()
     if limit <= 0:
         return zone
-    span = limit // s + 2
+    span = int(limit // s) + 2
     for other in battle.iter_units():
         if not battle.enemies(unit, other):
             continue
@@ -95,7 +96,9 @@ def _enterable(battle: Battle, unit: Unit, cell: Cell, level: int, zone: set[Cel
 
 def _steps(battle: Battle, unit: Unit, spot: Spot, zone: set[Cell], walls: bool) -> list[tuple[Spot, float, set[str]]]:
     """Return the single steps from a spot: its cost in inches and the halving causes it adds."""
-    s = int(battle.const("inches_per_square"))
+    # Float steps are safe at the limits: a path with a diagonal is s * (a + b * sqrt(2)), never a
+    # whole or fractional number of inches, and straight paths of dyadic squares add up exactly.
+    s = float(square_size(battle))
     here = spot.cell
     out: list[tuple[Spot, float, set[str]]] = []
     for dy in (-1, 0, 1):
@@ -124,7 +127,7 @@ def _steps(battle: Battle, unit: Unit, spot: Spot, zone: set[Cell], walls: bool)
                     continue
                 if cause:
                     causes.add(cause)
-                cost = float(s)
+                cost = s
             if spot.level and kind_at(battle, here).building != kind_at(battle, to).building:
                 continue  # upper floors are left by the stairs, not through the wall
             if kind_at(battle, to).area:
