@@ -17,8 +17,9 @@ from rules.errors import NotAllowedError
 from rules.orders import Order
 from rules.outcome import Highlight
 from rules.systems.m42.actions import MAX_FLOORS
+from rules.systems.m42.board import Battle
 from rules.systems.m42.orders import Act, Place
-from rules.systems.m42.reach import command_radius
+from rules.systems.m42.reach import command_radius, opening_room
 from rules.systems.m42.units import Unit
 
 MAX_SPOTS_TEXT = 400
@@ -74,7 +75,7 @@ class M42Cog(commands.Cog):
         embed = discord.Embed(title=f"Command Radius of {safe(target.name)}", colour=INFO, description=(
             f"Leader on **{target.leader}**, Ld {target.ld}: its models may stand on {len(squares)} squares, "
             f"tinted on the map (2 x Ld = {2 * target.ld}\" in the open, less into area terrain or beyond an "
-            "obstacle, more along a road)."))
+            "obstacle, more along a road)." + _openings_text(battle, target)))
         await reply(interaction, embed=embed, png=png, ephemeral=True)
 
     async def _run(self, interaction: discord.Interaction, order: Order) -> None:
@@ -86,3 +87,17 @@ class M42Cog(commands.Cog):
         png = await service.render(result.battle, outcome=result.outcome, battle_id=record.id)
         await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name,
                                                      actor_name=interaction.user.display_name), png=png)
+
+
+MAX_OPENINGS_SHOWN = 10
+
+
+def _openings_text(battle: Battle, unit: Unit) -> str:
+    """Say, for each opening models stand outside at, how many models it takes and how many more it takes now."""
+    rooms = opening_room(battle, unit)
+    if not rooms:
+        return ""
+    lines = [f"\n- {r.label} ({r.width:g}\"): takes {r.takes} model(s), {r.left} more now" for r in rooms[:MAX_OPENINGS_SHOWN]]
+    more = f"\n- and {len(rooms) - MAX_OPENINGS_SHOWN} more" if len(rooms) > MAX_OPENINGS_SHOWN else ""
+    return ("\nOpenings models stand outside at (one model per full 0.5\" of width, 004:L104, A95):"
+            + "".join(lines) + more)
