@@ -17,6 +17,7 @@ from PIL import Image
 
 from render import Geometry
 from render.geometry import TITLE_HEIGHT_TWO_LINES
+from rules.battle import Battle
 from rules.coords import Cell, column_label
 from rules.ruleset import get_ruleset
 from tests.e2e.conftest import Table, last_message, text_of
@@ -158,3 +159,21 @@ async def test_an_opening_across_several_sides_takes_a_model_per_half_inch(table
     await table.slash("place", user=table.alice, unit="Alpha", models="J11 L10 L12")
     radius = await table.slash("radius", user=table.alice, unit="Alpha")
     assert 'J10|K10 to J12|K12 (1.2"): takes 2 model(s), 1 more now' in text_of(radius), text_of(radius)
+
+
+async def test_a_battle_on_a_large_fine_map_exports_and_imports(table: Table) -> None:
+    """An export of a 144 by 96 battle at 0.5" a square imports back: its log sets the scale before the map fills."""
+    await table.slash("battle new", name="Table", ruleset="m42", width=144, height=96, rules="inches_per_square=0.5")
+    await table.slash("unit add", name="Alpha", side="Red", at="EN96", owner=table.alice, ld=3, models=2)
+    export = last_message(await table.slash("battle export")).files[0].data
+    elsewhere = table.discord.add_channel(table.discord.guild, "again")
+    rebuilt = await table.discord.slash("battle import", user=table.gm, channel=elsewhere,
+                                        options={"file": ("battle.json", export)})
+    await table.settle()
+    assert not last_message(rebuilt).ephemeral, text_of(rebuilt)
+    copy = await table.db.battles.in_channel(table.discord.guild.id, elsewhere.id)
+    assert copy is not None
+    battle = (await stored_battle(table))
+    again = Battle.from_dict(copy.state)
+    assert (again.width, again.height, again.const("inches_per_square")) == (144, 96, 0.5)
+    assert again.unit("Alpha").models == battle.unit("Alpha").models
