@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from rules.errors import RulesetError, shorten
@@ -124,7 +125,13 @@ def exact(value: int | float | str | Fraction) -> Fraction:
     """Return a stored measure (`0.25`, `5`, `"1/2"`) as an exact fraction, read from its shortest text."""
     if isinstance(value, Fraction):
         return value
-    return Fraction(str(value))
+    return _fraction(str(value))
+
+
+@lru_cache(maxsize=256)
+def _fraction(text: str) -> Fraction:
+    """Read a measure's text once: a placement judges thousands of squares at one scale."""
+    return Fraction(text)
 
 
 def fraction_text(value: Fraction | int | float) -> str:

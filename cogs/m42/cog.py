@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -69,13 +71,15 @@ class M42Cog(commands.Cog):
         if target.owner != actor.user_id and not await service.is_gm(actor, record):
             raise NotAllowedError(f"{target.name} is not yours; you can see the Command Radius of your own units.")
         await defer(interaction, ephemeral=True)
-        squares = sorted(str(c) for c in command_radius(battle, target))
+        # A fine scale puts tens of thousands of squares in reach: they are judged off the event loop.
+        squares = sorted(str(c) for c in await asyncio.to_thread(command_radius, battle, target))
+        openings_text = await asyncio.to_thread(_openings_text, battle, target)
         png = await service.render(battle, Highlight(actor=str(target.cell), cells=squares), battle_id=record.id,
                                    overlays=[squares_overlay(squares, "Command Radius")])
         embed = discord.Embed(title=f"Command Radius of {safe(target.name)}", colour=INFO, description=(
             f"Leader on **{target.leader}**, Ld {target.ld}: its models may stand on {len(squares)} squares, "
             f"tinted on the map (2 x Ld = {2 * target.ld}\" in the open, less into area terrain or beyond an "
-            "obstacle, more along a road)." + _openings_text(battle, target)))
+            "obstacle, more along a road)." + openings_text))
         await reply(interaction, embed=embed, png=png, ephemeral=True)
 
     async def _run(self, interaction: discord.Interaction, order: Order) -> None:

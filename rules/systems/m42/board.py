@@ -58,6 +58,8 @@ def region(battle: Battle, start: Cell, inside: str) -> frozenset[Cell]:
 
 def obstacle(battle: Battle, a: Cell, b: Cell) -> Obstacle | None:
     """Return the obstacle on the edge between two adjacent squares, if any."""
+    if not battle.edges:
+        return None  # most maps have no obstacles: skip building the edge a move asks about thousands of times
     return battle.edges.get(Edge.between(a, b))
 
 
