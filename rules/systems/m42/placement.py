@@ -172,12 +172,9 @@ def verdict(battle: Battle, unit: Unit, leader: Spot, target: Spot, taken: set[S
             return _refuse(f"the opening {opening.label()} is {opening.width:g}\" wide and takes {room} model(s), one "
                            f"per full 0.5\" of width (004:L104, A95): {there} stand at it already, so it takes no more")
         # At least part of the opening must lie within the limit (A95): the nearest square behind it counts.
-        judged = _refuse("the opening lies beyond the leader's reach")
-        for inside in sorted(opening.inside, key=lambda c: (c.x - home.x) ** 2 + (c.y - home.y) ** 2):
-            judged = _within(battle, unit, leader, Spot(inside.x, inside.y, target.level), limit, rule, cr)
-            if judged.ok:
-                break
-        return judged
+        verdicts = [_within(battle, unit, leader, Spot(inside.x, inside.y, target.level), limit, rule, cr)
+                    for inside in sorted(opening.inside, key=lambda c: (c.x - home.x) ** 2 + (c.y - home.y) ** 2)]
+        return next((v for v in verdicts if v.ok), verdicts[0])  # else the nearest part's distance is said
     if target_kind.building:
         return _refuse("After You Sir!: the leader must be inside a building before any model is placed in it (004:L83)")
     terrain_counts = not (unit.interlinked and battle.const("interlinked_ignores_terrain"))
