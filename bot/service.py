@@ -586,7 +586,7 @@ class TableService:
         """
         if not battle.system.has_map:
             raise NoMapError(f"{battle.system.name} has no map, so there is no reach to draw.")
-        reach = battle.system.reach_of(battle, unit_name)
+        reach = await asyncio.to_thread(battle.system.reach_of, battle, unit_name)  # seconds on a fine grid
         unit = battle.unit(unit_name)
         view = self.view_of(battle, viewer=Viewer.of([unit.side]))
         cells = [(unit.x, unit.y)] + [c for m in reach.values() for c in action_cells(Highlight(cells=list(m)), cap=None)]
