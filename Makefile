@@ -34,6 +34,7 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_orders.py --quick
+	$(PY) benchmarks/bench_legality.py
 
 bench-full: $(STAMP)
 	$(PY) benchmarks/bench_orders.py --full

@@ -38,6 +38,7 @@ from render import MapView, Overlay
 from render.describe import MapText
 from render.surface_chart import render_surface_chart
 from rules import orders as o
+from rules import turns
 from rules.battle import Battle, board_size
 from rules.colours import side_colours
 from rules.dice import Dice
@@ -234,11 +235,16 @@ class TableService:
 
     async def execute(self, actor: Actor, record: BattleRecord, order: o.Order, *, render: bool = True,
                       manual_rolls: Sequence[int] = (), expect_turn: str | None = None,
-                      publish: bool = True) -> Result:
+                      publish: bool = True, follow: str | None = None, cheapest: bool = False) -> Result:
         """Apply one order under the battle's lock and commit its snapshot and event together.
 
         With expect_turn, the order is refused (StaleTurnError) unless the battle is still in that turn.
         With publish=False the listeners are not told; the Notice is left in result.extra["notice"].
+        With cheapest, a move goes by the cheapest mode that reaches its square (the order's own mode when none
+        does, so the rules say why); result.cheapest is the move picked.
+        With follow (a unit), the unit's legal orders after the order are generated once, in the same trip, and
+        returned in result.after; when they hold nothing but ending its turn, its turn ends here too (a second
+        logged order, result.ended).
         """
         self.remember_name(actor)
         async with self.locks.get(record.id):
@@ -256,10 +262,12 @@ class TableService:
             if order.slow and len(battle.units) >= SLOW_UNITS:
                 # A whole engagement in one order takes seconds at the largest: it runs beside the others'
                 # orders rather than ahead of them.
-                outcome, state, logged = await asyncio.to_thread(_resolve, battle, order, dice)
+                picked, outcome, state, logged, after = await asyncio.to_thread(
+                    _resolve, battle, order, dice, follow, cheapest)
             else:
-                outcome, state, logged = await asyncio.get_running_loop().run_in_executor(
-                    self._rules, _resolve, battle, order, dice)
+                picked, outcome, state, logged, after = await asyncio.get_running_loop().run_in_executor(
+                    self._rules, _resolve, battle, order, dice, follow, cheapest)
+            order = picked or order
             status = cast("BattleStatus", battle.status) if battle.status != current.status else None
             try:
                 saved, seq = await self.db.battles.commit_order(
@@ -281,7 +289,13 @@ class TableService:
         else:
             extra["notice"] = notice
         png = await self.render(battle, outcome=outcome, battle_id=saved.id) if render and self.render_enabled else None
-        return Result(record=saved, battle=battle, outcome=outcome, png=png, seq=seq, extra=extra)
+        ender = turns.idle_end(battle, after) if after is not None else None
+        ended = None
+        if ender is not None:
+            # Nothing left but ending the turn: end it now, logged as its own order, so the next unit is due.
+            ended = await self.execute(actor, saved, ender, render=False, publish=publish)
+        return Result(record=saved, battle=battle, outcome=outcome, png=png, seq=seq, extra=extra, cheapest=picked,
+                      after=after, ended=ended)
 
     async def undo(self, actor: Actor, record: BattleRecord, count: int = 1) -> Result:
         """Restore the battle to before its last `count` orders (GM only); the undo is logged too."""
@@ -653,10 +667,14 @@ def _decode(record: BattleRecord) -> Battle:
     return Battle.from_dict(record.state)
 
 
-def _resolve(battle: Battle, order: o.Order, dice: Dice) -> tuple[Outcome, dict[str, Any], dict[str, Any]]:
-    """Apply an order; return its outcome, the battle's new document and the outcome as logged."""
-    outcome = battle.apply(order, dice, undoable=False)
-    return outcome, battle.to_dict(), outcome.to_dict()
+def _resolve(battle: Battle, order: o.Order, dice: Dice, follow: str | None = None, cheapest: bool = False
+             ) -> tuple[o.Order | None, Outcome, dict[str, Any], dict[str, Any], list[o.Order] | None]:
+    """Apply an order (a move by its cheapest mode, with `cheapest`); return the move picked, the outcome, the
+    battle's new document, the outcome as logged and what the followed unit may do next."""
+    picked = turns.cheapest_move(battle, order.unit, order.to) if cheapest and isinstance(order, o.Move) else None
+    outcome = battle.apply(picked or order, dice, undoable=False)
+    after = turns.next_orders(battle, follow) if follow else None
+    return picked, outcome, battle.to_dict(), outcome.to_dict(), after
 
 
 def _nothing_to_undo(count: int, available: int) -> str:

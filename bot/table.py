@@ -50,6 +50,9 @@ class Result:
     png: MapImage | None = None
     seq: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    cheapest: Order | None = None  # the move execute's `cheapest` picked; None when no mode reaches the square
+    after: list[Order] | None = None  # what the followed unit may do next (execute's `follow`); None: nothing offered
+    ended: Result | None = None  # the followed unit's turn, ended by itself with nothing left to do
 
 
 @dataclass(frozen=True)

@@ -297,13 +297,17 @@ class Battle(Generic[U]):
         self.units[unit.id] = unit
         return unit
 
-    def rename_unit(self, unit: U, name: str) -> None:
-        """Rename a unit; its id, and everything that points at it, stay as they are."""
+    def check_rename(self, unit: U, name: str) -> str:
+        """Return a unit's new name, checked to be a name and not another unit's."""
         new = check_name(name, "unit name")
         clash = self.find_unit(new)
         if clash is not None and clash is not unit and clash.name.lower() == new.lower():
             raise IllegalOrderError(f"There is already a unit called {clash.name}; pick another name.")
-        unit.name = new
+        return new
+
+    def rename_unit(self, unit: U, name: str) -> None:
+        """Rename a unit; its id, and everything that points at it, stay as they are."""
+        unit.name = self.check_rename(unit, name)
 
     def remove_unit(self, unit: U) -> None:
         """Take a unit out of the battle (its id is never reused)."""
@@ -318,14 +322,21 @@ class Battle(Generic[U]):
         wanted = name.strip().lower()
         return next((s for s in self.sides if s.name.lower() == wanted), None)
 
+    def check_side(self, name: str, new: int = 0) -> str:
+        """Return the name a side gets, checked to exist or fit in (`new`: sides about to be made before it)."""
+        found = self.side(name)
+        if found is not None:
+            return found.name
+        if len(self.sides) + new >= MAX_SIDES:
+            raise IllegalOrderError(f"A battle has at most {MAX_SIDES} sides.")
+        return check_name(name, "side name")
+
     def ensure_side(self, name: str) -> Side:
         """Return the side with this name, creating it if there is room."""
         found = self.side(name)
         if found is not None:
             return found
-        if len(self.sides) >= MAX_SIDES:
-            raise IllegalOrderError(f"A battle has at most {MAX_SIDES} sides.")
-        side = Side(check_name(name, "side name"), len(self.sides))
+        side = Side(self.check_side(name), len(self.sides))
         self.sides.append(side)
         return side
 
@@ -378,24 +389,16 @@ class Battle(Generic[U]):
         return list(self.system.legal_orders(self, found))
 
     def is_legal(self, order: Order) -> bool:
-        """Return whether an order could be applied now.
+        """Return whether an order could be applied now, asking its kind's check phase alone.
 
-        Kinds with a check phase are answered by it alone (no copy, no dice); the others are tried on a
-        copy of the battle with throwaway dice.
+        The check reads the battle and rolls no dice: nothing is copied, and the battle is left as it was.
         """
-        if self.system.handlers.handler(order.kind) is None:
-            return False
         check = self.system.handlers.check(order.kind)
+        if check is None:
+            return False  # a kind this battle's system does not play (a system has a check for every kind it plays)
         try:
             turns.check_may_act(self, order)
-            if check is not None:
-                check(self, order)
-                return True
-        except GameError:
-            return False
-        trial = Battle.from_dict(self.to_dict())
-        try:
-            trial.apply(order, Dice.seeded(0))
+            check(self, order)
         except GameError:
             return False
         return True

@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING, Any
 from rules.errors import InvalidOrderError
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
+    from rules.battle import Battle, Side
     from rules.dice import Dice
     from rules.orders import SetSideColour
     from rules.outcome import Outcome
+
 
 RGB = tuple[int, int, int]
 
@@ -93,12 +94,18 @@ def side_colours(battle: Battle[Any]) -> dict[str, RGB]:
     return out
 
 
-def set_side_colour(battle: Battle[Any], order: SetSideColour, dice: Dice, outcome: Outcome) -> None:
-    """Give a side the colour its GM chose (a name or `#rrggbb`), kept as `#rrggbb`."""
+def check_side_colour(battle: Battle[Any], order: SetSideColour) -> tuple[Side, str]:
+    """Check a side's colour order: the battle goes on, the side exists, the colour reads; return both."""
     if battle.status == "ended":
         raise InvalidOrderError("This battle has ended; nothing on it can change any more.")
     side = battle.side(order.side)
     if side is None:
         sides = ", ".join(s.name for s in battle.sides) or "none yet"
         raise InvalidOrderError(f"There is no side `{order.side.strip()[:40]}` in this battle; its sides: {sides}.")
-    side.paint = hex_of(parse_colour(order.colour))
+    return side, hex_of(parse_colour(order.colour))
+
+
+def set_side_colour(battle: Battle[Any], order: SetSideColour, dice: Dice, outcome: Outcome) -> None:
+    """Give a side the colour its GM chose (a name or `#rrggbb`), kept as `#rrggbb`."""
+    side, paint = check_side_colour(battle, order)
+    side.paint = paint

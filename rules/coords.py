@@ -113,7 +113,7 @@ class Edge:
             raise InvalidOrderError(
                 f"{one} and {two} do not share a side, so there is no edge between them. {_EDGE_HELP}"
             )
-        return cls(min(one, two, key=lambda c: (c.y, c.x)), max(one, two, key=lambda c: (c.y, c.x)))
+        return cls(one, two) if (one.y, one.x) <= (two.y, two.x) else cls(two, one)
 
     @classmethod
     def of(cls, cell: Cell, side: str) -> Edge:

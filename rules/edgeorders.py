@@ -59,8 +59,8 @@ def _number(text: str, what: str) -> float:
         raise InvalidOrderError(f"`{what}` is a number of inches, like `2.5`, not `{shorten(text, 24)}`.") from None
 
 
-def set_edges(battle: Battle[Any], order: SetEdge, dice: Dice, outcome: Outcome) -> None:
-    """Put an obstacle on each named edge (a handler for systems that play edges)."""
+def check_set_edges(battle: Battle[Any], order: SetEdge) -> tuple[list[Edge], Obstacle]:
+    """Check the edges named and the obstacle described; return both."""
     require_not_ended(battle)
     found = parse_edges(battle, order.edges)
     obstacle = Obstacle.from_dict({
@@ -68,6 +68,12 @@ def set_edges(battle: Battle[Any], order: SetEdge, dice: Dice, outcome: Outcome)
         "thickness": _number(order.thickness, "thickness"), "opening": _number(order.opening, "opening"),
         "openable": order.openable,
     }, "the obstacle")
+    return found, obstacle
+
+
+def set_edges(battle: Battle[Any], order: SetEdge, dice: Dice, outcome: Outcome) -> None:
+    """Put an obstacle on each named edge (a handler for systems that play edges)."""
+    found, obstacle = check_set_edges(battle, order)
     for edge in found:
         battle.edges[edge] = obstacle
     battle.map_version += 1
@@ -76,13 +82,19 @@ def set_edges(battle: Battle[Any], order: SetEdge, dice: Dice, outcome: Outcome)
                    edges=[str(e) for e in found[:50]], count=len(found)))
 
 
-def clear_edges(battle: Battle[Any], order: ClearEdge, dice: Dice, outcome: Outcome) -> None:
-    """Take the obstacles off the named edges (a handler for systems that play edges)."""
+def check_clear_edges(battle: Battle[Any], order: ClearEdge) -> list[Edge]:
+    """Check that every edge named holds an obstacle; return the edges."""
     require_not_ended(battle)
     found = parse_edges(battle, order.edges)
     bare = [e for e in found if e not in battle.edges]
     if bare:
         raise IllegalOrderError(f"There is no obstacle on {bare[0]}; nothing to clear there.")
+    return found
+
+
+def clear_edges(battle: Battle[Any], order: ClearEdge, dice: Dice, outcome: Outcome) -> None:
+    """Take the obstacles off the named edges (a handler for systems that play edges)."""
+    found = check_clear_edges(battle, order)
     for edge in found:
         del battle.edges[edge]
     battle.map_version += 1

@@ -301,8 +301,8 @@ def map_marks(battle: Battle[Any], layers: Sequence[Layer]) -> dict[str, dict[st
     return out
 
 
-def replace_map(battle: Battle[Any], data: MapData, layers: Sequence[Layer]) -> None:
-    """Put a parsed map in place of the battle's: size, terrain, layer marks and edges, refusing to strand a unit."""
+def check_fits(battle: Battle[Any], data: MapData) -> None:
+    """Refuse a new map too large for the battle's scale, or one that would leave a unit off it."""
     check_map(battle.ruleset, square_size(battle), data.width, data.height)
     for unit in battle.iter_units():
         if not (0 <= unit.x < data.width and 0 <= unit.y < data.height):
@@ -310,6 +310,11 @@ def replace_map(battle: Battle[Any], data: MapData, layers: Sequence[Layer]) -> 
                 f"{unit.name} stands on {unit.cell}, outside the new {data.width}x{data.height} map; "
                 f"move or remove it first."
             )
+
+
+def replace_map(battle: Battle[Any], data: MapData, layers: Sequence[Layer]) -> None:
+    """Put a parsed map in place of the battle's: size, terrain, layer marks and edges, refusing to strand a unit."""
+    check_fits(battle, data)
     names = {layer.name for layer in layers}
     battle.width, battle.height, battle.terrain = data.width, data.height, list(data.terrain)
     cells: dict[str, Square] = {}

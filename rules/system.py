@@ -113,6 +113,15 @@ class HandlerTable:
 
         return wrap
 
+    def add(self, kind: str, handler: Handler, check: Check) -> None:
+        """Play a shared handler (`rules.lifecycle`, `rules.edgeorders`) in this system, with its check phase."""
+        self._handlers[kind] = handler
+        self._checks[kind] = check
+
+    def unchecked(self) -> list[str]:
+        """Return the kinds this system resolves without a check phase (a system must have none)."""
+        return sorted(k for k in self.kinds if self.check(k) is None)
+
     def _owner(self, kind: str) -> HandlerTable | None:
         """Return the table whose handler resolves a kind: this one first, then the shared ones."""
         if kind in self._handlers:
@@ -275,7 +284,14 @@ _PROVIDERS: dict[str, str] = {}  # ruleset id -> the distribution that ships it,
 
 
 def register(system: System, distribution: str | None = None) -> System:
-    """Make a system's rulesets playable, shipped by a distribution if named; registering again changes nothing."""
+    """Make a system's rulesets playable, shipped by a distribution if named; registering again changes nothing.
+
+    A system must have a check phase for every kind it resolves, so `Battle.is_legal` never has to try one.
+    """
+    unchecked = system.handlers.unchecked()
+    if unchecked:
+        raise RulesetError(f"The rule system `{system.id}` has no check phase for {', '.join(unchecked)}; register "
+                           "one with `HandlerTable.checks(kind)` beside each handler.")
     _SYSTEMS[system.id] = system
     add_order_table(system.id, system.handlers.orders)
     for rid in system.ruleset_ids:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules import turns
-from rules.colours import set_side_colour
+from rules.colours import check_side_colour, set_side_colour
 from rules.core_effects import (
     Held,
     RoundClosed,
@@ -31,11 +31,13 @@ if TYPE_CHECKING:
     from rules.battle import Battle
     from rules.dice import Dice
     from rules.outcome import Outcome
+    from rules.units import Unit
 
 TABLE = HandlerTable()
 handles = TABLE.handles
+checks = TABLE.checks
 _order = TABLE.order
-handles("side-colour")(set_side_colour)
+TABLE.add("side-colour", set_side_colour, check_side_colour)
 
 HOLD = "hold"
 CLEAR_WORDS = ("none", "clear", "off")
@@ -122,40 +124,58 @@ def _close(battle: Battle[Any], name: str, how: str, dice: Dice, outcome: Outcom
     outcome.turn.round = battle.round
 
 
-def _give_up_rest(battle: Battle[Any], unit: str, verb: str, effect: type[TurnEnded | Held], how: str, dice: Dice,
+def _give_up_rest(battle: Battle[Any], name: str, effect: type[TurnEnded | Held], how: str, dice: Dice,
                   outcome: Outcome) -> None:
-    """End the named (or the one due) unit's turn with its unused actions recorded, and pass play on."""
-    turns.require_running(battle)
-    name = pick_unit(battle, unit, verb)
+    """End a checked unit's turn with its unused actions recorded, and pass play on."""
     unused = turns.actions_left(battle, name)
     outcome.actor = turns.name_of(battle, name)
     outcome.add(effect(unit=outcome.actor, unused=unused))
     _close(battle, name, how, dice, outcome)
 
 
+@checks("end-turn")
+def check_end_turn(battle: Battle[Any], order: EndTurn) -> str:
+    """Check that the named unit, or the one unit due now, may end its turn; return its id."""
+    turns.require_running(battle)
+    return pick_unit(battle, order.unit, "end its turn")
+
+
 @handles("end-turn")
 def end_turn(battle: Battle[Any], order: EndTurn, dice: Dice, outcome: Outcome) -> None:
     """End a unit's turn; when nobody else is due, the phase or round moves on at once."""
-    _give_up_rest(battle, order.unit, "end its turn", TurnEnded, "ended", dice, outcome)
+    _give_up_rest(battle, check_end_turn(battle, order), TurnEnded, "ended", dice, outcome)
+
+
+@checks("hold")
+def check_hold(battle: Battle[Any], order: Hold) -> str:
+    """Check that the unit may hold now; return its id."""
+    turns.require_running(battle)
+    return pick_unit(battle, order.unit, "hold")
 
 
 @handles("hold")
 def hold(battle: Battle[Any], order: Hold, dice: Dice, outcome: Outcome) -> None:
     """Let a unit hold for the rest of its turn."""
-    _give_up_rest(battle, order.unit, "hold", Held, "held", dice, outcome)
+    _give_up_rest(battle, check_hold(battle, order), Held, "held", dice, outcome)
+
+
+@checks("skip-turn")
+def check_skip_turn(battle: Battle[Any], order: SkipTurn) -> list[str]:
+    """Check that there is a turn to skip; return the ids of the units whose turns it skips."""
+    turns.require_running(battle)
+    if order.unit.strip():
+        unit = battle.unit(order.unit)
+        return [turns.due_entry(battle, unit.id)]
+    skipped = turns.next_due(battle)
+    if not skipped:
+        raise IllegalOrderError("No unit is due to act, so there is no turn to skip.")
+    return skipped
 
 
 @handles("skip-turn")
 def skip_turn(battle: Battle[Any], order: SkipTurn, dice: Dice, outcome: Outcome) -> None:
     """Skip a unit's turn, or everything due now: the current unit, the phase or the free round."""
-    turns.require_running(battle)
-    if order.unit.strip():
-        unit = battle.unit(order.unit)
-        skipped = [turns.due_entry(battle, unit.id)]
-    else:
-        skipped = turns.next_due(battle)
-        if not skipped:
-            raise IllegalOrderError("No unit is due to act, so there is no turn to skip.")
+    skipped = check_skip_turn(battle, order)
     side = turns.current_side(battle)
     for name in skipped:
         turns.finish_turn(battle, name, "skipped")
@@ -165,26 +185,38 @@ def skip_turn(battle: Battle[Any], order: SkipTurn, dice: Dice, outcome: Outcome
     outcome.turn.round = battle.round
 
 
+@checks("close-round")
+def check_close_round(battle: Battle[Any], order: CloseRound) -> None:
+    """Check that the battle is active, so it has a round to close."""
+    turns.require_active(battle)
+
+
 @handles("close-round")
 def close_round(battle: Battle[Any], order: CloseRound, dice: Dice, outcome: Outcome) -> None:
     """End the round now: whoever was still due loses the rest of the round."""
     # A battle without turn state yet (saved before turns existed) gets its first round here.
-    turns.require_active(battle)
+    check_close_round(battle, order)
     skipped = turns.names_of(battle, turns.still_due(battle))
     outcome.add(RoundClosed(round=battle.round, skipped=skipped))
     turns.advance_round(battle, dice, outcome)
 
 
-@handles("set-turn-mode")
-def set_turn_mode(battle: Battle[Any], order: SetTurnMode, dice: Dice, outcome: Outcome) -> None:
-    """Switch the turn mode; in a running round it applies at once and keeps what units have done."""
+@checks("set-turn-mode")
+def check_set_turn_mode(battle: Battle[Any], order: SetTurnMode) -> str:
+    """Check the turn mode named and that it is a change; return the mode."""
     if battle.status == "ended":
         raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
     mode = turns.check_mode(order.mode)
-    old = turns.mode_of(battle)
-    if mode == old and battle.turn.mode is not None:
+    if mode == turns.mode_of(battle) and battle.turn.mode is not None:
         raise IllegalOrderError(f"The turn mode is already {mode}.")
-    outcome.add(TurnModeSet(mode=mode, frm=old))
+    return mode
+
+
+@handles("set-turn-mode")
+def set_turn_mode(battle: Battle[Any], order: SetTurnMode, dice: Dice, outcome: Outcome) -> None:
+    """Switch the turn mode; in a running round it applies at once and keeps what units have done."""
+    mode = check_set_turn_mode(battle, order)
+    outcome.add(TurnModeSet(mode=mode, frm=turns.mode_of(battle)))
     turns.set_mode(battle, mode, dice, outcome)
 
 
@@ -210,38 +242,61 @@ def parse_standing(battle: Battle[Any], unit_name: str, text: str) -> Order:
     return order
 
 
-@handles("standing-order")
-def standing_order(battle: Battle[Any], order: StandingOrder, dice: Dice, outcome: Outcome) -> None:
-    """Store the order a unit follows when its deadline passes, checked now so it cannot be garbage."""
+@dataclass(frozen=True)
+class _Standing:
+    """A checked standing order: its unit, and the text to store (None clears it)."""
+
+    unit: Unit
+    stored: str | None
+
+
+@checks("standing-order")
+def check_standing_order(battle: Battle[Any], order: StandingOrder) -> _Standing:
+    """Check a standing order now, so it cannot be garbage; return what to store."""
     if battle.status == "ended":
         raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
     unit = battle.unit(order.unit)
     text = order.text.strip()
     if len(text) > MAX_STANDING_TEXT:
         raise InvalidOrderError(f"Keep a standing order under {MAX_STANDING_TEXT} characters.")
+    if text.lower() in (*CLEAR_WORDS, ""):
+        return _Standing(unit, None)
+    parsed = None if text.lower() == HOLD else parse_standing(battle, unit.name, text)
+    return _Standing(unit, HOLD if parsed is None or isinstance(parsed, Hold) else str(parsed))
+
+
+@handles("standing-order")
+def standing_order(battle: Battle[Any], order: StandingOrder, dice: Dice, outcome: Outcome) -> None:
+    """Store the order a unit follows when its deadline passes."""
+    checked = check_standing_order(battle, order)
+    unit, stored = checked.unit, checked.stored
     standing = battle.turn.standing
     standing.pop(unit.id, None)
     outcome.actor = unit.name
-    if text.lower() in (*CLEAR_WORDS, ""):
+    if stored is None:
         outcome.add(StandingOrderCleared(unit=unit.name))
         return
-    parsed = None if text.lower() == HOLD else parse_standing(battle, unit.name, text)
-    stored = HOLD if parsed is None or isinstance(parsed, Hold) else str(parsed)
     standing[unit.id] = stored
     outcome.turn.standing_order = stored
     outcome.add(StandingOrderSet(unit=unit.name, order=stored))
 
 
-@handles("standing-turn")
-def standing_turn(battle: Battle[Any], order: StandingTurn, dice: Dice, outcome: Outcome) -> None:
-    """Play a unit's turn from its standing order and end it; an illegal order becomes a hold."""
+@checks("standing-turn")
+def check_standing_turn(battle: Battle[Any], order: StandingTurn) -> str:
+    """Check that the unit is due now, so its standing order can play its turn; return its id."""
     turns.require_running(battle)
     unit = battle.unit(order.unit)
     why = turns.why_not_now(battle, unit.id)
     if why is not None:
         raise NotYourTurnError(why)
-    uid = turns.due_entry(battle, unit.id)
-    name = unit.name
+    return turns.due_entry(battle, unit.id)
+
+
+@handles("standing-turn")
+def standing_turn(battle: Battle[Any], order: StandingTurn, dice: Dice, outcome: Outcome) -> None:
+    """Play a unit's turn from its standing order and end it; an illegal order becomes a hold."""
+    uid = check_standing_turn(battle, order)
+    name = battle.units[uid].name
     stored = turns.standing_order_of(battle, uid)
     text = stored or HOLD
     outcome.actor = name

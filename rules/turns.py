@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from rules.core_effects import PhaseChanged, RoundStarted, TurnLost, TurnPassed
 from rules.dice import Dice, parse_dice
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError, NotYourTurnError, RulesetError
-from rules.orders import Order
+from rules.orders import Move, Order
 from rules.outcome import Outcome
 from rules.system import system_of
 from rules.turnstate import InitiativeRecord
@@ -39,6 +39,7 @@ from rules.units import Unit
 
 if TYPE_CHECKING:
     from rules.battle import Battle
+    from rules.coords import Cell
 
 MODES = ("initiative", "side", "free")
 
@@ -46,6 +47,7 @@ MODES = ("initiative", "side", "free")
 TURN_KINDS = frozenset({
     "end-turn", "hold", "skip-turn", "close-round", "set-turn-mode", "standing-order", "standing-turn",
 })
+TURN_ENDING = frozenset({"end-turn", "hold"})  # the orders that give up the rest of a unit's turn
 
 # How a unit's turn ended, as said in a refusal: "Eva-01 has ended its turn this round".
 DONE_PHRASES = {
@@ -198,6 +200,47 @@ def order_cost(battle: Battle[Any], order: Order) -> Cost:
     return turn_rules(battle.ruleset_id).cost(order)
 
 
+def cheapest_move(battle: Battle[Any], unit_name: str, to: Cell) -> Move | None:
+    """Return the legal move to a square that costs least, or None when no mode reaches it now.
+
+    Between modes of equal cost the one the ruleset lists first wins: rulesets list their modes from the most
+    modest (a Full move before a Run). A mode that is an order of its own (a charge) is not a move. Each mode is
+    asked of the move's check phase, so nothing is generated or tried.
+    """
+    found = battle.find_unit(unit_name)
+    if found is None:
+        return None
+    system = battle.system
+    moves = [Move(unit=found.name, to=to, mode=m) for m in battle.ruleset.move_modes if not system.plays(m)]
+    legal = [m for m in moves if battle.is_legal(m)]
+    return min(legal, key=lambda m: order_cost(battle, m).points, default=None)
+
+
+def next_orders(battle: Battle[Any], unit_ref: str) -> list[Order] | None:
+    """Return what a unit may do after an order, as its legal orders; None when there is nothing to offer it
+    (a battle not running, a system without a map, a unit gone or out of the fight)."""
+    if battle.status != "active" or not battle.system.has_map:
+        return None
+    unit = battle.find_unit(unit_ref)
+    if unit is None or not unit.alive:
+        return None
+    return battle.legal_orders(unit)
+
+
+def idle_end(battle: Battle[Any], orders: list[Order]) -> Order | None:
+    """Return the order that ends a unit's turn when its legal orders hold nothing but ending it, else None.
+
+    A system whose units give orders `legal_orders` does not generate (`System.ends_idle_turns` False) never
+    ends a turn this way.
+    """
+    if not battle.system.ends_idle_turns:
+        return None
+    ender = next((o for o in orders if o.kind == "end-turn"), None)
+    if ender is None or any(o.kind not in TURN_ENDING for o in orders):
+        return None
+    return ender
+
+
 # --- reading the state ------------------------------------------------------
 
 
@@ -233,6 +276,12 @@ def _entry(battle: Battle[Any], ref: str) -> str | None:
         return None
     # Units are keyed by their id, so the unit found is the one the round's list names.
     return unit.id if unit.id in (battle.turn.units or ()) else None
+
+
+def has_turn_left(battle: Battle[Any], ref: str) -> bool:
+    """Return whether a unit takes part in this round and has not finished its turn."""
+    entry = _entry(battle, ref)
+    return entry is not None and entry not in _done(battle)
 
 
 def name_of(battle: Battle[Any], uid: str) -> str:

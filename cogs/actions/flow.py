@@ -189,7 +189,7 @@ async def pick_target(interaction: discord.Interaction, ref: Ref, values: list[s
 async def take(interaction: discord.Interaction, press: Pressed, order: Order, ref: Ref, *, from_panel: bool) -> None:
     """Apply the order, close the panel or the choice it came from, and post the result with what comes next."""
     service = press.service
-    result = await service.execute(press.actor, press.record, order, render=False)
+    result = await service.execute(press.actor, press.record, order, render=False, follow=ref.unit)
     outcome = result.outcome
     assert outcome is not None
     # Everything slow comes before the answer, so the result follows it at once.
@@ -200,7 +200,7 @@ async def take(interaction: discord.Interaction, press: Pressed, order: Order, r
     if draws_something(outcome.highlight):
         png = await service.render(result.battle, outcome=outcome, battle_id=result.record.id)
     embed = outcome_embed_for(outcome, result.battle, actor_name)
-    after, note = await next_step(service, press.actor, result, ref.unit, actor_name)
+    after, note = await next_step(result, ref.unit, actor_name)
     with_note(embed, note)
     if from_panel and interaction.message is not None:
         await edit_pressed(interaction, view=spent(discord.ui.View.from_message(interaction.message,

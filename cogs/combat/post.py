@@ -25,7 +25,7 @@ async def post_order(interaction: discord.Interaction, order: Order) -> Result:
     record = await battle_here(interaction)
     service = service_of(interaction)
     # Resolve before deferring: a refusal then answers privately, and nothing was changed.
-    result = await service.execute(actor_of(interaction), record, order, render=False)
+    result = await service.execute(actor_of(interaction), record, order, render=False, follow=getattr(order, "unit", None))
     outcome = result.outcome
     assert outcome is not None  # execute always returns the outcome of the order it applied
     await defer(interaction, when_slow=True)
@@ -40,7 +40,7 @@ async def post_order(interaction: discord.Interaction, order: Order) -> Result:
     if draws_something(outcome.highlight):
         png = await service.render(result.battle, outcome=outcome, battle_id=record.id)
     embed = build(outcome)
-    after, note = await next_step(service, actor_of(interaction), result, getattr(order, "unit", None), name)
+    after, note = await next_step(result, getattr(order, "unit", None), name)
     with_note(embed, note)
     await reply(interaction, embed=embed, png=png, view=after)
     return result

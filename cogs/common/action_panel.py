@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.service import Actor, Result, TableService
+from bot.service import Result
 from cogs.common.action_hooks import outcome_embed_for
 from cogs.common.action_items import OPTION_TEXT_MAX, ActionButton, MoreActions, Ref, short
 from cogs.common.actions import ActionGroup, action_groups
@@ -87,23 +87,21 @@ async def next_actions(battle: Battle[Any], battle_id: int, unit_ref: str) -> di
     return panel_view(battle_id, unit.id, await groups_of(battle, unit))
 
 
-async def next_step(service: TableService, actor: Actor, result: Result, unit_ref: str | None,
-                    actor_name: str = "") -> tuple[discord.ui.View | None, str]:
-    """After a unit's order: its next actions as buttons, or, with nothing left but ending its turn, end it.
+async def next_step(result: Result, unit_ref: str | None, actor_name: str = "") -> tuple[discord.ui.View | None, str]:
+    """After a unit's order (executed with `follow`): its next actions as buttons, or the note that its turn ended.
 
-    Returns the buttons (None when there are none) and a note for the reply when the turn was ended.
+    The table service decided both in the order's own trip (`result.after`, `result.ended`); nothing is generated
+    here. Returns the buttons (None when there are none) and a note for the reply when the turn was ended.
     """
     battle = result.battle
-    if not unit_ref or battle.status != "active" or not battle.system.has_map:
+    unit = battle.find_unit(unit_ref) if unit_ref else None
+    if unit is None:
         return None, ""
-    unit = battle.find_unit(unit_ref)
-    if unit is None or not unit.alive:
+    if result.ended is not None and result.ended.outcome is not None:
+        said = outcome_embed_for(result.ended.outcome, result.ended.battle, actor_name).description or ""
+        return None, f"**{unit.name} has nothing left to do, so its turn ends.**\n{said}".strip()
+    if result.after is None:
         return None, ""
-    groups = await groups_of(battle, unit)
-    ender = next((g for g in groups if g.kind == "end-turn"), None)
-    if ender is None or not battle.system.ends_idle_turns or not all(g.ends_turn for g in groups):
-        return panel_view(result.record.id, unit.id, groups), ""
-    ended = await service.execute(actor, result.record, ender.orders[0], render=False)
-    assert ended.outcome is not None
-    said = outcome_embed_for(ended.outcome, ended.battle, actor_name).description or ""
-    return None, f"**{unit.name} has nothing left to do, so its turn ends.**\n{said}".strip()
+    # Grouping a wide reach's orders takes milliseconds: off the event loop, as generating them was.
+    groups = await asyncio.to_thread(action_groups, battle, unit, result.after)
+    return panel_view(result.record.id, unit.id, groups), ""

@@ -21,7 +21,7 @@ from rules.units import Unit
 
 # The fields a player fills in after pressing an action's button, in the order they are looked for.
 CHOICE_FIELDS = ("to", "at", "target")
-TURN_ENDING = frozenset({"end-turn", "hold"})
+TURN_ENDING = turns.TURN_ENDING
 LABEL_MAX = 80
 KEY_LENGTH = 12
 
@@ -122,9 +122,12 @@ class ActionGroup:
         return next((o for o in self.orders if getattr(o, self.choice) == value), None)
 
 
-def action_groups(battle: Battle[Any], unit: Unit) -> list[ActionGroup]:
-    """Group what a unit may do now into the actions a player picks from, in the order the rules give them."""
-    orders = battle.legal_orders(unit)
+def action_groups(battle: Battle[Any], unit: Unit, orders: Sequence[Order] | None = None) -> list[ActionGroup]:
+    """Group what a unit may do now into the actions a player picks from, in the order the rules give them.
+
+    `orders` are the unit's legal orders when the table service generated them already (after an order).
+    """
+    orders = battle.legal_orders(unit) if orders is None else orders
     engaged = turns.engaged(battle)
     left = turns.actions_left(battle, unit.id) if engaged else None
     found: dict[str, list[Order]] = {}
@@ -143,20 +146,3 @@ def action_groups(battle: Battle[Any], unit: Unit) -> list[ActionGroup]:
 def find_group(groups: Sequence[ActionGroup], key: str) -> ActionGroup | None:
     """Return the action with this key, if the unit may still take it."""
     return next((g for g in groups if g.key == key), None)
-
-
-def cheapest_move(battle: Battle[Any], unit: Unit, to: Cell) -> Order | None:
-    """Return the legal move to a square that costs least; between equal costs, the mode reaching fewest squares.
-
-    The most modest mode that gets there: a Full move rather than a Run to a square both reach.
-    None when no mode reaches it now (the rules then say why, for the mode asked).
-    """
-    moves = [o for o in battle.legal_orders(unit) if o.kind == "move"]
-    reach: dict[str, int] = {}
-    for order in moves:
-        mode = str(getattr(order, "mode", ""))
-        reach[mode] = reach.get(mode, 0) + 1
-    fits = [o for o in moves if getattr(o, "to", None) == to]
-    if not fits:
-        return None
-    return min(fits, key=lambda o: (turns.order_cost(battle, o).points, reach[str(getattr(o, "mode", ""))]))

@@ -192,7 +192,10 @@ async def close_question(interaction: discord.Interaction, done: str) -> None:
 async def give_orders(interaction: discord.Interaction, record: BattleRecord, actor: Actor, orders: list[Order]) -> None:
     """Give the confirmed orders in turn and post what they did, with the unit's next actions."""
     service = service_of(interaction)
-    results = [await service.execute(actor, record, order, render=False) for order in orders]
+    follow = getattr(orders[-1], "unit", None)
+    # Only the last order's unit is followed: its next actions (or its idle turn's end) close the reply.
+    results = [await service.execute(actor, record, order, render=False, follow=follow if i == len(orders) - 1 else None)
+               for i, order in enumerate(orders)]
     last = results[-1]
     outcome = last.outcome
     assert outcome is not None
@@ -206,8 +209,7 @@ async def give_orders(interaction: discord.Interaction, record: BattleRecord, ac
         embed.description = "\n".join(e.description or e.title or "" for e in shown)[:4000]
         if all(o.kind == "end-turn" for o in orders):
             embed.title = "Turns ended"
-    after, note = await next_step(service, actor, last, getattr(orders[-1], "unit", None),
-                                  interaction.user.display_name)
+    after, note = await next_step(last, follow, interaction.user.display_name)
     with_note(embed, note)
     await close_question(interaction, "Confirmed.")
     await reply(interaction, embed=embed, png=png, view=after)

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from cogs.common.action_panel import next_step
-from cogs.common.actions import cheapest_move
 from cogs.common.autocomplete import move_mode_choices, unit_choices
 from cogs.common.autocomplete_combat import stat_choices
 from cogs.common.context import actor_of, battle_here, channel_key, service_of
@@ -60,11 +57,9 @@ class PlayCog(commands.Cog):
             await reply(interaction, embed=embed, png=png, ephemeral=True)
             return
         order: o.Order = o.Move(unit=unit, to=to, mode=chosen)
-        cheapest = None
-        if mode is None:
-            cheapest = await asyncio.to_thread(cheapest_move, battle, battle.unit(unit), to)
-            order = cheapest or order
-        result = await service.execute(actor, record, order, render=False)
+        # Left out, the mode is the cheapest that reaches the square: the service picks it in the order's own trip.
+        result = await service.execute(actor, record, order, render=False, follow=unit, cheapest=mode is None)
+        cheapest = result.cheapest
         await defer(interaction, when_slow=True)
         assert result.outcome is not None
         name = interaction.user.display_name
@@ -77,7 +72,7 @@ class PlayCog(commands.Cog):
         shown = await tell_side(interaction.client, service, result.record, result.battle, result.outcome, build)
         moved = await service.render(result.battle, outcome=shown, battle_id=record.id)
         embed = build(shown)
-        after, note = await next_step(service, actor, result, unit, name)
+        after, note = await next_step(result, unit, name)
         with_note(embed, note)
         if cheapest is not None:
             note = f"*{str(getattr(cheapest, 'mode', '')).title()}: the cheapest move that reaches {to}.*"
@@ -101,7 +96,7 @@ class PlayCog(commands.Cog):
             # Before the battle starts there are no turns or conditions; the plain test lets a GM roll in setup.
             order = o.SkillTest(unit=unit, stat=key, modifier=modifier, reason=reason[:100])
         actor = actor_of(interaction)
-        result = await service.execute(actor, record, order, render=False)
+        result = await service.execute(actor, record, order, render=False, follow=unit)
         assert result.outcome is not None
         name = interaction.user.display_name
 
@@ -110,7 +105,7 @@ class PlayCog(commands.Cog):
 
         # A hidden unit's test is its side's: the terrain it is tested in would tell where it lies.
         embed = build(await tell_side(interaction.client, service, result.record, result.battle, result.outcome, build))
-        after, note = await next_step(service, actor, result, unit, interaction.user.display_name)
+        after, note = await next_step(result, unit, interaction.user.display_name)
         with_note(embed, note)
         await reply(interaction, embed=embed, view=after)
 

@@ -207,6 +207,7 @@ async def test_a_battle_whose_system_is_gone_is_read_only_and_its_deadline_waits
     await table.slash("battle start")
     await table.slash("battle new", channel=other, name="Second Front", ruleset="strategic-p", width=8, height=8)
     await table.slash("unit add", channel=other, name="Mari", side="Euro", at="A1", owner=table.bob)
+    await table.slash("unit add", channel=other, name="Asuka", side="Nerv", at="H8", owner=table.alice)
     await table.discord.slash("gm policy", user=table.gm, channel=other, options={"policy": "hold"})
     await table.discord.slash("gm deadline", user=table.gm, channel=other, options={"hours": 1.0})
     await table.slash("battle start", channel=other)

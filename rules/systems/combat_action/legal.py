@@ -29,7 +29,7 @@ from rules.systems.combat_action.actions.transport import (
     why_not_hatch,
 )
 from rules.systems.combat_action.actions.weapons import Prime, Reload, Unjam, why_not_tend
-from rules.systems.combat_action.movement import MOVE_MODES, move_limit_cm, why_not_move
+from rules.systems.combat_action.movement import MOVE_MODES, move_limit_cm, why_not_move_now, why_not_step
 from rules.systems.combat_action.state import AIMED, FLAT_DOWN, ROUTING, on_table
 from rules.systems.combat_action.units import Unit
 from rules.turnorders import EndTurn
@@ -58,8 +58,13 @@ def _moves(battle: Battle, unit: Unit, left: int | None) -> Iterator[Order]:
     for mode in MOVE_MODES:
         if not _affordable(battle, Move(unit=unit.name, to=unit.cell, mode=mode), left):
             continue
-        for cell in _around(battle, unit.cell, int(move_limit_cm(unit, mode, battle) // cm_per)):
-            if why_not_move(battle, unit, cell, mode) is None:
+        if why_not_move_now(battle, unit, mode) is not None:
+            continue  # what keeps the unit from moving this way is asked once, not for every square
+        here = unit.cell
+        # The squares around within the move's reach are those `why_not_move_to` finds near enough; of them, only
+        # the pinned and routing limits are left to ask.
+        for cell in _around(battle, here, int(move_limit_cm(unit, mode, battle) // cm_per)):
+            if cell != here and why_not_step(battle, unit, cell, mode) is None:
                 yield Move(unit=unit.name, to=cell, mode=mode)
 
 

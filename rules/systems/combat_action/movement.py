@@ -13,8 +13,11 @@ from rules.systems.combat_action.state import (
     HIDDEN,
     ROUTING,
     cm_between,
+    fresh,
+    halted,
     nearest_enemy_distance,
     passengers,
+    pinned_hint,
     pinned_rules_apply,
 )
 from rules.systems.combat_action.units import Unit
@@ -38,32 +41,46 @@ def move_limit_cm(unit: Unit, mode: str, battle: Battle) -> int:
 
 def why_not_step(battle: Battle, unit: Unit, to: Cell, mode: str) -> str | None:
     """Return why a model may not step to a square, pinned (4.10) or routing (4.11), or None."""
+    routing = ROUTING in unit.statuses
+    if not routing and not pinned_rules_apply(unit, battle):
+        return None  # only a routing or pinned model cares how near the enemy it ends
     before = nearest_enemy_distance(battle, unit)
     after = nearest_enemy_distance(battle, unit, to)
-    if ROUTING in unit.statuses:
+    if routing:
         if mode != "charge":
             return f"{unit.name} is routing: it may only charge away from the enemy."
         if before is not None and after is not None and after <= before:
             return f"{unit.name} is routing: it must charge away from the enemy, and {to} is not farther."
     elif pinned_rules_apply(unit, battle) and before is not None and after is not None and after < before:
-        return f"{unit.name} is pinned: it cannot move closer to the enemy."
+        return f"{unit.name} is pinned: it cannot move closer to the enemy.{pinned_hint(battle, unit)}"
     return None
 
 
 def why_not_move(battle: Battle, unit: Unit, to: Cell, mode: str) -> str | None:
     """Return why a model may not move there now (pinned 4.10, routing 4.11, power grid), or None."""
+    return why_not_move_now(battle, unit, mode) or why_not_move_to(battle, unit, to, mode)
+
+
+def why_not_move_now(battle: Battle, unit: Unit, mode: str) -> str | None:
+    """Return why a model may not move this way at all now, wherever to, or None."""
     if mode not in MOVE_MODES:
         return f"`{mode}` is not a way to move; use walk (1 AP) or charge (2 AP)."
     if unit.building:
         return f"{unit.name} is a building; it does not move."
     if unit.inside:
         return f"{unit.name} is inside a vehicle; disembark first (1 AP)."
-    if HALTED in unit.statuses:
+    if halted(battle, unit):
         return f"{unit.name} has ground to a halt and cannot move."
     if FLAT_DOWN in unit.statuses:
         return f"{unit.name} is flat down; get up first (1 AP)."
-    if "power_grid" in unit.damaged and unit.fired:
+    # Opening the activation clears last turn's shot, so a fresh unit has not fired.
+    if "power_grid" in unit.damaged and unit.fired and not fresh(battle, unit):
         return f"{unit.name}'s power grid is damaged: it fired this turn, so it cannot move too."
+    return None
+
+
+def why_not_move_to(battle: Battle, unit: Unit, to: Cell, mode: str) -> str | None:
+    """Return why a model that may move this way may not end on that square (too far, pinned, routing), or None."""
     if to == unit.cell:
         return f"{unit.name} is already on {to}."
     cm_per = square_size(battle)

@@ -17,7 +17,9 @@ from rules.systems.combat_action.state import (
     HIDDEN,
     ROUTING,
     cm_between,
+    fresh,
     on_table,
+    pinned_hint,
     pinned_rules_apply,
     safe_from_pinning,
 )
@@ -76,8 +78,10 @@ def why_not_fire(battle: Battle, unit: Unit, weapon: Weapon, target: Unit, mode:
     if ROUTING in unit.statuses:
         return f"{unit.name} is routing: it may only charge away from the enemy."
     if pinned_rules_apply(unit, battle) and not safe_from_pinning(battle, unit):
-        return f"{unit.name} is pinned: it may only move until it is in cover, flat down or out of sight."
-    if "power_grid" in unit.damaged and unit.moved_cm:
+        return (f"{unit.name} is pinned: it may only move until it is in cover, flat down or out of sight."
+                f"{pinned_hint(battle, unit)}")
+    # Opening the activation clears last turn's move, so a fresh unit has not moved.
+    if "power_grid" in unit.damaged and unit.moved_cm and not fresh(battle, unit):
         return f"{unit.name}'s power grid is damaged: it moved this turn, so it cannot fire too."
     if target is unit or not on_table(target):
         return f"{target.name} is not a target: it is {'inside a vehicle' if target.inside else 'out of the fight'}."

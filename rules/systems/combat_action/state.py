@@ -73,9 +73,42 @@ def engaged(battle: Battle, unit: Unit) -> bool:
     return any(e.cell.distance(unit.cell) <= reach for e in enemies_of(battle, unit))
 
 
+def fresh(battle: Battle, unit: Unit) -> bool:
+    """Return whether the unit's activation is still to open this round (its order opens it first)."""
+    return battle.status == "active" and unit.activated != battle.round
+
+
+def lands_on_activation(battle: Battle, unit: Unit) -> bool:
+    """Return whether opening the unit's activation ends its emergency landing on the ground, halted (A84)."""
+    if not fresh(battle, unit) or EMERGENCY_LANDING not in unit.statuses or not unit.flying:
+        return False
+    return int(battle.const("emergency_landing_levels")) >= (2 if unit.altitude == "high" else 1)
+
+
+def halted(battle: Battle, unit: Unit) -> bool:
+    """Return whether the unit cannot move this activation: halted, or about to land halted."""
+    return HALTED in unit.statuses or lands_on_activation(battle, unit)
+
+
+def loses_control(battle: Battle, unit: Unit) -> bool:
+    """Return whether opening the unit's activation hands it to its out-of-control table (A85)."""
+    return fresh(battle, unit) and unit.machine and unit.ooc_turns != 0 and unit.alive
+
+
 def pinned_rules_apply(unit: Unit, battle: Battle) -> bool:
     """Return whether the pinned constraints bind: pinned and not engaged in close combat (4.10.6)."""
     return PINNED in unit.statuses and not engaged(battle, unit)
+
+
+def pinned_hint(battle: Battle, unit: Unit) -> str:
+    """Return how a pinned unit whose activation is still to open may shed Pinned first (its Discipline test, A87).
+
+    An order is checked before its dice are rolled, so it is checked on the unit pinned; the activation's own
+    order rolls the test, and what it rolled stands.
+    """
+    if fresh(battle, unit) and battle.const("discipline_removes_pinned"):
+        return " Open its activation first with `/ca activate`: its Discipline test may remove Pinned."
+    return ""
 
 
 def safe_from_pinning(battle: Battle, unit: Unit) -> bool:

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from rules import lifecycle
 from rules.errors import RulesetError
-from rules.homebrew import install, read_homebrew
+from rules.homebrew import Homebrew, install, read_homebrew
 from rules.orders import ImportHomebrew
 from rules.ruleset import Constant, Ruleset, get_ruleset
 from rules.system import HomebrewTable
 from rules.systems.m42.effects import HomebrewImported
 from rules.systems.m42.kinds import ACTION_FIELDS, action_key, constant_of, read_action, tables
-from rules.systems.m42.table import handles
+from rules.systems.m42.table import checks, handles
 
 if TYPE_CHECKING:
     from rules.dice import Dice
@@ -83,11 +83,17 @@ def merge_actions(base: Ruleset, rows: list[dict[str, Any]]) -> Ruleset:
 ACTIONS = HomebrewTable("action", FIELDS, check_action, merge_actions, builtin_keys)
 
 
+@checks("import-homebrew")
+def check_import_homebrew(battle: Battle, order: ImportHomebrew) -> Homebrew:
+    """Check a homebrew table line by line; return it."""
+    lifecycle.require_not_ended(battle)
+    return read_homebrew(order.text, get_ruleset(battle.ruleset_id))
+
+
 @handles("import-homebrew")
 def import_homebrew(battle: Battle, order: ImportHomebrew, dice: Dice, outcome: Outcome) -> None:
-    """Check a homebrew table line by line and make its actions the battle's, beside the built-in ones."""
-    lifecycle.require_not_ended(battle)
-    brew = read_homebrew(order.text, get_ruleset(battle.ruleset_id))
+    """Make a checked homebrew table's actions the battle's, beside the built-in ones."""
+    brew = check_import_homebrew(battle, order)
     install(battle, brew)
     outcome.add(HomebrewImported(terrain=[], features=[],
                    actions=[action_key(k) for k in brew.keys("action")]))

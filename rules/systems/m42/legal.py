@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from rules import turns
 from rules.orders import Move, Order
 from rules.systems.m42.kinds import actions_of
-from rules.systems.m42.movement import reachable
+from rules.systems.m42.movement import reachable_all
 from rules.systems.m42.orders import Act
 from rules.systems.m42.units import Unit
 
@@ -23,8 +23,12 @@ def legal_orders(battle: Battle, base: BaseUnit) -> Iterator[Order]:
         return
     if turns.engaged(battle) and turns.why_not_now(battle, base.id) is not None:
         return
+    left = turns.actions_left(battle, base.id) if turns.engaged(battle) else None
+    reach = reachable_all(battle, base)
     for action in actions_of(battle).values():
-        for spot in sorted(reachable(battle, base, action), key=lambda p: (p.level, p.y, p.x)):
+        if left is not None and turns.order_cost(battle, Move(unit=base.name, to=base.cell, mode=action.key)).points > left:
+            continue  # a unit with no action left is offered nothing but ending its turn
+        for spot in sorted(reach[action.key], key=lambda p: (p.level, p.y, p.x)):
             if spot.level:
                 yield Act(unit=base.name, action=action.key, to=spot.cell, level=spot.level)
             else:

@@ -73,7 +73,7 @@ def surroundings(battle: Battle, unit: Unit, within: Box | None = None) -> Surro
     others: list[tuple[Unit, frozenset[Spot], tuple[Cell, ...] | None, Box]] = []
     lines: list[tuple[Cell, Cell, int, int, int, int]] = []
     for other in battle.iter_units():
-        if other is unit:
+        if other is unit or other.id == unit.id:  # a unit judged as it would be after an order is a copy
             continue
         spots = other.spots()
         if not battle.enemies(unit, other):

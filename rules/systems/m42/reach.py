@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from rules.coords import Cell
 from rules.systems.m42.board import Battle, opening_models, openings, region
 from rules.systems.m42.kinds import actions_of
-from rules.systems.m42.movement import allowance, reachable
+from rules.systems.m42.movement import allowance, reachable_all
 from rules.systems.m42.placement import legal_spots, standing_at
 from rules.systems.m42.units import Spot, Unit
 
@@ -33,10 +33,11 @@ def action_reach(battle: Battle, unit: Unit) -> list[ActionReach]:
     """Return every action of the battle with its distances and the spots its leader may reach now."""
     road = bool(region(battle, unit.leader.cell, "road"))
     out = []
+    reaches = reachable_all(battle, unit)
     for action in actions_of(battle).values():
         full = allowance(battle, action, frozenset(), road)
         half = allowance(battle, action, frozenset({"area"}), road)
-        out.append(ActionReach(action.key, action.title, full, half, frozenset(reachable(battle, unit, action)), action.assault))
+        out.append(ActionReach(action.key, action.title, full, half, frozenset(reaches[action.key]), action.assault))
     return out
 
 
@@ -72,8 +73,9 @@ def reach_by_action(battle: Battle, unit_name: str) -> dict[str, dict[str, int]]
     """Return, per action, the ground squares the leader may end on and the whole inches walked to each."""
     unit = battle.unit(unit_name)
     out: dict[str, dict[str, int]] = {}
+    reaches = reachable_all(battle, unit)
     for action in actions_of(battle).values():
-        found = reachable(battle, unit, action)
+        found = reaches[action.key]
         squares: dict[str, int] = {}
         for spot, reach in sorted(found.items(), key=lambda item: (item[0].y, item[0].x, item[0].level)):
             key = str(spot.cell)

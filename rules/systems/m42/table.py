@@ -8,4 +8,5 @@ from rules.system import HandlerTable
 # Units act in turns, so the core's turn orders (end-turn, hold...) are played as they are.
 TABLE = HandlerTable(turnorders.TABLE)
 handles = TABLE.handles
+checks = TABLE.checks
 order = TABLE.order

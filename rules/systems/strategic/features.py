@@ -10,7 +10,7 @@ from rules.coords import Cell
 
 if TYPE_CHECKING:
     from rules.battle import Side
-    from rules.ruleset import FeatureType
+    from rules.ruleset import FeatureType, Ruleset
     from rules.systems.strategic.board import Battle
     from rules.systems.strategic.units import Unit
 
@@ -72,11 +72,11 @@ def allows_terrain(ftype: FeatureType, terrain_key: str) -> bool:
     return terrain_key == TECH_TERRAIN and URBAN_TERRAIN in ftype.terrain
 
 
-def terrain_names(battle: Battle, ftype: FeatureType) -> str:
-    """Return the terrains a feature may stand on, as a player reads them."""
+def terrain_names(battle: Battle, ftype: FeatureType, ruleset: Ruleset | None = None) -> str:
+    """Return the terrains a feature may stand on, as a player reads them (by `ruleset`, else the battle's)."""
     names = []
     for key in ftype.terrain:
-        terrain = battle.ruleset.terrain.get(key)
+        terrain = (ruleset or battle.ruleset).terrain.get(key)
         name = terrain.name if terrain else key
         names.append(f"{name} (Tech)" if key == URBAN_TERRAIN else name)
     if len(names) == 1:

@@ -9,7 +9,7 @@ from rules import turns
 from rules.errors import GameError
 from rules.orders import Move, Order
 from rules.systems.strategic.actions.charge import MODE as CHARGE
-from rules.systems.strategic.actions.charge import Charge
+from rules.systems.strategic.actions.charge import Charge, charge_squares, check_charge
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.actions.other import Aim, Defend, Hide
 from rules.systems.strategic.combat import in_reach, out_of_sight
@@ -34,16 +34,19 @@ def _affordable(battle: Battle, order: Order, left: int | None) -> bool:
 
 
 def _charges(battle: Battle, unit: Unit, enemies: list[Unit], left: int | None) -> Iterator[Order]:
-    """Yield a charge at every enemy a charge move brings within reach, with each melee weapon."""
-    check = battle.system.handlers.check(CHARGE)
-    for weapon in unit.weapons:
-        probe = Charge(unit=unit.name, target=unit.name, weapon=weapon.name)
-        if not weapon.melee or check is None or not _affordable(battle, probe, left):
-            continue
+    """Yield a charge at every enemy a charge move brings within reach, with each melee weapon.
+
+    The squares a charge may end on are found once for the unit; each enemy's check reads them.
+    """
+    weapons = [w for w in unit.weapons if w.melee]
+    if not weapons or not _affordable(battle, Charge(unit=unit.name, target=unit.name), left):
+        return
+    squares = charge_squares(battle, unit)
+    for weapon in weapons:
         for enemy in enemies:
             order = Charge(unit=unit.name, target=enemy.name, weapon=weapon.name)
             try:
-                check(battle, order)
+                check_charge(battle, order, squares)
             except GameError:
                 continue
             yield order

@@ -165,22 +165,40 @@ def find_path(battle: Battle, unit: Unit, goal: Cell, budget: int) -> tuple[list
     that turns least (a 90-degree turn counts twice a 45-degree one), so a unit walks straight rather
     than zigzagging.
     """
-    if goal == unit.cell:
-        return [], 0
-    steps = _Steps(battle, unit)
-    cheapest = _cheapest(steps, unit.cell, goal, budget)
+    cheapest = path_cost(battle, unit, goal, budget)
     if cheapest is None:
         return None
-    return _straightest(steps, unit.cell, goal, cheapest, _least_step(battle, unit)), cheapest
+    return straightest_path(battle, unit, goal, cheapest), cheapest
 
 
-def _cheapest(steps: _Steps, origin: Cell, goal: Cell, budget: int) -> int | None:
-    """Return the cost of the cheapest legal path within the budget, or None when there is none."""
+def path_cost(battle: Battle, unit: Unit, goal: Cell, budget: int) -> int | None:
+    """Return what the cheapest legal path to the goal costs within the budget, or None (no path is built)."""
+    if goal == unit.cell:
+        return 0
+    return _cheapest(_Steps(battle, unit), unit.cell, goal, budget, least_step(battle, unit))
+
+
+def straightest_path(battle: Battle, unit: Unit, goal: Cell, cost: int) -> list[Cell]:
+    """Return the path (start excluded) `find_path` takes to a goal known to be reachable at `cost`."""
+    if goal == unit.cell:
+        return []
+    return _straightest(_Steps(battle, unit), unit.cell, goal, cost, least_step(battle, unit))
+
+
+def _cheapest(steps: _Steps, origin: Cell, goal: Cell, budget: int, least: int) -> int | None:
+    """Return the cost of the cheapest legal path within the budget, or None when there is none.
+
+    Searched toward the goal: every step costs at least `least` and brings the goal at most one square nearer,
+    so `least` times the squares left never overstates what is left to pay, and the first time the goal is
+    taken from the heap its cost is the cheapest. Between equal estimates the farthest walked goes first.
+    """
     start, target = steps.index(origin), steps.index(goal)
+    width, gx, gy = steps.width, goal.x, goal.y
     best: dict[int, tuple[int, int]] = {start: (0, 0)}
-    heap: list[tuple[int, int, int, int]] = [(0, 0, origin.distance(goal), start)]
+    heap: list[tuple[int, int, int, int]] = [(least * origin.distance(goal), 0, 0, start)]
     while heap:
-        cost, risk, _h, here = heapq.heappop(heap)
+        _f, back, risk, here = heapq.heappop(heap)
+        cost = -back
         if (cost, risk) > best[here]:
             continue
         if here == target:
@@ -190,14 +208,15 @@ def _cheapest(steps: _Steps, origin: Cell, goal: Cell, budget: int) -> int | Non
                 continue
             step, danger = steps.cost(nxt)
             key = (cost + step, risk + danger)
-            if key[0] > budget or key >= best.get(nxt, (_FAR, _FAR)):
+            left = least * max(abs(nxt % width - gx), abs(nxt // width - gy))
+            if key[0] + left > budget or key >= best.get(nxt, (_FAR, _FAR)):
                 continue
             best[nxt] = key
-            heapq.heappush(heap, (key[0], key[1], steps.cell(nxt).distance(goal), nxt))
+            heapq.heappush(heap, (key[0] + left, -key[0], key[1], nxt))
     return None
 
 
-def _least_step(battle: Battle, unit: Unit) -> int:
+def least_step(battle: Battle, unit: Unit) -> int:
     """Return the least any step can cost the unit (a Horde's floor is a GM-overridable constant)."""
     if not unit.is_horde:
         return 1

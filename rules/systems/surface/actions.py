@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from dataclasses import dataclass
 from typing import Any
 
 from rules import lifecycle
 from rules.battle import check_name
-from rules.colours import set_side_colour
+from rules.colours import check_side_colour, set_side_colour
 from rules.dice import Dice
 from rules.errors import IllegalOrderError, InvalidOrderError, NotFoundError
 from rules.orders import AddUnit, EditUnit, End, RemoveUnit, SetRule, Start
@@ -25,15 +27,15 @@ from rules.systems.surface.effects import (
 from rules.systems.surface.forces import add_forces, read_forces
 from rules.systems.surface.orders import ImportForces, NextTurn, Resolve, SetSide, SubmitPlan
 from rules.systems.surface.resolve import resolve_battle, two_forces, two_forces_or_none
-from rules.systems.surface.state import KEY, Plan, Standing, SurfaceBattle, doc
-from rules.systems.surface.table import handles
+from rules.systems.surface.state import KEY, Plan, Standing, SurfaceBattle, doc, peek
+from rules.systems.surface.table import TABLE, checks, handles
 from rules.systems.surface.units import ESCAPED, Unit
 from rules.systems.surface.unittypes import FLAGS, RATINGS, check_ratings, unit_type
 
 
 def _open(battle: SurfaceBattle) -> None:
     lifecycle.require_not_ended(battle)
-    if doc(battle)["resolved"]:
+    if peek(battle).get("resolved"):
         raise IllegalOrderError(
             "This engagement has been resolved; see `/surface report`. The GM opens the next turn with "
             "`/surface next-turn`."
@@ -68,59 +70,133 @@ def check_damage(value: Any, capacity: int) -> int:
     return value
 
 
+@dataclass(frozen=True)
+class _NewUnit:
+    """A checked new force: its name, side, type and ratings, and the damage it carries in."""
+
+    name: str
+    side: str
+    stats: dict[str, Any]
+    damage: int
+
+
+def _check_new(battle: SurfaceBattle, order: AddUnit, names: Collection[str] = (), sides: Collection[str] = ()) -> _NewUnit:
+    """Check a new unit, after the units (`names`) and sides (`sides`, lower case) a file adds before it."""
+    _open(battle)
+    name = lifecycle.new_unit_name(battle, order.name, names)
+    stats = dict(order.stats or {})
+    damage = stats.pop("damage", 0)
+    fresh = battle.side(order.side) is None and order.side.strip().lower() not in sides
+    side = battle.check_side(order.side, len(sides) if fresh else 0)
+    built = build_stats(stats)
+    return _NewUnit(name, side, built, check_damage(damage, int(built["capacity"])))
+
+
+@checks("add-unit")
+def check_add_unit(battle: SurfaceBattle, order: AddUnit) -> _NewUnit:
+    """Check a new unit: its name, side, type, ratings and damage."""
+    return _check_new(battle, order)
+
+
 @handles("add-unit")
 def add_unit(battle: SurfaceBattle, order: AddUnit, dice: Dice, outcome: Outcome) -> None:
     """Add a ground force to a side, from a unit type with any ratings overridden."""
-    _open(battle)
-    name = lifecycle.new_unit_name(battle, order.name)
-    stats = dict(order.stats or {})
-    damage = stats.pop("damage", 0)
-    side = battle.ensure_side(order.side)
-    unit = Unit(name=name, side=side.name, x=0, y=0, owner=order.owner, **build_stats(stats))
-    unit.damage = check_damage(damage, unit.capacity)
+    new = check_add_unit(battle, order)
+    side = battle.ensure_side(new.side)
+    unit = Unit(name=new.name, side=side.name, x=0, y=0, owner=order.owner, **new.stats)
+    unit.damage = new.damage
     battle.add_unit(unit)
     outcome.actor = unit.id
     outcome.add(UnitAdded(unit=unit.name, id=unit.id, side=side.name, unit_type=unit.utype))
 
 
+@checks("surface-import")
+def check_import_forces(battle: SurfaceBattle, order: ImportForces) -> list[AddUnit]:
+    """Check a forces document and every unit of it, in the order they would be added; return their orders."""
+    _open(battle)
+    orders = read_forces(order.forces)
+    names: set[str] = set()
+    sides: list[str] = []
+
+    def check(one: AddUnit) -> None:
+        new = _check_new(battle, one, names, sides)
+        names.add(new.name.lower())
+        if battle.side(new.side) is None and new.side.lower() not in sides:
+            sides.append(new.side.lower())
+
+    add_forces(battle, orders, check)
+    return orders
+
+
 @handles("surface-import")
 def import_forces(battle: SurfaceBattle, order: ImportForces, dice: Dice, outcome: Outcome) -> None:
     """Carry forces over from another battle: every unit of the document with its ratings and damage, or none."""
-    _open(battle)
-    add_forces(battle, read_forces(order.forces), lambda one: add_unit(battle, one, dice, outcome))
+    orders = check_import_forces(battle, order)
+    add_forces(battle, orders, lambda one: add_unit(battle, one, dice, outcome))
     outcome.actor = None
+
+
+@dataclass(frozen=True)
+class _Edit:
+    """A checked edit: the unit, its new type, ratings and flags, and its damage."""
+
+    unit: Unit
+    stats: dict[str, Any]
+    damage: int
+
+
+@checks("edit-unit")
+def check_edit_unit(battle: SurfaceBattle, order: EditUnit) -> _Edit:
+    """Check an edit of a unit: the common fields, its type, ratings, flags and damage."""
+    _open(battle)
+    unit = battle.unit(order.unit)
+    stats = lifecycle.check_common(battle, unit, dict(order.stats or {}), "`type:armor` or `damage:2`")
+    damage = stats.pop("damage", unit.damage)
+    new = build_stats(stats, unit)
+    return _Edit(unit, new, check_damage(damage, int(new["capacity"])))
 
 
 @handles("edit-unit")
 def edit_unit(battle: SurfaceBattle, order: EditUnit, dice: Dice, outcome: Outcome) -> None:
     """Change a unit's type, ratings or flags (damage too, for forces carried over)."""
-    _open(battle)
-    unit = battle.unit(order.unit)
-    stats = lifecycle.edit_common(battle, unit, dict(order.stats or {}), "`type:armor` or `damage:2`")
-    damage = stats.pop("damage", unit.damage)
-    new = build_stats(stats, unit)
-    changed = [key for key, value in new.items() if getattr(unit, key) != value]
-    for key, value in new.items():
+    edit = check_edit_unit(battle, order)
+    unit = edit.unit
+    lifecycle.edit_common(battle, unit, dict(order.stats or {}), "`type:armor` or `damage:2`")
+    changed = [key for key, value in edit.stats.items() if getattr(unit, key) != value]
+    for key, value in edit.stats.items():
         setattr(unit, key, value)
-    if damage != unit.damage:
+    if edit.damage != unit.damage:
         changed.append("damage")
-    unit.damage = check_damage(damage, unit.capacity)
+    unit.damage = edit.damage
     outcome.add(UnitEdited(unit=unit.name, id=unit.id, fields=", ".join(changed) or "nothing"))
+
+
+@checks("remove-unit")
+def check_remove_unit(battle: SurfaceBattle, order: RemoveUnit) -> Unit:
+    """Check that the unit exists while the engagement is open; return it."""
+    _open(battle)
+    return battle.unit(order.unit)
 
 
 @handles("remove-unit")
 def remove_unit(battle: SurfaceBattle, order: RemoveUnit, dice: Dice, outcome: Outcome) -> None:
     """Take a unit out of its force."""
-    _open(battle)
-    unit = battle.unit(order.unit)
+    unit = check_remove_unit(battle, order)
     battle.remove_unit(unit)
     outcome.add(UnitRemoved(unit=unit.name, id=unit.id))
+
+
+@checks("set-rule")
+def check_set_rule(battle: SurfaceBattle, order: SetRule) -> None:
+    """Check a rule override while the engagement is open."""
+    _open(battle)
+    lifecycle.check_set_rule(battle, order)
 
 
 @handles("set-rule")
 def set_rule(battle: SurfaceBattle, order: SetRule, dice: Dice, outcome: Outcome) -> None:
     """Override a Surface Combat constant for this battle, checked against its declared range."""
-    _open(battle)
+    check_set_rule(battle, order)
     lifecycle.set_rule(battle, order, dice, outcome)
 
 
@@ -141,42 +217,61 @@ def _planning(battle: SurfaceBattle) -> None:
         )
 
 
-@handles("start")
-def start(battle: SurfaceBattle, order: Start, dice: Dice, outcome: Outcome) -> None:
-    """End setup and open the pre-battle plans of the first game turn (two forces needed)."""
+@checks("start")
+def check_start(battle: SurfaceBattle, order: Start) -> None:
+    """Check that the battle is in setup with two forces to fight."""
     if battle.status != "setup":
         raise IllegalOrderError(f"The battle is already {battle.status}; only a battle in setup can start.")
     two_forces(battle)
+
+
+@handles("start")
+def start(battle: SurfaceBattle, order: Start, dice: Dice, outcome: Outcome) -> None:
+    """End setup and open the pre-battle plans of the first game turn (two forces needed)."""
+    check_start(battle, order)
     battle.status = "active"
     outcome.add(BattleStarted(turn=int(doc(battle)["turn"])))
+
+
+@checks("end")
+def check_end(battle: SurfaceBattle, order: End) -> None:
+    """Check that the battle has not ended already."""
+    lifecycle.require_not_ended(battle)
 
 
 @handles("end")
 def end(battle: SurfaceBattle, order: End, dice: Dice, outcome: Outcome) -> None:
     """End the battle (an unresolved engagement is not fought)."""
-    lifecycle.require_not_ended(battle)
+    check_end(battle, order)
     battle.status = "ended"
     outcome.add(BattleEnded(turn=int(doc(battle)["turn"])))
+
+
+@checks("surface-side")
+def check_set_side(battle: SurfaceBattle, order: SetSide) -> tuple[str, str]:
+    """Check a side's standing: a side that exists or fits in, an Ability of 0 or more, a leader's name."""
+    _open(battle)
+    name = battle.check_side(order.side)
+    if order.ability < 0:
+        raise InvalidOrderError(f"Leader Ability is 0 or more, not {order.ability}.")
+    return name, check_name(order.leader, "leader name") if order.leader else ""
 
 
 @handles("surface-side")
 def set_side(battle: SurfaceBattle, order: SetSide, dice: Dice, outcome: Outcome) -> None:
     """Record a side's leader, Ability and strategic situation."""
-    _open(battle)
+    _, leader = check_set_side(battle, order)
     name = battle.ensure_side(order.side).name
-    if order.ability < 0:
-        raise InvalidOrderError(f"Leader Ability is 0 or more, not {order.ability}.")
-    leader = check_name(order.leader, "leader name") if order.leader else ""
     record = Standing(leader, order.ability, order.blockaded, order.last_ground)
     doc(battle)["standing"][name.lower()] = record.to_dict()
     outcome.add(SideSet(side=name, **record.to_dict()))
 
 
-@handles("surface-plan")
-def submit_plan(battle: SurfaceBattle, order: SubmitPlan, dice: Dice, outcome: Outcome) -> None:
-    """Store a side's plan where only resolution reads it; the outcome is hidden from the table."""
+@checks("surface-plan")
+def check_submit_plan(battle: SurfaceBattle, order: SubmitPlan) -> tuple[str, tuple[str, ...]]:
+    """Check a plan: in the planning phase, a side of the battle, Intensity and Daring in range, its own units
+    dropped; return the side's name and the ids of the dropped units."""
     _planning(battle)
-    outcome.hidden = True
     name = _side_name(battle, order.side)
     for label, value, most in (("Intensity", order.intensity, "intensity_max"), ("Daring", order.daring, "daring_max")):
         top = int(battle.const(most))
@@ -188,25 +283,39 @@ def submit_plan(battle: SurfaceBattle, order: SubmitPlan, dice: Dice, outcome: O
         if unit.side.lower() != name.lower():
             raise IllegalOrderError(f"{unit.name} is not a unit of {name}; a plan drops only its own units.")
         dropped.append(unit.id)
+    return name, tuple(dropped)
+
+
+@handles("surface-plan")
+def submit_plan(battle: SurfaceBattle, order: SubmitPlan, dice: Dice, outcome: Outcome) -> None:
+    """Store a side's plan where only resolution reads it; the outcome is hidden from the table."""
+    name, dropped = check_submit_plan(battle, order)
+    outcome.hidden = True
     plans = doc(battle)["plans"]
     replaced = name.lower() in plans
-    plans[name.lower()] = Plan(order.intensity, order.daring, tuple(dropped), order.besieged).to_dict()
+    plans[name.lower()] = Plan(order.intensity, order.daring, dropped, order.besieged).to_dict()
     sides = {s.lower() for s in two_forces_or_none(battle)}
     outcome.details = PlanDetails(side=name, replaced=replaced, ready=bool(sides) and sides <= set(plans))
     outcome.add(PlanSubmitted(side=name))
 
 
-@handles("surface-resolve")
-def resolve(battle: SurfaceBattle, order: Resolve, dice: Dice, outcome: Outcome) -> None:
-    """Fight the engagement: when both plans are in, or at once if the GM forces it."""
+@checks("surface-resolve")
+def check_resolve(battle: SurfaceBattle, order: Resolve) -> None:
+    """Check that the engagement can be fought now: two forces, and both plans in unless the GM forces it."""
     _planning(battle)
     sides = two_forces(battle)
-    missing = [s for s in sides if s.lower() not in doc(battle)["plans"]]
+    missing = [s for s in sides if s.lower() not in peek(battle).get("plans", {})]
     if missing and not order.force:
         raise IllegalOrderError(
             f"Waiting for the plan of {' and '.join(missing)}. Each side commits one with `/surface plan`; "
             "the GM may fight now with `/surface resolve force:true` (missing plans take the defaults)."
         )
+
+
+@handles("surface-resolve")
+def resolve(battle: SurfaceBattle, order: Resolve, dice: Dice, outcome: Outcome) -> None:
+    """Fight the engagement: when both plans are in, or at once if the GM forces it."""
+    check_resolve(battle, order)
     report = resolve_battle(battle, dice, outcome, last_plans=order.standing)
     state = doc(battle)
     report["turn"] = int(state["turn"])
@@ -217,14 +326,20 @@ def resolve(battle: SurfaceBattle, order: Resolve, dice: Dice, outcome: Outcome)
     outcome.details = SurfaceReport.build(report)
 
 
+@checks("surface-next-turn")
+def check_next_turn(battle: SurfaceBattle, order: NextTurn) -> None:
+    """Check that the battle runs and this turn's engagement has been fought."""
+    if battle.status != "active":
+        raise IllegalOrderError("Only a running battle has a next game turn; this one is " + battle.status + ".")
+    if not peek(battle).get("resolved"):
+        raise IllegalOrderError("This turn's engagement has not been fought yet; resolve it first.")
+
+
 @handles("surface-next-turn")
 def next_turn(battle: SurfaceBattle, order: NextTurn, dice: Dice, outcome: Outcome) -> None:
     """Clear the plans and the report so the survivors fight another game turn."""
+    check_next_turn(battle, order)
     state = doc(battle)
-    if battle.status != "active":
-        raise IllegalOrderError("Only a running battle has a next game turn; this one is " + battle.status + ".")
-    if not state["resolved"]:
-        raise IllegalOrderError("This turn's engagement has not been fought yet; resolve it first.")
     gone = [u for u in battle.iter_units() if not u.alive or u.state == ESCAPED]
     for u in gone:
         battle.remove_unit(u)
@@ -237,4 +352,4 @@ def next_turn(battle: SurfaceBattle, order: NextTurn, dice: Dice, outcome: Outco
 
 
 # A side's colour on the chart and any other view: the core's order, played here like on a map.
-handles("side-colour")(set_side_colour)
+TABLE.add("side-colour", set_side_colour, check_side_colour)

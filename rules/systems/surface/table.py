@@ -6,4 +6,5 @@ from rules.system import HandlerTable
 
 TABLE = HandlerTable()
 handles = TABLE.handles
+checks = TABLE.checks
 order = TABLE.order

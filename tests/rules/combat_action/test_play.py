@@ -176,14 +176,23 @@ def test_pinned_cannot_close_or_fire_in_the_open() -> None:
 
 @pytest.mark.constant("discipline_mod")
 def test_discipline_phase_removes_pinned() -> None:
-    """A87: "default: d6 >= the unit's Discipline value to remove Pinned"; the modifier constant changes it."""
+    """A87: "default: d6 >= the unit's Discipline value to remove Pinned"; the modifier constant changes it.
+
+    An order is checked before its dice: a pinned unit's move closer is refused until its activation (and with it
+    the Discipline test) is open, and the test's roll stands whatever comes after."""
     b = battle([("A", "Red", "A1", infantry(discipline=4)), ("B", "Blue", "A9", infantry())])
     b.apply(EditUnit(unit="A", stats={"statuses": ["pinned"]}), dice())
-    out = b.apply(Order.parse("move unit:A to:A2 mode:walk"), dice(4))
+    with pytest.raises(IllegalOrderError, match="activate"):
+        b.apply(Order.parse("move unit:A to:A2 mode:walk"), dice(4))
+    out = b.apply(Order.parse("activate unit:A"), dice(4))
     assert out.tests[0].passed and "pinned" not in b.unit("A").statuses
+    b.apply(Order.parse("move unit:A to:A2 mode:walk"), dice())
+    assert str(b.unit("A").cell) == "A2"
     b = battle([("A", "Red", "A1", infantry(discipline=4)), ("B", "Blue", "A9", infantry())],
                {"discipline_mod": "-1"})
     b.apply(EditUnit(unit="A", stats={"statuses": ["pinned"]}), dice())
+    out = b.apply(Order.parse("activate unit:A"), dice(4))
+    assert not out.tests[0].passed and "pinned" in b.unit("A").statuses
     with pytest.raises(GameError):
         b.apply(Order.parse("move unit:A to:A2 mode:walk"), dice(4))
 

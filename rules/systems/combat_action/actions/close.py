@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 from rules.errors import IllegalOrderError
 from rules.orders import Order
 from rules.systems.combat_action.actions.fire import weapon_of
-from rules.systems.combat_action.actions.play import acting
+from rules.systems.combat_action.actions.play import acting, ready
 from rules.systems.combat_action.effects import HatchBroken, Missed
 from rules.systems.combat_action.hits import hit
 from rules.systems.combat_action.rolltests import HatchTest
 from rules.systems.combat_action.shooting import roll_to_hit, to_hit_modifiers
 from rules.systems.combat_action.state import HATCH_JAMMED, HIDDEN, ROUTING, on_table
-from rules.systems.combat_action.table import handles, order
+from rules.systems.combat_action.table import checks, handles, order
 from rules.systems.combat_action.tables import tables
 from rules.systems.combat_action.units import Unit, Weapon
 
@@ -122,17 +122,30 @@ def _break_hatch(battle: Battle, unit: Unit, weapon: Weapon | None, target: Unit
         outcome.add(HatchBroken(unit=target.name, by=unit.name))
 
 
-@handles("close-combat")
-def close_combat(battle: Battle, order: CloseCombat, dice: Dice, outcome: Outcome) -> None:
-    """Strike in base contact; a defender that is neither routing nor a machine strikes back once (4.11.3)."""
-    unit = acting(battle, order.unit, dice, outcome)
+@checks("close-combat")
+def check_close_combat(battle: Battle, order: CloseCombat) -> tuple[Unit, Weapon | None, Unit] | None:
+    """Check a strike: a close combat weapon (or bare hands) and a target in base contact, or a jammed hatch to
+    break; None when the order will not be obeyed."""
+    unit = ready(battle, order.unit)
     if unit is None:
-        return
+        return None
     weapon = close_weapon(unit, order.weapon)
     target = battle.unit(order.target)
     why = why_not_break_hatch(battle, unit, target) if order.hatch else why_not_strike(battle, unit, target)
     if why:
         raise IllegalOrderError(why)
+    return unit, weapon, target
+
+
+@handles("close-combat")
+def close_combat(battle: Battle, order: CloseCombat, dice: Dice, outcome: Outcome) -> None:
+    """Strike in base contact; a defender that is neither routing nor a machine strikes back once (4.11.3)."""
+    check_close_combat(battle, order)
+    if acting(battle, order.unit, dice, outcome) is None:
+        return
+    checked = check_close_combat(battle, order)
+    assert checked is not None  # the activation is open: the unit obeys
+    unit, weapon, target = checked
     unit.last_action = f"strike {target.id}"
     if HIDDEN in unit.statuses:
         unit.statuses.remove(HIDDEN)

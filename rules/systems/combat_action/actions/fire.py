@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 
 from rules.errors import IllegalOrderError, NotFoundError, shorten
 from rules.orders import Order
-from rules.systems.combat_action.actions.play import acting
+from rules.systems.combat_action.actions.play import acting, ready
 from rules.systems.combat_action.shooting import CLASS_MODES, FIRE_MODES, resolve_shot, why_not_fire
-from rules.systems.combat_action.table import handles, order
+from rules.systems.combat_action.table import checks, handles, order
 from rules.systems.combat_action.units import Unit, Weapon
 
 if TYPE_CHECKING:
@@ -40,15 +40,27 @@ def weapon_of(unit: Unit, name: str) -> Weapon:
     return weapon
 
 
-@handles("fire")
-def fire(battle: Battle, order: Fire, dice: Dice, outcome: Outcome) -> None:
-    """Resolve a shot: malfunction check, 1d6 + modifiers against SS, deviation on a miss, damage."""
-    unit = acting(battle, order.unit, dice, outcome)
+@checks("fire")
+def check_fire(battle: Battle, order: Fire) -> tuple[Unit, Weapon, Unit] | None:
+    """Check a shot: the weapon, its mode, the target in sight and band; None when the order will not be obeyed."""
+    unit = ready(battle, order.unit)
     if unit is None:
-        return
+        return None
     weapon = weapon_of(unit, order.weapon)
     target = battle.unit(order.target)
     why = why_not_fire(battle, unit, weapon, target, order.mode)
     if why:
         raise IllegalOrderError(why)
+    return unit, weapon, target
+
+
+@handles("fire")
+def fire(battle: Battle, order: Fire, dice: Dice, outcome: Outcome) -> None:
+    """Resolve a shot: malfunction check, 1d6 + modifiers against SS, deviation on a miss, damage."""
+    check_fire(battle, order)
+    if acting(battle, order.unit, dice, outcome) is None:
+        return
+    checked = check_fire(battle, order)
+    assert checked is not None  # the activation is open: the unit obeys
+    unit, weapon, target = checked
     resolve_shot(battle, unit, weapon, target, order.mode, dice, outcome)

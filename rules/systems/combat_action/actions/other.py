@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 from rules.coords import Cell
 from rules.errors import IllegalOrderError
 from rules.orders import Order
-from rules.systems.combat_action.actions.play import acting
+from rules.systems.combat_action.actions.play import acting, ready
 from rules.systems.combat_action.effects import GeneralAction
 from rules.systems.combat_action.hits import obstacle_pf
 from rules.systems.combat_action.movement import OBSTACLE_MOVES, relocate, why_not_step
-from rules.systems.combat_action.state import COMMS_DOWN, FLAT_DOWN, HALTED, HIDDEN, ROUTING, covers
-from rules.systems.combat_action.table import handles, order
+from rules.systems.combat_action.state import COMMS_DOWN, FLAT_DOWN, HIDDEN, ROUTING, covers, halted
+from rules.systems.combat_action.table import checks, handles, order
 from rules.systems.combat_action.tables import tables
 from rules.systems.combat_action.units import Unit
 
@@ -80,7 +80,7 @@ def why_not_act(battle: Battle, unit: Unit, action: str, target: Unit | None, to
         if not [c for c in covers(battle, unit) if c != FLAT_DOWN] and not next_to_obstacle(battle, unit):
             return f"{unit.name} has no cover to hide behind on {unit.cell}: stand in cover or next to an obstacle."
     if action in ("jump", "climb") and to is not None:
-        if unit.machine or FLAT_DOWN in unit.statuses or HALTED in unit.statuses:
+        if unit.machine or FLAT_DOWN in unit.statuses or halted(battle, unit):
             return f"{unit.name} cannot {action} over an obstacle now (machines do not; flat down models get up first)."
         if unit.cell.distance(to) != 1:
             return f"{to} is not next to {unit.name}; {action}ing over an obstacle moves one square."
@@ -98,18 +98,40 @@ def why_not_act(battle: Battle, unit: Unit, action: str, target: Unit | None, to
     return None
 
 
-@handles("action")
-def act(battle: Battle, order: Act, dice: Dice, outcome: Outcome) -> None:
-    """Take the action: hide (out of sight until it moves or fires), cross an obstacle, or one logged for the GM."""
-    unit = acting(battle, order.unit, dice, outcome)
+@dataclass(frozen=True)
+class _Action:
+    """A checked action: who takes which, at whom or where."""
+
+    unit: Unit
+    key: str
+    target: Unit | None
+    to: Cell | None
+
+
+@checks("action")
+def check_act(battle: Battle, order: Act) -> _Action | None:
+    """Check an action of the AP table: its target or square, and the unit's state; None when it will not obey."""
+    unit = ready(battle, order.unit)
     if unit is None:
-        return
+        return None
     key = order.action.strip().lower().replace(" ", "_").replace("-", "_")
     target = battle.unit(order.target) if order.target else None
     to = battle.check_cell(order.to) if order.to is not None else None
     why = why_not_act(battle, unit, key, target, to)
     if why:
         raise IllegalOrderError(why)
+    return _Action(unit, key, target, to)
+
+
+@handles("action")
+def act(battle: Battle, order: Act, dice: Dice, outcome: Outcome) -> None:
+    """Take the action: hide (out of sight until it moves or fires), cross an obstacle, or one logged for the GM."""
+    check_act(battle, order)
+    if acting(battle, order.unit, dice, outcome) is None:
+        return
+    checked = check_act(battle, order)
+    assert checked is not None  # the activation is open: the unit obeys
+    unit, key, target, to = checked.unit, checked.key, checked.target, checked.to
     details = {"unit": unit.name, "action": key, "name": action_name(key)}
     if target is not None:
         details["target"] = target.name

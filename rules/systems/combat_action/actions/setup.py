@@ -5,6 +5,7 @@ Painting, rule overrides, ending and removing units play as in every system (`ru
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
 from rules import lifecycle
@@ -16,7 +17,7 @@ from rules.systems.combat_action.actions.transport import board
 from rules.systems.combat_action.effects import ReadyLost, UnitAdded
 from rules.systems.combat_action.statblock import apply_stats
 from rules.systems.combat_action.state import AIMED, PINNED, passengers
-from rules.systems.combat_action.table import handles
+from rules.systems.combat_action.table import TABLE, checks, handles
 from rules.systems.combat_action.units import Unit
 
 if TYPE_CHECKING:
@@ -24,10 +25,10 @@ if TYPE_CHECKING:
     from rules.outcome import Outcome
     from rules.systems.combat_action.board import Battle
 
-handles("paint")(lifecycle.paint)
-handles("set-rule")(lifecycle.set_rule)
-handles("end")(lifecycle.end)
-handles("remove-unit")(lifecycle.remove_unit)
+TABLE.add("paint", lifecycle.paint, lifecycle.check_paint)
+TABLE.add("set-rule", lifecycle.set_rule, lifecycle.check_set_rule)
+TABLE.add("end", lifecycle.end, lifecycle.check_end)
+TABLE.add("remove-unit", lifecycle.remove_unit, lifecycle.check_remove_unit)
 
 
 def refresh_budgets(battle: Battle, dice: Dice | None = None, outcome: Outcome | None = None) -> None:
@@ -37,23 +38,30 @@ def refresh_budgets(battle: Battle, dice: Dice | None = None, outcome: Outcome |
         left[uid] = int(battle.const("ap_per_model"))
 
 
-@handles("add-unit")
-def add_unit(battle: Battle, order: AddUnit, dice: Dice, outcome: Outcome) -> None:
-    """Put a model, character, vehicle or robot on the map with its stat block."""
+@checks("add-unit")
+def check_add_unit(battle: Battle, order: AddUnit) -> tuple[Unit, Unit | None]:
+    """Check a new model and build it (not yet on the map); return it and the vehicle it starts inside."""
     name = lifecycle.new_unit_name(battle, order.name)
     cell = battle.check_cell(order.at)
-    side = battle.ensure_side(order.side)
-    unit = Unit(name=name, side=side.name, x=cell.x, y=cell.y, owner=order.owner)
+    side = battle.check_side(order.side)
+    unit = Unit(name=name, side=side, x=cell.x, y=cell.y, owner=order.owner)
     stats: dict[str, Any] = dict(order.stats or {})
     stats.setdefault("kind", "infantry")
     apply_stats(unit, stats)
-    vehicle = _carrier(battle, unit, stats.get("inside"))
+    return unit, _carrier(battle, unit, stats.get("inside"))
+
+
+@handles("add-unit")
+def add_unit(battle: Battle, order: AddUnit, dice: Dice, outcome: Outcome) -> None:
+    """Put a model, character, vehicle or robot on the map with its stat block."""
+    unit, vehicle = check_add_unit(battle, order)
+    unit.side = battle.ensure_side(unit.side).name
     battle.add_unit(unit)
     if vehicle is not None:
         board(battle, unit, vehicle)
-    outcome.actor = name
-    outcome.highlight.target = str(cell)
-    outcome.add(UnitAdded(unit=name, side=side.name, at=str(cell), owner=order.owner, unit_kind=unit.kind))
+    outcome.actor = unit.name
+    outcome.highlight.target = str(unit.cell)
+    outcome.add(UnitAdded(unit=unit.name, side=unit.side, at=str(unit.cell), owner=order.owner, unit_kind=unit.kind))
 
 
 def _carrier(battle: Battle, unit: Unit, name: Any) -> Unit | None:
@@ -74,14 +82,26 @@ def _carrier(battle: Battle, unit: Unit, name: Any) -> Unit | None:
     return vehicle
 
 
+EDIT_EXAMPLE = "`pf:3` or `statuses:[\"pinned\"]`"
+
+
+@checks("edit-unit")
+def check_edit_unit(battle: Battle, order: EditUnit) -> Unit:
+    """Check an edit of a model's stat block on a copy of the model; return the model."""
+    unit = battle.unit(order.unit)
+    stats = lifecycle.check_common(battle, unit, dict(order.stats or {}), EDIT_EXAMPLE)
+    if "inside" in stats:
+        raise InvalidOrderError("Models get into vehicles with the embark order, and out with disembark.")
+    apply_stats(copy.deepcopy(unit), stats, partial=True)
+    return unit
+
+
 @handles("edit-unit")
 def edit_unit(battle: Battle, order: EditUnit, dice: Dice, outcome: Outcome) -> None:
     """Change fields of a unit's stat block (statuses such as pinned or routing too, A87)."""
-    unit = battle.unit(order.unit)
-    stats = lifecycle.edit_common(battle, unit, dict(order.stats or {}), "`pf:3` or `statuses:[\"pinned\"]`")
-    if "inside" in stats:
-        raise InvalidOrderError("Models get into vehicles with the embark order, and out with disembark.")
+    unit = check_edit_unit(battle, order)
     was_pinned = PINNED in unit.statuses
+    stats = lifecycle.edit_common(battle, unit, dict(order.stats or {}), EDIT_EXAMPLE)
     apply_stats(unit, stats, partial=True)
     outcome.actor = unit.name
     outcome.add(UnitEdited(unit=unit.name, fields=sorted((order.stats or {}).keys())))
@@ -94,6 +114,12 @@ def lose_ready(battle: Battle, unit: Unit, outcome: Outcome) -> None:
     if battle.const("pinned_clears_ready") and AIMED in unit.statuses:
         unit.statuses.remove(AIMED)
         outcome.add(ReadyLost(unit=unit.name))
+
+
+@checks("start")
+def check_start(battle: Battle, order: Start) -> None:
+    """Check that the battle can start, as in every system."""
+    lifecycle.check_start(battle, order)
 
 
 @handles("start")

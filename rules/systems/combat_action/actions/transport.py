@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 from rules.coords import Cell
 from rules.errors import IllegalOrderError
 from rules.orders import Order
-from rules.systems.combat_action.actions.play import acting
+from rules.systems.combat_action.actions.play import acting, ready
 from rules.systems.combat_action.effects import Disembarked, Embarked, HatchChanged
 from rules.systems.combat_action.movement import why_not_step
 from rules.systems.combat_action.state import FLAT_DOWN, HATCH_JAMMED, HIDDEN, ROUTING, passengers
-from rules.systems.combat_action.table import handles, order
+from rules.systems.combat_action.table import checks, handles, order
 from rules.systems.combat_action.units import Unit
 
 if TYPE_CHECKING:
@@ -86,16 +86,28 @@ def why_not_hatch(battle: Battle, unit: Unit, vehicle: Unit, action: str) -> str
     return None
 
 
-@handles("hatch")
-def hatch(battle: Battle, order: Hatch, dice: Dice, outcome: Outcome) -> None:
-    """Open or close the hold's hatches."""
-    unit = acting(battle, order.unit, dice, outcome)
+@checks("hatch")
+def check_hatch(battle: Battle, order: Hatch) -> tuple[Unit, Unit] | None:
+    """Check that the unit can work the vehicle's hatches that way; None when the order will not be obeyed."""
+    unit = ready(battle, order.unit)
     if unit is None:
-        return
+        return None
     vehicle = carrier(battle, unit, order.vehicle)
     why = why_not_hatch(battle, unit, vehicle, order.action.strip().lower())
     if why:
         raise IllegalOrderError(why)
+    return unit, vehicle
+
+
+@handles("hatch")
+def hatch(battle: Battle, order: Hatch, dice: Dice, outcome: Outcome) -> None:
+    """Open or close the hold's hatches."""
+    check_hatch(battle, order)
+    if acting(battle, order.unit, dice, outcome) is None:
+        return
+    checked = check_hatch(battle, order)
+    assert checked is not None  # the activation is open: the unit obeys
+    unit, vehicle = checked
     vehicle.hatch = "open" if order.action.strip().lower() == "open" else "closed"
     unit.last_action = f"hatch {vehicle.hatch}"
     outcome.add(HatchChanged(unit=vehicle.name, by=unit.name, hatch=vehicle.hatch))
@@ -132,16 +144,28 @@ def board(battle: Battle, unit: Unit, vehicle: Unit) -> None:
             unit.statuses.remove(status)
 
 
-@handles("embark")
-def embark(battle: Battle, order: Embark, dice: Dice, outcome: Outcome) -> None:
-    """Climb into a friendly vehicle's hold."""
-    unit = acting(battle, order.unit, dice, outcome)
+@checks("embark")
+def check_embark(battle: Battle, order: Embark) -> tuple[Unit, Unit] | None:
+    """Check that the model can climb into the vehicle; None when the order will not be obeyed."""
+    unit = ready(battle, order.unit)
     if unit is None:
-        return
+        return None
     vehicle = battle.unit(order.vehicle)
     why = why_not_embark(battle, unit, vehicle)
     if why:
         raise IllegalOrderError(why)
+    return unit, vehicle
+
+
+@handles("embark")
+def embark(battle: Battle, order: Embark, dice: Dice, outcome: Outcome) -> None:
+    """Climb into a friendly vehicle's hold."""
+    check_embark(battle, order)
+    if acting(battle, order.unit, dice, outcome) is None:
+        return
+    checked = check_embark(battle, order)
+    assert checked is not None  # the activation is open: the unit obeys
+    unit, vehicle = checked
     frm = unit.cell
     board(battle, unit, vehicle)
     unit.last_action = "embark"
@@ -163,16 +187,28 @@ def why_not_disembark(battle: Battle, unit: Unit, to: Cell) -> str | None:
     return why_not_step(battle, unit, to, "walk")
 
 
-@handles("disembark")
-def disembark(battle: Battle, order: Disembark, dice: Dice, outcome: Outcome) -> None:
-    """Step out of the hold onto a square next to the vehicle."""
-    unit = acting(battle, order.unit, dice, outcome)
+@checks("disembark")
+def check_disembark(battle: Battle, order: Disembark) -> tuple[Unit, Cell] | None:
+    """Check that the model can step out onto that square; None when the order will not be obeyed."""
+    unit = ready(battle, order.unit)
     if unit is None:
-        return
+        return None
     to = battle.check_cell(order.to)
     why = why_not_disembark(battle, unit, to)
     if why:
         raise IllegalOrderError(why)
+    return unit, to
+
+
+@handles("disembark")
+def disembark(battle: Battle, order: Disembark, dice: Dice, outcome: Outcome) -> None:
+    """Step out of the hold onto a square next to the vehicle."""
+    check_disembark(battle, order)
+    if acting(battle, order.unit, dice, outcome) is None:
+        return
+    checked = check_disembark(battle, order)
+    assert checked is not None  # the activation is open: the unit obeys
+    unit, to = checked
     vehicle = battle.units[unit.inside]
     unit.inside = ""
     unit.x, unit.y = to.x, to.y

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 from rules.errors import IllegalOrderError
 from rules.orders import Order
 from rules.systems.combat_action.actions.fire import weapon_of
-from rules.systems.combat_action.actions.play import acting
+from rules.systems.combat_action.actions.play import acting, ready
 from rules.systems.combat_action.effects import Primed, Reloaded, Unjammed
 from rules.systems.combat_action.state import ROUTING
-from rules.systems.combat_action.table import handles, order
+from rules.systems.combat_action.table import checks, handles, order
 from rules.systems.combat_action.units import Unit, Weapon
 
 if TYPE_CHECKING:
@@ -70,14 +70,28 @@ def why_not_tend(battle: Battle, unit: Unit, weapon: Weapon, kind: str) -> str |
     return None
 
 
-def _tend(battle: Battle, order: Reload | Unjam | Prime, dice: Dice, outcome: Outcome) -> None:
-    unit = acting(battle, order.unit, dice, outcome)
+@checks("reload")
+@checks("unjam")
+@checks("prime")
+def check_tend(battle: Battle, order: Reload | Unjam | Prime) -> tuple[Unit, Weapon] | None:
+    """Check that the weapon can be reloaded, unjammed or primed now; None when the order will not be obeyed."""
+    unit = ready(battle, order.unit)
     if unit is None:
-        return
+        return None
     weapon = weapon_of(unit, order.weapon)
     why = why_not_tend(battle, unit, weapon, order.kind)
     if why:
         raise IllegalOrderError(why)
+    return unit, weapon
+
+
+def _tend(battle: Battle, order: Reload | Unjam | Prime, dice: Dice, outcome: Outcome) -> None:
+    check_tend(battle, order)
+    if acting(battle, order.unit, dice, outcome) is None:
+        return
+    checked = check_tend(battle, order)
+    assert checked is not None  # the activation is open: the unit obeys
+    unit, weapon = checked
     if order.kind == "reload":
         weapon.spent = 0
     elif order.kind == "unjam":

@@ -22,7 +22,7 @@ from rules.systems.strategic.battlefield import (
 from rules.systems.strategic.combat import can_act, roll_test, skill_breakdown
 from rules.systems.strategic.details import TrapSearch
 from rules.systems.strategic.effects import Bakelite, FireOut, StatusEnded, TrapSprung
-from rules.systems.strategic.table import handles
+from rules.systems.strategic.table import checks, handles
 from rules.systems.strategic.table import order as _order
 from rules.turns import require_active
 
@@ -82,11 +82,17 @@ class BreakFree(Order):
     unit: str
 
 
+@checks("next-round")
+def check_next_round(battle: Battle, order: NextRound) -> None:
+    """Check that the battle is active, so its rounds advance."""
+    if battle.status != "active":
+        raise IllegalOrderError(f"The battle is {battle.status}; rounds only advance while it is active.")
+
+
 @handles("next-round")
 def next_round(battle: Battle, order: NextRound, dice: Dice, outcome: Outcome) -> None:
     """Advance the round counter and resolve the start-of-round effects (A06)."""
-    if battle.status != "active":
-        raise IllegalOrderError(f"The battle is {battle.status}; rounds only advance while it is active.")
+    check_next_round(battle, order)
     # The turn system owns the round counter; it runs begin_round, the system's round-start effect.
     turns.advance_round(battle, dice, outcome)
 
@@ -98,14 +104,21 @@ def _near_water(battle: Battle, unit: Unit) -> bool:
     return any(battle.terrain_at(c).water for c in cells)
 
 
-@handles("extinguish")
-def extinguish(battle: Battle, order: Extinguish, dice: Dice, outcome: Outcome) -> None:
-    """Put out a burning unit: at once in or next to water or in a storm, else with an Agility test."""
+@checks("extinguish")
+def check_extinguish(battle: Battle, order: Extinguish) -> Unit:
+    """Check that the unit can act and is on fire; return it."""
     require_active(battle)
     unit = battle.unit(order.unit)
     can_act(unit)
     if "on_fire" not in unit.statuses:
         raise IllegalOrderError(f"{unit.name} is not on fire.")
+    return unit
+
+
+@handles("extinguish")
+def extinguish(battle: Battle, order: Extinguish, dice: Dice, outcome: Outcome) -> None:
+    """Put out a burning unit: at once in or next to water or in a storm, else with an Agility test."""
+    unit = check_extinguish(battle, order)
     outcome.actor = unit.name
     outcome.highlight.actor = str(unit.cell)
     if _near_water(battle, unit) or battle.square_state(unit.cell).storm:
@@ -132,9 +145,10 @@ def _commander(battle: Battle, side: str) -> Unit:
     raise IllegalOrderError(f"{side} has no living Supreme Commander, so its traps can no longer be triggered.")
 
 
-@handles("trigger-trap")
-def trigger_trap(battle: Battle, order: TriggerTrap, dice: Dice, outcome: Outcome) -> None:
-    """Set off a Bakelite Trap or Fire Trap of the side (000:L107, L109, A29)."""
+@checks("trigger-trap")
+def check_trigger_trap(battle: Battle, order: TriggerTrap) -> tuple[Unit, Cell, str]:
+    """Check that the side's commander lives and the side has a trap there to trigger (a Fire Trap only in dry
+    weather); return the commander, the square and the trap."""
     require_active(battle)
     commander = _commander(battle, order.side)
     cell = battle.check_cell(order.at)
@@ -142,11 +156,18 @@ def trigger_trap(battle: Battle, order: TriggerTrap, dice: Dice, outcome: Outcom
     feature = state.feature or ""
     if feature not in TRAPS or (state.feature_side or "").lower() != commander.side.lower():
         raise IllegalOrderError(f"{commander.side} has no trap on {cell} to trigger.")
+    if feature == "fire_trap" and fire_trap_held(battle, cell):
+        raise IllegalOrderError(f"The Fire Trap on {cell} cannot be triggered while it rains or storms there.")
+    return commander, cell, feature
+
+
+@handles("trigger-trap")
+def trigger_trap(battle: Battle, order: TriggerTrap, dice: Dice, outcome: Outcome) -> None:
+    """Set off a Bakelite Trap or Fire Trap of the side (000:L107, L109, A29)."""
+    commander, cell, feature = check_trigger_trap(battle, order)
     outcome.actor = commander.name
     outcome.highlight.update(actor=str(commander.cell), target=str(cell))
     if feature == "fire_trap":
-        if fire_trap_held(battle, cell):
-            raise IllegalOrderError(f"The Fire Trap on {cell} cannot be triggered while it rains or storms there.")
         spring_fire_trap(battle, cell, dice, outcome, cause=f"triggered by {commander.name}")
         return
     _spring_bakelite(battle, cell, dice, outcome, commander.name)
@@ -167,22 +188,29 @@ def _spring_bakelite(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, b
         outcome.add(Bakelite(unit=unit.name, penalty=penalty, total=unit.status_rounds["bakelite"]))
 
 
-@handles("detect-traps")
-def detect_traps(battle: Battle, order: DetectTraps, dice: Dice, outcome: Outcome) -> None:
-    """Make one Awareness test against every hidden enemy trap on or next to the unit (A29)."""
+@checks("detect-traps")
+def check_detect_traps(battle: Battle, order: DetectTraps) -> Unit:
+    """Check that the unit can act and the ruleset has traps to find; return the unit."""
     require_active(battle)
     unit = battle.unit(order.unit)
     can_act(unit)
     if not battle.ruleset.features_allowed:
         raise IllegalOrderError(f"{battle.ruleset.name} has no artificial features, so there are no traps to find.")
+    return unit
+
+
+@handles("detect-traps")
+def detect_traps(battle: Battle, order: DetectTraps, dice: Dice, outcome: Outcome) -> None:
+    """Make one Awareness test against every hidden enemy trap on or next to the unit (A29)."""
+    unit = check_detect_traps(battle, order)
     outcome.actor = unit.name
     outcome.highlight.actor = str(unit.cell)
     outcome.details = TrapSearch(revealed=search_for_traps(battle, unit, dice, outcome))
 
 
-@handles("freeze")
-def freeze_square(battle: Battle, order: Freeze, dice: Dice, outcome: Outcome) -> None:
-    """Freeze a Water square into Ice over that water (000:L74, A34)."""
+@checks("freeze")
+def check_freeze(battle: Battle, order: Freeze) -> Cell:
+    """Check that the square is Water and the ruleset has Ice; return the square."""
     require_active(battle)
     cell = battle.check_cell(order.at)
     terrain = battle.terrain_at(cell)
@@ -190,19 +218,33 @@ def freeze_square(battle: Battle, order: Freeze, dice: Dice, outcome: Outcome) -
         raise IllegalOrderError(f"{battle.ruleset.name} has no Ice terrain, so water cannot freeze.")
     if not terrain.water:
         raise IllegalOrderError(f"{cell} is {terrain.name}; only Water freezes. Pick a Water square.")
+    return cell
+
+
+@handles("freeze")
+def freeze_square(battle: Battle, order: Freeze, dice: Dice, outcome: Outcome) -> None:
+    """Freeze a Water square into Ice over that water (000:L74, A34)."""
+    cell = check_freeze(battle, order)
     freeze(battle, cell, outcome, cause="GM")
     outcome.highlight.target = str(cell)
+
+
+@checks("break-free")
+def check_break_free(battle: Battle, order: BreakFree) -> tuple[Unit, list[str]]:
+    """Check that the unit can act and is held by a trap or ice; return it and what holds it."""
+    require_active(battle)
+    unit = battle.unit(order.unit)
+    can_act(unit)
+    held: list[str] = [s for s in ("bakelite", "immobilised") if s in unit.statuses]
+    if not held:
+        raise IllegalOrderError(f"{unit.name} is not held by a Bakelite Trap or ice.")
+    return unit, held
 
 
 @handles("break-free")
 def break_free(battle: Battle, order: BreakFree, dice: Dice, outcome: Outcome) -> None:
     """Test Strength (a Free Action) to end a Bakelite penalty or an icy grip (000:L107, A34)."""
-    require_active(battle)
-    unit = battle.unit(order.unit)
-    can_act(unit)
-    held = [s for s in ("bakelite", "immobilised") if s in unit.statuses]
-    if not held:
-        raise IllegalOrderError(f"{unit.name} is not held by a Bakelite Trap or ice.")
+    unit, held = check_break_free(battle, order)
     outcome.actor = unit.name
     outcome.highlight.actor = str(unit.cell)
     result = roll_test(battle, dice, skill_breakdown(battle, unit, "s"), f"{unit.name} breaks free")

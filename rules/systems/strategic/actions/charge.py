@@ -7,6 +7,7 @@ resolve as on any move), the strike the attack order's own melee attack.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -15,7 +16,14 @@ from rules.errors import IllegalOrderError
 from rules.orders import Move, Order
 from rules.systems.strategic.actions.combat import Attack, attack
 from rules.systems.strategic.actions.move import PlannedMove, plan_move, walk
-from rules.systems.strategic.combat import can_act, in_reach, in_reach_from, melee_distance, require_in_sight
+from rules.systems.strategic.combat import (
+    can_act,
+    in_reach,
+    in_reach_from,
+    melee_distance,
+    melee_reach,
+    require_in_sight,
+)
 from rules.systems.strategic.details import AttackDetails, ChargeDetails, MoveDetails
 from rules.systems.strategic.hazards import in_play
 from rules.systems.strategic.movement import allowance, blocker, reachable
@@ -66,13 +74,31 @@ def melee_weapon(unit: Unit, name: str) -> Weapon:
     return found
 
 
-def _end_square(battle: Battle, unit: Unit, target: Unit, weapon: Weapon) -> Cell:
+def charge_squares(battle: Battle, unit: Unit) -> dict[Cell, int]:
+    """Return the squares a charge may end on and what reaching each costs: within the Charge allowance, not the
+    unit's own, nothing there that refuses it. One reach serves a charge at every enemy."""
+    budget = allowance(battle, unit, MODE)
+    return {cell: cost for cell, cost in reachable(battle, unit, budget).items()
+            if cell != unit.cell and blocker(battle, unit, cell) is None}
+
+
+def _near(battle: Battle, unit: Unit, target: Unit, weapon: Weapon, squares: Mapping[Cell, int]) -> list[Cell]:
+    """Return the charge squares that might put the target within melee reach: those around it, if fewer."""
+    far = max(melee_reach(battle, weapon, target), melee_reach(battle, None, unit))
+    if (2 * far + 1) ** 2 >= len(squares):
+        return list(squares)
+    return [Cell(x, y) for y in range(max(0, target.y - far), min(battle.height, target.y + far + 1))
+            for x in range(max(0, target.x - far), min(battle.width, target.x + far + 1))]
+
+
+def _end_square(battle: Battle, unit: Unit, target: Unit, weapon: Weapon,
+                squares: Mapping[Cell, int] | None = None) -> Cell:
     """Return the cheapest square within the Charge allowance from which the target is within melee reach."""
     budget = allowance(battle, unit, MODE)
+    squares = charge_squares(battle, unit) if squares is None else squares
     options = [(cost, cell.distance(target.cell), cell.y, cell.x, cell)
-               for cell, cost in reachable(battle, unit, budget).items()
-               if cell != unit.cell and blocker(battle, unit, cell) is None
-               and in_reach_from(battle, unit, cell, target, weapon)]
+               for cell in _near(battle, unit, target, weapon, squares)
+               if (cost := squares.get(cell)) is not None and in_reach_from(battle, unit, cell, target, weapon)]
     if not options:
         raise IllegalOrderError(
             f"{target.name} on {target.cell} is {melee_distance(unit, target)} squares from {unit.name}; a Charge "
@@ -83,8 +109,11 @@ def _end_square(battle: Battle, unit: Unit, target: Unit, weapon: Weapon) -> Cel
 
 
 @checks("charge")
-def check_charge(battle: Battle, order: Charge) -> PlannedCharge:
-    """Check a charge without making it: a live target, a melee weapon, a charge move that ends within reach."""
+def check_charge(battle: Battle, order: Charge, squares: Mapping[Cell, int] | None = None) -> PlannedCharge:
+    """Check a charge without making it: a live target, a melee weapon, a charge move that ends within reach.
+
+    `squares` is the unit's `charge_squares`, when the caller checks charges at many enemies at once.
+    """
     require_active(battle)
     unit = battle.unit(order.unit)
     can_act(unit)
@@ -98,7 +127,7 @@ def check_charge(battle: Battle, order: Charge) -> PlannedCharge:
     if in_reach(battle, unit, target, weapon):
         raise IllegalOrderError(f"{target.name} is already within reach of {unit.name}'s {weapon.name}: "
                                 "there is nothing to charge across, so attack it with /attack.")
-    goal = _end_square(battle, unit, target, weapon) if order.to is None else battle.check_cell(order.to)
+    goal = _end_square(battle, unit, target, weapon, squares) if order.to is None else battle.check_cell(order.to)
     if not in_reach_from(battle, unit, goal, target, weapon):
         raise IllegalOrderError(f"From {goal}, {target.name} on {target.cell} is out of reach of the {weapon.name}; "
                                 "end the charge next to it, or leave `to` out to take the cheapest square.")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from rules.battle import LastAction
@@ -38,8 +38,8 @@ from rules.systems.strategic.combat import (
 from rules.systems.strategic.damage import apply_damage
 from rules.systems.strategic.details import AttackDetails, HitDamage
 from rules.systems.strategic.effects import Engaged
-from rules.systems.strategic.ranges import band_for, bands, max_range, weapon_range
-from rules.systems.strategic.table import handles
+from rules.systems.strategic.ranges import Band, band_for, bands, max_range, weapon_range
+from rules.systems.strategic.table import checks, handles
 from rules.systems.strategic.table import order as _order
 from rules.turns import require_active
 
@@ -109,9 +109,23 @@ def _resolve(battle: Battle, attacker: Unit, weapon: Weapon, order: Attack) -> _
     raise InvalidOrderError(f"{cell} holds {names}; name one with `target:`.")
 
 
-@handles("attack")
-def attack(battle: Battle, order: Attack, dice: Dice, outcome: Outcome) -> None:
-    """Resolve an attack: legality, to-hit breakdown, d100, hit location, damage and what the hit sets off."""
+@dataclass
+class _Shot:
+    """A checked attack: who attacks with what, at what, and for a ranged weapon its range band and squares."""
+
+    attacker: Unit
+    weapon: Weapon
+    called: str
+    aim: _Aim
+    r: int = 0
+    band: Band | None = None
+    kind: str | None = None
+    squares: list[Cell] = field(default_factory=list)
+
+
+@checks("attack")
+def check_attack(battle: Battle, order: Attack) -> _Shot:
+    """Check an attack without rolling: an attacker able to act, its weapon, a target in sight and in reach or range."""
     require_active(battle)
     attacker = battle.unit(order.unit)
     can_act(attacker)
@@ -119,6 +133,37 @@ def attack(battle: Battle, order: Attack, dice: Dice, outcome: Outcome) -> None:
     check_adjust(order.adjust)
     called = parse_location(order.called) if order.called else ""
     aim = _resolve(battle, attacker, weapon, order)
+    if weapon.melee:
+        assert aim.unit is not None  # _resolve only lets a melee weapon aim at a unit
+        target = aim.unit
+        if not in_reach(battle, attacker, target, weapon):
+            reach = melee_reach(battle, weapon, target)
+            where = "on the same square" if reach == 0 else f"within {reach} square{'s' if reach != 1 else ''}"
+            raise IllegalOrderError(
+                f"The {weapon.name} is a melee weapon: its target must be {where}, and {target.name} is "
+                f"{melee_distance(attacker, target)} away. Move closer, or attack with a ranged weapon."
+            )
+        return _Shot(attacker, weapon, called, aim)
+    src, dst = attacker.cell, aim.cell
+    r = weapon_range(battle, weapon)
+    band = band_for(battle, r, src.distance(dst))
+    if band is None:
+        raise _out_of_range(battle, attacker, weapon, dst, r)
+    kind = None if aim.bridge else area_kind(weapon)
+    squares: list[Cell] = []
+    if kind == "line":
+        length = line_length(battle, weapon)
+        squares = line_squares(battle, src, dst, length)
+        if dst not in squares:
+            raise IllegalOrderError(f"The {weapon.name} reaches {length} squares in a line; {dst} is farther.")
+    return _Shot(attacker, weapon, called, aim, r, band, kind, squares)
+
+
+@handles("attack")
+def attack(battle: Battle, order: Attack, dice: Dice, outcome: Outcome) -> None:
+    """Resolve an attack: legality, to-hit breakdown, d100, hit location, damage and what the hit sets off."""
+    shot = check_attack(battle, order)
+    attacker, weapon, called, aim = shot.attacker, shot.weapon, shot.called, shot.aim
     outcome.actor = attacker.name
     outcome.highlight.update(actor=str(attacker.cell), target=str(aim.cell), line=[str(attacker.cell), str(aim.cell)])
     outcome.details = AttackDetails(unit=attacker.name, weapon=weapon.name,
@@ -128,7 +173,7 @@ def attack(battle: Battle, order: Attack, dice: Dice, outcome: Outcome) -> None:
         assert aim.unit is not None  # _resolve only lets a melee weapon aim at a unit
         hit = _melee(battle, attacker, weapon, aim.unit, order, called, dice, outcome)
     else:
-        hit = _ranged(battle, attacker, weapon, aim, order, called, dice, outcome)
+        hit = _ranged(battle, shot, order, dice, outcome)
     outcome.highlight.hit = hit
     # An attack spends the aim and gives the attacker's position away.
     attacker.aim = 0
@@ -146,13 +191,6 @@ def _attack(outcome: Outcome) -> AttackDetails:
 
 def _melee(battle: Battle, attacker: Unit, weapon: Weapon, target: Unit, order: Attack, called: str,
            dice: Dice, outcome: Outcome) -> bool:
-    if not in_reach(battle, attacker, target, weapon):
-        reach = melee_reach(battle, weapon, target)
-        where = "on the same square" if reach == 0 else f"within {reach} square{'s' if reach != 1 else ''}"
-        raise IllegalOrderError(
-            f"The {weapon.name} is a melee weapon: its target must be {where}, and {target.name} is "
-            f"{melee_distance(attacker, target)} away. Move closer, or attack with a ranged weapon."
-        )
     bd = melee_breakdown(battle, attacker, target, order.adjust, called)
     result = roll_test(battle, dice, bd, f"{attacker.name} strikes with {weapon.name}")
     outcome.tests.append(result)
@@ -183,20 +221,12 @@ def _out_of_range(battle: Battle, attacker: Unit, weapon: Weapon, cell: Cell, r:
     )
 
 
-def _ranged(battle: Battle, attacker: Unit, weapon: Weapon, aim: _Aim, order: Attack, called: str,
-            dice: Dice, outcome: Outcome) -> bool:
+def _ranged(battle: Battle, shot: _Shot, order: Attack, dice: Dice, outcome: Outcome) -> bool:
+    attacker, weapon, aim, called = shot.attacker, shot.weapon, shot.aim, shot.called
     src, dst = attacker.cell, aim.cell
-    r = weapon_range(battle, weapon)
-    band = band_for(battle, r, src.distance(dst))
-    if band is None:
-        raise _out_of_range(battle, attacker, weapon, dst, r)
-    kind = None if aim.bridge else area_kind(weapon)
-    squares: list[Cell] = []
+    r, band, kind, squares = shot.r, shot.band, shot.kind, shot.squares
+    assert band is not None  # the check found the band of every ranged shot
     if kind == "line":
-        length = line_length(battle, weapon)
-        squares = line_squares(battle, src, dst, length)
-        if dst not in squares:
-            raise IllegalOrderError(f"The {weapon.name} reaches {length} squares in a line; {dst} is farther.")
         outcome.highlight.line = [str(src), str(squares[-1])]
         outcome.highlight.cells = [str(c) for c in squares]
     bd, fire = ranged_breakdown(battle, attacker, src, dst, aim.unit, weapon, band, order.adjust, called,

@@ -22,7 +22,7 @@ from rules.systems.strategic.features import (
     purchase_cells,
     terrain_names,
 )
-from rules.systems.strategic.table import handles
+from rules.systems.strategic.table import checks, handles
 from rules.systems.strategic.table import order as _order
 
 if TYPE_CHECKING:
@@ -128,9 +128,10 @@ def _check_squares(battle: Battle, ftype: FeatureType, squares: list[Cell]) -> N
         raise IllegalOrderError(f"The squares of one {ftype.name} purchase must touch each other in this battle.")
 
 
-@handles("place-feature")
-def place_feature(battle: Battle, order: PlaceFeature, dice: Dice, outcome: Outcome) -> None:
-    """Buy a feature with the side's feature points and lay it on its squares."""
+@checks("place-feature")
+def check_place_feature(battle: Battle, order: PlaceFeature) -> tuple[FeatureType, Side, list[Cell], int]:
+    """Check a purchase: in setup, a feature the side can pay for, squares that carry it; return the feature,
+    the side, its squares and the side's pool."""
     require_features(battle)
     require_setup(battle, "Features are placed")
     ftype = battle.ruleset.feature_type(order.feature)
@@ -145,6 +146,13 @@ def place_feature(battle: Battle, order: PlaceFeature, dice: Dice, outcome: Outc
             f"(pool {pool}, spent {side.fp_spent})."
         )
     _check_squares(battle, ftype, squares)
+    return ftype, side, squares, pool
+
+
+@handles("place-feature")
+def place_feature(battle: Battle, order: PlaceFeature, dice: Dice, outcome: Outcome) -> None:
+    """Buy a feature with the side's feature points and lay it on its squares."""
+    ftype, side, squares, pool = check_place_feature(battle, order)
     purchase = next_purchase(battle)
     for cell in squares:
         state = battle.square(cell)
@@ -166,9 +174,9 @@ def place_feature(battle: Battle, order: PlaceFeature, dice: Dice, outcome: Outc
                    cells=[str(c) for c in squares], cost=ftype.cost, purchase=purchase, hidden=ftype.hidden))
 
 
-@handles("remove-feature")
-def remove_feature(battle: Battle, order: RemoveFeature, dice: Dice, outcome: Outcome) -> None:
-    """Remove a feature; in setup, removing the last square of a purchase refunds its cost."""
+@checks("remove-feature")
+def check_remove_feature(battle: Battle, order: RemoveFeature) -> tuple[Cell, FeatureType]:
+    """Check that the square holds a feature to remove; return the square and the feature."""
     require_features(battle)
     if battle.status == "ended":
         raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
@@ -176,6 +184,13 @@ def remove_feature(battle: Battle, order: RemoveFeature, dice: Dice, outcome: Ou
     ftype = feature_at(battle, cell)
     if ftype is None:
         raise IllegalOrderError(f"There is no feature on {cell}.")
+    return cell, ftype
+
+
+@handles("remove-feature")
+def remove_feature(battle: Battle, order: RemoveFeature, dice: Dice, outcome: Outcome) -> None:
+    """Remove a feature; in setup, removing the last square of a purchase refunds its cost."""
+    cell, ftype = check_remove_feature(battle, order)
     state = battle.square_state(cell)
     side = battle.side(state.feature_side or "")
     purchase = state.feature_purchase
@@ -192,9 +207,9 @@ def remove_feature(battle: Battle, order: RemoveFeature, dice: Dice, outcome: Ou
                    side=side.name if side else None, refund=refund))
 
 
-@handles("set-fp")
-def set_fp(battle: Battle, order: SetFp, dice: Dice, outcome: Outcome) -> None:
-    """Set a side's feature point rule: a fixed pool when value is given, else the usual pool plus adjust."""
+@checks("set-fp")
+def check_set_fp(battle: Battle, order: SetFp) -> Side:
+    """Check a side's feature point rule: in setup, a side of the battle, a pool and adjustment in range."""
     require_features(battle)
     require_setup(battle, "Feature points are set")
     side = find_side(battle, order.side)
@@ -202,6 +217,13 @@ def set_fp(battle: Battle, order: SetFp, dice: Dice, outcome: Outcome) -> None:
         raise InvalidOrderError(f"A feature point pool is 0 to {MAX_FP}, not {order.value}.")
     if not -MAX_FP <= order.adjust <= MAX_FP:
         raise InvalidOrderError(f"A feature point adjustment is -{MAX_FP} to +{MAX_FP}, not {order.adjust}.")
+    return side
+
+
+@handles("set-fp")
+def set_fp(battle: Battle, order: SetFp, dice: Dice, outcome: Outcome) -> None:
+    """Set a side's feature point rule: a fixed pool when value is given, else the usual pool plus adjust."""
+    side = check_set_fp(battle, order)
     side.fp_override = order.value
     side.fp_adjust = order.adjust
     pool = fp_pool(battle, side)

@@ -6,6 +6,7 @@ acting on its turn (checking whose turn it is and spending its actions), and a G
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from rules.systems.strategic.details import Change, UnitSetDetails
 from rules.systems.strategic.effects import Disengaged, Placed, UnitSet
 from rules.systems.strategic.movement import blocker
 from rules.systems.strategic.statblock import STAT_FIELDS, STATUSES, apply_stats
-from rules.systems.strategic.table import handles
+from rules.systems.strategic.table import checks, handles
 from rules.systems.strategic.table import order as _order
 
 if TYPE_CHECKING:
@@ -62,18 +63,25 @@ def _require_not_ended(battle: Battle) -> None:
         raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
 
 
-@handles("gm-place")
-def gm_place(battle: Battle, order: GmPlace, dice: Dice, outcome: Outcome) -> None:
-    """Put a unit on a square; only what may never share a square (Hordes, enemy blockers) still refuses."""
+@checks("gm-place")
+def check_gm_place(battle: Battle, order: GmPlace) -> tuple[Unit, Cell]:
+    """Check that the unit may stand on the square (not its own, nothing there that refuses it); return both."""
     _require_not_ended(battle)
     unit = battle.unit(order.target)
     goal = battle.check_cell(order.at)
-    start = unit.cell
-    if goal == start:
+    if goal == unit.cell:
         raise IllegalOrderError(f"{unit.name} is already on {goal}.")
     why = blocker(battle, unit, goal)
     if why:
         raise IllegalOrderError(f"{unit.name} cannot be put on {goal}: {why}.")
+    return unit, goal
+
+
+@handles("gm-place")
+def gm_place(battle: Battle, order: GmPlace, dice: Dice, outcome: Outcome) -> None:
+    """Put a unit on a square; only what may never share a square (Hordes, enemy blockers) still refuses."""
+    unit, goal = check_gm_place(battle, order)
+    start = unit.cell
     unit.x, unit.y = goal.x, goal.y
     dropped = prune_engagement(battle, unit)
     outcome.actor = unit.name
@@ -161,9 +169,9 @@ def _stats_for(unit: Unit, changes: dict[str, Any]) -> dict[str, Any]:
     return stats
 
 
-@handles("gm-set")
-def gm_set(battle: Battle, order: GmSet, dice: Dice, outcome: Outcome) -> None:
-    """Set fields of a unit regardless of the rules that would normally change them."""
+@checks("gm-set")
+def check_gm_set(battle: Battle, order: GmSet) -> Unit:
+    """Check every field a GM sets, the stat block's on a copy of the unit; return the unit."""
     _require_not_ended(battle)
     unit = battle.unit(order.target)
     changes = dict(order.changes)
@@ -174,6 +182,26 @@ def gm_set(battle: Battle, order: GmSet, dice: Dice, outcome: Outcome) -> None:
         if key.partition(".")[0] not in (*known, *TABLE_FIELDS):
             raise InvalidOrderError(f"`{key}` is not a field of a unit. Fields: {', '.join(known)}, "
                                     f"or {', '.join(t + '.…' for t in TABLE_FIELDS)}.")
+    actions = changes.pop("actions", None)
+    name = changes.pop("name", None)
+    side = changes.pop("side", None)
+    if "owner" in changes:
+        _owner(changes.pop("owner"))
+    apply_stats(copy.deepcopy(unit), _stats_for(unit, changes), battle.ruleset.unit_kinds, partial=True)
+    if actions is not None:
+        _check_actions(battle, unit, actions)
+    if side is not None:
+        battle.check_side(str(side))
+    if name is not None:
+        battle.check_rename(unit, str(name))
+    return unit
+
+
+@handles("gm-set")
+def gm_set(battle: Battle, order: GmSet, dice: Dice, outcome: Outcome) -> None:
+    """Set fields of a unit regardless of the rules that would normally change them."""
+    unit = check_gm_set(battle, order)
+    changes = dict(order.changes)
     before = unit.to_dict()
     actions = changes.pop("actions", None)
     name = changes.pop("name", None)
@@ -182,7 +210,8 @@ def gm_set(battle: Battle, order: GmSet, dice: Dice, outcome: Outcome) -> None:
     owner = _owner(changes.pop("owner", None)) if owner_given else unit.owner
     apply_stats(unit, _stats_for(unit, changes), battle.ruleset.unit_kinds, partial=True)
     if actions is not None:
-        _set_actions(battle, unit, actions)
+        entry, count = _check_actions(battle, unit, actions)
+        battle.turn.left[entry] = count
     if side is not None:
         unit.side = battle.ensure_side(str(side)).name
     if owner_given:
@@ -199,7 +228,8 @@ def gm_set(battle: Battle, order: GmSet, dice: Dice, outcome: Outcome) -> None:
     outcome.highlight.actor = str(unit.cell)
 
 
-def _set_actions(battle: Battle, unit: Unit, raw: Any) -> None:
+def _check_actions(battle: Battle, unit: Unit, raw: Any) -> tuple[str, int]:
+    """Return the unit's turn entry and the actions a GM gives it, checked."""
     try:
         count = int(raw)
     except (TypeError, ValueError):
@@ -208,5 +238,4 @@ def _set_actions(battle: Battle, unit: Unit, raw: Any) -> None:
         raise InvalidOrderError(f"`actions` must be from 0 to {MAX_ACTIONS}.")
     if not turns.engaged(battle):
         raise IllegalOrderError("Actions left only exist once the battle has started and a round is running.")
-    entry = turns.due_entry(battle, unit.name)
-    battle.turn.left[entry] = count
+    return turns.due_entry(battle, unit.name), count

@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 
 from rules.coords import Cell
 from rules.errors import IllegalOrderError
-from rules.homebrew import install, read_homebrew
+from rules.homebrew import Homebrew, install, merged, read_homebrew
 from rules.orders import ImportHomebrew
 from rules.ruleset import get_ruleset
 from rules.systems.strategic.effects import HomebrewImported
 from rules.systems.strategic.features import allows_terrain, terrain_names
-from rules.systems.strategic.table import handles
+from rules.systems.strategic.table import checks, handles
 
 if TYPE_CHECKING:
     from rules.dice import Dice
@@ -38,9 +38,9 @@ def _still_used(battle: Battle, terrain: set[str], features: dict[str, tuple[str
                                     "in the table or remove the feature first.")
 
 
-@handles("import-homebrew")
-def import_homebrew(battle: Battle, order: ImportHomebrew, dice: Dice, outcome: Outcome) -> None:
-    """Check a homebrew table line by line and make its terrain paintable and its features buildable here."""
+@checks("import-homebrew")
+def check_import_homebrew(battle: Battle, order: ImportHomebrew) -> Homebrew:
+    """Check a homebrew table line by line, and that every painted terrain and standing feature keeps its ground."""
     if battle.status == "ended":
         raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
     base = get_ruleset(battle.ruleset_id)
@@ -48,12 +48,21 @@ def import_homebrew(battle: Battle, order: ImportHomebrew, dice: Dice, outcome: 
     terrain = set(base.terrain) | {t.key for t in brew.terrain}
     features = {**{k: f.terrain for k, f in base.features.items()}, **{f.key: f.terrain for f in brew.features}}
     _still_used(battle, terrain, features)
-    install(battle, brew)
+    after = merged(base, brew.rows) if brew.rows else base
     for cell_key, state in battle.cells.items():
-        ftype = battle.ruleset.features.get(str(state.get("feature", "")))
+        ftype = after.features.get(str(state.get("feature", "")))
         cell = Cell.parse(cell_key)
-        if ftype is not None and not allows_terrain(ftype, battle.terrain_at(cell).key):
-            raise IllegalOrderError(f"The {ftype.name} on {cell_key} stands on {battle.terrain_at(cell).name}, which "
-                                    f"the new table no longer allows (only {terrain_names(battle, ftype)}).")
+        ground = after.terrain[battle.terrain[cell.y * battle.width + cell.x]]
+        if ftype is not None and not allows_terrain(ftype, ground.key):
+            raise IllegalOrderError(f"The {ftype.name} on {cell_key} stands on {ground.name}, which "
+                                    f"the new table no longer allows (only {terrain_names(battle, ftype, after)}).")
+    return brew
+
+
+@handles("import-homebrew")
+def import_homebrew(battle: Battle, order: ImportHomebrew, dice: Dice, outcome: Outcome) -> None:
+    """Make a checked homebrew table's terrain paintable and its features buildable here."""
+    brew = check_import_homebrew(battle, order)
+    install(battle, brew)
     battle.map_version += 1  # a terrain's colour or pattern may have changed
     outcome.add(HomebrewImported(terrain=[t.key for t in brew.terrain], features=[f.key for f in brew.features]))

@@ -16,10 +16,12 @@ from rules.systems.strategic.movement import (
     allowance,
     blocker,
     effective_dtv,
-    find_path,
+    least_step,
     movement_base,
+    path_cost,
     reachable,
     step_cost,
+    straightest_path,
 )
 from rules.systems.strategic.table import checks, handles
 from rules.turns import require_active
@@ -54,28 +56,30 @@ def _refusal(battle: Battle, unit: Unit, goal: Cell, mode: str, budget: int) -> 
             f"{goal} is {distance} squares from {unit.name} on {start}, but a {mode_name} allows "
             f"{budget} {what} ({base_label}). Pick a closer square or a faster mode."
         )
-    unbounded = find_path(battle, unit, goal, UNBOUNDED)
+    unbounded = path_cost(battle, unit, goal, UNBOUNDED)
     if unbounded is None:
         return IllegalOrderError(f"{unit.name} has no way to reach {goal}: every route is blocked.")
     if unit.is_horde:
         return IllegalOrderError(
-            f"The cheapest way to {goal} costs {unbounded[1]} MP through difficult terrain, "
+            f"The cheapest way to {goal} costs {unbounded} MP through difficult terrain, "
             f"but a {mode_name} gives the Horde {unit.name} only {budget} MP ({base_label})."
         )
     return IllegalOrderError(
-        f"The way to {goal} around blocked squares is {unbounded[1]} squares long, "
+        f"The way to {goal} around blocked squares is {unbounded} squares long, "
         f"but a {mode_name} allows {unit.name} only {budget} ({base_label})."
     )
 
 
 class PlannedMove(NamedTuple):
-    """A move that passed its check: the unit, where it goes, the mode, the allowance and the path."""
+    """A move that passed its check: the unit, where it goes, the mode, the allowance and what the way costs.
+
+    The check finds that a way within the allowance exists and its cost; the walk lays out the path itself.
+    """
 
     unit: Unit
     goal: Cell
     mode: str
     budget: int
-    path: list[Cell]
     cost: int
 
 
@@ -108,10 +112,12 @@ def plan_move(battle: Battle, order: Move) -> PlannedMove:
     why = blocker(battle, unit, goal)
     if why:
         raise IllegalOrderError(f"{unit.name} cannot end its move on {goal}: {why}.")
-    found = find_path(battle, unit, goal, budget)
-    if found is None:
+    least = least_step(battle, unit)
+    # Every step costs at least `least`: a goal farther than the allowance pays for is refused without a search.
+    cost = None if least and start.distance(goal) * least > budget else path_cost(battle, unit, goal, budget)
+    if cost is None:
         raise _refusal(battle, unit, goal, mode, budget)
-    return PlannedMove(unit, goal, mode, budget, found[0], found[1])
+    return PlannedMove(unit, goal, mode, budget, cost)
 
 
 @handles("move")
@@ -122,7 +128,8 @@ def move(battle: Battle, order: Move, dice: Dice, outcome: Outcome) -> None:
 
 def walk(battle: Battle, plan: PlannedMove, dice: Dice, outcome: Outcome) -> None:
     """Walk a planned move square by square, resolving each square entered; record it in the outcome."""
-    unit, mode, budget, path, cost = plan.unit, plan.mode, plan.budget, plan.path, plan.cost
+    unit, mode, budget, cost = plan.unit, plan.mode, plan.budget, plan.cost
+    path = straightest_path(battle, unit, plan.goal, cost)
     start = unit.cell
     base, base_label = movement_base(unit)
     walked = [str(start)]

@@ -29,6 +29,7 @@ from rules.turns import require_active
 
 if TYPE_CHECKING:
     from rules.dice import Dice
+    from rules.modifiers import Breakdown
     from rules.outcome import Outcome
     from rules.systems.strategic.board import Battle
     from rules.systems.strategic.units import Unit
@@ -114,9 +115,8 @@ def _actor(battle: Battle, name: str, outcome: Outcome) -> Unit:
 @handles("aim")
 def aim(battle: Battle, order: Aim, dice: Dice, outcome: Outcome) -> None:
     """Store the aim bonus on the unit until its next attack."""
+    check_able(battle, order)
     mode = order.mode.strip().lower()
-    if mode not in AIM_MODES:
-        raise InvalidOrderError(f"`{order.mode}` is not an aim; use `half` (+10) or `full` (+20).")
     unit = _actor(battle, order.unit, outcome)
     unit.aim = int(battle.const(f"aim_{mode}"))
     add_status(unit, "aiming")
@@ -139,8 +139,8 @@ def _stealth_bonus(battle: Battle, unit: Unit) -> int:
 @handles("hide")
 def hide(battle: Battle, order: Hide, dice: Dice, outcome: Outcome) -> None:
     """Test Stealth with the terrain's bonus; success hides the unit."""
+    bonus = check_hide(battle, order)
     unit = _actor(battle, order.unit, outcome)
-    bonus = _stealth_bonus(battle, unit)
     bd = skill_breakdown(battle, unit, "stealth")
     bd.add(f"Terrain: {battle.terrain_at(unit.cell).name}", bonus, "000:L52")
     result = roll_test(battle, dice, bd, f"{unit.name} hides")
@@ -174,17 +174,24 @@ def _push_path(battle: Battle, attacker: Unit, target: Unit, to: Cell | None) ->
     return path
 
 
-@handles("maneuver")
-def maneuver(battle: Battle, order: Maneuver, dice: Dice, outcome: Outcome) -> None:
-    """Opposed WS test; if the attacker wins, push the target away (000:L7, 001:L11)."""
-    unit = _actor(battle, order.unit, outcome)
+@checks("maneuver")
+def check_maneuver(battle: Battle, order: Maneuver) -> tuple[Unit, Unit, list[Cell]]:
+    """Check a maneuver: a melee opponent in sight and a square to push it to; return both units and the path."""
+    unit = _able(battle, order.unit)
     target = battle.unit(order.target)
     require_in_sight(battle, target, unit)
     if target is unit:
         raise IllegalOrderError(f"{unit.name} cannot maneuver itself.")
     if not in_reach(battle, unit, target):
         raise IllegalOrderError(f"{target.name} is not in melee reach of {unit.name}; Maneuver needs a melee opponent.")
-    path = _push_path(battle, unit, target, order.to)
+    return unit, target, _push_path(battle, unit, target, order.to)
+
+
+@handles("maneuver")
+def maneuver(battle: Battle, order: Maneuver, dice: Dice, outcome: Outcome) -> None:
+    """Opposed WS test; if the attacker wins, push the target away (000:L7, 001:L11)."""
+    unit, target, path = check_maneuver(battle, order)
+    _actor(battle, order.unit, outcome)
     mine = roll_test(battle, dice, melee_breakdown(battle, unit, target), f"{unit.name} maneuvers")
     theirs = roll_test(battle, dice, skill_breakdown(battle, target, "ws"), f"{target.name} holds its ground")
     outcome.tests.extend([mine, theirs])
@@ -208,17 +215,25 @@ def maneuver(battle: Battle, order: Maneuver, dice: Dice, outcome: Outcome) -> N
 @handles("defend")
 def defend(battle: Battle, order: Defend, dice: Dice, outcome: Outcome) -> None:
     """Stand on guard until the next round: melee attacks against the unit are harder."""
+    check_able(battle, order)
     unit = _actor(battle, order.unit, outcome)
     add_status(unit, "defending", 0)  # a timer of 0 ends at the start of the next round
     outcome.add(Defending(unit=unit.name, penalty=int(battle.const("defend_melee_penalty"))))
 
 
-@handles("act")
-def act(battle: Battle, order: Act, dice: Dice, outcome: Outcome) -> None:
-    """Make a GM-adjudicated test, with the unit's conditions and DTV applied."""
+@checks("act")
+def check_act(battle: Battle, order: Act) -> tuple[Unit, Breakdown]:
+    """Check a GM-adjudicated test: an active battle, the unit, the stat; return the unit and its target number."""
     require_active(battle)
     unit = battle.unit(order.unit)
     bd = test_breakdown(battle, unit, order.stat, order.modifier, order.reason)  # conditions and DTV included
+    return unit, bd
+
+
+@handles("act")
+def act(battle: Battle, order: Act, dice: Dice, outcome: Outcome) -> None:
+    """Make a GM-adjudicated test, with the unit's conditions and DTV applied."""
+    unit, bd = check_act(battle, order)
     result = roll_test(battle, dice, bd, order.reason or f"{order.stat.upper()} test")
     outcome.actor = unit.name
     outcome.highlight.actor = str(unit.cell)
