@@ -19,10 +19,12 @@ from bot.clock import POLICIES, check_deadline, parse_reminders
 from bot.filelimits import FileLimitError, Limits, load_json
 from bot.members import MemberCheck, absent_owners
 from bot.table import Actor, Notice, Result, Table, note_committed
+from rules import scale
 from rules.battle import Battle
 from rules.dice import MAX_FACES
 from rules.errors import GameError, shorten
 from rules.replay import first_difference, same_state
+from rules.ruleset import fraction_text, get_ruleset
 from storage import BattleRecord, BattleStatus, ClockRecord, DeadlinePolicy, EventRecord
 
 log = logging.getLogger(__name__)
@@ -160,7 +162,10 @@ def _check_fresh(initial: dict[str, Any]) -> None:
     height = _need(initial, "height", int, where)
     name = _need(initial, "name", str, where)
     try:
-        fresh = Battle.new(ruleset, width, height, name).to_dict()
+        # The log's first orders set the battle's scale: the map may be as large as the finest scale allows.
+        found = get_ruleset(ruleset)
+        finest = ((found.scale_key, fraction_text(scale.finest(found))),) if found.scale_key else ()
+        fresh = Battle.new(ruleset, width, height, name, finest).to_dict()
     except GameError as exc:
         raise ArchiveError(f"`initial_state` is not a battle /battle new could create: {exc.message}") from None
     if not same_state(fresh, initial):

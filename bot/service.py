@@ -213,7 +213,8 @@ class TableService:
     # --- actions ------------------------------------------------------------
 
     async def create_battle(self, actor: Actor, *, channel_id: int, thread_id: int | None, name: str,
-                            ruleset: str, width: int | None = None, height: int | None = None) -> Result:
+                            ruleset: str, width: int | None = None, height: int | None = None,
+                            rules: Sequence[tuple[str, str]] = ()) -> Result:
         """Create a battle in a channel (or thread); the creator is its GM. A map-less system takes no size."""
         here = thread_id or channel_id
         existing = await self.db.battles.in_channel(actor.guild_id, here)
@@ -221,7 +222,7 @@ class TableService:
             raise GameError(
                 f"This channel already runs **{existing.name}**. End it with /battle end, or start the new one in another channel or a thread."
             )
-        battle = Battle.new(ruleset, *board_size(ruleset, width, height), name)
+        battle = Battle.new(ruleset, *board_size(ruleset, width, height), name, rules)  # the scale sizes the map
         record = await self.db.battles.create(
             guild_id=actor.guild_id, channel_id=channel_id, thread_id=thread_id, name=battle.name,
             ruleset=battle.ruleset_id, created_by=actor.user_id, state=battle.to_dict(), now=self.clock(),
@@ -622,7 +623,7 @@ class TableService:
         """
         if not battle.system.has_map:
             raise NoMapError(f"{battle.system.name} has no map, so there is no reach to draw.")
-        reach = battle.system.reach_of(battle, unit_name)
+        reach = await asyncio.to_thread(battle.system.reach_of, battle, unit_name)  # seconds on a fine grid
         unit = battle.unit(unit_name)
         view = self.view_of(battle, viewer=Viewer.of([unit.side]))
         cells = [(unit.x, unit.y)] + [c for m in reach.values() for c in action_cells(Highlight(cells=list(m)), cap=None)]

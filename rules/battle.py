@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
-from rules import turns
+from rules import scale, turns
 from rules.coords import MAX_SIDE, Cell, Edge
 from rules.dice import Dice
 from rules.edges import Obstacle, edges_from_list, edges_to_list
@@ -25,7 +26,7 @@ from rules.errors import (
 from rules.homebrew import merged
 from rules.orders import Order
 from rules.outcome import Outcome
-from rules.ruleset import Ruleset, TerrainType, get_ruleset
+from rules.ruleset import Ruleset, TerrainType, exact, get_ruleset
 from rules.squares import Square, squares_from_dict, squares_to_dict
 from rules.stored import JSON, Document, Scalar, texts
 from rules.system import System, provider, ruleset_ids, system_of
@@ -162,12 +163,18 @@ class Battle(Generic[U]):
     # --- construction -------------------------------------------------------
 
     @classmethod
-    def new(cls, ruleset_id: str, width: int, height: int, name: str = "Battle") -> Battle[Any]:
-        """Create an empty battle of the given ruleset and size, all default terrain."""
+    def new(cls, ruleset_id: str, width: int, height: int, name: str = "Battle",
+            rules: Sequence[tuple[str, str]] = ()) -> Battle[Any]:
+        """Create an empty battle of the given ruleset and size, all default terrain, at the scale `rules` set."""
         ruleset = get_ruleset(ruleset_id)
         for label, value in (("width", width), ("height", height)):
-            if not 1 <= value <= MAX_SIDE:
+            if value < 1 or (value > MAX_SIDE and ruleset.table is None):
                 raise InvalidOrderError(f"The map {label} must be 1 to {MAX_SIDE} squares, not {value}.")
+        size = exact(ruleset.constants[ruleset.scale_key].value) if ruleset.scale_key else Fraction(1)
+        for key, text in rules:
+            if key == ruleset.scale_key:
+                size = exact(scale.coerce_scale(ruleset, text))
+        scale.check_map(ruleset, size, width, height)
         battle = cls(ruleset.id, width, height, check_name(name, "battle name"))
         battle.terrain = [ruleset.default_terrain] * (width * height)
         return battle

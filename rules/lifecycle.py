@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
-from rules import turns
+from rules import scale, turns
 from rules.battle import MAX_UNITS, check_name
 from rules.coords import Cell
 from rules.core_details import PaintDetails
@@ -65,11 +65,14 @@ def end(battle: Battle[Any], order: End, dice: Dice, outcome: Outcome) -> None:
     outcome.add(BattleEnded(round=battle.round))
 
 
-def check_set_rule(battle: Battle[Any], order: SetRule) -> tuple[Constant, int | bool | str]:
+def check_set_rule(battle: Battle[Any], order: SetRule) -> tuple[Constant, int | bool | str | float]:
     """Check a rule override: a constant of the ruleset and a value in its range; return both."""
     require_not_ended(battle)
     const = battle.ruleset.constant(order.key)
-    return const, const.coerce(order.value)
+    value = scale.coerce_scale(battle.ruleset, order.value) if order.key == battle.ruleset.scale_key \
+        else const.coerce(order.value)
+    scale.check_new_scale(battle, order.key, value)
+    return const, value
 
 
 def set_rule(battle: Battle[Any], order: SetRule, dice: Dice, outcome: Outcome) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from rules.coords import MAX_SIDE, Cell, Edge
 from rules.edges import Obstacle, edges_to_list
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError, RulesetError
+from rules.scale import MAX_LONG_SIDE, MAX_SHORT_SIDE, check_map, finest, fits, square_size
 from rules.squares import Square
 
 if TYPE_CHECKING:
@@ -158,8 +159,9 @@ def parse_map(text: str, ruleset: Ruleset, layers: Sequence[Layer] = (), edges: 
     if not reader.grid:
         raise InvalidOrderError("The map file has no grid: write one line of terrain characters per row of the map.")
     width, height = len(reader.grid[0][1]), len(reader.grid)
-    if not 1 <= width <= MAX_SIDE or not 1 <= height <= MAX_SIDE:
-        raise InvalidOrderError(f"A map is 1 to {MAX_SIDE} squares each way; this one is {width}x{height}.")
+    if not fits(ruleset, finest(ruleset), width, height):
+        most = f"{MAX_SIDE}" if ruleset.table is None else f"{MAX_SIDE} (up to {MAX_LONG_SIDE}x{MAX_SHORT_SIDE} at a fine scale)"
+        raise InvalidOrderError(f"A map is 1 to {most} squares each way; this one is {width}x{height}.")
     _check_rows(reader.grid, width, "map")
     terrain: list[str] = []
     for number, line in reader.grid:
@@ -300,7 +302,8 @@ def map_marks(battle: Battle[Any], layers: Sequence[Layer]) -> dict[str, dict[st
 
 
 def check_fits(battle: Battle[Any], data: MapData) -> None:
-    """Refuse a new map that would leave a unit off it."""
+    """Refuse a new map too large for the battle's scale, or one that would leave a unit off it."""
+    check_map(battle.ruleset, square_size(battle), data.width, data.height)
     for unit in battle.iter_units():
         if not (0 <= unit.x < data.width and 0 <= unit.y < data.height):
             raise IllegalOrderError(

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from rules.errors import RulesetError, shorten
@@ -64,15 +66,18 @@ class Constant:
     """A named rule constant (usually a ruling of RULES.md) a GM may override per battle."""
 
     key: str
-    value: int | bool | str
+    value: int | bool | str | float
     doc: str
     ruling: str
-    min: int | None = None
-    max: int | None = None
+    min: int | float | None = None
+    max: int | float | None = None
+    step: float | None = None  # a measure that may be fractional: a positive multiple of this step (`0.25`)
 
-    def coerce(self, text: str) -> int | bool | str:
+    def coerce(self, text: str) -> int | bool | str | float:
         """Parse and validate a GM's override for this constant."""
         raw = text.strip()
+        if self.step is not None:
+            return self._measure(raw)
         if isinstance(self.value, bool):
             low = raw.lower()
             if low in ("true", "yes", "on", "1"):
@@ -98,6 +103,44 @@ class Constant:
             raise RulesetError(f"`{self.key}` is at most {MAX_CONSTANT_TEXT} characters, like `{self.value}`; "
                                f"`{shorten(raw, 40)}` has {len(raw):,}.")
         return raw
+
+    def _measure(self, raw: str) -> int | float:
+        """Parse a fractional measure: a positive multiple of the step within the bounds, kept exact."""
+        step = exact(self.step or 1)
+        lo, hi = exact(self.min if self.min is not None else step), exact(self.max if self.max is not None else 10**6)
+        wrong = (f"`{self.key}` is a multiple of {fraction_text(step)} from {fraction_text(lo)} to "
+                 f"{fraction_text(hi)}, like `{self.value}`, not `{shorten(raw)}`")
+        try:
+            # At most 12 characters, so a fraction is never read from thousands of digits.
+            value = Fraction(raw) if len(raw) <= 12 else None
+        except (ValueError, ZeroDivisionError):
+            value = None
+        if value is None or value <= 0 or value % step or not lo <= value <= hi:
+            raise RulesetError(wrong + ".")
+        # Every step a ruleset declares is a halving (0.5, 0.25), so the value's float is exact.
+        return int(value) if value.denominator == 1 else float(value)
+
+
+def exact(value: int | float | str | Fraction) -> Fraction:
+    """Return a stored measure (`0.25`, `5`, `"1/2"`) as an exact fraction, read from its shortest text."""
+    if isinstance(value, Fraction):
+        return value
+    return _fraction(str(value))
+
+
+@lru_cache(maxsize=256)
+def _fraction(text: str) -> Fraction:
+    """Read a measure's text once: a placement judges thousands of squares at one scale."""
+    return Fraction(text)
+
+
+def fraction_text(value: Fraction | int | float) -> str:
+    """Write a measure as players read it: `0.5`, `0.25`, `12`."""
+    value = exact(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{float(value):g}" if (value * 10**6).denominator == 1 else f"{value.numerator}/{value.denominator}"
+
 
 @dataclass(frozen=True, slots=True)
 class RangeBand:
@@ -129,6 +172,8 @@ class Ruleset:
     features: dict[str, FeatureType]
     constants: dict[str, Constant]
     default_move_mode: str = ""  # the mode a move takes when none is given; one of `move_modes`
+    scale_key: str = ""  # the constant saying how much table one square stands for, if the scale may change
+    table: tuple[int, int] | None = None  # the largest table played, long side first, in the scale's unit
     _by_char: dict[str, TerrainType] = field(default_factory=dict, repr=False)
 
     def terrain_type(self, key: str) -> TerrainType:
@@ -258,11 +303,14 @@ def parse_ruleset(data: dict[str, Any], source: str = "<data>") -> Ruleset:
         if not isinstance(spec, dict) or "value" not in spec:
             raise RulesetError(f"{where}: constant `{key}` needs a value")
         value = spec["value"]
-        if not isinstance(value, (int, bool, str)):
+        if not isinstance(value, (int, bool, str, float)):
             raise RulesetError(f"{where}: constant `{key}` must be a number, true/false or text")
+        step = spec.get("step")
+        if step is not None and (isinstance(step, bool) or not isinstance(step, (int, float)) or step <= 0):
+            raise RulesetError(f"{where}: constant `{key}` has a `step` that is not a positive number")
         constants[key] = Constant(
             key=key, value=value, doc=str(spec.get("doc", "")), ruling=str(spec.get("ruling", "")),
-            min=spec.get("min"), max=spec.get("max"),
+            min=spec.get("min"), max=spec.get("max"), step=None if step is None else float(step),
         )
     rng = _need(data, "range", dict, where)
     bands = tuple(
@@ -275,8 +323,15 @@ def parse_ruleset(data: dict[str, Any], source: str = "<data>") -> Ruleset:
     move_default = str(data.get("default_move_mode", "full" if "full" in modes else modes[0]))
     if move_default not in modes:
         raise RulesetError(f"{where}: `default_move_mode` `{move_default}` is not one of `move_modes` ({', '.join(modes)})")
+    scale_key = str(data.get("scale_key", ""))
+    if scale_key and scale_key not in constants:
+        raise RulesetError(f"{where}: `scale_key` `{scale_key}` is not one of its constants")
+    table = data.get("table")
+    if table is not None and not (isinstance(table, list) and len(table) == 2
+                                  and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in table)):
+        raise RulesetError(f"{where}: `table` is two whole numbers, its long and short sides")
     return Ruleset(
-        id=rid, name=_need(data, "name", str, where), scale=_need(data, "scale", str, where),
+        id=rid, scale_key=scale_key, table=None if table is None else (max(table), min(table)), name=_need(data, "name", str, where), scale=_need(data, "scale", str, where),
         square_unit=_need(data, "square_unit", str, where), default_terrain=default,
         unit_kinds=tuple(data.get("unit_kinds", ["ic"])), move_modes=modes, default_move_mode=move_default,
         stacking=str(data.get("stacking", "e")), features_allowed=bool(data.get("features", False)),

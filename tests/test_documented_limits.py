@@ -25,6 +25,7 @@ from rules.dice import (
 from rules.filelimits import MAX_WHOLE
 from rules.homebrew import MAX_BYTES as HOMEBREW_BYTES
 from rules.homebrew import MAX_ROWS
+from rules.scale import MAX_LONG_SIDE
 from rules.statfile import MAX_FILE_UNITS
 from rules.turnorders import MAX_STANDING_TEXT
 from rules.units import NAME_MAX
@@ -52,6 +53,7 @@ def readme_limits() -> dict[str, int]:
 
 CODE = {
     "map": MAX_SIDE,
+    "map at a fine scale (M42, Combat Action)": MAX_LONG_SIDE,
     "sides in a battle": MAX_SIDES,
     "units in a battle": MAX_UNITS,
     "units in one stat-block file": MAX_FILE_UNITS,

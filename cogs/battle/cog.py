@@ -33,6 +33,7 @@ from rules.ending import require_two_sides
 from rules.errors import GameError, IllegalOrderError, NotAllowedError, NotFoundError
 from rules.orders import ImportHomebrew
 from rules.ruleset import get_ruleset
+from rules.scale import MAX_LONG_SIDE, coerce_scale
 
 
 def rule_overrides(ruleset: str, text: str) -> list[tuple[str, str]]:
@@ -45,7 +46,10 @@ def rule_overrides(ruleset: str, text: str) -> list[tuple[str, str]]:
         key, sep, value = token.partition("=")
         if not sep or not key or not value:
             raise GameError(f"`{token}` is not a rule setting; write `key=value`, like `cm_per_square=10`.")
-        found.constant(key.strip()).coerce(value)
+        if key.strip() == found.scale_key:
+            coerce_scale(found, value)
+        else:
+            found.constant(key.strip()).coerce(value)
         pairs.append((key.strip(), value.strip()))
     return pairs
 
@@ -102,8 +106,8 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
     )
     @app_commands.autocomplete(ruleset=ruleset_choices)
     async def new(self, interaction: discord.Interaction, name: str, ruleset: str,
-                  width: app_commands.Range[int, 1, 100] | None = None,
-                  height: app_commands.Range[int, 1, 100] | None = None, thread: bool = False, rules: str = "") -> None:
+                  width: app_commands.Range[int, 1, MAX_LONG_SIDE] | None = None,
+                  height: app_commands.Range[int, 1, MAX_LONG_SIDE] | None = None, thread: bool = False, rules: str = "") -> None:
         """Create a battle here or in a new thread."""
         overrides = rule_overrides(ruleset, rules)
         service = service_of(interaction)
@@ -118,12 +122,12 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
             if not isinstance(channel, discord.TextChannel):
                 raise GameError("A thread can only be opened from a text channel; run this in a text channel.")
             # Validate before creating anything on Discord, so a bad name leaves no orphan thread.
-            Battle.new(ruleset, *board_size(ruleset, width, height), name)
+            Battle.new(ruleset, *board_size(ruleset, width, height), name, overrides)
             await defer(interaction)
             created = await channel.create_thread(name=name[:100], type=discord.ChannelType.public_thread)
             thread_id = created.id
         result = await service.create_battle(actor, channel_id=channel_id, thread_id=thread_id, name=name,
-                                             ruleset=ruleset, width=width, height=height)
+                                             ruleset=ruleset, width=width, height=height, rules=overrides)
         for key, value in overrides:
             result = await service.execute(actor, result.record, o.SetRule(key=key, value=value), render=False)
         rec = result.record

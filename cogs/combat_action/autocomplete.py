@@ -8,6 +8,8 @@ from discord import app_commands
 from cogs.common.autocomplete import LIMIT
 from cogs.common.context import service_of
 from rules.battle import Battle
+from rules.ruleset import fraction_text
+from rules.scale import square_size
 from rules.systems.combat_action.tables import tables
 from rules.systems.combat_action.units import Unit
 
@@ -56,13 +58,13 @@ async def target_choices(interaction: discord.Interaction, current: str) -> list
     if battle is None:
         return []
     unit = _chosen(interaction, battle)
-    cm = int(battle.const("cm_per_square"))
+    cm = square_size(battle)
     others = [u for u in battle.iter_units() if isinstance(u, Unit) and u.alive and not u.inside and u is not unit
               and _matches(current, u.name)]
     if unit is not None:
         others.sort(key=lambda u: (not battle.enemies(unit, u), u.cell.distance(unit.cell)))
     out = []
     for u in others[:LIMIT]:
-        far = f", {u.cell.distance(unit.cell) * cm} cm" if unit is not None else ""
+        far = f", {fraction_text(u.cell.distance(unit.cell) * cm)} cm" if unit is not None else ""
         out.append(Choice(name=f"{u.name} ({u.side}, {u.cell}{far})"[:100], value=u.name[:100]))
     return out

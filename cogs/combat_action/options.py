@@ -13,6 +13,8 @@ from cogs.common.fields import EmbedFields
 from rules import turns
 from rules.battle import Battle
 from rules.orders import Order
+from rules.ruleset import fraction_text
+from rules.scale import square_size
 from rules.systems.combat_action.actions.other import action_name
 from rules.systems.combat_action.shooting import band_to, to_hit_modifiers
 from rules.systems.combat_action.units import Unit
@@ -62,7 +64,7 @@ def option_groups(battle: Battle, unit: Unit) -> list[tuple[str, list[str]]]:
     for mode in ("walk", "charge"):
         cells = [o for o in by_kind.get("move", []) if o.mode == mode]
         if cells:
-            far = max(unit.cell.distance(o.to) for o in cells) * int(battle.const("cm_per_square"))
+            far = fraction_text(max(unit.cell.distance(o.to) for o in cells) * square_size(battle))
             moves.append(f"**{mode.title()}** ({_ap(battle, cells[0])}): {len(cells)} squares, up to {far} cm")
     if moves:
         groups.append((MOVE_GROUP, moves))

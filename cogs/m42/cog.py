@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -17,8 +19,9 @@ from rules.errors import NotAllowedError
 from rules.orders import Order
 from rules.outcome import Highlight
 from rules.systems.m42.actions import MAX_FLOORS
+from rules.systems.m42.board import Battle
 from rules.systems.m42.orders import Act, Place
-from rules.systems.m42.reach import command_radius
+from rules.systems.m42.reach import command_radius, opening_room
 from rules.systems.m42.units import Unit
 
 MAX_SPOTS_TEXT = 400
@@ -68,13 +71,15 @@ class M42Cog(commands.Cog):
         if target.owner != actor.user_id and not await service.is_gm(actor, record):
             raise NotAllowedError(f"{target.name} is not yours; you can see the Command Radius of your own units.")
         await defer(interaction, ephemeral=True)
-        squares = sorted(str(c) for c in command_radius(battle, target))
+        # A fine scale puts tens of thousands of squares in reach: they are judged off the event loop.
+        squares = sorted(str(c) for c in await asyncio.to_thread(command_radius, battle, target))
+        openings_text = await asyncio.to_thread(_openings_text, battle, target)
         png = await service.render(battle, Highlight(actor=str(target.cell), cells=squares), battle_id=record.id,
                                    overlays=[squares_overlay(squares, "Command Radius")])
         embed = discord.Embed(title=f"Command Radius of {safe(target.name)}", colour=INFO, description=(
             f"Leader on **{target.leader}**, Ld {target.ld}: its models may stand on {len(squares)} squares, "
             f"tinted on the map (2 x Ld = {2 * target.ld}\" in the open, less into area terrain or beyond an "
-            "obstacle, more along a road)."))
+            "obstacle, more along a road)." + openings_text))
         await reply(interaction, embed=embed, png=png, ephemeral=True)
 
     async def _run(self, interaction: discord.Interaction, order: Order) -> None:
@@ -86,3 +91,17 @@ class M42Cog(commands.Cog):
         png = await service.render(result.battle, outcome=result.outcome, battle_id=record.id)
         await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name, system=result.battle.system.id,
                                                      actor_name=interaction.user.display_name), png=png)
+
+
+MAX_OPENINGS_SHOWN = 10
+
+
+def _openings_text(battle: Battle, unit: Unit) -> str:
+    """Say, for each opening models stand outside at, how many models it takes and how many more it takes now."""
+    rooms = opening_room(battle, unit)
+    if not rooms:
+        return ""
+    lines = [f"\n- {r.label} ({r.width:g}\"): takes {r.takes} model(s), {r.left} more now" for r in rooms[:MAX_OPENINGS_SHOWN]]
+    more = f"\n- and {len(rooms) - MAX_OPENINGS_SHOWN} more" if len(rooms) > MAX_OPENINGS_SHOWN else ""
+    return ("\nOpenings models stand outside at (one model per full 0.5\" of width, 004:L104, A95):"
+            + "".join(lines) + more)

@@ -3,7 +3,8 @@
 GM_TITLE = "M42: leaders, models and Command Radius"
 GM_GUIDE = (
     "Units of a leader and models, in inches: `/battle new name:… ruleset:m42 width:34 height:20` "
-    "(1 square = 1 inch; `/battle rules set key:inches_per_square value:2` changes it). Paint woods, fields, "
+    "(1 square = 1 inch; `rules:\"inches_per_square=0.5\"` makes it half an inch, set before any unit). Paint "
+    "woods, fields, "
     "marsh, rocky ground, hills, ruins, buildings and lava with `/map paint`; walls, hedges, fences, creeks and "
     "lava channels go on square sides: `/map edge edges:L1-L9:e obstacle:wall height:2` (over 3\" stops "
     "infantry; `opening:1` makes a door, `openable:False` keeps models outside). `/map road from:A15 to:Z15`, "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
@@ -59,7 +60,8 @@ async def options_embed(service: TableService, battle: Battle, unit: Unit, *,
         reach, png = await service.reach_map(battle, unit.name, battle_id=battle_id)
         moves = move_lines(battle, unit, reach, left)
         embed.add_field(name="Move (/move)", value="\n".join(moves)[:1024] or "nowhere to go", inline=False)
-    for heading, value in option_fields(battle, unit):
+    # A system's options may judge thousands of squares (M42 on a fine grid): worked out off the event loop.
+    for heading, value in await asyncio.to_thread(option_fields, battle, unit):
         embed.add_field(name=heading[:256], value=value[:1024] or "\u2014", inline=False)
     embed.add_field(name="Turn", value="/turn hold holds for the rest of the turn; /turn end (or the button) "
                                        "ends it and passes play on.", inline=False)

@@ -35,7 +35,7 @@ def _dice(faces: tuple[int, ...] = ()) -> Dice:
 
 def build(case: Case) -> Battle[Any]:
     """Set a case's battle up with the library's orders: map, rules, setup orders, units, arranging, the start."""
-    battle = Battle.new(case.ruleset, case.width, case.height, case.id)
+    battle = Battle.new(case.ruleset, case.width, case.height, case.id, tuple(case.rules.items()))  # the scale sizes the map
     if case.map:
         battle.apply(ImportMap(text=case.map), _dice())
     for key, value in case.rules.items():

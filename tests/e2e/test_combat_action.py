@@ -38,7 +38,8 @@ async def test_battle_new_sets_the_scale_and_rules_or_refuses_before_making_anyt
     """Issue: "`/battle new ruleset:combat-action` with the table scale a GM sets ... `large_scale` ... speed"."""
     bad = await table.slash("battle new", name="Ford", ruleset="combat-action", width=20, height=16,
                             rules="cm_per_square=0")
-    assert last_message(bad).ephemeral and "`cm_per_square` must be between 1 and 100" in text_of(bad)
+    assert last_message(bad).ephemeral and "`cm_per_square` is a multiple of 0.5 from 0.5 to 100" in text_of(bad)
+    assert "at 0.5 cm a square a map is at most 144x96 squares" in text_of(bad)
     assert await table.db.battles.in_channel(table.discord.guild.id, table.channel.id) is None
     made = await table.slash("battle new", name="Ford", ruleset="combat-action", width=20, height=16,
                              rules="cm_per_square=10 large_scale=true speed_modifier=true")

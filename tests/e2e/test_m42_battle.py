@@ -220,9 +220,12 @@ async def test_help_guides_an_m42_battle_with_commands_that_exist(table: Table) 
 async def test_inches_per_square_is_a_battle_setting_the_gm_changes(table: Table) -> None:
     """A89: distances are in inches; the GM sets how many inches a square stands for (default 1)."""
     await table.slash("battle new", name="Scale", ruleset="m42", width=20, height=5)
+    await table.slash("battle rules set", key="inches_per_square", value="2")
     await table.slash("unit add", name="Alpha", side="Red", at="B3", owner=table.alice, ld=3, models=1)
     await table.slash("unit add", name="Watcher", side="Blue", at="T1", ld=1, models=1)
-    await table.slash("battle rules set", key="inches_per_square", value="2")
+    # Once units stand on the map, every distance would change under them: the scale stays.
+    await refused(table, "battle rules set", "`inches_per_square` cannot change once units are placed",
+                  key="inches_per_square", value="1")
     await table.slash("battle start")
     # Advance 6" is three squares of 2".
     await refused(table, "move", "out of reach for advance (6\")", user=table.alice, unit="Alpha", to="F3",

@@ -32,24 +32,26 @@ def _data(package: str, ruleset: str) -> dict[str, dict[str, Any]]:
     return constants
 
 
-def _bounded() -> list[tuple[str, str, int, int]]:
+def _bounded() -> list[tuple[str, str, float, float, float]]:
     out = []
     for system in builtin():
         for ruleset in system.ruleset_ids:
             for key, spec in _data(system.package, ruleset).items():
                 if "min" in spec and "max" in spec:
-                    out.append((ruleset, key, int(spec["min"]), int(spec["max"])))
+                    # A measure that may be fractional (a square of 0.25") steps by its own step, else by 1.
+                    out.append((ruleset, key, spec["min"], spec["max"], spec.get("step", 1)))
     return out
 
 
-@pytest.mark.parametrize(("ruleset", "key", "low", "high"), _bounded())
-def test_every_bounded_constant_takes_both_ends_and_refuses_beyond(ruleset: str, key: str, low: int, high: int) -> None:
+@pytest.mark.parametrize(("ruleset", "key", "low", "high", "step"), _bounded())
+def test_every_bounded_constant_takes_both_ends_and_refuses_beyond(ruleset: str, key: str, low: float, high: float,
+                                                                  step: float) -> None:
     """RULES.md 7: "Every ruling should be a named configuration constant so a GM can override it", within its range."""
     b = Battle.new(ruleset, 5, 5)
     for value in (low, high):
         b.apply(SetRule(key=key, value=str(value)), dice())
         assert b.const(key) == value
-    for value in (low - 1, high + 1):
+    for value in (low - step, high + step):
         before = b.to_dict()
         with pytest.raises(GameError, match=key):
             b.apply(SetRule(key=key, value=str(value)), dice())

@@ -77,16 +77,21 @@ def test_a_default_move_mode_outside_the_modes_is_refused() -> None:
 
 def test_reach_without_a_system_hook_is_read_off_the_legal_moves() -> None:
     """003: Walk is up to MV, Charge up to twice MV (10 cm at 5 cm a square: 2 and 4 squares)."""
-    b = Battle.new("combat-action", 12, 12)
-    b.apply(AddUnit("T", "Red", Cell(5, 5), stats={"kind": "infantry", "mv": 10}), dice())
-    b.apply(AddUnit("E", "Blue", Cell(11, 11), stats={"kind": "infantry"}), dice())
-    b.turn.mode = "free"
-    b.apply(Start(), dice())
+    def battle(scale: str) -> Battle:
+        b = Battle.new("combat-action", 12, 12)
+        b.apply(b.parse_order(f"set-rule key:cm_per_square value:{scale}"), dice())  # before any unit stands
+        b.apply(AddUnit("T", "Red", Cell(5, 5), stats={"kind": "infantry", "mv": 10}), dice())
+        b.apply(AddUnit("E", "Blue", Cell(11, 11), stats={"kind": "infantry"}), dice())
+        b.turn.mode = "free"
+        b.apply(Start(), dice())
+        return b
+
+    b = battle("5")
     reach = b.system.reach_of(b, "T")
     assert set(reach) == {"walk", "charge"}
     assert len(reach["walk"]) == 5 * 5 - 1 and max(reach["walk"].values()) == 2
     assert len(reach["charge"]) == 9 * 9 - 1 and max(reach["charge"].values()) == 4
-    b.apply(b.parse_order("set-rule key:cm_per_square value:10"), dice())
+    b = battle("10")
     assert len(b.system.reach_of(b, "T")["walk"]) == 3 * 3 - 1  # the GM's scale changes the reach
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.coords import Cell
+from rules.scale import square_size
 from rules.systems.combat_action.effects import (
     Activation,
     Altitude,
@@ -111,13 +112,13 @@ def out_of_control(battle: Battle, unit: Unit, dice: Dice, outcome: Outcome) -> 
             outcome.add(Halted(unit=unit.name))
 
 
-def _drift(battle: Battle, unit: Unit, cm: int, dice: Dice, outcome: Outcome) -> None:
+def _drift(battle: Battle, unit: Unit, cm: int | float, dice: Dice, outcome: Outcome) -> None:
     """Move the machine `cm` toward the side its direction die gives (003:L150-151, A80)."""
     if HALTED in unit.statuses:
         return
     face = dice.d(6, f"{unit.name} direction")
     angle = tables().vehicle_direction[face] * int(battle.const("ooc_vehicle_angle"))
-    squares = cm // int(battle.const("cm_per_square"))
+    squares = int(cm // square_size(battle))
     if not squares:
         return
     to = offset_cell(unit.cell, unit.cell, unit.facing + angle, squares)

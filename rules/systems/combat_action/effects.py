@@ -16,7 +16,7 @@ class Moved(Effect):
     unit: str
     frm: str
     to: str
-    cm: int
+    cm: int | float
     mode: str
 
 
@@ -311,7 +311,7 @@ class Drifted(Effect):
 
     unit: str
     to: str
-    cm: int
+    cm: int | float
     face: int
 
 

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 from rules.coords import Cell
 from rules.modifiers import Modifier
 from rules.systems.combat_action.tables import Band, WeaponClass, tables
 
 
-def distance_cm(squares: int, cm_per_square: int) -> int:
-    """Return the table distance of a number of squares (Chebyshev squares, as every distance is counted)."""
+def distance_cm(squares: int, cm_per_square: Fraction) -> Fraction:
+    """Return the table distance of a number of squares (Chebyshev squares, as every distance is counted), exactly."""
     return squares * cm_per_square
 
 
-def band_for_squares(squares: int, cm_per_square: int, base_contact_squares: int = 0) -> Band:
+def band_for_squares(squares: int, cm_per_square: Fraction, base_contact_squares: int = 0) -> Band:
     """Return the range category at a distance in squares: CC in base contact, else by cm (A75)."""
     bands = tables().bands
     if squares <= base_contact_squares:
@@ -47,11 +48,11 @@ def may_reach(weapon_class: WeaponClass, override: str | None, band: Band) -> bo
     return 1 <= index <= limit
 
 
-def speed_mod(moved_cm: int, threshold: int = 30, step: int = 10) -> int:
+def speed_mod(moved_cm: int | float, threshold: int = 30, step: int = 10) -> int:
     """Return the optional speed modifier: -1 from the threshold, -1 more per full step beyond (A76)."""
     if moved_cm < threshold:
         return 0
-    return -(1 + (moved_cm - threshold) // step)
+    return -(1 + int((moved_cm - threshold) // step))
 
 
 def size_mod(size: str) -> int:
@@ -124,7 +125,7 @@ def offset_cell(origin: Cell, toward: Cell, turn_degrees: float, squares: int) -
     return Cell(toward.x + round(squares * step_x / longest), toward.y + round(squares * step_y / longest))
 
 
-def deviate(origin: Cell, target: Cell, face: int, cm: int, cm_per_square: int, sector_degrees: int = 60) -> Cell:
+def deviate(origin: Cell, target: Cell, face: int, cm: int, cm_per_square: Fraction, sector_degrees: int = 60) -> Cell:
     """Return where a missed area shot lands: `cm` from the target in the sector the die gives (A80)."""
     squares = round(cm / cm_per_square)
     return offset_cell(origin, target, deviation_angle(face, sector_degrees), squares)

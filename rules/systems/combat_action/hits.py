@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.scale import square_size
 from rules.systems.combat_action.damage import (
     OOA,
     building_result,
@@ -208,7 +209,7 @@ def _power_plant(battle: Battle, target: Unit, dice: Dice, outcome: Outcome, dep
         crash(battle, target, dice, outcome, depth)
     else:
         _carried_hit(battle, target, int(battle.const("crash_pen")), dice, outcome, depth)
-    reach = int(battle.const("splash_cm")) // int(battle.const("cm_per_square"))
+    reach = int(int(battle.const("splash_cm")) // square_size(battle))
     need = int(battle.const("splash_min_roll"))
     pen = int(battle.const("splash_pen"))
     for other in list(battle.iter_units()):

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from rules import turns
 from rules.coords import Cell
 from rules.orders import Move, Order
+from rules.scale import square_size
 from rules.systems.combat_action.actions.close import (
     CloseCombat,
     best_close_weapon,
@@ -53,7 +54,7 @@ def _around(battle: Battle, centre: Cell, reach: int) -> Iterator[Cell]:
 
 
 def _moves(battle: Battle, unit: Unit, left: int | None) -> Iterator[Order]:
-    cm_per = int(battle.const("cm_per_square"))
+    cm_per = square_size(battle)
     for mode in MOVE_MODES:
         if not _affordable(battle, Move(unit=unit.name, to=unit.cell, mode=mode), left):
             continue
@@ -62,7 +63,7 @@ def _moves(battle: Battle, unit: Unit, left: int | None) -> Iterator[Order]:
         here = unit.cell
         # The squares around within the move's reach are those `why_not_move_to` finds near enough; of them, only
         # the pinned and routing limits are left to ask.
-        for cell in _around(battle, here, move_limit_cm(unit, mode, battle) // cm_per):
+        for cell in _around(battle, here, int(move_limit_cm(unit, mode, battle) // cm_per)):
             if cell != here and why_not_step(battle, unit, cell, mode) is None:
                 yield Move(unit=unit.name, to=cell, mode=mode)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from rules.scale import square_size
 from rules.systems.combat_action.effects import LeftTheTable, Moved
 from rules.systems.combat_action.state import (
     FLAT_DOWN,
@@ -82,11 +83,11 @@ def why_not_move_to(battle: Battle, unit: Unit, to: Cell, mode: str) -> str | No
     """Return why a model that may move this way may not end on that square (too far, pinned, routing), or None."""
     if to == unit.cell:
         return f"{unit.name} is already on {to}."
-    cm_per = int(battle.const("cm_per_square"))
+    cm_per = square_size(battle)
     cm = cm_between(battle, unit.cell, to)
     limit = move_limit_cm(unit, mode, battle)
     if cm > limit:
-        return f"{to} is {cm} cm away; {unit.name} may {mode} {limit} cm ({limit // cm_per} squares)."
+        return f"{to} is {cm} cm away; {unit.name} may {mode} {limit} cm ({int(limit // cm_per)} squares)."
     return why_not_step(battle, unit, to, mode)
 
 
@@ -95,7 +96,7 @@ def heading(frm: Cell, to: Cell) -> int:
     return round(math.degrees(math.atan2(to.x - frm.x, frm.y - to.y))) % 360
 
 
-def relocate(battle: Battle, unit: Unit, to: Cell, outcome: Outcome, how: str) -> int:
+def relocate(battle: Battle, unit: Unit, to: Cell, outcome: Outcome, how: str) -> int | float:
     """Put a unit on a square, turning it to face the way it went and carrying its passengers; return the cm."""
     frm = unit.cell
     cm = cm_between(battle, frm, to)

@@ -27,7 +27,7 @@ class ToHitTest(RollTest):
     band: str
     target: str
     unit: str
-    cm: int
+    cm: int | float
     mode: str | None = optional()
     strike_back: bool | None = optional()
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from rules.coords import Cell
 from rules.modifiers import Modifier
+from rules.scale import square_size
 from rules.systems.combat_action import fire as rules_fire
 from rules.systems.combat_action.details import ShotDetails
 from rules.systems.combat_action.effects import Deviated, Missed, WeaponJammed, WeaponMalfunctioned
@@ -42,7 +43,7 @@ CLASS_MODES = {
 
 def band_to(battle: Battle, unit: Unit, target: Unit) -> Band:
     """Return the range category between two units at this battle's scale."""
-    return rules_fire.band_for_squares(unit.cell.distance(target.cell), int(battle.const("cm_per_square")),
+    return rules_fire.band_for_squares(unit.cell.distance(target.cell), square_size(battle),
                                        int(battle.const("base_contact_squares")))
 
 
@@ -169,7 +170,7 @@ def resolve_shot(battle: Battle, unit: Unit, weapon: Weapon, target: Unit, mode:
         cm = rules_fire.deviation_cm(shot.miss, weapon.area == "grenade", int(battle.const("grenade_deviation_cm")),
                                      int(battle.const("other_deviation_cm")))
         face = dice.d(6, f"{weapon.name} deviation direction")
-        landing = rules_fire.deviate(unit.cell, target.cell, face, cm, int(battle.const("cm_per_square")),
+        landing = rules_fire.deviate(unit.cell, target.cell, face, cm, square_size(battle),
                                      int(battle.const("deviation_sector_degrees")))
         # A landing off the table is drawn, and named, at the edge it went over.
         edge = Cell(max(0, min(battle.width - 1, landing.x)), max(0, min(battle.height - 1, landing.y)))

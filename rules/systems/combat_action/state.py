@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.scale import as_number, square_size
 from rules.systems.combat_action.fire import cover_bonus, distance_cm
 from rules.systems.combat_action.tables import tables
 from rules.systems.combat_action.units import Unit
@@ -23,9 +24,12 @@ COMMS_DOWN = "comms_down"
 EMERGENCY_LANDING = "emergency_landing"
 
 
-def cm_between(battle: Battle, frm: Cell, to: Cell) -> int:
-    """Return the table distance in cm between two squares, the one metric of every Combat Action distance."""
-    return distance_cm(frm.distance(to), int(battle.const("cm_per_square")))
+def cm_between(battle: Battle, frm: Cell, to: Cell) -> int | float:
+    """Return the table distance in cm between two squares, the one metric of every Combat Action distance.
+
+    A square may stand for half a centimetre, so the distance is exact: whole, or a float of halves.
+    """
+    return as_number(distance_cm(frm.distance(to), square_size(battle)))
 
 
 def on_table(unit: Unit) -> bool:

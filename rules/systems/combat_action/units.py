@@ -84,8 +84,8 @@ class Unit(BaseUnit):
     inside: str = ""  # the id of the vehicle carrying this model
     hatch: str = "closed"  # closed, open, or broken open by close combat
     state: str = "ok"  # ok, wounded, ooa, killed, destroyed; buildings: pierced, collapsed, destroyed
-    moved_cm: int = 0
-    moved_last_cm: int = 0
+    moved_cm: int | float = 0  # whole, or halves of a centimetre at a fine scale
+    moved_last_cm: int | float = 0
     fired: bool = False
     activated: int = 0
     ooc_turns: int = 0  # -1: for the rest of the battle (A85)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rules.battle import Battle as _Battle
 from rules.coords import Cell, Edge
 from rules.edges import Obstacle
+from rules.ruleset import exact
 from rules.system import Structures
 from rules.systems.m42.kinds import Kind, tables
 from rules.systems.m42.units import Unit
@@ -55,6 +58,8 @@ def region(battle: Battle, start: Cell, inside: str) -> frozenset[Cell]:
 
 def obstacle(battle: Battle, a: Cell, b: Cell) -> Obstacle | None:
     """Return the obstacle on the edge between two adjacent squares, if any."""
+    if not battle.edges:
+        return None  # most maps have no obstacles: skip building the edge a move asks about thousands of times
     return battle.edges.get(Edge.between(a, b))
 
 
@@ -83,14 +88,64 @@ def structures(battle: Battle) -> Structures:
     return Structures(edges=edges, roads=roads, floors=floors)
 
 
-def openings(battle: Battle, building: frozenset[Cell]) -> list[tuple[Edge, Obstacle, Cell, Cell]]:
-    """Return the openings in a building's outer walls: edge, obstacle, inside square, outside square."""
-    out = []
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """One door, window or hole in a building's outer wall: the squares' sides it spans, in a row along the wall.
+
+    On a fine grid an opening is wider than one square's side: neighbouring sides of one wall that carry the
+    same opening (as one `/map edge` run sets them) are one opening, as wide as the GM said, not one per side.
+    """
+
+    edges: tuple[Edge, ...]
+    obstacle: Obstacle
+    inside: tuple[Cell, ...]  # the square behind each side, inside the building
+    outside: tuple[Cell, ...]  # the square in front of each side, where models stand at an unopenable opening
+
+    @property
+    def width(self) -> float:
+        """Return the opening's width in inches, frame included, as the GM gave it."""
+        return self.obstacle.opening
+
+    def label(self) -> str:
+        """Name the opening by the sides it spans: `J10|K10` or `J10|K10 to J12|K12`."""
+        first, last = str(self.edges[0]), str(self.edges[-1])
+        return first if first == last else f"{first} to {last}"
+
+
+def opening_models(battle: Battle, width: float) -> int:
+    """Return how many models an opening of this width takes: one per full half inch, frame included (A95)."""
+    tenths = exact(width) * 10  # exact: 2.3" is 23 tenths, never 22.99...
+    return int(tenths // int(battle.const("opening_tenths_per_model")))
+
+
+def openings(battle: Battle, building: frozenset[Cell]) -> list[Opening]:
+    """Return the openings in a building's outer walls, each with the sides it spans and the squares on both sides."""
+    sides: dict[tuple[Cell, Cell], Obstacle] = {}
     for edge, obs in sorted(battle.edges.items()):
         if obs.opening <= 0:
             continue
         a_in, b_in = edge.a in building, edge.b in building
         if a_in != b_in:
-            inside, outside = (edge.a, edge.b) if a_in else (edge.b, edge.a)
-            out.append((edge, obs, inside, outside))
+            sides[(edge.a, edge.b) if a_in else (edge.b, edge.a)] = obs
+    out: list[Opening] = []
+    seen: set[tuple[Cell, Cell]] = set()
+    for first, obs in sides.items():
+        if first in seen:
+            continue
+        # Walk along the wall both ways: the next side is one square over, facing the same way, the same opening.
+        face = (first[1].x - first[0].x, first[1].y - first[0].y)
+        along = (abs(face[1]), abs(face[0]))
+        run = [first]
+        for sign in (1, -1):
+            inside = first[0]
+            while True:
+                inside = Cell(inside.x + sign * along[0], inside.y + sign * along[1])
+                side = (inside, Cell(inside.x + face[0], inside.y + face[1]))
+                if sides.get(side) != obs or side in seen or side in run:
+                    break
+                run.append(side)
+        run.sort(key=lambda s: (s[0].y, s[0].x))
+        seen.update(run)
+        out.append(Opening(tuple(Edge.between(i, o) for i, o in run), obs, tuple(i for i, _ in run),
+                           tuple(o for _, o in run)))
     return out

@@ -2,41 +2,61 @@
 
 A model's base fills its square. The Command Radius is measured from the leader's base to the
 furthest edge of the model's base (A89), which for squares dx, dy apart is s * sqrt(dx^2 + dy^2),
-s being the inches per square; comparisons are done on squares of whole numbers, so boundaries are exact.
+s being the inches per square. A square may stand for a fraction of an inch (0.5", 0.25"), so s is
+a Fraction and every limit a whole or fractional number of inches: comparisons are made on squares
+of whole numbers (cross-multiplied), so a model exactly on a limit is always within it.
 """
 
 from __future__ import annotations
 
 import itertools
+from fractions import Fraction
 from functools import lru_cache
 from math import hypot
 
 from rules.coords import Cell, Edge
 
-
-def reach(a: Cell, b: Cell, inches_per_square: int) -> float:
-    """Return the inches from a's base to the furthest edge of b's base (A89)."""
-    return inches_per_square * hypot(a.x - b.x, a.y - b.y)
+Inches = int | Fraction  # an exact measure: whole inches, or a fraction of one
 
 
-def fully_within(a: Cell, b: Cell, limit: float, inches_per_square: int, vertical: float = 0.0) -> bool:
+def _beyond(d2: int, s: Inches, limit: Inches, vertical: Inches = 0) -> int:
+    """Return -1, 0 or 1 as sqrt(d2) squares of s inches (with a rise) fall short of, meet or pass `limit`, exactly."""
+    if vertical:
+        diff = d2 * Fraction(s) ** 2 + Fraction(vertical) ** 2 - Fraction(limit) ** 2
+        return (diff > 0) - (diff < 0)
+    # d2 (p/q)^2 against (m/n)^2  <=>  d2 p^2 n^2 against m^2 q^2, all whole numbers.
+    left = d2 * (s.numerator * limit.denominator) ** 2
+    right = (limit.numerator * s.denominator) ** 2
+    return (left > right) - (left < right)
+
+
+def reach(a: Cell, b: Cell, inches_per_square: Inches) -> float:
+    """Return the inches from a's base to the furthest edge of b's base (A89), for display."""
+    return float(inches_per_square) * hypot(a.x - b.x, a.y - b.y)
+
+
+def fully_within(a: Cell, b: Cell, limit: Inches, inches_per_square: Inches, vertical: Inches = 0) -> bool:
     """Return whether b's base lies fully within `limit` inches of a's base (with an optional rise)."""
     dx, dy = a.x - b.x, a.y - b.y
-    s = inches_per_square
-    return (dx * dx + dy * dy) * s * s + vertical * vertical <= limit * limit
+    return limit >= 0 and _beyond(dx * dx + dy * dy, inches_per_square, limit, vertical) <= 0
 
 
-def gap(a: Cell, b: Cell, inches_per_square: int) -> float:
-    """Return the inches between the nearest edges of two bases."""
+def gap(a: Cell, b: Cell, inches_per_square: Inches) -> float:
+    """Return the inches between the nearest edges of two bases, for display."""
     gx, gy = max(abs(a.x - b.x) - 1, 0), max(abs(a.y - b.y) - 1, 0)
-    return inches_per_square * hypot(gx, gy)
+    return float(inches_per_square) * hypot(gx, gy)
 
 
-def closer_than(a: Cell, b: Cell, limit: float, inches_per_square: int) -> bool:
+def gap_within(a: Cell, b: Cell, limit: Inches, inches_per_square: Inches) -> bool:
+    """Return whether two bases are `limit` inches apart or closer (nearest edges), exactly."""
+    gx, gy = max(abs(a.x - b.x) - 1, 0), max(abs(a.y - b.y) - 1, 0)
+    return limit >= 0 and _beyond(gx * gx + gy * gy, inches_per_square, limit) <= 0
+
+
+def closer_than(a: Cell, b: Cell, limit: Inches, inches_per_square: Inches) -> bool:
     """Return whether two bases are closer together than `limit` inches (base to base)."""
     gx, gy = max(abs(a.x - b.x) - 1, 0), max(abs(a.y - b.y) - 1, 0)
-    s = inches_per_square
-    return (gx * gx + gy * gy) * s * s < limit * limit
+    return limit > 0 and _beyond(gx * gx + gy * gy, inches_per_square, limit) < 0
 
 
 _Offsets = tuple[tuple[tuple[int, int, int, int], ...], tuple[tuple[int, int], ...]]

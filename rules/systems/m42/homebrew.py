@@ -32,8 +32,8 @@ FIELDS = frozenset({"key", "inches", *ACTION_FIELDS})
 def _limits(base: Ruleset) -> tuple[int, int]:
     """Return the least and most inches a built-in action's distance may be set to; a homebrew one keeps to them."""
     found = [base.constants[a.constant] for a in tables(base.id).actions.values()]
-    return (min(c.min if c.min is not None else 1 for c in found),
-            max(c.max if c.max is not None else 1 for c in found))
+    return (min(int(c.min) if c.min is not None else 1 for c in found),
+            max(int(c.max) if c.max is not None else 1 for c in found))
 
 
 def builtin_keys(base: Ruleset) -> dict[str, str]:

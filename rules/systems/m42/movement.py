@@ -11,8 +11,9 @@ from typing import Any
 
 from rules.coords import Cell
 from rules.errors import IllegalOrderError
+from rules.scale import square_size
 from rules.systems.m42.board import Battle, kind_at, obstacle, region, top_level
-from rules.systems.m42.geometry import closer_than
+from rules.systems.m42.geometry import Inches, closer_than
 from rules.systems.m42.kinds import Action, action_key, actions_of
 from rules.systems.m42.units import Spot, Unit
 
@@ -54,9 +55,9 @@ def allowance(battle: Battle, action: Action, causes: frozenset[str], road: bool
 
 
 @lru_cache(maxsize=64)
-def _standoff_offsets(limit: int, s: int) -> tuple[tuple[int, int], ...]:
+def _standoff_offsets(limit: int, s: Inches) -> tuple[tuple[int, int], ...]:
     """Return the offsets of the squares closer than `limit` inches to a base, for `s` inches a square."""
-    span = limit // s + 2
+    span = int(limit // s) + 2
     centre = Cell(span, span)
     return tuple((x - span, y - span) for y in range(2 * span + 1) for x in range(2 * span + 1)
                  if closer_than(Cell(x, y), centre, limit, s))
@@ -67,12 +68,12 @@ def _standoff_zone(battle: Battle, unit: Unit, around: Cell | None = None, radiu
 
     With `around`, only the zone within `radius` squares of it (as far as a walk from there can go).
     """
-    limit, s = int(battle.const("standoff")), int(battle.const("inches_per_square"))
+    limit, s = int(battle.const("standoff")), square_size(battle)
     zone: set[Cell] = set()
     if limit <= 0:
         return zone
     offsets = _standoff_offsets(limit, s)
-    span = limit // s + 2
+    span = int(limit // s) + 2
     for other in battle.iter_units():
         if not battle.enemies(unit, other):
             continue
@@ -158,7 +159,9 @@ def _step_table(battle: Battle, unit: Unit, walls: bool) -> dict[Spot, tuple[_St
 
 def _steps_from(battle: Battle, unit: Unit, spot: Spot, walls: bool) -> tuple[_Step, ...]:
     """Return the single steps from a spot as the map allows them (`_steps` without a standoff zone)."""
-    s = int(battle.const("inches_per_square"))
+    # Float steps are safe at the limits: a path with a diagonal is s * (a + b * sqrt(2)), never a
+    # whole or fractional number of inches, and straight paths of dyadic squares add up exactly.
+    s = float(square_size(battle))
     here = spot.cell
     none: set[Cell] = set()
     out: list[_Step] = []
@@ -186,7 +189,7 @@ def _steps_from(battle: Battle, unit: Unit, spot: Spot, walls: bool) -> tuple[_S
                     continue
                 if cause:
                     causes.add(cause)
-                cost = float(s)
+                cost = s
             if spot.level and kind_at(battle, here).building != kind_at(battle, to).building:
                 continue  # upper floors are left by the stairs, not through the wall
             if kind_at(battle, to).area:
@@ -278,7 +281,7 @@ def _taken(battle: Battle, unit: Unit) -> set[Spot]:
 
 def _squares(battle: Battle, inches: float) -> int:
     """Return how many squares a walk of `inches` can get from its start (a step costs at least a square's inches)."""
-    return int(inches // int(battle.const("inches_per_square"))) + 1
+    return int(inches // float(square_size(battle))) + 1
 
 
 def reachable(battle: Battle, unit: Unit, action: Action, *, walls: bool = True,

@@ -7,12 +7,23 @@ from math import hypot
 
 from rules.coords import Cell
 from rules.errors import IllegalOrderError
-from rules.systems.m42.board import Battle, kind_at, on_road, openings, region, top_level
+from rules.scale import square_size
+from rules.systems.m42.board import (
+    Battle,
+    Opening,
+    kind_at,
+    on_road,
+    opening_models,
+    openings,
+    region,
+    top_level,
+)
 from rules.systems.m42.geometry import (
+    Inches,
     closer_than,
     edges_crossed,
     fully_within,
-    gap,
+    gap_within,
     reach,
     segments_meet,
     squares_crossed,
@@ -27,12 +38,12 @@ class Verdict:
     """Whether a model may stand on a spot: the limit in inches that applied, or the rule it breaks."""
 
     ok: bool
-    limit: float
+    limit: Inches
     rule: str
 
 
 def _refuse(rule: str) -> Verdict:
-    return Verdict(False, 0.0, rule)
+    return Verdict(False, 0, rule)
 
 
 Box = tuple[int, int, int, int]  # the squares a unit's models span: least x and y, greatest x and y
@@ -58,7 +69,7 @@ def surroundings(battle: Battle, unit: Unit, within: Box | None = None) -> Surro
     With `within`, only the lines that reach into that box are kept: enough when every line judged
     (leader to spot) lies inside it.
     """
-    span, s = int(battle.const("enemy_line_gap")), int(battle.const("inches_per_square"))
+    span, s = int(battle.const("enemy_line_gap")), square_size(battle)
     others: list[tuple[Unit, frozenset[Spot], tuple[Cell, ...] | None, Box]] = []
     lines: list[tuple[Cell, Cell, int, int, int, int]] = []
     for other in battle.iter_units():
@@ -73,7 +84,7 @@ def surroundings(battle: Battle, unit: Unit, within: Box | None = None) -> Surro
         others.append((other, frozenset(spots), cells, box))
         for i, a in enumerate(cells):
             for b in cells[i + 1:]:
-                if gap(a, b, s) > span:
+                if not gap_within(a, b, span, s):
                     continue
                 box = (min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y))
                 if within is None or (box[0] <= within[2] and within[0] <= box[2] and box[1] <= within[3]
@@ -91,12 +102,20 @@ def _enemy_line_crossed(around: Surroundings, leader: Cell, target: Cell) -> boo
                if lx0 <= x1 and x0 <= lx1 and ly0 <= y1 and y0 <= ly1)
 
 
-def _opening_at(battle: Battle, building: frozenset[Cell], target: Cell) -> float | None:
-    """Return the width of the unopenable-building opening a spot outside touches, if any (004:L106)."""
-    for _edge, obs, _inside, outside in openings(battle, building):
-        if outside == target and not obs.openable:
-            return obs.opening
+def _opening_at(battle: Battle, building: frozenset[Cell], target: Cell) -> Opening | None:
+    """Return the unopenable-building opening a spot outside touches, if any (004:L106)."""
+    for found in openings(battle, building):
+        if target in found.outside and not found.obstacle.openable:
+            return found
     return None
+
+
+def standing_at(battle: Battle, unit: Unit, opening: Opening, taken: set[Spot] | None) -> int:
+    """Return how many models stand at an opening now: other units' there, and this unit's placed so far."""
+    squares = set(opening.outside)
+    mine = sum(1 for p in taken or () if p.cell in squares)
+    others = sum(1 for other in battle.iter_units() if other is not unit for p in other.spots() if p.cell in squares)
+    return mine + others
 
 
 def verdict(battle: Battle, unit: Unit, leader: Spot, target: Spot, taken: set[Spot] | None = None,
@@ -114,7 +133,7 @@ def verdict(battle: Battle, unit: Unit, leader: Spot, target: Spot, taken: set[S
         return _refuse(f"{cell} has no level {target.level}")
     if target == leader or (taken is not None and target in taken):
         return _refuse(f"{target} already holds a model")
-    s = int(battle.const("inches_per_square"))
+    s = square_size(battle)
     ld = unit.ld
     standoff = int(battle.const("standoff"))
     if around is None:
@@ -129,8 +148,8 @@ def verdict(battle: Battle, unit: Unit, leader: Spot, target: Spot, taken: set[S
             continue
         if any(closer_than(cell, c, standoff, s) for c in enemy_cells):
             return _refuse(f"the {standoff}\" standoff: no model is placed that close to an enemy model (A93)")
-    cr = float(battle.const("cr_per_ld") * ld)
-    half = float(battle.const("half_cr_per_ld") * ld)
+    cr: Inches = int(battle.const("cr_per_ld")) * ld
+    half: Inches = int(battle.const("half_cr_per_ld")) * ld
     limit, rule = cr, f"the Command Radius (2 x Ld = {cr:g}\", 004:L40)"
     if _enemy_line_crossed(around, home, cell) and half < limit:
         limit, rule = half, f"a line of enemy troops lies between: 1 x Ld = {half:g}\" (004:L64, A94)"
@@ -140,20 +159,27 @@ def verdict(battle: Battle, unit: Unit, leader: Spot, target: Spot, taken: set[S
         # The leader is inside: models go anywhere inside (004:L94), on the roof, or outside at an unopenable
         # opening. A square inside next to a window is only inside: the window's width limits the models
         # placed at it from outside, never a model that stands in the room behind it.
-        reference = cell
-        if cell not in building:
-            width = _opening_at(battle, building, cell)
-            if width is None:
-                return _refuse("the leader is inside a building, so no model is placed outside around it (004:L98)")
-            if int(width * 10) // int(battle.const("opening_tenths_per_model")) < 1:
-                return _refuse(f"the opening is {width:g}\" wide: one model per full 0.5\" of width (004:L104, A95)")
-            reference = next(i for _e, _o, i, o in openings(battle, building) if o == cell)
-        return _within(battle, unit, leader, Spot(reference.x, reference.y, target.level), limit, rule, cr)
+        if cell in building:
+            return _within(battle, unit, leader, target, limit, rule, cr)
+        opening = _opening_at(battle, building, cell)
+        if opening is None:
+            return _refuse("the leader is inside a building, so no model is placed outside around it (004:L98)")
+        room = opening_models(battle, opening.width)
+        if room < 1:
+            return _refuse(f"the opening is {opening.width:g}\" wide: one model per full 0.5\" of width (004:L104, A95)")
+        there = standing_at(battle, unit, opening, taken)
+        if there >= room:
+            return _refuse(f"the opening {opening.label()} is {opening.width:g}\" wide and takes {room} model(s), one "
+                           f"per full 0.5\" of width (004:L104, A95): {there} stand at it already, so it takes no more")
+        # At least part of the opening must lie within the limit (A95): the nearest square behind it counts.
+        verdicts = [_within(battle, unit, leader, Spot(inside.x, inside.y, target.level), limit, rule, cr)
+                    for inside in sorted(opening.inside, key=lambda c: (c.x - home.x) ** 2 + (c.y - home.y) ** 2)]
+        return next((v for v in verdicts if v.ok), verdicts[0])  # else the nearest part's distance is said
     if target_kind.building:
         return _refuse("After You Sir!: the leader must be inside a building before any model is placed in it (004:L83)")
     terrain_counts = not (unit.interlinked and battle.const("interlinked_ignores_terrain"))
     if on_road(battle, home) and cell in region(battle, home, "road"):
-        road = float(battle.const("road_cr_per_ld") * ld)
+        road = int(battle.const("road_cr_per_ld")) * ld
         if limit == cr:
             limit, rule = road, f"along the leader's road: 3 x Ld = {road:g}\" (004:L74)"
     tall = int(battle.const("tall_wall"))
@@ -181,24 +207,24 @@ def verdict(battle: Battle, unit: Unit, leader: Spot, target: Spot, taken: set[S
     return _within(battle, unit, leader, target, limit, rule, cr)
 
 
-def _within(battle: Battle, unit: Unit, leader: Spot, target: Spot, limit: float, rule: str, cr: float) -> Verdict:
+def _within(battle: Battle, unit: Unit, leader: Spot, target: Spot, limit: Inches, rule: str, cr: Inches) -> Verdict:
     """Measure a spot against a limit, floor to floor first where levels differ (A96)."""
-    s = int(battle.const("inches_per_square"))
-    rise = abs(target.level - leader.level) * float(battle.const("floor_height"))
+    s = square_size(battle)
+    rise: Inches = abs(target.level - leader.level) * int(battle.const("floor_height"))
     if rise:
         if rise > cr:
             return _refuse(f"the floors are {rise:g}\" apart, more than the Command Radius {cr:g}\" (004:L96, A96)")
         if battle.const("vertical_then_horizontal"):
-            rise = 0.0
+            rise = 0
     if fully_within(leader.cell, target.cell, limit, s, rise):
         return Verdict(True, limit, rule)
-    far = hypot(reach(leader.cell, target.cell, s), rise)  # the rise counts when it was measured with the rest
+    far = hypot(reach(leader.cell, target.cell, s), float(rise))  # the rise counts when it was measured with the rest
     return _refuse(f"its base would reach {far:.3g}\" from the leader's, beyond the limit here, {rule}")
 
 
 def legal_spots(battle: Battle, unit: Unit, leader: Spot, taken: set[Spot] | None = None) -> list[Spot]:
     """Return the spots a model of this unit may stand on now, nearest the leader first."""
-    s = int(battle.const("inches_per_square"))
+    s = square_size(battle)
     cr = battle.const("cr_per_ld") * unit.ld
     road = region(battle, leader.cell, "road") if on_road(battle, leader.cell) else frozenset()
     widest = max(cr, battle.const("road_cr_per_ld") * unit.ld) if road else cr
@@ -223,13 +249,20 @@ def legal_spots(battle: Battle, unit: Unit, leader: Spot, taken: set[Spot] | Non
 def auto_place(battle: Battle, unit: Unit, leader: Spot) -> list[Spot]:
     """Place every model other than the leader on the nearest legal spots, or explain why they do not fit."""
     wanted = unit.size - 1
-    spots = legal_spots(battle, unit, leader, set())
+    spots: list[Spot] = []
+    around = surroundings(battle, unit)
+    for spot in legal_spots(battle, unit, leader, set()):
+        if len(spots) == wanted:
+            break
+        # Judged again with the models placed so far: an opening takes only so many (A95).
+        if battle.on_map(spot.cell) and verdict(battle, unit, leader, spot, set(spots), around).ok:
+            spots.append(spot)
     if len(spots) < wanted:
         raise IllegalOrderError(
             f"Only {len(spots)} of the {wanted} other models of {unit.name} can stand within its Command Radius "
             f"around {leader}; move the leader somewhere more open."
         )
-    return spots[:wanted]
+    return spots
 
 
 def check_placement(battle: Battle, unit: Unit, leader: Spot, spots: list[Spot]) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.coords import Cell
-from rules.systems.m42.board import Battle, region
+from rules.systems.m42.board import Battle, opening_models, openings, region
 from rules.systems.m42.kinds import actions_of
 from rules.systems.m42.movement import allowance, reachable_all
-from rules.systems.m42.placement import legal_spots
+from rules.systems.m42.placement import legal_spots, standing_at
 from rules.systems.m42.units import Spot, Unit
 
 
@@ -44,6 +44,29 @@ def action_reach(battle: Battle, unit: Unit) -> list[ActionReach]:
 def command_radius(battle: Battle, unit: Unit) -> frozenset[Cell]:
     """Return the squares a model of the unit could stand on now, around where its leader stands."""
     return frozenset(s.cell for s in legal_spots(battle, unit, unit.leader, set()))
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningRoom:
+    """An opening of the building the leader stands in that takes models outside it: how many, and how many more."""
+
+    label: str
+    width: float
+    takes: int  # one model per full half inch of width, frame included (A95)
+    left: int  # how many more it takes now, with the models standing at it
+
+
+def opening_room(battle: Battle, unit: Unit) -> list[OpeningRoom]:
+    """Return the unopenable openings of the leader's building, each with the models it takes and still takes."""
+    building = region(battle, unit.leader.cell, "building")
+    out = []
+    for found in openings(battle, building) if building else ():
+        if found.obstacle.openable:
+            continue  # models stand inside behind it, anywhere within the Command Radius (004:L94)
+        takes = opening_models(battle, found.width)
+        there = standing_at(battle, unit, found, set(unit.spots()))
+        out.append(OpeningRoom(found.label(), found.width, takes, max(0, takes - there)))
+    return out
 
 
 def reach_by_action(battle: Battle, unit_name: str) -> dict[str, dict[str, int]]:

@@ -31,14 +31,13 @@ def test_default_command_radius_is_two_ld_fully_within() -> None:
 @pytest.mark.constant("inches_per_square")
 def test_inches_per_square_scales_every_distance() -> None:
     """A89: "`CR = 2×Ld` inches"; a square stands for the inches the GM sets, so Ld 3 reaches 6" whatever the scale."""
-    b = field()
-    unit(b, "A", "J10", ld=3)
-    rule(b, "inches_per_square", "1")
-    assert ok(b, "A", "P10") and not ok(b, "A", "Q10")  # 6 squares of 1" and 7 squares
-    rule(b, "inches_per_square", "2")
-    assert ok(b, "A", "M10") and not ok(b, "A", "N10")  # 3 squares of 2" = 6" and 4 squares = 8"
-    rule(b, "inches_per_square", "3")
-    assert ok(b, "A", "L10") and not ok(b, "A", "M10")  # 2 squares of 3" = 6" and 3 squares = 9"
+    for scale, inside, beyond in (("1", "P10", "Q10"), ("2", "M10", "N10"), ("3", "L10", "M10"),
+                                  ("0.5", "V10", "W10")):
+        b = field()
+        rule(b, "inches_per_square", scale)  # the scale is set before any unit stands on the map
+        unit(b, "A", "J10", ld=3)
+        # 6 squares of 1" and 7; 3 squares of 2" and 4; 2 squares of 3" and 3; 12 squares of 0.5" and 13.
+        assert ok(b, "A", inside) and not ok(b, "A", beyond), scale
 
 
 def test_into_area_terrain_from_outside_is_one_ld() -> None:
