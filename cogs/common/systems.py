@@ -255,7 +255,8 @@ async def offer_gate(interaction: discord.Interaction) -> str | None:
 
 def guides(battle: Battle | None) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """Return the systems' parts of /help, GM's and players': the battle's system alone, or all outside a battle."""
-    fronts = [front_end(battle)] if battle is not None else list(_FRONT_ENDS.values())
+    # Outside a battle every system's part, in the order of their ids, whichever registered first.
+    fronts = [front_end(battle)] if battle is not None else [_FRONT_ENDS[k] for k in sorted(_FRONT_ENDS)]
     gm = [f.help_gm for f in fronts if f.help_gm is not None]
     player = [f.help_player for f in fronts if f.help_player is not None]
     return gm, player

@@ -91,7 +91,7 @@ async def test_help_has_both_guides(table: Table) -> None:
     assert "GM: set up a battle in four steps" in text and "Players" in text
     assert last_message(reply).ephemeral
     # Every guide arrives whole: each message within Discord's 6,000 embed characters, no field cut away.
-    # Outside a battle every rule system's part is shown, in the order the systems were loaded.
+    # Outside a battle every rule system's part is shown, in the order of the systems' ids.
     names = [f["name"] for m in reply.messages for e in m.embeds for f in e.get("fields", [])]
     assert names == ["GM: set up a battle in four steps", "Combat Action (squads, vehicles, robots): the GM",
                      "M42: leaders, models and Command Radius", "Strategic Combat: set up a battle",
