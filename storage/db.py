@@ -14,6 +14,7 @@ from .copy import copy_to_new_file
 from .engine import Engine, LockSpace
 from .events import EventRepo
 from .messages import MessageRepo
+from .outbox import OutboxRepo
 from .players import PlayerRepo
 from .postgres import check_url, is_url
 from .settings import GuildRepo, UserRepo
@@ -43,6 +44,7 @@ class Database:
         self.messages = MessageRepo(engine)
         self.clocks = ClockRepo(engine)
         self.players = PlayerRepo(engine)
+        self.outbox = OutboxRepo(engine)
 
     @classmethod
     async def open(cls, target: Target) -> Database:
