@@ -73,14 +73,16 @@ WHERE coalesce_key = ? AND id <= ? AND settled_at IS NULL AND (leased_until IS N
 _NEWEST_OF_KEY = Query.of("SELECT MAX(id) FROM outbox WHERE coalesce_key = ? AND settled_at IS NULL")
 _OWED = Query.of(f"SELECT {_COLUMNS} FROM outbox WHERE battle_id = ? AND settled_at IS NULL ORDER BY due_at, id")
 _GET = Query.of(f"SELECT {_COLUMNS} FROM outbox WHERE id = ?")
+_RELEASE_ALL = Query.of("UPDATE outbox SET leased_until = NULL WHERE settled_at IS NULL AND leased_until IS NOT NULL")
+_PURGE = Query.of("DELETE FROM outbox WHERE settled_at IS NOT NULL AND settled_at < ?")
 _NEXT_DUE = Query.of("SELECT MIN(due_at) FROM outbox WHERE settled_at IS NULL")
 
 
 @dataclass(frozen=True, slots=True)
 class Post:
-    """One post to owe Discord: what kind, for which battle, its details, and the key newer ones supersede by."""
+    """One post to owe Discord: what kind, for which battle (if any), its details, and the key newer ones supersede by."""
 
-    battle_id: int
+    battle_id: int | None
     kind: str
     payload: Mapping[str, Any]
     key: str | None = None
@@ -92,7 +94,7 @@ class OutboxRow:
     """Hold one owed (or settled) post as stored."""
 
     id: int
-    battle_id: int
+    battle_id: int | None
     kind: str
     key: str | None
     payload: dict[str, Any]
@@ -105,7 +107,7 @@ class OutboxRow:
 
 
 def _row(row: tuple[Any, ...]) -> OutboxRow:
-    return OutboxRow(id=int(row[0]), battle_id=int(row[1]), kind=row[2], key=row[3], payload=codec.decode(row[4]),
+    return OutboxRow(id=int(row[0]), battle_id=None if row[1] is None else int(row[1]), kind=row[2], key=row[3], payload=codec.decode(row[4]),
                      due_at=float(row[5]), attempts=int(row[6]),
                      leased_until=None if row[7] is None else float(row[7]), created_at=float(row[8]),
                      settled_at=None if row[9] is None else float(row[9]), outcome=row[10])
@@ -130,7 +132,7 @@ class OutboxRepo:
         """Owe a post on its own (no order with it); return its id."""
 
         def run() -> Program[int]:
-            if (yield one(_BATTLE_EXISTS, post.battle_id)) is None:
+            if post.battle_id is not None and (yield one(_BATTLE_EXISTS, post.battle_id)) is None:
                 raise BattleNotFound(post.battle_id)
             return (yield from enqueue(post, now))
 
@@ -164,6 +166,14 @@ class OutboxRepo:
     async def settle_key(self, key: str, upto: int, now: float) -> int:
         """Mark sent the owed posts of a key up to id `upto` that nobody holds (an edit made them current)."""
         return int(await self._engine.write(changed(_SETTLE_KEY, float(now), key, upto, float(now))))
+
+    async def release_all(self) -> int:
+        """Free every lease (only for a database one process uses: its leases died with its last run)."""
+        return int(await self._engine.write(changed(_RELEASE_ALL)))
+
+    async def purge(self, before: float) -> int:
+        """Forget the posts settled before a time (made, superseded or refused long ago); return how many."""
+        return int(await self._engine.write(changed(_PURGE, float(before))))
 
     async def owed(self, battle_id: int) -> list[OutboxRow]:
         """Return a battle's posts not yet settled, earliest due first."""

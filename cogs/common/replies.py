@@ -12,6 +12,7 @@ from typing import Any
 import discord
 
 from bot.answers import PRIVATE_THINKING, answer_lock, defer
+from bot.outbox import Outbox, message_post
 from bot.service import MapImage
 from cogs.common.fit import fit
 from cogs.common.map_button import with_map_button
@@ -58,11 +59,20 @@ async def reply(
                     interaction.channel_id)
         command = interaction.command.qualified_name if interaction.command else "command"
         note = f"*{interaction.user.mention}'s /{command} could not be answered in time, so its result is posted here.*"
-        kwargs["content"] = f"{content}\n{note}" if content else note
-        file = map_file(png)
-        if file is not None:
-            kwargs["file"] = file
-        await interaction.channel.send(**kwargs)  # type: ignore[call-overload]
+        # Owed through the outbox, so the player learns the result even if Discord refuses this post too; the
+        # mention reaches them alone. A refusal for good (no right to post here) is raised for the handler.
+        post = message_post(interaction.channel_id or interaction.channel.id, guild_id=interaction.guild_id,
+                            battle_id=png.battle_id if png is not None else None,
+                            content=f"{content}\n{note}" if content else note,
+                            embeds=[embed] if embed is not None else [], mention=[interaction.user.id],
+                            file=png.png if png is not None else None, filename=MAP_NAME,
+                            description=png.alt or None if png is not None else None)
+        await owed_by(interaction).owe(post, raise_refusal=True)
+
+
+def owed_by(interaction: discord.Interaction) -> Outbox:
+    """Return the outbox of the bot an interaction came to."""
+    return interaction.client.outbox  # type: ignore[attr-defined,no-any-return]
 
 
 async def _answer(interaction: discord.Interaction, kwargs: dict[str, object], png: MapImage | None,

@@ -147,3 +147,25 @@ async def test_competing_claimers_send_each_post_once(db_target: str, db: Databa
     every_claim = [post_id for claims in claimed for post_id in claims]
     assert sorted(every_claim) == sorted(ids), "each post claimed exactly once"
     assert await db.outbox.owed(battle.id) == []
+
+
+async def test_releasing_every_lease_makes_half_sent_posts_due_again(db: Database, new_battle: NewBattle) -> None:
+    """A restart of the one process of a SQLite file owes again what its last run was sending."""
+    battle = await new_battle()
+    post_id = await db.outbox.add(Post(battle.id, "turn", {}), now=0.0)
+    assert await db.outbox.claim_due(0.0, LEASE) is not None
+    assert await db.outbox.release_all() == 1
+    again = await db.outbox.claim_due(1.0, LEASE)
+    assert again is not None and again.id == post_id
+
+
+async def test_purging_forgets_only_posts_settled_before_the_time(db: Database, new_battle: NewBattle) -> None:
+    battle = await new_battle()
+    old = await db.outbox.add(Post(battle.id, "turn", {}), now=0.0)
+    owed = await db.outbox.add(Post(battle.id, "turn", {"owed": True}), now=0.0)
+    claimed = await db.outbox.claim(old, 1.0, LEASE)
+    assert claimed is not None and await db.outbox.settle(claimed, "sent", 2.0)
+    assert await db.outbox.purge(2.0) == 0, "settled at 2.0, not before"
+    assert await db.outbox.purge(3.0) == 1
+    assert await db.outbox.get(old) is None
+    assert [r.id for r in await db.outbox.owed(battle.id)] == [owed], "owed posts are never purged"

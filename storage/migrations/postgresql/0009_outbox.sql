@@ -1,7 +1,7 @@
 -- The posts the bot owes Discord: the PostgreSQL twin of sqlite/0009_outbox.sql.
 CREATE TABLE outbox (
     id           BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    battle_id    BIGINT NOT NULL REFERENCES battles (id) ON DELETE CASCADE,
+    battle_id    BIGINT REFERENCES battles (id) ON DELETE CASCADE,
     kind         TEXT NOT NULL,
     coalesce_key TEXT,
     payload      TEXT NOT NULL DEFAULT '{}',

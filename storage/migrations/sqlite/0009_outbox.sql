@@ -3,7 +3,8 @@
 -- claimed by leasing it (leased_until), so a process that stops mid-post leaves it to be tried again.
 CREATE TABLE outbox (
     id           INTEGER PRIMARY KEY AUTOINCREMENT,
-    battle_id    INTEGER NOT NULL REFERENCES battles (id) ON DELETE CASCADE,
+    -- NULL for a post of no battle (an answer to a command outside any battle).
+    battle_id    INTEGER REFERENCES battles (id) ON DELETE CASCADE,
     kind         TEXT NOT NULL,
     -- A newer row with the same key supersedes an older one not yet being sent (a board edit, say).
     coalesce_key TEXT,
