@@ -30,7 +30,7 @@ from storage import Database, OutboxRow, Post
 
 log = logging.getLogger(__name__)
 
-__all__ = ["MESSAGE", "Outbox", "OutboxRow", "Post", "TryLater", "backoff", "message_post"]
+__all__ = ["MESSAGE", "Outbox", "OutboxRow", "Post", "TryLater", "backoff", "message_post", "rebuilt_view"]
 
 LEASE = 120.0  # far longer than any one post takes, discord.py's own retries included
 BACKOFF = 2.0  # seconds before the second attempt; doubled for each later one
@@ -56,14 +56,45 @@ class TryLater(Exception):
 
 def message_post(channel_id: int, *, guild_id: int | None, battle_id: int | None = None, content: str | None = None,
                  embeds: Sequence[discord.Embed] = (), mention: Sequence[int] = (), file: bytes | None = None,
-                 filename: str = "", description: str | None = None) -> Post:
-    """Return a finished message to owe a channel, mentioning exactly the users in `mention`."""
+                 filename: str = "", description: str | None = None, view: discord.ui.View | None = None) -> Post:
+    """Return a finished message to owe a channel, mentioning exactly the users in `mention`.
+
+    A view's buttons and menus are kept by their custom ids: the bot's persistent items answer them whichever
+    process posts the message, and after a restart.
+    """
     payload: dict[str, Any] = {"channel": channel_id, "guild": guild_id, "content": content,
-                               "embeds": [e.to_dict() for e in embeds], "mention": list(mention)}
+                               "embeds": [e.to_dict() for e in embeds], "mention": list(mention),
+                               "components": view.to_components() if view is not None else []}
     if file is not None and len(file) <= MAX_FILE:
         payload["file"] = {"name": filename, "data": base64.b64encode(file).decode("ascii"),
                            "description": description}
     return Post(battle_id, MESSAGE, payload)
+
+
+def rebuilt_view(rows: Sequence[dict[str, Any]]) -> discord.ui.View | None:
+    """Return a view of the buttons and select menus of stored action rows (None when there are none)."""
+    view = discord.ui.View(timeout=None)
+    for number, row in enumerate(rows):
+        for part in row.get("components", []):
+            item: discord.ui.Item[discord.ui.View]
+            if part.get("type") == discord.ComponentType.button.value:
+                emoji = part.get("emoji")
+                item = discord.ui.Button(
+                    style=discord.ButtonStyle(part.get("style", 2)), label=part.get("label"),
+                    custom_id=part.get("custom_id"), url=part.get("url"), disabled=bool(part.get("disabled")),
+                    emoji=discord.PartialEmoji.from_dict(emoji) if emoji else None, row=number)
+            elif part.get("type") == discord.ComponentType.string_select.value:
+                item = discord.ui.Select(
+                    custom_id=part["custom_id"], placeholder=part.get("placeholder"),
+                    min_values=part.get("min_values", 1), max_values=part.get("max_values", 1),
+                    disabled=bool(part.get("disabled")), row=number,
+                    options=[discord.SelectOption(label=o["label"], value=o.get("value", o["label"]),
+                                                  description=o.get("description"), default=bool(o.get("default")))
+                             for o in part.get("options", [])])
+            else:
+                continue  # no other kind is posted by the bot
+            view.add_item(item)
+    return view if view.children else None
 
 
 def backoff(attempts: int, base: float = BACKOFF) -> float:
@@ -218,6 +249,11 @@ class Outbox:
                                            users=[discord.Object(id=int(uid)) for uid in payload.get("mention", [])])
         kwargs: dict[str, Any] = {"content": payload.get("content"), "allowed_mentions": mentions,
                                   "embeds": [discord.Embed.from_dict(e) for e in payload.get("embeds", [])]}
+        view = rebuilt_view(payload.get("components", []))
+        if view is not None:
+            # Stopped, so discord.py keeps no copy: the bot's persistent items answer these by their ids.
+            view.stop()
+            kwargs["view"] = view
         stored = payload.get("file")
         if stored:
             kwargs["file"] = discord.File(io.BytesIO(base64.b64decode(stored["data"])), filename=stored["name"],

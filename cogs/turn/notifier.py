@@ -19,7 +19,7 @@ from bot.outbox import Outbox, OutboxRow, Post, TryLater
 from bot.service import BattleRecord, MapImage, Notice, TableService
 from cogs.common.action_panel import groups_of
 from cogs.common.embeds import safe
-from cogs.common.replies import send
+from cogs.common.replies import owed_message, send
 from cogs.common.side_threads import SideThreads
 from cogs.turn.board import BOARD_KIND, board_embed
 from cogs.turn.buttons import turn_view
@@ -398,4 +398,6 @@ class Notifier(NoticeListener):
         moved = [o for o in outcomes if o.highlight.path or o.highlight.line]
         if moved:
             png = await self.service.render(battle, outcome=moved[0], battle_id=record.id)
-        await send(self.channel(record), content=content, embed=embed, png=png, mentions=pinging(gm))
+        # Owed through the outbox: what the deadline did reaches the channel however long Discord refuses it.
+        await self.outbox.owe(owed_message(record.thread_id or record.channel_id, guild_id=record.guild_id,
+                                           battle_id=record.id, content=content, embed=embed, png=png, mention=gm))

@@ -160,3 +160,23 @@ async def test_an_order_owes_its_posts_in_its_own_transaction_and_settles_them(t
     turns = [(payload, outcome) for kind, payload, outcome in rows if kind == "turn"]
     assert turns[-1][1] == "sent" and "Angels" in str(turns[-1][0]), turns
     assert {outcome for kind, _, outcome in rows if kind == "board"} <= {"sent", "superseded"}
+
+
+async def test_a_sides_secret_its_thread_refuses_reaches_the_thread_once(table: Table) -> None:
+    """A hidden roll for NERV is owed to NERV's thread: refused twice, it arrives there once, never in the channel."""
+    await table.setup_battle()
+    await table.gm_slash("gm side-threads", on=True)
+    quick_retries(table)
+    [nerv] = [t for t in table.discord.threads(table.channel) if t.name.endswith("\u00b7 NERV")]
+    table.discord.fail("POST", f"/channels/{nerv.id}/messages", status=503, message="Service Unavailable", times=2)
+    before = posted(table)
+    await table.gm_slash("gm roll", dice="1d100", purpose="Operation Yashima", side="NERV")
+
+    def secrets() -> list[StoredMessage]:
+        return [m for m in posted(table, nerv) if "Operation Yashima" in message_text(m)]
+
+    [secret] = await until(secrets, limit=20.0)
+    assert "Hidden roll for NERV" in message_text(secret)
+    await owed_nothing(table, (await stored(table)).id)
+    assert len(secrets()) == 1
+    assert not any("Operation Yashima" in message_text(m) for m in new_since(table, before)), "never in the channel"
