@@ -15,7 +15,7 @@ import discord
 from discord.ext import commands
 
 from bot.clock import BATTLE_REMINDERS, TurnStart, due_now, turn_key
-from bot.outbox import Outbox, OutboxRow, Post, TryLater
+from bot.outbox import Outbox, OutboxRow, Post, TryLater, backoff
 from bot.service import BattleRecord, MapImage, Notice, TableService
 from cogs.common.action_panel import groups_of
 from cogs.common.embeds import safe
@@ -209,7 +209,7 @@ class Notifier(NoticeListener):
         if clock.turn_key != key:
             # The order is committed but its turn's clock not yet started (its process stopped in between):
             # the scheduler starts it; the ping says the deadline, so it waits for that.
-            raise TryLater(self.outbox.backoff)
+            raise TryLater(backoff(row.attempts, self.outbox.backoff))
         turn = TurnStart(key=key, units=tuple(due_now(battle)), started=clock.turn_started or record.updated_at,
                          due_at=clock.due_at, paused=clock.paused, remaining=clock.remaining)
         await self.post_turn(Notice("recovered", record, battle, turn=turn))

@@ -68,6 +68,8 @@ async def assert_result_learned_once(table: Table, before: list[StoredMessage]) 
     [post] = await until(lambda: late_results(new_since(table, before)), limit=30.0)
     assert "Eva-01" in message_text(post) and post.files, "the result with its map"
     assert post.pings.users == {table.alice.id}, "the player who gave the order, and nobody else"
+    ids = [part.get("custom_id", "") for row in post.components for part in row.get("components", [])]
+    assert any(i.startswith("bp:") for i in ids), f"its buttons stay, answered by the bot's persistent items: {ids}"
     assert not post.pings.everyone and not post.pings.roles
     record = await stored(table)
     [event] = await table.db.events.list(record.id, limit=1)
@@ -111,6 +113,13 @@ async def test_a_result_the_channel_refuses_too_is_posted_when_discord_takes_it(
     refused = [r for r in table.discord.requests if r.method == "POST" and r.status == 503
                and r.path.endswith(f"{table.channel.id}/messages")]
     assert len(refused) == 2
+    # The stored buttons work: the bot's persistent items answer a press on the message posted from the outbox.
+    table.discord.world.ack_window = None
+    [post] = late_results(new_since(table, before))
+    [custom_id, *_] = [part["custom_id"] for row in post.components for part in row.get("components", [])
+                       if part.get("custom_id", "").startswith("bp:")]
+    pressed = await table.discord.click(post, custom_id, user=table.alice)
+    assert pressed.messages or pressed.message is not None, "the press is answered"
 
 
 async def test_a_turn_ping_refused_five_times_with_500_arrives_once(table: Table) -> None:
