@@ -32,7 +32,8 @@ log = logging.getLogger(__name__)
 
 __all__ = ["MESSAGE", "Outbox", "OutboxRow", "Post", "TryLater", "backoff", "message_post", "rebuilt_view"]
 
-LEASE = 120.0  # far longer than any one post takes, discord.py's own retries included
+LEASE = 300.0  # far longer than any one post takes, discord.py's own retries and rate-limit waits included
+IN_FLIGHT = 16  # posts the loop sends at once
 BACKOFF = 2.0  # seconds before the second attempt; doubled for each later one
 MAX_BACKOFF = 900.0
 POLL = 2.0  # at most this long between two looks at the outbox
@@ -198,11 +199,19 @@ class Outbox:
         self._wake.set()
 
     async def run_due(self) -> int:
-        """Claim and start every post due now, each in its own task so one slow post holds up no other."""
+        """Claim and start the posts due now, each in its own task so one slow post holds up no other.
+
+        At most IN_FLIGHT at once: a post claimed waits for Discord (its rate limits) inside its lease, so a
+        backlog after downtime is taken a few at a time rather than leased all at once and left to expire.
+        """
         started = 0
-        while (row := await self.db.outbox.claim_due(self.clock(), self.lease)) is not None:
+        while len(self._tasks) < IN_FLIGHT:
+            row = await self.db.outbox.claim_due(self.clock(), self.lease)
+            if row is None:
+                break
             task = asyncio.get_running_loop().create_task(self.deliver(row), name=f"outbox-{row.id}")
             self._keep(task)
+            task.add_done_callback(lambda _task: self._wake.set())  # room for the next one
             started += 1
         return started
 
