@@ -189,3 +189,26 @@ async def test_a_sides_secret_its_thread_refuses_reaches_the_thread_once(table: 
     await owed_nothing(table, (await stored(table)).id)
     assert len(secrets()) == 1
     assert not any("Operation Yashima" in message_text(m) for m in new_since(table, before)), "never in the channel"
+
+
+async def test_a_deadline_notice_and_the_ping_after_it_survive_refusals_and_arrive_once(table: Table) -> None:
+    """The deadline's summary and the next turn's ping are refused at first; each arrives once, from the outbox."""
+    await table.setup_battle()
+    await table.gm_slash("gm policy", policy="hold")
+    await table.slash("battle start")
+    quick_retries(table)
+    table.discord.fail("POST", f"/channels/{table.channel.id}/messages", status=503, message="Service Unavailable",
+                       times=3)
+    before = posted(table)
+    fired = await table.tick(days=1)
+    assert [f.action for f in fired if f.timer.kind == "deadline"] == ["held"]
+
+    def summaries() -> list[StoredMessage]:
+        return [m for m in new_since(table, before) if "Deadline passed" in message_text(m)]
+
+    await until(lambda: summaries() and prompts(new_since(table, before)), limit=20.0)
+    await owed_nothing(table, (await stored(table)).id)
+    [summary] = summaries()
+    assert "Eva-01 holds" in message_text(summary) and summary.pings.nobody
+    [prompt] = prompts(new_since(table, before))
+    assert "Angels phase" in prompt.content and prompt.pings.users == {table.gm.id}
