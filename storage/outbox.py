@@ -36,6 +36,7 @@ _SUPERSEDE = Query.of("""
 UPDATE outbox SET settled_at = ?, outcome = 'superseded'
 WHERE coalesce_key = ? AND settled_at IS NULL AND (leased_until IS NULL OR leased_until <= ?)
 """)
+_TWIN = Query.of("SELECT id FROM outbox WHERE coalesce_key = ? AND payload = ? AND settled_at IS NULL ORDER BY id LIMIT 1")
 _INSERT = Query.of("""
 INSERT INTO outbox (battle_id, kind, coalesce_key, payload, due_at, created_at) VALUES (?, ?, ?, ?, ?, ?)
 RETURNING id
@@ -87,6 +88,8 @@ class Post:
     payload: Mapping[str, Any]
     key: str | None = None
     delay: float = 0.0  # seconds after now before the delivery loop may take it
+    # Owed once: while a post of the same key and payload is owed (even one being sent), no second is added.
+    once: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,11 +117,19 @@ def _row(row: tuple[Any, ...]) -> OutboxRow:
 
 
 def enqueue(post: Post, now: float) -> Program[int]:
-    """Write one owed post inside the caller's transaction (superseding older ones of its key); return its id."""
+    """Write one owed post inside the caller's transaction (superseding older ones of its key); return its id.
+
+    A post owed `once` whose twin (same key and payload) is still owed is not written again: the twin's id
+    is returned, so a process that stopped while sending it and a later change asking for it post it once.
+    """
+    payload = codec.encode(dict(post.payload))
+    if post.once and post.key is not None:
+        twin = yield one(_TWIN, post.key, payload)
+        if twin is not None:
+            return int(twin[0])
     if post.key is not None:
         yield count(_SUPERSEDE, float(now), post.key, float(now))
-    row = yield one(_INSERT, post.battle_id, post.kind, post.key, codec.encode(dict(post.payload)),
-                    float(now) + post.delay, float(now))
+    row = yield one(_INSERT, post.battle_id, post.kind, post.key, payload, float(now) + post.delay, float(now))
     return int(row[0])
 
 

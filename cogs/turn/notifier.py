@@ -181,7 +181,8 @@ class Notifier(NoticeListener):
         if battle.system.has_map:
             posts.append(Post(battle_id, BOARD_POST, {}, key=board_key(battle_id), delay=grace))
         if turn is not None and battle.status == "active":
-            posts.append(Post(battle_id, TURN_POST, {"turn": turn}, key=turn_post_key(battle_id), delay=grace))
+            posts.append(Post(battle_id, TURN_POST, {"turn": turn}, key=turn_post_key(battle_id), delay=grace,
+                              once=True))
         return posts
 
     async def ping_turn(self, notice: Notice) -> None:
@@ -191,8 +192,9 @@ class Notifier(NoticeListener):
             await self.outbox.send_id(int(owed))
             return
         assert notice.turn is not None
+        # Once: a ping of this turn still owed (a process stopped while sending it) is that ping, not another.
         await self.outbox.owe(Post(notice.record.id, TURN_POST, {"turn": notice.turn.key},
-                                   key=turn_post_key(notice.record.id)))
+                                   key=turn_post_key(notice.record.id), once=True))
 
     async def deliver_turn(self, row: OutboxRow) -> bool:
         """Post an owed turn ping if its turn is still the battle's; False when it is over (nothing to post)."""

@@ -169,3 +169,19 @@ async def test_purging_forgets_only_posts_settled_before_the_time(db: Database, 
     assert await db.outbox.purge(3.0) == 1
     assert await db.outbox.get(old) is None
     assert [r.id for r in await db.outbox.owed(battle.id)] == [owed], "owed posts are never purged"
+
+
+async def test_a_post_owed_once_is_not_owed_twice_while_its_twin_is_owed(db: Database, new_battle: NewBattle) -> None:
+    """A ping a stopped process was sending (still leased) and the same ping asked for again are one post."""
+    battle = await new_battle()
+    key = f"turn:{battle.id}"
+    first = await db.outbox.add(Post(battle.id, "turn", {"turn": "r1"}, key=key, once=True), now=0.0)
+    sending = await db.outbox.claim_due(0.0, LEASE)
+    assert sending is not None and sending.id == first
+    assert await db.outbox.add(Post(battle.id, "turn", {"turn": "r1"}, key=key, once=True), now=1.0) == first
+    other = await db.outbox.add(Post(battle.id, "turn", {"turn": "r2"}, key=key, once=True), now=2.0)
+    assert other != first, "another turn's ping is a post of its own"
+    assert [r.id for r in await db.outbox.owed(battle.id)] == [first, other]
+    assert await db.outbox.settle(sending, "sent", 3.0)
+    again = await db.outbox.add(Post(battle.id, "turn", {"turn": "r1"}, key=key, once=True), now=4.0)
+    assert again not in (first, other), "once sent, the same turn may be called again (after an undo)"
