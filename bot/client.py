@@ -128,7 +128,7 @@ class _Battlepost(commands.bot.BotBase):
             )
 
     async def close(self) -> None:
-        """Stop the scheduler and deliver the notices still on their way, then disconnect."""
+        """Stop the scheduler and the outbox loop, deliver the notices and posts on their way, then disconnect."""
         for task in (self.scheduler_task, self.outbox_task):
             if task is not None:
                 task.cancel()
