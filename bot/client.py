@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.answers import ANSWER_WITHIN, is_component, watch
 from bot.heap import settle_heap
+from bot.outbox import POLL, Outbox
 from bot.scheduler import DEFAULT_POLL
 from bot.service import TableService
 from bot.tree import BattleTree
@@ -45,7 +46,7 @@ class _Battlepost(commands.bot.BotBase):
     def __init__(self, service: TableService, *, sync_guild_id: int | None = None,
                  extensions: Sequence[str] = DEFAULT_EXTENSIONS, scheduler_poll: float | None = DEFAULT_POLL,
                  answer_within: float = ANSWER_WITHIN, tune_heap: bool = False,
-                 board_spacing: float = BOARD_SPACING, **options: object) -> None:
+                 board_spacing: float = BOARD_SPACING, outbox_poll: float = POLL, **options: object) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents(), tree_cls=BattleTree, help_command=None,
             allowed_mentions=discord.AllowedMentions.none(), **options,  # type: ignore[arg-type]
@@ -62,6 +63,10 @@ class _Battlepost(commands.bot.BotBase):
         # Set by the process that runs the bot for good (not by tests, which start many bots in one process).
         self.tune_heap = tune_heap
         self.board_spacing = board_spacing
+        # Every post the bot owes Discord goes through the outbox; its loop runs in every process.
+        self.outbox = Outbox(service.db, cast(discord.Client, self))
+        self.outbox_poll = outbox_poll
+        self.outbox_task: asyncio.Task[None] | None = None
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Start a button's or menu's watchdog against Discord's three seconds (commands start theirs in the tree)."""
@@ -110,6 +115,10 @@ class _Battlepost(commands.bot.BotBase):
             log.info("synced %d global commands", len(synced))
         if self.tune_heap:
             settle_heap()
+        self.outbox_task = asyncio.create_task(
+            self.outbox.run_forever(self.outbox_poll, ready=cast(discord.Client, self).wait_until_ready),
+            name="battlepost-outbox",
+        )
         if self.scheduler_poll is not None:
             # Every process runs a scheduler: claims are atomic in the database, so each timer fires once
             # whichever process is up, and a process that stops leaves its timers to the others.
@@ -119,13 +128,15 @@ class _Battlepost(commands.bot.BotBase):
             )
 
     async def close(self) -> None:
-        """Stop the scheduler and deliver the notices still on their way, then disconnect."""
-        task, self.scheduler_task = self.scheduler_task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        """Stop the scheduler and the outbox loop, deliver the notices and posts on their way, then disconnect."""
+        for task in (self.scheduler_task, self.outbox_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self.scheduler_task = self.outbox_task = None
         await self.service.drain()
+        await self.outbox.drain()  # what is still owed after this stays in the outbox for the next start
         self.service.maps.shutdown()
         await super().close()
 

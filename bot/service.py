@@ -70,6 +70,7 @@ from storage import (
     NothingToUndo,
     NotifyMode,
     PlayerRecord,
+    Post,
     PostingRecord,
     StaleVersionError,
 )
@@ -132,6 +133,9 @@ class TableService:
         # Names players go by, for the unit key: the Discord client's lookup (set by the bot), then the
         # names of the players who gave orders here.
         self.name_lookup: Callable[[int], str | None] = lambda _uid: None
+        # The posts an order leaves owed (its battle, the battle after it, the turn it began or None), set by
+        # the front end that makes them; they go to the outbox in the order's own transaction.
+        self.owed_after: Callable[[int, Battle, str | None], list[Post]] = lambda _id, _battle, _turn: []
         self._seen_names: dict[int, str] = {}
 
     # --- finding battles ----------------------------------------------------
@@ -260,7 +264,8 @@ class TableService:
                 reader = kept.battle
             else:
                 fresh = reader = await asyncio.get_running_loop().run_in_executor(self._rules, _decode, current)
-            if expect_turn is not None and turn_key(reader) != expect_turn:
+            turn_before = turn_key(reader)
+            if expect_turn is not None and turn_before != expect_turn:
                 raise StaleTurnError("That turn is already over.")
             await self.authorise(actor, current, reader, order)
             dice = Dice(self.rng_factory(), scripted=list(manual_rolls))
@@ -275,12 +280,16 @@ class TableService:
                     self._rules, _resolve, current, fresh, order, dice, follow, cheapest)
             order = picked or order
             status = cast("BattleStatus", battle.status) if battle.status != current.status else None
+            turn_after = turn_key(battle)
+            # What the order leaves the bot owing Discord is kept with it, so no crash or refusal loses it.
+            posts = self.owed_after(current.id, battle, turn_after if turn_after != turn_before else None)
+            owed: list[int] = []
             try:
                 saved, seq = await self.db.battles.commit_order(
                     current.id, expected_version=current.version, state=state, status=status,
                     event=NewEvent(actor_id=actor.user_id, kind=order.kind, order_text=str(order),
                                    outcome=logged, hidden=outcome.hidden),
-                    now=self.clock(), turn_key=turn_key(battle),
+                    now=self.clock(), turn_key=turn_after, posts=posts, owed=owed,
                 )
             except StaleVersionError:
                 self.cache.forget(current.id)
@@ -288,7 +297,8 @@ class TableService:
             self.cache.keep(saved.id, Kept(saved.version, saved.state_text, battle))
             note_committed(seq)
             started = await self._sync_clock(saved, battle)
-        notice = Notice("committed", saved, battle, outcome=outcome, actor=actor, seq=seq, turn=started)
+        notice = Notice("committed", saved, battle, outcome=outcome, actor=actor, seq=seq, turn=started,
+                        extra={"owed": {post.kind: post_id for post, post_id in zip(posts, owed, strict=True)}})
         extra: dict[str, Any] = {}
         if publish:
             self.publish(notice)

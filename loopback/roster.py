@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -18,7 +19,7 @@ from loopback.models import (
     StoredMessage,
 )
 from loopback.payloads import DEFAULT_EVERYONE_PERMISSIONS
-from loopback.server import Fault, LoopbackServer, RecordedRequest
+from loopback.server import Fault, Hold, LoopbackServer, RecordedRequest
 from loopback.world import World
 
 log = logging.getLogger(__name__)
@@ -245,6 +246,12 @@ class Roster:
              retry_after: float = 1.0) -> None:
         """Make the next `times` requests like `POST /channels/1/messages` fail as Discord can (5xx, 403, 413, 429)."""
         self.server.faults.append(Fault(method, path, status, code, message or f"{status} error", times, retry_after))
+
+    def hold(self, method: str, path: str) -> Hold:
+        """Make the next request like `POST /channels/1/messages` hang until released, then fail it unperformed."""
+        held = Hold(method, path, asyncio.Event(), asyncio.Event())
+        self.server.holds.append(held)
+        return held
 
     @property
     def rejections(self) -> list[str]:

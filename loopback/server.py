@@ -96,6 +96,29 @@ class Fault:
         return self.times > 0 and request.method == self.method and self.path in request.path.removeprefix(API_PREFIX)
 
 
+@dataclass
+class Hold:
+    """Keep the next request whose method matches and whose path contains `path` waiting, then drop it.
+
+    `reached` is set once such a request arrived; after `release()` it is answered 503 without being
+    carried out, so a test can kill the bot while its request hangs and know that Discord never took it.
+    """
+
+    method: str
+    path: str
+    reached: asyncio.Event
+    released: asyncio.Event
+    times: int = 1
+
+    def matches(self, request: web.Request) -> bool:
+        """Return whether this hold applies to a request (the API prefix left out of the path)."""
+        return self.times > 0 and request.method == self.method and self.path in request.path.removeprefix(API_PREFIX)
+
+    def release(self) -> None:
+        """Let the held request end, unanswered by Discord's side (a 503 its sender may no longer read)."""
+        self.released.set()
+
+
 class LoopbackServer:
     """Serve the REST API under /api/v10, the gateway at /gateway and files at /attachments."""
 
@@ -110,6 +133,7 @@ class LoopbackServer:
         self.server_errors: list[str] = []
         self.rejections: list[str] = []
         self.faults: list[Fault] = []
+        self.holds: list[Hold] = []
         self.port = 0
         self._runner: web.AppRunner | None = None
 
@@ -181,6 +205,13 @@ class LoopbackServer:
     async def _handle(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if isinstance(request.match_info, MatchInfoError):
             return self._unknown_route(request)
+        held = next((h for h in self.holds if h.matches(request)), None)
+        if held is not None:
+            held.times -= 1
+            held.reached.set()
+            log.info("holding %s %s as asked", request.method, request.path)
+            await held.released.wait()
+            return discord_error(503, "Service Unavailable", 0)
         fault = next((f for f in self.faults if f.matches(request)), None)
         if fault is not None:
             fault.times -= 1

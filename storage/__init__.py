@@ -16,6 +16,7 @@ from .errors import (
 from .events import EventRepo
 from .importlog import pack_event
 from .messages import MessageRepo
+from .outbox import OutboxRepo, OutboxRow, Post
 from .players import NEXT_TURN, PlayerRecord, PlayerRepo, PostingRecord
 from .records import (
     LEASED_KIND,
@@ -71,8 +72,11 @@ __all__ = [
     "NewTimer",
     "NothingToUndo",
     "NotifyMode",
+    "OutboxRepo",
+    "OutboxRow",
     "PlayerRecord",
     "PlayerRepo",
+    "Post",
     "PostingRecord",
     "StaleVersionError",
     "StorageError",

@@ -12,6 +12,7 @@ from .engine import Engine
 from .errors import BattleNotFound, NothingToUndo, StaleVersionError
 from .events import EVENT_COLUMNS, event_from_row, next_seq
 from .importlog import INSERT_EVENT, insert_battle_with_log
+from .outbox import Post, enqueue
 from .program import Program, Query, changed, every, one, rows, single
 from .program import count as step_count
 from .records import (
@@ -245,8 +246,13 @@ class BattleRepo:
         event: NewEvent,
         now: float,
         turn_key: str | Literal[Turn.UNKNOWN] | None = Turn.UNKNOWN,
+        posts: Sequence[Post] = (),
+        owed: list[int] | None = None,
     ) -> Committed:
         """Replace the state and record the order, in one transaction; return the battle and the order's number.
+
+        `posts` are what the order leaves the bot owing Discord, written to the outbox in the same transaction;
+        their ids are appended to `owed`.
 
         Refused (StaleVersionError) if anybody changed the battle since it was loaded at `expected_version`.
         `turn_key` is the turn the new state is in (None: no turn running), kept so that startup can tell
@@ -279,6 +285,12 @@ class BattleRepo:
             )
             new_status = before.status if status is None else status
             yield step_count(_UPDATE_STATE, text, new_status, before.version + 1, now, turn, battle_id)
+            if owed is not None:
+                owed.clear()  # a program run again (a busy database) starts its list afresh
+            for post in posts:
+                post_id = yield from enqueue(post, now)
+                if owed is not None:
+                    owed.append(post_id)
             return replace(before, status=new_status, updated_at=now, version=before.version + 1), seq
 
         after, seq = await self._engine.write(run())

@@ -14,6 +14,7 @@ from .copy import copy_to_new_file
 from .engine import Engine, LockSpace
 from .events import EventRepo
 from .messages import MessageRepo
+from .outbox import OutboxRepo
 from .players import PlayerRepo
 from .postgres import check_url, is_url
 from .settings import GuildRepo, UserRepo
@@ -45,6 +46,7 @@ class Database:
         self.clocks = ClockRepo(engine)
         self.players = PlayerRepo(engine)
         self.vacations = VacationRepo(engine)
+        self.outbox = OutboxRepo(engine)
 
     @classmethod
     async def open(cls, target: Target) -> Database:

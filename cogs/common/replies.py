@@ -7,11 +7,13 @@ the channel instead: what an order did is never left unannounced.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 
 from bot.answers import PRIVATE_THINKING, answer_lock, defer
+from bot.outbox import Outbox, Post, message_post
 from bot.service import MapImage
 from cogs.common.fit import fit
 from cogs.common.map_button import with_map_button
@@ -58,11 +60,34 @@ async def reply(
                     interaction.channel_id)
         command = interaction.command.qualified_name if interaction.command else "command"
         note = f"*{interaction.user.mention}'s /{command} could not be answered in time, so its result is posted here.*"
-        kwargs["content"] = f"{content}\n{note}" if content else note
-        file = map_file(png)
-        if file is not None:
-            kwargs["file"] = file
-        await interaction.channel.send(**kwargs)  # type: ignore[call-overload]
+        # Owed through the outbox, so the player learns the result even if Discord refuses this post too; the
+        # mention reaches them alone. A refusal for good (no right to post here) is raised for the handler.
+        post = owed_message(interaction.channel_id or interaction.channel.id, guild_id=interaction.guild_id,
+                            content=f"{content}\n{note}" if content else note, embed=embed, png=png, view=view,
+                            mention=[interaction.user.id])
+        await owed_by(interaction).owe(post, raise_refusal=True)
+
+
+def owed_message(channel_id: int, *, guild_id: int | None, battle_id: int | None = None, content: str | None = None,
+                 embed: discord.Embed | None = None, png: MapImage | None = None, view: discord.ui.View | None = None,
+                 mention: Sequence[int] = ()) -> Post:
+    """Return a message for the outbox as send() would post it: the embed fitted, the map shown in it, its buttons."""
+    if embed is not None:
+        fit(embed)
+        if png is not None:
+            embed.set_image(url=f"attachment://{MAP_NAME}")
+    if png is not None and png.cropped and png.battle_id is not None:
+        view = with_map_button(view, png.battle_id)
+    return message_post(channel_id, guild_id=guild_id,
+                        battle_id=battle_id if battle_id is not None else png.battle_id if png is not None else None,
+                        content=content, embeds=[embed] if embed is not None else [], mention=mention,
+                        file=png.png if png is not None else None, filename=MAP_NAME,
+                        description=(png.alt or None) if png is not None else None, view=view)
+
+
+def owed_by(interaction: discord.Interaction) -> Outbox:
+    """Return the outbox of the bot an interaction came to."""
+    return interaction.client.outbox  # type: ignore[attr-defined,no-any-return]
 
 
 async def _answer(interaction: discord.Interaction, kwargs: dict[str, object], png: MapImage | None,

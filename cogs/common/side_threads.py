@@ -16,8 +16,9 @@ from dataclasses import dataclass, replace
 import discord
 from discord.ext import commands
 
+from bot.outbox import Outbox
 from bot.service import BattleRecord, MapImage, Notice, PostingRecord, TableService
-from cogs.common.replies import send
+from cogs.common.replies import owed_message, send
 from rules.battle import Battle
 
 log = logging.getLogger(__name__)
@@ -139,8 +140,10 @@ class SideThreads:
         """Post to a side privately: in its thread, else by DM to each of its members (telling the GM why once)."""
         where = await self.place(record, battle, side)
         if where.thread_id is not None:
-            target = self.bot.get_partial_messageable(where.thread_id, guild_id=record.guild_id)
-            await send(target, content=content, embed=embed, png=png)
+            # Owed through the outbox: a secret Discord refuses now reaches its side later, even after a restart.
+            outbox: Outbox = self.bot.outbox  # type: ignore[attr-defined]
+            await outbox.owe(owed_message(where.thread_id, guild_id=record.guild_id, battle_id=record.id,
+                                          content=content, embed=embed, png=png), raise_refusal=True)
             return where
         await self.dm_side(record, battle, side, content=content, embed=embed, png=png)
         await self.tell_gm_once(record, where.why_not or "")

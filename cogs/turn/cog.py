@@ -45,6 +45,7 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
 
     async def cog_load(self) -> None:
         """Start listening to the table service and accept the persistent turn buttons."""
+        self.notifier.attach()
         service_listeners(self.bot).append(self.notifier)
         service_listeners(self.bot).append(self.over)  # a battle over by its rules: its GM is asked to end it
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -53,6 +54,7 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
         """Stop listening, drop the retries still waiting, and forget the buttons."""
         self.notifier.retries.cancel()
         self.notifier.boards.cancel()
+        self.notifier.detach()
         listeners = service_listeners(self.bot)
         for listener in (self.notifier, self.over):
             if listener in listeners:

@@ -69,11 +69,13 @@ class BoardLane:
     """
 
     def __init__(self, edit: Callable[[int], Awaitable[None]], track: Track, retries: Retries, *,
-                 spacing: float = 0.0) -> None:
+                 spacing: float = 0.0, refused: Callable[[int], Awaitable[None]] | None = None) -> None:
         self.edit = edit
         self.track = track
         self.retries = retries
         self.spacing = spacing
+        # Given, a refused edit is handed to it (to keep in the outbox) instead of to the retries here.
+        self.refused = refused
         self._running: set[int] = set()
         self._again: set[int] = set()
         self._last: dict[int, float] = {}
@@ -115,6 +117,9 @@ class BoardLane:
         except discord.HTTPException as exc:
             log.warning("could not update the status board of battle %s (%s); trying later", battle_id,
                         exc.status)
+            if self.refused is not None:
+                await self.refused(battle_id)
+                return
             self.retries.again(f"the status board of battle {battle_id}", attempt,
                                lambda tries: self._retry(battle_id, tries))
             return

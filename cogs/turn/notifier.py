@@ -14,11 +14,12 @@ from collections.abc import Awaitable, Callable, Sequence
 import discord
 from discord.ext import commands
 
-from bot.clock import BATTLE_REMINDERS, HELD_TURN, quiet_now
+from bot.clock import BATTLE_REMINDERS, HELD_TURN, TurnStart, due_now, quiet_now, turn_key
+from bot.outbox import Outbox, OutboxRow, Post, TryLater, backoff
 from bot.service import BattleRecord, ClockRecord, MapImage, Notice, TableService
 from cogs.common.action_panel import groups_of
 from cogs.common.embeds import safe
-from cogs.common.replies import send
+from cogs.common.replies import owed_message, send
 from cogs.common.side_threads import SideThreads
 from cogs.turn.board import BOARD_KIND, board_embed
 from cogs.turn.buttons import turn_view
@@ -42,6 +43,19 @@ log = logging.getLogger(__name__)
 
 NO_PINGS = discord.AllowedMentions.none()
 BOARD_NOTICES = frozenset({"created", "committed", "undone", "recovered", "clock", "deadline"})
+# The outbox kinds of the posts the notifier owes: a battle's turn ping and its status board.
+TURN_POST = "turn"
+BOARD_POST = "board"
+
+
+def board_key(battle_id: int) -> str:
+    """Return the key a battle's owed board edits coalesce by: the newest supersedes the rest."""
+    return f"board:{battle_id}"
+
+
+def turn_post_key(battle_id: int) -> str:
+    """Return the key a battle's owed turn pings coalesce by: a ping of a newer turn makes an older one moot."""
+    return f"turn:{battle_id}"
 
 
 def pinging(user_ids: Sequence[int]) -> discord.AllowedMentions:
@@ -108,8 +122,12 @@ class NoticeListener:
             await self._at_least_once("the deadline notice", notice, self.post_deadline)
         # A battle over by its rules calls nobody to a turn: its GM is asked to end it instead.
         if notice.turn is not None and notice.battle.status == "active" and not over:
-            await self._at_least_once("the turn ping", notice, self.post_turn)
+            await self.ping_turn(notice)
         return True
+
+    async def ping_turn(self, notice: Notice) -> None:
+        """Call the players of a turn that has begun (posted at least once, however Discord fails)."""
+        await self._at_least_once("the turn ping", notice, self.post_turn)
 
     async def _at_least_once(self, what: str, notice: Notice, post: Callable[[Notice], Awaitable[None]]) -> None:
         """Post now; if Discord refuses, try again later instead of dropping it."""
@@ -131,7 +149,85 @@ class Notifier(NoticeListener):
     def __init__(self, bot: commands.Bot) -> None:
         super().__init__(bot)
         self.boards = BoardLane(self.update_board, self._track, self.retries,
-                                spacing=float(getattr(bot, "board_spacing", 0.0)))
+                                spacing=float(getattr(bot, "board_spacing", 0.0)), refused=self.board_refused)
+
+    @property
+    def outbox(self) -> Outbox:
+        """Return the bot's outbox, where every post owed to Discord waits until it is made."""
+        return self.bot.outbox  # type: ignore[attr-defined,no-any-return]
+
+    def attach(self) -> None:
+        """Owe turn pings and board edits through the outbox: with each order, and for whoever sends them."""
+        self.outbox.register(TURN_POST, self.deliver_turn)
+        self.outbox.register(BOARD_POST, self.deliver_board)
+        self.service.owed_after = self.owed_after
+
+    def detach(self) -> None:
+        """Stop owing posts with orders (the cog is unloaded); rows already owed wait for the next start."""
+        if self.service.owed_after == self.owed_after:
+            self.service.owed_after = lambda _id, _battle, _turn: []
+        for kind in (TURN_POST, BOARD_POST):
+            self.outbox.handlers.pop(kind, None)
+
+    def owed_after(self, battle_id: int, battle: Battle, turn: str | None) -> list[Post]:
+        """Return what an order leaves owed: a board edit, and the ping of the turn it began.
+
+        They are the outbox loop's only after a grace: the process that committed the order sends them at
+        once, and the loop takes over only when it could not (Discord refused, or the process stopped).
+        """
+        if battle.system.phases is not None:
+            return []
+        grace = self.outbox.grace
+        posts = []
+        if battle.system.has_map:
+            posts.append(Post(battle_id, BOARD_POST, {}, key=board_key(battle_id), delay=grace))
+        if turn is not None and battle.status == "active":
+            posts.append(Post(battle_id, TURN_POST, {"turn": turn}, key=turn_post_key(battle_id), delay=grace,
+                              once=True))
+        return posts
+
+    async def ping_turn(self, notice: Notice) -> None:
+        """Send the turn ping owed with the order, or owe one now (a turn begun by the clock, an undo, a restart)."""
+        owed = notice.extra.get("owed", {}).get(TURN_POST)
+        if owed is not None:
+            await self.outbox.send_id(int(owed))
+            return
+        assert notice.turn is not None
+        # Once: a ping of this turn still owed (a process stopped while sending it) is that ping, not another.
+        await self.outbox.owe(Post(notice.record.id, TURN_POST, {"turn": notice.turn.key},
+                                   key=turn_post_key(notice.record.id), once=True))
+
+    async def deliver_turn(self, row: OutboxRow) -> bool:
+        """Post an owed turn ping if its turn is still the battle's; False when it is over (nothing to post)."""
+        assert row.battle_id is not None
+        found = await self.service.current(row.battle_id)
+        if found is None:
+            return False
+        record, battle = found
+        key = str(row.payload.get("turn"))
+        if (battle.status != "active" or battle.system.phases is not None
+                or battle.system.verdict(battle) is not None or turn_key(battle) != key):
+            return False
+        clock = await self.service.clock_of(record)
+        if clock.turn_key != key:
+            # The order is committed but its turn's clock not yet started (its process stopped in between):
+            # the scheduler starts it; the ping says the deadline, so it waits for that.
+            raise TryLater(backoff(row.attempts, self.outbox.backoff))
+        turn = TurnStart(key=key, units=tuple(due_now(battle)), started=clock.turn_started or record.updated_at,
+                         due_at=clock.due_at, paused=clock.paused, remaining=clock.remaining)
+        await self.post_turn(Notice("recovered", record, battle, turn=turn))
+        return True
+
+    async def deliver_board(self, row: OutboxRow) -> bool:
+        """Bring a battle's status board up to date (an owed edit the lane could not make)."""
+        assert row.battle_id is not None
+        await self.update_board(row.battle_id)
+        return True
+
+    async def board_refused(self, battle_id: int) -> None:
+        """Keep a board edit Discord refused in the outbox, so it is made later, after a restart too."""
+        await self.service.db.outbox.add(
+            Post(battle_id, BOARD_POST, {}, key=board_key(battle_id), delay=self.outbox.backoff), self.outbox.clock())
 
     @property
     def players(self) -> PlayerPings:
@@ -159,8 +255,13 @@ class Notifier(NoticeListener):
         """Edit the battle's pinned status board to its newest state, posting and pinning it if it is gone."""
         # One process at a time: with several bot processes, two could otherwise both find no board and
         # post two, or edit in the wrong order and leave an older state showing.
+        key = board_key(battle_id)
         async with self.service.board_locks.get(battle_id):
+            newest = await self.service.db.outbox.newest_of(key)
             await self._update_board(battle_id)
+        if newest is not None:
+            # The edit showed the battle as it was when these were owed, or newer: they are made.
+            await self.service.db.outbox.settle_key(key, newest, self.outbox.clock())
 
     async def _update_board(self, battle_id: int) -> None:
         db = self.service.db
@@ -321,4 +422,6 @@ class Notifier(NoticeListener):
         moved = [o for o in outcomes if o.highlight.path or o.highlight.line]
         if moved:
             png = await self.service.render(battle, outcome=moved[0], battle_id=record.id)
-        await send(self.channel(record), content=content, embed=embed, png=png, mentions=pinging(gm))
+        # Owed through the outbox: what the deadline did reaches the channel however long Discord refuses it.
+        await self.outbox.owe(owed_message(record.thread_id or record.channel_id, guild_id=record.guild_id,
+                                           battle_id=record.id, content=content, embed=embed, png=png, mention=gm))

@@ -83,7 +83,7 @@ async def test_an_answer_discord_no_longer_takes_is_posted_in_the_channel(table:
     [post] = [m for m in posted(table) if m.id not in before]
     text = message_text(post)
     assert "flare" in text and "could not be answered in time, so its result is posted here" in text
-    assert not post.pings.users, "the note names the player without pinging them"
+    assert post.pings.users == {table.alice.id}, "the note mentions the player, and nobody else"
     events = await table.db.events.list((await stored(table)).id, limit=1)
     assert events[0].kind == "roll"
 
