@@ -43,7 +43,7 @@ class _Battlepost(commands.bot.BotBase):
     def __init__(self, service: TableService, *, sync_guild_id: int | None = None,
                  extensions: Sequence[str] = DEFAULT_EXTENSIONS, scheduler_poll: float | None = DEFAULT_POLL,
                  answer_within: float = ANSWER_WITHIN, tune_heap: bool = False,
-                 board_spacing: float = BOARD_SPACING, **options: object) -> None:
+                 board_spacing: float = BOARD_SPACING, web_url: str = "", **options: object) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents(), tree_cls=BattleTree, help_command=None,
             allowed_mentions=discord.AllowedMentions.none(), **options,  # type: ignore[arg-type]
@@ -60,6 +60,8 @@ class _Battlepost(commands.bot.BotBase):
         # Set by the process that runs the bot for good (not by tests, which start many bots in one process).
         self.tune_heap = tune_heap
         self.board_spacing = board_spacing
+        # The address the web view's links start with ("": this bot runs no web view).
+        self.web_url = web_url
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Start a button's or menu's watchdog against Discord's three seconds (commands start theirs in the tree)."""

@@ -39,6 +39,7 @@ from .records import (
 )
 from .settings import GuildRepo, UserRepo
 from .timers import TimerRepo
+from .weblinks import WebLinkRepo
 
 __all__ = [
     "LEASED_KIND",
@@ -79,6 +80,7 @@ __all__ = [
     "TimerRepo",
     "Turn",
     "UserRepo",
+    "WebLinkRepo",
     "is_postgres",
     "pack_event",
 ]

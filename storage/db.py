@@ -18,6 +18,7 @@ from .postgres import check_url, is_url
 from .settings import GuildRepo, UserRepo
 from .sqlite_engine import SqliteEngine
 from .timers import TimerRepo
+from .weblinks import WebLinkRepo
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,7 @@ class Database:
         self.messages = MessageRepo(engine)
         self.clocks = ClockRepo(engine)
         self.players = PlayerRepo(engine)
+        self.web_links = WebLinkRepo(engine)
 
     @classmethod
     async def open(cls, target: Target) -> Database:
