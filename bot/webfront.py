@@ -8,11 +8,13 @@ by name, as the cogs are, since the bot's own layer sits below it.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import importlib
 import logging
 import re
 import secrets
+import signal
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -167,3 +169,23 @@ async def start_web(service: TableService, settings: Settings) -> Stopper | None
                            "to another host:port, or to off") from None
     log.info("web view on http://%s:%s (links start with %s)", host, port, settings.web_url)
     return stop
+
+
+async def run_web(settings: Settings) -> int:
+    """Serve the web view alone over the bot's database until stopped (Ctrl-C or SIGTERM)."""
+    if settings.web is None:
+        raise StartupError("BATTLEPOST_WEB is off, so there is no web view to run; set it to host:port")
+    from bot.app import open_services
+
+    async with open_services(settings) as service:
+        stop = await start_web(service, settings)
+        assert stop is not None
+        done = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, done.set)
+        try:
+            await done.wait()
+        finally:
+            await stop()
+    return 0
