@@ -1,8 +1,8 @@
 """The battle's log as a viewer may read it: every order with its dice and each test's modifier breakdown.
 
 `visible_entries` is the one door every log entry of the web view passes through (the page, its JSON and a
-replay step); what a viewer may not know (a hidden roll, another side's standing order or secret plan, what a
-unit hidden from them did since it hid) is cut there, following `rules.visibility`.
+replay step); what a viewer may not know (a hidden roll, another side's standing order or secret plan, anything
+of a unit hidden from them) is cut there, following `rules.visibility`.
 """
 
 from __future__ import annotations
@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.battle import Battle
-from rules.effects import load_effects
 from rules.errors import GameError
 from rules.outcome import Highlight
-from rules.visibility import HIDDEN, Viewer, unseen_names
+from rules.visibility import Viewer, unseen_names
 
 SYSTEM_USER_ID = 0
 MAX_FIELDS = 8  # of an effect's fields, the ones shown
@@ -59,32 +58,47 @@ def acting(event: Any, battle: Battle) -> tuple[str, str]:
     return unit, side.lower()
 
 
-def hiding_since(events: Sequence[Any], battle: Battle, unseen: set[str]) -> dict[str, int]:
-    """Return, for each unit hidden from the viewer now, the entry where its hiding began."""
-    since: dict[str, int] = {}
-    for event in events:
-        if event.undone or not event.outcome:
-            continue
-        name, _side = acting(event, battle)
-        if name not in unseen:
-            continue
-        effects = load_effects(event.outcome.get("effects", []), battle.system.effect_kinds)
-        if any(e.kind == HIDDEN for e in effects):
-            since[name] = event.seq
-    return since
+def named_units(event: Any, battle: Battle) -> set[str]:
+    """Return the lower-case names of every unit an entry speaks of: its order's unit, target or new unit, its
+    outcome's actor, and each unit its effects name."""
+    names: set[str] = set()
+    try:
+        order = battle.parse_order(event.order_text)
+    except GameError:
+        order = None
+    for attr in ("unit", "target", "name"):
+        value = getattr(order, attr, None)
+        if isinstance(value, str) and value:
+            names.add(value.lower())
+    outcome = event.outcome or {}
+    if outcome.get("actor"):
+        names.add(str(outcome["actor"]).lower())
+    for effect in outcome.get("effects", []) or []:
+        for key in ("unit", "target", "attacker"):
+            if isinstance(effect, Mapping) and isinstance(effect.get(key), str):
+                names.add(effect[key].lower())
+    return names
 
 
 def visible_entries(events: Sequence[Any], battle: Battle, viewer: Viewer,
                     names: Callable[[int], str | None]) -> list[Entry]:
-    """Return the log entries (oldest first) as this viewer may read them; `battle` is the battle now."""
+    """Return the log entries (oldest first) as this viewer may read them; `battle` is the battle now.
+
+    This is the one place the web view decides what of the log a viewer may read.
+    """
     unseen = unseen_names(battle, viewer)
-    hiding = hiding_since(events, battle, unseen) if unseen else {}
-    return [visible_entry(e, battle, viewer, names, hiding) for e in events]
+    return [visible_entry(e, battle, viewer, names, unseen) for e in events]
 
 
 def visible_entry(event: Any, battle: Battle, viewer: Viewer, names: Callable[[int], str | None],
-                  hiding: Mapping[str, int]) -> Entry:
-    """Return one log entry as this viewer may read it (see `visible_entries`)."""
+                  unseen: set[str]) -> Entry:
+    """Return one log entry as this viewer may read it (see `visible_entries`).
+
+    An entry is cut to a line saying only that something happened when it is hidden (a GM's secret roll, a
+    trap laid, a secret plan) and the viewer is not of the side it was given for, when it is a standing order
+    of another side, or when it speaks of a unit hidden from the viewer now (its name and its squares, even
+    from before it hid, stay out until it shows itself).
+    """
     who = "deadline" if event.actor_id == SYSTEM_USER_ID else (names(event.actor_id) or "a player")
     base = {"seq": event.seq, "at": event.created_at, "who": who, "kind": event.kind, "undone": event.undone}
     outcome = event.outcome or {}
@@ -93,16 +107,12 @@ def visible_entry(event: Any, battle: Battle, viewer: Viewer, names: Callable[[i
     if event.kind == "undo":
         undone = ", ".join(f"#{s}" for s in outcome.get("undone", []))
         return Entry(text=f"undid {undone}", **base)
-    unit, side = acting(event, battle)
+    _unit, side = acting(event, battle)
     own = viewer.gm or (bool(side) and viewer.is_of(side))
     if event.hidden and not own:
-        return Entry(text="hidden roll or secret order (the GM may reveal it)", secret=True, **base)
-    start = hiding.get(unit)
-    if start is not None and event.seq >= start and not own:
-        shown = battle.find_unit(unit)
-        name = shown.name if shown is not None else unit
-        text = f"{name} hides; where, only its side knows" if event.seq == start else f"{name} acts out of sight"
-        return Entry(text=text, secret=True, **base)
+        return Entry(text="a hidden roll or secret order (the GM may reveal it)", secret=True, **base)
+    if unseen and not own and named_units(event, battle) & unseen:
+        return Entry(text="a unit out of your sight acted", secret=True, **base)
     if event.kind == "standing-order" and not own:
         return Entry(text="set a standing order (kept secret)", secret=True, **base)
     return Entry(

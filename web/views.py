@@ -7,6 +7,7 @@ read-only copy of the battle or on a replayed one of its own, so the event loop 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 from bot.service import TableService
 from bot.webfront import Access, Logged, read_log, title_status
 from rules.battle import Battle
-from rules.visibility import sees
+from rules.visibility import HIDDEN, Viewer, sees, unseen_names
 from web.frame import (
     Frame,
     board_html,
@@ -88,8 +89,12 @@ class Builder:
         clock = await self.service.clock_of(record) if step is None else None
         textmap: list[str] = []
         past = battle if step is None else await asyncio.to_thread(replay.battle_at, step)
+        if step is not None:
+            keep_hidden(past, battle, access.viewer)
         if past.system.has_map:
-            textmap = (await self.service.text_map(past, viewer=access.viewer)).lines()
+            # The text's heading names who is due, hidden units too: they are taken out like the status line's.
+            unseen = unseen_names(battle, access.viewer) | unseen_names(past, access.viewer)
+            textmap = [without(line, unseen) for line in (await self.service.text_map(past, viewer=access.viewer)).lines()]
         built = await asyncio.to_thread(self._build, access, record, battle, past, logged, replay, step, clock, textmap)
         self._frames[key] = built
         while len(self._frames) > KEPT_FRAMES:
@@ -108,7 +113,7 @@ class Builder:
         if step is None:
             shown = next((e for e in reversed(entries) if not e.undone and e.kind not in ("create", "undo")), None)
         highlight = shown.highlight if shown is not None and not shown.secret else None
-        status = title_status(past)
+        status = status_for(past, battle, viewer)
         if past.system.has_map:
             view = self.service.view_of(past, viewer=viewer)
             board = board_html(view, highlight, f"Map of {past.name}")
@@ -137,7 +142,7 @@ class Builder:
                   "health": u.health_text(), "statuses": list(u.statuses)}
                  for u in battle.iter_units() if sees(viewer, u) and (u.on_map or not battle.system.has_map)]
         return {"battle": battle.name, "ruleset": battle.ruleset_id, "status": battle.status, "round": battle.round,
-                "turn": title_status(battle), "version": record.version, "sides": [s.name for s in battle.sides],
+                "turn": status_for(battle, battle, viewer), "version": record.version, "sides": [s.name for s in battle.sides],
                 "units": units, "log": [e.to_json() for e in entries]}
 
 
@@ -152,3 +157,24 @@ def since_last_turn(logged: Logged, replay: Replay, battle: Battle, side: str | 
         if event is not None and acting(event, battle)[1] == side:
             last = index + 1
     return min(last + 1, replay.length)
+
+
+def keep_hidden(past: Battle, now: Battle, viewer: Viewer) -> None:
+    """Hide in a replayed battle (a copy of our own) every unit hidden from the viewer now: what a unit hidden
+    today was and did, before it hid too, stays out of a replay until it shows itself."""
+    unseen = unseen_names(now, viewer)
+    for unit in past.iter_units():
+        if unit.name.lower() in unseen and HIDDEN not in unit.statuses:
+            unit.statuses = [*unit.statuses, HIDDEN]  # a new list: the replay's checkpoints may share the old one
+
+
+def status_for(battle: Battle, now: Battle, viewer: Viewer) -> str:
+    """Return the round, phase and who acts, with no name of a unit hidden from the viewer in it."""
+    return without(title_status(battle), unseen_names(now, viewer) | unseen_names(battle, viewer))
+
+
+def without(line: str, unseen: set[str]) -> str:
+    """Return a line with each name of a unit hidden from the viewer put as `a hidden unit`."""
+    for name in sorted(unseen, key=len, reverse=True):
+        line = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", "a hidden unit", line, flags=re.IGNORECASE)
+    return line
