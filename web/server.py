@@ -77,6 +77,11 @@ def _secure(response: web.StreamResponse) -> None:
     response.headers.setdefault("Cache-Control", "no-store")
 
 
+def safe_json(data: Any) -> str:
+    """Return JSON with <, > and & escaped, so no name in it can ever read as markup, whatever sniffs it."""
+    return json.dumps(data).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def not_found() -> web.Response:
     """Return the one 404 every unknown path, token or battle gets."""
     return web.Response(status=404, text=NOT_FOUND, content_type="text/html")
@@ -157,11 +162,11 @@ def make_app(service: TableService, *, base_url: str = "", rate: RateLimit | Non
     async def frame(request: web.Request) -> web.Response:
         access = await access_of(request)
         built, _head = await builder.frame(access, step_of(request))
-        return web.json_response(built.to_json(), dumps=json.dumps)
+        return web.json_response(built.to_json(), dumps=safe_json)
 
     async def state(request: web.Request) -> web.Response:
         access = await access_of(request)
-        return web.json_response(await builder.state(access), dumps=json.dumps)
+        return web.json_response(await builder.state(access), dumps=safe_json)
 
     async def events(request: web.Request) -> web.StreamResponse:
         access = await access_of(request)
