@@ -210,10 +210,12 @@ def _units(view: Any) -> str:
         font = max(5.0, p.r * 0.8)
         out.append(
             f'<g class="unit" id="{unit_id(p.index)}" data-card="card-{unit_id(p.index)}" data-square="{square}" '
-            f'data-name="{escape(name)}" tabindex="0" role="button" aria-label="{label}" '
+            f'data-name="{escape(name)}" data-cx="{p.cx:g}" data-cy="{p.cy:g}" tabindex="0" role="button" aria-label="{label}" '
             f'aria-describedby="card-{unit_id(p.index)}">'
-            f'<circle cx="{p.cx:g}" cy="{p.cy:g}" r="{p.r:g}" fill="{colour(fill)}" stroke="#1a1a1e" stroke-width="1.5"/>'
-            f'<text x="{p.cx:g}" y="{p.cy + font * 0.35:g}" font-size="{font:.1f}" text-anchor="middle" '
+            + (f'<rect x="{p.cx - p.r:g}" y="{p.cy - p.r:g}" width="{2 * p.r:g}" height="{2 * p.r:g}" '
+               f'fill="{colour(fill)}" stroke="#1a1a1e" stroke-width="1.5"/>' if t.is_horde else
+               f'<circle cx="{p.cx:g}" cy="{p.cy:g}" r="{p.r:g}" fill="{colour(fill)}" stroke="#1a1a1e" stroke-width="1.5"/>')
+            + f'<text x="{p.cx:g}" y="{p.cy + font * 0.35:g}" font-size="{font:.1f}" text-anchor="middle" '
             f'font-weight="bold" fill="{ink}">{escape(t.label)}</text>'
         )
         if t.health is not None:

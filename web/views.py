@@ -136,6 +136,9 @@ class Builder:
         """Return the battle now as data: its units, sides and log, as the link's viewer may know them."""
         record, battle = await self._now(access)
         logged = await self._log(record)
+        return await asyncio.to_thread(self._state, access, record, battle, logged)
+
+    def _state(self, access: Access, record: Any, battle: Battle, logged: Logged) -> dict[str, Any]:
         viewer = access.viewer
         entries = visible_entries(logged.events, battle, viewer, self.service.owner_name)
         units = [{"name": u.name, "side": u.side, "square": str(u.cell) if battle.system.has_map else None,

@@ -132,6 +132,20 @@
     cardBox.firstChild.hidden = false;
     cardBox.firstChild.removeAttribute("id");
     cardBox.hidden = false;
+    place(cardBox, unit);
+  }
+  // Beside the unit, inside the map's section: right of it if there is room, else left.
+  function place(cardBox, unit) {
+    const section = $("board-section").getBoundingClientRect();
+    const at = unit.getBoundingClientRect();
+    const w = cardBox.offsetWidth; const h = cardBox.offsetHeight;
+    let x = at.right - section.left + 8;
+    if (x + w > section.width) x = at.left - section.left - w - 8;
+    if (x < 0) x = Math.max(0, section.width - w);
+    let y = at.top - section.top - 8;
+    if (y + h > section.height) y = section.height - h;
+    cardBox.style.left = `${Math.max(0, x)}px`;
+    cardBox.style.top = `${Math.max(0, y)}px`;
   }
   function hideCard() { const cardBox = $("card-box"); if (cardBox && !pinned) cardBox.hidden = true; }
   function unitOf(evt) { return evt.target.closest ? evt.target.closest("g.unit") : null; }
@@ -157,9 +171,8 @@
     });
   }
   function centreOn(unit) {
-    const c = unit.querySelector("circle");
-    if (!c || !box) return;
-    box.x = Number(c.getAttribute("cx")) - box.w / 2; box.y = Number(c.getAttribute("cy")) - box.h / 2;
+    if (!box) return;
+    box.x = Number(unit.dataset.cx) - box.w / 2; box.y = Number(unit.dataset.cy) - box.h / 2;
     clamp(); setBox();
   }
 
