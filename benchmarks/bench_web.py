@@ -22,15 +22,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import aiohttp  # noqa: E402
+import aiohttp
 
-import web.server as server  # noqa: E402
-from bot.service import Actor, TableService  # noqa: E402
-from bot.webfront import issue_links  # noqa: E402
-from rules.coords import Cell  # noqa: E402
-from rules.orders import AddUnit, Move, Start  # noqa: E402
-from rules.turnorders import SetTurnMode  # noqa: E402
-from storage import Database  # noqa: E402
+import web.server as server
+from bot.service import Actor, TableService
+from bot.webfront import issue_links
+from rules.coords import Cell
+from rules.orders import AddUnit, Move, Start
+from rules.turnorders import SetTurnMode
+from storage import Database
 
 GM = Actor(user_id=1, guild_id=10, name="gm", manage_guild=True)
 

@@ -48,13 +48,12 @@ class Frame:
     board: str
     cards: str
     log: str
-    textmap: str
     data: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """Return the frame for the page's script."""
         return {"step": self.step, "steps": self.steps, "status": self.status, "board": self.board,
-                "cards": self.cards, "log": self.log, "textmap": self.textmap, **self.data}
+                "cards": self.cards, "log": self.log, **self.data}
 
 
 def status_html(battle: Battle, status_line: str, clock: Any | None, *, live: bool) -> str:
@@ -126,7 +125,9 @@ def key_html(view: Any) -> str:
 
 def board_html(view: Any, highlight: Highlight | None, title: str) -> str:
     """Return the map and its key."""
-    return (f'<div id="map" class="map" tabindex="0" aria-label="Map: drag or use the arrow keys to move, '
+    return ('<p class="help">Drag or use the arrow keys to move the map, the wheel or + and - to zoom, 0 to see it '
+            'whole. Point at a unit, tap it, or tab to it for its card.</p>'
+            f'<div id="map" class="map" tabindex="0" aria-label="Map: drag or use the arrow keys to move, '
             f'+ and - to zoom">{map_svg(view, highlight=highlight, title=title)}</div>{key_html(view)}'
             + units_table(view))
 
@@ -136,7 +137,7 @@ def entry_html(entry: Entry, *, current: bool = False) -> str:
     cls = ["entry"] + (["secret"] if entry.secret else []) + (["undone"] if entry.undone else []) + (
         ["current"] if current else [])
     details = ""
-    lines = [*(f'<li class="roll">\U0001f3b2 {text(r)}</li>' for r in entry.rolls),
+    lines = [*(f'<li class="roll">roll {text(r)}</li>' for r in entry.rolls),
              *(f'<li class="test">{text(t)}</li>' for t in entry.tests),
              *(f'<li class="effect">{text(e)}</li>' for e in entry.effects)]
     if lines:

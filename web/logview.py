@@ -7,6 +7,7 @@ of a unit hidden from them) is cut there, following `rules.visibility`.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,11 +44,31 @@ class Entry:
                 "undone": self.undone, "secret": self.secret}
 
 
+# Orders read from the log, by rule system and text: reading one takes a while, and an order never changes.
+_READ: OrderedDict[tuple[str, str], Any] = OrderedDict()
+READ_KEPT = 20_000
+_UNREADABLE = object()
+
+
+def read_order(event: Any, battle: Battle) -> Any:
+    """Return the order of a log entry as the battle's system reads it, or None when it no longer reads."""
+    key = (battle.ruleset_id, event.order_text)
+    found = _READ.get(key)
+    if found is None:
+        try:
+            found = battle.parse_order(event.order_text)
+        except GameError:
+            found = _UNREADABLE
+        _READ[key] = found
+        while len(_READ) > READ_KEPT:
+            _READ.popitem(last=False)
+    return None if found is _UNREADABLE else found
+
+
 def acting(event: Any, battle: Battle) -> tuple[str, str]:
     """Return the lower-case unit and side an event's order was given for ('' where it names none)."""
-    try:
-        order = battle.parse_order(event.order_text)
-    except GameError:
+    order = read_order(event, battle)
+    if order is None:
         actor = (event.outcome or {}).get("actor")
         return (str(actor).lower() if actor else "", "")
     unit = str(getattr(order, "unit", "") or "").lower()
@@ -62,10 +83,7 @@ def named_units(event: Any, battle: Battle) -> set[str]:
     """Return the lower-case names of every unit an entry speaks of: its order's unit, target or new unit, its
     outcome's actor, and each unit its effects name."""
     names: set[str] = set()
-    try:
-        order = battle.parse_order(event.order_text)
-    except GameError:
-        order = None
+    order = read_order(event, battle)
     for attr in ("unit", "target", "name"):
         value = getattr(order, attr, None)
         if isinstance(value, str) and value:

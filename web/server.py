@@ -164,6 +164,10 @@ def make_app(service: TableService, *, base_url: str = "", rate: RateLimit | Non
         built, _head = await builder.frame(access, step_of(request))
         return web.json_response(built.to_json(), dumps=safe_json)
 
+    async def text(request: web.Request) -> web.Response:
+        access = await access_of(request)
+        return web.json_response({"textmap": await builder.text(access, step_of(request))}, dumps=safe_json)
+
     async def state(request: web.Request) -> web.Response:
         access = await access_of(request)
         return web.json_response(await builder.state(access), dumps=safe_json)
@@ -216,6 +220,7 @@ def make_app(service: TableService, *, base_url: str = "", rate: RateLimit | Non
     app.router.add_get("/b/{token}", page)
     app.router.add_get("/b/{token}/frame.json", frame)
     app.router.add_get("/b/{token}/state.json", state)
+    app.router.add_get("/b/{token}/text", text)
     app.router.add_get("/b/{token}/events", events)
     app.router.add_get("/static/{name}", static)
     app.router.add_get("/{tail:.*}", missing)

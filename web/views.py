@@ -51,6 +51,7 @@ class Builder:
         self.replays = replays
         self._frames: OrderedDict[tuple[int, int, str, int | None], tuple[Frame, Head]] = OrderedDict()
         self._logs: OrderedDict[tuple[int, int], Logged] = OrderedDict()
+        self._texts: OrderedDict[tuple[int, int, str, int | None], str] = OrderedDict()
 
     async def _now(self, access: Access) -> tuple[Any, Battle]:
         found = await self.service.current(access.record.id)
@@ -87,22 +88,46 @@ class Builder:
             self._frames.move_to_end(key)
             return kept
         clock = await self.service.clock_of(record) if step is None else None
-        textmap: list[str] = []
-        past = battle if step is None else await asyncio.to_thread(replay.battle_at, step)
-        if step is not None:
-            keep_hidden(past, battle, access.viewer)
-        if past.system.has_map:
-            # The text's heading names who is due, hidden units too: they are taken out like the status line's.
-            unseen = unseen_names(battle, access.viewer) | unseen_names(past, access.viewer)
-            textmap = [without(line, unseen) for line in (await self.service.text_map(past, viewer=access.viewer)).lines()]
-        built = await asyncio.to_thread(self._build, access, record, battle, past, logged, replay, step, clock, textmap)
+        past = await self._past(access, battle, replay, step)
+        built = await asyncio.to_thread(self._build, access, record, battle, past, logged, replay, step, clock)
         self._frames[key] = built
         while len(self._frames) > KEPT_FRAMES:
             self._frames.popitem(last=False)
         return built
 
+    async def _past(self, access: Access, battle: Battle, replay: Replay, step: int | None) -> Battle:
+        """Return the battle at a step (now: the shared copy), what is hidden from the viewer now hidden in it."""
+        if step is None:
+            return battle
+        past = await asyncio.to_thread(replay.battle_at, step)
+        keep_hidden(past, battle, access.viewer)
+        return past
+
+    async def text(self, access: Access, step: int | None) -> str:
+        """Return the map as text (`/map text`) at a step (None: now), as the link's viewer may read it."""
+        record, battle = await self._now(access)
+        logged = await self._log(record)
+        replay = self.replays.get(record.id, record.version, logged.initial, logged.as_dicts())
+        if step is not None and step >= len(replay.steps):
+            step = None
+        key = (record.id, record.version, access.audience, step)
+        kept = self._texts.get(key)
+        if kept is not None:
+            return kept
+        past = await self._past(access, battle, replay, step)
+        if not past.system.has_map:
+            return "<p>This battle has no map.</p>"
+        # The text's heading names who is due, hidden units too: they are taken out like the status line's.
+        unseen = unseen_names(battle, access.viewer) | unseen_names(past, access.viewer)
+        lines = [without(line, unseen) for line in (await self.service.text_map(past, viewer=access.viewer)).lines()]
+        found = textmap_html(lines)
+        self._texts[key] = found
+        while len(self._texts) > KEPT_FRAMES:
+            self._texts.popitem(last=False)
+        return found
+
     def _build(self, access: Access, record: Any, battle: Battle, past: Battle, logged: Logged, replay: Replay,
-               step: int | None, clock: Any, textmap: list[str]) -> tuple[Frame, Head]:
+               step: int | None, clock: Any) -> tuple[Frame, Head]:
         viewer = access.viewer
         entries = visible_entries(logged.events, battle, viewer, self.service.owner_name)
         steps = replay.length
@@ -119,13 +144,12 @@ class Builder:
             board = board_html(view, highlight, f"Map of {past.name}")
             cards = cards_html(past, view, viewer)
         else:
-            board = surface_board(past, logged, viewer, battle)
+            board = surface_board(past, logged, viewer, battle, seq if step is not None else None)
             cards = ""
         frame = Frame(
             step=index, steps=steps, status=status_html(past, status, clock, live=step is None), board=board,
             cards=cards, log=log_html([e for e in entries if seq is None or e.seq <= seq] if step is not None else entries,
                                       current=seq if step is not None else None),
-            textmap=textmap_html(textmap) if textmap else "<p>This battle has no map.</p>",
             data={"version": record.version, "live": step is None, "seq": seq},
         )
         head = Head(name=battle.name, ruleset=battle.ruleset.name, audience=access.audience,

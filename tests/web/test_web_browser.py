@@ -99,6 +99,12 @@ async def test_the_keyboard_alone_reaches_everything(site: Site, browser: Browse
     else:
         raise AssertionError("no unit could be reached with Tab")
     assert await page.locator("#card-box").is_visible()
+    # The map as text, for screen readers, opens from the keyboard too.
+    await page.focus("#textmap-box summary")
+    await page.keyboard.press("Enter")
+    await page.wait_for_selector("#textmap pre")
+    words = await page.locator("#textmap").inner_text()
+    assert "Eva-01" in words and "D4" in words, words
     # The map itself takes the keys: + zooms in, an arrow moves it.
     await page.focus("#map")
     before = await page.locator("#map-svg").get_attribute("viewBox")

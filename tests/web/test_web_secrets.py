@@ -33,7 +33,7 @@ KNOWS = {
 
 
 async def everything(site: Site, link: str, http: aiohttp.ClientSession, change: asyncio.Event) -> str:
-    """Return all a link gives: the page, its data, each step of its replay, and its event stream."""
+    """Return all a link gives: the page, its data, each step of its replay with its text map, its event stream."""
     parts = []
     status, page, _headers = await site.get(link)
     assert status == 200, page
@@ -44,10 +44,14 @@ async def everything(site: Site, link: str, http: aiohttp.ClientSession, change:
     status, now, _headers = await site.get(f"{link}/frame.json")
     steps = json.loads(now)["steps"]
     parts.append(now)
+    parts.append((await site.get(f"{link}/text"))[1])
     for step in range(steps + 1):
         status, frame, _headers = await site.get(f"{link}/frame.json?step={step}")
         assert status == 200, frame
         parts.append(frame)
+        status, text, _headers = await site.get(f"{link}/text?step={step}")
+        assert status == 200, text
+        parts.append(text)
     # The event stream, across one more order: what it says about that order is read too.
     async with http.get(f"{link}/events") as stream:
         parts.append((await stream.content.readuntil(b"\n\n")).decode())

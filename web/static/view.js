@@ -202,15 +202,33 @@
     steps = frame.steps; step = frame.step; live = frame.live;
     pinned = null;
     swap("status", frame.status); swap("board", frame.board); swap("cards", frame.cards); swap("log", frame.log);
-    swap("textmap", frame.textmap);
+    textShownAt = -1;
+    if ($("textmap-box").open) loadText();
     const cardBox = $("card-box"); if (cardBox) cardBox.hidden = true;
     readWhole();
     localTimes(document);
     label();
   }
 
+  // The map as text is long on a big battle: it is read when its section is opened, for the step shown.
+  let textShownAt = -1;
+  async function loadText() {
+    const box = $("textmap-box");
+    if (!box || textShownAt === step) return;
+    const wanted = step;
+    const url = live ? box.dataset.text : `${box.dataset.text}?step=${wanted}`;
+    const answer = await fetch(url, { cache: "no-store", credentials: "omit" });
+    if (!answer.ok) return;
+    const data = await answer.json();
+    if (wanted !== step) return;
+    swap("textmap", data.textmap);
+    textShownAt = wanted;
+  }
+
   function go(wanted) { show(Math.max(0, Math.min(wanted, steps))); }
   function controls() {
+    const textBox = $("textmap-box");
+    if (textBox) textBox.addEventListener("toggle", () => { if (textBox.open) loadText(); });
     $("first").addEventListener("click", () => go(0));
     $("prev").addEventListener("click", () => go(step - 1));
     $("next").addEventListener("click", () => go(step + 1));
