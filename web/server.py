@@ -232,9 +232,10 @@ def message_response(status: int, message: str) -> web.Response:
     return web.Response(status=status, text=message_page(status, message), content_type="text/html")
 
 
-async def start(service: TableService, *, host: str, port: int, base_url: str = "") -> Callable[[], Awaitable[None]]:
+async def start(service: TableService, *, host: str, port: int, base_url: str = "",
+                rate: RateLimit | None = None) -> Callable[[], Awaitable[None]]:
     """Serve the web view on host:port until the returned function is awaited."""
-    app = make_app(service, base_url=base_url)
+    app = make_app(service, base_url=base_url, rate=rate)
     runner = web.AppRunner(app, access_log=None, handle_signals=False)
     await runner.setup()
     site = web.TCPSite(runner, host, port)

@@ -13,7 +13,7 @@ from playwright.async_api import Browser, async_playwright
 
 from loopback.models import LoopbackUser
 from tests.e2e.conftest import Table, last_message, table, text_of  # noqa: F401  (the `table` fixture)
-from web.server import start
+from web.server import RateLimit, start
 
 LINK_RE = re.compile(r"\*\*([^*\n]+)\*\*\n<(http://127\.0\.0\.1:\d+/b/[A-Za-z0-9_-]{43})>")
 
@@ -51,7 +51,9 @@ async def site(table: Table) -> AsyncIterator[Site]:  # noqa: F811  (the e2e fix
     """Serve the web view of the table's bot on a free port; the bot's links point there."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    stop = await start(table.service, host="127.0.0.1", port=port, base_url=base)
+    # The tests read every step of a replay from one address: far more than a person would, so no limit here
+    # (the limit has a test of its own).
+    stop = await start(table.service, host="127.0.0.1", port=port, base_url=base, rate=RateLimit(rate=1e9))
     table.discord.bot.web_url = base  # type: ignore[union-attr]
     async with aiohttp.ClientSession() as http:
         try:

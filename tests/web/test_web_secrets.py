@@ -60,6 +60,16 @@ async def everything(site: Site, link: str, http: aiohttp.ClientSession, change:
     return "\n".join(parts)
 
 
+async def ready(reading: asyncio.Task[str], change: asyncio.Event) -> None:
+    """Wait until the reader listens to the event stream; if it failed before, raise its failure."""
+    waiting = asyncio.create_task(change.wait())
+    await asyncio.wait([reading, waiting], return_when=asyncio.FIRST_COMPLETED)
+    if reading.done():
+        waiting.cancel()
+        reading.result()
+        raise AssertionError("the reader ended before listening to the event stream")
+
+
 async def play_secrets(site: Site) -> None:
     """Hide a unit and move it, lay a trap, and roll for one side alone, on a P-Scale battle."""
     table = site.table
@@ -92,7 +102,7 @@ async def test_a_spectator_receives_no_secret(site: Site) -> None:
         for who, link in links.items():
             change = asyncio.Event()
             reading = asyncio.create_task(everything(site, link, http, change))
-            await change.wait()
+            await ready(reading, change)
             await table.slash("move", user=table.bob, unit="Sachiel", to="K4", mode="half")
             seen = await reading
             for secret, forms in SECRETS.items():
@@ -121,7 +131,7 @@ async def test_a_surface_plan_stays_secret_until_fought(site: Site) -> None:
         for who, link in links.items():
             change = asyncio.Event()
             reading = asyncio.create_task(everything(site, link, http, change))
-            await change.wait()
+            await ready(reading, change)
             await table.gm_slash("gm roll", dice="1d6", purpose="weather")
             seen = await reading
             assert "plan committed" in seen, f"{who} should read that the Marines have a plan"
