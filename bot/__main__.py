@@ -2,7 +2,7 @@
 
 `python -m bot --shards 0-3 --shard-count 8` runs only those shards (other processes run the rest over
 the same PostgreSQL database); `python -m bot migrate-db --from FILE --to URL` moves the battles between
-backends. Settings that cannot work (a malformed database URL, an unreachable server, a schema from a
+backends; `python -m bot web` serves the web view alone (as many processes as wanted, over one database). Settings that cannot work (a malformed database URL, an unreachable server, a schema from a
 newer release) stop the start with a message and exit status 2, before anything is written.
 """
 
@@ -55,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="seed the dice")
     play.add_argument("--out", default="console-out", help="folder for map images")
     play.add_argument("--db", default=None, help="the script's database (default: OUT/console.sqlite3)")
+    sub.add_parser("web", help="serve the web view alone (BATTLEPOST_WEB), over the bot's database")
     backup = sub.add_parser("backup", help="copy the database to a SQLite file while the bot may be running")
     backup.add_argument("dest", nargs="?", default=None,
                         help="backup file to write (default: a dated file in BATTLEPOST_BACKUP_DIR)")
@@ -97,6 +98,10 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         check_shards(settings)
         asyncio.set_event_loop_policy(event_loop_policy())
         return asyncio.run(run_discord(settings))
+    if command == "web":
+        from bot.webfront import run_web
+
+        return asyncio.run(run_web(settings))
     if command == "backup":
         from bot.runner import backup_to
 

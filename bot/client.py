@@ -46,7 +46,8 @@ class _Battlepost(commands.bot.BotBase):
     def __init__(self, service: TableService, *, sync_guild_id: int | None = None,
                  extensions: Sequence[str] = DEFAULT_EXTENSIONS, scheduler_poll: float | None = DEFAULT_POLL,
                  answer_within: float = ANSWER_WITHIN, tune_heap: bool = False,
-                 board_spacing: float = BOARD_SPACING, outbox_poll: float = POLL, **options: object) -> None:
+                 board_spacing: float = BOARD_SPACING, outbox_poll: float = POLL, web_url: str = "",
+                 **options: object) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents(), tree_cls=BattleTree, help_command=None,
             allowed_mentions=discord.AllowedMentions.none(), **options,  # type: ignore[arg-type]
@@ -67,6 +68,8 @@ class _Battlepost(commands.bot.BotBase):
         self.outbox = Outbox(service.db, cast(discord.Client, self))
         self.outbox_poll = outbox_poll
         self.outbox_task: asyncio.Task[None] | None = None
+        # The address the web view's links start with ("": this bot runs no web view).
+        self.web_url = web_url
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Start a button's or menu's watchdog against Discord's three seconds (commands start theirs in the tree)."""

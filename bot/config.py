@@ -20,6 +20,8 @@ MAX_SCHEDULER_POLL = 300.0
 # Worker processes that draw maps (0: a thread of the bot's own process); see bot.renderpool.
 DEFAULT_RENDER_WORKERS = 1
 MAX_RENDER_WORKERS = 32
+# Where the web view listens (host:port); `off` runs none.
+DEFAULT_WEB = "127.0.0.1:8080"
 
 
 class ConfigError(Exception):
@@ -38,13 +40,15 @@ class Settings:
     shards: ShardPlan | None = None
     scheduler_poll: float = DEFAULT_SCHEDULER_POLL
     render_workers: int = DEFAULT_RENDER_WORKERS
+    web: tuple[str, int] | None = ("127.0.0.1", 8080)  # None: no web view
+    web_url: str = "http://127.0.0.1:8080"  # the public address its links start with
 
     def __repr__(self) -> str:
         token = "set" if self.discord_token else "missing"
         return (
             f"Settings(discord_token=<{token}>, database={redact(self.database)!r}, "
             f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r}, backup_dir={self.backup_dir!r}, "
-            f"shards={self.shards}, render_workers={self.render_workers})"
+            f"shards={self.shards}, render_workers={self.render_workers}, web={self.web}, web_url={self.web_url!r})"
         )
 
 
@@ -96,6 +100,7 @@ def load_settings(env_file: str | os.PathLike[str] | None = ".env", *, shards: s
                 f"BATTLEPOST_RENDER_WORKERS must be a whole number of processes from 0 (draw maps in the bot's own "
                 f"process) to {MAX_RENDER_WORKERS}, not {workers_raw!r}."
             )
+    web = web_address(os.environ.get("BATTLEPOST_WEB", ""))
     return Settings(
         discord_token=token,
         database=os.environ.get("BATTLEPOST_DB", "").strip() or DEFAULT_DB,
@@ -105,4 +110,32 @@ def load_settings(env_file: str | os.PathLike[str] | None = ".env", *, shards: s
         shards=shard_plan,
         scheduler_poll=poll,
         render_workers=workers,
+        web=web,
+        web_url=web_url(os.environ.get("BATTLEPOST_WEB_URL", ""), web),
     )
+
+
+def web_address(raw: str) -> tuple[str, int] | None:
+    """Read BATTLEPOST_WEB: `host:port` to listen on, or `off` for no web view."""
+    text = raw.strip() or DEFAULT_WEB
+    if text.lower() == "off":
+        return None
+    host, sep, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ConfigError(f"BATTLEPOST_WEB must be host:port to listen on (like {DEFAULT_WEB}) or `off`, not {raw!r}.")
+    return host, int(port)
+
+
+def web_url(raw: str, web: tuple[str, int] | None) -> str:
+    """Read BATTLEPOST_WEB_URL, the address the links start with; by default the one the web view listens on."""
+    text = raw.strip().rstrip("/")
+    if not text:
+        if web is None:
+            return ""
+        host, port = web
+        return f"http://{'[' + host + ']' if ':' in host else host}:{port}"
+    if not text.startswith(("http://", "https://")) or any(c.isspace() for c in text):
+        raise ConfigError(f"BATTLEPOST_WEB_URL must be an http:// or https:// address, like https://battles.example.org, "
+                          f"not {raw!r}.")
+    return text

@@ -27,10 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.app import open_database
+from bot.app import StartupError, open_database
 from bot.client import BattleBot
 from bot.config import Settings
 from bot.service import TableService
+from bot.webfront import Stopper, start_web
 from loopback import LoopbackDiscord
 from loopback.errors import HiddenCommandError, InteractionError
 from loopback.models import LoopbackChannel, LoopbackUser, StoredMessage, walk_components
@@ -522,7 +523,7 @@ def seeded_rng(seed: int | None) -> Callable[[], random.Random]:
     return lambda: random.Random(master.getrandbits(64))
 
 
-async def open_console(settings: Settings, out_dir: Path, seed: int | None,
+async def open_console(settings: Settings, out_dir: Path, seed: int | None, *, web_url: str = "",
                        ) -> tuple[LoopbackDiscord, Database, Console]:
     """Start the loopback Discord and the real bot over the console's database, resuming its server."""
     logging.getLogger("discord").setLevel(logging.WARNING)
@@ -536,13 +537,33 @@ async def open_console(settings: Settings, out_dir: Path, seed: int | None,
     ids.save()
     clock = ConsoleClock()
     service = TableService(db, clock=clock, rng_factory=seeded_rng(seed))
-    bot = BattleBot(service, sync_guild_id=discord.guild.id, guild_ready_timeout=0.05, board_spacing=0.0)
+    bot = BattleBot(service, sync_guild_id=discord.guild.id, guild_ready_timeout=0.05, board_spacing=0.0,
+                    web_url=web_url)
     await discord.start_bot(bot)
     console = Console(discord, db, out_dir, ids=ids, clock=clock)
     for name in ids.data["users"]:
         console.user(name)  # yesterday's players, with their ids: their units are still theirs
     console.current = None
     return discord, db, console
+
+
+def bot_service(discord: LoopbackDiscord) -> TableService:
+    """Return the table service of the bot the console runs."""
+    bot = discord.bot
+    assert isinstance(bot, BattleBot)
+    return bot.service
+
+
+async def serve_web(service: TableService, settings: Settings) -> Stopper | None:
+    """Serve the web view beside the console and say where; a busy port only costs the web view."""
+    try:
+        stop = await start_web(service, settings)
+    except StartupError as exc:
+        print(f"(no web view: {exc})")
+        return None
+    if stop is not None:
+        print(f"Web view on {settings.web_url}: type /battle web for the links of the battle you play here.")
+    return stop
 
 
 async def run_script(settings: Settings, file: str, *, as_json: bool, seed: int | None, out_dir: str,
@@ -581,7 +602,9 @@ async def run_script(settings: Settings, file: str, *, as_json: bool, seed: int 
 
 async def run_console(settings: Settings, *, out_dir: str, seed: int | None) -> int:
     """Read command lines interactively until end of input or `quit`."""
-    discord, db, console = await open_console(settings, Path(out_dir), seed)
+    discord, db, console = await open_console(settings, Path(out_dir), seed,
+                                              web_url=settings.web_url if settings.web is not None else "")
+    stop_web = await serve_web(bot_service(discord), settings)
     print("battlepost console. Type slash commands like `/help`; `as NAME` switches user, `click LABEL` and "
           "`pick OPTION` press buttons and menus, `wait 25h` moves the clock on, `quit` leaves.")
     try:
@@ -600,6 +623,8 @@ async def run_console(settings: Settings, *, out_dir: str, seed: int | None) -> 
             if result is not None:
                 print(format_text(result, console.names()))
     finally:
+        if stop_web is not None:
+            await stop_web()
         await discord.close()
         await db.close()
     return 0

@@ -17,6 +17,7 @@ from bot.app import StartupError, open_database, open_services
 from bot.client import BattleBot, ShardedBattleBot
 from bot.config import Settings
 from bot.service import TableService
+from bot.webfront import start_web
 from storage import is_postgres
 
 log = logging.getLogger(__name__)
@@ -37,6 +38,7 @@ def make_client(service: TableService, settings: Settings, **options: Any) -> Ba
     """Build the client: one plain connection, or the shards the settings name."""
     options.setdefault("scheduler_poll", settings.scheduler_poll)
     options.setdefault("tune_heap", True)
+    options.setdefault("web_url", settings.web_url if settings.web is not None else "")
     if settings.shards is None:
         return BattleBot(service, sync_guild_id=settings.dev_guild_id, **options)
     return ShardedBattleBot(service, shard_ids=settings.shards.ids, shard_count=settings.shards.count,
@@ -63,12 +65,16 @@ async def run_discord(settings: Settings, **options: Any) -> int:
         if settings.shards is not None:
             log.info("running %s", settings.shards)
         _stop_on_signals(bot)
+        stop_web = await start_web(service, settings)
         try:
             async with bot:
                 await bot.start(settings.discord_token)
         except discord.LoginFailure:
             log.error("Discord refused the token in DISCORD_TOKEN; create a new one in the developer portal.")
             return 2
+        finally:
+            if stop_web is not None:
+                await stop_web()
     return 0
 
 

@@ -41,6 +41,7 @@ from .records import (
 )
 from .settings import GuildRepo, UserRepo
 from .timers import TimerRepo
+from .weblinks import WebLinkRepo
 
 __all__ = [
     "LEASED_KIND",
@@ -85,6 +86,7 @@ __all__ = [
     "Turn",
     "UserRepo",
     "VacationRecord",
+    "WebLinkRepo",
     "is_postgres",
     "pack_event",
 ]

@@ -55,8 +55,9 @@ COLUMNS: dict[str, tuple[str, ...]] = {
                        "reminded_since"),
     "battle_posting": ("battle_id", "side_threads", "stall_after", "fallback_told", "threads", "gm_thread"),
     "vacations": ("id", "guild_id", "user_id", "starts", "ends", "created_at"),
+    "web_links": ("token_hash", "battle_id", "audience", "created_at"),
 }
-PER_BATTLE = ("events", "timers", "messages", "battle_clocks", "battle_players", "battle_posting")
+PER_BATTLE = ("events", "timers", "messages", "battle_clocks", "battle_players", "battle_posting", "web_links")
 SETTINGS = ("guild_settings", "user_settings", "vacations")
 # Tables whose id the database hands out, and so whose counter must be carried over.
 COUNTED = ("battles", "timers", "vacations")

@@ -21,6 +21,7 @@ from .settings import GuildRepo, UserRepo
 from .sqlite_engine import SqliteEngine
 from .timers import TimerRepo
 from .vacations import VacationRepo
+from .weblinks import WebLinkRepo
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,7 @@ class Database:
         self.players = PlayerRepo(engine)
         self.vacations = VacationRepo(engine)
         self.outbox = OutboxRepo(engine)
+        self.web_links = WebLinkRepo(engine)
 
     @classmethod
     async def open(cls, target: Target) -> Database:

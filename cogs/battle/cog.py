@@ -14,6 +14,7 @@ from bot.archive import MAX_IMPORT_BYTES
 from cogs.battle.log import LogPageButton, log_message
 from cogs.battle.rules_pages import RulesPageButton, rules_message
 from cogs.battle.rules_text import imported_embed
+from cogs.battle.web import web_links
 from cogs.common.attachments import read_text
 from cogs.common.autocomplete import constant_choices, ruleset_choices
 from cogs.common.autocomplete_setup import side_choices
@@ -261,6 +262,12 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         gm = await service.is_gm(actor, record)
         embed, view = await log_message(interaction, record, page, actor.user_id, gm)
         await reply(interaction, embed=embed, view=view, ephemeral=True)
+
+    @app_commands.command(name="web", description="Get private links to this battle's live web view: map, log, replay")
+    @app_commands.describe(reset="GM: make every earlier link of this battle stop working, then get new ones")
+    async def web(self, interaction: discord.Interaction, reset: bool = False) -> None:
+        """Answer privately with a spectator link, the asker's side's link and, for the GM, the GM's."""
+        await web_links(interaction, reset)
 
     @app_commands.command(name="export", description="Get the whole battle as a JSON file: setup, every order and its dice (GM)")
     @app_commands.describe(battle="A battle's number from /battle list (an ended one too); default: this channel's")
