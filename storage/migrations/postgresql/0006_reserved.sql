@@ -1,0 +1,1 @@
+-- Reserved: this number is another change's migration.
