@@ -38,6 +38,7 @@ from .records import (
     Turn,
 )
 from .settings import GuildRepo, UserRepo
+from .takebacks import TakebackRecord, TakebackRepo
 from .timers import TimerRepo
 
 __all__ = [
@@ -75,6 +76,8 @@ __all__ = [
     "PostingRecord",
     "StaleVersionError",
     "StorageError",
+    "TakebackRecord",
+    "TakebackRepo",
     "TimerRecord",
     "TimerRepo",
     "Turn",

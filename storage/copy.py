@@ -51,8 +51,10 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "battle_players": ("battle_id", "user_id", "remind", "muted_turn", "turn_key", "reminded", "stall_told",
                        "reminded_since"),
     "battle_posting": ("battle_id", "side_threads", "stall_after", "fallback_told", "threads", "gm_thread"),
+    "takebacks": ("battle_id", "newest_seq", "order_seq", "user_id", "count", "reason", "status", "asked_at",
+                  "decided_by", "decided_at"),
 }
-PER_BATTLE = ("events", "timers", "messages", "battle_clocks", "battle_players", "battle_posting")
+PER_BATTLE = ("events", "timers", "messages", "battle_clocks", "battle_players", "battle_posting", "takebacks")
 SETTINGS = ("guild_settings", "user_settings")
 # Tables whose id the database hands out, and so whose counter must be carried over.
 COUNTED = ("battles", "timers")

@@ -18,6 +18,7 @@ from .players import PlayerRepo
 from .postgres import check_url, is_url
 from .settings import GuildRepo, UserRepo
 from .sqlite_engine import SqliteEngine
+from .takebacks import TakebackRepo
 from .timers import TimerRepo
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,7 @@ class Database:
         self.messages = MessageRepo(engine)
         self.clocks = ClockRepo(engine)
         self.players = PlayerRepo(engine)
+        self.takebacks = TakebackRepo(engine)
 
     @classmethod
     async def open(cls, target: Target) -> Database:

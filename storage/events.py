@@ -32,6 +32,7 @@ SELECT {EVENT_COLUMNS} FROM events
 WHERE battle_id = ? AND (? = 1 OR hidden = 0) AND (? = 1 OR undone = 0)
 ORDER BY seq ASC LIMIT ? OFFSET ?
 """)
+_STATE_BEFORE = Query.of("SELECT state_before FROM events WHERE battle_id = ? AND seq = ?")
 _SET_HIDDEN = Query.of("UPDATE events SET hidden = ? WHERE battle_id = ? AND seq = ?")
 # The first order's snapshot is the state the battle was created with (every change is an event).
 _FIRST_SNAPSHOT = Query.of("""
@@ -102,6 +103,13 @@ class EventRepo:
         """Return the state a battle was created with, or None when no order was ever given."""
         row = await self._engine.read(single(_FIRST_SNAPSHOT, battle_id))
         return None if row is None else codec.decode(codec.unpack_snapshot(row[0]))
+
+    async def state_before(self, battle_id: int, seq: int) -> JsonDict | None:
+        """Return the state a battle was in just before one of its events, or None when it has none."""
+        row = await self._engine.read(single(_STATE_BEFORE, battle_id, seq))
+        if row is None or row[0] is None:
+            return None
+        return codec.decode(codec.unpack_snapshot(row[0]))
 
     async def set_hidden(self, battle_id: int, seq: int, hidden: bool) -> bool:
         """Hide or reveal one event; return whether it exists."""

@@ -19,6 +19,7 @@ from cogs.common.replies import defer, reply
 from cogs.common.side_secrets import tell_side
 from cogs.common.systems import move_mode, require_map, system_embed
 from cogs.common.transformers import CellArg
+from cogs.takeback.cog import with_undo
 from rules import orders as o
 from rules.dice import Dice, split_notation
 from rules.errors import NotAllowedError
@@ -82,7 +83,7 @@ class PlayCog(commands.Cog):
         if cheapest is not None:
             note = f"*{str(getattr(cheapest, 'mode', '')).title()}: the cheapest move that reaches {to}.*"
             embed.description = f"{note}\n{embed.description or ''}"[:4096]
-        await reply(interaction, embed=embed, png=moved, view=after)
+        await reply(interaction, embed=embed, png=moved, view=with_undo(after, record.id))
 
     @app_commands.guild_only()
     @app_commands.command(name="act", description="Make a d100 test for your unit: a characteristic or a skill")

@@ -1,0 +1,15 @@
+-- Players' requests to take back an order the other sides must approve: the PostgreSQL twin of
+-- sqlite/0008_takebacks.sql.
+CREATE TABLE takebacks (
+    battle_id   BIGINT NOT NULL REFERENCES battles (id) ON DELETE CASCADE,
+    newest_seq  BIGINT NOT NULL CHECK (newest_seq > 0),
+    order_seq   BIGINT NOT NULL CHECK (order_seq > 0),
+    user_id     BIGINT NOT NULL,
+    count       INTEGER NOT NULL CHECK (count > 0),
+    reason      TEXT NOT NULL,
+    status      TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'approved', 'refused', 'stale')),
+    asked_at    DOUBLE PRECISION NOT NULL,
+    decided_by  BIGINT,
+    decided_at  DOUBLE PRECISION,
+    PRIMARY KEY (battle_id, newest_seq)
+);
