@@ -90,7 +90,8 @@ PLAYER_GUIDE = (
 TABLE_GUIDE = (
     "`/undo` (or a move's Undo button) takes back your own last order: at once if it rolled no die, showed "
     "nothing hidden and nobody acted since; otherwise the other side's players get Approve and Refuse buttons, "
-    "and one approval (or the GM) carries it. Every takeback is in `/battle log`."
+    "and one approval (or the GM) carries it. Every takeback is in `/battle log`.\n"
+    "`/battles` (here or in a DM with the bot) lists the battles waiting for you on every server, with deadlines."
 )
 
 
@@ -119,7 +120,7 @@ class HelpCog(commands.Cog):
                                    description="Your units' next actions come as buttons on your turn ping and "
                                                "under every order; the commands below do the same by typing.")
             player.add_field(name="Players", value=PLAYER_GUIDE, inline=False)
-            player.add_field(name="Taking an order back", value=TABLE_GUIDE, inline=False)
+            player.add_field(name="Takebacks and your battles", value=TABLE_GUIDE, inline=False)
             player.add_field(name="Combat Action players", value=COMBAT_ACTION_PLAYER, inline=False)
             player.add_field(name="Players in M42", value=M42_PLAYER_GUIDE, inline=False)
             pages.append(player)
