@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -57,9 +58,9 @@ def due_players(record: BattleRecord, battle: Battle) -> dict[int, list[str]]:
     return found
 
 
-async def battles_due(service: TableService, user_id: int) -> list[DueBattle]:
-    """Return every running battle waiting for a player, the nearest deadline first (none: last)."""
-    found: list[DueBattle] = []
+async def _due_map(service: TableService, wanted: set[int] | None = None) -> dict[int, list[DueBattle]]:
+    """Return, for each player (of `wanted`, or all), the running battles waiting for them, nearest deadline first."""
+    found: dict[int, list[DueBattle]] = {}
     for battle_id in await service.db.battles.active_ids():
         try:
             current = await service.current(battle_id)
@@ -68,11 +69,48 @@ async def battles_due(service: TableService, user_id: int) -> list[DueBattle]:
         if current is None or current[0].status != "active":
             continue
         record, battle = current
-        mine = due_players(record, battle).get(user_id)
-        if not mine:
+        players = {uid: due for uid, due in due_players(record, battle).items() if wanted is None or uid in wanted}
+        if not players:
             continue
         clock = await service.clock_of(record)
-        found.append(DueBattle(record.id, record.guild_id, record.thread_id or record.channel_id, record.name,
-                               turn_label(battle), tuple(mine), clock.due_at, clock.paused))
-    found.sort(key=lambda b: (b.due_at is None, b.due_at or 0.0, b.battle_id))
+        for uid, due in players.items():
+            found.setdefault(uid, []).append(DueBattle(
+                record.id, record.guild_id, record.thread_id or record.channel_id, record.name, turn_label(battle),
+                tuple(due), clock.due_at, clock.paused))
+    for battles in found.values():
+        battles.sort(key=lambda b: (b.due_at is None, b.due_at or 0.0, b.battle_id))
     return found
+
+
+async def battles_due(service: TableService, user_id: int) -> list[DueBattle]:
+    """Return every running battle waiting for a player, the nearest deadline first (none: last)."""
+    return (await _due_map(service, {user_id})).get(user_id, [])
+
+
+DigestSender = Callable[[int, list[DueBattle]], Awaitable[bool]]
+MAX_DIGESTS = 1000  # digests sent in one pass at most; the rest wait for the next pass
+
+
+async def send_digests(service: TableService, send: DigestSender) -> int:
+    """Send every daily digest due now, each to one player once; return how many were sent.
+
+    A digest is claimed (moved a day ahead) before it is sent, so no player ever gets two in a day, whichever
+    processes run; a player no battle waits for gets nothing that day.
+    """
+    now = service.clock()
+    claimed: list[int] = []
+    for _ in range(MAX_DIGESTS):
+        digest = await service.db.digests.claim_due(now)
+        if digest is None:
+            break
+        claimed.append(digest.user_id)
+    if not claimed:
+        return 0
+    due = await _due_map(service, set(claimed))
+    sent = 0
+    for user_id in claimed:
+        battles = due.get(user_id)
+        if battles and await send(user_id, battles):
+            sent += 1
+    log.info("daily digests: %d claimed, %d sent", len(claimed), sent)
+    return sent

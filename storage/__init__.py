@@ -3,6 +3,7 @@
 from .battles import BattleRepo
 from .clocks import ClockRepo
 from .db import Database, is_postgres
+from .digests import DigestRecord, DigestRepo
 from .engine import LockSpace
 from .errors import (
     BattleNotFound,
@@ -57,6 +58,8 @@ __all__ = [
     "DatabaseAddressError",
     "DatabaseUnavailable",
     "DeadlinePolicy",
+    "DigestRecord",
+    "DigestRepo",
     "EventRecord",
     "EventRepo",
     "GuildRepo",

@@ -53,9 +53,10 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "battle_posting": ("battle_id", "side_threads", "stall_after", "fallback_told", "threads", "gm_thread"),
     "takebacks": ("battle_id", "newest_seq", "order_seq", "user_id", "count", "reason", "status", "asked_at",
                   "decided_by", "decided_at"),
+    "digests": ("user_id", "enabled", "next_at", "sent_at"),
 }
 PER_BATTLE = ("events", "timers", "messages", "battle_clocks", "battle_players", "battle_posting", "takebacks")
-SETTINGS = ("guild_settings", "user_settings")
+SETTINGS = ("guild_settings", "user_settings", "digests")
 # Tables whose id the database hands out, and so whose counter must be carried over.
 COUNTED = ("battles", "timers")
 

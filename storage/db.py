@@ -11,6 +11,7 @@ from types import TracebackType
 from .battles import BattleRepo
 from .clocks import ClockRepo
 from .copy import copy_to_new_file
+from .digests import DigestRepo
 from .engine import Engine, LockSpace
 from .events import EventRepo
 from .messages import MessageRepo
@@ -45,6 +46,7 @@ class Database:
         self.clocks = ClockRepo(engine)
         self.players = PlayerRepo(engine)
         self.takebacks = TakebackRepo(engine)
+        self.digests = DigestRepo(engine)
 
     @classmethod
     async def open(cls, target: Target) -> Database:

@@ -91,7 +91,8 @@ TABLE_GUIDE = (
     "`/undo` (or a move's Undo button) takes back your own last order: at once if it rolled no die, showed "
     "nothing hidden and nobody acted since; otherwise the other side's players get Approve and Refuse buttons, "
     "and one approval (or the GM) carries it. Every takeback is in `/battle log`.\n"
-    "`/battles` (here or in a DM with the bot) lists the battles waiting for you on every server, with deadlines."
+    "`/battles` (here or in a DM with the bot) lists the battles waiting for you on every server, with deadlines; "
+    "`/settings digest on` sends that list by DM once a day."
 )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from loopback.models import LoopbackChannel, LoopbackUser
 from tests.e2e.conftest import Table, last_message, text_of
-from tests.e2e.turn_helpers import confirmed, end_turn, start_side_battle, stored
+from tests.e2e.turn_helpers import confirmed, end_turn, message_text, start_side_battle, stored
 
 
 async def other_server_battle(table: Table) -> tuple[LoopbackChannel, LoopbackUser]:
@@ -69,3 +69,43 @@ async def test_battles_in_a_server_channel_answers_privately(table: Table) -> No
     await start_side_battle(table)
     reply = await table.slash("battles", user=table.bob)
     assert last_message(reply).ephemeral and "Test Battle" in text_of(reply)
+
+
+def digests_of(table: Table, user: LoopbackUser) -> list[str]:
+    """Return the daily digests a user got by direct message, oldest first, as text."""
+    return [message_text(m) for m in table.discord.messages(table.discord.dm_channel(user))
+            if "Your daily digest" in message_text(m)]
+
+
+async def test_the_daily_digest_comes_once_a_day_across_restarts(table: Table) -> None:
+    await start_side_battle(table)
+    await table.gm_slash("gm deadline", hours=48)
+    here = await stored(table)
+    dm = table.discord.dm_channel(table.alice)
+    turned_on = await table.discord.slash("settings digest", user=table.alice, channel=dm, options={"mode": "on"})
+    assert last_message(turned_on).ephemeral and "Your daily digest is on" in text_of(turned_on)
+    await table.discord.slash("settings digest", user=table.carol, channel=table.discord.dm_channel(table.carol),
+                              options={"mode": "on"})
+
+    await table.tick()
+    [first] = digests_of(table, table.alice)
+    assert "1 battle waiting for you" in first and "Eva-01" in first
+    assert f"https://discord.com/channels/{here.guild_id}/{here.channel_id}" in first
+    assert digests_of(table, table.carol) == []  # nothing waits for carol: no message at all
+
+    # Later the same day, after a restart, and after turning it off and on again: still one digest that day.
+    await table.tick(hours=5)
+    await table.restart()
+    await table.tick(hours=1)
+    await table.discord.slash("settings digest", user=table.alice, channel=dm, options={"mode": "off"})
+    again = await table.discord.slash("settings digest", user=table.alice, channel=dm, options={"mode": "on"})
+    assert "Your daily digest is on" in text_of(again)
+    await table.tick(hours=1)
+    assert len(digests_of(table, table.alice)) == 1
+
+    await table.tick(hours=17)
+    assert len(digests_of(table, table.alice)) == 2
+    await table.discord.slash("settings digest", user=table.alice, channel=dm, options={"mode": "off"})
+    await table.tick(days=1)
+    assert len(digests_of(table, table.alice)) == 2
+    assert digests_of(table, table.carol) == []

@@ -15,3 +15,15 @@ CREATE TABLE takebacks (
     decided_at  REAL,
     PRIMARY KEY (battle_id, newest_seq)
 ) STRICT;
+
+-- Players who asked for a daily direct message listing the battles waiting for them. next_at is when the
+-- next one is due; sent_at when the last one went out, kept while the digest is off so that turning it off and
+-- on again never sends a second one the same day.
+CREATE TABLE digests (
+    user_id  INTEGER PRIMARY KEY,
+    enabled  INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1)),
+    next_at  REAL NOT NULL,
+    sent_at  REAL
+) STRICT;
+
+CREATE INDEX digests_due ON digests (next_at) WHERE enabled = 1;

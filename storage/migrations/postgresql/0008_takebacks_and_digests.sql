@@ -1,5 +1,5 @@
--- Players' requests to take back an order the other sides must approve: the PostgreSQL twin of
--- sqlite/0008_takebacks.sql.
+-- Players' requests to take back an order the other sides must approve, and daily digests: the PostgreSQL
+-- twin of sqlite/0008_takebacks_and_digests.sql.
 CREATE TABLE takebacks (
     battle_id   BIGINT NOT NULL REFERENCES battles (id) ON DELETE CASCADE,
     newest_seq  BIGINT NOT NULL CHECK (newest_seq > 0),
@@ -13,3 +13,12 @@ CREATE TABLE takebacks (
     decided_at  DOUBLE PRECISION,
     PRIMARY KEY (battle_id, newest_seq)
 );
+
+CREATE TABLE digests (
+    user_id  BIGINT PRIMARY KEY,
+    enabled  SMALLINT NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1)),
+    next_at  DOUBLE PRECISION NOT NULL,
+    sent_at  DOUBLE PRECISION
+);
+
+CREATE INDEX digests_due ON digests (next_at) WHERE enabled = 1;
