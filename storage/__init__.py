@@ -38,6 +38,7 @@ from .records import (
     TimerRecord,
     Turn,
 )
+from .seats import SeatRecord, SeatRepo
 from .settings import GuildRepo, UserRepo
 from .takebacks import TakebackRecord, TakebackRepo
 from .timers import TimerRepo
@@ -77,6 +78,8 @@ __all__ = [
     "PlayerRecord",
     "PlayerRepo",
     "PostingRecord",
+    "SeatRecord",
+    "SeatRepo",
     "StaleVersionError",
     "StorageError",
     "TakebackRecord",

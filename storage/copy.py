@@ -54,8 +54,12 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "takebacks": ("battle_id", "newest_seq", "order_seq", "user_id", "count", "reason", "status", "asked_at",
                   "decided_by", "decided_at"),
     "digests": ("user_id", "enabled", "next_at", "sent_at"),
+    "seats": ("battle_id", "user_id", "units", "sides", "status", "released_by", "released_at", "candidate",
+              "taken_by", "taken_at"),
+    "seat_rules": ("battle_id", "approval"),
 }
-PER_BATTLE = ("events", "timers", "messages", "battle_clocks", "battle_players", "battle_posting", "takebacks")
+PER_BATTLE = ("events", "timers", "messages", "battle_clocks", "battle_players", "battle_posting", "takebacks", "seats",
+              "seat_rules")
 SETTINGS = ("guild_settings", "user_settings", "digests")
 # Tables whose id the database hands out, and so whose counter must be carried over.
 COUNTED = ("battles", "timers")

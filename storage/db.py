@@ -17,6 +17,7 @@ from .events import EventRepo
 from .messages import MessageRepo
 from .players import PlayerRepo
 from .postgres import check_url, is_url
+from .seats import SeatRepo
 from .settings import GuildRepo, UserRepo
 from .sqlite_engine import SqliteEngine
 from .takebacks import TakebackRepo
@@ -47,6 +48,7 @@ class Database:
         self.players = PlayerRepo(engine)
         self.takebacks = TakebackRepo(engine)
         self.digests = DigestRepo(engine)
+        self.seats = SeatRepo(engine)
 
     @classmethod
     async def open(cls, target: Target) -> Database:

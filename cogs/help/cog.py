@@ -92,7 +92,8 @@ TABLE_GUIDE = (
     "nothing hidden and nobody acted since; otherwise the other side's players get Approve and Refuse buttons, "
     "and one approval (or the GM) carries it. Every takeback is in `/battle log`.\n"
     "`/battles` (here or in a DM with the bot) lists the battles waiting for you on every server, with deadlines; "
-    "`/settings digest on` sends that list by DM once a day."
+    "`/settings digest on` sends that list by DM once a day.\n"
+    "`/seat release` frees your seat for a substitute, who takes it with the post's Take seat button."
 )
 
 
@@ -121,7 +122,7 @@ class HelpCog(commands.Cog):
                                    description="Your units' next actions come as buttons on your turn ping and "
                                                "under every order; the commands below do the same by typing.")
             player.add_field(name="Players", value=PLAYER_GUIDE, inline=False)
-            player.add_field(name="Takebacks and your battles", value=TABLE_GUIDE, inline=False)
+            player.add_field(name="Takebacks, your battles, substitutes", value=TABLE_GUIDE, inline=False)
             player.add_field(name="Combat Action players", value=COMBAT_ACTION_PLAYER, inline=False)
             player.add_field(name="Players in M42", value=M42_PLAYER_GUIDE, inline=False)
             pages.append(player)

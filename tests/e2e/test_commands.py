@@ -94,7 +94,7 @@ async def test_help_has_both_guides(table: Table) -> None:
     names = [f["name"] for m in reply.messages for e in m.embeds for f in e.get("fields", [])]
     assert names == ["GM: set up a battle in five steps", "Surface Combat (no map)",
                      "Combat Action (squads, vehicles, robots): the GM", "M42: leaders, models and Command Radius",
-                     "Players", "Takebacks and your battles", "Combat Action players", "Players in M42"]
+                     "Players", "Takebacks, your battles, substitutes", "Combat Action players", "Players in M42"]
     for message in reply.messages:
         assert message.ephemeral
         size = sum(len(e.get("title", "")) + len(e.get("description", "")) + len(e.get("footer", {}).get("text", ""))

@@ -1,5 +1,5 @@
--- Players' requests to take back an order the other sides must approve, and daily digests: the PostgreSQL
--- twin of sqlite/0008_takebacks_and_digests.sql.
+-- Players' requests to take back an order the other sides must approve, daily digests and seats: the PostgreSQL
+-- twin of sqlite/0008_takebacks_digests_and_seats.sql.
 CREATE TABLE takebacks (
     battle_id   BIGINT NOT NULL REFERENCES battles (id) ON DELETE CASCADE,
     newest_seq  BIGINT NOT NULL CHECK (newest_seq > 0),
@@ -22,3 +22,22 @@ CREATE TABLE digests (
 );
 
 CREATE INDEX digests_due ON digests (next_at) WHERE enabled = 1;
+
+CREATE TABLE seats (
+    battle_id   BIGINT NOT NULL REFERENCES battles (id) ON DELETE CASCADE,
+    user_id     BIGINT NOT NULL,
+    units       TEXT NOT NULL,
+    sides       TEXT NOT NULL,
+    status      TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'asked', 'taken', 'closed')),
+    released_by BIGINT NOT NULL,
+    released_at DOUBLE PRECISION NOT NULL,
+    candidate   BIGINT,
+    taken_by    BIGINT,
+    taken_at    DOUBLE PRECISION,
+    PRIMARY KEY (battle_id, user_id)
+);
+
+CREATE TABLE seat_rules (
+    battle_id BIGINT PRIMARY KEY REFERENCES battles (id) ON DELETE CASCADE,
+    approval  SMALLINT NOT NULL DEFAULT 0 CHECK (approval IN (0, 1))
+);

@@ -27,3 +27,27 @@ CREATE TABLE digests (
 ) STRICT;
 
 CREATE INDEX digests_due ON digests (next_at) WHERE enabled = 1;
+
+-- Seats freed for a substitute: the player who left (user_id), the units they commanded (a JSON list of unit
+-- ids), and who took the seat. status: 'open' (any member may take it), 'asked' (candidate waits for the GM's
+-- approval), 'taken', or 'closed' (the GM gave the units out otherwise). Each tenure stays apart in the log:
+-- every order records who gave it.
+CREATE TABLE seats (
+    battle_id   INTEGER NOT NULL REFERENCES battles (id) ON DELETE CASCADE,
+    user_id     INTEGER NOT NULL,
+    units       TEXT NOT NULL,
+    sides       TEXT NOT NULL,
+    status      TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'asked', 'taken', 'closed')),
+    released_by INTEGER NOT NULL,
+    released_at REAL NOT NULL,
+    candidate   INTEGER,
+    taken_by    INTEGER,
+    taken_at    REAL,
+    PRIMARY KEY (battle_id, user_id)
+) STRICT;
+
+-- Per battle: whether a substitute needs the GM's approval to take a seat.
+CREATE TABLE seat_rules (
+    battle_id INTEGER PRIMARY KEY REFERENCES battles (id) ON DELETE CASCADE,
+    approval  INTEGER NOT NULL DEFAULT 0 CHECK (approval IN (0, 1))
+) STRICT;

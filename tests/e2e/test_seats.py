@@ -1,0 +1,92 @@
+"""Substitutes: a seat freed with /seat release is taken with its Take seat button; each tenure stays apart."""
+
+from __future__ import annotations
+
+from tests.e2e.conftest import Table, last_message, text_of
+from tests.e2e.turn_helpers import end_turn, new_since, posted, prompts, stored, stored_battle
+
+
+async def start(table: Table) -> None:
+    """Start the standard battle with carol commanding an Angel."""
+    await table.setup_battle()
+    await table.slash("unit add", name="Ramiel", side="Angels", at="P12", owner=table.carol, ag=40)
+    await table.slash("battle start")
+
+
+def take_button(message: object) -> str:
+    """Return the Take seat button's custom id on a seat's post."""
+    ids = [c for c in message.custom_ids() if c.startswith("bp:seat:")]  # type: ignore[attr-defined]
+    assert len(ids) == 1, ids
+    return ids[0]
+
+
+async def test_a_substitute_takes_a_freed_seat_with_its_units_and_pings(table: Table) -> None:
+    await start(table)
+    dave = table.discord.add_user("dave")
+    await table.slash("move", user=table.alice, unit="Eva-01", to="D3")
+    freed = await table.slash("seat release", user=table.alice)
+    post = last_message(freed)
+    assert not post.ephemeral and "A seat is free: NERV" in text_of(freed)
+    assert (await stored_battle(table)).unit("Eva-01").owner is None
+
+    version = (await stored(table)).version
+    twice = await table.slash("seat release", user=table.alice)
+    assert last_message(twice).ephemeral and "already free, waiting for a substitute" in text_of(twice)
+    other_side = await table.click(post, take_button(post), user=table.carol)
+    assert last_message(other_side).ephemeral and "You already command angels in this battle" in text_of(other_side)
+    assert (await stored(table)).version == version
+
+    taken = await table.click(post, take_button(post), user=dave)
+    assert "dave took this seat" in text_of(taken)
+    assert last_message(taken).custom_ids() == []
+    assert (await stored_battle(table)).unit("Eva-01").owner == dave.id
+    await table.slash("move", user=dave, unit="Eva-01", to="D4")
+
+    # Each tenure apart in the log: alice's move and release, then dave's seat and move.
+    record = await stored(table)
+    events = await table.db.events.list(record.id, limit=100, newest_first=False)
+    played = [(e.kind, e.actor_id) for e in events if e.kind in ("move", "edit-unit")]
+    assert played == [("move", table.alice.id), ("edit-unit", table.alice.id), ("edit-unit", dave.id),
+                      ("move", dave.id)]
+
+    # The next NERV phase calls dave, not alice.
+    before = posted(table)
+    await end_turn(table, user=dave)
+    await end_turn(table, user=table.bob)
+    await end_turn(table, user=table.carol)
+    await end_turn(table, user=table.gm, unit="Sachiel")
+    nerv = [p for p in prompts(new_since(table, before)) if "NERV" in p.content]
+    assert nerv and nerv[-1].pings.users == {dave.id, table.bob.id}
+    [seat] = await table.db.seats.of_battle(record.id)
+    assert (seat.user_id, seat.status, seat.taken_by) == (table.alice.id, "taken", dave.id)
+
+
+async def test_with_approval_on_the_gm_lets_the_substitute_in(table: Table) -> None:
+    await start(table)
+    dave = table.discord.add_user("dave")
+    await table.slash("seat approval", mode="on")
+    refused = await table.slash("seat release", user=table.alice, player=table.bob)
+    assert last_message(refused).ephemeral and "Only a GM can free another player's seat" in text_of(refused)
+    assert (await stored_battle(table)).unit("Eva-02").owner == table.bob.id
+
+    freed = await table.slash("seat release", player=table.bob)
+    assert "The GM freed the seat" in text_of(freed)
+    post = last_message(freed)
+    asked = await table.click(post, take_button(post), user=dave)
+    assert "dave asks to take this seat" in text_of(asked)
+    assert (await stored_battle(table)).unit("Eva-02").owner is None
+    message = last_message(asked)
+    [approve] = [c for c in message.custom_ids() if c.startswith("bp:seatok:")]
+    by_player = await table.click(message, approve, user=table.alice)
+    assert last_message(by_player).ephemeral and "Only a GM can approve a substitute" in text_of(by_player)
+    await table.click(message, approve, user=table.gm)
+    assert (await stored_battle(table)).unit("Eva-02").owner == dave.id
+
+
+async def test_releasing_without_a_seat_changes_nothing(table: Table) -> None:
+    await start(table)
+    outsider = table.discord.add_user("erin")
+    version = (await stored(table)).version
+    none = await table.slash("seat release", user=outsider)
+    assert last_message(none).ephemeral and "You command no unit in this battle" in text_of(none)
+    assert (await stored(table)).version == version
