@@ -48,10 +48,15 @@ async def _give(service: TableService, actor: Actor, record: BattleRecord, unit_
     return record
 
 
-async def release(service: TableService, actor: Actor, record: BattleRecord, player: int) -> SeatRecord:
-    """Free a player's seat (their own, or anyone's for the GM) and open it for a substitute."""
+async def release(service: TableService, actor: Actor, record: BattleRecord, player: int, *,
+                  absent: bool = False) -> SeatRecord:
+    """Free a player's seat (their own, or anyone's for the GM) and open it for a substitute.
+
+    With `absent`, the seat of a player in civil disorder, which the battle's other players may free too.
+    """
     if player != actor.user_id:
-        await service.require_gm(actor, record, "free another player's seat")
+        await require_absent_or_gm(service, actor, record, player) if absent else await service.require_gm(
+            actor, record, "free another player's seat")
     if record.status == "ended":
         raise IllegalOrderError("This battle is over; its seats stay as they were.")
     battle = service.read_only(record)
@@ -71,6 +76,30 @@ async def release(service: TableService, actor: Actor, record: BattleRecord, pla
     await service.db.seats.release(seat)
     log.info("battle %s: seat of %s (%s) freed by %s", record.id, player, sides, actor.user_id)
     return seat
+
+
+async def require_absent_or_gm(service: TableService, actor: Actor, record: BattleRecord, player: int) -> None:
+    """Refuse unless the player is in civil disorder and the actor is the GM or another player of the battle."""
+    absence = await service.db.seats.absence(record.id, player)
+    if absence.disorder_since is None:
+        raise IllegalOrderError(f"<@{player}> is not in civil disorder any more (they gave an order since); "
+                                "nothing was changed.")
+    if await service.is_gm(actor, record):
+        return
+    if not _seat_units(service.read_only(record), actor.user_id):
+        raise NotAllowedError("Only the GM or a player of this battle can decide about an absent player's seat.")
+
+
+async def remove_player(service: TableService, actor: Actor, record: BattleRecord, player: int) -> list[str]:
+    """Take an absent player's units from them (the GM commands them); return the units' names."""
+    await require_absent_or_gm(service, actor, record, player)
+    battle = service.read_only(record)
+    units = _seat_units(battle, player)
+    names = [battle.units[u].name for u in units]
+    await _give(service, actor, record, units, None)
+    await service.db.seats.came_back(record.id, player)
+    log.info("battle %s: %s removed absent player %s (%s)", record.id, actor.user_id, player, names)
+    return names
 
 
 async def _check_taker(service: TableService, record: BattleRecord, seat: SeatRecord, taker: int) -> None:

@@ -38,7 +38,7 @@ from .records import (
     TimerRecord,
     Turn,
 )
-from .seats import SeatRecord, SeatRepo
+from .seats import AbsenceRecord, SeatRecord, SeatRepo
 from .settings import GuildRepo, UserRepo
 from .takebacks import TakebackRecord, TakebackRepo
 from .timers import TimerRepo
@@ -47,6 +47,7 @@ __all__ = [
     "LEASED_KIND",
     "NEXT_TURN",
     "NO_TURN",
+    "AbsenceRecord",
     "BattleNotFound",
     "BattleRecord",
     "BattleRepo",

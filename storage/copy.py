@@ -56,10 +56,11 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "digests": ("user_id", "enabled", "next_at", "sent_at"),
     "seats": ("battle_id", "user_id", "units", "sides", "status", "released_by", "released_at", "candidate",
               "taken_by", "taken_at"),
-    "seat_rules": ("battle_id", "approval"),
+    "seat_rules": ("battle_id", "approval", "disorder_after"),
+    "absences": ("battle_id", "user_id", "missed", "missed_total", "disorder_since"),
 }
 PER_BATTLE = ("events", "timers", "messages", "battle_clocks", "battle_players", "battle_posting", "takebacks", "seats",
-              "seat_rules")
+              "seat_rules", "absences")
 SETTINGS = ("guild_settings", "user_settings", "digests")
 # Tables whose id the database hands out, and so whose counter must be carried over.
 COUNTED = ("battles", "timers")

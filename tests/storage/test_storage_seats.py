@@ -43,3 +43,25 @@ async def test_seat_rules_default_off_and_go_with_the_battle(db: Database, new_b
     assert await db.battles.delete(battle.id)
     assert await db.seats.of_battle(battle.id) == []
     assert not await db.seats.needs_approval(battle.id)
+
+
+async def test_missed_deadlines_count_in_a_row_and_disorder_is_entered_once(db: Database, new_battle: NewBattle) -> None:
+    battle = await new_battle()
+    assert await db.seats.disorder_after(battle.id) == 2
+    await db.seats.set_disorder_after(battle.id, 3)
+    assert await db.seats.disorder_after(battle.id) == 3
+    assert not await db.seats.needs_approval(battle.id)  # one setting leaves the other as it was
+    assert await db.seats.came_back(battle.id, 5) is None
+    assert (await db.seats.missed(battle.id, 5)).missed == 1
+    second = await db.seats.missed(battle.id, 5)
+    assert (second.missed, second.missed_total, second.disorder_since) == (2, 2, None)
+    assert await db.seats.fall_into_disorder(battle.id, 5, 40.0)
+    assert not await db.seats.fall_into_disorder(battle.id, 5, 41.0)
+    was = await db.seats.came_back(battle.id, 5)
+    assert was is not None and (was.missed, was.disorder_since) == (2, 40.0)
+    now = await db.seats.absence(battle.id, 5)
+    assert (now.missed, now.missed_total, now.disorder_since) == (0, 2, None)
+    assert await db.seats.came_back(battle.id, 5) is None
+    assert [a.user_id for a in await db.seats.absences(battle.id)] == [5]
+    with pytest.raises(BattleNotFound):
+        await db.seats.missed(battle.id + 50, 5)

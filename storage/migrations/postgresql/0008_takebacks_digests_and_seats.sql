@@ -38,6 +38,16 @@ CREATE TABLE seats (
 );
 
 CREATE TABLE seat_rules (
-    battle_id BIGINT PRIMARY KEY REFERENCES battles (id) ON DELETE CASCADE,
-    approval  SMALLINT NOT NULL DEFAULT 0 CHECK (approval IN (0, 1))
+    battle_id      BIGINT PRIMARY KEY REFERENCES battles (id) ON DELETE CASCADE,
+    approval       SMALLINT NOT NULL DEFAULT 0 CHECK (approval IN (0, 1)),
+    disorder_after INTEGER NOT NULL DEFAULT 2 CHECK (disorder_after >= 0)
+);
+
+CREATE TABLE absences (
+    battle_id      BIGINT NOT NULL REFERENCES battles (id) ON DELETE CASCADE,
+    user_id        BIGINT NOT NULL,
+    missed         INTEGER NOT NULL DEFAULT 0 CHECK (missed >= 0),
+    missed_total   INTEGER NOT NULL DEFAULT 0 CHECK (missed_total >= 0),
+    disorder_since DOUBLE PRECISION,
+    PRIMARY KEY (battle_id, user_id)
 );

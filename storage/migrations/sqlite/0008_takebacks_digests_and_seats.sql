@@ -46,8 +46,21 @@ CREATE TABLE seats (
     PRIMARY KEY (battle_id, user_id)
 ) STRICT;
 
--- Per battle: whether a substitute needs the GM's approval to take a seat.
+-- Per battle: whether a substitute needs the GM's approval to take a seat, and after how many missed
+-- deadlines in a row a player's side falls into civil disorder (0: never).
 CREATE TABLE seat_rules (
-    battle_id INTEGER PRIMARY KEY REFERENCES battles (id) ON DELETE CASCADE,
-    approval  INTEGER NOT NULL DEFAULT 0 CHECK (approval IN (0, 1))
+    battle_id      INTEGER PRIMARY KEY REFERENCES battles (id) ON DELETE CASCADE,
+    approval       INTEGER NOT NULL DEFAULT 0 CHECK (approval IN (0, 1)),
+    disorder_after INTEGER NOT NULL DEFAULT 2 CHECK (disorder_after >= 0)
+) STRICT;
+
+-- Each player's deadlines missed in a row in a battle (an order of theirs starts the count again), and since
+-- when their units are in civil disorder (NULL: they are not).
+CREATE TABLE absences (
+    battle_id      INTEGER NOT NULL REFERENCES battles (id) ON DELETE CASCADE,
+    user_id        INTEGER NOT NULL,
+    missed         INTEGER NOT NULL DEFAULT 0 CHECK (missed >= 0),
+    missed_total   INTEGER NOT NULL DEFAULT 0 CHECK (missed_total >= 0),
+    disorder_since REAL,
+    PRIMARY KEY (battle_id, user_id)
 ) STRICT;
