@@ -94,7 +94,8 @@ TABLE_GUIDE = (
     "`/battles` (here or in a DM with the bot) lists the battles waiting for you on every server, with deadlines; "
     "`/settings digest on` sends that list by DM once a day.\n"
     "`/seat release` frees your seat for a substitute, who takes it with the post's Take seat button. Miss "
-    "2 deadlines in a row (GM: `/seat disorder`) and your units play their standing orders until you act."
+    "2 deadlines in a row (GM: `/seat disorder`) and your units play their standing orders until you act.\n"
+    "`/battle stats` and `/stats me`: times to act, missed deadlines, orders, takebacks, losses."
 )
 
 

@@ -64,3 +64,6 @@ CREATE TABLE absences (
     disorder_since REAL,
     PRIMARY KEY (battle_id, user_id)
 ) STRICT;
+
+-- A player's statistics across battles start from the battles they gave orders in.
+CREATE INDEX events_actor ON events (actor_id, battle_id);
