@@ -62,7 +62,9 @@ async def on_notice(service: TableService, notice: Notice) -> Disorder:
         return Disorder(fell=tuple(fell))
     back: list[AbsenceRecord] = []
     actor = notice.actor
-    if notice.kind == "committed" and actor is not None and not actor.is_system:
+    if notice.kind == "committed" and actor is not None and not actor.is_system and (
+            await service.db.seats.absence(record.id, actor.user_id)).missed:
+        # Read first: most orders come from players who missed nothing, and a read costs no write lock.
         was = await service.db.seats.came_back(record.id, actor.user_id)
         if was is not None and was.disorder_since is not None:
             log.info("battle %s: player %s is back from civil disorder", record.id, actor.user_id)

@@ -56,8 +56,8 @@ def opponents_of(battle: Battle[Any], user_id: int) -> set[int]:
 
 async def plan_takeback(service: TableService, record: BattleRecord, user_id: int) -> TakebackPlan:
     """Find a player's last order still in force and say whether they may take it back alone."""
-    page = await service.db.events.list(record.id, limit=LOOK_BACK * 2, include_undone=False)
-    orders = [e for e in page if e.kind not in RESERVED_KINDS][:LOOK_BACK]
+    page = await service.db.events.list(record.id, limit=LOOK_BACK * 2)
+    orders = [e for e in page if not e.undone and e.kind not in RESERVED_KINDS][:LOOK_BACK]
     if not orders:
         raise NotFoundError("There is no order in this battle to take back.")
     index = next((i for i, e in enumerate(orders) if e.actor_id == user_id), None)
@@ -65,15 +65,17 @@ async def plan_takeback(service: TableService, record: BattleRecord, user_id: in
         raise NotFoundError(f"You have no order among the last {len(orders)} of this battle to take back; "
                             "/undo takes back your own last order only.")
     mine = orders[index]
+    # Anybody else's entry since counts, even one taken back since: they acted knowing the order.
+    others = sum(1 for e in page if e.seq > mine.seq and e.actor_id != user_id)
     reason: str | None
-    if index:
-        reason = why_not_free(mine.outcome, None, None, index)
+    if others:
+        reason = why_not_free(mine.outcome, None, None, others)
     else:
         before_state = await service.db.events.state_before(record.id, mine.seq)
         if before_state is None:
             raise NotFoundError("That order can no longer be taken back: the state before it was not kept.")
         reason = await asyncio.to_thread(_judge, mine, before_state, record.state)
-    return TakebackPlan(order_seq=mine.seq, newest_seq=orders[0].seq, undone=orders[: index + 1], reason=reason)
+    return TakebackPlan(order_seq=mine.seq, newest_seq=page[0].seq, undone=orders[: index + 1], reason=reason)
 
 
 def _judge(event: EventRecord, before: dict[str, Any], after: dict[str, Any]) -> str | None:

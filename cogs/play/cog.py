@@ -113,7 +113,7 @@ class PlayCog(commands.Cog):
         embed = build(await tell_side(interaction.client, service, result.record, result.battle, result.outcome, build))
         after, note = await next_step(service, actor, result, unit, interaction.user.display_name)
         with_note(embed, note)
-        await reply(interaction, embed=embed, view=after)
+        await reply(interaction, embed=embed, view=with_undo(after, record.id))
 
     @app_commands.command(name="roll", description="Roll dice in the open, like 2d10+5, d%, 4d6kh3 or 1d20 adv")
     @app_commands.describe(dice="Dice and a comment: 2d10+5, d%, 4d6kh3, 2d20kl1, `1d20+5 adv to hit`",

@@ -58,7 +58,9 @@ async def test_an_order_with_dice_needs_the_other_sides_approval(table: Table) -
     act = await table.slash("act", user=table.alice, unit="Eva-01", stat="ag")
     assert "d100" in text_of(act)
     after = (await stored(table)).state
-    asked = await table.slash("undo", user=table.alice)
+    # The test's reply carries an Undo button too; with dice rolled, it asks the other side.
+    undo_button = [c for c in last_message(act).custom_ids() if c.startswith("bp:undo:")]
+    asked = await table.click(last_message(act), undo_button[0], user=table.alice)
     message = last_message(asked)
     assert not message.ephemeral and "Takeback asked" in text_of(asked)
     assert "dice were rolled for it" in text_of(asked)
@@ -139,3 +141,19 @@ async def test_undo_without_an_order_of_ones_own_changes_nothing(table: Table) -
     assert (await stored(table)).version == version
     outside = await table.slash("undo", user=table.alice, channel=table.discord.add_channel(table.discord.guild, "x"))
     assert last_message(outside).ephemeral and "There is no battle in this channel" in text_of(outside)
+
+
+async def test_an_order_answered_and_then_taken_back_still_needs_approval(table: Table) -> None:
+    await start(table)
+    await table.slash("move", user=table.alice, unit="Eva-01", to="D3")
+    after_alice = (await stored(table)).state
+    await table.slash("move", user=table.bob, unit="Eva-02", to="D5")
+    taken = await table.slash("undo", user=table.bob)
+    assert "Order taken back" in text_of(taken)
+    assert same_state((await stored(table)).state, after_alice)
+    # bob saw alice's move before taking his back: alice now needs the other side's word.
+    asked = await table.slash("undo", user=table.alice)
+    assert "Takeback asked" in text_of(asked) and "2 other orders were given since" in text_of(asked)
+    message = last_message(asked)
+    await table.click(message, next(c for c in message.custom_ids() if c.endswith(":y")), user=table.carol)
+    assert cell_of(await stored_battle(table), "Eva-01") == "C3"
