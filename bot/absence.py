@@ -8,6 +8,7 @@ process each, so nothing is counted twice.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -70,12 +71,23 @@ async def on_notice(service: TableService, notice: Notice) -> Disorder:
             log.info("battle %s: player %s is back from civil disorder", record.id, actor.user_id)
             back.append(was)
     if notice.turn is not None and record.status == "active":
-        await _play_absent(service, notice)
+        # Apart from the notice's delivery: the orders wait for the battle's lock, which a reminder being
+        # delivered under that lock may hold while it waits for this very notice.
+        service.track(asyncio.get_running_loop().create_task(_play_absent(service, notice),
+                                                             name=f"disorder-{record.id}"))
     return Disorder(back=tuple(back))
 
 
 async def _play_absent(service: TableService, notice: Notice) -> None:
     """Play the standing orders of the due units of players in civil disorder, as a passed deadline would."""
+    try:
+        await _play_absent_units(service, notice)
+    except Exception:
+        # A background task: nobody awaits its failure, so it is logged here; the next turn tries again.
+        log.exception("battle %s: civil disorder could not play the absent players' turn", notice.record.id)
+
+
+async def _play_absent_units(service: TableService, notice: Notice) -> None:
     absent = {a.user_id for a in await service.db.seats.absences(notice.record.id) if a.disorder_since is not None}
     if not absent or notice.battle.system.phases is not None:
         return
