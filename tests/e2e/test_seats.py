@@ -173,3 +173,17 @@ async def test_an_absent_players_seat_goes_to_a_substitute(table: Table) -> None
     [seat_post] = [m for m in new_since(table, before) if any("A seat is free" in e.get("title", "") for e in m.embeds)]
     await table.click(seat_post, take_button(seat_post), user=dave)
     assert (await stored_battle(table)).unit("Eva-01").owner == dave.id
+
+
+async def test_the_substitute_joins_the_side_thread_and_the_player_who_left_leaves_it(table: Table) -> None:
+    await start(table)
+    dave = table.discord.add_user("dave")
+    await table.gm_slash("gm side-threads", on=True)
+    [nerv] = [t for t in table.discord.threads(table.channel) if t.name.endswith("\u00b7 NERV")]
+    assert table.alice.id in nerv.members and dave.id not in nerv.members
+    freed = await table.slash("seat release", user=table.alice)
+    post = last_message(freed)
+    assert table.alice.id not in nerv.members
+    await table.click(post, take_button(post), user=dave)
+    assert dave.id in nerv.members and table.alice.id not in nerv.members
+    assert table.discord.can_read(dave, nerv)
