@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 BOARD_SPACING = 1.0
 
 # The commands every rule system shares; each installed system's own front end is loaded after them.
-DEFAULT_EXTENSIONS = ("cogs.battle", "cogs.map", "cogs.unit", "cogs.play", "cogs.turn", "cogs.actions", "cogs.gm", "cogs.settings", "cogs.vacation", "cogs.help")
+DEFAULT_EXTENSIONS = ("cogs.battle", "cogs.map", "cogs.unit", "cogs.play", "cogs.turn", "cogs.actions", "cogs.gm", "cogs.takeback", "cogs.mybattles", "cogs.seats", "cogs.stats", "cogs.settings", "cogs.vacation", "cogs.help")
 
 
 def intents() -> discord.Intents:

@@ -74,6 +74,8 @@ class Scheduler:
         self.service = service
         self._lock = asyncio.Lock()
         self.recovered = False
+        # More work run at every pass after the timers (the players' daily digests), added by the front end.
+        self.passes: list[Callable[[], Awaitable[Any]]] = []
 
     @property
     def db(self) -> Database:
@@ -86,7 +88,14 @@ class Scheduler:
             await self.recover()
         else:
             await self.rearm_overdue()
-        return await self.run_due()
+        fired = await self.run_due()
+        for extra in list(self.passes):
+            try:
+                await extra()
+            except Exception:
+                # One pass failing must not stop the deadlines; it is tried again at the next tick.
+                log.exception("a scheduler pass failed; it runs again at the next tick")
+        return fired
 
     async def run_forever(self, poll: float = DEFAULT_POLL, *, ready: Callable[[], Awaitable[Any]] | None = None,
                           sleep: Sleep = asyncio.sleep) -> None:

@@ -316,14 +316,26 @@ class TableService:
     async def undo(self, actor: Actor, record: BattleRecord, count: int = 1) -> Result:
         """Restore the battle to before its last `count` orders (GM only); the undo is logged too."""
         await self.require_gm(actor, record, "undo orders")
+        return await self.restore(actor, record, count)
+
+    async def restore(self, actor: Actor, record: BattleRecord, count: int, *, text: str | None = None,
+                      note: dict[str, Any] | None = None,
+                      guard: Callable[[BattleRecord], Awaitable[None]] | None = None) -> Result:
+        """Take back the last `count` orders for an actor already allowed to; the caller checks who may.
+
+        `guard`, when given, runs under the battle's lock on the battle as it is then, and refuses by raising
+        (a takeback checks there that nobody acted meanwhile). `text` and `note` go to the log with the undo.
+        """
         if not 1 <= count <= MAX_UNDO:
             raise GameError(f"Undo between 1 and {MAX_UNDO} orders at a time.")
         async with self.locks.get(record.id):
             current = await self.get_battle(actor.guild_id, record.id)
+            if guard is not None:
+                await guard(current)
             try:
                 saved, undone = await self.db.battles.undo(
                     current.id, expected_version=current.version, count=count, actor_id=actor.user_id,
-                    now=self.clock(),
+                    now=self.clock(), text=text, note=note,
                 )
             except NothingToUndo as exc:
                 raise GameError(_nothing_to_undo(count, exc.available)) from None

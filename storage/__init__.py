@@ -3,6 +3,7 @@
 from .battles import BattleRepo
 from .clocks import ClockRepo
 from .db import Database, is_postgres
+from .digests import DigestRecord, DigestRepo
 from .engine import LockSpace
 from .errors import (
     BattleNotFound,
@@ -39,7 +40,9 @@ from .records import (
     Turn,
     VacationRecord,
 )
+from .seats import AbsenceRecord, SeatRecord, SeatRepo
 from .settings import GuildRepo, UserRepo
+from .takebacks import TakebackRecord, TakebackRepo
 from .timers import TimerRepo
 from .weblinks import WebLinkRepo
 
@@ -47,6 +50,7 @@ __all__ = [
     "LEASED_KIND",
     "NEXT_TURN",
     "NO_TURN",
+    "AbsenceRecord",
     "BattleNotFound",
     "BattleRecord",
     "BattleRepo",
@@ -59,6 +63,8 @@ __all__ = [
     "DatabaseAddressError",
     "DatabaseUnavailable",
     "DeadlinePolicy",
+    "DigestRecord",
+    "DigestRepo",
     "EventRecord",
     "EventRepo",
     "GuildRepo",
@@ -79,8 +85,12 @@ __all__ = [
     "PlayerRepo",
     "Post",
     "PostingRecord",
+    "SeatRecord",
+    "SeatRepo",
     "StaleVersionError",
     "StorageError",
+    "TakebackRecord",
+    "TakebackRepo",
     "TimerRecord",
     "TimerRepo",
     "Turn",

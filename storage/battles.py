@@ -298,9 +298,14 @@ class BattleRepo:
         return Committed(_record(after, text), seq)
 
     async def undo(
-        self, battle_id: int, *, expected_version: int, count: int, actor_id: int, now: float
+        self, battle_id: int, *, expected_version: int, count: int, actor_id: int, now: float,
+        text: str | None = None, note: Mapping[str, Any] | None = None,
     ) -> tuple[BattleRecord, list[EventRecord]]:
-        """Restore the state from before the last count orders; return it and the undone events, newest first."""
+        """Restore the state from before the last count orders; return it and the undone events, newest first.
+
+        `text` is the undo's line in the log (`undo N` by default) and `note` more to log with it (a takeback
+        says whose it was and who approved it).
+        """
         if count < 1:
             raise ValueError("count must be at least 1")
         wanted = count
@@ -318,7 +323,7 @@ class BattleRepo:
                 raise ValueError(f"event {battle_id}/{oldest} has no snapshot to restore")
             snapshot = codec.unpack_snapshot(packed)
             seq = yield from next_seq(battle_id)
-            outcome = codec.encode({"undone": seqs})
+            outcome = codec.encode({**(note or {}), "undone": seqs})
             # The undo keeps the state it replaced too, so the log always holds every
             # state the battle has been in (a later redo could restore it).
             yield step_count(
@@ -327,7 +332,7 @@ class BattleRepo:
                 seq,
                 actor_id,
                 UNDO_KIND,
-                f"undo {wanted}",
+                text or f"undo {wanted}",
                 outcome,
                 0,
                 now,

@@ -56,9 +56,17 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "battle_posting": ("battle_id", "side_threads", "stall_after", "fallback_told", "threads", "gm_thread"),
     "vacations": ("id", "guild_id", "user_id", "starts", "ends", "created_at"),
     "web_links": ("token_hash", "battle_id", "audience", "created_at"),
+    "takebacks": ("battle_id", "newest_seq", "order_seq", "user_id", "count", "reason", "status", "asked_at",
+                  "decided_by", "decided_at"),
+    "digests": ("user_id", "enabled", "next_at", "sent_at"),
+    "seats": ("battle_id", "user_id", "units", "sides", "status", "released_by", "released_at", "candidate",
+              "taken_by", "taken_at"),
+    "seat_rules": ("battle_id", "approval", "disorder_after"),
+    "absences": ("battle_id", "user_id", "missed", "missed_total", "disorder_since"),
 }
-PER_BATTLE = ("events", "timers", "messages", "battle_clocks", "battle_players", "battle_posting", "web_links")
-SETTINGS = ("guild_settings", "user_settings", "vacations")
+PER_BATTLE = ("events", "timers", "messages", "battle_clocks", "battle_players", "battle_posting", "web_links",
+              "takebacks", "seats", "seat_rules", "absences")
+SETTINGS = ("guild_settings", "user_settings", "vacations", "digests")
 # Tables whose id the database hands out, and so whose counter must be carried over.
 COUNTED = ("battles", "timers", "vacations")
 

@@ -11,14 +11,17 @@ from types import TracebackType
 from .battles import BattleRepo
 from .clocks import ClockRepo
 from .copy import copy_to_new_file
+from .digests import DigestRepo
 from .engine import Engine, LockSpace
 from .events import EventRepo
 from .messages import MessageRepo
 from .outbox import OutboxRepo
 from .players import PlayerRepo
 from .postgres import check_url, is_url
+from .seats import SeatRepo
 from .settings import GuildRepo, UserRepo
 from .sqlite_engine import SqliteEngine
+from .takebacks import TakebackRepo
 from .timers import TimerRepo
 from .vacations import VacationRepo
 from .weblinks import WebLinkRepo
@@ -49,6 +52,9 @@ class Database:
         self.vacations = VacationRepo(engine)
         self.outbox = OutboxRepo(engine)
         self.web_links = WebLinkRepo(engine)
+        self.takebacks = TakebackRepo(engine)
+        self.digests = DigestRepo(engine)
+        self.seats = SeatRepo(engine)
 
     @classmethod
     async def open(cls, target: Target) -> Database:

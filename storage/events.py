@@ -16,6 +16,7 @@ log = logging.getLogger(__name__)
 EVENT_COLUMNS = "battle_id, seq, actor_id, kind, order_text, outcome, hidden, undone, created_at"
 
 EventList = list[EventRecord]
+BattleIds = list[int]
 
 _LAST_SEQ = Query.of("SELECT seq FROM events WHERE battle_id = ? ORDER BY seq DESC LIMIT 1")
 _GET = Query.of(f"SELECT {EVENT_COLUMNS} FROM events WHERE battle_id = ? AND seq = ?")
@@ -32,6 +33,9 @@ SELECT {EVENT_COLUMNS} FROM events
 WHERE battle_id = ? AND (? = 1 OR hidden = 0) AND (? = 1 OR undone = 0)
 ORDER BY seq ASC LIMIT ? OFFSET ?
 """)
+_STATE_BEFORE = Query.of("SELECT state_before FROM events WHERE battle_id = ? AND seq = ?")
+# Served by the events_actor index: the battles a player gave orders in, for their statistics.
+_BATTLES_OF = Query.of("SELECT DISTINCT battle_id FROM events WHERE actor_id = ? ORDER BY battle_id")
 _SET_HIDDEN = Query.of("UPDATE events SET hidden = ? WHERE battle_id = ? AND seq = ?")
 # The first order's snapshot is the state the battle was created with (every change is an event).
 _FIRST_SNAPSHOT = Query.of("""
@@ -102,6 +106,17 @@ class EventRepo:
         """Return the state a battle was created with, or None when no order was ever given."""
         row = await self._engine.read(single(_FIRST_SNAPSHOT, battle_id))
         return None if row is None else codec.decode(codec.unpack_snapshot(row[0]))
+
+    async def state_before(self, battle_id: int, seq: int) -> JsonDict | None:
+        """Return the state a battle was in just before one of its events, or None when it has none."""
+        row = await self._engine.read(single(_STATE_BEFORE, battle_id, seq))
+        if row is None or row[0] is None:
+            return None
+        return codec.decode(codec.unpack_snapshot(row[0]))
+
+    async def battles_of(self, actor_id: int) -> BattleIds:
+        """Return the ids of the battles someone gave an order in, oldest first."""
+        return [int(row[0]) for row in await self._engine.read(every(_BATTLES_OF, actor_id))]
 
     async def set_hidden(self, battle_id: int, seq: int, hidden: bool) -> bool:
         """Hide or reveal one event; return whether it exists."""

@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.archive import MAX_IMPORT_BYTES
+from bot.stats import battle_stats
 from cogs.battle.log import LogPageButton, log_message
 from cogs.battle.rules_pages import RulesPageButton, rules_message
 from cogs.battle.rules_text import imported_embed
@@ -26,6 +27,7 @@ from cogs.common.seen import place
 from cogs.common.side_threads import SideThreads
 from cogs.common.systems import front_end
 from cogs.gm.ending import ask_to_end
+from cogs.stats.embeds import stats_embed
 from cogs.turn.text import turn_embed
 from rules import orders as o
 from rules.battle import Battle, board_size
@@ -268,6 +270,16 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
     async def web(self, interaction: discord.Interaction, reset: bool = False) -> None:
         """Answer privately with a spectator link, the asker's side's link and, for the GM, the GM's."""
         await web_links(interaction, reset)
+
+    @app_commands.command(name="stats", description="Per player time to act, missed deadlines, orders, takebacks; per side losses")
+    @app_commands.describe(battle="A battle's number from /battle list (an ended one too); default: this channel's")
+    async def stats(self, interaction: discord.Interaction,
+                    battle: app_commands.Range[int, 1, BATTLE_ID_MAX] | None = None) -> None:
+        """Show a battle's statistics with its losses chart, privately."""
+        record = await battle_to_read(interaction, battle)
+        await defer(interaction, ephemeral=True)
+        found = await battle_stats(service_of(interaction), record)
+        await reply(interaction, embed=stats_embed(record.name, found), png=found.chart, ephemeral=True)
 
     @app_commands.command(name="export", description="Get the whole battle as a JSON file: setup, every order and its dice (GM)")
     @app_commands.describe(battle="A battle's number from /battle list (an ended one too); default: this channel's")

@@ -5,12 +5,14 @@ from __future__ import annotations
 import discord
 
 from bot.service import Actor, BattleRecord, TableService
+from bot.stats import battle_stats
 from cogs.common.confirm import ask, close_question, on_confirm
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import safe
-from cogs.common.replies import reply
+from cogs.common.replies import reply, send
 from cogs.common.systems import front_end
 from cogs.gm.summary import end_embed
+from cogs.stats.embeds import stats_embed
 from rules import orders as o
 from rules.battle import Battle
 
@@ -41,3 +43,7 @@ async def end_battle(interaction: discord.Interaction, record: BattleRecord, act
     embed = await summary_of(service, record, result.battle)
     await close_question(interaction, "Confirmed: the battle is over.")
     await reply(interaction, embed=embed, png=png)
+    # The players' statistics and each side's losses close the battle, in its channel.
+    stats = await battle_stats(service, result.record)
+    channel = interaction.client.get_partial_messageable(record.thread_id or record.channel_id, guild_id=record.guild_id)
+    await send(channel, embed=stats_embed(record.name, stats), png=stats.chart)

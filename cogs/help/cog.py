@@ -45,6 +45,17 @@ PLAYER_GUIDE = (
     "`/battle side-thread` opens your side's private thread."
 )
 
+TABLE_GUIDE = (
+    "`/undo` (or a move's Undo button) takes back your own last order: at once if it rolled no die, showed "
+    "nothing hidden and nobody acted since; otherwise the other side's players get Approve and Refuse buttons, "
+    "and one approval (or the GM) carries it. Every takeback is in `/battle log`.\n"
+    "`/battles` (here or in a DM with the bot) lists the battles waiting for you on every server, with deadlines; "
+    "`/settings digest on` sends that list by DM once a day.\n"
+    "`/seat release` frees your seat for a substitute, who takes it with the post's Take seat button. Miss "
+    "2 deadlines in a row (GM: `/seat disorder`) and your units play their standing orders until you act.\n"
+    "`/battle stats` and `/stats me`: times to act, missed deadlines, orders, takebacks, losses."
+)
+
 
 class HelpCog(commands.Cog):
     """Explain battlepost to GMs and players."""
@@ -77,6 +88,7 @@ class HelpCog(commands.Cog):
                                    description="Your units' next actions come as buttons on your turn ping and "
                                                "under every order; the commands below do the same by typing.")
             player.add_field(name="Players", value=PLAYER_GUIDE, inline=False)
+            player.add_field(name="Takebacks, your battles, substitutes", value=TABLE_GUIDE, inline=False)
             for title, text in player_parts:
                 player.add_field(name=title, value=text, inline=False)
             player.add_field(name="Time zones and vacations", value=TIME_GUIDE, inline=False)

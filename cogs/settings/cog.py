@@ -57,3 +57,19 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="S
         await reply(interaction, f"Your time zone is now **{stored}** (it is {local_time(now, stored)} there). "
                     "Dates you give `/vacation` are read in it; every time the bot writes shows in your own "
                     "Discord zone.", ephemeral=True)
+
+    @app_commands.command(name="digest", description="A daily direct message listing the battles waiting for you")
+    @app_commands.describe(mode="on: one direct message a day listing your battles waiting for you; off: none")
+    async def digest(self, interaction: discord.Interaction, mode: Literal["on", "off"]) -> None:
+        """Turn your daily digest on or off (for every battle you play)."""
+        service = service_of(interaction)
+        if mode == "off":
+            await service.db.digests.turn_off(interaction.user.id)
+            await reply(interaction, "Your daily digest is off; `/battles` still lists your battles when you ask.",
+                        ephemeral=True)
+            return
+        digest = await service.db.digests.turn_on(interaction.user.id, service.clock())
+        await reply(interaction, "Your daily digest is on: one direct message a day listing every battle waiting "
+                                 "for you (none on a day when nothing is), the next "
+                                 f"<t:{int(digest.next_at)}:R>. Keep your direct messages open to the bot.",
+                    ephemeral=True)

@@ -14,6 +14,7 @@ from cogs.common.replies import reply
 from cogs.common.side_secrets import tell_side
 from cogs.strategic.autocomplete import stat_choices
 from cogs.strategic.embeds_combat import combat_embed
+from cogs.takeback.cog import with_undo
 from rules import orders as o
 from rules.outcome import Outcome
 from rules.systems.strategic.actions.other import Act
@@ -53,4 +54,4 @@ class ActCog(commands.Cog):
         embed = build(await tell_side(interaction.client, service, result.record, result.battle, result.outcome, build))
         after, note = await next_step(result, unit, interaction.user.display_name)
         with_note(embed, note)
-        await reply(interaction, embed=embed, view=after)
+        await reply(interaction, embed=embed, view=with_undo(after, record.id))

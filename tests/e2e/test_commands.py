@@ -96,7 +96,7 @@ async def test_help_has_both_guides(table: Table) -> None:
     assert names == ["GM: set up a battle in four steps", "Combat Action (squads, vehicles, robots): the GM",
                      "M42: leaders, models and Command Radius", "Strategic Combat: set up a battle",
                      "Surface Combat (no map)", "The clock: deadlines, clock hours, time banks, quiet hours",
-                     "Players", "Combat Action players", "Players in M42", "Strategic Combat players",
+                     "Players", "Takebacks, your battles, substitutes", "Combat Action players", "Players in M42", "Strategic Combat players",
                      "Time zones and vacations"]
     for message in reply.messages:
         assert message.ephemeral

@@ -7,7 +7,7 @@ import pytest
 from loopback.errors import InteractionError
 from tests.e2e.conftest import Table, text_of
 
-ANYWHERE = {"help", "roll", "settings"}  # /settings notify is a player's own choice, made from anywhere
+ANYWHERE = {"help", "roll", "settings", "battles", "stats"}  # /settings notify is a player's own choice, made from anywhere
 
 
 async def test_server_commands_are_marked_guild_only(table: Table) -> None:
