@@ -23,6 +23,7 @@ from bot import clockhours
 from rules import turns
 from rules.battle import Battle
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError
+from rules.visibility import PUBLIC, Viewer, sees
 from storage import BattleRecord, ClockRecord, Database, DeadlinePolicy, NewTimer, VacationRecord
 from storage.records import DEFAULT_REMINDERS
 
@@ -105,8 +106,11 @@ def due_players(battle: Battle) -> list[int]:
     return sorted(set(owners))
 
 
-def turn_label(battle: Battle) -> str:
-    """Describe the current turn for players: `round 2, NERV phase`, `round 3, Eva-01's turn`."""
+def turn_label(battle: Battle, viewer: Viewer = PUBLIC) -> str:
+    """Describe the current turn for players: `round 2, NERV phase`, `round 3, Eva-01's turn`.
+
+    A unit hidden from the viewer is not named: its turn reads as a unit's out of sight.
+    """
     phases = battle.system.phases
     if phases is not None:
         waiting = phases.waiting(battle)
@@ -114,6 +118,9 @@ def turn_label(battle: Battle) -> str:
     mode = turns.mode_of(battle)
     if mode == "initiative":
         current = turns.current_unit(battle)
+        unit = battle.units.get(current) if current else None
+        if unit is not None and not sees(viewer, unit):
+            return f"round {battle.round}, a unit out of sight acts"
         who = turns.name_of(battle, current) if current else None
         return f"round {battle.round}, {who}'s turn" if who else f"round {battle.round}"
     if mode == "side":
@@ -122,13 +129,13 @@ def turn_label(battle: Battle) -> str:
     return f"round {battle.round} (free order)"
 
 
-def whose_turn(battle: Battle) -> str:
+def whose_turn(battle: Battle, viewer: Viewer = PUBLIC) -> str:
     """Say whose turn it is, for boards, replies and map titles: `Round 2, NERV phase`, `Setting up`."""
     if battle.status == "setup":
         return "Setting up"
     if battle.status == "ended":
         return f"Ended after round {battle.round}"
-    label = turn_label(battle)
+    label = turn_label(battle, viewer)
     return label[0].upper() + label[1:]
 
 

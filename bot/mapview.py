@@ -39,7 +39,7 @@ from rules.systems.strategic.features import can_see
 from rules.systems.strategic.ranges import bands, weapon_range
 from rules.systems.strategic.units import Weapon
 from rules.units import Unit
-from rules.visibility import PUBLIC, Viewer, seen_units, visible_highlight
+from rules.visibility import PUBLIC, Viewer, seen_units, sees, visible_highlight
 
 PATH_COLOUR = (250, 250, 250)
 REACH_COLOURS = {"half": (60, 200, 90), "full": (240, 220, 60), "charge": (250, 150, 40), "run": (230, 70, 60)}
@@ -96,17 +96,24 @@ def health_text(unit: Unit) -> str:
     return unit.health_text() or f"Health {round(unit.health() * 100)}%"
 
 
-def status_line(battle: Battle) -> str:
-    """Return the title's second line: the round, the phase or turn, and who may act now."""
-    line = whose_turn(battle)
+def status_line(battle: Battle, viewer: Viewer = PUBLIC) -> str:
+    """Return the title's second line: the round, the phase or turn, and who may act now (as a viewer sees them)."""
+    line = whose_turn(battle, viewer)
     if battle.status != "active":
         return line
     due = turns.next_due(battle)
     if not due:
         return f"{line} \u00b7 everyone has acted"
-    shown = ", ".join(turns.name_of(battle, uid) for uid in due[:MAX_ACTING_NAMES])
-    more = f" and {len(due) - MAX_ACTING_NAMES} more" if len(due) > MAX_ACTING_NAMES else ""
-    return f"{line} \u00b7 to act: {shown}{more}"
+    seen = [uid for uid in due if (unit := battle.units.get(uid)) is None or sees(viewer, unit)]
+    unseen = len(due) - len(seen)
+    names = [turns.name_of(battle, uid) for uid in seen[:MAX_ACTING_NAMES]]
+    rest = len(seen) - len(names)
+    if rest:
+        names.append(f"{rest} more")
+    if unseen:
+        names.append(f"{unseen} out of sight")
+    shown = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 and (rest or unseen) else ", ".join(names)
+    return f"{line} \u00b7 to act: {shown}"
 
 
 def build_view(battle: Battle, *, viewer: Viewer = PUBLIC, owner_names: OwnerNames | None = None) -> MapView:
@@ -160,7 +167,7 @@ def build_view(battle: Battle, *, viewer: Viewer = PUBLIC, owner_names: OwnerNam
         map_version=(f"{battle.ruleset_id}:{battle.map_version}:{battle.width}x{battle.height}:"
                      f"{hash(tuple(battle.terrain))}:{hash((edges, roads, floors))}"),
         terrain=tuple(battle.terrain), styles=styles, sides=sides, units=units,
-        features=tuple(features), effects=tuple(effects), status=status_line(battle),
+        features=tuple(features), effects=tuple(effects), status=status_line(battle, viewer),
         edges=edges, roads=roads, floors=floors,
     )
 

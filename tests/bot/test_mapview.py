@@ -7,6 +7,7 @@ import random
 
 from PIL import Image
 
+from bot.clock import whose_turn
 from bot.mapview import (
     build_view,
     last_action,
@@ -17,6 +18,7 @@ from bot.mapview import (
 )
 from render import AreaOfEffect, Geometry, LineOfFire, MissLanding, MovePath, TargetSquare, render_map
 from render.layers.units import TokenSize
+from rules import turns
 from rules.battle import Battle
 from rules.colours import PALETTE, side_colours
 from rules.coords import Cell
@@ -27,6 +29,7 @@ from rules.systems.strategic.details import AreaHitNote, AttackDetails
 from rules.systems.strategic.ranges import bands, weapon_range
 from rules.systems.strategic.units import Weapon
 from rules.turnorders import SetTurnMode
+from rules.visibility import GM, HIDDEN, Viewer
 
 
 def dice() -> Dice:
@@ -74,6 +77,27 @@ def test_the_title_line_in_initiative_mode_names_the_unit_whose_turn_it_is() -> 
     assert line.startswith("Round 1, ") and "'s turn \u00b7 to act: " in line
     who = line.rsplit("to act: ", 1)[1]
     assert line == f"Round 1, {who}'s turn \u00b7 to act: {who}"
+
+
+def test_a_hidden_unit_due_is_not_named_in_the_public_title() -> None:
+    """RULES.md's hidden units: only their side and the GM see them, so the map's title does not name one."""
+    battle = battle_with_units("side")
+    battle.apply(Start(), dice())
+    battle.unit("Eva-02").statuses.append(HIDDEN)
+    assert status_line(battle) == "Round 1, NERV phase \u00b7 to act: Eva-01 and 1 out of sight"
+    assert "Eva-02" not in build_view(battle).status
+    assert status_line(battle, Viewer.of(["NERV"])) == "Round 1, NERV phase \u00b7 to act: Eva-01, Eva-02"
+    assert status_line(battle, GM).endswith("to act: Eva-01, Eva-02")
+
+
+def test_a_hidden_unit_whose_initiative_turn_it_is_is_not_named() -> None:
+    battle = battle_with_units("initiative")
+    battle.apply(Start(), dice())
+    current = battle.units[turns.current_unit(battle)]
+    current.statuses.append(HIDDEN)
+    assert current.name not in whose_turn(battle)
+    assert whose_turn(battle) == "Round 1, a unit out of sight acts"
+    assert current.name in whose_turn(battle, Viewer.of([current.side]))
 
 
 def test_many_units_due_are_counted_not_listed() -> None:
