@@ -53,7 +53,12 @@ async def on_notice(service: TableService, notice: Notice) -> Disorder:
     if notice.kind == "deadline":
         after = await service.db.seats.disorder_after(record.id)
         fell = []
-        for user_id in sorted(_missing_players(notice)):
+        now = service.clock()
+        missing = sorted(_missing_players(notice))
+        # A player on vacation is away by leave, not absent: their deadlines moved, no missed one is counted.
+        away = {v.user_id for v in await service.db.vacations.of_users(record.guild_id, missing, now)
+                if v.starts <= now}
+        for user_id in (u for u in missing if u not in away):
             absence = await service.db.seats.missed(record.id, user_id)
             if after and absence.missed >= after and await service.db.seats.fall_into_disorder(
                     record.id, user_id, service.clock()):

@@ -272,6 +272,8 @@ async def test_two_weeks_in_three_zones_with_a_vacation_and_restarts_lose_and_do
     await table.gm_slash("gm policy", policy="hold")
     await table.gm_slash("gm deadline", at="20:00", zone=berlin, hours=6)
     await table.gm_slash("gm quiet", hours="22:00-07:00")
+    # Nobody here acts, on purpose: the clock alone is under test, so civil disorder is off.
+    await table.slash("seat disorder", missed=0)
     await table.slash("battle start")
     await table.slash("vacation start", user=table.bob, **{"from": "2026-10-27", "to": "2026-10-29"})
     bob_away = (at(new_york, 2026, 10, 27, 0, 0), at(new_york, 2026, 10, 30, 0, 0))
