@@ -67,12 +67,9 @@ async def any_unit_choices(interaction: discord.Interaction, current: str) -> li
 
 async def move_mode_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Offer the move modes of this channel's battle's ruleset, its default first."""
-    if interaction.guild_id is None or interaction.channel_id is None:
+    battle = await _battle_here(interaction)
+    if battle is None:
         return []
-    found = await service_of(interaction).peek(interaction.guild_id, interaction.channel_id)
-    if found is None:
-        return []
-    battle = found[1]
     ruleset = battle.ruleset
     # A mode with an order of its own (a Strategic charge, which ends in an attack) is not a /move mode.
     modes = sorted((m for m in ruleset.move_modes if not battle.system.plays(m)),
@@ -110,14 +107,19 @@ async def terrain_choices(interaction: discord.Interaction, current: str) -> lis
     return out[:LIMIT]
 
 
+async def _battle_here(interaction: discord.Interaction) -> Battle | None:
+    """Return the kept battle of the channel an autocomplete is typed in, if any (no database trip)."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return None
+    found = await service_of(interaction).peek(interaction.guild_id, interaction.channel_id)
+    return found[1] if found is not None else None
+
+
 async def constant_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Offer the rule constants of this channel's battle, with their current value."""
-    if interaction.guild_id is None or interaction.channel_id is None:
+    battle = await _battle_here(interaction)
+    if battle is None:
         return []
-    found = await service_of(interaction).peek(interaction.guild_id, interaction.channel_id)
-    if found is None:
-        return []
-    battle = found[1]
     out = []
     for key in sorted(battle.ruleset.constants):
         if _matches(current, key):
@@ -142,12 +144,9 @@ def _target_label(origin: Unit | None, unit: Unit, has_map: bool) -> str:
 
 async def target_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Offer units to attack: enemies of the chosen unit first, nearest first, then its system's object targets."""
-    if interaction.guild_id is None or interaction.channel_id is None:
+    battle = await _battle_here(interaction)
+    if battle is None:
         return []
-    found = await service_of(interaction).peek(interaction.guild_id, interaction.channel_id)
-    if found is None:
-        return []
-    battle = found[1]
     picked = getattr(interaction.namespace, "unit", None)
     origin = battle.find_unit(picked) if isinstance(picked, str) and picked.strip() else None
     if origin is not None:
@@ -175,12 +174,9 @@ async def target_choices(interaction: discord.Interaction, current: str) -> list
 
 async def weapon_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Offer the weapons /attack may use, as the battle's system lists them (the chosen unit's first)."""
-    if interaction.guild_id is None or interaction.channel_id is None:
+    battle = await _battle_here(interaction)
+    if battle is None:
         return []
-    found = await service_of(interaction).peek(interaction.guild_id, interaction.channel_id)
-    if found is None:
-        return []
-    battle = found[1]
     own = front_end(battle).weapon_choices
     if own is None:
         return []
