@@ -58,6 +58,8 @@ class BotProcess:
             # Maps in each bot's own process unless asked: the tests start many bots, and the worker pool has
             # tests of its own.
             "BATTLEPOST_RENDER_WORKERS": str(self.render_workers),
+            # Several bots on one host cannot all serve the web view on its default port; its tests start their own.
+            "BATTLEPOST_WEB": "off",
         })
         if self.poll is not None:
             env["BATTLEPOST_SCHEDULER_POLL"] = str(self.poll)
