@@ -143,13 +143,15 @@ def ellipsize(text: str, size: int, max_w: int) -> str:
     """Shorten text with an ellipsis until it fits max_w pixels."""
     if text_width(text, size) <= max_w:
         return text
+    # The bitmap font (no FreeType) has no ellipsis character: three dots there.
+    dots = "\u2026" if HAS_FREETYPE else "..."
     # Binary search on the kept prefix: a handful of measurements however long the text.
     lo, hi = 0, len(text) - 1
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if text_width(text[:mid].rstrip() + "…", size) <= max_w:
+        if text_width(text[:mid].rstrip() + dots, size) <= max_w:
             lo = mid
         else:
             hi = mid - 1
     cut = text[:lo].rstrip()
-    return cut + "…" if cut else ""
+    return cut + dots if cut else ""
