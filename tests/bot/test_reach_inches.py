@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import io
 
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image
 
 from bot.mapview import build_view, reach_measure, reach_overlays
 from cogs.turn.options import move_lines
 from render import Reachable, render_map
-from render.fonts import draw_left
-from render.legend import TEXT_PX
-from render.palette import LEGEND_PAPER, TEXT_INK
 from rules.battle import Battle
+from tests.render.render_samples import shows_text
 from tests.rules.m42.helpers import paint, rule, start, unit
 
 
@@ -25,24 +23,6 @@ def half_inch_woods() -> Battle:
     unit(battle, "A", "J10")
     start(battle)
     return battle
-
-
-def shows_text(image: Image.Image, text: str) -> bool:
-    """Return whether a legend line's text is painted somewhere in the image, pixel for pixel."""
-    ink = Image.new("RGB", (12 * len(text) + 20, 3 * TEXT_PX), LEGEND_PAPER)
-    draw_left(ImageDraw.Draw(ink), 4, 1.5 * TEXT_PX, text, TEXT_PX, TEXT_INK)
-    box = ImageChops.difference(ink, Image.new("RGB", ink.size, LEGEND_PAPER)).getbbox()
-    assert box is not None
-    pattern = ink.crop(box)
-    rows = [pattern.crop((0, y, pattern.width, y + 1)).tobytes() for y in range(pattern.height)]
-    lines = [image.crop((0, y, image.width, y + 1)).tobytes() for y in range(image.height)]
-    for y in range(image.height - pattern.height + 1):
-        at = lines[y].find(rows[0])
-        while at != -1:
-            if at % 3 == 0 and all(lines[y + k][at:at + len(rows[k])] == rows[k] for k in range(1, len(rows))):
-                return True
-            at = lines[y].find(rows[0], at + 1)
-    return False
 
 
 def test_the_reach_keeps_half_inches() -> None:
