@@ -8,7 +8,7 @@ from typing import Any
 
 from PIL import Image
 
-from render import Geometry, MapView, MovePath, UnitToken, render_map
+from render import Geometry, MapView, Marker, MovePath, UnitToken, render_map
 from render.fonts import halo_mask, text_mask
 from render.key import LINE, build_key, entry_text
 from render.key import TEXT_PX as KEY_PX
@@ -186,3 +186,22 @@ def test_the_key_wraps_a_long_entry_instead_of_cutting_it() -> None:
     top = image.height - key.height
     last = entry.lines[-1]
     assert any(painted_row(image, last, y) for y in range(top, image.height)), "the last line is written out"
+
+
+def test_a_callout_goes_below_its_square_when_a_unit_stands_above() -> None:
+    """A marker's callout sits above its square, unless a unit stands there and none below: then it goes below."""
+    def whites(image: Image.Image, view: MapView, x: int, y: int) -> int:
+        box = Geometry.for_view(view, cell_px=CP).cell_box(x, y)
+        region = image.crop(box)
+        return sum(n for n, c in region.getcolors(region.width * region.height) if c == (255, 255, 255))
+
+    marker = Marker(5, 5, "Fire")
+    empty = small_view()
+    assert whites(render(empty, overlays=(marker,)), empty, 5, 4) > 100
+    assert whites(render(empty, overlays=(marker,)), empty, 5, 6) == 0
+    above = small_view(units=(UnitToken("a", "AB", "NERV", 5, 4),))
+    image = render(above, overlays=(marker,))
+    assert whites(image, above, 5, 6) > 100, "the callout went below"
+    radius = TokenSize.for_cell(CP).radius
+    px = label_size("AB", radius, TokenSize.for_cell(CP).outline, False)
+    assert painted(image, "AB", px, ink_on(BLUE), BLUE, centre(above, 5, 4))
