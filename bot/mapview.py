@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from bot.clock import whose_turn
 from render.view import (
@@ -250,13 +250,27 @@ def last_action(battle: Battle, viewer: Viewer = PUBLIC) -> Highlight:
                              battle, viewer)
 
 
-def reach_overlays(reach: dict[str, dict[str, int]]) -> list[Overlay]:
-    """Return one tinted overlay per move mode, widest first so the nearer ones stay visible."""
+def reach_measure(battle: Battle) -> Callable[[float], str] | None:
+    """Return how a unit's reach reads in its system's own measure (`4.5"` in M42), or None when it counts squares."""
+    if battle.ruleset.square_unit != "in":
+        return None  # the strategic and Combat Action reaches count squares or movement points, not a measure
+    return lambda value: f'{round(value, 2):g}"'
+
+
+def reach_overlays(reach: Mapping[str, Mapping[str, float]],
+                   measure: Callable[[float], str] | None = None) -> list[Overlay]:
+    """Return one tinted overlay per move mode, widest first so the nearer ones stay visible.
+
+    With a measure, each mode's legend line says how far it goes at most (`Advance: up to 4.5"`).
+    """
     out: list[Overlay] = []
     for index, mode in reversed(list(enumerate(reach))):
         cells = frozenset(_xy(c) for c in reach[mode])
         colour = REACH_COLOURS.get(mode, OTHER_REACH_COLOURS[index % len(OTHER_REACH_COLOURS)])
-        out.append(Reachable(cells=cells, label=mode.replace("-", " ").title(), color=colour))
+        label = mode.replace("-", " ").title()
+        if measure is not None and reach[mode]:
+            label += f": up to {measure(max(reach[mode].values()))}"
+        out.append(Reachable(cells=cells, label=label, color=colour))
     return out
 
 

@@ -8,7 +8,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
@@ -19,7 +19,7 @@ from bot.clock import TurnClocks, TurnStart, turn_key
 from bot.history import previous_turn
 from bot.locks import BattleLocks
 from bot.maps import MapImage, action_crop, chart_alt, map_text, zoom_crop
-from bot.mapview import action_cells, build_view, overlays_for, range_overlay, reach_overlays
+from bot.mapview import action_cells, build_view, overlays_for, range_overlay, reach_measure, reach_overlays
 from bot.members import MemberCheck
 from bot.renderpool import RenderPool
 from bot.scheduler import Scheduler
@@ -638,7 +638,7 @@ class TableService:
         return MapImage(png=png, alt=chart_alt(report))
 
     async def reach_map(self, battle: Battle, unit_name: str, *, battle_id: int | None = None,
-                        full: bool = False) -> tuple[dict[str, dict[str, int]], MapImage]:
+                        full: bool = False) -> tuple[Mapping[str, Mapping[str, float]], MapImage]:
         """Return where a unit can go in each move mode, and the map tinted with it, as the unit's side sees it.
 
         A reach is shown only to the unit's player and the GM, so its hidden units and features show.
@@ -650,7 +650,7 @@ class TableService:
         view = self.view_of(battle, viewer=Viewer.of([unit.side]))
         cells = [(unit.x, unit.y)] + [c for m in reach.values() for c in action_cells(Highlight(cells=list(m)), cap=None)]
         crop = action_crop(view, cells, full=full, margin=1)
-        marks = [*overlays_for(Highlight(actor=str(unit.cell))), *reach_overlays(reach)]
+        marks = [*overlays_for(Highlight(actor=str(unit.cell))), *reach_overlays(reach, reach_measure(battle))]
         image = await self.maps.draw(view, marks, crop, battle_id=battle_id)
         return reach, image
 

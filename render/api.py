@@ -14,6 +14,7 @@ from render.layers.areas import draw_area_marks, draw_area_tints
 from render.layers.base import BASE_CACHE, BLOCK_CACHE, base_layer
 from render.layers.effects import draw_effects
 from render.layers.features import draw_features
+from render.layers.labels import draw_labels
 from render.layers.overlays import draw_overlays, draw_reachable
 from render.layers.title import draw_title, title_width
 from render.layers.units import draw_units, stacks
@@ -65,9 +66,10 @@ def render_image(
     draw_effects(grid, geometry, pal, view.effects)
     draw_reachable(grid, geometry, pal, overlays)
     draw_area_tints(grid, geometry, pal, overlays)
-    draw_units(grid, geometry, pal, view)
+    labels = draw_units(grid, geometry, pal, view)
     draw_area_marks(grid, geometry, pal, overlays)
     draw_overlays(grid, geometry, pal, overlays, frozenset(stacks(view, geometry)))
+    draw_labels(grid, labels)  # last: no arrow, marker or badge covers a token's label
 
     legend = build_legend(view, geometry, pal, base.terrain_keys, overlays, geometry.board_height)
     # Wide enough for the whole title bar: a narrow crop never cuts the title.

@@ -6,7 +6,7 @@ import logging
 import threading
 from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont, features
+from PIL import Image, ImageDraw, ImageFilter, ImageFont, features
 
 from render.view import RGB
 
@@ -75,6 +75,29 @@ def draw_centred(draw: ImageDraw.ImageDraw, cx: float, cy: float, text: str, siz
     _ink(draw, round(cx - (left + right) / 2), round(cy - (top + bottom) / 2), text, size, fill)
 
 
+def draw_centred_halo(draw: ImageDraw.ImageDraw, cx: float, cy: float, text: str, size: int, fill: RGB,
+                      halo: RGB) -> None:
+    """Draw text centred on (cx, cy) inside a one-pixel ring of the halo colour, so it reads over lines drawn across it.
+
+    On a background of the halo's colour (a token's own fill) the ring does not show: the pixels are draw_centred's.
+    """
+    if not text:
+        return
+    left, top, right, bottom = text_bbox(text, size)
+    x, y = round(cx - (left + right) / 2), round(cy - (top + bottom) / 2)
+    draw.bitmap((x + left - 1, y + top - 1), halo_mask(text, size), fill=halo)
+    _ink(draw, x, y, text, size, fill)
+
+
+@lru_cache(maxsize=4096)
+def halo_mask(text: str, size: int) -> Image.Image:
+    """Return the ink of text grown by one pixel all round (one pixel wider on each side than text_mask)."""
+    ink = text_mask(text, size)
+    grown = Image.new("L", (ink.width + 2, ink.height + 2), 0)
+    grown.paste(ink, (1, 1))
+    return grown.filter(ImageFilter.MaxFilter(3))
+
+
 def draw_left(draw: ImageDraw.ImageDraw, x: float, cy: float, text: str, size: int, fill: RGB) -> None:
     """Draw text starting at x with its ink box centred vertically on cy."""
     left, top, _, bottom = text_bbox(text, size)
@@ -120,13 +143,15 @@ def ellipsize(text: str, size: int, max_w: int) -> str:
     """Shorten text with an ellipsis until it fits max_w pixels."""
     if text_width(text, size) <= max_w:
         return text
+    # The bitmap font (no FreeType) has no ellipsis character: three dots there.
+    dots = "\u2026" if HAS_FREETYPE else "..."
     # Binary search on the kept prefix: a handful of measurements however long the text.
     lo, hi = 0, len(text) - 1
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if text_width(text[:mid].rstrip() + "…", size) <= max_w:
+        if text_width(text[:mid].rstrip() + dots, size) <= max_w:
             lo = mid
         else:
             hi = mid - 1
     cut = text[:lo].rstrip()
-    return cut + "…" if cut else ""
+    return cut + dots if cut else ""

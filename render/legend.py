@@ -16,7 +16,7 @@ from render.layers.base import style_of
 from render.layers.effects import EFFECT_NAMES, effect_tile
 from render.layers.overlays import casing_for, reach_dashed
 from render.layers.structures import structure_swatches
-from render.layers.units import TokenSize, contested, draw_contested, stack_slots, stacks
+from render.layers.units import TokenSize, contested, draw_contested, pie_sprite, piled, stack_slots, stacks
 from render.palette import (
     AREA_STYLES,
     CHOICE,
@@ -264,7 +264,15 @@ def _unit_lines(view: MapView, geometry: Geometry, palette: Palette) -> list[Lin
             draw_contested(draw, box, SWATCH, palette)
 
         out.append(Line("Enemies share the square", shared))
-    if any(len(g) > len(stack_slots(len(g), geometry.cell_px)) for g in groups):
+    if any(piled(len(g), geometry.cell_px) for g in groups):
+
+        def pile(canvas: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
+            paste_smooth(canvas, pie_sprite(SWATCH // 2, [neutral], 1, palette(OUTLINE)), box[0] - 1, box[1] - 1)
+            draw_centred(draw, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, "2", 10, palette(WHITE))
+
+        out.append(Line("Units sharing a square", pile))
+    if any(not piled(len(g), geometry.cell_px) and len(g) > len(stack_slots(len(g), geometry.cell_px))
+           for g in groups):
 
         def more(canvas: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
             badge(canvas, draw, box[0], box[1] + 2, SWATCH - 4, "+3", palette(WHITE), palette(OUTLINE),

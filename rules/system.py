@@ -41,7 +41,7 @@ StatblockReader = Callable[[str], "list[UnitSpec]"]
 LegalOrders = Callable[["Battle[Any]", "Unit"], Iterator["Order"]]
 RoundStartEffect = Callable[["Battle[Any]", "Dice", "Outcome"], None]
 # Where a unit can move now: per move mode, the squares it reaches and what each costs.
-Reach = Callable[["Battle[Any]", str], dict[str, dict[str, int]]]
+Reach = Callable[["Battle[Any]", str], Mapping[str, Mapping[str, float]]]
 OrderClass = TypeVar("OrderClass", bound=type[Order])
 
 
@@ -249,12 +249,12 @@ class System:
         """Return whether battles of this system resolve an order kind."""
         return self.handlers.handler(kind) is not None
 
-    def reach_of(self, battle: Battle[Any], unit_name: str) -> dict[str, dict[str, int]]:
+    def reach_of(self, battle: Battle[Any], unit_name: str) -> Mapping[str, Mapping[str, float]]:
         """Return, per move mode, the squares a unit can move to now and their distance or cost."""
         if self.reach is not None:
             return self.reach(battle, unit_name)
         unit = battle.unit(unit_name)
-        out: dict[str, dict[str, int]] = {mode: {} for mode in battle.ruleset.move_modes}
+        out: dict[str, dict[str, float]] = {mode: {} for mode in battle.ruleset.move_modes}
         for order in self.legal_orders(battle, unit):
             if isinstance(order, Move):
                 out.setdefault(order.mode, {})[str(order.to)] = unit.cell.distance(order.to)

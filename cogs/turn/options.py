@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any
 
 import discord
 
+from bot.mapview import reach_measure
 from bot.service import MapImage, TableService
 from cogs.common.embeds import INFO, safe
 from cogs.common.systems import option_fields
@@ -34,12 +36,13 @@ def turn_line(battle: Battle, unit: Unit) -> str:
     return f"**{left}** action point{'s' if left != 1 else ''} left this turn."
 
 
-def move_lines(battle: Battle, unit: Unit, reach: dict[str, dict[str, int]], left: int | None) -> list[str]:
-    """Describe each move mode: what it costs and how many squares it reaches."""
+def move_lines(battle: Battle, unit: Unit, reach: Mapping[str, Mapping[str, float]], left: int | None) -> list[str]:
+    """Describe each move mode: what it costs, how many squares it reaches and how far (in inches in M42)."""
+    measure = reach_measure(battle) or (lambda value: f"{value:g}")
     lines = []
     for mode, cells in reach.items():
         cost = cost_of(battle, Move(unit=unit.name, to=unit.cell, mode=mode))
-        far = max(cells.values(), default=0)
+        far = measure(max(cells.values(), default=0))
         afford = left is None or cost <= left
         mark = "" if afford else f" \u2014 needs {cost}, not enough left"
         if battle.system.plays(mode):  # a mode that is an order of its own: a charge ends in its attack

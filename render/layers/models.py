@@ -7,8 +7,9 @@ from collections.abc import Iterable
 
 from PIL import Image, ImageDraw
 
-from render.fonts import draw_centred, fit_size
+from render.fonts import fit_size
 from render.geometry import Geometry
+from render.layers.labels import Label
 from render.palette import OUTLINE, WHITE, Palette, ink_on, mix
 from render.shapes import badge, badge_measure, paste_smooth, smooth_box
 from render.view import RGB, XY, MapView, UnitToken
@@ -39,20 +40,24 @@ def model_centre(geometry: Geometry, x: int, y: int, shared: bool) -> tuple[floa
 
 
 def draw_models(grid: Image.Image, geometry: Geometry, palette: Palette, view: MapView,
-                colour_of: dict[str, RGB]) -> None:
-    """Draw every unit's models inside the window, beside any leader token standing on the same square."""
+                colour_of: dict[str, RGB], *, beside_tokens: bool) -> list[Label]:
+    """Draw the units' models inside the window: those alone on their squares (drawn before the tokens), or those
+    beside a leader's token (after it, in the corner); return their labels, painted once the overlays are drawn."""
     draw = ImageDraw.Draw(grid)
     tokens = {(u.x, u.y) for u in view.units}
+    labels: list[Label] = []
     for unit in view.units:
-        _draw_unit_models(grid, draw, geometry, palette, unit, colour_of[unit.key], tokens)
+        labels += _draw_unit_models(grid, draw, geometry, palette, unit, colour_of[unit.key], tokens, beside_tokens)
+    return labels
 
 
 def _draw_unit_models(grid: Image.Image, draw: ImageDraw.ImageDraw, geometry: Geometry, palette: Palette,
-                      unit: UnitToken, colour: RGB, tokens: Iterable[XY]) -> None:
+                      unit: UnitToken, colour: RGB, tokens: Iterable[XY], beside_tokens: bool) -> list[Label]:
     """Draw one unit's models: a disc per square with its label, a count when several stand on its floors."""
     taken = set(tokens)
+    labels: list[Label] = []
     for (x, y), (count, top) in sorted(model_squares(unit).items()):
-        if not geometry.contains(x, y):
+        if not geometry.contains(x, y) or ((x, y) in taken) != beside_tokens:
             continue
         cx, cy, r = model_centre(geometry, x, y, (x, y) in taken)
         hidden = "H" in unit.marks
@@ -63,10 +68,11 @@ def _draw_unit_models(grid: Image.Image, draw: ImageDraw.ImageDraw, geometry: Ge
         text = f"x{count}" if count > 1 else unit.label[:4]
         px = fit_size(text, int(r * 1.7), int(r * 1.2), max(6, r))
         if px >= LABEL_MIN_PX:
-            draw_centred(draw, math.floor(cx + 0.5), math.floor(cy + 0.5), text, px, ink_on(fill))
+            labels.append(Label(text, math.floor(cx + 0.5), math.floor(cy + 0.5), px, ink_on(fill), fill))
         if top > 0:
             height = max(7, round(r * 0.9))
             mark = f"^{top}"
             _, width = badge_measure(mark, height)
             badge(grid, draw, round(cx + r - width / 2), round(cy - r - height / 2), height, mark,
                   palette(WHITE), palette(OUTLINE), palette(OUTLINE))
+    return labels

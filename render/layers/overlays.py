@@ -126,7 +126,7 @@ def draw_overlays(
             _line_of_fire(draw, geometry, palette, o, occupied)
     for o in overlays:
         if isinstance(o, Marker):
-            draw_marker(draw, geometry, palette, o)
+            draw_marker(draw, geometry, palette, o, occupied)
     for o in overlays:
         if isinstance(o, SquareChoices):
             draw_square_choices(draw, geometry, palette, o)
@@ -216,8 +216,10 @@ def _target(draw: ImageDraw.ImageDraw, geometry: Geometry, palette: Palette, tar
         draw.line((x0, y0, x1, y1), fill=red, width=2)
 
 
-def draw_marker(draw: ImageDraw.ImageDraw, geometry: Geometry, palette: Palette, marker: Marker) -> None:
-    """Pin a text callout above a square (below it on the top row), kept inside the grid."""
+def draw_marker(draw: ImageDraw.ImageDraw, geometry: Geometry, palette: Palette, marker: Marker,
+                occupied: Collection[XY] = frozenset()) -> None:
+    """Pin a text callout above a square (below it on the top row, or when a unit stands above and none below),
+    kept inside the grid."""
     if not geometry.contains(marker.x, marker.y) or not marker.text:
         return
     cp = geometry.cell_px
@@ -229,6 +231,9 @@ def draw_marker(draw: ImageDraw.ImageDraw, geometry: Geometry, palette: Palette,
     cx = (lx + r) / 2
     gw, gh = geometry.grid_width, geometry.grid_height
     above = t - h - 5 >= 0
+    if above and (marker.x, marker.y - 1) in occupied and (marker.x, marker.y + 1) not in occupied \
+            and b + 5 + h < geometry.grid_height:
+        above = False  # the callout would sit on the token above; below it covers nobody
     top = t - h - 5 if above else min(b + 5, gh - h - 1)
     left = min(max(1, cx - w / 2), gw - w - 1)
     box = (left, top, left + w, top + h)

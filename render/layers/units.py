@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from render.fonts import draw_centred, fit_size
+from render.fonts import fit_size, text_bbox
 from render.geometry import Geometry
+from render.layers.labels import Label
 from render.layers.models import draw_models
 from render.palette import (
     CONTESTED,
@@ -24,14 +25,21 @@ from render.palette import (
     ink_on,
     mix,
 )
-from render.shapes import arrowhead, badge, badge_measure, dash_border, paste_smooth, smooth_box
+from render.shapes import SUPERSAMPLE, arrowhead, badge, badge_measure, dash_border, paste_smooth, smooth_box
 from render.view import RGB, MapView, UnitToken
 
 log = logging.getLogger(__name__)
 
 TOKEN_SCALE = 0.43  # a lone token's radius as a share of the square: big, with room for its health bar
+# A token never shrinks below this radius, so its label reads: on a map of small squares (100x100 at 18 px) a
+# token overlaps its square's edge a little rather than carry an unreadable label.
+MIN_RADIUS = 12
 DETAIL_MIN_PX = 14  # below this, health bars and status badges would bury the token
 MINI_LABEL_MIN_PX = 7  # a stacked token's label smaller than this is left out (the unit key names it)
+# Side by side, a square's tokens each get a share of it; below this radius their labels cannot be read, so the
+# square shows one token of lone size instead, its sectors in the units' side colours and their count on it,
+# and the unit key lists who stands there.
+STACK_MIN_RADIUS = 14
 STACK_GRID_MIN_PX = 44  # from this size up, a square shows up to nine units; below it, four
 UNKNOWN_SIDE: RGB = (150, 150, 150)
 
@@ -58,7 +66,7 @@ class TokenSize:
         details = cell_px >= DETAIL_MIN_PX
         bar_h = max(3, round(cell_px * 0.16))
         return cls(
-            radius=max(4, round(cell_px * TOKEN_SCALE)),
+            radius=max(MIN_RADIUS, round(cell_px * TOKEN_SCALE)),
             outline=1 if cell_px < 26 else 2,
             badge=max(8, round(cell_px * 0.33)),
             bar_h=bar_h,
@@ -101,6 +109,31 @@ def stack_slots(count: int, cell_px: int) -> tuple[tuple[float, float, float], .
     return _NINE
 
 
+def piled(count: int, cell_px: int) -> bool:
+    """Return whether a square of `count` units shows one stack token with their count: side by side, their
+    tokens would be too small to read."""
+    return count > 1 and round(stack_slots(count, cell_px)[0][2] * cell_px) < STACK_MIN_RADIUS
+
+
+# A stack token's sectors, in the places the tokens side by side would take: two split left and right, three
+# and four by quarters (top left, top right, then the bottom), more in equal slices clockwise from the top.
+# Angles are Pillow's: degrees clockwise from three o'clock.
+_SECTORS = {
+    2: ((90, 270), (270, 450)),
+    3: ((180, 270), (270, 360), (0, 180)),
+    4: ((180, 270), (270, 360), (90, 180), (0, 90)),
+}
+PILE_SECTORS = 8  # at most this many units colour a stack token; its count says how many stand there
+
+
+def pile_sectors(count: int) -> tuple[tuple[float, float], ...]:
+    """Return the angle spans of a stack token's sectors, one per unit shown."""
+    if count in _SECTORS:
+        return _SECTORS[count]
+    n = min(count, PILE_SECTORS)
+    return tuple((270 + 360 * i / n, 270 + 360 * (i + 1) / n) for i in range(n))
+
+
 def side_colour(view: MapView, palette: Palette, side: str) -> RGB:
     """Return the token colour of a side name, grey for a side the view does not list."""
     index = view.side_index(side)
@@ -110,20 +143,28 @@ def side_colour(view: MapView, palette: Palette, side: str) -> RGB:
     return palette.side(index if style.slot is None else style.slot, style.color)
 
 
-def draw_units(grid: Image.Image, geometry: Geometry, palette: Palette, view: MapView) -> None:
-    """Draw every unit inside the window."""
+def draw_units(grid: Image.Image, geometry: Geometry, palette: Palette, view: MapView) -> list[Label]:
+    """Draw every unit inside the window; return their labels, to paint once the overlays are drawn."""
     draw = ImageDraw.Draw(grid)
     size = TokenSize.for_cell(geometry.cell_px)
+    labels: list[Label] = []
+    colours = {u.key: side_colour(view, palette, u.side) for u in view.units}
     if any(u.models for u in view.units):
-        draw_models(grid, geometry, palette, view, {u.key: side_colour(view, palette, u.side) for u in view.units})
+        labels += draw_models(grid, geometry, palette, view, colours, beside_tokens=False)
     for (x, y), group in stacks(view, geometry).items():
         if len(group) == 1:
-            _draw_single(grid, draw, geometry, palette, view, size, x, y, group[0])
+            _draw_single(grid, draw, geometry, palette, view, size, x, y, group[0], labels)
+        elif piled(len(group), geometry.cell_px):
+            _draw_pile(grid, draw, geometry, palette, view, size, x, y, group, labels)
         else:
-            _draw_stack(grid, draw, geometry, palette, view, size, x, y, group)
+            _draw_stack(grid, draw, geometry, palette, view, size, x, y, group, labels)
         for unit in group[:1]:
             if unit.level > 0 and size.details:
                 _floor_badge(grid, draw, geometry, palette, x, y, unit.level, size.badge)
+    if any(u.models for u in view.units):
+        # A model beside a leader's token sits in the square's corner over the token's rim, never under it.
+        labels += draw_models(grid, geometry, palette, view, colours, beside_tokens=True)
+    return labels
 
 
 def _draw_single(
@@ -136,6 +177,7 @@ def _draw_single(
     x: int,
     y: int,
     unit: UnitToken,
+    labels: list[Label],
 ) -> None:
     """Draw a lone unit: a big token, its health bar along the bottom, its status badges along the top."""
     left, top, right, bottom = geometry.local_box(x, y)
@@ -145,7 +187,7 @@ def _draw_single(
     colour = side_colour(view, palette, unit.side)
     fill = _token(grid, unit, cx, cy, size.radius, size.outline, colour, palette)
     _facing(draw, unit, cx, cy, size.radius, palette)
-    _token_label(draw, unit, cx, cy, size.radius, size.outline, fill, min_px=6)
+    labels += _token_label(unit, cx, cy, size.radius, size.outline, fill, min_px=6)
     if has_bar and unit.health is not None:
         margin = max(2, round(geometry.cell_px * 0.08))
         _health_bar(draw, unit.health, (left + margin, bottom - 1 - size.bar_h, right - margin, bottom - 2), palette)
@@ -163,6 +205,7 @@ def _draw_stack(
     x: int,
     y: int,
     group: Sequence[UnitToken],
+    labels: list[Label],
 ) -> None:
     """Draw every unit of a shared square side by side, each with its own health bar; "+N" for any beyond."""
     cp = geometry.cell_px
@@ -170,7 +213,7 @@ def _draw_stack(
     slots = stack_slots(len(group), cp)
     shown = list(group) if len(group) <= len(slots) else list(group[: len(slots) - 1])
     for unit, (fx, fy, fr) in zip(shown, slots, strict=False):
-        _mini(grid, draw, palette, view, size, unit, (left + fx * cp, top + fy * cp), max(3, round(fr * cp)))
+        _mini(grid, draw, palette, view, size, unit, (left + fx * cp, top + fy * cp), max(3, round(fr * cp)), labels)
     if len(shown) < len(group):
         fx, fy, fr = slots[len(shown)]
         more = f"+{len(group) - len(shown)}"
@@ -180,6 +223,62 @@ def _draw_stack(
         badge(grid, draw, round(bx), round(by), height, more, palette(WHITE), palette(OUTLINE), palette(OUTLINE))
     if contested(group):
         draw_contested(draw, geometry.local_box(x, y), cp, palette)
+
+
+def _draw_pile(
+    grid: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    geometry: Geometry,
+    palette: Palette,
+    view: MapView,
+    size: TokenSize,
+    x: int,
+    y: int,
+    group: Sequence[UnitToken],
+    labels: list[Label],
+) -> None:
+    """Draw a crowded square as one token of lone size: a sector in each unit's side colour, their count on it."""
+    cx, cy = geometry.local_centre(x, y)
+    r = size.radius
+    fills = [_fill(side_colour(view, palette, u.side), u, palette) for u in group]
+    paste_smooth(grid, pie_sprite(r, fills, size.outline, palette(OUTLINE)), math.floor(cx + 0.5) - r,
+                 math.floor(cy + 0.5) - r)
+    # The count on a white roundel in the middle, large enough to read at any square size.
+    inner = max(7, round(r * 0.55))
+    paste_smooth(grid, smooth_box(2 * inner + 1, 2 * inner + 1, inner + 0.5, palette(WHITE), palette(OUTLINE), 1),
+                 math.floor(cx + 0.5) - inner, math.floor(cy + 0.5) - inner)
+    text = str(len(group))
+    px = fit_size(text, int(inner * 1.6), int(inner * 1.5), max(9, inner * 2))
+    labels.append(Label(text, math.floor(cx + 0.5), math.floor(cy + 0.5), px, palette(OUTLINE), palette(WHITE)))
+    marks = tuple(dict.fromkeys(m for u in group for m in u.marks if m != "H"))
+    if marks and size.details:
+        left, top, right, _ = geometry.local_box(x, y)
+        _marks(grid, draw, marks, left + 1, top + 1, right - 1, size.badge, palette)
+    if contested(group):
+        draw_contested(draw, geometry.local_box(x, y), geometry.cell_px, palette)
+
+
+def pie_sprite(radius: int, fills: Sequence[RGB], line: int, outline: RGB) -> Image.Image:
+    """Return an anti-aliased disc split into sectors, one per fill, framed in the outline colour."""
+    f = SUPERSAMPLE
+    side = (2 * radius + 1) * f
+    colour = Image.new("RGB", (side, side), outline)
+    mask = Image.new("L", (side, side), 0)
+    box = (0, 0, side - 1, side - 1)
+    ImageDraw.Draw(mask).ellipse(box, fill=255)
+    d = ImageDraw.Draw(colour)
+    inset = line * f
+    body = (inset, inset, side - 1 - inset, side - 1 - inset)
+    for (start, end), fill in zip(pile_sectors(len(fills)), fills, strict=False):
+        d.pieslice(body, start, end, fill=fill)
+    out = colour.reduce(f).convert("RGBA")
+    out.putalpha(mask.reduce(f))
+    return out
+
+
+def _fill(colour: RGB, unit: UnitToken, palette: Palette) -> RGB:
+    """Return a token's fill: its side colour, pale when the unit is hidden."""
+    return mix(colour, palette(WHITE), 0.6) if "H" in unit.marks else colour
 
 
 def _floor_badge(grid: Image.Image, draw: ImageDraw.ImageDraw, geometry: Geometry, palette: Palette,
@@ -211,6 +310,7 @@ def _mini(
     unit: UnitToken,
     centre: tuple[float, float],
     radius: int,
+    labels: list[Label],
 ) -> None:
     """Draw one unit of a shared square: a smaller token, its label, a bar across its foot, one status badge."""
     cx, cy = centre
@@ -220,8 +320,8 @@ def _mini(
     _facing(draw, unit, cx, cy, radius, palette)
     has_bar = unit.health is not None and size.details
     # The label moves up a little when a bar crosses the token's foot.
-    _token_label(draw, unit, cx, cy - (radius * 0.15 if has_bar else 0), radius, outline, fill,
-                 min_px=MINI_LABEL_MIN_PX)
+    labels += _token_label(unit, cx, cy - (radius * 0.15 if has_bar else 0), radius, outline, fill,
+                           min_px=MINI_LABEL_MIN_PX)
     if has_bar and unit.health is not None:
         bar_h = max(3, round(radius * 0.42))
         half = max(4, round(radius * 0.9))
@@ -249,7 +349,7 @@ def _token(
     """Draw a unit's body, a disc or a double-framed square for a Horde, pale when hidden; return its fill."""
     r = radius
     hidden = "H" in unit.marks
-    fill = mix(colour, palette(WHITE), 0.6) if hidden else colour
+    fill = _fill(colour, unit, palette)
     edge = colour if hidden else palette(OUTLINE)
     side = 2 * r + 1
     if unit.is_horde:
@@ -272,7 +372,6 @@ def _facing(draw: ImageDraw.ImageDraw, unit: UnitToken, cx: float, cy: float, ra
 
 
 def _token_label(
-    draw: ImageDraw.ImageDraw,
     unit: UnitToken,
     cx: float,
     cy: float,
@@ -280,16 +379,36 @@ def _token_label(
     outline: int,
     fill: RGB,
     min_px: int,
-) -> None:
-    """Write the unit's short label inside its token, when it can be read at this size."""
+) -> list[Label]:
+    """Return the unit's short label inside its token, when it can be read at this size."""
     text = unit.label[:4]
     if not text:
-        return
-    inner = int(radius * 2 * (0.8 if unit.is_horde else 0.86)) - 2 * outline
-    px = fit_size(text, inner, int(radius * 1.1), max(7, radius))
+        return []
+    px = label_size(text, radius, outline, unit.is_horde)
     if px < min_px:
-        return
-    draw_centred(draw, math.floor(cx + 0.5), math.floor(cy + 0.5), text, px, ink_on(fill))
+        return []
+    return [Label(text, math.floor(cx + 0.5), math.floor(cy + 0.5), px, ink_on(fill), fill)]
+
+
+def label_size(text: str, radius: int, outline: int, square: bool) -> int:
+    """Return the largest font size at which a label fits inside its token, ring included (0 when none does).
+
+    A disc's label may use the width of the disc at the label's top and bottom edge, not only of its middle
+    band: short labels in small tokens stay readable.
+    """
+    for px in range(max(7, radius), 5, -1):
+        left, top, right, bottom = text_bbox(text, px)
+        width, height = right - left, bottom - top
+        if height > radius * 1.1:
+            continue
+        if square:
+            room = 2 * radius * 0.8 - 2 * outline
+        else:
+            half = height / 2 + 1
+            room = 2 * math.sqrt(max(0.0, radius * radius - half * half)) - 2 * outline - 2
+        if width <= room:
+            return px
+    return 0
 
 
 def _health_bar(

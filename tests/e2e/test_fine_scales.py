@@ -22,6 +22,7 @@ from rules.coords import Cell, column_label
 from rules.ruleset import get_ruleset
 from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.setup_helpers import refused, stored, stored_battle
+from tests.render.render_samples import shows_text
 
 LEADER_X = 9  # column J: every leader stands there, and its model is placed along its row
 
@@ -177,3 +178,20 @@ async def test_a_battle_on_a_large_fine_map_exports_and_imports(table: Table) ->
     again = Battle.from_dict(copy.state)
     assert (again.width, again.height, again.const("inches_per_square")) == (144, 96, 0.5)
     assert again.unit("Alpha").models == battle.unit("Alpha").models
+
+
+async def test_the_reach_map_at_half_an_inch_says_the_half_inch(table: Table) -> None:
+    """A89 at 0.5" a square: an Advance of 9" (the GM's) halved in woods is 4.5"; `/map show reach:` draws the key
+    line `Advance: up to 4.5"` on the image, never the whole-inch 4"."""
+    await table.slash("battle new", name="Woods", ruleset="m42", width=40, height=20, rules="inches_per_square=0.5")
+    await table.slash("map paint", terrain="woods", **{"from": "A1"}, to="AN20")
+    await table.slash("battle rules set", key="advance_inches", value="9")
+    await table.slash("unit add", name="Alpha", side="Red", at="J10", owner=table.alice, ld=3, models=1)
+    await table.slash("unit add", name="Ghost", side="Blue", at="AM1", owner=table.bob, ld=3, models=1)
+    await table.slash("battle start")
+    shown = await table.slash("map show", user=table.alice, reach="Alpha")
+    message = last_message(shown)
+    assert message.files, text_of(shown)
+    image = Image.open(io.BytesIO(message.files[0].data)).convert("RGB")
+    assert shows_text(image, 'Advance: up to 4.5"')
+    assert not shows_text(image, 'Advance: up to 4"')

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from PIL import Image
+from PIL import Image, ImageChops, ImageDraw
 
 from render import (
     CellEffect,
@@ -20,6 +20,9 @@ from render import (
     TerrainStyle,
     UnitToken,
 )
+from render.fonts import draw_left
+from render.legend import TEXT_PX
+from render.palette import LEGEND_PAPER, TEXT_INK
 
 STYLES: dict[str, TerrainStyle] = {
     s.key: s
@@ -181,3 +184,21 @@ def rgb_at(image: Image.Image, xy: tuple[int, int]) -> tuple[int, int, int]:
     c = image.convert("RGB").getpixel(xy) if image.mode != "RGB" else image.getpixel(xy)
     assert isinstance(c, tuple)
     return (c[0], c[1], c[2])
+
+
+def shows_text(image: Image.Image, text: str) -> bool:
+    """Return whether a legend line's text is painted somewhere in the image, pixel for pixel, on the legend's paper."""
+    ink = Image.new("RGB", (12 * len(text) + 20, 3 * TEXT_PX), LEGEND_PAPER)
+    draw_left(ImageDraw.Draw(ink), 4, 1.5 * TEXT_PX, text, TEXT_PX, TEXT_INK)
+    box = ImageChops.difference(ink, Image.new("RGB", ink.size, LEGEND_PAPER)).getbbox()
+    assert box is not None
+    pattern = ink.crop(box)
+    rows = [pattern.crop((0, y, pattern.width, y + 1)).tobytes() for y in range(pattern.height)]
+    lines = [image.crop((0, y, image.width, y + 1)).tobytes() for y in range(image.height)]
+    for y in range(image.height - pattern.height + 1):
+        at = lines[y].find(rows[0])
+        while at != -1:
+            if at % 3 == 0 and all(lines[y + k][at:at + len(rows[k])] == rows[k] for k in range(1, len(rows))):
+                return True
+            at = lines[y].find(rows[0], at + 1)
+    return False

@@ -207,6 +207,10 @@ def test_renders_without_freetype() -> None:
         "from tests.render.render_samples import sample_view, sample_overlays\n"
         "data = render_map(sample_view(), overlays=sample_overlays())\n"
         "assert data[:4] == b'\\x89PNG', data[:8]\n"
+        # A legend line too long for its column is shortened with dots the bitmap font can draw.
+        "from render.view import Reachable\n"
+        "long = Reachable(frozenset({(1, 1)}), 'Advance, through the woods and over the wall: up to 4.5 inches')\n"
+        "assert render_map(sample_view(), overlays=(long,))[:4] == b'\\x89PNG'\n"
     )
     subprocess.run(
         [sys.executable, "-c", script, str(ROOT)],

@@ -74,17 +74,20 @@ def test_unknown_side_gets_a_neutral_token() -> None:
     assert colour[0] == colour[1] == colour[2]
 
 
-def test_a_stack_too_big_for_its_square_shows_a_plus_badge() -> None:
-    """Four tokens fit a 32 px square; a fifth unit turns the last slot into a white "+2" badge."""
+def test_a_stack_too_big_for_its_square_shows_one_token_with_its_count() -> None:
+    """Five tokens side by side in a 32 px square would be 8 px each: the square shows one lone-size token in the
+    side colour, with a white roundel in its middle for the count, and no "+N" badge in its corner."""
     units = (*tuple(UnitToken(k, k.upper(), "NERV", 4, 4) for k in "abcde"), UnitToken("f", "F", "NERV", 9, 9))
     view = small_view(units=units)
     image = render(view)
-    left, top, right, bottom = cell_box(view, 4, 4, cell_px=CP)
-    corner = image.crop(((left + right) // 2 + 2, (top + bottom) // 2 + 2, right - 1, bottom - 1))
-    whites = sum(n for n, c in colour_counts(corner) if min(c) >= 235)
-    assert whites >= 20, "the +N badge is white"
-    blues = sum(n for n, c in colour_counts(corner) if c == BLUE)
-    assert blues == 0, "the fourth slot holds the badge, not a token"
+    cx, cy = centre(view, 4, 4)
+    radius = TokenSize.for_cell(CP).radius
+    assert rgb_at(image, (cx - radius + 3, cy)) == BLUE and rgb_at(image, (cx + radius - 3, cy)) == BLUE
+    roundel = image.crop((cx - 4, cy - 6, cx + 5, cy + 7))
+    assert sum(n for n, c in colour_counts(roundel) if min(c) >= 235) >= 20, "the count sits on a white roundel"
+    _left, _top, right, bottom = cell_box(view, 4, 4, cell_px=CP)
+    corner = image.crop((right - 5, bottom - 5, right - 1, bottom - 1))
+    assert sum(n for n, c in colour_counts(corner) if min(c) >= 235) == 0, "no +N badge"
 
 
 def test_horde_is_square_and_a_unit_is_round() -> None:

@@ -69,16 +69,17 @@ def opening_room(battle: Battle, unit: Unit) -> list[OpeningRoom]:
     return out
 
 
-def reach_by_action(battle: Battle, unit_name: str) -> dict[str, dict[str, int]]:
-    """Return, per action, the ground squares the leader may end on and the whole inches walked to each."""
+def reach_by_action(battle: Battle, unit_name: str) -> dict[str, dict[str, float]]:
+    """Return, per action, the ground squares the leader may end on and the inches walked to each (4.5, not 4)."""
     unit = battle.unit(unit_name)
-    out: dict[str, dict[str, int]] = {}
+    out: dict[str, dict[str, float]] = {}
     reaches = reachable_all(battle, unit)
     for action in actions_of(battle).values():
         found = reaches[action.key]
-        squares: dict[str, int] = {}
+        squares: dict[str, float] = {}
         for spot, reach in sorted(found.items(), key=lambda item: (item[0].y, item[0].x, item[0].level)):
             key = str(spot.cell)
-            squares[key] = min(squares.get(key, 10**6), round(reach.walked))
+            # To the hundredth: a quarter-inch grid walks 4.25", and a diagonal's root needs no more to be read.
+            squares[key] = min(squares.get(key, 10.0**6), round(reach.walked, 2))
         out[action.key] = squares
     return out
