@@ -323,7 +323,10 @@ class Console:
                 # A script's attachments may be written relative to the script, wherever it is run from.
                 path = self.base_dir / raw
             if not path.is_file():
-                raise ConsoleError(f"{name}: no file `{raw}` to attach")
+                where = "the folder the console runs in" + (
+                    f" or beside the script ({self.base_dir})" if self.base_dir != Path() else "")
+                raise ConsoleError(f"{name}: no file `{raw}` to attach in {where}; write the path from the folder "
+                                   f"you run in, like `file:examples/eva-01.toml`")
             return (path.name, path.read_bytes())
         return raw
 
