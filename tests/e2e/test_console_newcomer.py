@@ -136,3 +136,37 @@ def test_the_console_shows_no_log_unless_asked(tmp_path: Path) -> None:
     loud = subprocess.run([sys.executable, "-m", "bot", "play", str(script), "--out", str(tmp_path / "v"),
                            "--verbose"], cwd=ROOT, capture_output=True, text=True, env=env, timeout=300, check=False)
     assert loud.returncode == 0 and "INFO storage" in loud.stderr
+
+
+PIECES = ["/", "/battle", " new", " info", "/move", "/roll", " dice:", "1d20 adv adv", " unit:", "Eva-01", " to:",
+          "ZZ99", "G5", " mode:", "half", "click ", "pick ", "as ", "in ", "wait ", "25h", "-1h", '"', "'", ":",
+          "name:", "x" * 300, "\u202e", "\x00", "\t", " owner:@", "@everyone", "#battle", " file:", "../../etc/passwd",
+          "/unit import", "/map show", " full:", "maybe", "99999999999", "-0", "\u0663", " ", "  ", "quit"]
+# Lines that reach the bot: a command it knows with a value made of the pieces above.
+STARTS = ["/move unit:Eva-01 to:", "/roll dice:", "/unit info unit:", "/map show full:true side:", "pick ", "click ",
+          "/turn status", "/attack unit:Eva-01 weapon:", "as alice", "/gm roll dice:"]
+
+
+async def test_no_line_a_user_types_crashes_the_console(tmp_path: Path) -> None:
+    """Lines made of the console's own words and of garbage: each runs, or is refused by the console's message."""
+    import random
+
+    from bot.console import ConsoleError
+
+    await play(tmp_path, SETUP)
+    discord, db, console = await open_console(settings_for(tmp_path / "c.sqlite3"), tmp_path / "maps", 1)
+    draw = random.Random(2026)
+    try:
+        offer = Completions(console).complete
+        for _ in range(150):
+            line = "".join(draw.choice(PIECES) for _ in range(draw.randint(1, 6)))
+            if draw.random() < 0.5:
+                line = draw.choice(STARTS) + line.strip().replace(" ", "")
+            try:
+                await console.run_line(line)
+            except ConsoleError as exc:
+                assert str(exc).strip(), line
+            assert isinstance(await offer(line), list), line
+    finally:
+        await discord.close()
+        await db.close()
