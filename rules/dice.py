@@ -23,6 +23,7 @@ MAX_CONSTANT = 1000  # no table or modifier of the seeds comes near it
 MAX_TERMS = 10
 MAX_NOTATION_LENGTH = 100
 MAX_DICE_ROLLED = 1000  # rerolls and explosions included: what one roll may ask of the dice in all
+MAX_SHOWN = 1000  # characters of a roll's breakdown: a message has room for it and the rest of the answer
 
 _DIGITS = frozenset("0123456789")
 _NOT_DICE = ("`{raw}` is not dice notation. Use terms like `2d6`, `d100`, `d%`, `4d6kh3` (keep the 3 highest), "
@@ -587,6 +588,8 @@ class Dice:
         value, shown = rolling.evaluate(tree)
         flat = _flat(tree)
         plain = flat is not None and not rolling.marked
+        if len(shown) > MAX_SHOWN:
+            shown = shown[: MAX_SHOWN - 1].rsplit(" ", 1)[0] + " \u2026"  # the faces are all in the record
         roll = Roll(format_dice(flat) if flat is not None else notation_of(tree), tuple(rolling.faces),
                     int(value), purpose, rolling.manual, "" if plain else shown)
         self.rolls.append(roll)

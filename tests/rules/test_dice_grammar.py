@@ -14,6 +14,7 @@ from rules.dice import (
     MAX_DICE_PER_TERM,
     MAX_DICE_ROLLED,
     MAX_NOTATION_LENGTH,
+    MAX_SHOWN,
     Dice,
     parse_dice,
     parse_expression,
@@ -106,6 +107,12 @@ def test_a_roll_that_would_need_too_many_dice_says_the_limit() -> None:
     # Every d1000 below 1000 is rolled again: a hundred of them need far more than the limit.
     with pytest.raises(InvalidOrderError, match=f"more than {MAX_DICE_ROLLED:,} dice"):
         Dice(random.Random(1)).roll("100d1000rr<1000")
+
+
+def test_a_long_breakdown_is_cut_to_fit_a_message_and_the_record_keeps_every_face() -> None:
+    roll = Dice(random.Random(5)).roll("100d6rr<6")
+    assert len(roll.faces) > 100 and len(roll.shown) <= MAX_SHOWN and roll.shown.endswith("\u2026")
+    assert roll.total == 600, "every die is rolled again until it shows 6"
 
 
 def test_dividing_by_a_zero_the_dice_made_is_refused() -> None:
