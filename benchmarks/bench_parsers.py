@@ -94,6 +94,8 @@ CASES: dict[str, Callable[[int], object]] = {
     "roll ((((...1d6": lambda n: roll_text("(" * n + "1d6"),
     "roll 1d6rr1e6kh1...": lambda n: roll_text("1d6" + "rr1e6kh1" * (n // 8)),
     "roll 1d6 * ( 1d6 * ( ...": lambda n: roll_text("1d6 * ( " * (n // 8)),
+    "roll 1d6 [a a a a ...": lambda n: roll_text("1d6 [" + " a" * (n // 2)),
+    "roll 1d6[a][a][a]...": lambda n: roll_text("1d6" + "[a]" * (n // 3)),
     "quality a   (": quality,
     "damage 1d10   Q": damage,
     "devastating   x": lambda n: devastating(["devastating" + " " * n + "x"]),

@@ -35,6 +35,7 @@ _OPERATIONS = ("rr", "ro", "ra", "mi", "ma", "k", "p", "e")
 _OPERATION_WORDS = {"k": "keep", "p": "drop", "rr": "reroll", "ro": "reroll once", "ra": "reroll and add",
                     "e": "explode", "mi": "raise to at least", "ma": "lower to at most"}
 _SYMBOLS = frozenset("+-*/()")
+_NOTE_RE = re.compile(r"[A-Za-z0-9 '_-]{1,40}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +173,15 @@ class Group:
     inner: Expression
 
 
-Expression = Number | DiceRoll | Negative | Binary | Group
+@dataclass(frozen=True, slots=True)
+class Noted:
+    """An expression with a note in brackets after it, as Avrae's players tag damage (`1d8[slashing]`)."""
+
+    inner: Expression
+    note: str
+
+
+Expression = Number | DiceRoll | Negative | Binary | Group | Noted
 
 
 def notation_of(node: Expression) -> str:
@@ -185,6 +194,8 @@ def notation_of(node: Expression) -> str:
         return "-" + notation_of(node.operand)
     if isinstance(node, Group):
         return f"({notation_of(node.inner)})"
+    if isinstance(node, Noted):
+        return f"{notation_of(node.inner)}[{node.note}]"
     return f"{notation_of(node.left)}{node.op}{notation_of(node.right)}"
 
 
@@ -195,7 +206,7 @@ def notation_of(node: Expression) -> str:
 class _Token:
     """One piece of notation: a number, a die with its operations, or a symbol."""
 
-    kind: str  # "number", "dice" or "symbol"
+    kind: str  # "number", "dice", "symbol" or "note"
     text: str
     count: str = ""
     faces: str = ""
@@ -227,6 +238,9 @@ def _token(text: str, pos: int) -> _Token | None:
     char = text[pos]
     if char in _SYMBOLS:
         return _Token("symbol", char)
+    if char == "[":
+        end = text.find("]", pos)
+        return None if end < 0 or "[" in text[pos + 1:end] else _Token("note", text[pos:end + 1])
     count_end = _digits(text, pos)
     if count_end < len(text) and text[count_end] == "d":
         faces_at = count_end + 1
@@ -255,6 +269,22 @@ def _tokens(text: str) -> list[_Token] | None:
         out.append(token)
         pos += len(token.text)
     return out
+
+
+def _compact(raw: str) -> str:
+    """Drop the spaces and lower the case of notation, but not inside the notes in brackets (`[cold iron]`)."""
+    parts = []
+    pos = 0
+    while pos < len(raw):
+        start = raw.find("[", pos)
+        end = raw.find("]", start) if start >= 0 else -1
+        if end < 0:
+            parts.append("".join(raw[pos:].split()).lower())
+            break
+        parts.append("".join(raw[pos:start].split()).lower())
+        parts.append(raw[start:end + 1])
+        pos = end + 1
+    return "".join(parts)
 
 
 def _number(digits: str, cap: int) -> int:
@@ -310,12 +340,24 @@ class _Reader:
         return Negative(node) if negative else node
 
     def atom(self, depth: int) -> Expression:
+        """Read a number, dice, or an expression in parentheses, with the notes in brackets after it."""
+        node = self.bare(depth)
+        while self.pos < len(self.tokens) and self.tokens[self.pos].kind == "note":
+            note = self.tokens[self.pos].text[1:-1].strip()
+            if not _NOTE_RE.fullmatch(note):
+                raise InvalidOrderError(f"A note in brackets holds up to 40 letters, digits and spaces, like "
+                                        f"`1d8[slashing]`, not `[{note[:40]}]`.")
+            self.pos += 1
+            node = Noted(node, note)
+        return node
+
+    def bare(self, depth: int) -> Expression:
         """Read a number, dice, or an expression in parentheses."""
         if self.pos >= len(self.tokens):
             raise self.wrong()
         token = self.tokens[self.pos]
         self.pos += 1
-        if token.kind == "symbol":
+        if token.kind in ("symbol", "note"):
             if token.text != "(":
                 raise self.wrong()
             if depth >= MAX_TERMS:
@@ -389,7 +431,7 @@ def parse_expression(text: str) -> Expression:
             f"That dice expression is {len(raw):,} characters long; keep it under {MAX_NOTATION_LENGTH}, "
             "like `2d10+5`."
         )
-    tokens = _tokens("".join(raw.split()).lower())
+    tokens = _tokens(_compact(raw))
     if tokens is None or not tokens:
         raise InvalidOrderError(_NOT_DICE.format(raw=raw))
     reader = _Reader(raw, tokens)
@@ -420,8 +462,10 @@ def _has_dice(node: Expression) -> bool:
             return True
         if isinstance(item, Binary):
             stack += [item.left, item.right]
-        elif isinstance(item, (Negative, Group)):
-            stack.append(item.operand if isinstance(item, Negative) else item.inner)
+        elif isinstance(item, Negative):
+            stack.append(item.operand)
+        elif isinstance(item, (Group, Noted)):
+            stack.append(item.inner)
     return False
 
 
@@ -474,7 +518,22 @@ def parse_dice(text: str) -> tuple[DiceTerm, ...]:
 
 def _is_dice_token(token: str) -> bool:
     """Tell whether a word is all notation (`2d20kh1`, `+5`, `d%`, `(1d6+2)*3`, `*`), reading it once."""
-    return bool(token) and _tokens(token.lower()) is not None
+    return bool(token) and _tokens(_compact(token)) is not None
+
+
+def _words(text: str) -> list[str]:
+    """Split text at spaces, except inside a note in brackets (`1d8 [cold iron]` is two words), reading it once."""
+    words: list[list[str]] = []
+    open_note = False
+    for word in text.split():
+        if open_note:
+            words[-1].append(word)
+            open_note = "]" not in word
+        else:
+            words.append([word])
+            # A word opens a note when its last `[` comes after its last `]`; the note runs to the next `]`.
+            open_note = word.rfind("[") > word.rfind("]")
+    return [" ".join(parts) for parts in words]
 
 
 def split_notation(text: str) -> tuple[str, str]:
@@ -483,7 +542,7 @@ def split_notation(text: str) -> tuple[str, str]:
     `adv` or `dis` after the dice rolls the first d20 twice and keeps the higher or the lower; said twice,
     the roll is refused rather than the second read as a comment.
     """
-    tokens = text.split()
+    tokens = _words(text)
     dice: list[str] = []
     mode = ""
     rest = 0
@@ -635,6 +694,10 @@ class _Rolling:
         if isinstance(node, Group):
             value, shown = self.evaluate(node.inner)
             return value, f"({shown})"
+        if isinstance(node, Noted):
+            value, shown = self.evaluate(node.inner)
+            self.marked = True  # a note is shown in the breakdown
+            return value, f"{shown} [{node.note}]"
         left, left_shown = self.evaluate(node.left)
         right, right_shown = self.evaluate(node.right)
         shown = f"{left_shown} {node.op} {right_shown}"

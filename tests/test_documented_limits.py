@@ -103,7 +103,7 @@ def test_the_docs_state_the_codes_limits(doc: str, pattern: str, value: int) -> 
 def test_the_readme_roll_line_shows_dice_the_bot_reads() -> None:
     line = next(x for x in (ROOT / "README.md").read_text(encoding="utf-8").splitlines() if x.startswith("| `/roll"))
     examples = re.findall(r"`(\d*d[\d%][^`]*)`", line.split("|")[2])
-    assert len(examples) == 11, examples
+    assert len(examples) == 12, examples
     for example in examples:
         dice, _comment = split_notation(example)
         assert parse_expression(dice), example

@@ -129,13 +129,24 @@ def test_advantage_said_twice_is_refused_not_read_as_a_comment() -> None:
     assert split_notation("1d20ro1 + 5 hello") == ("1d20ro1+5", "hello"), "a word of operation letters is a comment"
 
 
+def test_notes_in_brackets_tag_a_term_and_show_in_the_breakdown() -> None:
+    """Avrae's players tag damage by kind: `1d8[slashing] + 2d6 [cold iron]`; the note changes no number."""
+    notation, comment = split_notation("1d8[slashing] + 2d6 [cold iron] on the Angel")
+    assert (notation, comment) == ("1d8[slashing]+2d6[cold iron]", "on the Angel")
+    assert rolled(notation, [3, 5, 1]) == (9, "1d8 (3) [slashing] + 2d6 (5, 1) [cold iron]", (3, 5, 1))
+    with pytest.raises(InvalidOrderError, match="A note in brackets holds"):
+        parse_expression("1d8[<@1234>]")
+    with pytest.raises(InvalidOrderError, match="not dice notation"):
+        parse_expression("[fire]1d8")
+
+
 def test_plain_sums_are_still_what_damage_and_initiative_read() -> None:
     assert [str(t) for t in parse_dice("4d6kh3-1")] == ["+4d6kh3", "-1"]
     with pytest.raises(InvalidOrderError, match="more than a sum of dice"):
         parse_dice("(1d6+2)*3")
 
 
-_PIECES = ["1d6", "(", ")", "*", "/", "+", "-", "rr", "ro", "ra", "e", "mi", "ma", "kh", "pl", "<", ">", "1", "6",
+_PIECES = ["1d6", "(", ")", "[", "]", "[fire]", "cold iron", "*", "/", "+", "-", "rr", "ro", "ra", "e", "mi", "ma", "kh", "pl", "<", ">", "1", "6",
            "d", "%", " ", "adv", "x"]
 
 
