@@ -123,7 +123,11 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     # The console plays on a database of its own, never the bot's (BATTLEPOST_DB is for the bot).
     settings = dataclasses.replace(settings, database=args.db or str(Path(args.out) / "console.sqlite3"))
     if command == "console":
-        return asyncio.run(run_console(settings, out_dir=args.out, seed=args.seed))
+        try:
+            return asyncio.run(run_console(settings, out_dir=args.out, seed=args.seed))
+        except KeyboardInterrupt:  # Ctrl-C while a line runs leaves the console as `quit` would, saved
+            print()
+            return 130
     return asyncio.run(run_script(settings, args.file, as_json=args.json, seed=args.seed, out_dir=args.out))
 
 

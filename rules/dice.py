@@ -4,7 +4,8 @@ Notation is read as Avrae's players write it: sums and products of dice and numb
 (`(1d6+2)*3`, `2d8/2`), and after a die the operations keep (`k`), drop (`p`), reroll (`rr` until the die no
 longer matches, `ro` once, `ra` once and add), explode (`e`), minimum (`mi`) and maximum (`ma`), each on a
 selection: a face (`rr1`), the highest or lowest few (`kh3`, `pl1`), or the faces above or below a number
-(`e>5`, `ro<3`). Every die is rolled by `Dice`, so each is recorded.
+(`e>5`, `ro<3`); a note in brackets tags a term (`1d8[slashing]`). Every die is rolled by `Dice`, so each is
+recorded.
 """
 
 from __future__ import annotations
