@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.clock import parse_duration
 from rules.coords import Cell
-from rules.dice import parse_dice, split_notation
+from rules.dice import parse_dice, parse_expression, split_notation
 from rules.errors import GameError
 from rules.filelimits import TYPED_JSON, Limits, load_json, load_toml
 from rules.systems.strategic.damage import devastating
@@ -32,6 +32,14 @@ def roll(n: int) -> None:
     text = "1d6+" * (n // 4)
     try:
         parse_dice(split_notation(text)[0])
+    except GameError:
+        pass
+
+
+def roll_text(text: str) -> None:
+    """Run the /roll path (split, then read the whole grammar) on a text that must be refused."""
+    try:
+        parse_expression(split_notation(text)[0])
     except GameError:
         pass
 
@@ -83,6 +91,11 @@ def json_fails(raw: bytes) -> None:
 
 CASES: dict[str, Callable[[int], object]] = {
     "roll 1d6+1d6+...+": roll,
+    "roll ((((...1d6": lambda n: roll_text("(" * n + "1d6"),
+    "roll 1d6rr1e6kh1...": lambda n: roll_text("1d6" + "rr1e6kh1" * (n // 8)),
+    "roll 1d6 * ( 1d6 * ( ...": lambda n: roll_text("1d6 * ( " * (n // 8)),
+    "roll 1d6 [a a a a ...": lambda n: roll_text("1d6 [" + " a" * (n // 2)),
+    "roll 1d6[a][a][a]...": lambda n: roll_text("1d6" + "[a]" * (n // 3)),
     "quality a   (": quality,
     "damage 1d10   Q": damage,
     "devastating   x": lambda n: devastating(["devastating" + " " * n + "x"]),

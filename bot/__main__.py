@@ -49,12 +49,14 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--seed", type=int, default=None, help="seed the dice")
     console.add_argument("--db", default=None, help="the console's database (default: OUT/console.sqlite3; "
                                                     "never the bot's own); an existing one is resumed")
+    console.add_argument("--verbose", action="store_true", help="show the bot's log here (else it goes to OUT/console.log)")
     play = sub.add_parser("play", help="run a file of slash-command lines")
     play.add_argument("file", help="script file; '-' reads standard input")
     play.add_argument("--json", action="store_true", help="print one JSON object per command line")
     play.add_argument("--seed", type=int, default=None, help="seed the dice")
     play.add_argument("--out", default="console-out", help="folder for map images")
     play.add_argument("--db", default=None, help="the script's database (default: OUT/console.sqlite3)")
+    play.add_argument("--verbose", action="store_true", help="show the bot's log here (else it goes to OUT/console.log)")
     sub.add_parser("web", help="serve the web view alone (BATTLEPOST_WEB), over the bot's database")
     backup = sub.add_parser("backup", help="copy the database to a SQLite file while the bot may be running")
     backup.add_argument("dest", nargs="?", default=None,
@@ -77,7 +79,13 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"battlepost: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    log_format = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+    if args.command in ("console", "play") and not args.verbose:
+        # The console's screen is the game: its log goes to a file beside the maps unless asked for.
+        Path(args.out).mkdir(parents=True, exist_ok=True)
+        logging.basicConfig(level=settings.log_level, format=log_format, filename=str(Path(args.out) / "console.log"))
+    else:
+        logging.basicConfig(level=settings.log_level, format=log_format)
     from bot.app import StartupError
 
     try:
@@ -115,7 +123,11 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     # The console plays on a database of its own, never the bot's (BATTLEPOST_DB is for the bot).
     settings = dataclasses.replace(settings, database=args.db or str(Path(args.out) / "console.sqlite3"))
     if command == "console":
-        return asyncio.run(run_console(settings, out_dir=args.out, seed=args.seed))
+        try:
+            return asyncio.run(run_console(settings, out_dir=args.out, seed=args.seed))
+        except KeyboardInterrupt:  # Ctrl-C while a line runs leaves the console as `quit` would, saved
+            print()
+            return 130
     return asyncio.run(run_script(settings, args.file, as_json=args.json, seed=args.seed, out_dir=args.out))
 
 

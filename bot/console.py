@@ -2,7 +2,8 @@
 
 Lines are written the way Discord displays a slash command (`/move unit:Eva-01 to:E5`); `as NAME`
 switches the acting user (the first user a script names is the GM of the console's server),
-`in NAME` switches channel, `click LABEL` and `pick OPTION` press the buttons and menus players get,
+`in NAME` switches channel (making it if the server has none so named), `click LABEL` and `pick OPTION`
+press the buttons and menus players get (a menu's unit by its name or its square),
 and `wait 25h` moves the console's clock on (deadlines and reminders fall due). There is no second
 parser of commands: each line becomes an interaction built from the schema the bot synced, and the
 bot's own command tree handles it. A line Discord would not send is refused with a message and the
@@ -34,8 +35,16 @@ from bot.service import TableService
 from bot.webfront import Stopper, start_web
 from loopback import LoopbackDiscord
 from loopback.errors import HiddenCommandError, InteractionError
-from loopback.models import LoopbackChannel, LoopbackUser, StoredMessage, walk_components
+from loopback.models import (
+    PUBLIC_THREAD,
+    LoopbackChannel,
+    LoopbackUser,
+    MessageBody,
+    StoredMessage,
+    walk_components,
+)
 from loopback.replies import Reply
+from rules.coords import Cell
 from storage import Database
 
 log = logging.getLogger(__name__)
@@ -161,7 +170,8 @@ class ConsoleIds:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self.data: dict[str, Any] = {"guild": None, "gm": None, "channels": {}, "users": {}}
+        self.data: dict[str, Any] = {"guild": None, "gm": None, "channels": {}, "threads": {}, "users": {},
+                                     "answers": {}, "at": "battle"}
         if path is not None and path.is_file():
             try:
                 loaded = json.loads(path.read_text(encoding="utf-8"))
@@ -202,6 +212,30 @@ def control_names(message: StoredMessage) -> list[str]:
     return names
 
 
+def option_names(label: str) -> set[str]:
+    """Return what a menu option answers to besides its label: `Cannon -> Eva-01 (G6)` answers to Eva-01 and G6."""
+    names = set()
+    head, sep, tail = label.rpartition(" (")
+    if sep and tail.endswith(")"):
+        names.add(tail[:-1].strip())
+    else:
+        head = label
+    names.add(head.rpartition("->")[2].strip())
+    return {n for n in names if n}
+
+
+FILE_NUMBER_RE = re.compile(r"^(\d+)-")
+CHANNEL_NAME_RE = re.compile(r"^[a-z0-9_-]{1,100}$")
+
+
+def last_file_number(out_dir: Path) -> int:
+    """Return the highest number of the map files already in the folder, so new ones follow them."""
+    if not out_dir.is_dir():
+        return 0
+    numbers = [int(m.group(1)) for f in out_dir.iterdir() if (m := FILE_NUMBER_RE.match(f.name))]
+    return max(numbers, default=0)
+
+
 def message_words(message: StoredMessage) -> str:
     """Return a posted message's text in one line or a few: its content, then each embed's title."""
     parts = [message.content] + [str(e.get("title", "")) for e in message.embeds]
@@ -221,8 +255,9 @@ class Console:
         self.users: dict[str, LoopbackUser] = {}
         self.current: LoopbackUser | None = None
         self.channel: LoopbackChannel = discord.channel("battle")
-        self.file_count = 0
+        self.file_count = last_file_number(out_dir)
         self.base_dir = Path()
+        self.notes: list[str] = []  # what the console did besides running a command (a channel made)
         # Each user's last answer, newest message last: `click` and `pick` look there first.
         self.answers: dict[int, list[StoredMessage]] = {}
 
@@ -288,7 +323,10 @@ class Console:
                 # A script's attachments may be written relative to the script, wherever it is run from.
                 path = self.base_dir / raw
             if not path.is_file():
-                raise ConsoleError(f"{name}: no file `{raw}` to attach")
+                where = "the folder the console runs in" + (
+                    f" or beside the script ({self.base_dir})" if self.base_dir != Path() else "")
+                raise ConsoleError(f"{name}: no file `{raw}` to attach in {where}; write the path from the folder "
+                                   f"you run in, like `file:examples/eva-01.toml`")
             return (path.name, path.read_bytes())
         return raw
 
@@ -310,7 +348,7 @@ class Console:
             self.current = self.user(text[3:].strip())
             return None
         if text.lower().startswith("in "):
-            self.channel = self.find_channel(text[3:].strip().lstrip("#"))
+            self.channel = self.enter_channel(text[3:].strip().lstrip("#"))
             return None
         if text.lower().startswith("wait"):
             return await self.wait(text, text[4:])
@@ -323,6 +361,21 @@ class Console:
         except InteractionError as exc:
             # What Discord itself would not send (a missing option, a number out of range...).
             raise ConsoleError(f"Discord would not send that: {exc}") from None
+
+    def enter_channel(self, name: str) -> LoopbackChannel:
+        """Return the channel of this name, making it (as a GM would in Discord) when the server has none."""
+        try:
+            channel = self.discord.channel(name)
+        except (KeyError, LookupError, ValueError):
+            if not CHANNEL_NAME_RE.match(name):
+                raise ConsoleError(f"a channel name is one word of lower-case letters, digits, - and _, like "
+                                   f"`in second-front`, not `{name[:40]}`") from None
+            channel = self.discord.add_channel(self.discord.guild, name)
+            self.ids.data["channels"][name] = channel.id
+            self.notes.append(f"(made channel #{name})")
+        self.ids.data["at"] = channel.name
+        self.ids.save()
+        return channel
 
     def find_channel(self, name: str) -> LoopbackChannel:
         """Return a channel or thread of the console's server by name, or say which exist."""
@@ -374,6 +427,10 @@ class Console:
                        if t.id not in threads_before and not t.is_private_thread]
         if new_threads:
             self.channel = new_threads[-1]
+            parent = self.discord.world.channels.get(self.channel.parent_id or 0)
+            self.ids.data["threads"][self.channel.name] = [self.channel.id, parent.name if parent else "battle"]
+            self.ids.data["at"] = self.channel.name
+            self.ids.save()
         return result
 
     def side_threads(self) -> list[LoopbackChannel]:
@@ -397,25 +454,73 @@ class Console:
             reversed(self.discord.dm_messages(user)))
 
     async def press(self, text: str, verb: str, label: str) -> LineResult:
-        """Press the newest button whose label starts with `label`, or pick the menu option so named."""
+        """Press the newest button whose label starts with `label`, or pick the menu option so named.
+
+        A menu option is named by its label or value, or else by the unit or square in its label
+        (`pick Eva-01` or `pick G6` for `Hellbore Cannon -> Eva-01 (G6)`), when only one option of the menu fits.
+        """
         user = self.acting()
         wanted = label.lower()
-        for message in self.visible(user):
-            for control in controls(message):
-                if verb == "click" and control["type"] == 2 and str(control.get("label", "")).lower().startswith(wanted):
-                    seen, before = self.seen(), await self.latest_seq()
-                    reply = await self.discord.click(message, control["custom_id"], user=user)
-                    return await self.result(text, "click", reply, before, seen)
-                if verb == "pick" and control["type"] == 3:
-                    option = next((o for o in control.get("options", []) if wanted in
-                                   (str(o["label"]).lower(), str(o["value"]).lower())), None)
-                    if option is not None:
+        messages = self.visible(user)
+        if verb == "click":
+            for message in messages:
+                for control in controls(message):
+                    if control["type"] == 2 and str(control.get("label", "")).lower().startswith(wanted):
                         seen, before = self.seen(), await self.latest_seq()
-                        reply = await self.discord.select(message, control["custom_id"], [option["value"]], user=user)
-                        return await self.result(text, "pick", reply, before, seen)
+                        reply = await self.discord.click(message, control["custom_id"], user=user)
+                        return await self.result(text, "click", reply, before, seen)
+        else:
+            for exact in (True, False):
+                for message in messages:
+                    for control in controls(message):
+                        if control["type"] != 3:
+                            continue
+                        options = control.get("options", [])
+                        if exact:
+                            fits = [o for o in options if wanted in (str(o["label"]).lower(), str(o["value"]).lower())]
+                        else:
+                            fits = [o for o in options
+                                    if wanted in {n.lower() for n in option_names(str(o["label"]))}]
+                        if len(fits) > 1 and not exact:
+                            raise ConsoleError(f"`{label}` fits {len(fits)} options of that menu: "
+                                               + ", ".join(str(o["label"]) for o in fits[:10])
+                                               + "; pick one by its whole label")
+                        if fits:
+                            seen, before = self.seen(), await self.latest_seq()
+                            reply = await self.discord.select(message, control["custom_id"], [fits[0]["value"]],
+                                                              user=user)
+                            return await self.result(text, "pick", reply, before, seen)
         what = "button" if verb == "click" else "menu option"
         raise ConsoleError(f"no {what} `{label}` to press for {user.name}; the last answer offers: "
                            + (" ".join(n for m in self.answers.get(user.id, []) for n in control_names(m)) or "nothing"))
+
+    def keep_answer(self, user: LoopbackUser, messages: list[StoredMessage]) -> None:
+        """Remember a user's last answer, and write its buttons down so they still work after a restart."""
+        self.answers[user.id] = messages
+        self.ids.data["answers"][user.name] = [
+            {"channel": m.channel_id, "ephemeral": m.ephemeral, "content": m.content, "embeds": m.embeds,
+             "components": m.components} for m in messages if controls(m)]
+        self.ids.save()
+
+    def restore_answers(self) -> None:
+        """Put back each user's last answer with its buttons, as the ids file kept them."""
+        for name, kept in self.ids.data.get("answers", {}).items():
+            user = self.users.get(name)
+            if user is None or not isinstance(kept, list):
+                continue
+            messages = []
+            for item in kept:
+                if not isinstance(item, dict) or item.get("channel") not in self.discord.world.channels:
+                    continue
+                body = MessageBody(json={"content": item.get("content", ""), "embeds": item.get("embeds", []),
+                                         "components": item.get("components", [])})
+                try:
+                    messages.append(self.discord.world.create_message(
+                        int(item["channel"]), body, ephemeral=bool(item.get("ephemeral")), allow_empty=True))
+                except Exception:  # a message the stand-in will not store again is only a lost answer
+                    log.warning("could not put back %s's last answer", name, exc_info=True)
+            if messages:
+                self.answers[user.id] = messages
 
     async def result(self, text: str, stem: str, reply: Reply | None, before: tuple[int, int] | None,
                      seen: set[int]) -> LineResult:
@@ -430,7 +535,7 @@ class Console:
             reply.interaction.id)
         messages = [] if reply is None else reply.messages
         if reply is not None:
-            self.answers[user.id] = messages
+            self.keep_answer(user, messages)
         outcome = None
         after = await self.latest_seq()
         if after is not None and before is not None and after[0] == before[0] and after[1] > before[1]:
@@ -471,6 +576,166 @@ class Console:
             f"in #{channel.name}" if channel is not None and channel.is_private_thread else "posted")
         names = " ".join(control_names(message))
         return f"{where}: {message_words(message)}" + (f" {names}" if names else "")
+
+
+CONSOLE_WORDS = ("as ", "in ", "click ", "pick ", "wait ", "quit")
+SQUARE_OPTIONS = frozenset({"to", "at", "from", "cell", "square", "near", "where"})
+UNIT_OPTIONS = frozenset({"unit", "target", "leader", "vehicle", "units"})
+MAX_SQUARES = 200  # squares offered at once; typing the column narrows them
+
+
+class Completions:
+    """What the console offers at the cursor: commands, options and their values, from the bot's tree and the battle."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    async def battle_words(self) -> tuple[list[str], list[str], int, int]:
+        """Return the unit names, their squares and the map's size in the current channel's battle."""
+        service = getattr(self.console.discord.bot, "service", None)
+        record = await self.console.db.battles.in_channel(self.console.discord.guild.id, self.console.channel.id)
+        if record is None or not isinstance(service, TableService):
+            return [], [], 0, 0
+        battle = service.read_only(record)
+        units = list(battle.units.values())
+        cells = [str(u.cell) for u in units if getattr(u, "cell", None) is not None]
+        return [u.name for u in units], cells, int(battle.width), int(battle.height)
+
+    async def complete(self, before: str) -> list[str]:
+        """Return the words that may follow the text before the cursor (each a whole word to put in its place)."""
+        console = self.console
+        if not before.startswith("/"):
+            head, sep, rest = before.partition(" ")
+            if not sep:
+                return [w.strip() for w in CONSOLE_WORDS if w.startswith(head.lower())]
+            verb = head.lower()
+            if verb == "as":
+                return sorted(n for n in console.users if n.startswith(rest.lower()))
+            if verb == "in":
+                return sorted(c.name for c in console.discord.guild.channels.values() if c.name.startswith(rest))
+            if verb in ("click", "pick"):
+                return self.press_words(verb, rest)
+            return []
+        try:
+            tokens = shlex.split(before[1:]) if before.rstrip() == before else [*shlex.split(before[1:]), ""]
+        except ValueError:
+            return []  # inside an open quote: nothing to offer
+        if not tokens:
+            tokens = [""]
+        *done, current = tokens
+        schema = console.discord.commands(console.discord.guild) or console.discord.commands()
+        node: dict[str, Any] = {"options": [{"name": k, "type": 1, **v} for k, v in schema.items()]}
+        for word in done:
+            if ":" in word:
+                break
+            subs = {o["name"]: o for o in node.get("options", []) if o["type"] in (1, 2)}
+            if word not in subs:
+                return []
+            node = subs[word]
+        options = node.get("options", [])
+        if any(o["type"] in (1, 2) for o in options):
+            return sorted(o["name"] for o in options if o["type"] in (1, 2) and o["name"].startswith(current))
+        given = {w.partition(":")[0] for w in done if ":" in w}
+        key, sep, value = current.partition(":")
+        if not sep:
+            return sorted(f"{o['name']}:" for o in options if o["name"].startswith(key) and o["name"] not in given)
+        spec = next((o for o in options if o["name"] == key), None)
+        if spec is None:
+            return []
+        path = " ".join(w for w in done if ":" not in w)
+        others = dict(w.partition(":")[::2] for w in done if ":" in w)
+        return [f"{key}:{v}" for v in await self.values(spec, value, path, others)]
+
+    async def asked(self, path: str, spec: dict[str, Any], typed: str, others: dict[str, str]) -> list[str]:
+        """Return what the bot's own autocomplete offers for an option, as Discord would show it."""
+        console = self.console
+        _path, specs = option_schema(console.discord.commands(console.discord.guild) or console.discord.commands(),
+                                     path.split())
+        given = {}
+        for key, raw in others.items():
+            if key in specs and key != spec["name"]:
+                try:
+                    given[key] = console.convert(key, raw, specs[key])
+                except ConsoleError:
+                    continue  # an option not yet typed right only narrows nothing
+        choices = await console.discord.autocomplete(path, spec["name"], typed, user=console.acting(),
+                                                     channel=console.channel, options=given)
+        return [str(c.get("value", c.get("name", ""))) for c in choices]
+
+    async def values(self, spec: dict[str, Any], typed: str, path: str = "",
+                     others: dict[str, str] | None = None) -> list[str]:
+        """Return the values an option may take that start with what was typed."""
+        kind, name, low = spec["type"], spec["name"], typed.lower()
+        if spec.get("autocomplete") and path:
+            try:
+                words = await self.asked(path, spec, typed, others or {})
+            except Exception:  # an offer the bot cannot make is no reason to stop the console
+                log.debug("no autocomplete for %s %s", path, name, exc_info=True)
+                words = []
+            if words:
+                return [f'"{w}"' if " " in w else w for w in words if w.lower().startswith(low)] or [
+                    f'"{w}"' if " " in w else w for w in words]
+        if spec.get("choices"):
+            words = [str(c["value"]) for c in spec["choices"]]
+        elif kind == OPTION_BOOLEAN:
+            words = ["true", "false"]
+        elif kind == OPTION_USER:
+            words = [f"@{n}" for n in self.console.users]
+        elif kind == OPTION_CHANNEL:
+            words = [f"#{c.name}" for c in self.console.discord.guild.channels.values()]
+        elif kind == OPTION_ATTACHMENT:
+            return self.paths(typed)
+        else:
+            units, cells, width, height = await self.battle_words()
+            if name in UNIT_OPTIONS:
+                words = units
+            elif name in SQUARE_OPTIONS:
+                words = cells + self.squares(low, width, height)
+            else:
+                words = []
+        found = sorted({w for w in words if w.lower().startswith(low)}, key=lambda w: (len(w), w))
+        return [f'"{w}"' if " " in w else w for w in found]
+
+    @staticmethod
+    def squares(typed: str, width: int, height: int) -> list[str]:
+        """Return the map's squares that start with what was typed, at most a few hundred."""
+        out: list[str] = []
+        for x in range(width):
+            column = str(Cell(x, 0))[:-1]
+            if not (column.lower().startswith(typed) or typed.startswith(column.lower())):
+                continue
+            for y in range(height):
+                square = str(Cell(x, y))
+                if square.lower().startswith(typed):
+                    out.append(square)
+                    if len(out) >= MAX_SQUARES:
+                        return out
+        return out
+
+    def paths(self, typed: str) -> list[str]:
+        """Return the files and folders that start with what was typed, from the folder the console runs in."""
+        folder, _sep, stem = typed.rpartition("/")
+        where = Path(folder or ".")
+        if not where.is_dir():
+            return []
+        names = sorted(p.name + ("/" if p.is_dir() else "") for p in where.iterdir()
+                       if p.name.startswith(stem) and not p.name.startswith("."))
+        return [f"{folder}/{n}" if folder else n for n in names[:MAX_SQUARES]]
+
+    def press_words(self, verb: str, typed: str) -> list[str]:
+        """Return the labels of the buttons (or menu options, with their units and squares) the user can press."""
+        user = self.console.acting()
+        words: list[str] = []
+        for message in self.console.visible(user)[:20]:
+            for control in controls(message):
+                if verb == "click" and control["type"] == 2:
+                    words.append(str(control.get("label", "")))
+                elif verb == "pick" and control["type"] == 3:
+                    for o in control.get("options", []):
+                        words.append(str(o["label"]))
+                        words += sorted(option_names(str(o["label"])) - {str(o["label"])})
+        low = typed.lower()
+        return list(dict.fromkeys(w for w in words if w and w.lower().startswith(low)))
 
 
 def format_text(result: LineResult, names: dict[int, str] | None = None) -> str:
@@ -540,10 +805,22 @@ async def open_console(settings: Settings, out_dir: Path, seed: int | None, *, w
     bot = BattleBot(service, sync_guild_id=discord.guild.id, guild_ready_timeout=0.05, board_spacing=0.0,
                     web_url=web_url)
     await discord.start_bot(bot)
+    for name, known in ids.data["channels"].items():
+        if name != "battle":
+            discord.add_channel(discord.guild, name, id=known)
+    for name, (known, parent) in ids.data.get("threads", {}).items():
+        if parent in {c.name for c in discord.guild.channels.values()}:
+            discord.add_channel(discord.guild, name, type=PUBLIC_THREAD, parent=discord.channel(parent), id=known)
     console = Console(discord, db, out_dir, ids=ids, clock=clock)
     for name in ids.data["users"]:
         console.user(name)  # yesterday's players, with their ids: their units are still theirs
     console.current = None
+    try:
+        console.channel = discord.channel(str(ids.data.get("at") or "battle"))  # where the last session stopped
+    except (KeyError, LookupError, ValueError):
+        pass
+    await discord.settle()
+    console.restore_answers()
     return discord, db, console
 
 
@@ -601,18 +878,22 @@ async def run_script(settings: Settings, file: str, *, as_json: bool, seed: int 
 
 
 async def run_console(settings: Settings, *, out_dir: str, seed: int | None) -> int:
-    """Read command lines interactively until end of input or `quit`."""
+    """Read command lines interactively until end of input or `quit`, with line editing, history and completion."""
     discord, db, console = await open_console(settings, Path(out_dir), seed,
                                               web_url=settings.web_url if settings.web is not None else "")
     stop_web = await serve_web(bot_service(discord), settings)
-    print("battlepost console. Type slash commands like `/help`; `as NAME` switches user, `click LABEL` and "
-          "`pick OPTION` press buttons and menus, `wait 25h` moves the clock on, `quit` leaves.")
+    print("battlepost console. Type slash commands like `/help` (Tab completes commands, options, units and "
+          "squares; arrows recall earlier lines); `as NAME` switches user, `in CHANNEL` switches channel, "
+          "`click LABEL` and `pick OPTION` press buttons and menus, `wait 25h` moves the clock on, `quit` leaves.")
+    read = line_reader(console, Path(out_dir) / "history")
     try:
         while True:
             try:
-                line = await asyncio.to_thread(input, f"{console.acting().name}> ")
+                line = await read(f"{console.acting().name}> ")
             except EOFError:
                 break
+            except KeyboardInterrupt:
+                continue  # Ctrl-C drops the line being typed, as in a shell
             if line.strip().lower() in ("quit", "exit"):
                 break
             try:
@@ -620,6 +901,10 @@ async def run_console(settings: Settings, *, out_dir: str, seed: int | None) -> 
             except Exception as exc:  # the session goes on whatever one line did
                 print(f"  {refusal(exc)}")
                 continue
+            finally:
+                for note in console.notes:
+                    print(f"  {note}")
+                console.notes.clear()
             if result is not None:
                 print(format_text(result, console.names()))
     finally:
@@ -628,3 +913,50 @@ async def run_console(settings: Settings, *, out_dir: str, seed: int | None) -> 
         await discord.close()
         await db.close()
     return 0
+
+
+def line_reader(console: Console, history: Path) -> Callable[[str], Any]:
+    """Return how to read a line: prompt_toolkit's editor at a terminal, plain input otherwise (a pipe, a file)."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        try:
+            from prompt_toolkit import PromptSession
+            from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+            from prompt_toolkit.document import Document
+            from prompt_toolkit.history import FileHistory
+        except ImportError:
+            pass
+        else:
+            completions = Completions(console)
+
+            class Offer(Completer):
+                """Offer the console's completions to prompt_toolkit."""
+
+                def get_completions(self, document: Document, complete_event: CompleteEvent) -> Any:
+                    return iter(())
+
+                async def get_completions_async(self, document: Document, complete_event: CompleteEvent) -> Any:
+                    before = document.text_before_cursor
+                    word = before.rsplit(" ", 1)[-1] if before.startswith("/") else before.partition(" ")[2]
+                    if not before.startswith("/") and " " not in before:
+                        word = before
+                    try:
+                        offers = await completions.complete(before)
+                    except Exception:  # a completion that fails offers nothing; the line can still be typed
+                        log.debug("completion failed", exc_info=True)
+                        return
+                    for offer in offers[:MAX_SQUARES]:
+                        yield Completion(offer, start_position=-len(word))
+
+            history.parent.mkdir(parents=True, exist_ok=True)
+            session: PromptSession[str] = PromptSession(history=FileHistory(str(history)), completer=Offer(),
+                                                        complete_while_typing=False)
+
+            async def prompt(text: str) -> str:
+                return await session.prompt_async(text)
+
+            return prompt
+
+    async def plain(text: str) -> str:
+        return await asyncio.to_thread(input, text)
+
+    return plain

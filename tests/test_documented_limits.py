@@ -16,10 +16,11 @@ from rules.battle import MAX_SIDES, MAX_UNITS
 from rules.coords import MAX_SIDE
 from rules.dice import (
     MAX_DICE_PER_TERM,
+    MAX_DICE_ROLLED,
     MAX_FACES,
     MAX_NOTATION_LENGTH,
     MAX_TERMS,
-    parse_dice,
+    parse_expression,
     split_notation,
 )
 from rules.filelimits import MAX_WHOLE
@@ -70,6 +71,7 @@ CODE = {
     "dice notation": MAX_NOTATION_LENGTH,
     "terms in one roll (`1d6+2d4+3`)": MAX_TERMS,
     "dice in one term (`100d6`)": MAX_DICE_PER_TERM,
+    "dice rolled by one roll, rerolls and explosions included": MAX_DICE_ROLLED,
     "faces of a die": MAX_FACES,
     "homebrew rows in one table": MAX_ROWS,
     "a whole number typed or in a file (an owner's id, a stat)": MAX_WHOLE,
@@ -101,10 +103,10 @@ def test_the_docs_state_the_codes_limits(doc: str, pattern: str, value: int) -> 
 def test_the_readme_roll_line_shows_dice_the_bot_reads() -> None:
     line = next(x for x in (ROOT / "README.md").read_text(encoding="utf-8").splitlines() if x.startswith("| `/roll"))
     examples = re.findall(r"`(\d*d[\d%][^`]*)`", line.split("|")[2])
-    assert len(examples) == 7, examples
+    assert len(examples) == 12, examples
     for example in examples:
         dice, _comment = split_notation(example)
-        assert parse_dice(dice), example
+        assert parse_expression(dice), example
     # Each kind of notation the parser knows is shown.
-    assert {"d%", "4d6kh3", "2d20kl1"} <= set(examples)
+    assert {"d%", "4d6kh3", "2d20kl1", "4d6pl1", "2d6rr1", "8d6e6", "2d6mi2"} <= set(examples)
     assert any(" adv" in e for e in examples) and "dis" in line

@@ -52,10 +52,13 @@ def test_lines(test: D100Test) -> list[str]:
 
 
 def roll_line(roll: dict[str, Any]) -> str:
-    """Return one roll as `2d6+3: [4, 2] = 9 (damage)`."""
-    faces = ", ".join(str(f) for f in roll["faces"])
+    """Return one roll as `2d6+3: [4, 2] = 9 (damage)`, or each die in place when some was dropped or rerolled."""
     why = f" ({safe(roll['purpose'])})" if roll.get("purpose") else ""
     manual = " \u270d manual" if roll.get("manual") else ""
+    if roll.get("shown"):
+        # `4d6kh3 (2, 5, ~~1~~, 6) + 3`: struck dice were dropped or rerolled, `6!` exploded, `1→3` was set.
+        return f"\U0001f3b2 `{roll['notation']}`: {roll['shown']} = **{roll['total']}**{why}{manual}"
+    faces = ", ".join(str(f) for f in roll["faces"])
     return f"\U0001f3b2 `{roll['notation']}`: [{faces}] = **{roll['total']}**{why}{manual}"
 
 

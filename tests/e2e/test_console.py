@@ -143,7 +143,7 @@ async def test_the_console_survives_every_line_discord_would_not_send(tmp_path: 
         "/battle new ruleset:strategic-e width:12 height:10",   # a required option (name) missing
         '/battle new name:"Too big" ruleset:strategic-e width:5000 height:10',  # out of range
         "/turn mode mode:sideways",                             # not one of the choices
-        "in nowhere",                                           # no such channel
+        "in two words",                                         # not a channel's name
         "/nope",                                                # no such command
         "wait a while",                                         # not a duration
         "click Launch",                                         # no such button
@@ -165,7 +165,7 @@ async def test_the_console_survives_every_line_discord_would_not_send(tmp_path: 
     assert "default_member_permissions" not in hidden and "No closing quotation" in lines[11]["error"]
     errors = [line["error"] for line in lines[1:8]]
     assert "missing required option" in errors[0] and "width" in errors[1] and "sideways" in errors[2]
-    assert "there is no channel `nowhere`" in errors[3] and "/nope is not a command" in errors[4]
+    assert "a channel name is one word" in errors[3] and "/nope is not a command" in errors[4]
     assert "wait for how long?" in errors[5] and "no button `Launch`" in errors[6]
     assert "Eva-01" in lines[9]["content"] + json.dumps(lines[9]["embeds"])
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.dice import parse_dice
+from rules.dice import parse_expression
 from rules.errors import InvalidOrderError
 from rules.orders import Roll, SkillTest
 from rules.systems.strategic.combat import run_test, skill_breakdown
@@ -48,7 +48,7 @@ def test(battle: Battle, order: SkillTest, dice: Dice, outcome: Outcome) -> None
 @checks("roll")
 def check_roll(battle: Battle, order: Roll) -> None:
     """Check that the dice are written as the roller reads them."""
-    parse_dice(order.dice)
+    parse_expression(order.dice)
 
 
 @handles("roll")
