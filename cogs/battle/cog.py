@@ -135,6 +135,10 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
             result = await service.execute(actor, result.record, o.SetRule(key=key, value=value), render=False)
         rec = result.record
         battle = result.battle
+        png = result.png
+        if overrides and service.render_enabled:
+            # A rule set now (the table's scale, say) may change how the map is drawn: draw it as it now stands.
+            png = await service.render(battle, battle_id=rec.id)
         if battle.system.has_map:
             where = f", map {battle.width}\u00d7{battle.height}"
             steps = "Set it up with /map paint and /unit add, then /battle start."
@@ -154,7 +158,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         embed.set_footer(text=f"battle #{rec.id}")
         if thread_id is not None:
             embed.description = (embed.description or "") + f"\nPlay happens in <#{thread_id}>."
-        await reply(interaction, embed=embed, png=result.png)
+        await reply(interaction, embed=embed, png=png)
 
     @app_commands.command(name="list", description="List the battles on this server")
     @app_commands.describe(ended="Also list ended battles")
