@@ -99,10 +99,11 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         file="A .toml stat-block file: one [[unit]] table per unit (see docs/statblocks.md)",
         side="Put every unit on this side instead of the file's",
         owner="Player who commands every unit, instead of the file's `owner` ids",
+        at="Move the whole layout: the top-left corner of the file's units goes to this square",
     )
     @app_commands.autocomplete(side=new_side_choices)
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment, side: str | None = None,
-                      owner: discord.User | None = None) -> None:
+                      owner: discord.User | None = None, at: CellArg | None = None) -> None:
         """Import the units of a stat-block file; if any unit is wrong, none is placed."""
         record = await battle_here(interaction)
         require_map(record.ruleset, "place imported units on squares")
@@ -117,7 +118,8 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         battle = await service.load(record)
         try:
             # Reading and checking 400 units takes about a second: off the event loop, so every server goes on.
-            plan = await asyncio.to_thread(plan_import, text, battle, side=side, owner=owner.id if owner else None)
+            plan = await asyncio.to_thread(plan_import, text, battle, side=side, owner=owner.id if owner else None,
+                                          at=at)
         except GameError as exc:
             raise GameError(f"{exc.message}\nNothing was imported.") from None
         plan, unowned = await without_strangers(plan, member_check(interaction))
@@ -128,8 +130,9 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         waiting = (f" {len(unowned)} of them ({', '.join(safe(n) for n in unowned[:10])}"
                    f"{', ...' if len(unowned) > 10 else ''}) have no player: the file's `owner` is not a member of "
                    "this server, so /gm assign them." if unowned else "")
+        moved = f" The layout was moved so its top-left corner is on {at}." if at is not None else ""
         await close_thinking(interaction, f"Imported {count} from `{safe(file.filename)}`; the list and the map are "
-                                          f"posted for everyone.{waiting}")
+                                          f"posted for everyone.{moved}{waiting}")
         await reply(interaction, embed=import_embed(file.filename, placed, battle_name=battle.name), png=png)
 
     @app_commands.command(name="edit", description="Rewrite a unit's stat block: name, side, owner, characteristics, file (GM)")
