@@ -24,6 +24,7 @@ from cogs.common.embeds import INFO, outcome_embed, safe
 from cogs.common.replies import defer, reply
 from cogs.common.secrets import own_sides
 from cogs.common.seen import place
+from cogs.common.setup_panel import SETUP_ITEMS
 from cogs.common.side_threads import SideThreads
 from cogs.common.systems import front_end
 from cogs.gm.ending import ask_to_end
@@ -92,11 +93,11 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
 
     async def cog_load(self) -> None:
         """Accept the log's page buttons, also on messages older than this process."""
-        self.bot.add_dynamic_items(LogPageButton, RulesPageButton)
+        self.bot.add_dynamic_items(LogPageButton, RulesPageButton, *SETUP_ITEMS)
 
     async def cog_unload(self) -> None:
         """Forget the log's page buttons."""
-        self.bot.remove_dynamic_items(LogPageButton, RulesPageButton)
+        self.bot.remove_dynamic_items(LogPageButton, RulesPageButton, *SETUP_ITEMS)
 
     @app_commands.command(name="new", description="Start a new battle in this channel (you become its GM)")
     @app_commands.describe(
