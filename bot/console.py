@@ -312,7 +312,8 @@ class Console:
             role_name = raw.lstrip("@")
             guild = self.discord.guild
             for role in guild.roles.values():
-                if role.name.lower() == role_name.lower():
+                # The default role is named `@everyone`, as Discord names it; `@everyone` and `everyone` both mean it.
+                if role.name.lstrip("@").lower() == role_name.lower():
                     return role
             return self.discord.add_role(guild, role_name)
         if kind == OPTION_CHANNEL:

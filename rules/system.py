@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from rules.ruleset import Ruleset
     from rules.statfile import UnitSpec
     from rules.units import Unit
+    from rules.weaponline import WeaponLine
 
 Handler = Callable[["Battle[Any]", Any, "Dice", "Outcome"], None]
 Check = Callable[["Battle[Any]", Any], object]
@@ -219,6 +220,8 @@ class System:
     # Reads a stat-block file of its units (`/unit import`): each unit's stats checked, errors name line and
     # field; placing them is its add-unit handler's (raising `PlacementError` names the file's `at` field).
     statblocks: StatblockReader | None = None
+    # How `/unit add weapons:` writes its weapons in one line; None: its units carry no weapons to type.
+    weapon_line: WeaponLine | None = None
     effects: Mapping[str, type[Effect]] = field(default_factory=dict)  # its effect kinds (`rules.effects.table`)
 
     rolltests: Mapping[str, type[RollTest]] = field(default_factory=dict)  # its test kinds (`rules.rolltests`)

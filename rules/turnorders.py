@@ -8,10 +8,11 @@ builds its table on `TABLE` (`HandlerTable(turnorders.TABLE)`) to play them, and
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from rules import turns
+from rules.coords import Cell
 from rules.core_effects import (
     Held,
     RoundClosed,
@@ -22,7 +23,7 @@ from rules.core_effects import (
     TurnModeSet,
     TurnSkipped,
 )
-from rules.errors import GameError, IllegalOrderError, InvalidOrderError, NotYourTurnError
+from rules.errors import GameError, IllegalOrderError, InvalidOrderError, NotFoundError, NotYourTurnError
 from rules.orders import Order
 from rules.system import HandlerTable
 
@@ -237,8 +238,7 @@ def parse_standing(battle: Battle[Any], unit_name: str, text: str) -> Order:
     if kind and kind != HOLD and kind not in allowed:
         # Only the orders a player gives a unit on its turn: no GM or side order, nothing the bot gives itself.
         what = "cannot be a standing order" if kind in battle.system.orders else "is not an order"
-        raise InvalidOrderError(f"`{tokens[0]}` {what}; use `hold` or one of {unit_name}'s own orders: "
-                                f"{', '.join(sorted(allowed))} (like `move to:E5`).")
+        raise InvalidOrderError(f"`{tokens[0]}` {what}; {standing_hint(battle, unit_name)}.")
     if tokens and not any(t.lower().startswith("unit:") for t in tokens[1:]):
         text = f"{text} unit:{shlex.quote(unit_name)}"
     order = battle.parse_order(text)
@@ -252,6 +252,61 @@ def parse_standing(battle: Battle[Any], unit_name: str, text: str) -> Order:
             f"`{order.kind}` cannot be a standing order; use `hold` or an order {unit_name} takes on its turn."
         )
     return order
+
+
+def own_turn(battle: Battle[Any], unit_name: str) -> Battle[Any]:
+    """Return a copy of the battle in which it is this unit's turn alone, with its whole budget, now."""
+    trial = type(battle).from_dict(battle.to_dict())
+    unit = trial.unit(unit_name)
+    trial.status = "active"
+    trial.round = max(trial.round, 1)
+    turn = trial.turn
+    turn.mode, turn.round, turn.units = "free", trial.round, [unit.id]
+    turn.left = {unit.id: turns.turn_rules(trial.ruleset_id).budget}
+    turn.done, turn.initiative, turn.at = {}, [], None
+    return trial
+
+
+def standing_options(battle: Battle[Any], unit_name: str) -> list[Order]:
+    """Return the orders a unit could leave as its standing order: those it could give on a turn of its own now."""
+    allowed = standing_kinds(battle)
+    try:
+        trial = own_turn(battle, unit_name)
+        orders = trial.legal_orders(unit_name)
+    except GameError:
+        return []  # a unit out of the fight, or a system without turns of units: only `hold` is left
+    return [order for order in orders if order.kind in allowed]
+
+
+def standing_hint(battle: Battle[Any], unit_name: str) -> str:
+    """Say which standing orders a unit may have: `hold` and the kinds of order it could give on its turn."""
+    kinds = sorted({order.kind for order in standing_options(battle, unit_name)})
+    if not kinds:
+        return f"{unit_name} can only `hold` at a missed deadline"
+    return f"use `hold` or one of the orders {unit_name} can give on its turn: {', '.join(kinds)} (like `move to:E5`)"
+
+
+def check_standing_form(battle: Battle[Any], unit_name: str, order: Order) -> None:
+    """Refuse a standing order that could never be followed: a square off the map, a name or value it cannot have.
+
+    What depends on the moment (a target out of range now, a square taken now) is left to the deadline.
+    """
+    for field in fields(order):
+        name, value = field.name, getattr(order, field.name)
+        if isinstance(value, Cell):
+            try:
+                battle.check_cell(value)
+            except IllegalOrderError as exc:
+                raise InvalidOrderError(f"`{name}:{value}`: {exc.message} Nothing was set.") from None
+    check = battle.system.handlers.check(order.kind)
+    if check is None:
+        return
+    try:
+        check(own_turn(battle, unit_name), order)
+    except (InvalidOrderError, NotFoundError) as exc:
+        raise InvalidOrderError(f"{exc.message} Nothing was set.") from None
+    except GameError:
+        pass  # illegal now, perhaps not at the deadline: the deadline checks it again
 
 
 @dataclass(frozen=True)
@@ -274,6 +329,8 @@ def check_standing_order(battle: Battle[Any], order: StandingOrder) -> _Standing
     if text.lower() in (*CLEAR_WORDS, ""):
         return _Standing(unit, None)
     parsed = None if text.lower() == HOLD else parse_standing(battle, unit.name, text)
+    if parsed is not None and not isinstance(parsed, Hold):
+        check_standing_form(battle, unit.name, parsed)
     return _Standing(unit, HOLD if parsed is None or isinstance(parsed, Hold) else str(parsed))
 
 

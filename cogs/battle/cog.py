@@ -24,6 +24,7 @@ from cogs.common.embeds import INFO, outcome_embed, safe
 from cogs.common.replies import defer, reply
 from cogs.common.secrets import own_sides
 from cogs.common.seen import place
+from cogs.common.setup_panel import SETUP_ITEMS
 from cogs.common.side_threads import SideThreads
 from cogs.common.systems import front_end
 from cogs.gm.ending import ask_to_end
@@ -92,11 +93,11 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
 
     async def cog_load(self) -> None:
         """Accept the log's page buttons, also on messages older than this process."""
-        self.bot.add_dynamic_items(LogPageButton, RulesPageButton)
+        self.bot.add_dynamic_items(LogPageButton, RulesPageButton, *SETUP_ITEMS)
 
     async def cog_unload(self) -> None:
         """Forget the log's page buttons."""
-        self.bot.remove_dynamic_items(LogPageButton, RulesPageButton)
+        self.bot.remove_dynamic_items(LogPageButton, RulesPageButton, *SETUP_ITEMS)
 
     @app_commands.command(name="new", description="Start a new battle in this channel (you become its GM)")
     @app_commands.describe(
@@ -135,6 +136,10 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
             result = await service.execute(actor, result.record, o.SetRule(key=key, value=value), render=False)
         rec = result.record
         battle = result.battle
+        png = result.png
+        if overrides and service.render_enabled:
+            # A rule set now (the table's scale, say) may change how the map is drawn: draw it as it now stands.
+            png = await service.render(battle, battle_id=rec.id)
         if battle.system.has_map:
             where = f", map {battle.width}\u00d7{battle.height}"
             steps = "Set it up with /map paint and /unit add, then /battle start."
@@ -154,7 +159,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         embed.set_footer(text=f"battle #{rec.id}")
         if thread_id is not None:
             embed.description = (embed.description or "") + f"\nPlay happens in <#{thread_id}>."
-        await reply(interaction, embed=embed, png=result.png)
+        await reply(interaction, embed=embed, png=png)
 
     @app_commands.command(name="list", description="List the battles on this server")
     @app_commands.describe(ended="Also list ended battles")

@@ -2,8 +2,8 @@
 
 A square option (`to`, `at`) offers the squares the chosen unit may give this command's order for now
 (a move's reachable squares in the chosen mode, say), else the squares of the units it could aim at,
-enemies and the nearest first. A standing order offers `hold`, `none` and the unit's legal orders as
-text. Always within Discord's 25 choices of at most 100 characters.
+enemies and the nearest first. A standing order offers `hold`, `none` and the orders the unit could give on a
+turn of its own, as text. Always within Discord's 25 choices of at most 100 characters.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from cogs.common.context import actor_of, service_of
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.orders import Order
-from rules.turnorders import CLEAR_WORDS, HOLD
+from rules.turnorders import CLEAR_WORDS, HOLD, standing_options
 from rules.units import Unit
 from rules.visibility import Viewer, sees
 
@@ -127,13 +127,18 @@ def order_text(order: Order) -> str:
 
 
 async def standing_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    """Offer standing orders: `hold`, `none` (clear it) and the unit's orders it could give now."""
+    """Offer standing orders: `hold`, `none` (clear it) and the orders the unit could give on a turn of its own."""
     battle = await _battle(interaction)
     texts = [HOLD, CLEAR_WORDS[0]]
     unit = _chosen(interaction, battle) if battle is not None else None
     if battle is not None and unit is not None and await _commands(interaction, unit):
-        texts += [t for t in (order_text(o) for o in _legal(battle, unit))
-                  if t.split(" ", 1)[0] not in {"hold", "end-turn"}]
+        # A hundred moves would hide the rest: each kind's first order comes before any kind's second.
+        seen: dict[str, int] = {}
+        ranked = []
+        for order in standing_options(battle, unit.name):
+            seen[order.kind] = seen.get(order.kind, 0) + 1
+            ranked.append((seen[order.kind], order_text(order)))
+        texts += [text for _, text in sorted(ranked, key=lambda pair: pair[0])]
     needle = current.strip().lower()
     picked = [t for t in texts if len(t) <= TEXT_MAX and (not needle or needle in t.lower())]
     return [Choice(name=t, value=t) for t in picked[:LIMIT]]

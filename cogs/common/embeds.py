@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -31,9 +32,15 @@ def signed(value: int) -> str:
     return f"+{value}" if value >= 0 else f"\u2212{abs(value)}"
 
 
+# Discord draws `<@1234>`, `<@!1234>`, `<@&1234>` and `<#1234>` as mentions whatever the id's length, while
+# `discord.utils.escape_mentions` only defuses ids of 17 to 20 digits.
+_MENTION_FORM = re.compile(r"<(@[!&]?|#)(\d)")
+
+
 def safe(text: object) -> str:
     """Return user-supplied text with markdown and mentions defused for embeds."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(str(text)))
+    escaped = discord.utils.escape_mentions(discord.utils.escape_markdown(str(text)))
+    return _MENTION_FORM.sub("<\\1\u200b\\2", escaped)
 
 
 def test_lines(test: D100Test) -> list[str]:

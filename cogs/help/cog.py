@@ -9,9 +9,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.common.context import service_of
-from cogs.common.embeds import INFO
+from cogs.common.embeds import INFO, safe
 from cogs.common.replies import reply
 from cogs.common.systems import guides
+from rules.system import registered
 
 GM_GUIDE = (
     "1. `/battle new name:… ruleset:…` here (or `thread:True`); `ruleset` offers every rule system's rulesets.\n"
@@ -80,6 +81,13 @@ class HelpCog(commands.Cog):
             gm.add_field(name="GM: set up a battle in four steps", value=GM_GUIDE, inline=False)
             for title, text in gm_parts:
                 gm.add_field(name=title, value=text, inline=False)
+            notations = [f"**{safe(system.name)}**: `weapons:\"{system.weapon_line.example}\"`. "
+                         f"{system.weapon_line.guide}"
+                         for system in ((battle.system,) if battle is not None else registered())
+                         if system.weapon_line is not None]
+            if notations:
+                gm.add_field(name="Weapons typed in /unit add and /unit edit", value="\n".join(notations)[:1024],
+                             inline=False)
             gm.add_field(name="The clock: deadlines, clock hours, time banks, quiet hours", value=CLOCK_GUIDE,
                          inline=False)
             pages.append(gm)

@@ -166,7 +166,7 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
         embed.description = "\n".join(lines)
         for name, value in force_fields(battle):
             embed.add_field(name=name, value=value, inline=False)
-        embed.set_footer(text=f"battle #{record.id} \u00b7 only you can see this")
+        embed.set_footer(text=f"battle #{record.id}")
         await reply(interaction, embed=embed, ephemeral=True)
 
     @app_commands.command(name="report", description="Show the battle report, a page of the round-by-round log")

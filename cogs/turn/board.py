@@ -10,6 +10,7 @@ from bot.clock import whose_turn
 from bot.service import BattleRecord, ClockRecord
 from cogs.common.embeds import INFO, safe
 from cogs.common.seen import place
+from cogs.common.setup_panel import add_setup_field
 from cogs.turn.text import deadline_line
 from rules.battle import Battle
 from rules.turns import turn_status
@@ -81,12 +82,13 @@ def board_embed(record: BattleRecord, battle: Battle, clock: ClockRecord) -> dis
     if battle.status == "active" and status["mode"] == "free":
         lines.append("Every unit acts when its player is ready; the GM closes the round with /turn close-round.")
     embed = discord.Embed(title=f"\U0001f4cb {safe(battle.name)}", colour=INFO, description="\n".join(lines))
+    add_setup_field(embed, battle)  # while the battle is set up, the board is the GM's setup panel too
     by_side: dict[str, list[str]] = {}
     for entry in status["units"]:
         by_side.setdefault(entry["side"], []).append(unit_line(battle, entry, running=running))
     footer = f"battle #{record.id} \u00b7 updated after every order \u00b7 /turn status for details"
     # Discord refuses an embed over 6000 characters in all; big battles list as many units as fit.
-    budget = EMBED_LIMIT - len(embed.title or "") - len(embed.description or "") - len(footer) - 200
+    budget = EMBED_LIMIT - len(embed) - len(footer) - 200
     shown = 0
     for side in [s.name for s in battle.sides] + sorted(set(by_side) - {s.name for s in battle.sides}):
         for i, chunk in enumerate(_chunks(by_side.get(side, []))):

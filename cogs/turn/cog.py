@@ -91,7 +91,7 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
         away = vacation_lines(clock, sorted({u.owner for u in battle.iter_units() if u.owner}))
         if away:
             embed.add_field(name="Vacation used", value=away[:1024], inline=False)
-        embed.set_footer(text=f"battle #{record.id} \u00b7 only you can see this")
+        embed.set_footer(text=f"battle #{record.id}")
         await reply(interaction, embed=embed, ephemeral=True)
 
     @app_commands.command(name="end", description="End your unit's turn (leave out the unit to end all your units due now)")

@@ -20,6 +20,7 @@ from bot.service import BattleRecord, ClockRecord, MapImage, Notice, TableServic
 from cogs.common.action_panel import groups_of
 from cogs.common.embeds import safe
 from cogs.common.replies import owed_message, send
+from cogs.common.setup_panel import setup_view
 from cogs.common.side_threads import SideThreads
 from cogs.turn.board import BOARD_KIND, board_embed
 from cogs.turn.buttons import turn_view
@@ -271,17 +272,19 @@ class Notifier(NoticeListener):
         record, battle = found
         if not battle.system.has_map:  # the board shows squares, turns and feature points; map-less systems post reports
             return
+        # While the battle is set up its board is the GM's setup panel too: what is missing, and buttons.
         embed = board_embed(record, battle, await self.service.clock_of(record))
+        view = setup_view(record, battle)
         ref = await db.messages.get(record.id, BOARD_KIND)
         if ref is not None:
             message = self.bot.get_partial_messageable(ref.channel_id, guild_id=record.guild_id).get_partial_message(
                 ref.message_id)
             try:
-                await message.edit(embed=embed, allowed_mentions=NO_PINGS)
+                await message.edit(embed=embed, view=view, allowed_mentions=NO_PINGS)
                 return
             except discord.NotFound:
                 log.info("status board of battle %s was deleted; posting a new one", record.id)
-        posted = await send(self.channel(record), embed=embed)
+        posted = await send(self.channel(record), embed=embed, view=view)
         await db.messages.set(record.id, BOARD_KIND, posted.channel.id, posted.id)
         try:
             await posted.pin(reason="battlepost status board")

@@ -13,7 +13,7 @@ from cogs.common.attachments import read_text
 from cogs.common.autocomplete import any_unit_choices, unit_choices
 from cogs.common.autocomplete_setup import new_side_choices
 from cogs.common.context import actor_of, battle_here, member_check, service_of
-from cogs.common.embeds import outcome_embed, safe
+from cogs.common.embeds import outcome_embed, safe, with_note
 from cogs.common.embeds_setup import import_embed, setup_embed
 from cogs.common.replies import close_thinking, defer, reply
 from cogs.common.systems import require_map, unit_card
@@ -26,11 +26,12 @@ from cogs.unit.importing import (
     plan_import,
     without_strangers,
 )
-from cogs.unit.stats_text import parse_stats
+from cogs.unit.stats_text import parse_stats, typed_weapons, weapons_note
 from rules import orders as o
 from rules.errors import GameError
 from rules.outcome import Highlight
 from rules.systems.m42.units import MAX_LD, MAX_MODELS
+from rules.weaponline import MAX_LINE
 
 Char = app_commands.Range[int, 0, 200]
 Pool = app_commands.Range[int, 0, 10000]
@@ -66,6 +67,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         interlinked="M42: the Interlinked special rule (ignores terrain Command Radius penalties)",
         vehicle="M42: a vehicle, not infantry (impassable terrain and tall walls do not stop it)",
         stats="Any other stats as key=value, like `kind=vehicle pf=6 mv=30` (Combat Action), or a JSON object",
+        weapons="Weapons in a line, like `Rifle r10 1d10+2; Knife melee 1d5` (each system's words: /help)",
     )
     @app_commands.rename(int_="int")
     @app_commands.autocomplete(side=new_side_choices)
@@ -75,27 +77,33 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
                   t: Char | None = None, int_: Char | None = None, wounds: Pool | None = None,
                   magnitude: Pool | None = None, ap: Trait | None = None, flyer: Trait | None = None,
                   hoverer: Trait | None = None, ld: Leadership | None = None, models: Models | None = None,
-                  interlinked: bool | None = None, vehicle: bool | None = None, stats: str = "") -> None:
+                  interlinked: bool | None = None, vehicle: bool | None = None, stats: str = "",
+                  weapons: app_commands.Range[str, 1, MAX_LINE] | None = None) -> None:
         """Add a unit; an M42 unit's models are placed legally around its leader."""
-        require_map((await battle_here(interaction)).ruleset, "place a unit `at` a square")
+        record = await battle_here(interaction)
+        require_map(record.ruleset, "place a unit `at` a square")
         typed = parse_stats(stats)
+        armed = typed_weapons(record.ruleset, weapons, typed)
+        if armed is not None:
+            typed["weapons"] = armed
         traits = [rule for rule, on in (("interlinked", interlinked), ("vehicle", vehicle)) if on]
         stats_given = stats_from(kind=kind, ag=ag, bs=bs, ws=ws, s=s, t=t, int=int_, wounds=wounds,
                                  magnitude=magnitude, ap=ap, flyer=flyer, hoverer=hoverer, ld=ld, models=models,
                                  traits=traits or None)
         stats_given.update(typed)
         order = o.AddUnit(name=name, side=side, at=at, owner=owner.id if owner else None, stats=stats_given or None)
-        await self._run(interaction, order)
+        await self._run(interaction, order, extra=[weapons_note(armed)] if armed is not None else None)
 
     @app_commands.command(name="import", description="Place every unit of a stat-block file (.toml), all or none (GM)")
     @app_commands.describe(
         file="A .toml stat-block file: one [[unit]] table per unit (see docs/statblocks.md)",
         side="Put every unit on this side instead of the file's",
         owner="Player who commands every unit, instead of the file's `owner` ids",
+        at="Move the whole layout: the top-left corner of the file's units goes to this square",
     )
     @app_commands.autocomplete(side=new_side_choices)
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment, side: str | None = None,
-                      owner: discord.User | None = None) -> None:
+                      owner: discord.User | None = None, at: CellArg | None = None) -> None:
         """Import the units of a stat-block file; if any unit is wrong, none is placed."""
         record = await battle_here(interaction)
         require_map(record.ruleset, "place imported units on squares")
@@ -110,7 +118,8 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         battle = await service.load(record)
         try:
             # Reading and checking 400 units takes about a second: off the event loop, so every server goes on.
-            plan = await asyncio.to_thread(plan_import, text, battle, side=side, owner=owner.id if owner else None)
+            plan = await asyncio.to_thread(plan_import, text, battle, side=side, owner=owner.id if owner else None,
+                                          at=at)
         except GameError as exc:
             raise GameError(f"{exc.message}\nNothing was imported.") from None
         plan, unowned = await without_strangers(plan, member_check(interaction))
@@ -121,8 +130,9 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         waiting = (f" {len(unowned)} of them ({', '.join(safe(n) for n in unowned[:10])}"
                    f"{', ...' if len(unowned) > 10 else ''}) have no player: the file's `owner` is not a member of "
                    "this server, so /gm assign them." if unowned else "")
+        moved = f" The layout was moved so its top-left corner is on {at}." if at is not None else ""
         await close_thinking(interaction, f"Imported {count} from `{safe(file.filename)}`; the list and the map are "
-                                          f"posted for everyone.{waiting}")
+                                          f"posted for everyone.{moved}{waiting}")
         await reply(interaction, embed=import_embed(file.filename, placed, battle_name=battle.name), png=png)
 
     @app_commands.command(name="edit", description="Rewrite a unit's stat block: name, side, owner, characteristics, file (GM)")
@@ -137,6 +147,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         supreme_commander="The side's Supreme Commander: feature points come from its Intelligence Bonus",
         file="A .toml stat-block file of one unit: its weapons and skills replace this unit's",
         stats="Any other stats as key=value, like `statuses=pinned pf=3` (Combat Action) or `ld=3 models=6` (M42)",
+        weapons="New weapons in a line, like `Rifle r10 1d10+2; Knife melee 1d5` (/help), or `none`",
     )
     @app_commands.rename(int_="int", class_="class")
     @app_commands.autocomplete(unit=unit_choices, side=new_side_choices)
@@ -150,9 +161,17 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
                    max_magnitude: app_commands.Range[int, 1, 10000] | None = None,
                    squads: app_commands.Range[int, 1, 100] | None = None, ap: Trait | None = None,
                    supreme_commander: bool | None = None, file: discord.Attachment | None = None,
-                   stats: str = "") -> None:
-        """Edit a unit's stat block; a file replaces its weapons and skills."""
+                   stats: str = "", weapons: app_commands.Range[str, 1, MAX_LINE] | None = None) -> None:
+        """Edit a unit's stat block; a file replaces its weapons and skills, as does a line of weapons."""
         typed = parse_stats(stats)
+        extra: list[str] = []
+        if weapons is not None:
+            armed = typed_weapons((await battle_here(interaction)).ruleset, weapons, typed)
+            if armed is not None:
+                if file is not None:
+                    raise GameError("Give the weapons once: in `weapons` or in the file, not both.")
+                typed["weapons"] = armed
+                extra.append(weapons_note(armed))
         stats_given = stats_from(name=name, side=side, owner=owner.id if owner else None, kind=kind, ws=ws, bs=bs,
                                  s=s, t=t, ag=ag, int=int_, per=per, wp=wp, fel=fel, wounds=wounds,
                                  max_wounds=max_wounds, magnitude=magnitude, max_magnitude=max_magnitude,
@@ -160,7 +179,6 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         stats_given.update(typed)
         if class_ is not None:
             stats_given["class"] = class_
-        extra: list[str] = []
         if file is not None:
             record = await battle_here(interaction)
             service = service_of(interaction)
@@ -225,7 +243,8 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         if order.kind == "edit-unit":
             embed = setup_embed(result.outcome, battle_name=result.battle.name, system=result.battle.system.id, extra=extra)
         else:
-            embed = outcome_embed(result.outcome, battle_name=result.battle.name, system=result.battle.system.id)
+            embed = with_note(outcome_embed(result.outcome, battle_name=result.battle.name,
+                                            system=result.battle.system.id), "\n".join(extra or []))
         await reply(interaction, embed=embed, png=png)
 
 

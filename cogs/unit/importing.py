@@ -10,6 +10,7 @@ from bot.filelimits import check_toml
 from bot.members import MemberCheck, absent_owners
 from bot.service import Actor, BattleRecord, TableService
 from rules.battle import Battle, check_name
+from rules.coords import Cell
 from rules.dice import Dice
 from rules.effects import Effect
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError
@@ -112,19 +113,65 @@ def read_statblocks(battle: Battle, text: str) -> list[UnitSpec]:
     return reader(text)
 
 
-def plan_import(text: str, battle: Battle, *, side: str | None, owner: int | None) -> ImportPlan:
-    """Read a stat-block file and place every unit on a copy of the battle; any error names its line and field."""
+def layout_corner(specs: list[UnitSpec]) -> Cell:
+    """Return the top-left corner of the squares a file's units stand on."""
+    return Cell(min(spec.at.x for spec in specs), min(spec.at.y for spec in specs))
+
+
+def placed_at(specs: list[UnitSpec], at: Cell | None) -> list[Cell]:
+    """Return each unit's square: the file's own, or moved together so the layout's top-left corner is `at`."""
+    if at is None or not specs:
+        return [spec.at for spec in specs]
+    corner = layout_corner(specs)
+    return [Cell(at.x + spec.at.x - corner.x, at.y + spec.at.y - corner.y) for spec in specs]
+
+
+def check_on_map(battle: Battle, specs: list[UnitSpec], cells: list[Cell], at: Cell | None, lines: list[str]) -> None:
+    """Refuse a file whose units would fall off the map, naming them all and saying how to place them instead."""
+    off = [f"{spec.name} (line {field_line(lines, spec.line, 'at')}, at {spec.at})"
+           for spec, cell in zip(specs, cells, strict=True) if not battle.on_map(cell)]
+    if not off:
+        return
+    last = Cell(battle.width - 1, battle.height - 1)
+    named = ", ".join(off[:10]) + (f" and {len(off) - 10} more" if len(off) > 10 else "")
+    where = f"placed from {at}" if at is not None else "where the file puts them"
+    head = (f"{len(off)} of the file's {len(specs)} units would fall off this map (A1 to {last}) {where}: "
+            f"{named}.")
+    corner = layout_corner(specs)
+    span_w = max(spec.at.x for spec in specs) - corner.x + 1
+    span_h = max(spec.at.y for spec in specs) - corner.y + 1
+    if span_w > battle.width or span_h > battle.height:
+        raise IllegalOrderError(f"{head} The file's units spread over {span_w}x{span_h} squares, more than this "
+                                f"{battle.width}x{battle.height} map holds: import them on a bigger map, or split "
+                                "the file.")
+    highest = Cell(battle.width - span_w, battle.height - span_h)
+    wanted = at or corner
+    fits = Cell(max(0, min(wanted.x, highest.x)), max(0, min(wanted.y, highest.y)))
+    raise IllegalOrderError(f"{head} The file's units spread over {span_w}x{span_h} squares from {corner}: give "
+                            f"`at:` a square from A1 to {highest} to place that corner there, the layout kept "
+                            f"(like `at:{fits}`).")
+
+
+def plan_import(text: str, battle: Battle, *, side: str | None, owner: int | None, at: Cell | None = None) -> ImportPlan:
+    """Read a stat-block file and place every unit on a copy of the battle; any error names its line and field.
+
+    With `at`, the units keep their layout but its top-left corner goes to that square.
+    """
     if battle.status == "ended":
         raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
     specs = read_statblocks(battle, text)
     if side is not None:
         side = check_name(side, "side name")
+    if at is not None:
+        battle.check_cell(at)
+    cells = placed_at(specs, at)
     lines = text.splitlines()
+    check_on_map(battle, specs, cells, at, lines)
     trial = Battle.from_dict(battle.to_dict())
     orders: list[AddUnit] = []
-    for spec in specs:
+    for spec, cell in zip(specs, cells, strict=True):
         who = owner if owner is not None else resolve_owner(lines, spec)
-        order = AddUnit(name=spec.name, side=side or spec.side, at=spec.at, owner=who, stats=dict(spec.stats) or None)
+        order = AddUnit(name=spec.name, side=side or spec.side, at=cell, owner=who, stats=dict(spec.stats) or None)
         _check_placement(trial, lines, spec, order)
         orders.append(order)
     return ImportPlan(orders)

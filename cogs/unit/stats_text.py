@@ -6,8 +6,11 @@ import json
 import shlex
 from typing import Any
 
+from cogs.common.embeds import safe
 from rules.errors import InvalidOrderError, shorten
 from rules.filelimits import TYPED_JSON, load_json, whole
+from rules.system import system_of
+from rules.weaponline import read_weapon_line
 
 GUIDE = "write `key=value` pairs, like `kind=vehicle pf=6 mv=30 facing=N`, or a JSON object for weapons"
 
@@ -51,3 +54,22 @@ def parse_stats(text: str) -> dict[str, Any]:
             raise InvalidOrderError(f"`{shorten(token)}` is not a stat; {GUIDE}.")
         out[key.strip().lower()] = _value(raw.strip(), key.strip().lower())
     return out
+
+
+def typed_weapons(ruleset_id: str, text: str | None, stats: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """Read the `weapons` option in the notation of the battle's rule system (None: the option was left out)."""
+    if text is None or not text.strip():
+        return None
+    system = system_of(ruleset_id)
+    if system.weapon_line is None:
+        raise InvalidOrderError(f"{system.name} units carry no weapons to write; leave `weapons` out.")
+    if "weapons" in stats:
+        raise InvalidOrderError("Weapons are given twice, in `weapons` and in `stats`; give them once, in `weapons`.")
+    return read_weapon_line(system.weapon_line, text)
+
+
+def weapons_note(weapons: list[dict[str, Any]]) -> str:
+    """Say which weapons a unit now carries, as names."""
+    if not weapons:
+        return "Weapons: none."
+    return "Weapons: " + ", ".join(safe(w.get("name", "?")) for w in weapons) + "."

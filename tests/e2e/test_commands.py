@@ -95,7 +95,7 @@ async def test_help_has_both_guides(table: Table) -> None:
     names = [f["name"] for m in reply.messages for e in m.embeds for f in e.get("fields", [])]
     assert names == ["GM: set up a battle in four steps", "Combat Action (squads, vehicles, robots): the GM",
                      "M42: leaders, models and Command Radius", "Strategic Combat: set up a battle",
-                     "Surface Combat (no map)", "The clock: deadlines, clock hours, time banks, quiet hours",
+                     "Surface Combat (no map)", "Weapons typed in /unit add and /unit edit", "The clock: deadlines, clock hours, time banks, quiet hours",
                      "Players", "Takebacks, your battles, substitutes", "Combat Action players", "Players in M42", "Strategic Combat players",
                      "Time zones and vacations"]
     for message in reply.messages:

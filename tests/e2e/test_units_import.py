@@ -136,9 +136,10 @@ async def test_a_name_already_in_the_battle_imports_nothing(p_battle: Table) -> 
 
 async def test_a_cell_off_the_map_imports_nothing(p_battle: Table) -> None:
     body = TWO_UNITS.format(owner=p_battle.bob.id, n=4).replace('at = "C2"', 'at = "Z40"')
-    reply = await refused(p_battle, "unit import", "(unit Mass Eva 4), field `at`: Z40 is off the map",
+    reply = await refused(p_battle, "unit import", "1 of the file's 2 units would fall off this map (A1 to T15) "
+                          "where the file puts them: Mass Eva 4 (line 12, at Z40).",
                           file=unit_file(body))
-    assert "Line 12" in text_of(reply)
+    assert "spread over 25x39 squares, more than this 20x15 map holds" in text_of(reply)
     assert not list((await stored_battle(p_battle)).iter_units()), "the first unit was not placed either"
 
 

@@ -13,6 +13,7 @@ from rules.systems.combat_action.rolltests import ROLLTESTS
 from rules.systems.combat_action.statblock import parse_statblock_file
 from rules.systems.combat_action.table import TABLE
 from rules.systems.combat_action.units import Unit
+from rules.systems.combat_action.weaponline import NOTATION as WEAPON_LINE
 
 SYSTEM = System(
     id="combat_action",
@@ -24,6 +25,7 @@ SYSTEM = System(
     legal_orders=legal_orders,
     round_start=[refresh_budgets],
     statblocks=parse_statblock_file,
+    weapon_line=WEAPON_LINE,
     describe="Squads, characters, vehicles and robots: 2 AP per model, d6 to hit against SS with range, "
              "size, flying, speed and cover modifiers, area weapons that deviate, vehicle damage by location.",
     effects=EFFECTS,

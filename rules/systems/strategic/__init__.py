@@ -16,6 +16,7 @@ from rules.systems.strategic.rolltests import ROLLTESTS
 from rules.systems.strategic.statblock_file import parse_statblock_file
 from rules.systems.strategic.table import TABLE
 from rules.systems.strategic.units import BONUS_TOKENS, Unit
+from rules.systems.strategic.weaponline import NOTATION as WEAPON_LINE
 
 SYSTEM = System(
     id="strategic",
@@ -31,6 +32,7 @@ SYSTEM = System(
     hidden_squares=hidden_feature_squares,
     reach=reach_by_mode,
     statblocks=parse_statblock_file,
+    weapon_line=WEAPON_LINE,
     describe="Independent Characters and Hordes moving by Agility Bonus, ranged and area attacks, "
              "terrain, artificial features, fire, smoke, storms and traps.",
     effects=EFFECTS,
