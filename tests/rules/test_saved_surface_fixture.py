@@ -68,7 +68,8 @@ def test_the_logged_engagements_read_back_with_every_round() -> None:
     swarm = next(uid for uid, fate in first.details.units.items() if fate.name == "Warrior Swarm")
     assert first.details.units[swarm].fate == "disintegrates" and first.details.units[swarm].routed
     # Every unit fighting acts once a round, in initiative order.
-    assert len(first.details.log[0]["initiative"]) == len(first.details.log[0]["actions"]) == 6
+    opening = first.to_dict()["data"]["log"][0]
+    assert len(opening["initiative"]) == len(opening["actions"]) == 6
     stored = [e["outcome"] for e in _saved()["orders"] if e["kind"] == "surface-resolve"]
     assert [o.to_dict() for o in (first, second)] == stored
 

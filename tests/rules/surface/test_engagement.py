@@ -81,8 +81,8 @@ def test_every_roll_has_a_purpose_and_every_step_is_logged() -> None:
     out = outcome.details
     assert isinstance(out, SurfaceReport)
     assert out.defaulted == ("Red", "Blue") and out.rounds_fought == 3
-    assert all(r for r in out.log[0]["actions"])
-    assert len(out.log[0]["initiative"]) == 4
+    assert all(r for r in out.rounds[0].actions)
+    assert len(out.rounds[0].initiative) == 4
     assert all(r.purpose for r in outcome.rolls)
     kept = b.turn.systems["surface"]["report"]
     assert "log" not in kept and kept["rounds_fought"] == 3 and kept["turn"] == 1
