@@ -15,7 +15,7 @@ from typing import Any
 from rules.battle import Battle
 from rules.errors import RulesetError
 from rules.outcome import Outcome
-from rules.stored import JSON
+from rules.stored import JSON, Document
 from rules.systems.surface.details import SurfaceReport
 from rules.systems.surface.plans import Plan, Standing
 from rules.systems.surface.units import Unit
@@ -93,12 +93,35 @@ def _plain(stored: Mapping[str, JSON] | None) -> dict[str, Any] | None:
 def state(battle: Battle[Any]) -> SurfaceState:
     """Return a battle's surface state as saved (a fresh one when it has none yet)."""
     found = battle.turn.systems.get(KEY)
-    return SurfaceState() if not found else SurfaceState.from_dict(found)
+    if not found:
+        return EMPTY
+    hit = _READ.get(id(found))
+    if hit is not None and hit[0] is found:
+        return hit[1]
+    read = SurfaceState.from_dict(found)
+    _remember(found, read)
+    return read
 
 
 def store(battle: Battle[Any], new: SurfaceState) -> None:
     """Save a battle's surface state."""
-    battle.turn.systems[KEY] = new.to_dict()
+    saved = new.to_dict()
+    battle.turn.systems[KEY] = saved
+    _remember(saved, new)
+
+
+# Every order's check reads the state, and a big battle's kept report takes milliseconds to read, so each saved
+# document is read once. A document is replaced whole by `store` (undo and loading build new ones), never changed
+# in place; an entry holds its document, so the id it is found by cannot be reused while it is here.
+_READ: dict[int, tuple[Document, SurfaceState]] = {}
+READ_MAX = 256
+EMPTY = SurfaceState()
+
+
+def _remember(saved: Document, read: SurfaceState) -> None:
+    _READ[id(saved)] = (saved, read)
+    while len(_READ) > READ_MAX:
+        del _READ[next(iter(_READ))]
 
 
 def standing(battle: Battle[Any], side: str) -> Standing:

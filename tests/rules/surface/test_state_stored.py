@@ -87,3 +87,17 @@ def test_a_battle_without_surface_state_reads_a_fresh_one_and_stores_it() -> Non
     assert b.turn.systems["surface"] == {"standing": {}, "plans": {}, "resolved": False, "turn": 1, "report": None}
     store(b, SurfaceState(turn=4))
     assert Battle.from_dict(b.to_dict()).turn.systems["surface"]["turn"] == 4
+
+
+def test_a_plan_undone_is_gone_from_the_state_read_after_it() -> None:
+    """Undo restores the state before the order (DESIGN 3), and the state the rules read follows it."""
+    b = battle()
+    add(b, "R", "Red")
+    add(b, "B", "Blue")
+    give(b, "start")
+    give(b, "surface-plan side:Red intensity:2")
+    assert state(b).plan("Red") == Plan(2, 0) and state(b) is state(b)
+    b.undo()
+    assert state(b).plan("Red") is None and state(b).plans == {}
+    give(b, "surface-plan side:Red intensity:1")
+    assert state(b).plan("red") == Plan(1, 0)
