@@ -15,6 +15,7 @@ from rules.systems.surface.details import SurfaceReport
 from rules.systems.surface.fire import count_hits, deflections
 from rules.systems.surface.lottery import target_priority
 from rules.systems.surface.rounds import Action
+from rules.systems.surface.state import state
 from tests.rules.surface.helpers import add, battle, give
 
 
@@ -57,7 +58,8 @@ def test_plan_limits_default_and_override() -> None:
     give(b, "set-rule key:intensity_max value:5")
     give(b, "surface-plan side:Red intensity:5 daring:3")
     give(b, "surface-plan side:Blue")
-    assert b.turn.systems["surface"]["plans"]["red"]["intensity"] == 5
+    plan = state(b).plan("Red")
+    assert plan is not None and plan.intensity == 5
 
 
 def test_blockade_divisor_override() -> None:
