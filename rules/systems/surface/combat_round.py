@@ -28,6 +28,7 @@ class _Rolled:
 
     @property
     def key(self) -> tuple[int, int, int]:
+        """Return what orders the units: AIV, then IV, then the roll-off (higher first)."""
         return (self.iv + self.roll, self.iv, self.rolloff)
 
 
@@ -40,7 +41,7 @@ def initiative(battle: SurfaceBattle, units: list[Unit], dice: Dice) -> list[Ini
         for r in tied:
             r.rolloff = dice.d(100, f"initiative roll-off of {battle.units[r.unit].name}")
         tied = _ties(rows)
-    rows.sort(key=lambda r: tuple(-k for k in r.key))
+    rows.sort(key=lambda r: r.key, reverse=True)
     return [InitiativeRow(unit=r.unit, iv=r.iv, roll=r.roll, rolloff=r.rolloff, aiv=r.iv + r.roll) for r in rows]
 
 
