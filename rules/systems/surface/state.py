@@ -8,6 +8,7 @@ Plans stay there until resolution and are never copied into an outcome anyone el
 from __future__ import annotations
 
 import copy
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -114,24 +115,16 @@ def store(battle: Battle[Any], new: SurfaceState) -> None:
 # document is read once. A document is replaced whole by `store` (undo and loading build new ones), never changed
 # in place; an entry holds its document, so the id it is found by cannot be reused while it is here.
 _READ: dict[int, tuple[Document, SurfaceState]] = {}
+_READ_LOCK = threading.Lock()  # slow orders are applied in a worker thread while others read
 READ_MAX = 256
 EMPTY = SurfaceState()
 
 
 def _remember(saved: Document, read: SurfaceState) -> None:
-    _READ[id(saved)] = (saved, read)
-    while len(_READ) > READ_MAX:
-        del _READ[next(iter(_READ))]
-
-
-def standing(battle: Battle[Any], side: str) -> Standing:
-    """Return a side's standing (defaults when the GM set none)."""
-    return state(battle).standing_of(side)
-
-
-def plan(battle: Battle[Any], side: str) -> Plan | None:
-    """Return a side's submitted plan, if it has one."""
-    return state(battle).plan(side)
+    with _READ_LOCK:
+        _READ[id(saved)] = (saved, read)
+        while len(_READ) > READ_MAX:
+            del _READ[next(iter(_READ))]
 
 
 def logged_report(battle: Battle[Any], logged: Mapping[str, Any] | None) -> SurfaceReport | None:
@@ -151,5 +144,5 @@ def forces(battle: SurfaceBattle) -> dict[str, list[Unit]]:
     return out
 
 
-__all__ = ["KEY", "RESOLVE", "Plan", "Standing", "SurfaceBattle", "SurfaceState", "forces", "logged_report", "plan", "standing", "state",
+__all__ = ["KEY", "RESOLVE", "Plan", "Standing", "SurfaceBattle", "SurfaceState", "forces", "logged_report", "state",
            "store"]
