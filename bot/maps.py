@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from render import Crop, MapView, Overlay, crop_around, render_map
 from render.describe import ALT_LIMIT, MapText, alt_text, describe
 from render.surface_chart import loss_columns
+from rules.systems.surface.details import SurfaceReport
 
 log = logging.getLogger(__name__)
 
@@ -64,15 +64,14 @@ def map_text(view: MapView, overlays: Sequence[Overlay] = ()) -> MapText:
     return describe(view, overlays)
 
 
-def chart_alt(report: Mapping[str, Any]) -> str:
+def chart_alt(report: SurfaceReport) -> str:
     """Return the alt text of a Surface Combat chart: each side's damage points lost, round by round."""
-    sides = [str(s) for s in report.get("sides", [])]
-    columns = loss_columns({"sides": sides, "log": [], **report})
+    columns = loss_columns(report)
     parts = ["Chart of damage points lost by the end of each round."]
-    for side in sides:
+    for side in report.sides:
         lost = ", ".join(f"{'after the battle' if label == 'After' else 'round ' + label[1:]}: {losses.get(side, 0)}"
                          for label, losses in columns)
-        level = report.get("verdict", {}).get("levels", {}).get(side)
+        level = report.verdict.levels.get(side)
         parts.append(f"{side}: {lost or 'no rounds'}" + (f" ({level})." if level else "."))
     text = " ".join(parts)
     return text if len(text) <= ALT_LIMIT else text[: ALT_LIMIT - 1] + "\u2026"

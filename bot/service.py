@@ -55,6 +55,7 @@ from rules.errors import (
 from rules.outcome import Highlight, Outcome
 from rules.system import ruleset_ids
 from rules.systems import install as install_systems
+from rules.systems.surface.details import SurfaceReport
 from rules.visibility import PUBLIC, Viewer, sees
 from storage import (
     NEXT_TURN,
@@ -628,7 +629,7 @@ class TableService:
             view, [*action_cells(marks_of), *around], full=full)
         return await self.maps.draw(view, marks, crop, battle_id=battle_id, palette=palette)
 
-    async def surface_chart(self, report: dict[str, Any], battle: Battle | None = None) -> MapImage:
+    async def surface_chart(self, report: SurfaceReport, battle: Battle | None = None) -> MapImage:
         """Draw a Surface Combat report's losses per side per round, in a worker thread, with its alt text.
 
         With the battle, each side is drawn in its own colour (rules.colours), as everywhere else.

@@ -6,9 +6,10 @@ from __future__ import annotations
 import io
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from PIL import Image, ImageDraw
+
+from rules.systems.surface.details import SurfaceReport
 
 WIDTH, HEIGHT = 720, 440
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP = 48, 16, 40
@@ -31,26 +32,24 @@ FATES: tuple[tuple[str, tuple[int, int, int], str], ...] = (
 LABEL_GAP = 26  # fewest pixels between two round labels
 
 
-def loss_columns(report: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+def loss_columns(report: SurfaceReport) -> list[tuple[str, Mapping[str, int]]]:
     """Return the chart's columns as (label, losses by side): each round fought, then `After` the battle when
     the rally changed them (a routed unit that disintegrates counts at full capacity), so the last column is
     the losses the report's summary gives."""
-    rounds: Sequence[Mapping[str, Any]] = report["log"]
-    columns: list[tuple[str, Mapping[str, Any]]] = [(f"R{r['round']}", r["losses"]) for r in rounds]
-    final: Mapping[str, Any] = report.get("lost_points", {})
-    sides: Sequence[str] = report["sides"]
+    columns: list[tuple[str, Mapping[str, int]]] = [(f"R{r.round}", r.losses) for r in report.rounds]
+    final = report.lost_points
     before = columns[-1][1] if columns else {}
-    if final and any(int(final.get(s, 0)) != int(before.get(s, 0)) for s in sides):
+    if final and any(final.get(s, 0) != before.get(s, 0) for s in report.sides):
         columns.append(("After", final))
     return columns
 
 
-def bar_boxes(report: Mapping[str, Any]) -> list[tuple[str, int, tuple[int, int, int, int]]]:
+def bar_boxes(report: SurfaceReport) -> list[tuple[str, int, tuple[int, int, int, int]]]:
     """Return each bar as (side, column, box): the side's damage points lost by the end of that round (or after
     the battle, in the column past the last round)."""
-    sides: Sequence[str] = report["sides"]
+    sides: Sequence[str] = report.sides
     columns = loss_columns(report)
-    top = max([int(report["capacity"][s]) for s in sides] + [1])
+    top = max([report.capacity[s] for s in sides] + [1])
     plot_w = WIDTH - MARGIN_LEFT - MARGIN_RIGHT
     plot_h = PLOT_BOTTOM - MARGIN_TOP
     slot = plot_w // max(1, len(columns))
@@ -58,20 +57,19 @@ def bar_boxes(report: Mapping[str, Any]) -> list[tuple[str, int, tuple[int, int,
     out: list[tuple[str, int, tuple[int, int, int, int]]] = []
     for i, (_, losses) in enumerate(columns):
         for j, side in enumerate(sides):
-            lost = int(losses[side])
+            lost = losses.get(side, 0)
             height = round(plot_h * lost / top)
             x0 = MARGIN_LEFT + i * slot + j * bar + bar // 2
             out.append((side, i + 1, (x0, PLOT_BOTTOM - height, x0 + bar - 1, PLOT_BOTTOM)))
     return out
 
 
-def fate_boxes(report: Mapping[str, Any]) -> list[tuple[str, str, int, tuple[int, int, int, int]]]:
+def fate_boxes(report: SurfaceReport) -> list[tuple[str, str, int, tuple[int, int, int, int]]]:
     """Return each side's units by fate as (side, fate, count, box): one bar per side, widths by count."""
-    units: Mapping[str, Mapping[str, Any]] = report.get("units", {})
     width = WIDTH - MARGIN_RIGHT - FATE_BAR_LEFT
     out: list[tuple[str, str, int, tuple[int, int, int, int]]] = []
-    for row, side in enumerate(report["sides"]):
-        counts = Counter(str(u["fate"]) for u in units.values() if u["side"] == side)
+    for row, side in enumerate(report.sides):
+        counts = Counter(u.fate for u in report.units.values() if u.side == side)
         total = sum(counts.values())
         if not total:
             continue
@@ -88,7 +86,7 @@ def fate_boxes(report: Mapping[str, Any]) -> list[tuple[str, str, int, tuple[int
     return out
 
 
-def _round_labels(draw: ImageDraw.ImageDraw, report: Mapping[str, Any], first: str) -> None:
+def _round_labels(draw: ImageDraw.ImageDraw, report: SurfaceReport, first: str) -> None:
     """Write R1, R2... (and After) under the bars, skipping labels that would overlap when rounds are many."""
     last = -LABEL_GAP
     labels = [label for label, _ in loss_columns(report)]
@@ -98,7 +96,7 @@ def _round_labels(draw: ImageDraw.ImageDraw, report: Mapping[str, Any], first: s
             last = box[0]
 
 
-def render_surface_chart(report: Mapping[str, Any],
+def render_surface_chart(report: SurfaceReport,
                          colours: Mapping[str, tuple[int, int, int]] | None = None) -> bytes:
     """Draw the losses per side per round as grouped bars and each side's units by fate; return PNG bytes.
 
@@ -106,7 +104,7 @@ def render_surface_chart(report: Mapping[str, Any],
     """
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    sides: Sequence[str] = report["sides"]
+    sides: Sequence[str] = report.sides
     colour = {s: (colours or {}).get(s) or SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, s in enumerate(sides)}
     draw.line([(MARGIN_LEFT, MARGIN_TOP), (MARGIN_LEFT, PLOT_BOTTOM), (WIDTH - MARGIN_RIGHT, PLOT_BOTTOM)],
               fill=AXIS, width=2)
@@ -120,7 +118,7 @@ def render_surface_chart(report: Mapping[str, Any],
         x = WIDTH - MARGIN_RIGHT - 230
         y = 8 + i * 14
         draw.rectangle((x, y, x + 10, y + 10), fill=colour[side])
-        level = str(report["verdict"]["levels"][side])
+        level = report.verdict.levels[side]
         draw.text((x + 14, y - 1), f"{side[:18]}: {level}", fill=AXIS)
     draw.text((MARGIN_LEFT, FATES_TOP - 22), "What became of each side's units", fill=AXIS)
     fill = {fate: rgb for fate, rgb, _ in FATES}

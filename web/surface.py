@@ -6,68 +6,57 @@ from the engagement's logged result, which the whole table reads once it is foug
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from html import escape
-from typing import Any
 
 from bot.webfront import Logged
 from rules.battle import Battle
+from rules.systems.surface.details import SurfaceReport
+from rules.systems.surface.rounds import Action
+from rules.systems.surface.state import RESOLVE, logged_report, state
 from rules.visibility import Viewer, sees
 from web.frame import text
-
-RESOLVE = "surface-resolve"
-
-
-def _state(battle: Battle) -> Mapping[str, Any]:
-    found = battle.turn.systems.get("surface", {})
-    return found if isinstance(found, Mapping) else {}
 
 
 def plans_made(battle: Battle) -> dict[str, bool]:
     """Return, for each side, whether it has committed its plan this game turn (never what it is)."""
-    plans = _state(battle).get("plans") or {}
+    plans = state(battle).plans
     return {s.name: s.name.lower() in plans for s in battle.sides}
 
 
-def _name(report: Mapping[str, Any], uid: Any, battle: Battle) -> str:
-    units = report.get("units") if isinstance(report.get("units"), Mapping) else {}
-    entry = units.get(str(uid)) if units else None
-    if isinstance(entry, Mapping) and entry.get("name"):
-        return str(entry["name"])
-    found = battle.units.get(str(uid))
-    return found.name if found is not None else str(uid)
+def _name(report: SurfaceReport, uid: str, battle: Battle) -> str:
+    fate = report.units.get(uid)
+    if fate is not None and fate.name:
+        return fate.name
+    found = battle.units.get(uid)
+    return found.name if found is not None else uid
 
 
-def action_line(act: Mapping[str, Any], report: Mapping[str, Any], battle: Battle) -> str:
+def action_line(act: Action, report: SurfaceReport, battle: Battle) -> str:
     """Return one unit's action in a round: its target, its lottery and hit rolls, what got through, the damage."""
-    who = _name(report, act.get("unit"), battle)
-    if not act.get("target"):
-        return f"{who}: {act.get('status', 'does not fire')}"
-    parts = [f"{who} fires at {_name(report, act['target'], battle)}"]
-    lottery = act.get("lottery")
-    if isinstance(lottery, Mapping):
-        parts.append(f"target lottery {lottery.get('roll')} of {lottery.get('balls')} balls")
-    hits = act.get("hits")
-    if isinstance(hits, Mapping):
-        parts.append(f"{hits.get('hits', 0)} hits")
-    through = [t for t in act.get("through", []) or [] if isinstance(t, Mapping)]
-    if through:
-        rolls = ", ".join(f"d{t.get('die', 100)} {t.get('roll')} vs {t.get('needed')} "
-                          f"{'through' if t.get('success') else 'stopped'}" for t in through)
+    who = _name(report, act.unit, battle)
+    if act.target is None:
+        return f"{who}: {act.status or 'does not fire'}"
+    parts = [f"{who} fires at {_name(report, act.target, battle)}"]
+    if act.lottery is not None:
+        parts.append(f"target lottery {act.lottery.roll} of {act.lottery.balls} balls")
+    if act.hits is not None:
+        parts.append(f"{act.hits.hits} hits")
+    if act.through:
+        rolls = ", ".join(f"d{t.die} {t.roll} vs {t.needed} {'through' if t.success else 'stopped'}"
+                          for t in act.through)
         parts.append(f"through: {rolls}")
-    result = act.get("result")
-    if isinstance(result, Mapping):
-        parts.append(f"damage {result.get('damage', 0)} ({result.get('before')} \u2192 {result.get('after')})")
+    if act.result is not None:
+        parts.append(f"damage {act.result.damage} ({act.result.before} \u2192 {act.result.after})")
     return "; ".join(parts)
 
 
-def chart_svg(report: Mapping[str, Any]) -> str:
+def chart_svg(report: SurfaceReport) -> str:
     """Return the losses per side at the end of each round as grouped bars, with a table beside for reading."""
-    sides = [str(s) for s in report.get("sides", [])]
-    rounds = [r for r in report.get("log", []) or [] if isinstance(r, Mapping)]
+    sides = list(report.sides)
+    rounds = report.rounds
     if not sides or not rounds:
         return ""
-    top = max([1] + [int(r.get("losses", {}).get(side, 0) or 0) for r in rounds for side in sides])
+    top = max([1] + [r.losses.get(side, 0) for r in rounds for side in sides])
     bar, gap, height = 14, 12, 120
     width = len(rounds) * (len(sides) * bar + gap) + gap
     colours = ("#285ac8", "#c82828", "#e6aa14", "#823ca0")
@@ -75,18 +64,18 @@ def chart_svg(report: Mapping[str, Any]) -> str:
     for i, rnd in enumerate(rounds):
         left = gap + i * (len(sides) * bar + gap)
         for j, side in enumerate(sides):
-            lost = int(rnd.get("losses", {}).get(side, 0) or 0)
+            lost = rnd.losses.get(side, 0)
             h = height * lost / top
             bars.append(f'<rect x="{left + j * bar}" y="{height - h:g}" width="{bar - 2}" height="{h:g}" '
                         f'fill="{colours[j % len(colours)]}"><title>{escape(side)}: {lost} after round '
-                        f'{escape(str(rnd.get("round")))}</title></rect>')
+                        f'{rnd.round}</title></rect>')
         bars.append(f'<text x="{left + len(sides) * bar / 2:g}" y="{height + 14}" font-size="11" '
-                    f'text-anchor="middle">{escape(str(rnd.get("round")))}</text>')
+                    f'text-anchor="middle">{rnd.round}</text>')
     key = "".join(f'<li><svg width="12" height="12" aria-hidden="true"><rect width="12" height="12" '
                   f'fill="{colours[j % len(colours)]}"/></svg> {text(side)}</li>' for j, side in enumerate(sides))
     head = "".join(f'<th scope="col">{text(side)}</th>' for side in sides)
-    rows = "".join(f'<tr><th scope="row">{text(r.get("round"))}</th>'
-                   + "".join(f'<td>{text(r.get("losses", {}).get(side, 0))}</td>' for side in sides) + "</tr>"
+    rows = "".join(f'<tr><th scope="row">{text(r.round)}</th>'
+                   + "".join(f'<td>{text(r.losses.get(side, 0))}</td>' for side in sides) + "</tr>"
                    for r in rounds)
     return (f'<figure class="chart"><svg viewBox="0 0 {width} {height + 20}" width="{width}" height="{height + 20}" '
             f'role="img" aria-label="Losses per side by the end of each round">{"".join(bars)}</svg>'
@@ -101,17 +90,16 @@ def rounds_html(logged: Logged, battle: Battle, upto: int | None = None) -> str:
                    and (upto is None or e.seq <= upto)), None)
     if fought is None:
         return "<p>No engagement has been fought yet.</p>"
-    report = (fought.outcome or {}).get("data") or {}
-    levels = (report.get("verdict") or {}).get("levels") or {}
-    verdict = "; ".join(f"{text(side)}: {text(level)}" for side, level in levels.items())
+    report = logged_report(battle, fought.outcome)
+    if report is None:
+        return "<p>This engagement was fought in a form this version does not show; its orders are in the log.</p>"
+    verdict = "; ".join(f"{text(side)}: {text(level)}" for side, level in report.verdict.levels.items())
     out = [f'<p class="verdict">{verdict}</p>' if verdict else "", chart_svg(report)]
-    for rnd in report.get("log") or []:
-        if not isinstance(rnd, Mapping):
-            continue
-        actions = "".join(f"<li>{text(action_line(a, report, battle))}</li>"
-                          for a in rnd.get("actions", []) if isinstance(a, Mapping))
-        out.append(f'<section class="round"><h3>Round {text(rnd.get("round", "?"))}</h3><ul>{actions}</ul></section>')
+    for rnd in report.rounds:
+        actions = "".join(f"<li>{text(action_line(a, report, battle))}</li>" for a in rnd.actions)
+        out.append(f'<section class="round"><h3>Round {text(rnd.round)}</h3><ul>{actions}</ul></section>')
     return "".join(out)
+
 
 
 def surface_board(battle: Battle, logged: Logged, viewer: Viewer, now: Battle, upto: int | None = None) -> str:

@@ -18,11 +18,12 @@ from cogs.surface.fought import fought_report
 from cogs.surface.report import page_count, report_embed
 from rules.battle import Battle
 from rules.errors import IllegalOrderError
-from rules.systems.surface.state import peek
+from rules.systems.surface.details import SurfaceReport
+from rules.systems.surface.state import state
 
 
 def _turn(battle: Battle) -> int:
-    return int(peek(battle).get("turn", 1))
+    return state(battle).turn
 
 
 class ReportPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -68,7 +69,7 @@ class ReportPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await interaction.followup.send(embed=embed, view=view, ephemeral=True)
 
 
-def report_view(battle_id: int, battle: Battle, report: dict[str, Any], page: int) -> discord.ui.View | None:
+def report_view(battle_id: int, battle: Battle, report: SurfaceReport, page: int) -> discord.ui.View | None:
     """Return the Earlier/Later buttons of a report page, or nothing when the log fits one page."""
     pages = page_count(report)
     if pages <= 1:

@@ -18,15 +18,16 @@ from cogs.surface.buttons import report_view
 from cogs.surface.report import report_embed
 from rules.battle import Battle
 from rules.errors import IllegalOrderError
+from rules.systems.surface.details import SurfaceReport
 from rules.systems.surface.orders import NextTurn, Resolve
-from rules.systems.surface.state import peek
+from rules.systems.surface.state import state
 
 NEXT_TURN_TEXT = "A new game turn begins: each side commits a new plan."
 
 
 def game_turn(battle: Battle) -> int:
     """Return the game turn a Surface battle is in."""
-    return int(peek(battle).get("turn", 1))
+    return state(battle).turn
 
 
 class NextTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -54,12 +55,12 @@ class NextTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         service = service_of(interaction)
         await service.require_gm(actor, record, "open the next game turn")
         battle = await service.load(record)
-        if int(peek(battle).get("turn", 1)) != self.turn:
+        if state(battle).turn != self.turn:
             raise IllegalOrderError(f"Game turn {self.turn} is over already; the next one is open.")
         await run_next_turn(interaction, record, actor, NextTurn())
 
 
-def after_fight_view(battle_id: int, battle: Battle, report: dict[str, Any]) -> discord.ui.View | None:
+def after_fight_view(battle_id: int, battle: Battle, report: SurfaceReport) -> discord.ui.View | None:
     """Return the report's page buttons and, while the battle can go on, the GM's Next game turn button."""
     view = report_view(battle_id, battle, report, 1) or discord.ui.View(timeout=None)
     if battle.status == "active" and battle.system.verdict(battle) is None:
@@ -72,8 +73,8 @@ async def fight_and_report(interaction: discord.Interaction, record: BattleRecor
     service = service_of(interaction)
     result = await service.execute(actor, record, order, render=False)
     assert result.outcome is not None
-    # The report's pages and chart read it as the battle keeps it (its stored form), with its rounds.
-    report = result.outcome.details.to_dict()
+    report = result.outcome.details_as(SurfaceReport)
+    assert report is not None  # a resolve that succeeds reports the engagement
     embed = report_embed(result.battle, report, 1)
     png = await service.surface_chart(report, result.battle)
     view = after_fight_view(record.id, result.battle, report)

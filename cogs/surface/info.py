@@ -7,7 +7,7 @@ from typing import Any
 from cogs.common.embeds import safe
 from cogs.surface.report import paginate
 from rules.battle import Battle
-from rules.systems.surface.state import doc, standing
+from rules.systems.surface.state import state
 from rules.systems.surface.unittypes import unit_types
 
 # What a GM does next after /battle new.
@@ -34,21 +34,21 @@ def unit_line(unit: Any) -> str:
 
 def plan_word(battle: Battle, side: str) -> str:
     """Say whether a side has committed its plan this game turn (never what it is)."""
-    state = doc(battle)
-    if battle.status != "active" or state["resolved"]:
+    now = state(battle)
+    if battle.status != "active" or now.resolved:
         return ""
-    return "plan committed" if side.lower() in state["plans"] else "no plan yet"
+    return "plan committed" if now.plan(side) is not None else "no plan yet"
 
 
 def surface_stage(battle: Battle) -> str:
     """Say where the engagement stands: setting up, waiting for plans, fought, or ended."""
-    state = doc(battle)
-    turn = int(state["turn"])
+    now = state(battle)
+    turn = now.turn
     if battle.status == "setup":
         return "setting up the forces"
     if battle.status == "ended":
         return f"ended in game turn {turn}"
-    if state["resolved"]:
+    if now.resolved:
         return f"game turn {turn} fought: `/surface report`; the GM opens the next with `/surface next-turn`"
     due = [s.name for s in battle.sides if plan_word(battle, s.name) == "no plan yet"
            and any(u.side == s.name for u in battle.iter_units())]
@@ -58,7 +58,7 @@ def surface_stage(battle: Battle) -> str:
 
 def side_header(battle: Battle, side: str) -> str:
     """Return a side's leader, situation and plan status on one line."""
-    record = standing(battle, side)
+    record = state(battle).standing_of(side)
     parts = [f"Leader {safe(record.leader)} (Ability {record.ability})" if record.leader else f"Ability {record.ability}"]
     if record.blockaded:
         parts.append("blockaded")

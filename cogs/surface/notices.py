@@ -24,6 +24,8 @@ from cogs.turn.notifier import NO_PINGS, NoticeListener, pinging
 from cogs.turn.prompts import WARN, mentions
 from cogs.turn.text import join
 from rules.battle import Battle
+from rules.systems.surface.details import SurfaceReport
+from rules.systems.surface.state import state
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +51,7 @@ def deadline_text(clock: ClockRecord, battle: Battle) -> str:
 
 def plans_open_embed(battle: Battle, sides: Sequence[str], clock: ClockRecord) -> discord.Embed:
     """Build the message that opens a game turn's planning phase."""
-    state = battle.turn.systems.get("surface", {})
-    embed = discord.Embed(title=f"\U0001f4dc {safe(battle.name)}: game turn {state.get('turn', 1)}", colour=INFO)
+    embed = discord.Embed(title=f"\U0001f4dc {safe(battle.name)}: game turn {state(battle).turn}", colour=INFO)
     embed.description = (
         f"{join(list(sides))}: commit your side's secret pre-battle plan with its Plan button or `/surface plan` (only you see it). "
         f"The battle is fought the moment both plans are in.\n{deadline_text(clock, battle)}"
@@ -114,8 +115,7 @@ class SurfaceNotices(NoticeListener):
         sides = list(notice.extra.get("units", []))
         late = join(sides) or "a side"
         fought = [o for o in notice.extra.get("outcomes", []) if o.kind == "surface-resolve"]
-        # The report's pages and chart read it as the battle keeps it (its stored form), with its rounds.
-        report = fought[-1].details.to_dict() if fought else None
+        report = fought[-1].details_as(SurfaceReport) if fought else None
         if notice.extra.get("waiting") or not report:
             failures = [f"{safe(msg)}" for _, msg in notice.extra.get("failures", [])]
             embed = discord.Embed(title=f"\u231b Deadline passed: no plan from {late}", colour=WARN)

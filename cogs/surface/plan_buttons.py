@@ -25,7 +25,7 @@ from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.systems.surface.details import PlanDetails
 from rules.systems.surface.orders import Resolve, SubmitPlan
 from rules.systems.surface.resolve import plan_rounds
-from rules.systems.surface.state import Plan, peek
+from rules.systems.surface.state import Plan, state
 from rules.units import Unit
 
 MAX_DROPPED = 25  # a select menu's options
@@ -74,7 +74,7 @@ def _planning(battle: Battle, turn: int | None = None) -> None:
         raise IllegalOrderError("This is not a Surface Combat battle.")
     if battle.status != "active":
         raise IllegalOrderError(f"The battle is {battle.status}: plans are committed only while it runs.")
-    if peek(battle).get("resolved"):
+    if state(battle).resolved:
         raise IllegalOrderError("This game turn's engagement has been fought; the GM opens the next one with "
                                 "the Next game turn button or `/surface next-turn`.")
     if turn is not None and turn != game_turn(battle):

@@ -9,6 +9,7 @@ from pathlib import Path
 from bot.console import run_script
 from rules.battle import Battle
 from rules.replay import Step, replay, same_state
+from rules.systems.surface.state import state
 from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.test_console import settings_for
 from tests.e2e.turn_helpers import stored, stored_battle
@@ -87,8 +88,8 @@ async def test_two_sides_plan_privately_and_the_battle_resolves(table: Table) ->
     again = await table.slash("surface plan", user=table.bob, side="Rebels")
     assert "has been resolved" in text_of(again)
     battle = await stored_battle(table)
-    report = battle.turn.systems["surface"]["report"]
-    assert report["plans"]["Marines"]["intensity"] == 2
+    report = state(battle).report
+    assert report is not None and report.plans["Marines"].intensity == 2
     assert (await table.service.clock_of(await stored(table))).turn_key is None
     page = await table.slash("surface report", user=table.carol)
     assert "Log page 1/" in text_of(page)
@@ -110,7 +111,7 @@ async def test_replaying_the_log_rebuilds_the_battle(table: Table) -> None:
     initial = await table.db.events.initial_state(record.id)
     assert initial is not None
     assert same_state(replay(initial, steps).to_dict(), record.state)
-    assert Battle.from_dict(record.state).turn.systems["surface"]["resolved"] is True
+    assert state(Battle.from_dict(record.state)).resolved
 
 
 async def test_forces_carry_over_into_the_next_battle(table: Table) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.console import run_script
 from loopback.models import StoredMessage
+from rules.systems.surface.state import Plan, state
 from tests.e2e.action_helpers import button, components, labels
 from tests.e2e.conftest import Table, text_of
 from tests.e2e.test_console import settings_for
@@ -68,8 +69,7 @@ async def test_a_surface_battle_is_played_to_its_verdict_by_buttons(table: Table
     mine = await plan_by_buttons(table, ping, "Marines", table.alice, intensity="2", dropped=["1"])
     assert "Plan for Marines committed: intensity 2, daring 0, 1 dropped, not besieged" in text_of(mine)
     battle = await stored_battle(table)
-    assert battle.turn.systems["surface"]["plans"]["marines"] == {
-        "intensity": 2, "daring": 0, "dropped": [battle.unit("Titan").id], "besieged": False}
+    assert state(battle).plan("Marines") == Plan(2, 0, (battle.unit("Titan").id,), False)
     before = posted(table)
     theirs = await plan_by_buttons(table, ping, "Rebels", table.bob, intensity="0")
     report = [m for m in new_since(table, before) if "Round 1" in message_text(m)]
@@ -85,7 +85,7 @@ async def test_a_surface_battle_is_played_to_its_verdict_by_buttons(table: Table
         assert "Only a GM can open the next game turn" in text_of(not_gm)
         before = posted(table)
         await table.click(report[-1], button(report[-1], "Next game turn")["custom_id"], user=table.gm)
-        assert (await stored_battle(table)).turn.systems["surface"]["turn"] == turn + 1
+        assert state(await stored_battle(table)).turn == turn + 1
         again = await table.click(report[-1], button(report[-1], "Next game turn")["custom_id"], user=table.gm)
         assert f"Game turn {turn} is over already" in text_of(again)
         ping = plans_ping(new_since(table, before))
@@ -135,15 +135,15 @@ async def test_a_plan_menu_after_the_fight_changes_nothing(table: Table) -> None
     panel = opened.messages[-1]
     await plan_by_buttons(table, ping, "Marines", table.alice, intensity="1")
     await plan_by_buttons(table, ping, "Rebels", table.bob, intensity="1")
-    fought = (await stored_battle(table)).turn.systems["surface"]["report"]
+    fought = state(await stored_battle(table)).report
     late = await table.click(panel, button(panel, "Commit plan")["custom_id"], user=table.bob)
     assert "has been fought" in text_of(late) and late.messages[-1].ephemeral
-    assert (await stored_battle(table)).turn.systems["surface"]["report"] == fought
+    assert fought is not None and state(await stored_battle(table)).report == fought
     # In the next game turn, a plan picked for the last one is refused rather than taken for this one.
     await table.slash("surface next-turn")
     stale = await table.click(panel, button(panel, "Commit plan")["custom_id"], user=table.bob)
     assert "This plan is of game turn 1, which is over" in text_of(stale) and stale.messages[-1].ephemeral
-    assert (await stored_battle(table)).turn.systems["surface"]["plans"] == {}
+    assert state(await stored_battle(table)).plans == {}
 
 
 async def test_the_button_example_plays_to_the_summary_in_the_console(tmp_path: Path) -> None:

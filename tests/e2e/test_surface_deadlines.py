@@ -4,6 +4,7 @@ passes, as the battle's deadline policy says. Time is a fake clock the tests mov
 
 from __future__ import annotations
 
+from rules.systems.surface.state import state
 from tests.e2e.conftest import START_TIME, Table
 from tests.e2e.test_surface import setup
 from tests.e2e.turn_helpers import DAY, clock, message_text, new_since, posted, stored, stored_battle
@@ -40,7 +41,7 @@ async def test_hold_policy_fights_at_the_deadline_with_the_default_plan(table: T
     await table.slash("surface plan", user=table.alice, side="Marines", intensity=2, daring=1)
     before = posted(table)
     assert [f.action for f in await table.tick(hours=23, minutes=59) if f.timer.kind == "deadline"] == []
-    assert (await stored_battle(table)).turn.systems["surface"]["resolved"] is False
+    assert not state(await stored_battle(table)).resolved
     fired = await table.tick(minutes=1)
     assert [f.action for f in fired if f.timer.kind == "deadline"] == ["held"]
     battle = await stored_battle(table)
@@ -68,11 +69,12 @@ async def test_wait_policy_pings_the_gm_and_the_last_plan_still_fights(table: Ta
     [notice] = [m for m in new_since(table, before) if "Deadline passed" in message_text(m)]
     assert notice.pings.users == {table.gm.id} and "no plan from Rebels" in message_text(notice)
     assert "/surface resolve force:true" in message_text(notice)
-    assert (await stored_battle(table)).turn.systems["surface"]["resolved"] is False
+    assert not state(await stored_battle(table)).resolved
     assert await table.tick(days=1) == [], "a deadline waiting for its GM fires once"
     fought = await table.slash("surface plan", user=table.bob, side="Rebels", intensity=2)
     assert "Round 1" in message_text(fought.messages[-1])
-    assert (await stored_battle(table)).turn.systems["surface"]["report"]["fallback"] == {}
+    report = state(await stored_battle(table)).report
+    assert report is not None and report.fallback == {}
 
 
 async def test_default_policy_repeats_last_turns_plan(table: Table) -> None:
@@ -114,8 +116,8 @@ async def test_the_deadline_survives_a_restart(table: Table) -> None:
     await table.restart()
     fired = await table.tick(hours=2)
     assert [f.action for f in fired if f.timer.kind == "deadline"] == ["held"]
-    assert (await stored_battle(table)).turn.systems["surface"]["report"]["fallback"] == {"Marines": "default",
-                                                                                "Rebels": "default"}
+    report = state(await stored_battle(table)).report
+    assert report is not None and report.fallback == {"Marines": "default", "Rebels": "default"}
 
 
 async def test_undoing_the_resolution_opens_the_plans_again(table: Table) -> None:
@@ -124,6 +126,6 @@ async def test_undoing_the_resolution_opens_the_plans_again(table: Table) -> Non
     await table.slash("surface plan", user=table.bob, side="Rebels")
     table.clock.advance(hours=3)
     await table.gm_slash("gm undo")
-    assert (await stored_battle(table)).turn.systems["surface"]["resolved"] is False
+    assert not state(await stored_battle(table)).resolved
     restarted = await clock(table)
     assert restarted.turn_key == "surface|1|plans" and restarted.due_at == table.clock.now + DAY

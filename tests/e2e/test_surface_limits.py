@@ -21,6 +21,7 @@ from rules.battle import MAX_UNITS, Battle
 from rules.coords import Cell
 from rules.dice import Dice
 from rules.orders import AddUnit, Order
+from rules.systems.surface.details import SurfaceReport
 from rules.units import NAME_MAX
 from storage import ClockRecord
 from tests.e2e.conftest import Table, last_message, text_of
@@ -47,7 +48,7 @@ def stats(i: int) -> dict[str, Any]:
 
 
 @functools.cache
-def biggest_battle() -> tuple[Battle[Any], dict[str, Any]]:
+def biggest_battle() -> tuple[Battle[Any], SurfaceReport]:
     """Return the largest surface battle fought (every unit and every round the limits allow), and its report.
 
     Built once for the tests that only read it.
@@ -62,7 +63,9 @@ def biggest_battle() -> tuple[Battle[Any], dict[str, Any]]:
     for side in SIDES:
         battle.apply(Order.parse(f"surface-plan side:'{side}' intensity:10 daring:10"), dice)
     fought = battle.apply(Order.parse("surface-resolve"), dice)
-    return battle, fought.details.to_dict()  # the report as its pages and chart read it
+    report = fought.details_as(SurfaceReport)
+    assert report is not None
+    return battle, report
 
 
 def check_embed(embed: discord.Embed) -> None:
@@ -83,7 +86,7 @@ def check_embed(embed: discord.Embed) -> None:
 
 def test_every_report_page_of_the_biggest_battle_fits_and_no_line_is_lost() -> None:
     battle, report = biggest_battle()
-    assert report["rounds_fought"] == 40 and len(report["units"]) == MAX_UNITS
+    assert report.rounds_fought == 40 and len(report.units) == MAX_UNITS
     lines = report_lines(report)
     pages = paginate(lines)
     assert len(pages) > 100

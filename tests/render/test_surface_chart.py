@@ -16,28 +16,42 @@ from render.surface_chart import (
     fate_boxes,
     render_surface_chart,
 )
+from rules.systems.surface.details import Fate, SurfaceReport, Verdict
+from rules.systems.surface.rounds import Round
 
 
-def unit(side: str, fate: str, routed: bool = False) -> dict[str, object]:
-    return {"name": "x", "side": side, "fate": fate, "routed": routed}
+def unit(side: str, fate: str, routed: bool = False) -> Fate:
+    return Fate(name="x", side=side, fate=fate, routed=routed)
 
 
-REPORT = {
-    "sides": ["Marines", "Rebels"],
-    "capacity": {"Marines": 10, "Rebels": 10},
-    "verdict": {"levels": {"Marines": "decisive victory", "Rebels": "decisive defeat"}},
-    "log": [{"round": 1, "losses": {"Marines": 0, "Rebels": 5}},
-            {"round": 2, "losses": {"Marines": 2, "Rebels": 10}}],
-    "units": {"u1": unit("Marines", "fought on"), "u2": unit("Marines", "fought on"),
-              "u3": unit("Marines", "rallies", True), "u4": unit("Rebels", "destroyed"),
-              "u5": unit("Rebels", "disintegrates", True), "u6": unit("Rebels", "destroyed"),
-              "u7": unit("Rebels", "destroyed")},
-}
+def rnd(number: int, losses: dict[str, int]) -> Round:
+    return Round(round=number, initiative=(), tpv={}, actions=(), collateral=0, losses=losses)
+
+
+def report(log: list[Round], capacity: dict[str, int], units: dict[str, Fate]) -> SurfaceReport:
+    """Return an engagement's report with the rounds, capacities and fates the chart draws."""
+    last = log[-1].losses if log else {}
+    return SurfaceReport(
+        sides=("Marines", "Rebels"), plans={}, fallback={}, defaulted=(), rounds_planned=len(log),
+        rounds_fought=len(log), log=log, rally=(), broken={}, losses={}, lost_points=last, units=units,
+        capacity=capacity, verdict=Verdict(levels={"Marines": "decisive victory", "Rebels": "decisive defeat"},
+                                           reason="losses", ratio=None),
+        retreat={}, escape=(), recovery=(), collateral_count=0, collateral={}, draw=False, turn=1)
+
+
+REPORT = report(
+    [rnd(1, {"Marines": 0, "Rebels": 5}), rnd(2, {"Marines": 2, "Rebels": 10})],
+    {"Marines": 10, "Rebels": 10},
+    {"u1": unit("Marines", "fought on"), "u2": unit("Marines", "fought on"),
+     "u3": unit("Marines", "rallies", True), "u4": unit("Rebels", "destroyed"),
+     "u5": unit("Rebels", "disintegrates", True), "u6": unit("Rebels", "destroyed"),
+     "u7": unit("Rebels", "destroyed")},
+)
 COLOUR = {fate: rgb for fate, rgb, _ in FATES}
 
 
-def image_of(report: dict[str, object]) -> Image.Image:
-    return Image.open(io.BytesIO(render_surface_chart(report))).convert("RGB")
+def image_of(found: SurfaceReport) -> Image.Image:
+    return Image.open(io.BytesIO(render_surface_chart(found))).convert("RGB")
 
 
 def centre(box: tuple[int, int, int, int]) -> tuple[int, int]:
@@ -77,11 +91,11 @@ def test_units_by_fate_in_their_colours_with_widths_by_count() -> None:
 
 def test_many_rounds_fit_the_width() -> None:
     """Forty rounds (the most the plans allow) still give every round a bar inside the image."""
-    rounds = [{"round": n, "losses": {"Marines": n // 4, "Rebels": n // 2}} for n in range(1, 41)]
-    report = {**REPORT, "log": rounds, "capacity": {"Marines": 10, "Rebels": 20}}
-    boxes = bar_boxes(report)
+    rounds = [rnd(n, {"Marines": n // 4, "Rebels": n // 2}) for n in range(1, 41)]
+    many = report(rounds, {"Marines": 10, "Rebels": 20}, dict(REPORT.units))
+    boxes = bar_boxes(many)
     assert len(boxes) == 80 and all(0 <= b[0] <= b[2] < WIDTH for _, _, b in boxes)
-    image = image_of(report)
+    image = image_of(many)
     last = next(b for side, rnd, b in boxes if side == "Rebels" and rnd == 40)
     assert image.getpixel(centre(last)) == SIDE_COLOURS[1]
 

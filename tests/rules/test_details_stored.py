@@ -250,7 +250,7 @@ REPORT = {
     "plans": {"Red": {"intensity": 2, "daring": 1, "dropped": [], "besieged": True},
               "Blue": {"intensity": 1, "daring": 0, "dropped": [], "besieged": False}},
     "fallback": {"Blue": "default"}, "defaulted": ["Blue"], "rounds_planned": 5, "rounds_fought": 2,
-    "log": [{"round": 1, "actions": [], "tpv": {}, "collateral": 0, "losses": {"Red": 0, "Blue": 2}}],
+    "log": [{"round": 1, "initiative": [], "tpv": {}, "actions": [], "collateral": 0, "losses": {"Red": 0, "Blue": 2}}],
     "rally": [{"unit": "u2", "result": "recovers"}, {"unit": "u1", "result": "disintegrates", "die": 10, "roll": 9,
                "rally": 4}],
     "broken": {"Red": False, "Blue": True}, "losses": {"Red": "0", "Blue": "1"},

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules import lifecycle
@@ -13,7 +13,7 @@ from rules.dice import Dice
 from rules.errors import IllegalOrderError, InvalidOrderError, NotFoundError
 from rules.orders import AddUnit, EditUnit, End, RemoveUnit, SetRule, Start
 from rules.outcome import Outcome
-from rules.systems.surface.details import PlanDetails, SurfaceReport
+from rules.systems.surface.details import PlanDetails
 from rules.systems.surface.effects import (
     BattleEnded,
     BattleStarted,
@@ -27,7 +27,7 @@ from rules.systems.surface.effects import (
 from rules.systems.surface.forces import add_forces, read_forces
 from rules.systems.surface.orders import ImportForces, NextTurn, Resolve, SetSide, SubmitPlan
 from rules.systems.surface.resolve import resolve_battle, two_forces, two_forces_or_none
-from rules.systems.surface.state import KEY, Plan, Standing, SurfaceBattle, doc, peek
+from rules.systems.surface.state import Plan, Standing, SurfaceBattle, SurfaceState, state, store
 from rules.systems.surface.table import TABLE, checks, handles
 from rules.systems.surface.units import ESCAPED, Unit
 from rules.systems.surface.unittypes import FLAGS, RATINGS, check_ratings, unit_type
@@ -35,7 +35,7 @@ from rules.systems.surface.unittypes import FLAGS, RATINGS, check_ratings, unit_
 
 def _open(battle: SurfaceBattle) -> None:
     lifecycle.require_not_ended(battle)
-    if peek(battle).get("resolved"):
+    if state(battle).resolved:
         raise IllegalOrderError(
             "This engagement has been resolved; see `/surface report`. The GM opens the next turn with "
             "`/surface next-turn`."
@@ -230,7 +230,9 @@ def start(battle: SurfaceBattle, order: Start, dice: Dice, outcome: Outcome) -> 
     """End setup and open the pre-battle plans of the first game turn (two forces needed)."""
     check_start(battle, order)
     battle.status = "active"
-    outcome.add(BattleStarted(turn=int(doc(battle)["turn"])))
+    now = state(battle)
+    store(battle, now)  # the battle saves its surface state from the start on
+    outcome.add(BattleStarted(turn=now.turn))
 
 
 @checks("end")
@@ -244,7 +246,9 @@ def end(battle: SurfaceBattle, order: End, dice: Dice, outcome: Outcome) -> None
     """End the battle (an unresolved engagement is not fought)."""
     check_end(battle, order)
     battle.status = "ended"
-    outcome.add(BattleEnded(turn=int(doc(battle)["turn"])))
+    now = state(battle)
+    store(battle, now)
+    outcome.add(BattleEnded(turn=now.turn))
 
 
 @checks("surface-side")
@@ -263,7 +267,8 @@ def set_side(battle: SurfaceBattle, order: SetSide, dice: Dice, outcome: Outcome
     _, leader = check_set_side(battle, order)
     name = battle.ensure_side(order.side).name
     record = Standing(leader, order.ability, order.blockaded, order.last_ground)
-    doc(battle)["standing"][name.lower()] = record.to_dict()
+    now = state(battle)
+    store(battle, replace(now, standing={**now.standing, name.lower(): record}))
     outcome.add(SideSet(side=name, **record.to_dict()))
 
 
@@ -291,9 +296,10 @@ def submit_plan(battle: SurfaceBattle, order: SubmitPlan, dice: Dice, outcome: O
     """Store a side's plan where only resolution reads it; the outcome is hidden from the table."""
     name, dropped = check_submit_plan(battle, order)
     outcome.hidden = True
-    plans = doc(battle)["plans"]
-    replaced = name.lower() in plans
-    plans[name.lower()] = Plan(order.intensity, order.daring, dropped, order.besieged).to_dict()
+    now = state(battle)
+    replaced = name.lower() in now.plans
+    plans = {**now.plans, name.lower(): Plan(order.intensity, order.daring, dropped, order.besieged)}
+    store(battle, replace(now, plans=plans))
     sides = {s.lower() for s in two_forces_or_none(battle)}
     outcome.details = PlanDetails(side=name, replaced=replaced, ready=bool(sides) and sides <= set(plans))
     outcome.add(PlanSubmitted(side=name))
@@ -304,7 +310,8 @@ def check_resolve(battle: SurfaceBattle, order: Resolve) -> None:
     """Check that the engagement can be fought now: two forces, and both plans in unless the GM forces it."""
     _planning(battle)
     sides = two_forces(battle)
-    missing = [s for s in sides if s.lower() not in peek(battle).get("plans", {})]
+    plans = state(battle).plans
+    missing = [s for s in sides if s.lower() not in plans]
     if missing and not order.force:
         raise IllegalOrderError(
             f"Waiting for the plan of {' and '.join(missing)}. Each side commits one with `/surface plan`; "
@@ -317,13 +324,10 @@ def resolve(battle: SurfaceBattle, order: Resolve, dice: Dice, outcome: Outcome)
     """Fight the engagement: when both plans are in, or at once if the GM forces it."""
     check_resolve(battle, order)
     report = resolve_battle(battle, dice, outcome, last_plans=order.standing)
-    state = doc(battle)
-    report["turn"] = int(state["turn"])
-    state["resolved"] = True
     # The battle keeps the result; the round-by-round log, every roll of it, lives in this order's outcome
     # (the event log), so the battle stays small to load and to snapshot however long the fight was.
-    state["report"] = {k: v for k, v in report.items() if k != "log"}
-    outcome.details = SurfaceReport.build(report)
+    store(battle, replace(state(battle), resolved=True, report=report.kept()))
+    outcome.details = report
 
 
 @checks("surface-next-turn")
@@ -331,7 +335,7 @@ def check_next_turn(battle: SurfaceBattle, order: NextTurn) -> None:
     """Check that the battle runs and this turn's engagement has been fought."""
     if battle.status != "active":
         raise IllegalOrderError("Only a running battle has a next game turn; this one is " + battle.status + ".")
-    if not peek(battle).get("resolved"):
+    if not state(battle).resolved:
         raise IllegalOrderError("This turn's engagement has not been fought yet; resolve it first.")
 
 
@@ -339,16 +343,16 @@ def check_next_turn(battle: SurfaceBattle, order: NextTurn) -> None:
 def next_turn(battle: SurfaceBattle, order: NextTurn, dice: Dice, outcome: Outcome) -> None:
     """Clear the plans and the report so the survivors fight another game turn."""
     check_next_turn(battle, order)
-    state = doc(battle)
+    now = state(battle)
     gone = [u for u in battle.iter_units() if not u.alive or u.state == ESCAPED]
     for u in gone:
         battle.remove_unit(u)
     # The plans fought with stay on as each side's standing plan, for a deadline passed without a new one.
-    battle.turn.systems[KEY] = {"standing": state["standing"], "plans": {}, "resolved": False,
-                                "turn": int(state["turn"]) + 1, "report": None,
-                                "last_plans": {s.lower(): p for s, p in state["report"]["plans"].items()}}
+    fought = now.report.plans if now.report is not None else {}
+    store(battle, SurfaceState(standing=now.standing, turn=now.turn + 1,
+                               last_plans={s.lower(): p for s, p in fought.items()}))
     battle.round = 0
-    outcome.add(GameTurnBegan(turn=int(state["turn"]) + 1, removed=[u.name for u in gone]))
+    outcome.add(GameTurnBegan(turn=now.turn + 1, removed=[u.name for u in gone]))
 
 
 # A side's colour on the chart and any other view: the core's order, played here like on a map.

@@ -3,25 +3,25 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 from rules.dice import Dice
 from rules.errors import RulesetError
 from rules.outcome import Outcome
+from rules.systems.surface.details import EscapeRow, RallyRow, RecoveryRow
 from rules.systems.surface.effects import Disappeared, Disintegrated, Escaped, Lost, Rallied
 from rules.systems.surface.rolltests import EscapeTest, RallyTest
-from rules.systems.surface.state import SurfaceBattle, plan, standing
+from rules.systems.surface.state import SurfaceBattle, state
 from rules.systems.surface.units import ACTIVE, DESTROYED, DISRUPTED, ESCAPED, ROUTED, Unit
 
 
-def rally_or_disintegrate(battle: SurfaceBattle, dice: Dice, outcome: Outcome) -> list[dict[str, Any]]:
+def rally_or_disintegrate(battle: SurfaceBattle, dice: Dice, outcome: Outcome) -> list[RallyRow]:
     """Recover every Disrupted unit; each Routed unit rallies on 1dN at or under Rally, else is destroyed (A66)."""
-    rows: list[dict[str, Any]] = []
+    rows: list[RallyRow] = []
     die = int(battle.const("rally_die"))
     for u in battle.iter_units():
         if u.state == DISRUPTED:
             u.state = ACTIVE
-            rows.append({"unit": u.id, "result": "recovers"})
+            rows.append(RallyRow(unit=u.id, result="recovers"))
         elif u.state == ROUTED:
             roll = dice.d(die, f"rally of {u.name}")
             rallied = roll <= u.rally
@@ -29,38 +29,40 @@ def rally_or_disintegrate(battle: SurfaceBattle, dice: Dice, outcome: Outcome) -
             result = "rallies" if rallied else "disintegrates"
             outcome.tests.append(RallyTest(unit=u.id, die=die, roll=roll, rally=u.rally, result=result))
             outcome.add(Rallied(unit=u.name) if rallied else Disintegrated(unit=u.name))
-            rows.append({"unit": u.id, "result": result, "die": die, "roll": roll, "rally": u.rally})
+            rows.append(RallyRow(unit=u.id, result=result, die=die, roll=roll, rally=u.rally))
     return rows
 
 
-def reset_damage(battle: SurfaceBattle) -> list[dict[str, Any]]:
+def reset_damage(battle: SurfaceBattle) -> list[RecoveryRow]:
     """Clear the damage of every survivor; a besieged side recovers only `besieged_recovery` points."""
-    rows: list[dict[str, Any]] = []
+    rows: list[RecoveryRow] = []
     per_point = int(battle.const("besieged_recovery"))
+    now = state(battle)
     for u in battle.iter_units():
         if u.state == DESTROYED:
             continue
-        chosen = plan(battle, u.side)
+        chosen = now.plan(u.side)
         before = u.damage
         u.damage = max(0, u.damage - per_point) if chosen is not None and chosen.besieged else 0
         if before != u.damage:
-            rows.append({"unit": u.id, "from": before, "to": u.damage})
+            rows.append(RecoveryRow(unit=u.id, before=before, after=u.damage))
     return rows
 
 
-def escape(battle: SurfaceBattle, units: list[Unit], dice: Dice, outcome: Outcome) -> list[dict[str, Any]]:
+def escape(battle: SurfaceBattle, units: list[Unit], dice: Dice, outcome: Outcome) -> list[EscapeRow]:
     """Flee off-world: irregulars vanish; each regular survives on d100 within the chance, halved if blockaded."""
-    rows: list[dict[str, Any]] = []
+    rows: list[EscapeRow] = []
+    now = state(battle)
     for u in units:
         if u.state == DESTROYED:
             continue
         if not u.regular:
             u.state = DESTROYED
-            rows.append({"unit": u.id, "result": "disappears"})
+            rows.append(EscapeRow(unit=u.id, result="disappears"))
             outcome.add(Disappeared(unit=u.name))
             continue
         chance = Fraction(int(battle.const("escape_pct")), 100)
-        if standing(battle, u.side).blockaded:
+        if now.standing_of(u.side).blockaded:
             chance /= int(battle.const("escape_blockade_divisor"))
         needed = int(chance * 100)
         roll = dice.d100(f"escape of {u.name}")
@@ -68,7 +70,7 @@ def escape(battle: SurfaceBattle, units: list[Unit], dice: Dice, outcome: Outcom
         result = "escapes" if u.state == ESCAPED else "lost"
         outcome.tests.append(EscapeTest(unit=u.id, roll=roll, needed=needed, result=result))
         outcome.add(Escaped(unit=u.name) if u.state == ESCAPED else Lost(unit=u.name))
-        rows.append({"unit": u.id, "result": result, "roll": roll, "needed": needed})
+        rows.append(EscapeRow(unit=u.id, result=result, roll=roll, needed=needed))
     return rows
 
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from rules.details import Details
 from rules.effects import optional
-from rules.stored import JSON
-from rules.systems.surface.state import Plan
+from rules.systems.surface.plans import Plan
+from rules.systems.surface.rounds import Round
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +74,12 @@ class RecoveryRow(Details):
     after: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SurfaceReport(Details):
     """The engagement fought: sides, plans, each round, the verdict and the aftermath.
 
-    The round-by-round `log` is in the form the battle's rounds wrote it, which the report's pages and chart
-    read (from here, or as the battle keeps its last report, without `log`).
+    The order's outcome holds the round-by-round `log`; the battle keeps its last report without it (`log`
+    None), so the battle stays small to load and to snapshot however long the fight was.
     """
 
     sides: Sequence[str]
@@ -88,7 +88,7 @@ class SurfaceReport(Details):
     defaulted: Sequence[str]
     rounds_planned: int
     rounds_fought: int
-    log: Sequence[JSON]
+    log: Sequence[Round] | None = optional()
     rally: Sequence[RallyRow]
     broken: Mapping[str, bool]
     losses: Mapping[str, str]
@@ -107,11 +107,22 @@ class SurfaceReport(Details):
     @classmethod
     def read(cls, data: Mapping[str, Any]) -> dict[str, Any]:
         """Read the plans, the fates, the verdict and the aftermath's rows."""
+        log = data.get("log")
         return {**Details.read(data), "plans": {s: Plan.from_dict(p) for s, p in data["plans"].items()},
+                "log": None if log is None else tuple(Round.build(r) for r in log),
                 "units": {uid: Fate.build(f) for uid, f in data["units"].items()},
                 "verdict": Verdict.build(data["verdict"]), "rally": tuple(RallyRow.build(r) for r in data["rally"]),
                 "escape": tuple(EscapeRow.build(r) for r in data["escape"]),
                 "recovery": tuple(RecoveryRow.build(r) for r in data["recovery"])}
+
+    def kept(self) -> SurfaceReport:
+        """Return the report as the battle keeps it: without the round-by-round log."""
+        return replace(self, log=None)
+
+    @property
+    def rounds(self) -> Sequence[Round]:
+        """Return the rounds fought (none when this is the report the battle keeps, without its log)."""
+        return self.log or ()
 
 
 DETAILS: dict[str, type[Details]] = {"surface-plan": PlanDetails, "surface-resolve": SurfaceReport}

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 from rules.dice import Dice
+from rules.systems.surface.rounds import Chance, DamageDone, Hits
 from rules.systems.surface.state import SurfaceBattle
 from rules.systems.surface.units import ACTIVE, DESTROYED, DISRUPTED, Unit
 
@@ -16,31 +16,31 @@ def hit_quotient(battle: SurfaceBattle, shooter: Unit, target: Unit) -> Fraction
     return Fraction(shooter.accuracy) / evade
 
 
-def chance_roll(dice: Dice, faces: int, chance: Fraction, purpose: str) -> dict[str, Any]:
+def chance_roll(dice: Dice, faces: int, chance: Fraction, purpose: str) -> Chance:
     """Roll 1dN and succeed at or under N times the chance (no roll when the chance is 0 or 1)."""
     if chance <= 0 or chance >= 1:
-        return {"roll": None, "needed": faces if chance >= 1 else 0, "die": faces, "success": chance >= 1}
+        return Chance(roll=None, needed=faces if chance >= 1 else 0, die=faces, success=chance >= 1)
     needed = int(chance * faces)  # "d100 <= 100 * frac" (A62), floored to a whole face
     roll = dice.d(faces, purpose)
-    return {"roll": roll, "needed": needed, "die": faces, "success": roll <= needed}
+    return Chance(roll=roll, needed=needed, die=faces, success=roll <= needed)
 
 
-def count_hits(battle: SurfaceBattle, shooter: Unit, target: Unit, dice: Dice) -> dict[str, Any]:
+def count_hits(battle: SurfaceBattle, shooter: Unit, target: Unit, dice: Dice) -> Hits:
     """Return the hits: floor(q), plus one more when 1dN falls within N times q's fraction (A62)."""
     q = hit_quotient(battle, shooter, target)
     whole = int(q)
     extra = chance_roll(dice, int(battle.const("hit_fraction_die")), q - whole, f"extra hit by {shooter.name}")
-    return {"q": str(q), "whole": whole, "extra": extra, "hits": whole + int(extra["success"])}
+    return Hits(q=str(q), whole=whole, extra=extra, hits=whole + int(extra.success))
 
 
-def deflections(battle: SurfaceBattle, shooter: Unit, target: Unit, hits: int, dice: Dice) -> list[dict[str, Any]]:
+def deflections(battle: SurfaceBattle, shooter: Unit, target: Unit, hits: int, dice: Dice) -> list[Chance]:
     """Roll each hit's chance AS/(AS+AV) to get through the target's Armor (A63)."""
     chance = Fraction(shooter.attack_strength, shooter.attack_strength + target.armor)
     faces = int(battle.const("deflect_die"))
     return [chance_roll(dice, faces, chance, f"hit {i + 1} through {target.name}'s armor") for i in range(hits)]
 
 
-def take_damage(battle: SurfaceBattle, target: Unit, through: int) -> dict[str, Any]:
+def take_damage(battle: SurfaceBattle, target: Unit, through: int) -> DamageDone:
     """Inflict damage per hit that got through: Disrupted on any, Destroyed at its capacity (2E)."""
     before = target.state
     points = through * int(battle.const("damage_per_hit"))
@@ -49,4 +49,4 @@ def take_damage(battle: SurfaceBattle, target: Unit, through: int) -> dict[str, 
         target.state = DISRUPTED
     if target.damage >= target.capacity:
         target.state = DESTROYED
-    return {"damage": points, "total": target.damage, "before": before, "after": target.state}
+    return DamageDone(damage=points, total=target.damage, before=before, after=target.state)

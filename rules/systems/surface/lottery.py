@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules.dice import Dice
 from rules.errors import RulesetError
+from rules.systems.surface.rounds import Lottery, Priority, PriorityLine
 from rules.systems.surface.state import SurfaceBattle
 from rules.systems.surface.units import Unit
 from rules.systems.surface.unittypes import FLAGS
@@ -36,46 +35,46 @@ def extra_multipliers(text: str) -> dict[str, int]:
     return out
 
 
-def target_priority(battle: SurfaceBattle, unit: Unit, dropped_now: bool) -> dict[str, Any]:
+def target_priority(battle: SurfaceBattle, unit: Unit, dropped_now: bool) -> Priority:
     """Return a unit's Target Priority Value with its breakdown: (base + additions) x multipliers."""
-    lines: list[dict[str, Any]] = [{"source": f"base ({unit.category})", "add": unit.tpv}]
+    lines = [PriorityLine(source=f"base ({unit.category})", add=unit.tpv)]
     total = unit.tpv
     for flag, key in ADDITIVE.items():
         if unit.has(flag):
             value = int(battle.const(key))
-            lines.append({"source": flag, "add": value})
+            lines.append(PriorityLine(source=flag, add=value))
             total += value
-    mults: list[dict[str, Any]] = []
+    mults: list[PriorityLine] = []
     if dropped_now:
-        mults.append({"source": "dropped from a transport", "times": int(battle.const("tpv_drop_multiplier"))})
+        mults.append(PriorityLine(source="dropped from a transport", times=int(battle.const("tpv_drop_multiplier"))))
     for flag, times in extra_multipliers(str(battle.const("tpv_multipliers"))).items():
         if unit.has(flag):
-            mults.append({"source": flag, "times": times})
+            mults.append(PriorityLine(source=flag, times=times))
     tpv = total
     for m in mults:
-        tpv *= int(m["times"])
-    return {"tpv": tpv, "lines": lines + mults}
+        tpv *= m.times or 1
+    return Priority(tpv=tpv, lines=lines + mults)
 
 
-def priorities(battle: SurfaceBattle, units: list[Unit], dropped_now: set[str]) -> dict[str, dict[str, Any]]:
+def priorities(battle: SurfaceBattle, units: list[Unit], dropped_now: set[str]) -> dict[str, Priority]:
     """Return the Target Priority of each unit for one round, by unit id (it holds the whole round)."""
     return {u.id: target_priority(battle, u, u.id in dropped_now) for u in units}
 
 
-def draw_target(shooter: Unit, targets: list[Unit], tpv: dict[str, dict[str, Any]],
-                dice: Dice) -> tuple[Unit, dict[str, Any]]:
+def draw_target(shooter: Unit, targets: list[Unit], tpv: dict[str, Priority],
+                dice: Dice) -> tuple[Unit, Lottery]:
     """Hold the lottery among the targets: each has its TPV in balls; one roll picks the ball.
 
     The round's priority table carries each unit's breakdown once, so a shot records only the balls in
     the drum and the roll, which the table lets a player check.
     """
-    balls = sum(int(tpv[t.id]["tpv"]) for t in targets)
+    balls = sum(tpv[t.id].tpv for t in targets)
     if len(targets) == 1:  # one enemy left: every ball is its own, nothing to draw
-        return targets[0], {"balls": balls, "roll": None}
+        return targets[0], Lottery(balls=balls, roll=None)
     roll = dice.d(balls, f"target lottery for {shooter.name}")
     running = 0
     for target in targets:
-        running += int(tpv[target.id]["tpv"])
+        running += tpv[target.id].tpv
         if roll <= running:
-            return target, {"balls": balls, "roll": roll}
+            return target, Lottery(balls=balls, roll=roll)
     raise AssertionError("the lottery roll lies within the balls")  # pragma: no cover - roll <= balls

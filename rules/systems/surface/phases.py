@@ -10,18 +10,18 @@ from rules.orders import Order
 from rules.system import Phases, Waiting
 from rules.systems.surface.orders import Resolve
 from rules.systems.surface.resolve import two_forces_or_none
-from rules.systems.surface.state import doc
+from rules.systems.surface.state import state
 
 
 def waiting(battle: Battle[Any]) -> Waiting | None:
     """Return the planning phase of an active battle whose engagement is not fought yet, else None."""
     if battle.status != "active":
         return None
-    state = doc(battle)
-    if state["resolved"]:
+    now = state(battle)
+    if now.resolved:
         return None
-    turn = int(state["turn"])
-    due = tuple(s for s in two_forces_or_none(battle) if s.lower() not in state["plans"])
+    turn = now.turn
+    due = tuple(s for s in two_forces_or_none(battle) if s.lower() not in now.plans)
     return Waiting(key=f"surface|{turn}|plans", label=f"game turn {turn}: pre-battle plans", due=due)
 
 

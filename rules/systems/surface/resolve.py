@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
 from rules.dice import Dice
 from rules.errors import IllegalOrderError
 from rules.outcome import Outcome
 from rules.systems.surface.aftermath import collateral, escape, rally_or_disintegrate, reset_damage
 from rules.systems.surface.combat_round import combat_round
+from rules.systems.surface.details import EscapeRow, Fate, RallyRow, SurfaceReport
 from rules.systems.surface.effects import Resolved
-from rules.systems.surface.state import Plan, SurfaceBattle, doc, forces, plan, standing
+from rules.systems.surface.rounds import Priority, Round
+from rules.systems.surface.state import Plan, SurfaceBattle, forces, state
 from rules.systems.surface.units import DESTROYED, ESCAPED, Unit
 from rules.systems.surface.victory import DRAW, judge, relative_loss, retreat_steps
 
@@ -30,9 +32,8 @@ def fallback_plan(battle: SurfaceBattle, side: str, standing: bool) -> tuple[Pla
 
     A standing plan keeps Intensity, Daring and the siege; its drops were for that turn only.
     """
-    last = doc(battle).get("last_plans", {}).get(side.lower())
-    if standing and last:
-        old = Plan.from_dict(last)
+    old = (state(battle).last_plans or {}).get(side.lower())
+    if standing and old:
         return Plan(old.intensity, old.daring, (), old.besieged), "standing"
     return default_plan(battle), "default"
 
@@ -61,17 +62,18 @@ def two_forces_or_none(battle: SurfaceBattle) -> tuple[str, ...]:
         return ()
 
 
-def resolve_battle(battle: SurfaceBattle, dice: Dice, outcome: Outcome, *, last_plans: bool = False) -> dict[str, Any]:
+def resolve_battle(battle: SurfaceBattle, dice: Dice, outcome: Outcome, *, last_plans: bool = False) -> SurfaceReport:
     """Fight the engagement round by round and settle its aftermath; return the full report.
 
     A side without a plan fights with its fallback plan (with `last_plans`: last turn's plan, else the default).
     """
     sides = two_forces(battle)
     by_side = forces(battle)
+    now = state(battle)
     plans: dict[str, Plan] = {}
     fallback: dict[str, str] = {}
     for s in sides:
-        chosen = plan(battle, s)
+        chosen = now.plan(s)
         if chosen is None:
             chosen, fallback[s] = fallback_plan(battle, s, last_plans)
         plans[s] = chosen
@@ -79,18 +81,18 @@ def resolve_battle(battle: SurfaceBattle, dice: Dice, outcome: Outcome, *, last_
     dropped = {uid for p in plans.values() for uid in p.dropped}
     start = {u.id: u.damage for s in sides for u in by_side[s]}
     capacity = {s: sum(u.capacity for u in by_side[s]) for s in sides}
-    log: list[dict[str, Any]] = []
+    log: list[Round] = []
     collateral_count = 0
-    known: dict[str, Any] = {}
+    known: dict[str, Priority] = {}
     for number in range(1, rounds + 1):
         battle.round = number
         entry = combat_round(battle, number, dropped, dice, outcome)
         # A round's priorities are logged where they differ from the last round's (only drops change them).
-        entry["tpv"] = {uid: e for uid, e in entry["tpv"].items() if known.get(uid) != e}
-        known.update(entry["tpv"])
-        entry["losses"] = {s: _lost(by_side[s], start) for s in sides}
+        changed = {uid: e for uid, e in entry.tpv.items() if known.get(uid) != e}
+        known.update(changed)
+        entry = replace(entry, tpv=changed, losses={s: _lost(by_side[s], start) for s in sides})
         log.append(entry)
-        collateral_count += int(entry["collateral"])
+        collateral_count += entry.collateral
         if any(not any(u.eligible for u in by_side[s]) for s in sides):  # A71: a side has nothing left
             break
     broken = {s: not any(u.eligible for u in by_side[s]) for s in sides}
@@ -99,38 +101,37 @@ def resolve_battle(battle: SurfaceBattle, dice: Dice, outcome: Outcome, *, last_
     lost = {s: _lost(by_side[s], start) for s in sides}
     losses = {s: relative_loss(lost[s], capacity[s]) for s in sides}
     verdict = judge(battle, sides, losses, broken)
-    escapes: list[dict[str, Any]] = []
+    escapes: list[EscapeRow] = []
     retreat: dict[str, int] = {}
     for s in sides:
-        level = verdict["levels"][s]
+        level = verdict.levels[s]
         retreat[s] = retreat_steps(battle, level)
-        if level.endswith("defeat") and standing(battle, s).last_ground:
+        if level.endswith("defeat") and now.standing_of(s).last_ground:
             escapes += escape(battle, by_side[s], dice, outcome)
     recovery = reset_damage(battle)
-    report = {
-        "sides": list(sides), "plans": {s: plans[s].to_dict() for s in sides}, "fallback": fallback,
-        "defaulted": [s for s in sides if s in fallback], "rounds_planned": rounds,
-        "rounds_fought": len(log), "log": log, "rally": rally, "broken": broken,
-        "losses": {s: str(losses[s]) for s in sides}, "lost_points": lost,
-        "units": fates([u for s in sides for u in by_side[s]], fallen, rally, escapes),
-        "capacity": capacity, "verdict": verdict, "retreat": retreat, "escape": escapes, "recovery": recovery,
-        "collateral_count": collateral_count, "collateral": collateral(battle, collateral_count, dice),
-        "draw": verdict["levels"][sides[0]] == DRAW,
-    }
+    report = SurfaceReport(
+        sides=list(sides), plans={s: plans[s] for s in sides}, fallback=fallback,
+        defaulted=[s for s in sides if s in fallback], rounds_planned=rounds,
+        rounds_fought=len(log), log=log, rally=rally, broken=broken,
+        losses={s: str(losses[s]) for s in sides}, lost_points=lost,
+        units=fates([u for s in sides for u in by_side[s]], fallen, rally, escapes),
+        capacity=capacity, verdict=verdict, retreat=retreat, escape=escapes, recovery=recovery,
+        collateral_count=collateral_count, collateral=collateral(battle, collateral_count, dice),
+        draw=verdict.levels[sides[0]] == DRAW, turn=now.turn,
+    )
     # First among the engagement's many effects, so a log entry shows the result before any single hit.
-    outcome.effects.insert(0, Resolved(levels=verdict["levels"], rounds=len(log)))
+    outcome.effects.insert(0, Resolved(levels=dict(verdict.levels), rounds=len(log)))
     return report
 
 
-def fates(units: list[Unit], fallen: set[str], rally: list[dict[str, Any]],
-          escapes: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def fates(units: list[Unit], fallen: set[str], rally: list[RallyRow], escapes: list[EscapeRow]) -> dict[str, Fate]:
     """Return each unit's name, side and fate: destroyed in the rounds, rallied, disintegrated, fled or fought on."""
-    routed = {r["unit"]: r["result"] for r in rally if r["result"] != "recovers"}
-    fled = {r["unit"]: r["result"] for r in escapes}
-    out: dict[str, dict[str, Any]] = {}
+    routed = {r.unit: r.result for r in rally if r.result != "recovers"}
+    fled = {r.unit: r.result for r in escapes}
+    out: dict[str, Fate] = {}
     for u in units:
         fate = "destroyed" if u.id in fallen else routed.get(u.id, "fought on")
-        out[u.id] = {"name": u.name, "side": u.side, "routed": u.id in routed, "fate": fled.get(u.id, fate)}
+        out[u.id] = Fate(name=u.name, side=u.side, routed=u.id in routed, fate=fled.get(u.id, fate))
     return out
 
 

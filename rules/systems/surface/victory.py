@@ -8,7 +8,8 @@ from typing import Any
 
 from rules.battle import Battle
 from rules.ending import Verdict, last_side_standing
-from rules.systems.surface.state import SurfaceBattle, peek, standing
+from rules.systems.surface.details import Verdict as Judged
+from rules.systems.surface.state import SurfaceBattle, state
 
 DECISIVE_VICTORY, MARGINAL_VICTORY, DRAW = "decisive victory", "marginal victory", "draw"
 MARGINAL_DEFEAT, DECISIVE_DEFEAT = "marginal defeat", "decisive defeat"
@@ -33,14 +34,15 @@ def _level(battle: SurfaceBattle, ratio: Fraction | None, shift: int) -> str | N
 
 
 def judge(battle: SurfaceBattle, sides: tuple[str, str], losses: dict[str, Fraction],
-          broken: dict[str, bool]) -> dict[str, Any]:
+          broken: dict[str, bool]) -> Judged:
     """Judge the first side's result; a side all routed or eliminated loses big time, both at once is a draw."""
     a, b = sides
     if broken[a] or broken[b]:
         level = DRAW if broken[a] and broken[b] else DECISIVE_DEFEAT if broken[a] else DECISIVE_VICTORY
-        return {"levels": {a: level, b: MIRROR[level]}, "reason": "broken", "ratio": None}
+        return Judged(levels={a: level, b: MIRROR[level]}, reason="broken", ratio=None)
     step = int(battle.const("leader_shift_pct"))
-    edge = (standing(battle, a).ability - standing(battle, b).ability) * step
+    now = state(battle)
+    edge = (now.standing_of(a).ability - now.standing_of(b).ability) * step
     ratio_a = None if losses[a] == 0 else losses[b] / losses[a]
     ratio_b = None if losses[b] == 0 else losses[a] / losses[b]
     if losses[a] == 0 and losses[b] == 0:
@@ -49,8 +51,8 @@ def judge(battle: SurfaceBattle, sides: tuple[str, str], losses: dict[str, Fract
         won = _level(battle, ratio_a, edge)
         lost = _level(battle, ratio_b, -edge)
         level = won if won else MIRROR[lost] if lost else DRAW
-    return {"levels": {a: level, b: MIRROR[level]}, "reason": "losses",
-            "ratio": None if ratio_a is None else str(ratio_a), "leader_shift": edge}
+    return Judged(levels={a: level, b: MIRROR[level]}, reason="losses",
+                  ratio=None if ratio_a is None else str(ratio_a), leader_shift=edge)
 
 
 def retreat_steps(battle: SurfaceBattle, level: str) -> int:
@@ -72,8 +74,7 @@ def battle_over(battle: Battle[Any]) -> Verdict | None:
     verdict = last_side_standing(battle, lambda u: bool(getattr(u, "eligible", False)))
     if verdict is None:
         return None
-    state = peek(battle)
-    levels = (state.get("report") or {}).get("verdict", {}).get("levels", {}) if state.get("resolved") else {}
+    now = state(battle)
+    levels = now.report.verdict.levels if now.resolved and now.report is not None else {}
     said = "; ".join(f"{side}: {level}" for side, level in levels.items())
-    return replace(verdict, reason=f"{verdict.reason} Game turn {state.get('turn', 1)}: {said}." if said
-                   else verdict.reason)
+    return replace(verdict, reason=f"{verdict.reason} Game turn {now.turn}: {said}." if said else verdict.reason)

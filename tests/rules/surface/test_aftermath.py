@@ -69,7 +69,7 @@ def test_victory_levels_from_relative_losses() -> None:
              ((Fraction(0), Fraction(1, 10)), "decisive victory"),
              ((Fraction(0), Fraction(0)), "draw")]
     for (a, c), level in cases:
-        assert judge(b, ("A", "B"), {"A": a, "B": c}, none)["levels"]["A"] == level, (a, c)
+        assert judge(b, ("A", "B"), {"A": a, "B": c}, none).levels["A"] == level, (a, c)
 
 
 @pytest.mark.constant("marginal_ratio_pct", "leader_shift_pct")
@@ -79,20 +79,20 @@ def test_victory_threshold_overrides_and_leader_shift() -> None:
     none = {"A": False, "B": False}
     losses = {"A": Fraction(2, 10), "B": Fraction(3, 10)}
     give(b, "set-rule key:marginal_ratio_pct value:200")
-    assert judge(b, ("A", "B"), losses, none)["levels"]["A"] == "draw"
+    assert judge(b, ("A", "B"), losses, none).levels["A"] == "draw"
     add(b, "a", "A")
     give(b, "surface-side side:A leader:Kell ability:3")
     give(b, "set-rule key:leader_shift_pct value:20")
-    assert judge(b, ("A", "B"), losses, none)["levels"]["A"] == "marginal victory"
+    assert judge(b, ("A", "B"), losses, none).levels["A"] == "marginal victory"
 
 
 def test_all_routed_or_eliminated_loses_big_and_both_is_a_draw() -> None:
     """Step 5: "If one side has all its units either routed or eliminated, it loses ... (big time)"; A71: both -> Draw."""
     b = battle()
     losses = {"A": Fraction(0), "B": Fraction(0)}
-    assert judge(b, ("A", "B"), losses, {"A": True, "B": False})["levels"] == {
+    assert judge(b, ("A", "B"), losses, {"A": True, "B": False}).levels == {
         "A": "decisive defeat", "B": "decisive victory"}
-    assert judge(b, ("A", "B"), losses, {"A": True, "B": True})["levels"]["A"] == "draw"
+    assert judge(b, ("A", "B"), losses, {"A": True, "B": True}).levels["A"] == "draw"
 
 
 @pytest.mark.constant("retreat_decisive")
@@ -114,13 +114,13 @@ def test_escape_irregulars_vanish_regulars_roll_halved_under_blockade() -> None:
     reb = add(b, "Reb", "Red", "rebels")
     rows = escape(b, [g, g2, reb], scripted(50, 51), Outcome("", ""))
     assert (g.state, g2.state, reb.state) == ("escaped", "destroyed", "destroyed")
-    assert rows[0]["needed"] == 50
+    assert rows[0].needed == 50
     give(b, "surface-side side:Red blockaded:true")
     g3 = add(b, "G3", "Red")
-    assert escape(b, [g3], scripted(26), Outcome("", ""))[0]["needed"] == 25 and g3.state == "destroyed"
+    assert escape(b, [g3], scripted(26), Outcome("", ""))[0].needed == 25 and g3.state == "destroyed"
     give(b, "set-rule key:escape_pct value:80")
     g4 = add(b, "G4", "Red")
-    assert escape(b, [g4], scripted(40), Outcome("", ""))[0]["needed"] == 40 and g4.state == "escaped"
+    assert escape(b, [g4], scripted(40), Outcome("", ""))[0].needed == 40 and g4.state == "escaped"
 
 
 @pytest.mark.constant("collateral_categories")

@@ -14,6 +14,7 @@ from rules.systems.surface.aftermath import escape
 from rules.systems.surface.combat_round import RECOVERS, morale_check
 from rules.systems.surface.fire import count_hits, deflections
 from rules.systems.surface.lottery import target_priority
+from rules.systems.surface.rounds import PriorityLine
 from rules.systems.surface.victory import judge, retreat_steps
 from tests.rules.surface.helpers import add, battle, give
 
@@ -52,7 +53,7 @@ def test_additive_target_priority(flag: str, key: str) -> None:
     b = battle()
     unit = add(b, "U", "Red", flags=[flag])
     _rule(b, key, 7)
-    assert {"source": flag, "add": 7} in target_priority(b, unit, False)["lines"]
+    assert PriorityLine(source=flag, add=7) in target_priority(b, unit, False).lines
 
 
 @pytest.mark.constant("hit_fraction_die")
@@ -62,8 +63,8 @@ def test_hit_fraction_die(die: int, needed: int) -> None:
     b = battle()
     s, t = add(b, "S", "Red", accuracy=3), add(b, "T", "Blue", evade=2)
     _rule(b, "hit_fraction_die", die)
-    extra = count_hits(b, s, t, Dice(random.Random(0)))["extra"]
-    assert (extra["die"], extra["needed"]) == (die, needed)
+    extra = count_hits(b, s, t, Dice(random.Random(0))).extra
+    assert (extra.die, extra.needed) == (die, needed)
 
 
 @pytest.mark.constant("deflect_die")
@@ -75,7 +76,7 @@ def test_deflect_die(die: int, needed: int) -> None:
     _rule(b, "deflect_die", die)
     dice = Dice(random.Random(0))
     rolls = deflections(b, s, t, 3, dice)
-    assert {(r["die"], r["needed"]) for r in rolls} == {(die, needed)}
+    assert {(r.die, r.needed) for r in rolls} == {(die, needed)}
     assert {r.notation for r in dice.rolls} == {f"1d{die}"}
 
 
@@ -115,7 +116,7 @@ def test_decisive_ratio(pct: int, level: str) -> None:
     b = battle()
     _rule(b, "decisive_ratio_pct", pct)
     losses = {"A": Fraction(1, 10), "B": Fraction(3, 10)}
-    assert judge(b, ("A", "B"), losses, {"A": False, "B": False})["levels"]["A"] == level
+    assert judge(b, ("A", "B"), losses, {"A": False, "B": False}).levels["A"] == level
 
 
 @pytest.mark.constant("retreat_marginal")
@@ -136,7 +137,7 @@ def test_escape_blockade_divisor(divisor: int, needed: int) -> None:
     give(b, "surface-side side:Red blockaded:true")
     _rule(b, "escape_pct", 60)
     _rule(b, "escape_blockade_divisor", divisor)
-    assert escape(b, [g], Dice(random.Random(0)), Outcome("", ""))[0]["needed"] == needed
+    assert escape(b, [g], Dice(random.Random(0)), Outcome("", ""))[0].needed == needed
 
 
 @pytest.mark.constant("collateral_per_shot")

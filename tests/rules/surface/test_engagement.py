@@ -10,6 +10,7 @@ from rules.errors import GameError
 from rules.orders import Order
 from rules.replay import Step, replay, same_state
 from rules.systems.surface.details import SurfaceReport
+from rules.systems.surface.state import state
 from tests.rules.surface.helpers import add, battle, give
 
 
@@ -81,10 +82,10 @@ def test_every_roll_has_a_purpose_and_every_step_is_logged() -> None:
     out = outcome.details
     assert isinstance(out, SurfaceReport)
     assert out.defaulted == ("Red", "Blue") and out.rounds_fought == 3
-    assert all(r for r in out.log[0]["actions"])
-    assert len(out.log[0]["initiative"]) == 4
+    assert all(r for r in out.rounds[0].actions)
+    assert len(out.rounds[0].initiative) == 4
     assert all(r.purpose for r in outcome.rolls)
-    kept = b.turn.systems["surface"]["report"]
+    kept = b.turn.systems["surface"]["report"]  # as saved: the battle keeps the result, not the rounds
     assert "log" not in kept and kept["rounds_fought"] == 3 and kept["turn"] == 1
 
 
@@ -151,7 +152,7 @@ def test_next_turn_keeps_survivors_and_clears_plans() -> None:
     give(b, "surface-resolve force:true", seed=3)
     give(b, "surface-next-turn")
     assert [u.name for u in b.iter_units()] == ["Big"]
-    assert b.turn.systems["surface"]["plans"] == {} and b.turn.systems["surface"]["standing"]["red"]["leader"] == "Kell"
+    assert state(b).plans == {} and state(b).standing_of("Red").leader == "Kell"
 
 
 def test_replay_equals_state() -> None:
@@ -169,4 +170,5 @@ def test_replay_equals_state() -> None:
         steps.append(Step.from_outcome(seq, text, out.to_dict()))
     again = replay(initial, steps)
     assert same_state(again.to_dict(), b.to_dict())
-    assert b.turn.systems["surface"]["report"]["rounds_fought"] >= 1
+    report = state(b).report
+    assert report is not None and report.rounds_fought >= 1

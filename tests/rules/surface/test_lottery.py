@@ -13,7 +13,7 @@ from tests.rules.surface.helpers import add, battle, give
 
 
 def tpv(b, unit, dropped=False):  # type: ignore[no-untyped-def]
-    return target_priority(b, unit, dropped)["tpv"]
+    return target_priority(b, unit, dropped).tpv
 
 
 def test_space_marine_with_powered_armor_has_four() -> None:
@@ -81,5 +81,5 @@ def test_lottery_roll_is_recorded_with_its_purpose() -> None:
     a, c = add(b, "A", "Blue"), add(b, "C", "Blue")
     dice = Dice(random.Random(0), scripted=[3])
     target, data = draw_target(shooter, [a, c], priorities(b, [a, c], set()), dice)
-    assert target is c and data["balls"] == 4 and data["roll"] == 3
+    assert target is c and data.balls == 4 and data.roll == 3
     assert dice.rolls[0].purpose == "target lottery for S"

@@ -27,8 +27,8 @@ def test_highest_aiv_first_ties_to_higher_iv_then_rolloff() -> None:
     e = add(b, "E", "Blue", iv=1)
     # A: 5+4=9, C: 7+2=9, D: 5+4=9, E: 1+10=11; roll-off between A and D: 20 vs 80.
     order = initiative(b, [a, c, d, e], scripted(4, 2, 4, 10, 20, 80))
-    assert [r["unit"] for r in order] == [e.id, c.id, d.id, a.id]
-    assert order[0]["aiv"] == 11
+    assert [r.unit for r in order] == [e.id, c.id, d.id, a.id]
+    assert order[0].aiv == 11
 
 
 @pytest.mark.constant("initiative_die")
@@ -38,7 +38,7 @@ def test_initiative_die_is_a_constant() -> None:
     a = add(b, "A", "Red")
     give(b, "set-rule key:initiative_die value:4")
     dice = Dice(random.Random(3))
-    rows = [initiative(b, [a], dice)[0]["roll"] for _ in range(200)]
+    rows = [initiative(b, [a], dice)[0].roll for _ in range(200)]
     assert max(rows) == 4 and dice.rolls[0].notation == "1d4"
 
 
@@ -69,9 +69,9 @@ def test_expected_hits_equal_accuracy_over_evade() -> None:
     t = add(b, "T", "Blue", evade=4)
     dice = Dice(random.Random(11))
     n = 20000
-    total = sum(count_hits(b, s, t, dice)["hits"] for _ in range(n))
+    total = sum(count_hits(b, s, t, dice).hits for _ in range(n))
     assert abs(total / n - 1.75) < 0.02
-    assert {count_hits(b, s, t, dice)["hits"] for _ in range(200)} == {1, 2}
+    assert {count_hits(b, s, t, dice).hits for _ in range(200)} == {1, 2}
 
 
 def test_whole_quotient_rolls_nothing() -> None:
@@ -79,7 +79,7 @@ def test_whole_quotient_rolls_nothing() -> None:
     b = battle()
     s, t = add(b, "S", "Red", accuracy=8), add(b, "T", "Blue", evade=4)
     dice = Dice(random.Random(0))
-    assert count_hits(b, s, t, dice)["hits"] == 2 and dice.rolls == []
+    assert count_hits(b, s, t, dice).hits == 2 and dice.rolls == []
 
 
 @pytest.mark.constant("evade_zero_pct")
@@ -87,9 +87,9 @@ def test_evade_zero_counts_as_half_and_is_a_constant() -> None:
     """A62: "Evade 0 is treated as 0.5"; the GM can change that."""
     b = battle()
     s, t = add(b, "S", "Red", accuracy=3), add(b, "T", "Blue", evade=0)
-    assert count_hits(b, s, t, Dice(random.Random(0)))["hits"] == 6
+    assert count_hits(b, s, t, Dice(random.Random(0))).hits == 6
     give(b, "set-rule key:evade_zero_pct value:25")
-    assert count_hits(b, s, t, Dice(random.Random(0)))["hits"] == 12
+    assert count_hits(b, s, t, Dice(random.Random(0))).hits == 12
 
 
 def test_deflection_chance_is_as_over_as_plus_av() -> None:
@@ -97,7 +97,7 @@ def test_deflection_chance_is_as_over_as_plus_av() -> None:
     b = battle()
     s, t = add(b, "S", "Red", attack_strength=3), add(b, "T", "Blue", armor=1)
     rolls = deflections(b, s, t, 20000, Dice(random.Random(5)))
-    share = Fraction(sum(r["success"] for r in rolls), len(rolls))
+    share = Fraction(sum(r.success for r in rolls), len(rolls))
     assert abs(float(share) - 0.75) < 0.015
 
 
@@ -107,8 +107,8 @@ def test_deflection_edges() -> None:
     weak, strong = add(b, "W", "Red", attack_strength=0), add(b, "St", "Red", attack_strength=2)
     soft, hard = add(b, "So", "Blue", armor=0), add(b, "H", "Blue", armor=5)
     dice = Dice(random.Random(0))
-    assert not any(r["success"] for r in deflections(b, weak, hard, 5, dice))
-    assert all(r["success"] for r in deflections(b, strong, soft, 5, dice))
+    assert not any(r.success for r in deflections(b, weak, hard, 5, dice))
+    assert all(r.success for r in deflections(b, strong, soft, 5, dice))
     assert dice.rolls == []
 
 
@@ -117,9 +117,9 @@ def test_damage_disrupts_and_destroys() -> None:
     of damage, it is destroyed.\""""
     b = battle()
     t = add(b, "T", "Blue", capacity=3)
-    assert take_damage(b, t, 1)["after"] == "disrupted" and t.damage == 1
-    assert take_damage(b, t, 0)["after"] == "disrupted"
-    assert take_damage(b, t, 2)["after"] == "destroyed"
+    assert take_damage(b, t, 1).after == "disrupted" and t.damage == 1
+    assert take_damage(b, t, 0).after == "disrupted"
+    assert take_damage(b, t, 2).after == "destroyed"
 
 
 @pytest.mark.constant("damage_per_hit")
@@ -128,4 +128,4 @@ def test_damage_per_hit_override() -> None:
     b = battle()
     t = add(b, "T", "Blue", capacity=2)
     give(b, "set-rule key:damage_per_hit value:2")
-    assert take_damage(b, t, 1)["after"] == "destroyed"
+    assert take_damage(b, t, 1).after == "destroyed"

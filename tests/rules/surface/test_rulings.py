@@ -14,6 +14,8 @@ from rules.systems.surface.combat_round import combat_round
 from rules.systems.surface.details import SurfaceReport
 from rules.systems.surface.fire import count_hits, deflections
 from rules.systems.surface.lottery import target_priority
+from rules.systems.surface.rounds import Action
+from rules.systems.surface.state import state
 from tests.rules.surface.helpers import add, battle, give
 
 
@@ -26,11 +28,11 @@ def test_extra_hit_die_default_and_override() -> None:
     b = battle()
     s, t = add(b, "S", "Red", accuracy=5), add(b, "T", "Blue", evade=4)
     dice = scripted(25)
-    assert count_hits(b, s, t, dice)["hits"] == 2 and dice.rolls[0].notation == "1d100"
+    assert count_hits(b, s, t, dice).hits == 2 and dice.rolls[0].notation == "1d100"
     give(b, "set-rule key:hit_fraction_die value:4")
     dice = scripted(2)
     row = count_hits(b, s, t, dice)
-    assert row["extra"]["needed"] == 1 and row["hits"] == 1 and dice.rolls[0].notation == "1d4"
+    assert row.extra.needed == 1 and row.hits == 1 and dice.rolls[0].notation == "1d4"
 
 
 def test_deflection_die_default_and_override() -> None:
@@ -38,10 +40,10 @@ def test_deflection_die_default_and_override() -> None:
     b = battle()
     s, t = add(b, "S", "Red", attack_strength=1), add(b, "T", "Blue", armor=1)
     [row] = deflections(b, s, t, 1, scripted(50))
-    assert (row["die"], row["needed"], row["success"]) == (100, 50, True)
+    assert (row.die, row.needed, row.success) == (100, 50, True)
     give(b, "set-rule key:deflect_die value:10")
     [row] = deflections(b, s, t, 1, scripted(6))
-    assert (row["die"], row["needed"], row["success"]) == (10, 5, False)
+    assert (row.die, row.needed, row.success) == (10, 5, False)
 
 
 def test_plan_limits_default_and_override() -> None:
@@ -56,7 +58,8 @@ def test_plan_limits_default_and_override() -> None:
     give(b, "set-rule key:intensity_max value:5")
     give(b, "surface-plan side:Red intensity:5 daring:3")
     give(b, "surface-plan side:Blue")
-    assert b.turn.systems["surface"]["plans"]["red"]["intensity"] == 5
+    plan = state(b).plan("Red")
+    assert plan is not None and plan.intensity == 5
 
 
 def test_blockade_divisor_override() -> None:
@@ -66,10 +69,10 @@ def test_blockade_divisor_override() -> None:
     b = battle()
     give(b, "surface-side side:Red blockaded:true")
     g = add(b, "G", "Red")
-    assert escape(b, [g], scripted(99), Outcome("", ""))[0]["needed"] == 25
+    assert escape(b, [g], scripted(99), Outcome("", ""))[0].needed == 25
     give(b, "set-rule key:escape_blockade_divisor value:5")
     g2 = add(b, "G2", "Red")
-    assert escape(b, [g2], scripted(99), Outcome("", ""))[0]["needed"] == 10
+    assert escape(b, [g2], scripted(99), Outcome("", ""))[0].needed == 10
 
 
 def test_collateral_per_shot_override() -> None:
@@ -77,9 +80,9 @@ def test_collateral_per_shot_override() -> None:
     b = battle()
     add(b, "R", "Red", accuracy=1, evade=4, attack_strength=0, armor=5)
     add(b, "B", "Blue", accuracy=1, evade=4, attack_strength=0, armor=5)
-    assert combat_round(b, 1, set(), Dice(random.Random(1)), Outcome("", ""))["collateral"] == 2
+    assert combat_round(b, 1, set(), Dice(random.Random(1)), Outcome("", "")).collateral == 2
     give(b, "set-rule key:collateral_per_shot value:3")
-    assert combat_round(b, 1, set(), Dice(random.Random(1)), Outcome("", ""))["collateral"] == 6
+    assert combat_round(b, 1, set(), Dice(random.Random(1)), Outcome("", "")).collateral == 6
 
 
 def test_additive_priorities_defaults_and_overrides() -> None:
@@ -88,11 +91,11 @@ def test_additive_priorities_defaults_and_overrides() -> None:
     mi = add(b, "MI", "Red", "mobile-infantry")
     arm = add(b, "A", "Red", "armor")
     pa = add(b, "PA", "Red", "powered-armor")
-    assert [target_priority(b, u, False)["tpv"] for u in (mi, arm, pa)] == [3, 4, 3]
+    assert [target_priority(b, u, False).tpv for u in (mi, arm, pa)] == [3, 4, 3]
     give(b, "set-rule key:tpv_mobile_infantry value:2")
     give(b, "set-rule key:tpv_armor value:5")
     give(b, "set-rule key:tpv_powered_armor value:0")
-    assert [target_priority(b, u, False)["tpv"] for u in (mi, arm, pa)] == [4, 7, 2]
+    assert [target_priority(b, u, False).tpv for u in (mi, arm, pa)] == [4, 7, 2]
 
 
 def test_a_unit_hit_before_its_turn_checks_morale_and_a_destroyed_one_loses_its_turn() -> None:
@@ -104,14 +107,14 @@ def test_a_unit_hit_before_its_turn_checks_morale_and_a_destroyed_one_loses_its_
     # Initiative: Fast 21, Slow 1. Fast: 20/10 = 2 hits, both through (AV 0): Slow takes 2, Disrupted.
     # Slow's turn: morale d10 = 10 > 0+3, it routs and does not fire.
     log = combat_round(b, 1, set(), scripted(1, 1, 10), Outcome("", ""))
-    fast_act, slow_act = log["actions"]
-    assert fast_act["result"]["after"] == "disrupted" and slow.damage == 2
-    assert slow_act["morale"]["result"] == "routs" and "target" not in slow_act and slow.state == "routed"
+    fast_act, slow_act = log.actions
+    assert fast_act.result is not None and fast_act.result.after == "disrupted" and slow.damage == 2
+    assert slow_act.morale is not None and slow_act.morale.result == "routs" and slow_act.target is None and slow.state == "routed"
     b2 = battle()
     add(b2, "Killer", "Red", iv=20, accuracy=20, evade=1, attack_strength=20, armor=0)
     add(b2, "Victim", "Blue", iv=0, accuracy=1, evade=10, attack_strength=1, armor=0, capacity=2)
     log = combat_round(b2, 1, set(), scripted(1, 1), Outcome("", ""))
-    assert log["actions"][1] == {"unit": b2.unit("Victim").id, "skipped": "destroyed"}
+    assert log.actions[1] == Action(unit=b2.unit("Victim").id, skipped="destroyed")
     assert fast.state == "active"
 
 
