@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from loopback.models import LoopbackChannel, LoopbackUser
 from tests.e2e.conftest import Table, last_message, text_of
-from tests.e2e.test_clock_hours import at, local
-from tests.e2e.turn_helpers import confirmed, end_turn, message_text, start_side_battle, stored
+from tests.e2e.turn_helpers import at, confirmed, end_turn, local, message_text, start_side_battle, stored
 
 
 async def other_server_battle(table: Table) -> tuple[LoopbackChannel, LoopbackUser]:
