@@ -55,7 +55,7 @@ async def measure(path: Path, players: int) -> None:
         await battles_due(service, 10)
         warm = time.perf_counter() - started
         for uid in range(10, 10 + players):
-            await db.digests.turn_on(uid, service.clock())
+            await db.digests.turn_on(uid, service.clock(), None)
         sent = 0
 
         async def send(_uid: int, _battles: list[DueBattle]) -> bool:

@@ -172,6 +172,18 @@ def next_clock_hour(after: float, minute_of_day: int, tz: ZoneInfo, *, skip_week
     raise AssertionError("a clock hour comes within ten days")  # pragma: no cover - every day has each hour
 
 
+def next_daily(now: float, minute_of_day: int, tz: ZoneInfo, last: float | None = None) -> float:
+    """Return when a once-a-day message at a local clock hour is next due: from now on, on a later day than the last.
+
+    A day is the local calendar day, so across a daylight-saving change the wait is 23 or 25 hours, and a
+    message sent late (after downtime) is not followed by a second one the same day.
+    """
+    at = next_clock_hour(now, minute_of_day, tz)
+    if last is not None:
+        at = max(at, _at(_local(last, tz).date() + timedelta(days=1), minute_of_day, tz))
+    return at
+
+
 def in_quiet(at: float, quiet: tuple[int, int] | None, tz: ZoneInfo) -> bool:
     """Return whether a moment falls within quiet hours (from, to in minutes; they may wrap past midnight)."""
     if quiet is None or quiet[0] == quiet[1]:

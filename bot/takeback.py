@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.battle import Battle
 from rules.errors import ConflictError, GameError, IllegalOrderError, NotAllowedError, NotFoundError
-from rules.takeback import why_not_free
+from rules.takeback import dice_reason, why_not_free
 from storage import BattleRecord, EventRecord, TakebackRecord
 from storage.records import RESERVED_KINDS
 
@@ -81,6 +81,25 @@ async def plan_takeback(service: TableService, record: BattleRecord, user_id: in
 def _judge(event: EventRecord, before: dict[str, Any], after: dict[str, Any]) -> str | None:
     """Decide off the event loop (two battles are decoded) whether the newest order may be taken back alone."""
     return why_not_free(event.outcome, Battle.from_dict(before), Battle.from_dict(after), 0)
+
+
+async def offers_undo(service: TableService, result: Result) -> bool:
+    """Return whether the order a result logged may be taken back by its player alone, so its reply offers Undo.
+
+    Only an order that rolled no die and showed nothing hidden: after dice, taking it back asks the other sides.
+    """
+    if result.seq is None or result.outcome is None or dice_reason(result.outcome.to_dict()) is not None:
+        return False
+    before = await service.db.events.state_before(result.record.id, result.seq)
+    if before is None:
+        return False
+    # Two battles decoded and every side's view compared: off the event loop.
+    return await asyncio.to_thread(_shows_nothing, before, result.record.state)
+
+
+def _shows_nothing(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """Return whether nothing hidden came to light between two states of a battle."""
+    return why_not_free(None, Battle.from_dict(before), Battle.from_dict(after), 0) is None
 
 
 def _still_at(service: TableService, newest_seq: int) -> Any:

@@ -39,6 +39,16 @@ def revealed(before: Battle[Any], after: Battle[Any]) -> bool:
     return False
 
 
+def dice_reason(outcome: Mapping[str, Any] | None) -> str | None:
+    """Return why an order's dice keep it from being taken back alone (a roll, a test, a hidden roll), or None."""
+    logged = outcome or {}
+    if logged.get("hidden"):
+        return "it was a hidden roll"
+    if logged.get("rolls") or logged.get("tests"):
+        return "dice were rolled for it"
+    return None
+
+
 def why_not_free(outcome: Mapping[str, Any] | None, before: Battle[Any] | None, after: Battle[Any] | None,
                  others_since: int) -> str | None:
     """Return why an order may not be taken back by its player alone, or None when it may.
@@ -49,11 +59,9 @@ def why_not_free(outcome: Mapping[str, Any] | None, before: Battle[Any] | None, 
     if others_since:
         plural = "order was" if others_since == 1 else "orders were"
         return f"{others_since} other {plural} given since"
-    logged = outcome or {}
-    if logged.get("hidden"):
-        return "it was a hidden roll"
-    if logged.get("rolls") or logged.get("tests"):
-        return "dice were rolled for it"
+    rolled = dice_reason(outcome)
+    if rolled is not None:
+        return rolled
     if before is None or after is None:
         raise ValueError("the battle before and after the order are needed to tell what it showed")
     if revealed(before, after):

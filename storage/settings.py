@@ -111,15 +111,29 @@ class UserRepo:
 
     async def set_zone(self, user_id: int, zone: str | None) -> None:
         """Set (or with None, forget) a user's time zone."""
+        await self._set_setting(user_id, "zone", zone)
+
+    async def get_digest_minute(self, user_id: int) -> int | None:
+        """Return the local time (minutes after midnight) a user wants their daily digest at, or None."""
+        row = await self._engine.read(single(_GET_USER_SETTINGS, user_id))
+        minute = None if row is None else codec.decode(row[0]).get("digest_minute")
+        return minute if isinstance(minute, int) else None
+
+    async def set_digest_minute(self, user_id: int, minute: int | None) -> None:
+        """Set (or with None, forget) the local time of a user's daily digest, in minutes after midnight."""
+        await self._set_setting(user_id, "digest_minute", minute)
+
+    async def _set_setting(self, user_id: int, key: str, value: object) -> None:
+        """Set (or with None, remove) one of a user's settings, leaving the others as they are."""
 
         def run() -> Program[None]:
             yield count(_ENSURE_USER, user_id)
             row = yield one(_GET_USER_FOR_WRITE, user_id)
             settings = codec.decode(row[0])
-            if zone is None:
-                settings.pop("zone", None)
+            if value is None:
+                settings.pop(key, None)
             else:
-                settings["zone"] = zone
+                settings[key] = value
             yield count(_SET_USER_SETTINGS, codec.encode(settings), user_id)
 
         await self._engine.write(run())

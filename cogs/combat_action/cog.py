@@ -16,6 +16,7 @@ from cogs.common.autocomplete import unit_choices
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.replies import defer, reply
 from cogs.common.transformers import CellArg
+from cogs.common.undo import undo_view
 from rules.errors import IllegalOrderError, NotAllowedError
 from rules.orders import Order
 from rules.systems.combat_action.actions.close import CloseCombat
@@ -55,7 +56,7 @@ async def post(interaction: discord.Interaction, order: Order) -> None:
     if any(getattr(outcome.highlight, key) for key in DRAWN):
         png = await service.render(result.battle, outcome=outcome, battle_id=record.id)
     embed = outcome_embed(outcome, battle_name=result.battle.name, actor_name=interaction.user.display_name)
-    await reply(interaction, embed=embed, png=png)
+    await reply(interaction, embed=embed, png=png, view=await undo_view(interaction, result))
 
 
 @app_commands.guild_only()

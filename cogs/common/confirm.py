@@ -23,6 +23,7 @@ from cogs.common.context import service_of
 from cogs.common.embeds import safe, with_note
 from cogs.common.mapfiles import draws_something
 from cogs.common.replies import echo_from_dm, edit_pressed, reply
+from cogs.common.undo import undo_view
 from cogs.common.words import command_text, order_text
 from rules import turns
 from rules.battle import Battle
@@ -212,7 +213,7 @@ async def give_orders(interaction: discord.Interaction, record: BattleRecord, ac
     after, note = await next_step(last, follow, interaction.user.display_name)
     with_note(embed, note)
     await close_question(interaction, "Confirmed.")
-    await reply(interaction, embed=embed, png=png, view=after)
+    await reply(interaction, embed=embed, png=png, view=await undo_view(interaction, last, after))
     await echo_from_dm(interaction, record.thread_id or record.channel_id, record.guild_id, embed=embed, png=png)
 
 

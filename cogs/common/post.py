@@ -15,6 +15,7 @@ from cogs.common.mapfiles import draws_something
 from cogs.common.replies import defer, reply
 from cogs.common.side_secrets import tell_side
 from cogs.common.systems import system_embed
+from cogs.common.undo import undo_view
 from rules.orders import Order
 from rules.outcome import Outcome
 
@@ -41,5 +42,5 @@ async def post_order(interaction: discord.Interaction, order: Order) -> Result:
     embed = build(outcome)
     after, note = await next_step(result, getattr(order, "unit", None), name)
     with_note(embed, note)
-    await reply(interaction, embed=embed, png=png, view=after)
+    await reply(interaction, embed=embed, png=png, view=await undo_view(interaction, result, after))
     return result

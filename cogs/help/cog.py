@@ -51,7 +51,7 @@ TABLE_GUIDE = (
     "nothing hidden and nobody acted since; otherwise the other side's players get Approve and Refuse buttons, "
     "and one approval (or the GM) carries it. Every takeback is in `/battle log`.\n"
     "`/battles` (here or in a DM with the bot) lists the battles waiting for you on every server, with deadlines; "
-    "`/settings digest on` sends that list by DM once a day.\n"
+    "`/settings digest on` sends that list by DM once a day, at 08:00 in your zone (`at:` another hour).\n"
     "`/seat release` frees your seat for a substitute, who takes it with the post's Take seat button. Miss "
     "2 deadlines in a row (GM: `/seat disorder`) and your units play their standing orders until you act.\n"
     "`/battle stats` and `/stats me`: times to act, missed deadlines, orders, takebacks, losses."

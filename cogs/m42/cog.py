@@ -14,6 +14,7 @@ from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import INFO, outcome_embed, safe
 from cogs.common.replies import defer, reply
 from cogs.common.transformers import CellArg
+from cogs.common.undo import undo_view
 from cogs.m42.choices import action_choices
 from rules.errors import NotAllowedError
 from rules.orders import Order
@@ -90,7 +91,8 @@ class M42Cog(commands.Cog):
         assert result.outcome is not None
         png = await service.render(result.battle, outcome=result.outcome, battle_id=record.id)
         await reply(interaction, embed=outcome_embed(result.outcome, battle_name=result.battle.name, system=result.battle.system.id,
-                                                     actor_name=interaction.user.display_name), png=png)
+                                                     actor_name=interaction.user.display_name), png=png,
+                    view=await undo_view(interaction, result))
 
 
 MAX_OPENINGS_SHOWN = 10

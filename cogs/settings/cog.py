@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.clockhours import local_time
+from bot.mybattles import reschedule_digest, turn_off_digest, turn_on_digest
 from bot.vacations import set_zone
 from cogs.common.autocomplete import zone_options
 from cogs.common.context import actor_of, service_of
@@ -52,24 +53,31 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="S
     @app_commands.autocomplete(zone=zone_options)
     async def timezone(self, interaction: discord.Interaction, zone: app_commands.Range[str, 1, 64]) -> None:
         """Set your time zone."""
-        stored = await set_zone(service_of(interaction), interaction.user.id, zone)
-        now = service_of(interaction).clock()
-        await reply(interaction, f"Your time zone is now **{stored}** (it is {local_time(now, stored)} there). "
-                    "Dates you give `/vacation` are read in it; every time the bot writes shows in your own "
-                    "Discord zone.", ephemeral=True)
+        service = service_of(interaction)
+        stored = await set_zone(service, interaction.user.id, zone)
+        digest = await reschedule_digest(service, interaction.user.id)
+        now = service.clock()
+        text = (f"Your time zone is now **{stored}** (it is {local_time(now, stored)} there). Dates you give "
+                "`/vacation` are read in it; every time the bot writes shows in your own Discord zone.")
+        if digest is not None:
+            text += f" Your daily digest comes at {digest.clock}, the next <t:{int(digest.next_at)}:R>."
+        await reply(interaction, text, ephemeral=True)
 
     @app_commands.command(name="digest", description="A daily direct message listing the battles waiting for you")
-    @app_commands.describe(mode="on: one direct message a day listing your battles waiting for you; off: none")
-    async def digest(self, interaction: discord.Interaction, mode: Literal["on", "off"]) -> None:
-        """Turn your daily digest on or off (for every battle you play)."""
+    @app_commands.describe(mode="on: one direct message a day listing your battles waiting for you; off: none",
+                           at="The hour it comes, like 08:00, in your /settings timezone (08:00 unless chosen)")
+    async def digest(self, interaction: discord.Interaction, mode: Literal["on", "off"],
+                     at: app_commands.Range[str, 1, 10] | None = None) -> None:
+        """Turn your daily digest on or off (for every battle you play), at a local hour of your choice."""
         service = service_of(interaction)
         if mode == "off":
-            await service.db.digests.turn_off(interaction.user.id)
+            await turn_off_digest(service, interaction.user.id)
             await reply(interaction, "Your daily digest is off; `/battles` still lists your battles when you ask.",
                         ephemeral=True)
             return
-        digest = await service.db.digests.turn_on(interaction.user.id, service.clock())
-        await reply(interaction, "Your daily digest is on: one direct message a day listing every battle waiting "
-                                 "for you (none on a day when nothing is), the next "
-                                 f"<t:{int(digest.next_at)}:R>. Keep your direct messages open to the bot.",
+        digest = await turn_on_digest(service, interaction.user.id, at)
+        await reply(interaction, "Your daily digest is on: one direct message a day at "
+                                 f"**{digest.clock}** listing every battle waiting for you (none on a day when "
+                                 f"nothing is), the next <t:{int(digest.next_at)}:R>. `/settings timezone` sets "
+                                 "your zone. Keep your direct messages open to the bot.",
                     ephemeral=True)

@@ -12,9 +12,9 @@ from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import with_note
 from cogs.common.replies import reply
 from cogs.common.side_secrets import tell_side
+from cogs.common.undo import undo_view
 from cogs.strategic.autocomplete import stat_choices
 from cogs.strategic.embeds_combat import combat_embed
-from cogs.takeback.cog import with_undo
 from rules import orders as o
 from rules.outcome import Outcome
 from rules.systems.strategic.actions.other import Act
@@ -54,4 +54,4 @@ class ActCog(commands.Cog):
         embed = build(await tell_side(interaction.client, service, result.record, result.battle, result.outcome, build))
         after, note = await next_step(result, unit, interaction.user.display_name)
         with_note(embed, note)
-        await reply(interaction, embed=embed, view=with_undo(after, record.id))
+        await reply(interaction, embed=embed, view=await undo_view(interaction, result, after))

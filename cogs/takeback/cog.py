@@ -19,19 +19,10 @@ from cogs.common.components import battle_and_actor, guarded
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import INFO, safe
 from cogs.common.replies import edit_pressed, reply, send
+from cogs.common.undo import undo_button
 from rules.battle import Battle
 
 ASK_COLOUR = discord.Colour.from_rgb(220, 150, 40)
-
-
-def with_undo(view: discord.ui.View | None, battle_id: int) -> discord.ui.View:
-    """Add an Undo button to an order's reply (left out when the reply's buttons fill the message)."""
-    view = view if view is not None else discord.ui.View(timeout=None)
-    try:
-        view.add_item(UndoButton(battle_id))
-    except ValueError:
-        pass  # a full panel of the unit's next actions matters more; /undo still works
-    return view
 
 
 def _lines(plan: TakebackPlan) -> str:
@@ -69,8 +60,7 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bp:u
     """Take back the presser's own last order in this battle."""
 
     def __init__(self, battle_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Undo", style=discord.ButtonStyle.secondary,
-                                           custom_id=f"bp:undo:{battle_id}"))
+        super().__init__(undo_button(battle_id))
         self.battle_id = battle_id
 
     @classmethod

@@ -16,6 +16,7 @@ from cogs.common.confirm import asked_to_end_turns
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import INFO, safe
 from cogs.common.replies import reply
+from cogs.common.undo import undo_view
 from cogs.turn.board import board_embed
 from cogs.turn.buttons import DYNAMIC_ITEMS
 from cogs.turn.notifier import Notifier
@@ -189,4 +190,4 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
             lines = [line for r in results if r.outcome is not None for line in outcome_lines(r.outcome)]
             embed.title = "Turns ended"
             embed.description = "\n".join(lines)[:4000]
-        await reply(interaction, embed=embed)
+        await reply(interaction, embed=embed, view=await undo_view(interaction, last))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
+from itertools import pairwise
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -13,6 +14,7 @@ from bot.clockhours import (
     bank_at_turn,
     due_time,
     next_clock_hour,
+    next_daily,
     parse_clock_hour,
     parse_day,
     stamp,
@@ -170,3 +172,29 @@ def test_a_vacation_runs_from_midnight_to_midnight_in_the_players_zone(zone_name
         vacation_span(date(2026, 3, 2), date(2027, 3, 9), tz, now)
     with pytest.raises(InvalidOrderError, match="before it begins"):
         vacation_span(date(2026, 3, 9), date(2026, 3, 2), tz, now)
+
+
+@pytest.mark.parametrize("zone_name", ZONES)
+def test_a_daily_message_keeps_its_local_hour_across_both_changes_and_comes_once_a_local_day(zone_name: str) -> None:
+    tz = zone(zone_name)
+    for change in CHANGES[zone_name]:
+        now = moment(zone_name, change.year, change.month, change.day, 0, 0) - 4 * DAY
+        sent: list[float] = []
+        for _ in range(8):
+            due = next_daily(now, parse_clock_hour("7:30"), tz, sent[-1] if sent else None)
+            assert (wall(due, zone_name).hour, wall(due, zone_name).minute) == (7, 30)
+            sent.append(due)
+            now = due + 10 * 60  # the pass that sends it comes a little after the hour
+        days = [wall(at, zone_name).date() for at in sent]
+        assert days == [days[0] + timedelta(days=n) for n in range(8)], "one a local day, none skipped"
+        gaps = {b - a for a, b in pairwise(sent)}
+        assert gaps == {DAY, DAY - HOUR} or gaps == {DAY, DAY + HOUR}, "the day of the change is 23 or 25 hours"
+
+
+def test_a_daily_message_sent_late_is_not_followed_by_another_the_same_day() -> None:
+    tz = zone("Europe/Berlin")
+    # Down overnight: the 08:00 message of the 3rd went out at 07:00 on the 4th; the next is the 5th's.
+    late = moment("Europe/Berlin", 2026, 6, 4, 7, 0)
+    assert next_daily(late, 8 * 60, tz, late) == moment("Europe/Berlin", 2026, 6, 5, 8, 0)
+    # Never sent: the next 08:00, today's if it is still to come.
+    assert next_daily(late, 8 * 60, tz) == moment("Europe/Berlin", 2026, 6, 4, 8, 0)

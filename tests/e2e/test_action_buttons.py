@@ -55,8 +55,8 @@ async def test_a_whole_turn_is_played_by_pressing_buttons(table: Table) -> None:
     assert (await stored_battle(table)).unit("Eva-01").cell == Cell.parse("D3")
     assert all(c.get("disabled") for c in components_of(ping, "bp:do:")), "the ping's action buttons are spent"
     assert labels(result) == ["Move: half \u00b7 1 of 1 AP", "Attack: Pallet Rifle \u00b7 1 of 1 AP",
-                              "Aim: half \u00b7 1 of 1 AP", "Hold (1 AP unused)", "End turn (1 AP unused)"], \
-        "what costs more than the 1 AP left (a full move, a run) is not offered"
+                              "Aim: half \u00b7 1 of 1 AP", "Hold (1 AP unused)", "End turn (1 AP unused)",
+                              "Undo"], "what costs more than the 1 AP left (a full move, a run) is not offered"
 
     targets = private(await press(table, result, "Attack: Pallet Rifle", table.alice))
     [sachiel] = option_text(targets)

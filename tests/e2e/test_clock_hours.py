@@ -6,34 +6,24 @@ calls tick(), as its loop would. Every deadline is checked at its local hour.
 
 from __future__ import annotations
 
-from datetime import datetime
 from itertools import pairwise
-from zoneinfo import ZoneInfo
 
 from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.turn_helpers import (
     DAY,
     HOUR,
+    at,
     board,
     clock,
     end_turn,
     event_kinds,
+    local,
     message_text,
     new_since,
     posted,
     stored,
     stored_battle,
 )
-
-
-def at(zone: str, *parts: int) -> float:
-    """Return unix seconds of a wall-clock time in a zone."""
-    return datetime(*parts, tzinfo=ZoneInfo(zone)).timestamp()  # type: ignore[misc]
-
-
-def local(moment: float, zone: str) -> datetime:
-    """Return a moment's wall-clock time in a zone."""
-    return datetime.fromtimestamp(moment, tz=ZoneInfo(zone))
 
 
 async def test_every_turn_ends_at_twenty_hundred_in_berlin_across_the_autumn_change_and_restarts(

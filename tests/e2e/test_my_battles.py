@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from loopback.models import LoopbackChannel, LoopbackUser
 from tests.e2e.conftest import Table, last_message, text_of
-from tests.e2e.turn_helpers import confirmed, end_turn, message_text, start_side_battle, stored
+from tests.e2e.turn_helpers import at, confirmed, end_turn, local, message_text, start_side_battle, stored
 
 
 async def other_server_battle(table: Table) -> tuple[LoopbackChannel, LoopbackUser]:
@@ -77,35 +77,74 @@ def digests_of(table: Table, user: LoopbackUser) -> list[str]:
             if "Your daily digest" in message_text(m)]
 
 
-async def test_the_daily_digest_comes_once_a_day_across_restarts(table: Table) -> None:
+async def test_the_daily_digest_comes_at_each_players_local_hour_once_a_day_across_spring_and_restarts(
+        table: Table) -> None:
+    new_york, tokyo = "America/New_York", "Asia/Tokyo"
+    table.clock.now = at(new_york, 2026, 3, 5, 12, 0)  # a Thursday; New York's clocks go forward on the 8th
     await start_side_battle(table)
-    await table.gm_slash("gm deadline", hours=48)
     here = await stored(table)
-    dm = table.discord.dm_channel(table.alice)
-    turned_on = await table.discord.slash("settings digest", user=table.alice, channel=dm, options={"mode": "on"})
-    assert last_message(turned_on).ephemeral and "Your daily digest is on" in text_of(turned_on)
+    await table.discord.slash("settings timezone", user=table.alice, channel=table.discord.dm_channel(table.alice),
+                              options={"zone": new_york})
+    turned_on = await table.discord.slash("settings digest", user=table.alice,
+                                          channel=table.discord.dm_channel(table.alice),
+                                          options={"mode": "on", "at": "7:30"})
+    assert last_message(turned_on).ephemeral and "at **07:30 America/New_York**" in text_of(turned_on)
+    # bob keeps the usual hour, 08:00, and sets his zone after turning it on: the next one moves to Tokyo's 08:00.
+    await table.discord.slash("settings digest", user=table.bob, channel=table.discord.dm_channel(table.bob),
+                              options={"mode": "on"})
+    moved = await table.discord.slash("settings timezone", user=table.bob, channel=table.discord.dm_channel(table.bob),
+                                      options={"zone": tokyo})
+    assert "Your daily digest comes at 08:00 Asia/Tokyo" in text_of(moved)
     await table.discord.slash("settings digest", user=table.carol, channel=table.discord.dm_channel(table.carol),
                               options={"mode": "on"})
 
-    await table.tick()
-    [first] = digests_of(table, table.alice)
+    # Six days in half-hour passes, with restarts, and the bot down from Monday 06:30 to Tuesday 05:30.
+    down = (at(new_york, 2026, 3, 9, 6, 30), at(new_york, 2026, 3, 10, 5, 30))
+    sent: dict[int, list[float]] = {table.alice.id: [], table.bob.id: []}
+    step = 0
+    while table.clock.now < at(new_york, 2026, 3, 11, 12, 0):
+        table.clock.advance(minutes=30)
+        if down[0] <= table.clock.now < down[1]:
+            continue
+        step += 1
+        if step % 40 == 0 or table.clock.now == down[1]:
+            await table.restart()
+        before = {user.id: len(digests_of(table, user)) for user in (table.alice, table.bob)}
+        await table.tick()
+        for user in (table.alice, table.bob):
+            sent[user.id] += [table.clock.now] * (len(digests_of(table, user)) - before[user.id])
+        if table.clock.now == at(new_york, 2026, 3, 6, 10, 0):
+            # Off and on again the day one came: the next is still tomorrow's.
+            dm = table.discord.dm_channel(table.alice)
+            await table.discord.slash("settings digest", user=table.alice, channel=dm, options={"mode": "off"})
+            await table.discord.slash("settings digest", user=table.alice, channel=dm, options={"mode": "on"})
+
+    alice = [local(moment, new_york) for moment in sent[table.alice.id]]
+    assert [(t.day, t.hour, t.minute) for t in alice] == [
+        (6, 7, 30), (7, 7, 30), (8, 7, 30),  # the 8th is the first day of daylight time: 07:30 all the same
+        (10, 5, 30),  # Monday's, sent when the bot came back, and no second one on Tuesday
+        (11, 7, 30)]
+    bob = [local(moment, tokyo) for moment in sent[table.bob.id]]
+    assert [(t.day, t.hour, t.minute) for t in bob] == [
+        (6, 8, 0), (7, 8, 0), (8, 8, 0), (9, 8, 0),
+        (10, 18, 30),  # the 10th's, when the bot came back (Tuesday 05:30 in New York)
+        (11, 8, 0)]
+    [first] = digests_of(table, table.alice)[:1]
     assert "1 battle waiting for you" in first and "Eva-01" in first
     assert f"https://discord.com/channels/{here.guild_id}/{here.channel_id}" in first
     assert digests_of(table, table.carol) == []  # nothing waits for carol: no message at all
 
-    # Later the same day, after a restart, and after turning it off and on again: still one digest that day.
-    await table.tick(hours=5)
-    await table.restart()
-    await table.tick(hours=1)
-    await table.discord.slash("settings digest", user=table.alice, channel=dm, options={"mode": "off"})
-    again = await table.discord.slash("settings digest", user=table.alice, channel=dm, options={"mode": "on"})
-    assert "Your daily digest is on" in text_of(again)
-    await table.tick(hours=1)
-    assert len(digests_of(table, table.alice)) == 1
-
-    await table.tick(hours=17)
-    assert len(digests_of(table, table.alice)) == 2
-    await table.discord.slash("settings digest", user=table.alice, channel=dm, options={"mode": "off"})
+    await table.discord.slash("settings digest", user=table.alice, channel=table.discord.dm_channel(table.alice),
+                              options={"mode": "off"})
+    count = len(digests_of(table, table.alice))
     await table.tick(days=1)
-    assert len(digests_of(table, table.alice)) == 2
-    assert digests_of(table, table.carol) == []
+    assert len(digests_of(table, table.alice)) == count
+
+
+async def test_a_digest_hour_that_is_not_a_clock_hour_is_refused_and_changes_nothing(table: Table) -> None:
+    dm = table.discord.dm_channel(table.alice)
+    wrong = await table.discord.slash("settings digest", user=table.alice, channel=dm,
+                                      options={"mode": "on", "at": "25:00"})
+    assert last_message(wrong).ephemeral and "not a clock hour" in text_of(wrong)
+    assert await table.db.digests.get(table.alice.id) is None
+    assert await table.db.users.get_digest_minute(table.alice.id) is None

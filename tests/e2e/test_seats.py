@@ -187,3 +187,23 @@ async def test_the_substitute_joins_the_side_thread_and_the_player_who_left_leav
     await table.click(post, take_button(post), user=dave)
     assert dave.id in nerv.members and table.alice.id not in nerv.members
     assert table.discord.can_read(dave, nerv)
+
+
+async def test_a_deadline_passing_while_the_player_is_on_vacation_is_not_missed(table: Table) -> None:
+    await start(table)
+    # No allowance left to move deadlines: both pass while alice is away, yet she is away by leave, not absent.
+    await table.gm_slash("gm vacation-allowance", days=0)
+    away = await table.slash("vacation start", user=table.alice, **{"from": "2025-06-15", "to": "2025-06-25"})
+    assert last_message(away).ephemeral and "less than a minute of allowance left" in text_of(away), text_of(away)
+    before = posted(table)
+    await missed_twice(table)
+    record = await stored(table)
+    absence = await table.db.seats.absence(record.id, table.alice.id)
+    assert (absence.missed, absence.missed_total, absence.disorder_since) == (0, 0, None)
+    assert disorder_posts(table, before) == []
+    # Back early, the next deadline she lets pass counts: the exemption lasts only as long as the vacation.
+    await table.slash("vacation end", user=table.alice)
+    await end_turn(table, user=table.bob)
+    await table.tick(hours=25)
+    absence = await table.db.seats.absence(record.id, table.alice.id)
+    assert (absence.missed, absence.missed_total) == (1, 1)

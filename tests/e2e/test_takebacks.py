@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.clock import due_now
 from bot.service import Actor
 from bot.takeback import answer
 from rules.battle import Battle
@@ -11,7 +12,9 @@ from rules.errors import IllegalOrderError
 from rules.replay import same_state
 from storage import BattleRecord
 from tests.e2e.conftest import Table, last_message, text_of
-from tests.e2e.turn_helpers import event_kinds, stored, stored_battle
+from tests.e2e.test_combat_action import setup as combat_action_setup
+from tests.e2e.test_m42_battle import farmstead
+from tests.e2e.turn_helpers import end_turn, event_kinds, stored, stored_battle
 
 
 async def start(table: Table) -> None:
@@ -58,9 +61,9 @@ async def test_an_order_with_dice_needs_the_other_sides_approval(table: Table) -
     act = await table.slash("act", user=table.alice, unit="Eva-01", stat="ag")
     assert "d100" in text_of(act)
     after = (await stored(table)).state
-    # The test's reply carries an Undo button too; with dice rolled, it asks the other side.
-    undo_button = [c for c in last_message(act).custom_ids() if c.startswith("bp:undo:")]
-    asked = await table.click(last_message(act), undo_button[0], user=table.alice)
+    # With dice rolled the test's reply offers no Undo; /undo asks the other side.
+    assert not [c for c in last_message(act).custom_ids() if c.startswith("bp:undo:")]
+    asked = await table.slash("undo", user=table.alice)
     message = last_message(asked)
     assert not message.ephemeral and "Takeback asked" in text_of(asked)
     assert "dice were rolled for it" in text_of(asked)
@@ -157,3 +160,48 @@ async def test_an_order_answered_and_then_taken_back_still_needs_approval(table:
     message = last_message(asked)
     await table.click(message, next(c for c in message.custom_ids() if c.endswith(":y")), user=table.carol)
     assert cell_of(await stored_battle(table), "Eva-01") == "C3"
+
+
+def undo_of(reply: object) -> list[str]:
+    """Return the Undo buttons on an order's reply."""
+    return [c for c in last_message(reply).custom_ids() if c.startswith("bp:undo:")]  # type: ignore[arg-type]
+
+
+async def test_every_system_offers_undo_on_an_order_without_dice_and_none_after_dice(table: Table) -> None:
+    # Combat Action: a posture change rolls nothing; pressing Undo stands the trooper up again.
+    await combat_action_setup(table)
+    before = (await stored(table)).state
+    flat = await table.slash("ca posture", user=table.alice, unit="Sgt Vance", posture="flat-down")
+    assert "flat_down" in (await stored_battle(table)).unit("Sgt Vance").statuses
+    [undo] = undo_of(flat)
+    by_other = await table.click(last_message(flat), undo, user=table.bob)
+    assert last_message(by_other).ephemeral and "You have no order among the last" in text_of(by_other)
+    assert "flat_down" in (await stored_battle(table)).unit("Sgt Vance").statuses, "bob's press took nothing of alice's"
+    taken = await table.click(last_message(flat), undo, user=table.alice)
+    assert "Order taken back" in text_of(taken) and same_state((await stored(table)).state, before)
+    # A shot rolls dice: its reply has no Undo, and /undo asks the other side instead.
+    shot = await table.slash("attack", user=table.alice, unit="Trooper Kell", weapon="Rifle", target="Raider Boss")
+    assert "`1d6`" in text_of(shot) and undo_of(shot) == []
+    asked = await table.slash("undo", user=table.alice)
+    assert "Takeback asked" in text_of(asked) and "dice were rolled for it" in text_of(asked)
+
+
+async def test_an_m42_action_is_taken_back_by_its_undo_button(table: Table) -> None:
+    await farmstead(table)
+    before = (await stored(table)).state
+    woods = await table.slash("action", user=table.alice, unit="Alpha", action="advance", to="G5")
+    assert "Advance D5 \u2192 G5" in text_of(woods)
+    taken = await table.click(last_message(woods), undo_of(woods)[0], user=table.alice)
+    assert "Order taken back" in text_of(taken) and same_state((await stored(table)).state, before)
+
+
+async def test_a_strategic_turn_end_is_taken_back_by_its_undo_button_and_a_test_offers_none(table: Table) -> None:
+    await start(table)
+    before = (await stored(table)).state
+    ended = await end_turn(table, user=table.alice)
+    assert "Eva-01" not in due_now(await stored_battle(table))
+    taken = await table.click(last_message(ended), undo_of(ended)[0], user=table.alice)
+    assert "Order taken back" in text_of(taken) and same_state((await stored(table)).state, before)
+    test = await table.slash("act", user=table.alice, unit="Eva-01", stat="ag")
+    assert "d100" in text_of(test) and undo_of(test) == []
+

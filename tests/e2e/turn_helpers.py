@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from loopback.models import LoopbackChannel, LoopbackUser, StoredMessage
 from loopback.replies import Reply
@@ -12,6 +14,16 @@ from tests.e2e.conftest import Table, embed_text, last_message
 
 HOUR = 3600.0
 DAY = 86_400.0
+
+
+def at(zone: str, *parts: int) -> float:
+    """Return unix seconds of a wall-clock time in a zone."""
+    return datetime(*parts, tzinfo=ZoneInfo(zone)).timestamp()  # type: ignore[misc]
+
+
+def local(moment: float, zone: str) -> datetime:
+    """Return a moment's wall-clock time in a zone."""
+    return datetime.fromtimestamp(moment, tz=ZoneInfo(zone))
 
 
 async def stored(table: Table, channel: LoopbackChannel | None = None) -> BattleRecord:
