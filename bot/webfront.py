@@ -17,7 +17,7 @@ import secrets
 import signal
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from bot.app import StartupError
 from bot.config import Settings
@@ -121,6 +121,22 @@ async def battle_version(service: TableService, battle_id: int, known: int | Non
     """Return a battle's stored version (None once it is gone), reading its state only when it changed."""
     found = await service.db.battles.get_unless(battle_id, known)
     return None if found is None else int(found.version)
+
+
+class Listening(Protocol):
+    """A subscription to the changes every process commits: whether it hears them now, and how to end it."""
+
+    alive: bool
+
+    async def close(self) -> None:
+        """Stop listening."""
+        ...
+
+
+async def listen_changes(service: TableService, on_change: Callable[[int, int], None]) -> Listening | None:
+    """Hear (battle id, version) of every change committed over the database by any process (PostgreSQL's
+    LISTEN/NOTIFY); None on SQLite, where only this process's own changes are heard (the service's listeners)."""
+    return await service.db.listen(on_change)
 
 
 @dataclass(frozen=True)
