@@ -24,6 +24,7 @@ from bot.config import Settings
 from bot.mapview import status_line
 from bot.service import Actor, BattleRecord, EventRecord, MapText, TableService
 from rules.battle import Battle
+from rules.outcome import Outcome
 from rules.visibility import GM, PUBLIC, Viewer
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,30 @@ SIDE_PREFIX = "side:"
 # What secrets.token_urlsafe(32) gives: 43 characters of the URL-safe alphabet. Anything else is no token.
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{43}")
 WEB_MODULE = "web.server"
+# The module whose `said` words an order as the Discord replies do, through each system's front end. Found by
+# name, as the cogs are, so a web view running alone (`python -m bot web`) words the log the same way.
+WORDS_MODULE = "cogs.battle.log"
+
+
+@dataclass(frozen=True)
+class Said:
+    """What an order did, in the words of its Discord reply (Discord's markdown and all): its sentences, each
+    test's lines with every modifier, and its rolls."""
+
+    lines: tuple[str, ...] = ()
+    tests: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (what the test was for, its lines)
+    rolls: tuple[str, ...] = ()
+
+
+Saying = Callable[[Outcome, Battle], Said]
+_saying: list[Saying] = []
+
+
+def saying() -> Saying:
+    """Return the function that words an order's outcome as the Discord front end does."""
+    if not _saying:
+        _saying.append(importlib.import_module(WORDS_MODULE).said)
+    return _saying[0]
 
 
 @dataclass(frozen=True)
