@@ -840,7 +840,7 @@ async def serve_web(service: TableService, settings: Settings) -> Stopper | None
         print(f"(no web view: {exc})")
         return None
     if stop is not None:
-        print(f"Web view on {settings.web_url}: type /battle web for the links of the battle you play here.")
+        print(f"Web view on {settings.web_url}: type /battle web links for the links of the battle you play here.")
     return stop
 
 

@@ -17,13 +17,14 @@ import secrets
 import signal
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from bot.app import StartupError
 from bot.config import Settings
 from bot.mapview import status_line
 from bot.service import Actor, BattleRecord, EventRecord, MapText, TableService
 from rules.battle import Battle
+from rules.outcome import Outcome
 from rules.visibility import GM, PUBLIC, Viewer
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,30 @@ SIDE_PREFIX = "side:"
 # What secrets.token_urlsafe(32) gives: 43 characters of the URL-safe alphabet. Anything else is no token.
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{43}")
 WEB_MODULE = "web.server"
+# The module whose `said` words an order as the Discord replies do, through each system's front end. Found by
+# name, as the cogs are, so a web view running alone (`python -m bot web`) words the log the same way.
+WORDS_MODULE = "cogs.battle.log"
+
+
+@dataclass(frozen=True)
+class Said:
+    """What an order did, in the words of its Discord reply (Discord's markdown and all): its sentences, each
+    test's lines with every modifier, and its rolls."""
+
+    lines: tuple[str, ...] = ()
+    tests: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (what the test was for, its lines)
+    rolls: tuple[str, ...] = ()
+
+
+Saying = Callable[[Outcome, Battle], Said]
+_saying: list[Saying] = []
+
+
+def saying() -> Saying:
+    """Return the function that words an order's outcome as the Discord front end does."""
+    if not _saying:
+        _saying.append(importlib.import_module(WORDS_MODULE).said)
+    return _saying[0]
 
 
 @dataclass(frozen=True)
@@ -121,6 +146,22 @@ async def battle_version(service: TableService, battle_id: int, known: int | Non
     """Return a battle's stored version (None once it is gone), reading its state only when it changed."""
     found = await service.db.battles.get_unless(battle_id, known)
     return None if found is None else int(found.version)
+
+
+class Listening(Protocol):
+    """A subscription to the changes every process commits: whether it hears them now, and how to end it."""
+
+    alive: bool
+
+    async def close(self) -> None:
+        """Stop listening."""
+        ...
+
+
+async def listen_changes(service: TableService, on_change: Callable[[int, int], None]) -> Listening | None:
+    """Hear (battle id, version) of every change committed over the database by any process (PostgreSQL's
+    LISTEN/NOTIFY); None on SQLite, where only this process's own changes are heard (the service's listeners)."""
+    return await service.db.listen(on_change)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any, Literal, cast
 
 from . import codec
+from .changes import NOTIFY_CHANGE, payload
 from .engine import Engine
 from .errors import BattleNotFound, NothingToUndo, StaleVersionError
 from .events import EVENT_COLUMNS, event_from_row, next_seq
@@ -285,6 +286,7 @@ class BattleRepo:
             )
             new_status = before.status if status is None else status
             yield step_count(_UPDATE_STATE, text, new_status, before.version + 1, now, turn, battle_id)
+            yield one(NOTIFY_CHANGE, payload(battle_id, before.version + 1))
             if owed is not None:
                 owed.clear()  # a program run again (a busy database) starts its list afresh
             for post in posts:
@@ -343,6 +345,7 @@ class BattleRepo:
             status = before.status if status_before is None else status_before
             # The turn of the state restored is not known here: startup looks at this battle's clock again.
             yield step_count(_UPDATE_STATE, snapshot, status, before.version + 1, now, None, battle_id)
+            yield one(NOTIFY_CHANGE, payload(battle_id, before.version + 1))
             chosen = set(seqs)
             since = yield rows(_SELECT_EVENTS_FROM, battle_id, oldest)
             undone = [event_from_row(row) for row in since if row[1] in chosen]

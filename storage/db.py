@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from .battles import BattleRepo
 from .clocks import ClockRepo
@@ -25,6 +27,9 @@ from .takebacks import TakebackRepo
 from .timers import TimerRepo
 from .vacations import VacationRepo
 from .weblinks import WebLinkRepo
+
+if TYPE_CHECKING:
+    from .postgres.notify import ChangeListener
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +90,17 @@ class Database:
     def lock(self, space: LockSpace, key: int) -> AbstractAsyncContextManager[None]:
         """Hold a lock every process sharing this database respects (a no-op for a SQLite file)."""
         return self.engine.lock(space, key)
+
+    async def listen(self, on_change: Callable[[int, int], None]) -> ChangeListener | None:
+        """Call back with (battle id, version) for each change any process commits (PostgreSQL); None on SQLite,
+        whose changes only the process that made them hears of (through its table service)."""
+        if self.backend != "postgresql":
+            return None
+        from .postgres.engine import PostgresEngine
+        from .postgres.notify import ChangeListener
+
+        assert isinstance(self.engine, PostgresEngine)
+        return await ChangeListener.start(self.engine.url, on_change)
 
     async def close(self) -> None:
         """Close the connections; pending work queued before this call still completes."""

@@ -1,9 +1,11 @@
 """Live updates: who watches which battle, told within a second of each change.
 
-In the bot's own process an order's commit reaches the hub at once (a table service listener). Changes made
-by another process over the same database (the bot beside a `python -m bot web`, or several bot processes
-on PostgreSQL) are found by looking at the battle's version once a second, one small read per watched
-battle, however many pages watch it.
+In the bot's own process an order's commit reaches the hub at once (a table service listener). On
+PostgreSQL an order committed by any other process over the same database reaches it as a notice
+(LISTEN/NOTIFY, `bot.webfront.listen_changes`) as soon as it commits. Over a SQLite file shared by several
+processes (the bot beside a `python -m bot web`) there are no notices: the hub looks at the version of each
+watched battle once a second, one small read per battle however many pages watch it. While notices come it
+still looks, rarely (`SLOW_POLL`), for a change made while the listening connection was down.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from collections.abc import Awaitable, Callable
 
 log = logging.getLogger(__name__)
 
-POLL = 1.0  # seconds between looks at the version of each watched battle
+POLL = 1.0  # seconds between looks at the version of each watched battle, with no notices to wait for
+SLOW_POLL = 30.0  # the same while the database's notices come
 
 VersionOf = Callable[[int, int | None], Awaitable[int | None]]
 
@@ -37,9 +40,11 @@ class Watch:
 class Hub:
     """Tell every page watching a battle that it changed."""
 
-    def __init__(self, version_of: VersionOf, poll: float = POLL) -> None:
+    def __init__(self, version_of: VersionOf, poll: float = POLL, slow_poll: float = SLOW_POLL) -> None:
         self.version_of = version_of
         self.poll = poll
+        self.slow_poll = slow_poll
+        self.pushed: Callable[[], bool] = lambda: False  # whether the database's notices reach us now
         self.watches: dict[int, set[Watch]] = {}
         self.versions: dict[int, int] = {}
         self._task: asyncio.Task[None] | None = None
@@ -79,7 +84,7 @@ class Hub:
     async def _look(self) -> None:
         """Look at each watched battle's version once a poll, while any page watches."""
         while self.watches:
-            await asyncio.sleep(self.poll)
+            await asyncio.sleep(self.slow_poll if self.pushed() else self.poll)
             for battle_id in list(self.watches):
                 known = self.versions.get(battle_id)
                 try:

@@ -1,24 +1,26 @@
 """The battle's log as a viewer may read it: every order with its dice and each test's modifier breakdown.
 
 `visible_entries` is the one door every log entry of the web view passes through (the page, its JSON and a
-replay step); what a viewer may not know (a hidden roll, another side's standing order or secret plan, anything
-of a unit hidden from them) is cut there, following `rules.visibility`.
+replay step). Each entry's outcome goes through `rules.visibility.redact` for the viewer, and is worded from
+what that leaves, in the sentences the Discord replies use (each system's own, through its front end:
+`bot.webfront.saying`), with every roll and each test's modifiers.
 """
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot.webfront import saying
 from rules.battle import Battle
 from rules.errors import GameError
-from rules.outcome import Highlight
-from rules.visibility import Viewer, unseen_names
+from rules.outcome import Highlight, Outcome
+from rules.visibility import Viewer, redact, unseen_names
 
 SYSTEM_USER_ID = 0
-MAX_FIELDS = 8  # of an effect's fields, the ones shown
 
 
 @dataclass(frozen=True)
@@ -79,25 +81,6 @@ def acting(event: Any, battle: Battle) -> tuple[str, str]:
     return unit, side.lower()
 
 
-def named_units(event: Any, battle: Battle) -> set[str]:
-    """Return the lower-case names of every unit an entry speaks of: its order's unit, target or new unit, its
-    outcome's actor, and each unit its effects name."""
-    names: set[str] = set()
-    order = read_order(event, battle)
-    for attr in ("unit", "target", "name"):
-        value = getattr(order, attr, None)
-        if isinstance(value, str) and value:
-            names.add(value.lower())
-    outcome = event.outcome or {}
-    if outcome.get("actor"):
-        names.add(str(outcome["actor"]).lower())
-    for effect in outcome.get("effects", []) or []:
-        for key in ("unit", "target", "attacker"):
-            if isinstance(effect, Mapping) and isinstance(effect.get(key), str):
-                names.add(effect[key].lower())
-    return names
-
-
 def visible_entries(events: Sequence[Any], battle: Battle, viewer: Viewer,
                     names: Callable[[int], str | None]) -> list[Entry]:
     """Return the log entries (oldest first) as this viewer may read them; `battle` is the battle now.
@@ -108,14 +91,50 @@ def visible_entries(events: Sequence[Any], battle: Battle, viewer: Viewer,
     return [visible_entry(e, battle, viewer, names, unseen) for e in events]
 
 
+def shown_outcome(event: Any, battle: Battle, viewer: Viewer, side: str) -> Outcome:
+    """Return an entry's outcome as this viewer may know it: `rules.visibility.redact`, the one redaction step.
+
+    A hidden order of the viewer's own side (its secret plan, the trap it laid) is theirs: it goes through
+    `redact` as an order made in their sight, so what it says of anything else hidden from them still goes.
+    """
+    system = battle.system
+    outcome = Outcome.from_dict({"order": event.order_text, "kind": event.kind, **(event.outcome or {}),
+                                 "hidden": event.hidden}, system.effect_kinds, system.test_kinds, system.detail_kinds)
+    if outcome.hidden and not viewer.gm and side and viewer.is_of(side):
+        outcome = replace(outcome, hidden=False)
+    return redact(outcome, battle, viewer)
+
+
+def outcome_names(outcome: Outcome, battle: Battle) -> set[str]:
+    """Return the lower-case names of every unit a (redacted) outcome speaks of: its order's unit, target or new
+    unit, its actor, and each unit its effects name."""
+    names: set[str] = set()
+    try:
+        order: Any = battle.parse_order(outcome.order)
+    except GameError:
+        order = None
+    for attr in ("unit", "target", "name"):
+        value = getattr(order, attr, None)
+        if isinstance(value, str) and value:
+            names.add(value.lower())
+    if outcome.actor:
+        names.add(outcome.actor.lower())
+    for effect in outcome.effects:
+        fields = effect.to_dict()
+        for key in ("unit", "target", "attacker"):
+            if isinstance(fields.get(key), str):
+                names.add(fields[key].lower())
+    return names
+
+
 def visible_entry(event: Any, battle: Battle, viewer: Viewer, names: Callable[[int], str | None],
                   unseen: set[str]) -> Entry:
-    """Return one log entry as this viewer may read it (see `visible_entries`).
+    """Return one log entry as this viewer may read it (see `visible_entries`), in the Discord replies' words.
 
-    An entry is cut to a line saying only that something happened when it is hidden (a GM's secret roll, a
-    trap laid, a secret plan) and the viewer is not of the side it was given for, when it is a standing order
-    of another side, or when it speaks of a unit hidden from the viewer now (its name and its squares, even
-    from before it hid, stay out until it shows itself).
+    What the entry says is its outcome as `rules.visibility.redact` leaves it for the viewer (`shown_outcome`).
+    Of that, a viewer reads only that something happened when it is a hidden order of another side or the
+    GM's, when it still names a unit hidden from them now (its name stays out, and its squares from before it
+    hid, until it shows itself), or when it is another side's standing order.
     """
     who = "deadline" if event.actor_id == SYSTEM_USER_ID else (names(event.actor_id) or "a player")
     base = {"seq": event.seq, "at": event.created_at, "who": who, "kind": event.kind, "undone": event.undone}
@@ -127,60 +146,30 @@ def visible_entry(event: Any, battle: Battle, viewer: Viewer, names: Callable[[i
         return Entry(text=f"undid {undone}", **base)
     _unit, side = acting(event, battle)
     own = viewer.gm or (bool(side) and viewer.is_of(side))
-    if event.hidden and not own:
+    shown = shown_outcome(event, battle, viewer, side)
+    if shown.hidden and not viewer.gm:
         return Entry(text="a hidden roll or secret order (the GM may reveal it)", secret=True, **base)
-    if unseen and not own and named_units(event, battle) & unseen:
+    if unseen and outcome_names(shown, battle) & unseen:
         return Entry(text="a unit out of your sight acted", secret=True, **base)
     if event.kind == "standing-order" and not own:
         return Entry(text="set a standing order (kept secret)", secret=True, **base)
+    said = saying()(shown, battle)
     return Entry(
-        text=("(hidden) " if event.hidden else "") + "/" + event.order_text,
-        rolls=tuple(roll_text(r) for r in outcome.get("rolls", [])),
-        tests=tuple(test_text(t) for t in outcome.get("tests", [])),
-        effects=tuple(effect_text(e) for e in outcome.get("effects", [])),
-        highlight=Highlight.from_dict(outcome.get("highlight") or {}),
+        text=("(hidden) " if event.hidden else "") + "/" + shown.order,
+        rolls=tuple(plain(r, names) for r in said.rolls),
+        tests=tuple(plain(f"{purpose}: " + "; ".join(lines), names) for purpose, lines in said.tests),
+        effects=tuple(plain(line, names) for line in said.lines),
+        highlight=shown.highlight,
         **base,
     )
 
 
-def roll_text(roll: Mapping[str, Any]) -> str:
-    """Return a roll as `1d100 [31] = 31: Eva-01 fires Pallet Rifle`."""
-    faces = ", ".join(str(f) for f in roll.get("faces", []))
-    purpose = roll.get("purpose") or ""
-    typed = " (typed in)" if roll.get("manual") else ""
-    return f"{roll.get('notation', '?')} [{faces}] = {roll.get('total', '?')}{typed}" + (f": {purpose}" if purpose else "")
+# Discord's markdown in the replies' words: a backslash-escaped character, bold, strike-through, code.
+_MARKUP = re.compile(r"\\([^\w\s])|\*\*|__|~~|`")
+_MENTION = re.compile(r"<@!?([0-9]+)>")
 
 
-def _signed(value: Any) -> str:
-    return f"{value:+d}" if isinstance(value, int) else str(value)
-
-
-def test_text(test: Mapping[str, Any]) -> str:
-    """Return a test with every term: base, each modifier and its source, the cap, the target and the roll."""
-    tally = test.get("breakdown")
-    parts: list[str] = []
-    if isinstance(tally, Mapping):
-        parts.append(f"{tally.get('base_label', 'base')} {tally.get('base')}")
-        for mod in tally.get("modifiers", []) or []:
-            source = f" ({mod['source']})" if mod.get("source") else ""
-            parts.append(f"{mod.get('label', '?')} {_signed(mod.get('value'))}{source}")
-        if tally.get("cap") is not None:
-            parts.append(f"modifiers capped at \u00b1{tally['cap']}")
-    else:
-        parts += [f"{k.replace('_', ' ')} {v}" for k, v in test.items()
-                  if k not in ("purpose", "roll", "target", "success", "test") and isinstance(v, int | str)][:MAX_FIELDS]
-    head = str(test.get("purpose") or test.get("test") or "test")
-    result = ""
-    if "roll" in test and "target" in test:
-        verdict = "success" if test.get("success") else "failure"
-        degrees = f", {test['degrees']} degrees" if test.get("degrees") else ""
-        result = f" \u2192 target {test['target']}, rolled {test['roll']}: {verdict}{degrees}"
-    return f"{head}: " + ", ".join(parts) + result
-
-
-def effect_text(effect: Mapping[str, Any]) -> str:
-    """Return what an effect changed: its kind and its fields."""
-    kind = str(effect.get("type", "effect")).replace("_", " ")
-    fields = [f"{k.replace('_', ' ')} {v}" for k, v in effect.items()
-              if k != "type" and v not in (None, "", False, 0) and isinstance(v, int | float | str)]
-    return f"{kind}: " + ", ".join(fields[:MAX_FIELDS]) if fields else kind
+def plain(words: str, names: Callable[[int], str | None]) -> str:
+    """Return a line of a Discord reply as plain words: no markdown, each mention as the player's name."""
+    words = _MENTION.sub(lambda m: names(int(m[1])) or "a player", words)
+    return _MARKUP.sub(lambda m: m[1] or "", words).replace("@\u200b", "@")

@@ -12,7 +12,7 @@ HEAD = ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">'
         '<link rel="stylesheet" href="/static/view.css">')
 NOT_FOUND = (f"{HEAD}<title>Not found</title></head><body><main class=\"short\"><h1>Not found</h1>"
-             "<p>There is nothing at this address. A battle's links come from <code>/battle web</code> on Discord; "
+             "<p>There is nothing at this address. A battle's links come from <code>/battle web links</code> on Discord; "
              "a GM may have replaced them.</p></main></body></html>")
 
 
@@ -25,7 +25,7 @@ def message_page(status: int, message: str) -> str:
 def index_page() -> str:
     """Return the front page: what this is and where the links come from (no battle is listed)."""
     return (f"{HEAD}<title>battlepost</title></head><body><main class=\"short\"><h1>battlepost</h1>"
-            "<p>The web view of battles played on Discord. Type <code>/battle web</code> in a battle's channel for "
+            "<p>The web view of battles played on Discord. Type <code>/battle web links</code> in a battle's channel for "
             "its links.</p></main></body></html>")
 
 

@@ -19,8 +19,8 @@ from typing import Any
 from aiohttp import web
 
 from bot.service import TableService
-from bot.webfront import Access, battle_version, open_link
-from web.live import Hub
+from bot.webfront import Access, Listening, battle_version, listen_changes, open_link
+from web.live import POLL, SLOW_POLL, Hub
 from web.pages import NOT_FOUND, index_page, message_page, page_html
 from web.replay import Replays
 from web.views import Builder
@@ -87,8 +87,10 @@ def not_found() -> web.Response:
     return web.Response(status=404, text=NOT_FOUND, content_type="text/html")
 
 
-def make_app(service: TableService, *, base_url: str = "", rate: RateLimit | None = None) -> web.Application:
-    """Build the web view's application over a table service."""
+def make_app(service: TableService, *, base_url: str = "", rate: RateLimit | None = None, poll: float = POLL,
+             slow_poll: float = SLOW_POLL) -> web.Application:
+    """Build the web view's application over a table service (`poll`: seconds between looks at a watched
+    battle's version when the database sends no notices; `slow_poll`: while it does)."""
     limiter = rate or RateLimit()
     streams: dict[str, int] = {}
 
@@ -117,7 +119,8 @@ def make_app(service: TableService, *, base_url: str = "", rate: RateLimit | Non
         return response
 
     app = web.Application(middlewares=[guard], client_max_size=1024)
-    hub = Hub(lambda battle_id, known: battle_version(service, battle_id, known))
+    hub = Hub(lambda battle_id, known: battle_version(service, battle_id, known), poll=poll, slow_poll=slow_poll)
+    listening: list[Listening] = []
     app[HUB_KEY] = hub
     app[SERVICE_KEY] = service
     builder = Builder(service, Replays())
@@ -128,10 +131,16 @@ def make_app(service: TableService, *, base_url: str = "", rate: RateLimit | Non
 
     async def attach(_app: web.Application) -> None:
         service.listeners.append(on_notice)
+        found = await listen_changes(service, hub.changed)
+        if found is not None:
+            listening.append(found)
+            hub.pushed = lambda: found.alive
 
     async def detach(_app: web.Application) -> None:
         if on_notice in service.listeners:
             service.listeners.remove(on_notice)
+        for found in listening:
+            await found.close()
         await hub.close()
 
     app.on_startup.append(attach)
@@ -232,10 +241,10 @@ def message_response(status: int, message: str) -> web.Response:
     return web.Response(status=status, text=message_page(status, message), content_type="text/html")
 
 
-async def start(service: TableService, *, host: str, port: int, base_url: str = "",
-                rate: RateLimit | None = None) -> Callable[[], Awaitable[None]]:
+async def start(service: TableService, *, host: str, port: int, base_url: str = "", rate: RateLimit | None = None,
+                poll: float = POLL, slow_poll: float = SLOW_POLL) -> Callable[[], Awaitable[None]]:
     """Serve the web view on host:port until the returned function is awaited."""
-    app = make_app(service, base_url=base_url, rate=rate)
+    app = make_app(service, base_url=base_url, rate=rate, poll=poll, slow_poll=slow_poll)
     runner = web.AppRunner(app, access_log=None, handle_signals=False)
     await runner.setup()
     site = web.TCPSite(runner, host, port)

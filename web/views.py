@@ -25,7 +25,7 @@ from web.frame import (
     status_html,
     textmap_html,
 )
-from web.logview import acting, visible_entries
+from web.logview import Entry, acting, visible_entries
 from web.replay import Replay, Replays
 from web.surface import surface_board
 
@@ -52,6 +52,18 @@ class Builder:
         self._frames: OrderedDict[tuple[int, int, str, int | None], tuple[Frame, Head]] = OrderedDict()
         self._logs: OrderedDict[tuple[int, int], Logged] = OrderedDict()
         self._texts: OrderedDict[tuple[int, int, str, int | None], str] = OrderedDict()
+        self._entries: OrderedDict[tuple[int, int, str], list[Entry]] = OrderedDict()
+
+    def entries(self, access: Access, record: Any, battle: Battle, logged: Logged) -> list[Entry]:
+        """Return the log as the link's viewer reads it now, worded once per version (every replay step uses it)."""
+        key = (record.id, record.version, access.audience)
+        found = self._entries.get(key)
+        if found is None:
+            found = visible_entries(logged.events, battle, access.viewer, self.service.owner_name)
+            self._entries[key] = found
+            while len(self._entries) > KEPT_FRAMES:
+                self._entries.popitem(last=False)
+        return found
 
     async def _now(self, access: Access) -> tuple[Any, Battle]:
         found = await self.service.current(access.record.id)
@@ -129,7 +141,7 @@ class Builder:
     def _build(self, access: Access, record: Any, battle: Battle, past: Battle, logged: Logged, replay: Replay,
                step: int | None, clock: Any) -> tuple[Frame, Head]:
         viewer = access.viewer
-        entries = visible_entries(logged.events, battle, viewer, self.service.owner_name)
+        entries = self.entries(access, record, battle, logged)
         steps = replay.length
         index = steps if step is None else step
         seq = replay.steps[index - 1].seq if index > 0 and replay.steps else None
@@ -164,7 +176,7 @@ class Builder:
 
     def _state(self, access: Access, record: Any, battle: Battle, logged: Logged) -> dict[str, Any]:
         viewer = access.viewer
-        entries = visible_entries(logged.events, battle, viewer, self.service.owner_name)
+        entries = self.entries(access, record, battle, logged)
         units = [{"name": u.name, "side": u.side, "square": str(u.cell) if battle.system.has_map else None,
                   "health": u.health_text(), "statuses": list(u.statuses)}
                  for u in battle.iter_units() if sees(viewer, u) and (u.on_map or not battle.system.has_map)]

@@ -270,11 +270,17 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         embed, view = await log_message(interaction, record, page, actor.user_id, gm)
         await reply(interaction, embed=embed, view=view, ephemeral=True)
 
-    @app_commands.command(name="web", description="Get private links to this battle's live web view: map, log, replay")
-    @app_commands.describe(reset="GM: make every earlier link of this battle stop working, then get new ones")
-    async def web(self, interaction: discord.Interaction, reset: bool = False) -> None:
+    web = app_commands.Group(name="web", description="The battle's live web view: the map to zoom, the log, replay")
+
+    @web.command(name="links", description="Get private links to this battle's live web view: map, log, replay")
+    async def web_open(self, interaction: discord.Interaction) -> None:
         """Answer privately with a spectator link, the asker's side's link and, for the GM, the GM's."""
-        await web_links(interaction, reset)
+        await web_links(interaction, reset=False)
+
+    @web.command(name="reset", description="Make every earlier link of this battle stop working, then get new ones (GM)")
+    async def web_reset(self, interaction: discord.Interaction) -> None:
+        """Revoke every link of the battle (GM), then answer privately with new ones."""
+        await web_links(interaction, reset=True)
 
     @app_commands.command(name="stats", description="Per player time to act, missed deadlines, orders, takebacks; per side losses")
     @app_commands.describe(battle="A battle's number from /battle list (an ended one too); default: this channel's")

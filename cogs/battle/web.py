@@ -1,4 +1,4 @@
-"""/battle web: private links to the battle's live web view, and a GM's way to revoke them all."""
+"""/battle web links and /battle web reset: private links to the live web view, and a GM's way to revoke them."""
 
 from __future__ import annotations
 
@@ -32,5 +32,5 @@ async def web_links(interaction: discord.Interaction, reset: bool) -> None:
             if revoked is not None else "")
     embed = discord.Embed(title=f"Web view: {safe(record.name)}", colour=INFO, description=head + "\n\n".join(lines))
     embed.set_footer(text="The map to zoom, the log, replay and live updates. Only your side's and the GM's links show "
-                          "secrets; a GM revokes every link with /battle web reset:true.")
+                          "secrets; a GM revokes every link with /battle web reset.")
     await reply(interaction, embed=embed, ephemeral=True)

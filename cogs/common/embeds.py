@@ -148,6 +148,15 @@ LINES: dict[type[Effect], Callable[[Any], str]] = {
 }
 
 
+def detail_lines(outcome: Outcome) -> list[str]:
+    """Return what an order's details add to its reply (a move's allowance and cost, a roll's total, its path)."""
+    # A system says what its details add; every move names its path.
+    lines = [line for words in _DETAIL_LINES.values() for line in words(outcome)]
+    if outcome.kind == "move" and outcome.highlight.path and not any(line.startswith(PATH) for line in lines):
+        lines.append(PATH + " \u2192 ".join(outcome.highlight.path))
+    return lines
+
+
 def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "", system: str | None = None) -> discord.Embed:
     """Build the embed of an outcome: what happened, the breakdowns, every roll and effect (`system`: its system id)."""
     title = TITLES.get(outcome.kind, outcome.kind.replace("-", " ").title())
@@ -158,10 +167,7 @@ def outcome_embed(outcome: Outcome, *, battle_name: str, actor_name: str = "", s
     if tests:
         colour = OK if tests[-1].success else FAIL
     embed = discord.Embed(title=title, colour=colour)
-    # A system says what its details add (a move's allowance and cost, a roll's total); every move names its path.
-    lines = [line for words in _DETAIL_LINES.values() for line in words(outcome)]
-    if outcome.kind == "move" and outcome.highlight.path and not any(line.startswith(PATH) for line in lines):
-        lines.append(PATH + " \u2192 ".join(outcome.highlight.path))
+    lines = detail_lines(outcome)
     if outcome.told and outcome.kind == "move":  # a hidden unit's move: where it went is its side's secret
         lines.append(f"{safe(outcome.actor or 'A unit')} moves out of sight; where, only {safe(outcome.told)} "
                      f"is told, in private.")

@@ -33,9 +33,10 @@ class Site:
     base: str
     http: aiohttp.ClientSession
 
-    async def links(self, user: LoopbackUser | None = None, **options: object) -> dict[str, str]:
-        """Ask /battle web as a user (the GM by default); return the links by their label's first word."""
-        reply = await self.table.slash("battle web", user=user, **options)
+    async def links(self, user: LoopbackUser | None = None, *, reset: bool = False) -> dict[str, str]:
+        """Ask /battle web links (or, with reset, /battle web reset) as a user (the GM by default); return the links
+        by their label's first word."""
+        reply = await self.table.slash("battle web reset" if reset else "battle web links", user=user)
         message = last_message(reply)
         assert message.ephemeral, text_of(reply)
         return {label.split()[0].strip(","): url for label, url in LINK_RE.findall(text_of(reply))}

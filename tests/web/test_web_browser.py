@@ -39,7 +39,7 @@ async def test_units_stand_on_their_squares_with_cards_and_the_log(site: Site, b
     text = await card.inner_text()
     assert "Sachiel" in text and "Angels" in text and "P10" in text and "Wounds 10/10" in text, text
     log = await page.locator("#log").inner_text()
-    assert "/move unit:Eva-01 to:D4" in log and "moved: unit Eva-01, frm C3, to D4" in log, log
+    assert "/move unit:Eva-01 to:D4" in log and "Eva-01 moved C3 \u2192 D4" in log, log
     SHOTS.mkdir(exist_ok=True)
     await page.screenshot(path=str(SHOTS / "wide.png"), full_page=True)
     phone = await browser.new_page(viewport={"width": 360, "height": 740})

@@ -51,7 +51,7 @@ async def test_a_gm_revokes_every_link(site: Site) -> None:
     await started(site)
     table = site.table
     old = await site.links(user=table.alice)
-    refused = await table.slash("battle web", user=table.alice, reset=True)
+    refused = await table.slash("battle web reset", user=table.alice)
     assert last_message(refused).ephemeral and "Only a GM can revoke" in text_of(refused), text_of(refused)
     assert (await site.get(old["Spectators"]))[0] == 200, "a refused reset changes nothing"
     new = await site.links(user=table.gm, reset=True)
@@ -70,7 +70,7 @@ async def test_unknown_revoked_and_malformed_tokens_look_alike(site: Site) -> No
                                                 f"{revoked}/frame.json", f"{unknown}/events", f"{site.base}/nothing")]
     assert {status for status, _, _ in answers} == {404}
     assert len({body for _, body, _ in answers}) == 1, "every refusal reads the same"
-    assert "/battle web" in answers[0][1]
+    assert "/battle web links" in answers[0][1]
 
 
 async def test_bad_requests_are_refused_and_change_nothing(site: Site) -> None:

@@ -19,6 +19,7 @@ from rules.coords import Cell
 from rules.orders import AddUnit, Move, Start
 from storage import Database
 from tests.web.conftest import free_port
+from web.server import start
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -104,3 +105,46 @@ async def test_the_web_view_alone_shows_orders_given_in_another_process(tmp_path
         await db.close()
     assert web.returncode == 0, out.decode()
     assert b"Traceback" not in out
+
+
+async def test_on_postgresql_an_order_of_another_process_reaches_an_open_page_by_its_notice(postgres_url: str) -> None:
+    # Two services over one database stand for two bot processes: the web view runs beside the first, the order
+    # is given through the second. The web view looks at versions only once an hour here, so only the
+    # database's notice can bring the order in time.
+    first = await Database.open(postgres_url)
+    second = await Database.open(postgres_url)
+    watching, ordering = TableService(first, render=False), TableService(second, render=False)
+    gm = Actor(user_id=1, guild_id=10, name="gm", manage_guild=True)
+    created = await ordering.create_battle(gm, channel_id=20, thread_id=None, name="Hill 60", ruleset="strategic-e",
+                                           width=8, height=6)
+    record = created.record
+    for order in (AddUnit(name="Eva-01", side="NERV", at=Cell.parse("B2"), owner=1), Start()):
+        record = (await ordering.execute(gm, record, order, render=False)).record
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    link = next(x.url for x in await issue_links(watching, gm, record, base) if x.audience == "public")
+    stop = await start(watching, host="127.0.0.1", port=port, base_url=base, poll=3600, slow_poll=3600)
+    try:
+        async with aiohttp.ClientSession() as http, http.get(f"{link}/events") as stream:
+            hello = (await stream.content.readuntil(b"\n\n")).decode()
+            assert f'"version": {record.version}' in hello
+            record = (await ordering.execute(gm, record, Move(unit="Eva-01", to=Cell.parse("C3")), render=False)).record
+            # Generous: the notice comes within milliseconds; without it nothing would come for an hour.
+            change = (await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 30)).decode()
+            assert change.startswith("event: change") and f'"version": {record.version}' in change
+            async with http.get(f"{link}/frame.json") as answer:
+                frame = (await answer.json())["board"]
+            assert 'data-square="C3"' in frame and 'data-square="B2"' not in frame
+    finally:
+        await stop()
+        await first.close()
+        await second.close()
+
+
+async def test_a_sqlite_file_sends_no_notices_its_own_process_tells_the_web_view(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "battlepost.sqlite3")
+    try:
+        heard: list[tuple[int, int]] = []
+        assert await db.listen(lambda battle, version: heard.append((battle, version))) is None
+    finally:
+        await db.close()
