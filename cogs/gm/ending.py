@@ -29,7 +29,7 @@ async def ask_to_end(interaction: discord.Interaction) -> None:
 
 async def summary_of(service: TableService, record: BattleRecord, battle: Battle) -> discord.Embed:
     """Return the summary of an ended battle: its system's own, else rounds, survivors and casualties."""
-    count = await service.db.events.count(record.id)
+    count = await service.event_count(record)
     own = front_end(battle).end_summary
     return await own(service, record, battle, count) if own is not None else end_embed(battle, count)
 

@@ -90,7 +90,7 @@ class PlayCog(commands.Cog):
         found = None
         if interaction.guild_id is not None:
             actor = actor_of(interaction)
-            found = await service.db.battles.in_channel(actor.guild_id, channel_key(interaction))
+            found = await service.battle_in(actor.guild_id, channel_key(interaction))
         if found is not None:
             result = await service.execute(actor, found, o.Roll(dice=dice, purpose=purpose[:100]), render=False)
             assert result.outcome is not None

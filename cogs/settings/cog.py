@@ -33,7 +33,7 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="S
         if role.is_default():
             raise GameError("@everyone cannot be the GM role: every member would referee every battle. "
                             "Make a role for your GMs and choose it.")
-        await service_of(interaction).db.guilds.set_gm_role(actor.guild_id, role.id)
+        await service_of(interaction).set_gm_role(actor.guild_id, role.id)
         await reply(interaction, f"Members of {role.mention} are now GMs of every battle on this server.",
                     ephemeral=True)
 
@@ -64,11 +64,11 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="S
         """Turn your daily digest on or off (for every battle you play)."""
         service = service_of(interaction)
         if mode == "off":
-            await service.db.digests.turn_off(interaction.user.id)
+            await service.digest_off(interaction.user.id)
             await reply(interaction, "Your daily digest is off; `/battles` still lists your battles when you ask.",
                         ephemeral=True)
             return
-        digest = await service.db.digests.turn_on(interaction.user.id, service.clock())
+        digest = await service.digest_on(interaction.user.id)
         await reply(interaction, "Your daily digest is on: one direct message a day listing every battle waiting "
                                  "for you (none on a day when nothing is), the next "
                                  f"<t:{int(digest.next_at)}:R>. Keep your direct messages open to the bot.",
