@@ -13,8 +13,8 @@ from bot.scheduler import Scheduler
 from bot.service.archive import ArchiveJob
 from bot.service.core import StaleTurnError, require_system, system_rng
 from bot.service.orders import MAX_UNDO, OrdersJob
-from bot.service.players import MAX_STALL_AFTER, PlayersJob, Stalling
-from bot.service.posting import PostingJob
+from bot.service.players import PlayersJob, Stalling
+from bot.service.posting import MAX_STALL_AFTER, PostingJob
 from bot.service.queries import QueriesJob
 from bot.service.setup import SetupJob
 from bot.table import COMMITTED, SYSTEM_USER_ID, Actor, Clock, Listener, Notice, Result, RngFactory

@@ -77,6 +77,8 @@ class ServiceCore:
         self.owed_after: Callable[[int, Battle, str | None], list[Post]] = lambda _id, _battle, _turn: []
         self._seen_names: dict[int, str] = {}
 
+    # --- finding battles ------------------------------------------------------
+
     async def battle_here(self, guild_id: int, channel_id: int) -> BattleRecord:
         """Return the running battle of a channel or thread, or explain how to make one."""
         record = await self.db.battles.in_channel(guild_id, channel_id)
@@ -105,6 +107,8 @@ class ServiceCore:
     async def list_battles(self, guild_id: int, include_ended: bool = False) -> list[Any]:
         """Return the battles of a guild."""
         return list(await self.db.battles.list_for_guild(guild_id, include_ended=include_ended))
+
+    # --- permissions ----------------------------------------------------------
 
     def system_actor(self, guild_id: int) -> Actor:
         """Return the actor the bot uses when a deadline makes it act."""
@@ -152,6 +156,8 @@ class ServiceCore:
         if authority == "owner":
             return  # an order for whichever unit is due: the rules name it and check the turn
         await self.require_gm(actor, record, f"use `{order.kind}`")
+
+    # --- reading battles ------------------------------------------------------
 
     async def load(self, record: BattleRecord) -> Battle:
         """Return the rules' battle of a record (a fresh copy the caller may change)."""
@@ -204,6 +210,8 @@ class ServiceCore:
             if len(page) < 500:
                 break
         return events
+
+    # --- telling listeners ----------------------------------------------------
 
     def publish(self, notice: Notice) -> None:
         """Hand a notice to the listeners in the background, after the notices of that battle before it."""
@@ -264,6 +272,8 @@ class ServiceCore:
         self.maps.shutdown()
         rules, self._rules = self._rules, ThreadPoolExecutor(1, thread_name_prefix="battlepost-rules")
         rules.shutdown(wait=True)
+
+    # --- names ----------------------------------------------------------------
 
     def remember_name(self, actor: Actor) -> None:
         """Keep the name a player goes by, for the unit key of the units they own."""

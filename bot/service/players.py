@@ -9,8 +9,6 @@ from bot.clock import wants_reminder
 from bot.service.clocks import ClocksJob
 from storage import NEXT_TURN, ClockRecord, DigestRecord, NotifyMode, PlayerRecord
 
-MAX_STALL_AFTER = 20
-
 
 @dataclass(frozen=True)
 class Stalling:

@@ -6,7 +6,10 @@ from dataclasses import replace
 from typing import Any
 
 from bot.service.core import ServiceCore
+from rules.errors import GameError
 from storage import MessageRef, PostingRecord
+
+MAX_STALL_AFTER = 20  # the most reminders a GM may let pass before hearing who is stalling
 
 
 class PostingJob(ServiceCore):
@@ -47,6 +50,8 @@ class PostingJob(ServiceCore):
 
     async def set_stall_after(self, battle_id: int, reminders: int) -> None:
         """Store after how many unanswered reminders the GM hears who is stalling (0: never)."""
+        if not 0 <= reminders <= MAX_STALL_AFTER:
+            raise GameError(f"Choose between 1 and {MAX_STALL_AFTER} reminders, or 0 to never hear who is stalling.")
         posting = await self.db.players.posting(battle_id)
         await self.db.players.save_posting(replace(posting, stall_after=reminders))
 
