@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, cast
 
 from bot.cache import Kept
-from bot.clock import turn_key
+from bot.clock import turn_key, whose_turn
 from bot.service.clocks import ClocksJob
 from bot.service.core import StaleTurnError
 from bot.service.maps import MapsJob
@@ -15,9 +15,10 @@ from bot.table import Actor, Notice, Result, note_committed
 from rules import orders as o
 from rules import turns
 from rules.battle import Battle
-from rules.dice import Dice
-from rules.errors import ConflictError, GameError, NotFoundError
+from rules.dice import Dice, Roll
+from rules.errors import ConflictError, GameError, IllegalOrderError, NotFoundError
 from rules.outcome import Outcome
+from rules.turnorders import EndTurn
 from storage import BattleRecord, BattleStatus, NewEvent, NothingToUndo, StaleVersionError
 
 MAX_UNDO = 50
@@ -102,6 +103,29 @@ class OrdersJob(MapsJob, ClocksJob):
             ended = await self.execute(actor, saved, ender, render=False, publish=publish)
         return Result(record=saved, battle=battle, outcome=outcome, png=png, seq=seq, extra=extra, cheapest=picked,
                       after=after, ended=ended)
+
+    def roll_aside(self, notation: str, purpose: str = "") -> Roll:
+        """Roll dice outside any battle (a direct message, a channel without one): shown, never logged."""
+        return Dice(self.rng_factory()).roll(notation, purpose)
+
+    async def turn_ends(self, actor: Actor, record: BattleRecord, unit: str | None = None) -> list[o.Order]:
+        """Return the orders that end an actor's turns: the unit's when named, else each unit of theirs due now.
+
+        With none of theirs due, the GM (or anyone, when no turn is running) ends the turn the rules name; a
+        player is refused, told whose turn it is.
+        """
+        if unit:
+            return [EndTurn(unit=unit)]
+        battle = self.read_only(record)
+        due = turns.next_due(battle) if turns.engaged(battle) else []
+        mine = [battle.unit(n).name for n in due if battle.unit(n).owner == actor.user_id]
+        if mine:
+            return [EndTurn(unit=n) for n in mine]
+        if not due or await self.is_gm(actor, record):
+            # The rules name the one unit due, ask which, or say why no turn is running.
+            return [EndTurn()]
+        raise IllegalOrderError(f"None of your units is due to act now ({whose_turn(battle)}); "
+                                "you can end only your own units' turns.")
 
     async def undo(self, actor: Actor, record: BattleRecord, count: int = 1) -> Result:
         """Restore the battle to before its last `count` orders (GM only); the undo is logged too."""

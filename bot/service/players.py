@@ -7,7 +7,9 @@ from dataclasses import dataclass, replace
 
 from bot.clock import wants_reminder
 from bot.service.clocks import ClocksJob
-from storage import NEXT_TURN, ClockRecord, DigestRecord, NotifyMode, PlayerRecord
+from rules import turns
+from rules.battle import Battle
+from storage import NEXT_TURN, BattleRecord, ClockRecord, DigestRecord, NotifyMode, PlayerRecord
 
 
 @dataclass(frozen=True)
@@ -83,10 +85,18 @@ class PlayersJob(ClocksJob):
         if player.reminded or player.reminded_since is not None:
             await self.db.players.save(replace(player, reminded=0, reminded_since=None))
 
-    async def mute(self, battle_id: int, user_id: int, turn: str) -> None:
-        """Mute a player's pings for a turn (its key, or NEXT_TURN for the next that calls them)."""
-        player = await self.db.players.get(battle_id, user_id)
-        await self.db.players.save(replace(player, muted_turn=turn))
+    async def mute_turn(self, record: BattleRecord, battle: Battle, user_id: int) -> list[str]:
+        """Mute a player's pings for the turn running now if it calls them, else for the next that does.
+
+        Return the player's units due now, whose reminders stop (none: the next turn that calls them is muted).
+        """
+        clock = await self.clock_of(record)
+        due = turns.next_due(battle) if clock.turn_key is not None and turns.engaged(battle) else []
+        mine = [battle.unit(n).name for n in due if (battle.unit(n).owner or record.created_by) == user_id]
+        player = await self.db.players.get(record.id, user_id)
+        muted = clock.turn_key if mine and clock.turn_key is not None else NEXT_TURN
+        await self.db.players.save(replace(player, muted_turn=muted))
+        return mine if muted != NEXT_TURN else []
 
     async def unmute(self, battle_id: int, user_id: int) -> bool:
         """Take a player's mute back; return False when nothing was muted."""

@@ -16,7 +16,7 @@ from cogs.common.systems import move_mode, require_map, system_embed
 from cogs.common.transformers import CellArg
 from cogs.takeback.cog import with_undo
 from rules import orders as o
-from rules.dice import Dice, split_notation
+from rules.dice import split_notation
 from rules.errors import NotAllowedError
 from rules.outcome import Outcome
 
@@ -96,7 +96,7 @@ class PlayCog(commands.Cog):
             assert result.outcome is not None
             line = roll_line(result.outcome.rolls[0].to_dict())
         else:
-            rolled = Dice(service.rng_factory()).roll(dice, purpose[:100])
+            rolled = service.roll_aside(dice, purpose[:100])
             line = roll_line(rolled.to_dict())
         who = safe(interaction.user.display_name)
         await reply(interaction, embed=discord.Embed(description=f"{who} rolls {line}", colour=INFO))

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from bot.clock import describe_remind, turn_label
-from bot.service import NEXT_TURN, BattleRecord, TableService
+from bot.service import BattleRecord, TableService
 from cogs.turn.text import join
-from rules import turns
 from rules.battle import Battle
 from rules.errors import IllegalOrderError, NotFoundError
 
@@ -17,14 +16,10 @@ async def mute_turn(service: TableService, battle_id: int, user_id: int, *, undo
         if not await service.unmute(battle_id, user_id):
             raise IllegalOrderError("Nothing is muted: your turns are pinged as usual.")
         return "Unmuted: your turns are pinged and reminded as usual again."
-    clock = await service.clock_of(record)
-    due = turns.next_due(battle) if clock.turn_key is not None and turns.engaged(battle) else []
-    mine = [battle.unit(n).name for n in due if (battle.unit(n).owner or record.created_by) == user_id]
-    if mine and clock.turn_key is not None:
-        await service.mute(battle_id, user_id, clock.turn_key)
+    mine = await service.mute_turn(record, battle, user_id)
+    if mine:
         return (f"Muted for this turn ({turn_label(battle)}): no more reminders of {join(mine)}. "
                 "The next turn that calls you pings you as usual.")
-    await service.mute(battle_id, user_id, NEXT_TURN)
     return ("None of your units is due now, so your next turn is muted: it starts without a ping or reminders. "
             "The turn after it pings you as usual; `/turn mute off:True` takes the mute back.")
 

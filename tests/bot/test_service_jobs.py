@@ -25,7 +25,9 @@ async def test_a_mute_of_the_next_turn_lands_on_the_turn_that_calls_the_player(d
     service = TableService(db, render=False)
     record = await new_battle(service)
     assert await service.unmute(record.id, PLAYER.user_id) is False, "nothing was muted, so nothing is unmuted"
-    await service.mute(record.id, PLAYER.user_id, NEXT_TURN)
+    # No turn runs before the battle starts, so the mute waits for the next turn that calls the player.
+    assert await service.mute_turn(record, service.read_only(record), PLAYER.user_id) == []
+    assert (await db.players.get(record.id, PLAYER.user_id)).muted_turn == NEXT_TURN
     # The turn after the mute starts without pinging the player; the mute is now that turn's.
     assert await service.pingable(record.id, "1|side|Blue", [PLAYER.user_id, GM.user_id]) == [GM.user_id]
     assert (await db.players.get(record.id, PLAYER.user_id)).muted_turn == "1|side|Blue"
