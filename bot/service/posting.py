@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from bot.locks import BattleLock
 from bot.service.core import ServiceCore
 from rules.errors import GameError
 from storage import MessageRef, PostingRecord
@@ -54,6 +55,10 @@ class PostingJob(ServiceCore):
             raise GameError(f"Choose between 1 and {MAX_STALL_AFTER} reminders, or 0 to never hear who is stalling.")
         posting = await self.db.players.posting(battle_id)
         await self.db.players.save_posting(replace(posting, stall_after=reminders))
+
+    def board_lock(self, battle_id: int) -> BattleLock:
+        """Return the lock of a battle's status board, held by one editor at a time across processes."""
+        return self.board_locks.get(battle_id)
 
     async def message_ref(self, battle_id: int, kind: str) -> MessageRef | None:
         """Return the message of a kind the bot edits in place for a battle (its status board), if posted."""

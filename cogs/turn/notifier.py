@@ -249,7 +249,7 @@ class Notifier(NoticeListener):
         # One process at a time: with several bot processes, two could otherwise both find no board and
         # post two, or edit in the wrong order and leave an older state showing.
         key = board_key(battle_id)
-        async with self.service.board_locks.get(battle_id):
+        async with self.service.board_lock(battle_id):
             newest = await self.outbox.newest_of(key)
             await self._update_board(battle_id)
         if newest is not None:

@@ -2,8 +2,8 @@
 
 The import contracts keep `storage` out of cogs/ and web/, but the service's own `db` attribute would let a cog
 read and write the database all the same. These tests read the source of every front end module and refuse any
-use of that attribute (or the turn clocks' store, which is the database too), so storage work stays a method of
-the service, where the rules of each job (who may, which lock, what is told) are kept.
+use of that attribute (or of the turn clocks and locks, which are the database too), so storage work stays a
+method of the service, where the rules of each job (who may, which lock, what is told) are kept.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from bot.service import TableService
 
 ROOT = Path(__file__).resolve().parents[2]
 FRONT_ENDS = ("cogs", "web")
-# Attributes of the service that hold storage: the database, and the turn clocks that read and write it.
-STORAGE_ATTRIBUTES = frozenset({"db", "turn_clocks"})
+# Attributes of the service that hold storage: the database, the turn clocks that read and write it, and the
+# locks it keeps there.
+STORAGE_ATTRIBUTES = frozenset({"db", "turn_clocks", "locks", "board_locks"})
 
 
 def front_end_modules() -> list[Path]:
