@@ -147,6 +147,18 @@ class Outbox:
         post_id = await self.db.outbox.add(post, self.clock())
         return await self.send_id(post_id, raise_refusal=raise_refusal)
 
+    async def keep(self, post: Post) -> int:
+        """Keep a post in the outbox for the loop to send when it is due; return its id."""
+        return await self.db.outbox.add(post, self.clock())
+
+    async def newest_of(self, key: str) -> int | None:
+        """Return the id of the newest post still owed under a key, if any."""
+        return await self.db.outbox.newest_of(key)
+
+    async def settle_key(self, key: str, upto: int) -> int:
+        """Settle as made every post owed under a key up to this id (a newer one stands for them); return how many."""
+        return await self.db.outbox.settle_key(key, upto, self.clock())
+
     def send_now(self, post_id: int) -> asyncio.Task[bool]:
         """Start sending one owed post in the background (the loop takes it if this process cannot)."""
         task = asyncio.get_running_loop().create_task(self.send_id(post_id), name=f"outbox-{post_id}")

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot.app import StartupError
+from bot.app import StartupError, open_services
 from bot.config import Settings
 from bot.mapview import status_line
 from bot.service import Actor, BattleRecord, EventRecord, MapText, TableService
@@ -216,8 +216,6 @@ async def run_web(settings: Settings) -> int:
     """Serve the web view alone over the bot's database until stopped (Ctrl-C or SIGTERM)."""
     if settings.web is None:
         raise StartupError("BATTLEPOST_WEB is off, so there is no web view to run; set it to host:port")
-    from bot.app import open_services
-
     async with open_services(settings) as service:
         stop = await start_web(service, settings)
         assert stop is not None

@@ -116,8 +116,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         overrides = rule_overrides(ruleset, rules)
         service = service_of(interaction)
         actor = actor_of(interaction)
-        settings = await service.db.guilds.get(actor.guild_id)
-        if settings.gm_role_id is not None and not actor.manage_guild and settings.gm_role_id not in actor.role_ids:
+        if not await service.may_start_battles(actor):
             raise NotAllowedError("On this server only members with the GM role (or Manage Server) can create battles.")
         channel_id = channel_key(interaction)
         thread_id = None
@@ -314,8 +313,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         """Import a battle from its export file, after checking that its log rebuilds its state."""
         service = service_of(interaction)
         actor = actor_of(interaction)
-        settings = await service.db.guilds.get(actor.guild_id)
-        if settings.gm_role_id is not None and not actor.manage_guild and settings.gm_role_id not in actor.role_ids:
+        if not await service.may_start_battles(actor):
             raise NotAllowedError("On this server only members with the GM role (or Manage Server) can import battles.")
         if file.size > MAX_IMPORT_BYTES:
             raise GameError(f"That file is {file.size // 1024} KiB; an export can be at most "

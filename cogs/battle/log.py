@@ -174,7 +174,7 @@ async def log_message(interaction: discord.Interaction, record: BattleRecord, pa
                       viewer: int, gm: bool) -> tuple[discord.Embed, discord.ui.View]:
     """Build one page of the log for a viewer, with the buttons to the other pages."""
     service = service_of(interaction)
-    total = await service.db.events.count(record.id)
+    total = await service.event_count(record)
     last = pages_of(total)
     page = min(max(1, page), last)
     events, _total = await service.log_page(record, page, PER_PAGE)

@@ -60,11 +60,11 @@ class SideThreads:
 
     async def enabled(self, battle_id: int) -> bool:
         """Return whether the battle's GM turned side threads on."""
-        return (await self.service.db.players.posting(battle_id)).side_threads
+        return await self.service.side_threads_on(battle_id)
 
     async def place(self, record: BattleRecord, battle: Battle, side: str) -> Place:
         """Return the side's thread (made now if it has none yet, its members brought up to date), or why not."""
-        posting = await self.service.db.players.posting(record.id)
+        posting = await self.service.posting(record.id)
         entry = posting.threads.get(side)
         if entry is None:
             made = await self._create(record, f"{battle.name} \u00b7 {side}", f"{side}'s private thread")
@@ -73,7 +73,7 @@ class SideThreads:
             entry = {"thread": made, "members": []}
             posting = replace(posting, threads={**posting.threads, side: entry})
         posting = await self._sync_side(record, battle, posting, side)
-        await self.service.db.players.save_posting(posting)
+        await self.service.keep_side_threads(record.id, posting.threads)
         return Place(int(posting.threads[side]["thread"]))
 
     async def _create(self, record: BattleRecord, name: str, what: str) -> int | str:
@@ -120,14 +120,14 @@ class SideThreads:
 
     async def sync(self, record: BattleRecord, battle: Battle) -> None:
         """Bring every side thread's members up to date (players joined or left a side, the GM changed)."""
-        posting = await self.service.db.players.posting(record.id)
+        posting = await self.service.posting(record.id)
         if not posting.side_threads or not posting.threads:
             return
         new = posting
         for side in list(posting.threads):
             new = await self._sync_side(record, battle, new, side)
         if new != posting:
-            await self.service.db.players.save_posting(new)
+            await self.service.keep_side_threads(record.id, new.threads)
 
     async def __call__(self, notice: Notice) -> bool:
         """Keep thread members in step after every change to a battle."""
@@ -153,15 +153,14 @@ class SideThreads:
                     again: bool = True) -> Place:
         """Tell the battle's GM privately: in the GM's own thread under the battle's channel (its only members the
         GM and the bot; the GM, and the GM role if one is set, pinged there), else by direct message to the GM."""
-        posting = await self.service.db.players.posting(record.id)
-        thread_id = posting.gm_thread
+        thread_id = (await self.service.posting(record.id)).gm_thread
         if thread_id is None:
             made = await self._create(record, f"{battle.name} \u00b7 GM", "the GM's private thread")
             if isinstance(made, str):
                 await self._dm(record.created_by, content, None, None)
                 return Place(None, made)
             thread_id = made
-            await self.service.db.players.save_posting(replace(posting, gm_thread=thread_id))
+            await self.service.set_gm_thread(record.id, thread_id)
         allowed = discord.AllowedMentions(everyone=False, replied_user=False,
                                           users=[discord.Object(id=record.created_by)],
                                           roles=[discord.Object(id=role_id)] if role_id else False)
@@ -171,7 +170,7 @@ class SideThreads:
             await send(target, content=content, mentions=allowed)
         except discord.NotFound:
             # Someone deleted the thread: make a new one, once.
-            await self.service.db.players.save_posting(replace(posting, gm_thread=None))
+            await self.service.set_gm_thread(record.id, None)
             if again:
                 return await self.to_gm(record, battle, content, role_id=role_id, again=False)
             await self._dm(record.created_by, content, None, None)
@@ -197,10 +196,8 @@ class SideThreads:
 
     async def tell_gm_once(self, record: BattleRecord, why: str) -> None:
         """Tell the battle's GM, once per battle, that side threads fell back to DMs, and why."""
-        posting = await self.service.db.players.posting(record.id)
-        if posting.fallback_told:
+        if not await self.service.first_fallback(record.id):
             return
-        await self.service.db.players.save_posting(replace(posting, fallback_told=True))
         text = (f"\u26a0\ufe0f Side threads could not be made for **{battle_name(record)}**: {why}. Each side's "
                 "hidden maps and rolls go to its players by direct message instead. Give the bot Create Private "
                 "Threads here, or `/gm side-threads on:False` to stop trying.")
@@ -212,15 +209,14 @@ class SideThreads:
         Off archives and locks every side's thread (nobody posts there while the battle does not use it);
         on unarchives and unlocks them, brings their members up to date and makes those still missing.
         """
-        posting = await self.service.db.players.posting(record.id)
-        posting = replace(posting, side_threads=on, fallback_told=False)
+        posting = await self.service.posting(record.id)
         if not on:
-            await self.service.db.players.save_posting(posting)
+            await self.service.set_side_threads(record.id, False)
             return [(side, await self._close(record, side, int(entry["thread"])))
                     for side, entry in posting.threads.items()]
         kept = {side: entry for side, entry in posting.threads.items()
                 if await self._reopen(record, side, int(entry["thread"]))}
-        await self.service.db.players.save_posting(replace(posting, threads=kept))
+        await self.service.set_side_threads(record.id, True, kept)
         return [(side.name, await self.place(record, battle, side.name)) for side in battle.sides]
 
     async def _close(self, record: BattleRecord, side: str, thread_id: int) -> Place:

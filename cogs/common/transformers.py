@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from cogs.common.autocomplete_squares import square_choices
 from rules.coords import Cell
 from rules.errors import GameError
 
@@ -23,9 +24,6 @@ class CellTransformer(app_commands.Transformer):
         self, interaction: discord.Interaction, value: str,
     ) -> list[app_commands.Choice[str]]:
         """Offer squares: where the chosen unit may go or aim now, else where units stand."""
-        # The battle's state is read by a module above this one.
-        from cogs.common.autocomplete_squares import square_choices
-
         return await square_choices(interaction, value)
 
 

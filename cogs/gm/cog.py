@@ -7,7 +7,6 @@ creator), because a server override can open the group to anyone.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Literal
 
 import discord
@@ -24,7 +23,7 @@ from bot.clockhours import (
     parse_quiet,
 )
 from bot.clockhours import zone as check_zone
-from bot.service import Actor, BattleRecord, TableService
+from bot.service import MAX_STALL_AFTER, Actor, BattleRecord, TableService
 from cogs.common.autocomplete import unit_choices, zone_options
 from cogs.common.autocomplete_setup import side_choices
 from cogs.common.context import actor_of, battle_here, service_of
@@ -34,7 +33,6 @@ from cogs.common.side_secrets import tell_side
 from cogs.common.side_threads import SideThreads, places_text
 from cogs.gm.ending import ask_to_end
 from cogs.gm.summary import hidden_roll_embed, reveal_embed, undo_embed
-from cogs.turn.players import MAX_STALL_AFTER
 from cogs.turn.text import clock_summary, deadline_line, turn_embed
 from rules import orders as o
 from rules.errors import GameError, NotFoundError
@@ -287,8 +285,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
                           reminders: app_commands.Range[int, 0, MAX_STALL_AFTER]) -> None:
         """Set the stall report's threshold."""
         service, _actor, record = await self._gm(interaction, "set when you hear who is stalling")
-        posting = await service.db.players.posting(record.id)
-        await service.db.players.save_posting(replace(posting, stall_after=reminders))
+        await service.set_stall_after(record.id, reminders)
         text = (f"After {reminders} reminder{'s' if reminders != 1 else ''} a player lets pass without acting, you are "
                 "told who is stalling, once a turn." if reminders else "You are no longer told who is stalling.")
         await reply(interaction, text, ephemeral=True)

@@ -30,7 +30,7 @@ async def ask_to_end(interaction: discord.Interaction) -> None:
 
 async def summary_of(service: TableService, record: BattleRecord, battle: Battle) -> discord.Embed:
     """Return the summary of an ended battle: its system's own, else rounds, survivors and casualties."""
-    count = await service.db.events.count(record.id)
+    count = await service.event_count(record)
     front = front_end(battle)
     if front.end_summary is not None:
         return await front.end_summary(service, record, battle, count)

@@ -16,7 +16,7 @@ from cogs.common.systems import move_mode, require_map, system_embed
 from cogs.common.transformers import CellArg
 from cogs.common.undo import undo_view
 from rules import orders as o
-from rules.dice import Dice, split_notation
+from rules.dice import split_notation
 from rules.errors import NotAllowedError
 from rules.outcome import Outcome
 
@@ -90,13 +90,13 @@ class PlayCog(commands.Cog):
         found = None
         if interaction.guild_id is not None:
             actor = actor_of(interaction)
-            found = await service.db.battles.in_channel(actor.guild_id, channel_key(interaction))
+            found = await service.battle_in(actor.guild_id, channel_key(interaction))
         if found is not None:
             result = await service.execute(actor, found, o.Roll(dice=dice, purpose=purpose[:100]), render=False)
             assert result.outcome is not None
             line = roll_line(result.outcome.rolls[0].to_dict())
         else:
-            rolled = Dice(service.rng_factory()).roll(dice, purpose[:100])
+            rolled = service.roll_aside(dice, purpose[:100])
             line = roll_line(rolled.to_dict())
         who = safe(interaction.user.display_name)
         await reply(interaction, embed=discord.Embed(description=f"{who} rolls {line}", colour=INFO))

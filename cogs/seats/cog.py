@@ -230,8 +230,7 @@ class SeatCog(commands.GroupCog, group_name="seat", group_description="Leave a b
         """Set whether substitutes need the GM's approval."""
         record = await battle_here(interaction)
         service = service_of(interaction)
-        await service.require_gm(actor_of(interaction), record, "set how seats are taken")
-        await service.db.seats.set_approval(record.id, mode == "on")
+        await service.set_seat_approval(actor_of(interaction), record, mode == "on")
         text = ("Substitutes now ask, and you approve each one with a button on the seat's post." if mode == "on"
                 else "Anyone may now take a free seat with its Take seat button.")
         await reply(interaction, embed=discord.Embed(description=text, colour=INFO), ephemeral=True)
@@ -243,8 +242,7 @@ class SeatCog(commands.GroupCog, group_name="seat", group_description="Leave a b
         """Set when civil disorder begins."""
         record = await battle_here(interaction)
         service = service_of(interaction)
-        await service.require_gm(actor_of(interaction), record, "set when civil disorder begins")
-        await service.db.seats.set_disorder_after(record.id, missed)
+        await service.set_disorder_after(actor_of(interaction), record, missed)
         text = (f"A player who lets {missed} deadline{'s' if missed != 1 else ''} in a row pass falls into civil "
                 "disorder: their units play their standing orders until they act again." if missed
                 else "Nobody falls into civil disorder in this battle, however many deadlines pass.")

@@ -34,7 +34,7 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="S
         if role.is_default():
             raise GameError("@everyone cannot be the GM role: every member would referee every battle. "
                             "Make a role for your GMs and choose it.")
-        await service_of(interaction).db.guilds.set_gm_role(actor.guild_id, role.id)
+        await service_of(interaction).set_gm_role(actor.guild_id, role.id)
         await reply(interaction, f"Members of {role.mention} are now GMs of every battle on this server.",
                     ephemeral=True)
 

@@ -20,22 +20,13 @@ from rules.battle import Battle
 from rules.systems.surface.details import Fate, SurfaceReport
 from rules.systems.surface.state import RESOLVE, logged_report
 
-EVENTS_PAGE = 50
 FIELD_CHARS = 1024
 FALLEN = frozenset({"destroyed", "disintegrates", "lost", "disappears"})
 
 
 async def logged_outcomes(service: TableService, record: BattleRecord) -> list[dict[str, Any]]:
     """Return the logged outcome of every engagement the battle fought (undone ones left out), oldest first."""
-    found: list[dict[str, Any]] = []
-    offset = 0
-    while True:
-        page = await service.db.events.list(record.id, limit=EVENTS_PAGE, offset=offset, newest_first=False,
-                                            include_undone=False)
-        found += [event.outcome for event in page if event.kind == RESOLVE and event.outcome]
-        if len(page) < EVENTS_PAGE:
-            return found
-        offset += EVENTS_PAGE
+    return await service.outcomes_of(record, RESOLVE)
 
 
 def reports_of(battle: Battle, outcomes: list[dict[str, Any]]) -> list[SurfaceReport]:

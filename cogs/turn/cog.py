@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.clock import MAX_EVERY_HOURS, MIN_EVERY_HOURS, parse_remind, whose_turn
+from bot.clock import MAX_EVERY_HOURS, MIN_EVERY_HOURS, parse_remind
 from bot.service import Listener
 from cogs.common.autocomplete import unit_choices
 from cogs.common.autocomplete_squares import standing_choices
@@ -26,7 +26,7 @@ from cogs.turn.text import clock_summary, outcome_lines, turn_embed, vacation_li
 from rules import turns
 from rules.errors import IllegalOrderError
 from rules.orders import Order
-from rules.turnorders import CloseRound, EndTurn, Hold, SetTurnMode, StandingOrder
+from rules.turnorders import CloseRound, Hold, SetTurnMode, StandingOrder
 
 
 def service_listeners(bot: commands.Bot) -> list[Listener]:
@@ -103,23 +103,9 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
         record = await battle_here(interaction)
         service = service_of(interaction)
         actor = actor_of(interaction)
-        orders: list[Order]
-        # Read only, to find whose turns end: the order itself is resolved on a fresh copy by the service.
-        battle = service.read_only(record)
-        if unit:
-            orders = [EndTurn(unit=unit)]
-        else:
-            due = turns.next_due(battle) if turns.engaged(battle) else []
-            mine = [battle.unit(n).name for n in due if battle.unit(n).owner == actor.user_id]
-            if mine:
-                orders = [EndTurn(unit=n) for n in mine]
-            elif not due or await service.is_gm(actor, record):
-                # The rules name the one unit due, ask which, or say why no turn is running.
-                orders = [EndTurn()]
-            else:
-                raise IllegalOrderError(f"None of your units is due to act now ({whose_turn(battle)}); "
-                                        "you can end only your own units' turns.")
-        if await asked_to_end_turns(interaction, record, actor, battle, orders):
+        orders = await service.turn_ends(actor, record, unit)
+        # Read only, to ask about unused points: the orders are resolved on a fresh copy by the service.
+        if await asked_to_end_turns(interaction, record, actor, service.read_only(record), orders):
             return
         await self._run(interaction, orders)
 

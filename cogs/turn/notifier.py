@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.clock import BATTLE_REMINDERS, HELD_TURN, TurnStart, due_now, quiet_now, turn_key
 from bot.outbox import Outbox, OutboxRow, Post, TryLater, backoff
-from bot.service import BattleRecord, ClockRecord, MapImage, Notice, TableService
+from bot.service import BattleRecord, ClockRecord, MapImage, Notice, Stalling, TableService
 from cogs.common.action_panel import groups_of
 from cogs.common.embeds import safe
 from cogs.common.replies import owed_message, send
@@ -25,7 +25,6 @@ from cogs.common.side_threads import SideThreads
 from cogs.turn.board import BOARD_KIND, board_embed
 from cogs.turn.buttons import turn_view
 from cogs.turn.delivery import BoardLane, Retries
-from cogs.turn.players import PlayerPings, Stalling
 from cogs.turn.prompts import (
     deadline_embed,
     held_turn_content,
@@ -227,18 +226,12 @@ class Notifier(NoticeListener):
 
     async def board_refused(self, battle_id: int) -> None:
         """Keep a board edit Discord refused in the outbox, so it is made later, after a restart too."""
-        await self.service.db.outbox.add(
-            Post(battle_id, BOARD_POST, {}, key=board_key(battle_id), delay=self.outbox.backoff), self.outbox.clock())
-
-    @property
-    def players(self) -> PlayerPings:
-        """Return the players' own pinging settings."""
-        return PlayerPings(self.service)
+        await self.outbox.keep(Post(battle_id, BOARD_POST, {}, key=board_key(battle_id), delay=self.outbox.backoff))
 
     async def acted(self, notice: Notice) -> None:
         """A player who gave an order is no longer stalling: their unanswered reminders count again from zero."""
         assert notice.actor is not None
-        await self.players.acted(notice.record.id, notice.actor.user_id)
+        await self.service.acted(notice.record.id, notice.actor.user_id)
 
     def wants(self, notice: Notice) -> bool:
         """Present battles of units' turns; a system with phases of its own (Surface Combat) has its own cog's."""
@@ -257,15 +250,14 @@ class Notifier(NoticeListener):
         # One process at a time: with several bot processes, two could otherwise both find no board and
         # post two, or edit in the wrong order and leave an older state showing.
         key = board_key(battle_id)
-        async with self.service.board_locks.get(battle_id):
-            newest = await self.service.db.outbox.newest_of(key)
+        async with self.service.board_lock(battle_id):
+            newest = await self.outbox.newest_of(key)
             await self._update_board(battle_id)
         if newest is not None:
             # The edit showed the battle as it was when these were owed, or newer: they are made.
-            await self.service.db.outbox.settle_key(key, newest, self.outbox.clock())
+            await self.outbox.settle_key(key, newest)
 
     async def _update_board(self, battle_id: int) -> None:
-        db = self.service.db
         found = await self.service.current(battle_id)
         if found is None:
             return
@@ -275,7 +267,7 @@ class Notifier(NoticeListener):
         # While the battle is set up its board is the GM's setup panel too: what is missing, and buttons.
         embed = board_embed(record, battle, await self.service.clock_of(record))
         view = setup_view(record, battle)
-        ref = await db.messages.get(record.id, BOARD_KIND)
+        ref = await self.service.message_ref(record.id, BOARD_KIND)
         if ref is not None:
             message = self.bot.get_partial_messageable(ref.channel_id, guild_id=record.guild_id).get_partial_message(
                 ref.message_id)
@@ -285,7 +277,7 @@ class Notifier(NoticeListener):
             except discord.NotFound:
                 log.info("status board of battle %s was deleted; posting a new one", record.id)
         posted = await send(self.channel(record), embed=embed, view=view)
-        await db.messages.set(record.id, BOARD_KIND, posted.channel.id, posted.id)
+        await self.service.keep_message_ref(record.id, BOARD_KIND, posted.channel.id, posted.id)
         try:
             await posted.pin(reason="battlepost status board")
         except discord.HTTPException as exc:
@@ -326,7 +318,7 @@ class Notifier(NoticeListener):
             return
         owners, channel_users, dm_users = await self._recipients(record, units)
         # A player who muted this turn is neither mentioned nor sent a DM; their units still show in the prompt.
-        awake = await self.players.pingable(record.id, turn.key, list(owners.values()))
+        awake = await self.service.pingable(record.id, turn.key, list(owners.values()))
         channel_users = [uid for uid in channel_users if uid in awake]
         dm_users = [uid for uid in dm_users if uid in awake]
         if quiet_now(clock, self.service.clock()):
@@ -362,7 +354,7 @@ class Notifier(NoticeListener):
         units = [u for u in (battle.find_unit(n) for n in names) if u is not None]
         owners, channel_users, dm_users = await self._recipients(record, units)
         meant_for = str(notice.extra.get("for", BATTLE_REMINDERS))
-        reached = await self.players.to_remind(clock, list(dict.fromkeys(owners.values())), meant_for,
+        reached = await self.service.to_remind(clock, list(dict.fromkeys(owners.values())), meant_for,
                                                bool(notice.extra.get("first", True)))
         if meant_for == HELD_TURN:
             await self._held_turn(record, battle, clock, units, owners, channel_users, dm_users, reached)
@@ -377,7 +369,7 @@ class Notifier(NoticeListener):
             shown = [u.name for u in units if owners[u.name] in channel_users]
             await send(self.channel(record), content=reminder_content(battle, shown, channel_users, clock),
                        mentions=pinging(channel_users))
-        stalling = await self.players.reminded(clock, reached)
+        stalling = await self.service.reminded(clock, reached)
         if stalling:
             await self.report_stalling(record, battle, owners, stalling)
 
@@ -398,8 +390,7 @@ class Notifier(NoticeListener):
     async def report_stalling(self, record: BattleRecord, battle: Battle, owners: dict[str, int],
                               stalling: Sequence[Stalling]) -> None:
         """Tell the GM privately (their thread, the GM role pinged there; else a DM) who lets reminders pass."""
-        settings = await self.service.db.guilds.get(record.guild_id)
-        role = settings.gm_role_id
+        role = await self.service.gm_role(record.guild_id)
         lines = []
         for stall in stalling:
             mine = [name for name, owner in owners.items() if owner == stall.user_id]
