@@ -150,7 +150,7 @@ class Battle(Generic[U]):
     status: str = "setup"
     round: int = 0
     constants: Constants = field(default_factory=dict)
-    cells: dict[str, Square] = field(default_factory=dict)  # per-square state by square text: features, fire, smoke...
+    cells: dict[str, Square] = field(default_factory=dict)  # per-square state by square text, of its system's type
     map_version: int = 1
     last: LastAction | None = None
     turn: TurnState = field(default_factory=TurnState)  # see rules/turns.py
@@ -249,12 +249,12 @@ class Battle(Generic[U]):
         """Return the mutable per-square state of a cell, created empty when needed."""
         found = self.cells.get(str(cell))
         if found is None:
-            found = self.cells[str(cell)] = Square()
+            found = self.cells[str(cell)] = self.system.square_type()
         return found
 
     def square_state(self, cell: Cell) -> Square:
         """Return the per-square state of a cell without creating it (an empty, unattached square if none)."""
-        return self.cells.get(str(cell)) or Square()
+        return self.cells.get(str(cell)) or self.system.square_type()
 
     def clear_square(self, cell: Cell, *keys: str) -> None:
         """Empty some fields of a square, dropping its record when nothing is left on it."""
@@ -483,7 +483,7 @@ class Battle(Generic[U]):
         battle.status = str(data.get("status", "setup"))
         battle.round = int(data.get("round", 0))
         battle.constants = dict(data.get("constants", {}))
-        battle.cells = squares_from_dict(data.get("cells", {}))
+        battle.cells = squares_from_dict(data.get("cells", {}), system.square_type)
         battle.map_version = int(data.get("map_version", 1))
         battle.last = LastAction.from_dict(data.get("last") or {})
         battle.turn = TurnState.from_dict(data.get("turn", {}))

@@ -1,7 +1,7 @@
 """Map files: one character per square, a legend naming each character, a system's layers and an edge list.
 
 The grid and legend are the same for every rule system; each system names the layers it reads
-(`[storm]` and `[deep]` for the strategic rulesets, `[road]` and `[floors]` for M42) and whether
+(each a field of its squares, like `[storm]`, a flag, or a count) and whether
 it plays obstacles on the sides between squares (an `[edges]` section).
 """
 
@@ -37,12 +37,7 @@ class Layer:
     name: str
     what: str  # what a mark means, for the error messages
     counts: bool = False  # digits 2 to 9 (a count of 1 is the default and written `.`)
-    check: MarkCheck | None = None
-
-    def __post_init__(self) -> None:
-        if self.name not in Square.KEYS:
-            # A mark is kept on the square it names, so a layer must name one of the square's fields.
-            raise RulesetError(f"The map layer [{self.name}] names no square field; use one of {', '.join(Square.KEYS)}.")
+    check: MarkCheck | None = None  # a system's layer names a field of its square type (`System` checks it)
 
 
 class MapData(NamedTuple):
@@ -326,7 +321,7 @@ def replace_map(battle: Battle[Any], data: MapData, layers: Sequence[Layer]) -> 
         if not kept.empty and cell.x < data.width and cell.y < data.height:
             cells[key] = kept
     for key, marks in data.flags.items():
-        cells.setdefault(key, Square()).update(marks)
+        cells.setdefault(key, battle.system.square_type()).update(marks)
     battle.cells = cells
     battle.edges = dict(data.edges)
     battle.map_version += 1

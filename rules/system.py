@@ -24,6 +24,7 @@ from rules.ending import Verdict, last_side_standing
 from rules.errors import RulesetError
 from rules.orders import CORE_ORDERS, Authority, Move, Order, add_order_table, order_kind
 from rules.rolltests import CORE_TESTS, RollTest
+from rules.squares import Square
 
 if TYPE_CHECKING:
     from rules.battle import Battle
@@ -163,13 +164,29 @@ class HandlerTable:
         return frozenset(self._handlers).union(*(t.kinds for t in self._shared))
 
 
+@dataclass(frozen=True, slots=True)
+class Sign:
+    """Something standing on a square that a map shows with a short tag, as one viewer may see it."""
+
+    cell: Cell
+    label: str  # the tag drawn on the square
+    name: str  # what the legend and the description call it
+    hidden: bool = False  # hidden from the enemy (drawn with a dashed frame)
+
+
 @dataclass(frozen=True)
 class Structures:
-    """What a system's map carries besides terrain, for drawing: obstacles on sides, roads, floors."""
+    """What a system's map carries besides terrain and units, for drawing, as one viewer may see it.
+
+    Obstacles on sides, roads and raised squares are the same for every viewer (the map's base layer);
+    signs and lasting effects are drawn over it.
+    """
 
     edges: tuple[tuple[Edge, Obstacle, bool], ...] = ()  # each obstacle, and whether it stops infantry
     roads: frozenset[Cell] = frozenset()
-    floors: tuple[tuple[Cell, int], ...] = ()  # squares of more than one floor
+    levels: tuple[tuple[Cell, int], ...] = ()  # squares standing more than one storey high, with their count
+    signs: tuple[Sign, ...] = ()
+    effects: tuple[tuple[Cell, str], ...] = ()  # lasting effects by kind (`fire`, `smoke`...), in drawing order
 
 
 @dataclass(frozen=True)
@@ -212,7 +229,8 @@ class System:
     phases: Phases | None = None  # None: the core's turns of units (rules.turns) drive the clock
     map_layers: tuple[Layer, ...] = ()  # the layers its map files carry after the terrain grid
     map_edges: bool = False  # whether it plays obstacles on the sides between squares (an [edges] list)
-    structures: Callable[[Battle[Any]], Structures] | None = None  # its roads, floors and obstacles to draw
+    # What its map shows besides terrain and units to a viewer of these (lower-case) sides, or the GM when True.
+    structures: Callable[[Battle[Any], frozenset[str], bool], Structures] | None = None
     reach: Reach | None = None  # without one, reach is read off the Move orders `legal_orders` generates
     homebrew_tables: tuple[HomebrewTable, ...] = ()  # its own tables a homebrew file may hold
     homebrew_terrain: bool = True  # whether a homebrew file may add [[terrain]] rows to its battles
@@ -225,6 +243,15 @@ class System:
     details: Mapping[str, type[Details]] = field(default_factory=dict)  # its orders' details (`rules.details`)
     # When its battles are over; None: the core's reading (a side with no unit left in the fight has lost).
     battle_over: Callable[[Battle[Any]], Verdict | None] | None = None
+    square_type: type[Square] = Square  # what its squares hold beyond terrain (the core's: nothing)
+
+    def __post_init__(self) -> None:
+        keys = self.square_type.keys()
+        for layer in self.map_layers:
+            # A mark is kept on the square it names, so a layer must name one of its squares' fields.
+            if layer.name not in keys:
+                raise RulesetError(f"The map layer [{layer.name}] of `{self.id}` names no square field; use one of "
+                                   f"{', '.join(keys) or 'none (its squares hold nothing)'}.")
 
     @property
     def test_kinds(self) -> dict[str, type[RollTest]]:

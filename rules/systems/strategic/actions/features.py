@@ -22,6 +22,8 @@ from rules.systems.strategic.features import (
     purchase_cells,
     terrain_names,
 )
+from rules.systems.strategic.squares import Square as StrategicSquare
+from rules.systems.strategic.squares import square_at, state_at
 from rules.systems.strategic.table import checks, handles
 from rules.systems.strategic.table import order as _order
 
@@ -56,7 +58,7 @@ class RemoveFeature(Order):
     def acting_side(self, squares: Mapping[str, Square]) -> str | None:
         """Return the side that owns the feature on the square."""
         found = squares.get(str(self.at))
-        return found.feature_side if found is not None and found.feature_side else None
+        return found.feature_side or None if isinstance(found, StrategicSquare) else None
 
 
 @_order("set-fp")
@@ -155,7 +157,7 @@ def place_feature(battle: Battle, order: PlaceFeature, dice: Dice, outcome: Outc
     ftype, side, squares, pool = check_place_feature(battle, order)
     purchase = next_purchase(battle)
     for cell in squares:
-        state = battle.square(cell)
+        state = square_at(battle, cell)
         state.feature, state.feature_side, state.feature_purchase = ftype.key, side.name, purchase
         if ftype.cover_ap:
             state.feature_ap = ftype.cover_ap  # decays in combat (000:L83, A22)
@@ -191,7 +193,7 @@ def check_remove_feature(battle: Battle, order: RemoveFeature) -> tuple[Cell, Fe
 def remove_feature(battle: Battle, order: RemoveFeature, dice: Dice, outcome: Outcome) -> None:
     """Remove a feature; in setup, removing the last square of a purchase refunds its cost."""
     cell, ftype = check_remove_feature(battle, order)
-    state = battle.square_state(cell)
+    state = state_at(battle, cell)
     side = battle.side(state.feature_side or "")
     purchase = state.feature_purchase
     clear_feature(battle, cell)
