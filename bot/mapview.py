@@ -140,7 +140,7 @@ def build_view(battle: Battle, *, viewer: Viewer = PUBLIC, owner_names: OwnerNam
             marks=u.badges(), is_horde=u.massed, facing=u.heading(),
             name=u.name, owner=(names(u.owner) or "") if u.owner is not None else "",
             health_text=health_text(u), statuses=(*u.key_words(), *status_words(u)),
-            level=u.token_floor, models=u.other_models(),
+            level=u.token_level, models=u.other_models(),
         )
         for u in shown
     )

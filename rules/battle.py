@@ -27,6 +27,7 @@ from rules.homebrew import merged
 from rules.orders import Order
 from rules.outcome import Outcome
 from rules.ruleset import Ruleset, TerrainType, exact, get_ruleset
+from rules.sides import Side
 from rules.squares import Square, squares_from_dict, squares_to_dict
 from rules.stored import JSON, Document, Scalar, texts
 from rules.system import System, provider, ruleset_ids, system_of
@@ -66,28 +67,6 @@ def check_name(name: str, what: str = "name") -> str:
     if len(clean) > NAME_MAX:
         raise InvalidOrderError(f"The {what} is {len(clean)} characters long; keep it to {NAME_MAX} or fewer.")
     return clean
-
-
-@dataclass
-class Side:
-    """A side of the battle and its feature point pool."""
-
-    name: str
-    color: int
-    fp_adjust: int = 0
-    fp_override: int | None = None
-    fp_spent: int = 0
-    paint: str | None = None  # the colour its GM gave it, `#rrggbb` (None: its name's colour, else the palette's)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the side as a JSON-able dict (a colour only when its GM gave one)."""
-        out: dict[str, Any] = {
-            "name": self.name, "color": self.color, "fp_adjust": self.fp_adjust,
-            "fp_override": self.fp_override, "fp_spent": self.fp_spent,
-        }
-        if self.paint is not None:
-            out["paint"] = self.paint
-        return out
 
 
 U = TypeVar("U", bound=Unit)
@@ -336,7 +315,7 @@ class Battle(Generic[U]):
         found = self.side(name)
         if found is not None:
             return found
-        side = Side(self.check_side(name), len(self.sides))
+        side = self.system.side_type(self.check_side(name), len(self.sides))
         self.sides.append(side)
         return side
 
@@ -479,7 +458,7 @@ class Battle(Generic[U]):
             unit = system.unit_type.from_dict(u)
             battle.units[unit.id] = unit
         battle.next_id = int(data.get("next_id", len(battle.units) + 1))
-        battle.sides = [Side(**s) for s in data.get("sides", [])]
+        battle.sides = [system.side_type.from_dict(s) for s in data.get("sides", [])]
         battle.status = str(data.get("status", "setup"))
         battle.round = int(data.get("round", 0))
         battle.constants = dict(data.get("constants", {}))

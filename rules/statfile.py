@@ -205,7 +205,7 @@ def _plain(value: Any, path: FieldPath) -> None:
 
 # Validates one unit's stats (everything but name, side, at and owner); raises StatError naming the field.
 StatCheck = Callable[[str, str, Cell, dict[str, Any]], None]
-# Checks the whole file once every unit is read (two Hordes on a square...); raises StatError via `SpecError`.
+# Checks the whole file once every unit is read (two units a square may hold only one of...); raises StatError via `SpecError`.
 FileCheck = Callable[[list[UnitSpec]], None]
 
 

@@ -24,6 +24,7 @@ from rules.ending import Verdict, last_side_standing
 from rules.errors import RulesetError
 from rules.orders import CORE_ORDERS, Authority, Move, Order, add_order_table, order_kind
 from rules.rolltests import CORE_TESTS, RollTest
+from rules.sides import Side
 from rules.squares import Square
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ class Waiting:
     """What a battle waits for in a phase of its system's own: a key naming the phase, and who is due."""
 
     key: str  # a new key is a new phase, with a deadline of its own
-    label: str  # how players read the phase: `game turn 2: pre-battle plans`
+    label: str  # how players read the phase: `game turn 2: orders for the round`
     due: tuple[str, ...] = ()  # the sides (or units) that have yet to act
 
 
@@ -223,7 +224,7 @@ class System:
     # trap (`rules.visibility.redact` keeps every mention of them from that viewer).
     hidden_squares: Callable[[Battle[Any], frozenset[str]], Iterable[str]] | None = None
     # Whether a unit whose legal orders hold nothing but ending its turn ends it by itself. A system with orders
-    # `legal_orders` does not generate (M42's models placed by hand after the leader's action) keeps it False.
+    # `legal_orders` does not generate (a unit's parts placed by hand after its main action) keeps it False.
     ends_idle_turns: bool = True
     describe: str = ""
     phases: Phases | None = None  # None: the core's turns of units (rules.turns) drive the clock
@@ -244,6 +245,7 @@ class System:
     # When its battles are over; None: the core's reading (a side with no unit left in the fight has lost).
     battle_over: Callable[[Battle[Any]], Verdict | None] | None = None
     square_type: type[Square] = Square  # what its squares hold beyond terrain (the core's: nothing)
+    side_type: type[Side] = Side  # what it keeps on each side beyond its name and colour
 
     def __post_init__(self) -> None:
         keys = self.square_type.keys()

@@ -480,11 +480,11 @@ def why_not_now(battle: Battle[Any], unit_name: str) -> str | None:
             )
     elif mode == "side":
         sides = _sides_due(battle)
-        mine = unit.side
-        if sides and sides[0].lower() != mine.lower():
-            position = [s.lower() for s in sides].index(mine.lower())
+        own = unit.side
+        if sides and sides[0].lower() != own.lower():
+            position = [s.lower() for s in sides].index(own.lower())
             when = "next phase" if position == 1 else f"in a later phase, after {_join(sides[1:position])}"
-            return f"It is the {sides[0]} phase; {mine} units act {when}."
+            return f"It is the {sides[0]} phase; {own} units act {when}."
     return None
 
 
@@ -624,12 +624,12 @@ def roll_initiative(battle: Battle[Any], dice: Dice) -> list[InitiativeRecord]:
         roll = dice.roll(initiative_notation(formula, unit), f"Initiative: {unit.name}")
         records.append(InitiativeRecord(
             id=unit.id, unit=unit.name, total=roll.total, faces=list(roll.faces),
-            bonus=roll.total - sum(roll.faces), ag=unit.initiative_tiebreak(),
+            bonus=roll.total - sum(roll.faces), tiebreak=unit.initiative_tiebreak(),
         ))
-    # Highest total first; ties go to the higher Agility, then to a roll-off among those still tied.
-    ranked = sorted(records, key=lambda r: (-r.total, -r.ag))
+    # Highest total first; ties go to the higher tie-breaker of the unit, then to a roll-off among those still tied.
+    ranked = sorted(records, key=lambda r: (-r.total, -r.tiebreak))
     ordered: list[InitiativeRecord] = []
-    for _key, group in itertools.groupby(ranked, key=lambda r: (r.total, r.ag)):
+    for _key, group in itertools.groupby(ranked, key=lambda r: (r.total, r.tiebreak)):
         ordered.extend(_roll_off(list(group), dice, 0))
     battle.turn.initiative = ordered
     battle.turn.units = [r.id for r in ordered]

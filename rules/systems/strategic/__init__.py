@@ -13,6 +13,7 @@ from rules.systems.strategic.features import hidden_feature_squares, structures
 from rules.systems.strategic.legal import legal_orders
 from rules.systems.strategic.mapfile import LAYERS
 from rules.systems.strategic.rolltests import ROLLTESTS
+from rules.systems.strategic.sides import Side
 from rules.systems.strategic.squares import Square
 from rules.systems.strategic.statblock_file import parse_statblock_file
 from rules.systems.strategic.table import TABLE
@@ -26,6 +27,7 @@ SYSTEM = System(
     handlers=TABLE,
     unit_type=Unit,
     square_type=Square,
+    side_type=Side,
     legal_orders=legal_orders,
     round_start=[begin_round],
     initiative_tokens=frozenset(BONUS_TOKENS),

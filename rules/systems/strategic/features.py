@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING, Any
 from rules.constants import const_or
 from rules.coords import Cell
 from rules.system import Sign, Structures
+from rules.systems.strategic.sides import strategic_sides
 from rules.systems.strategic.squares import all_squares, state_at
 
 if TYPE_CHECKING:
-    from rules.battle import Side
     from rules.ruleset import FeatureType, Ruleset
     from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.sides import Side
     from rules.systems.strategic.units import Unit
 
 # The per-square keys a feature owns; removing the feature removes them all.
@@ -105,7 +106,7 @@ def fp_pool(battle: Battle, side: Side) -> int:
 def fp_status(battle: Battle) -> dict[str, dict[str, int]]:
     """Return each side's feature points: pool, spent and left (negative if the GM cut the pool below spending)."""
     out: dict[str, dict[str, int]] = {}
-    for side in battle.sides:
+    for side in strategic_sides(battle):
         pool = fp_pool(battle, side)
         out[side.name] = {"pool": pool, "spent": side.fp_spent, "left": pool - side.fp_spent}
     return out

@@ -22,17 +22,18 @@ from rules.systems.strategic.features import (
     purchase_cells,
     terrain_names,
 )
+from rules.systems.strategic.sides import strategic_side
 from rules.systems.strategic.squares import Square as StrategicSquare
 from rules.systems.strategic.squares import square_at, state_at
 from rules.systems.strategic.table import checks, handles
 from rules.systems.strategic.table import order as _order
 
 if TYPE_CHECKING:
-    from rules.battle import Side
     from rules.dice import Dice
     from rules.outcome import Outcome
     from rules.ruleset import FeatureType
     from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.sides import Side
 
 MAX_FP = 1000
 
@@ -87,7 +88,7 @@ def require_setup(battle: Battle, what: str) -> None:
 
 def find_side(battle: Battle, name: str) -> Side:
     """Return a side by name, or say which sides exist."""
-    side = battle.side(name)
+    side = strategic_side(battle, name)
     if side is None:
         known = ", ".join(s.name for s in battle.sides) or "none yet (add a unit to create a side)"
         raise NotFoundError(f"There is no side `{name}` in this battle. Sides: {known}.")
@@ -194,7 +195,7 @@ def remove_feature(battle: Battle, order: RemoveFeature, dice: Dice, outcome: Ou
     """Remove a feature; in setup, removing the last square of a purchase refunds its cost."""
     cell, ftype = check_remove_feature(battle, order)
     state = state_at(battle, cell)
-    side = battle.side(state.feature_side or "")
+    side = strategic_side(battle, state.feature_side or "")
     purchase = state.feature_purchase
     clear_feature(battle, cell)
     refund = 0
