@@ -32,7 +32,7 @@ from rules.squares import Square, squares_from_dict, squares_to_dict
 from rules.stored import JSON, Document, Scalar, texts
 from rules.system import System, provider, ruleset_ids, system_of
 from rules.turnstate import TurnState
-from rules.units import NAME_MAX, Unit
+from rules.units import Unit, check_name
 
 # 1: units keyed by name. 2: units keyed by a stable id; turn records and engagements hold ids.
 SCHEMA_VERSION = 2
@@ -57,16 +57,6 @@ def board_size(ruleset_id: str, width: int | None, height: int | None) -> tuple[
             "like `width:30 height:20`."
         )
     return width, height
-
-
-def check_name(name: str, what: str = "name") -> str:
-    """Validate a display name: 1 to 64 printable characters."""
-    clean = " ".join(name.split())
-    if not clean:
-        raise InvalidOrderError(f"The {what} is empty; give it 1 to {NAME_MAX} characters.")
-    if len(clean) > NAME_MAX:
-        raise InvalidOrderError(f"The {what} is {len(clean)} characters long; keep it to {NAME_MAX} or fewer.")
-    return clean
 
 
 U = TypeVar("U", bound=Unit)

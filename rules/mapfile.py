@@ -7,13 +7,14 @@ it plays obstacles on the sides between squares (an `[edges]` section).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rules.coords import MAX_SIDE, Cell, Edge
 from rules.edges import Obstacle, edges_to_list
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError, RulesetError
+from rules.layers import Layer as Layer
+from rules.layers import MarkCheck as MarkCheck
 from rules.scale import MAX_LONG_SIDE, MAX_SHORT_SIDE, check_map, finest, fits, square_size
 from rules.squares import Square
 
@@ -26,20 +27,6 @@ ON, OFF = "x", "."
 EDGES = "edges"
 # Characters with a meaning of their own in the file, so a legend may not give them to a terrain.
 RESERVED = frozenset("#,[] \t")
-# Refuses a mark on a square of some terrain with the reason, or allows it with None.
-MarkCheck = Callable[["Ruleset", str], "str | None"]
-
-
-@dataclass(frozen=True)
-class Layer:
-    """A grid of marks after the terrain grid: `x` flags a square, or a digit counts something on it."""
-
-    name: str
-    what: str  # what a mark means, for the error messages
-    counts: bool = False  # digits 2 to 9 (a count of 1 is the default and written `.`)
-    check: MarkCheck | None = None  # a system's layer names a field of its square type (`System` checks it)
-
-
 class MapData(NamedTuple):
     """A parsed map: its size, a terrain key per square (row by row), per-square marks, and edges."""
 

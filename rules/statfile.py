@@ -13,10 +13,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from rules.battle import check_name
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError, shorten
 from rules.filelimits import Limits, load_toml
+from rules.units import check_name
 
 MAX_TEXT = 200_000
 # A stat block nests at most a list of weapon tables with a list of qualities in each.

@@ -7,8 +7,19 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from rules.coords import Cell
+from rules.errors import InvalidOrderError
 
 NAME_MAX = 64
+
+
+def check_name(name: str, what: str = "name") -> str:
+    """Validate a display name: 1 to 64 printable characters."""
+    clean = " ".join(name.split())
+    if not clean:
+        raise InvalidOrderError(f"The {what} is empty; give it 1 to {NAME_MAX} characters.")
+    if len(clean) > NAME_MAX:
+        raise InvalidOrderError(f"The {what} is {len(clean)} characters long; keep it to {NAME_MAX} or fewer.")
+    return clean
 
 
 @dataclass(slots=True)
