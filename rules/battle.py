@@ -223,7 +223,8 @@ class Battle(Generic[U]):
 
     def square_state(self, cell: Cell) -> Square:
         """Return the per-square state of a cell without creating it (an empty, unattached square if none)."""
-        return self.cells.get(str(cell)) or self.system.square_type()
+        found = self.cells.get(str(cell))
+        return found if found is not None else self.system.square_type()
 
     def clear_square(self, cell: Cell, *keys: str) -> None:
         """Empty some fields of a square, dropping its record when nothing is left on it."""

@@ -63,7 +63,7 @@ _BONUS_RE = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]+B)(?![A-Za-z0-9])", re.IGNORE
 # Dice can tie forever only in theory; after this many roll-offs the order units were added decides.
 MAX_ROLL_OFFS = 20
 
-# Map-wide effects (storms, fire, smoke) resolve once at the start of every round, before any unit
+# Map-wide effects (weather, spreading hazards) resolve once at the start of every round, before any unit
 # acts (A06): each rule system lists its own in `System.round_start`.
 
 
@@ -684,7 +684,7 @@ def begin_battle(battle: Board, dice: Dice, outcome: Outcome) -> None:
     """Set up round 1 as a new round is set up (the `start` order calls this).
 
     Start-of-round effects do not run here: the map the GM set up is the state at the start of round 1,
-    so a storm placed in setup has not already blown away when the first unit acts.
+    so an effect placed in setup has not already moved on or worn off when the first unit acts.
     """
     battle.round = 1
     _start_round(battle, dice, outcome, effects=False)
