@@ -35,7 +35,6 @@ from rules.details import Details
 from rules.outcome import Highlight
 from rules.system import Structures
 from rules.systems.strategic.details import AttackDetails
-from rules.systems.strategic.features import can_see
 from rules.systems.strategic.ranges import bands, weapon_range
 from rules.systems.strategic.units import Weapon
 from rules.units import Unit
@@ -46,7 +45,6 @@ REACH_COLOURS = {"half": (60, 200, 90), "full": (240, 220, 60), "charge": (250, 
 # Other systems' modes (M42's actions), nearest first: the same ramp from green to red.
 OTHER_REACH_COLOURS = ((60, 200, 90), (120, 210, 200), (240, 220, 60), (250, 150, 40), (230, 70, 60), (160, 90, 200))
 FEATURE_COLOUR = (60, 40, 20)
-EFFECT_KINDS = ("fire", "smoke", "storm", "burnt", "deep")
 AREA_NAMES = {"blast": "Blast", "cone": "Cone", "line": "Line", "at_field": "AT-field"}
 MAX_ACTING_NAMES = 4  # the title names this many units due to act, then counts the rest
 
@@ -142,24 +140,15 @@ def build_view(battle: Battle, *, viewer: Viewer = PUBLIC, owner_names: OwnerNam
             marks=u.badges(), is_horde=u.massed, facing=u.heading(),
             name=u.name, owner=(names(u.owner) or "") if u.owner is not None else "",
             health_text=health_text(u), statuses=(*u.key_words(), *status_words(u)),
-            level=u.token_floor, models=u.other_models(),
+            level=u.token_level, models=u.other_models(),
         )
         for u in shown
     )
-    edges, roads, floors = structure_marks(battle)
-    features: list[FeatureMark] = []
-    effects: list[CellEffect] = []
-    for key, state in battle.cells.items():
-        cell = Cell.parse(key)
-        fkey = state.feature
-        if fkey and fkey in ruleset.features:
-            ftype = ruleset.features[fkey]
-            if can_see(battle, cell, set(viewer.sides), viewer.gm):
-                features.append(FeatureMark(x=cell.x, y=cell.y, label=ftype.label, color=FEATURE_COLOUR,
-                                            hidden=ftype.hidden, name=ftype.name))
-        for kind in EFFECT_KINDS:
-            if kind in state:
-                effects.append(CellEffect(x=cell.x, y=cell.y, kind=kind))
+    found = structures_of(battle, viewer)
+    edges, roads, floors = structure_marks(found)
+    features = tuple(FeatureMark(x=s.cell.x, y=s.cell.y, label=s.label, color=FEATURE_COLOUR, hidden=s.hidden,
+                                 name=s.name) for s in found.signs)
+    effects = tuple(CellEffect(x=cell.x, y=cell.y, kind=kind) for cell, kind in found.effects)
     return MapView(
         title=f"{battle.name} \u00b7 {ruleset.name}",
         width=battle.width, height=battle.height,
@@ -167,23 +156,28 @@ def build_view(battle: Battle, *, viewer: Viewer = PUBLIC, owner_names: OwnerNam
         map_version=(f"{battle.ruleset_id}:{battle.map_version}:{battle.width}x{battle.height}:"
                      f"{hash(tuple(battle.terrain))}:{hash((edges, roads, floors))}"),
         terrain=tuple(battle.terrain), styles=styles, sides=sides, units=units,
-        features=tuple(features), effects=tuple(effects), status=status_line(battle, viewer),
+        features=features, effects=effects, status=status_line(battle, viewer),
         edges=edges, roads=roads, floors=floors,
     )
 
 
-def structure_marks(battle: Battle) -> tuple[tuple[EdgeMark, ...], frozenset[tuple[int, int]],
-                                               tuple[tuple[int, int, int], ...]]:
-    """Return the obstacles on sides, the road squares and the floor counts the battle's system draws."""
+def structures_of(battle: Battle, viewer: Viewer = PUBLIC) -> Structures:
+    """Return what the battle's system shows on its map besides terrain and units, as a viewer may see it."""
     hook = battle.system.structures
-    found = hook(battle) if hook is not None else Structures(
-        edges=tuple((e, o, False) for e, o in sorted(battle.edges.items())))
+    if hook is not None:
+        return hook(battle, viewer.sides, viewer.gm)
+    return Structures(edges=tuple((e, o, False) for e, o in sorted(battle.edges.items())))
+
+
+def structure_marks(found: Structures) -> tuple[tuple[EdgeMark, ...], frozenset[tuple[int, int]],
+                                                tuple[tuple[int, int, int], ...]]:
+    """Return the obstacles on sides, the road squares and the raised squares' storeys, as the renderer draws them."""
     edges = tuple(
         EdgeMark(a=(e.a.x, e.a.y), b=(e.b.x, e.b.y), kind=o.kind, height=o.height, opening=o.opening,
                  openable=o.openable, tall=tall)
         for e, o, tall in found.edges
     )
-    return edges, frozenset((c.x, c.y) for c in found.roads), tuple((c.x, c.y, n) for c, n in found.floors)
+    return edges, frozenset((c.x, c.y) for c in found.roads), tuple((c.x, c.y, n) for c, n in found.levels)
 
 
 def _xy(label: str) -> tuple[int, int]:

@@ -27,11 +27,12 @@ from rules.homebrew import merged
 from rules.orders import Order
 from rules.outcome import Outcome
 from rules.ruleset import Ruleset, TerrainType, exact, get_ruleset
+from rules.sides import Side
 from rules.squares import Square, squares_from_dict, squares_to_dict
 from rules.stored import JSON, Document, Scalar, texts
 from rules.system import System, provider, ruleset_ids, system_of
 from rules.turnstate import TurnState
-from rules.units import NAME_MAX, Unit
+from rules.units import Unit, check_name
 
 # 1: units keyed by name. 2: units keyed by a stable id; turn records and engagements hold ids.
 SCHEMA_VERSION = 2
@@ -56,38 +57,6 @@ def board_size(ruleset_id: str, width: int | None, height: int | None) -> tuple[
             "like `width:30 height:20`."
         )
     return width, height
-
-
-def check_name(name: str, what: str = "name") -> str:
-    """Validate a display name: 1 to 64 printable characters."""
-    clean = " ".join(name.split())
-    if not clean:
-        raise InvalidOrderError(f"The {what} is empty; give it 1 to {NAME_MAX} characters.")
-    if len(clean) > NAME_MAX:
-        raise InvalidOrderError(f"The {what} is {len(clean)} characters long; keep it to {NAME_MAX} or fewer.")
-    return clean
-
-
-@dataclass
-class Side:
-    """A side of the battle and its feature point pool."""
-
-    name: str
-    color: int
-    fp_adjust: int = 0
-    fp_override: int | None = None
-    fp_spent: int = 0
-    paint: str | None = None  # the colour its GM gave it, `#rrggbb` (None: its name's colour, else the palette's)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the side as a JSON-able dict (a colour only when its GM gave one)."""
-        out: dict[str, Any] = {
-            "name": self.name, "color": self.color, "fp_adjust": self.fp_adjust,
-            "fp_override": self.fp_override, "fp_spent": self.fp_spent,
-        }
-        if self.paint is not None:
-            out["paint"] = self.paint
-        return out
 
 
 U = TypeVar("U", bound=Unit)
@@ -150,7 +119,7 @@ class Battle(Generic[U]):
     status: str = "setup"
     round: int = 0
     constants: Constants = field(default_factory=dict)
-    cells: dict[str, Square] = field(default_factory=dict)  # per-square state by square text: features, fire, smoke...
+    cells: dict[str, Square] = field(default_factory=dict)  # per-square state by square text, of its system's type
     map_version: int = 1
     last: LastAction | None = None
     turn: TurnState = field(default_factory=TurnState)  # see rules/turns.py
@@ -249,12 +218,13 @@ class Battle(Generic[U]):
         """Return the mutable per-square state of a cell, created empty when needed."""
         found = self.cells.get(str(cell))
         if found is None:
-            found = self.cells[str(cell)] = Square()
+            found = self.cells[str(cell)] = self.system.square_type()
         return found
 
     def square_state(self, cell: Cell) -> Square:
         """Return the per-square state of a cell without creating it (an empty, unattached square if none)."""
-        return self.cells.get(str(cell)) or Square()
+        found = self.cells.get(str(cell))
+        return found if found is not None else self.system.square_type()
 
     def clear_square(self, cell: Cell, *keys: str) -> None:
         """Empty some fields of a square, dropping its record when nothing is left on it."""
@@ -336,7 +306,7 @@ class Battle(Generic[U]):
         found = self.side(name)
         if found is not None:
             return found
-        side = Side(self.check_side(name), len(self.sides))
+        side = self.system.side_type(self.check_side(name), len(self.sides))
         self.sides.append(side)
         return side
 
@@ -479,11 +449,11 @@ class Battle(Generic[U]):
             unit = system.unit_type.from_dict(u)
             battle.units[unit.id] = unit
         battle.next_id = int(data.get("next_id", len(battle.units) + 1))
-        battle.sides = [Side(**s) for s in data.get("sides", [])]
+        battle.sides = [system.side_type.from_dict(s) for s in data.get("sides", [])]
         battle.status = str(data.get("status", "setup"))
         battle.round = int(data.get("round", 0))
         battle.constants = dict(data.get("constants", {}))
-        battle.cells = squares_from_dict(data.get("cells", {}))
+        battle.cells = squares_from_dict(data.get("cells", {}), system.square_type)
         battle.map_version = int(data.get("map_version", 1))
         battle.last = LastAction.from_dict(data.get("last") or {})
         battle.turn = TurnState.from_dict(data.get("turn", {}))

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rules.errors import IllegalOrderError
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
+    from rules.board import Board
     from rules.units import Unit
 
 ROUTING = "routing"
@@ -27,7 +27,7 @@ class Verdict:
     reason: str  # as players read it: `Angels has no unit left in the fight...`
 
 
-def sides_with_units(battle: Battle[Any]) -> list[str]:
+def sides_with_units(battle: Board) -> list[str]:
     """Return the sides that have a unit that takes part in the rounds (scenery counts for nobody), in order."""
     present = {u.side.lower() for u in battle.iter_units() if u.takes_turns}
     return [s.name for s in battle.sides if s.name.lower() in present]
@@ -41,14 +41,14 @@ def in_the_fight(unit: Unit) -> bool:
     return unit.alive and unit.takes_turns and ROUTING not in unit.statuses
 
 
-def contenders(battle: Battle[Any]) -> list[str]:
+def contenders(battle: Board) -> list[str]:
     """Return the sides that fight: every side but one holding only scenery (a side whose units are gone counts)."""
     scenery = {u.side.lower() for u in battle.iter_units() if not u.takes_turns}
     fighting = {u.side.lower() for u in battle.iter_units() if u.takes_turns}
     return [s.name for s in battle.sides if s.name.lower() in fighting or s.name.lower() not in scenery]
 
 
-def last_side_standing(battle: Battle[Any], fights: Callable[[Unit], bool] = in_the_fight) -> Verdict | None:
+def last_side_standing(battle: Board, fights: Callable[[Unit], bool] = in_the_fight) -> Verdict | None:
     """Return the verdict of a running battle in which at most one side still has a unit that `fights`."""
     if battle.status != "active":
         return None
@@ -66,7 +66,7 @@ def last_side_standing(battle: Battle[Any], fights: Callable[[Unit], bool] = in_
     return Verdict(standing=standing, reason=reason)
 
 
-def require_two_sides(battle: Battle[Any]) -> None:
+def require_two_sides(battle: Board) -> None:
     """Refuse to start a battle unless two sides have units: a battle of one side is over before it begins."""
     sides = sides_with_units(battle)
     if len(sides) < 2:

@@ -21,7 +21,7 @@ from rules.stored import Document
 from rules.system import HomebrewTable, system_of
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
+    from rules.board import Board
 
 MAX_BYTES = 256 * 1024
 # Homebrew rows are tables of a few plain values: nothing in them nests deeper than a list in a table.
@@ -293,7 +293,7 @@ def merged(base: Ruleset, rows: dict[str, Any]) -> Ruleset:
     return out
 
 
-def install(battle: Battle[Any], brew: Homebrew) -> None:
+def install(battle: Board, brew: Homebrew) -> None:
     """Make a checked homebrew table the battle's, dropping overrides of constants the new table no longer has."""
     battle.homebrew = brew.rows  # a new table object: the battle's merged ruleset is rebuilt from it
     known = battle.ruleset.constants

@@ -1,19 +1,20 @@
 """Map files: one character per square, a legend naming each character, a system's layers and an edge list.
 
 The grid and legend are the same for every rule system; each system names the layers it reads
-(`[storm]` and `[deep]` for the strategic rulesets, `[road]` and `[floors]` for M42) and whether
+(each a field of its squares, like `[storm]`, a flag, or a count) and whether
 it plays obstacles on the sides between squares (an `[edges]` section).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rules.coords import MAX_SIDE, Cell, Edge
 from rules.edges import Obstacle, edges_to_list
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError, RulesetError
+from rules.layers import Layer as Layer
+from rules.layers import MarkCheck as MarkCheck
 from rules.scale import MAX_LONG_SIDE, MAX_SHORT_SIDE, check_map, finest, fits, square_size
 from rules.squares import Square
 
@@ -26,25 +27,6 @@ ON, OFF = "x", "."
 EDGES = "edges"
 # Characters with a meaning of their own in the file, so a legend may not give them to a terrain.
 RESERVED = frozenset("#,[] \t")
-# Refuses a mark on a square of some terrain with the reason, or allows it with None.
-MarkCheck = Callable[["Ruleset", str], "str | None"]
-
-
-@dataclass(frozen=True)
-class Layer:
-    """A grid of marks after the terrain grid: `x` flags a square, or a digit counts something on it."""
-
-    name: str
-    what: str  # what a mark means, for the error messages
-    counts: bool = False  # digits 2 to 9 (a count of 1 is the default and written `.`)
-    check: MarkCheck | None = None
-
-    def __post_init__(self) -> None:
-        if self.name not in Square.KEYS:
-            # A mark is kept on the square it names, so a layer must name one of the square's fields.
-            raise RulesetError(f"The map layer [{self.name}] names no square field; use one of {', '.join(Square.KEYS)}.")
-
-
 class MapData(NamedTuple):
     """A parsed map: its size, a terrain key per square (row by row), per-square marks, and edges."""
 
@@ -326,7 +308,7 @@ def replace_map(battle: Battle[Any], data: MapData, layers: Sequence[Layer]) -> 
         if not kept.empty and cell.x < data.width and cell.y < data.height:
             cells[key] = kept
     for key, marks in data.flags.items():
-        cells.setdefault(key, Square()).update(marks)
+        cells.setdefault(key, battle.system.square_type()).update(marks)
     battle.cells = cells
     battle.edges = dict(data.edges)
     battle.map_version += 1

@@ -21,7 +21,7 @@ D = TypeVar("D", bound=Details)
 
 @dataclass(frozen=True, slots=True)
 class Mark:
-    """A word written on a square of the map (`mine`, `Rei destroyed`), stored as `{"cell": ..., "text": ...}`."""
+    """A word written on a square of the map (`trap`, `Rei destroyed`), stored as `{"cell": ..., "text": ...}`."""
 
     cell: str
     text: str

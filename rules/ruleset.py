@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
 from rules.errors import RulesetError, shorten
-from rules.system import registered, system_of
 
 ELEVATIONS = ("low", "middle", "high")
 PATTERNS = (
@@ -342,16 +342,29 @@ def parse_ruleset(data: dict[str, Any], source: str = "<data>") -> Ruleset:
 
 
 _CACHE: dict[str, Ruleset] = {}
+# Where each ruleset's data document comes from, in the order the rule systems registered them
+# (`rules.system.register` adds each system's rulesets).
+_SOURCES: dict[str, Callable[[], dict[str, Any]]] = {}
+
+
+def add_source(ruleset_id: str, read: Callable[[], dict[str, Any]]) -> None:
+    """Make a ruleset known by the function that reads its data document (parsed when first asked for)."""
+    _SOURCES[ruleset_id] = read
+    _CACHE.pop(ruleset_id, None)
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
     """Return the ruleset with this id, loading and validating its system's data file once."""
     rid = ruleset_id.strip().lower()
     if rid not in _CACHE:
-        _CACHE[rid] = parse_ruleset(system_of(rid).document(rid), f"{rid}.toml")
+        read = _SOURCES.get(rid)
+        if read is None:
+            known = ", ".join(f"`{r}`" for r in _SOURCES) or "none (no rule system is installed)"
+            raise RulesetError(f"There is no ruleset `{ruleset_id}`. Choose one of: {known}.")
+        _CACHE[rid] = parse_ruleset(read(), f"{rid}.toml")
     return _CACHE[rid]
 
 
 def list_rulesets() -> list[Ruleset]:
     """Return every ruleset of every registered rule system."""
-    return [get_ruleset(r) for s in registered() for r in s.ruleset_ids]
+    return [get_ruleset(r) for r in _SOURCES]

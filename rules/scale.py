@@ -16,12 +16,12 @@ from rules.errors import IllegalOrderError, InvalidOrderError, RulesetError
 from rules.ruleset import Ruleset, exact, fraction_text
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
+    from rules.board import Board
 
 MAX_LONG_SIDE, MAX_SHORT_SIDE = 144, 96  # the largest map of all: a 6'x4' table at half an inch a square
 
 
-def square_size(battle: Battle[Any]) -> Fraction:
+def square_size(battle: Board) -> Fraction:
     """Return how much table one square of this battle stands for, in the system's unit (1 when fixed)."""
     key = battle.ruleset.scale_key
     return exact(battle.const(key)) if key else Fraction(1)
@@ -94,7 +94,7 @@ def coerce_scale(ruleset: Ruleset, text: str) -> int | float:
     return value
 
 
-def check_new_scale(battle: Battle[Any], key: str, value: Any) -> None:
+def check_new_scale(battle: Board, key: str, value: Any) -> None:
     """Refuse a change of scale once units are placed, or one this battle's map is too large for."""
     ruleset = battle.ruleset
     if not key or key != ruleset.scale_key:

@@ -13,10 +13,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from rules.battle import check_name
 from rules.coords import Cell
 from rules.errors import IllegalOrderError, InvalidOrderError, shorten
 from rules.filelimits import Limits, load_toml
+from rules.units import check_name
 
 MAX_TEXT = 200_000
 # A stat block nests at most a list of weapon tables with a list of qualities in each.
@@ -205,7 +205,7 @@ def _plain(value: Any, path: FieldPath) -> None:
 
 # Validates one unit's stats (everything but name, side, at and owner); raises StatError naming the field.
 StatCheck = Callable[[str, str, Cell, dict[str, Any]], None]
-# Checks the whole file once every unit is read (two Hordes on a square...); raises StatError via `SpecError`.
+# Checks the whole file once every unit is read (two units a square may hold only one of...); raises StatError via `SpecError`.
 FileCheck = Callable[[list[UnitSpec]], None]
 
 

@@ -8,6 +8,7 @@ installed one (`rules.plugins`), and `register(...)` registers one by hand.
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -24,25 +25,31 @@ from rules.ending import Verdict, last_side_standing
 from rules.errors import RulesetError
 from rules.orders import CORE_ORDERS, Authority, Move, Order, add_order_table, order_kind
 from rules.rolltests import CORE_TESTS, RollTest
+from rules.ruleset import add_source
+from rules.sides import Side
+from rules.squares import Square
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
+    from rules.board import Board
     from rules.dice import Dice
-    from rules.mapfile import Layer
+    from rules.layers import Layer
     from rules.outcome import Outcome
     from rules.ruleset import Ruleset
     from rules.statfile import UnitSpec
     from rules.units import Unit
     from rules.weaponline import WeaponLine
 
-Handler = Callable[["Battle[Any]", Any, "Dice", "Outcome"], None]
-Check = Callable[["Battle[Any]", Any], object]
+# The battle a system's functions take: a `rules.battle.Battle` of the system's own unit type. That module builds
+# on this one, so it is not named here; the system's functions name it themselves.
+AnyBattle = Any
+Handler = Callable[[AnyBattle, Any, "Dice", "Outcome"], None]
+Check = Callable[[AnyBattle, Any], object]
 CheckT = TypeVar("CheckT", bound=Callable[..., object])
 StatblockReader = Callable[[str], "list[UnitSpec]"]
-LegalOrders = Callable[["Battle[Any]", "Unit"], Iterator["Order"]]
-RoundStartEffect = Callable[["Battle[Any]", "Dice", "Outcome"], None]
+LegalOrders = Callable[[AnyBattle, "Unit"], Iterator["Order"]]
+RoundStartEffect = Callable[[AnyBattle, "Dice", "Outcome"], None]
 # Where a unit can move now: per move mode, the squares it reaches and what each costs.
-Reach = Callable[["Battle[Any]", str], Mapping[str, Mapping[str, float]]]
+Reach = Callable[[AnyBattle, str], Mapping[str, Mapping[str, float]]]
 OrderClass = TypeVar("OrderClass", bound=type[Order])
 
 
@@ -51,7 +58,7 @@ class Waiting:
     """What a battle waits for in a phase of its system's own: a key naming the phase, and who is due."""
 
     key: str  # a new key is a new phase, with a deadline of its own
-    label: str  # how players read the phase: `game turn 2: pre-battle plans`
+    label: str  # how players read the phase: `game turn 2: orders for the round`
     due: tuple[str, ...] = ()  # the sides (or units) that have yet to act
 
 
@@ -64,8 +71,8 @@ class Phases:
     `hold` or `default` policy (under `wait` the GM decides).
     """
 
-    waiting: Callable[[Battle[Any]], Waiting | None]
-    on_deadline: Callable[[Battle[Any], str], list[Order]]
+    waiting: Callable[[AnyBattle], Waiting | None]
+    on_deadline: Callable[[AnyBattle, str], list[Order]]
     policies: Mapping[str, str] = field(default_factory=dict)  # what each policy does here, as players read it
 
 
@@ -164,13 +171,29 @@ class HandlerTable:
         return frozenset(self._handlers).union(*(t.kinds for t in self._shared))
 
 
+@dataclass(frozen=True, slots=True)
+class Sign:
+    """Something standing on a square that a map shows with a short tag, as one viewer may see it."""
+
+    cell: Cell
+    label: str  # the tag drawn on the square
+    name: str  # what the legend and the description call it
+    hidden: bool = False  # hidden from the enemy (drawn with a dashed frame)
+
+
 @dataclass(frozen=True)
 class Structures:
-    """What a system's map carries besides terrain, for drawing: obstacles on sides, roads, floors."""
+    """What a system's map carries besides terrain and units, for drawing, as one viewer may see it.
+
+    Obstacles on sides, roads and raised squares are the same for every viewer (the map's base layer);
+    signs and lasting effects are drawn over it.
+    """
 
     edges: tuple[tuple[Edge, Obstacle, bool], ...] = ()  # each obstacle, and whether it stops infantry
     roads: frozenset[Cell] = frozenset()
-    floors: tuple[tuple[Cell, int], ...] = ()  # squares of more than one floor
+    levels: tuple[tuple[Cell, int], ...] = ()  # squares standing more than one storey high, with their count
+    signs: tuple[Sign, ...] = ()
+    effects: tuple[tuple[Cell, str], ...] = ()  # lasting effects by kind (`fire`, `smoke`...), in drawing order
 
 
 @dataclass(frozen=True)
@@ -205,15 +228,16 @@ class System:
     has_map: bool = True
     # The squares holding something a viewer of these (lower-case) sides may not see, like an enemy's hidden
     # trap (`rules.visibility.redact` keeps every mention of them from that viewer).
-    hidden_squares: Callable[[Battle[Any], frozenset[str]], Iterable[str]] | None = None
+    hidden_squares: Callable[[AnyBattle, frozenset[str]], Iterable[str]] | None = None
     # Whether a unit whose legal orders hold nothing but ending its turn ends it by itself. A system with orders
-    # `legal_orders` does not generate (M42's models placed by hand after the leader's action) keeps it False.
+    # `legal_orders` does not generate (a unit's parts placed by hand after its main action) keeps it False.
     ends_idle_turns: bool = True
     describe: str = ""
     phases: Phases | None = None  # None: the core's turns of units (rules.turns) drive the clock
     map_layers: tuple[Layer, ...] = ()  # the layers its map files carry after the terrain grid
     map_edges: bool = False  # whether it plays obstacles on the sides between squares (an [edges] list)
-    structures: Callable[[Battle[Any]], Structures] | None = None  # its roads, floors and obstacles to draw
+    # What its map shows besides terrain and units to a viewer of these (lower-case) sides, or the GM when True.
+    structures: Callable[[AnyBattle, frozenset[str], bool], Structures] | None = None
     reach: Reach | None = None  # without one, reach is read off the Move orders `legal_orders` generates
     homebrew_tables: tuple[HomebrewTable, ...] = ()  # its own tables a homebrew file may hold
     homebrew_terrain: bool = True  # whether a homebrew file may add [[terrain]] rows to its battles
@@ -227,7 +251,17 @@ class System:
     rolltests: Mapping[str, type[RollTest]] = field(default_factory=dict)  # its test kinds (`rules.rolltests`)
     details: Mapping[str, type[Details]] = field(default_factory=dict)  # its orders' details (`rules.details`)
     # When its battles are over; None: the core's reading (a side with no unit left in the fight has lost).
-    battle_over: Callable[[Battle[Any]], Verdict | None] | None = None
+    battle_over: Callable[[AnyBattle], Verdict | None] | None = None
+    square_type: type[Square] = Square  # what its squares hold beyond terrain (the core's: nothing)
+    side_type: type[Side] = Side  # what it keeps on each side beyond its name and colour
+
+    def __post_init__(self) -> None:
+        keys = self.square_type.keys()
+        for layer in self.map_layers:
+            # A mark is kept on the square it names, so a layer must name one of its squares' fields.
+            if layer.name not in keys:
+                raise RulesetError(f"The map layer [{layer.name}] of `{self.id}` names no square field; use one of "
+                                   f"{', '.join(keys) or 'none (its squares hold nothing)'}.")
 
     @property
     def test_kinds(self) -> dict[str, type[RollTest]]:
@@ -244,7 +278,7 @@ class System:
         """Return the details class of every order kind that reports some: the core's, overridden by its own."""
         return {**CORE_DETAILS, **self.details}
 
-    def verdict(self, battle: Battle[Any]) -> Verdict | None:
+    def verdict(self, battle: Board) -> Verdict | None:
         """Return why a running battle is over, or None while it can still be fought."""
         return (self.battle_over or last_side_standing)(battle)
 
@@ -252,7 +286,7 @@ class System:
         """Return whether battles of this system resolve an order kind."""
         return self.handlers.handler(kind) is not None
 
-    def reach_of(self, battle: Battle[Any], unit_name: str) -> Mapping[str, Mapping[str, float]]:
+    def reach_of(self, battle: Board, unit_name: str) -> Mapping[str, Mapping[str, float]]:
         """Return, per move mode, the squares a unit can move to now and their distance or cost."""
         if self.reach is not None:
             return self.reach(battle, unit_name)
@@ -299,6 +333,7 @@ def register(system: System, distribution: str | None = None) -> System:
     add_order_table(system.id, system.handlers.orders)
     for rid in system.ruleset_ids:
         _BY_RULESET[rid] = system
+        add_source(rid, functools.partial(system.document, rid))
         if distribution is not None:
             _PROVIDERS[rid] = distribution
     return system

@@ -38,7 +38,7 @@ from rules.turnstate import InitiativeRecord
 from rules.units import Unit
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
+    from rules.board import Board
     from rules.coords import Cell
 
 MODES = ("initiative", "side", "free")
@@ -63,7 +63,7 @@ _BONUS_RE = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]+B)(?![A-Za-z0-9])", re.IGNORE
 # Dice can tie forever only in theory; after this many roll-offs the order units were added decides.
 MAX_ROLL_OFFS = 20
 
-# Map-wide effects (storms, fire, smoke) resolve once at the start of every round, before any unit
+# Map-wide effects (weather, spreading hazards) resolve once at the start of every round, before any unit
 # acts (A06): each rule system lists its own in `System.round_start`.
 
 
@@ -195,12 +195,12 @@ def turn_rules(ruleset_id: str) -> TurnRules:
     return _CACHE[rid]
 
 
-def order_cost(battle: Battle[Any], order: Order) -> Cost:
+def order_cost(battle: Board, order: Order) -> Cost:
     """Return what an order costs in this battle's ruleset."""
     return turn_rules(battle.ruleset_id).cost(order)
 
 
-def cheapest_move(battle: Battle[Any], unit_name: str, to: Cell) -> Move | None:
+def cheapest_move(battle: Board, unit_name: str, to: Cell) -> Move | None:
     """Return the legal move to a square that costs least, or None when no mode reaches it now.
 
     Between modes of equal cost the one the ruleset lists first wins: rulesets list their modes from the most
@@ -210,16 +210,16 @@ def cheapest_move(battle: Battle[Any], unit_name: str, to: Cell) -> Move | None:
     found = battle.find_unit(unit_name)
     if found is None:
         return None
-    system = battle.system
+    system = system_of(battle.ruleset_id)
     moves = [Move(unit=found.name, to=to, mode=m) for m in battle.ruleset.move_modes if not system.plays(m)]
     legal = [m for m in moves if battle.is_legal(m)]
     return min(legal, key=lambda m: order_cost(battle, m).points, default=None)
 
 
-def next_orders(battle: Battle[Any], unit_ref: str) -> list[Order] | None:
+def next_orders(battle: Board, unit_ref: str) -> list[Order] | None:
     """Return what a unit may do after an order, as its legal orders; None when there is nothing to offer it
     (a battle not running, a system without a map, a unit gone or out of the fight)."""
-    if battle.status != "active" or not battle.system.has_map:
+    if battle.status != "active" or not system_of(battle.ruleset_id).has_map:
         return None
     unit = battle.find_unit(unit_ref)
     if unit is None or not unit.alive:
@@ -227,13 +227,13 @@ def next_orders(battle: Battle[Any], unit_ref: str) -> list[Order] | None:
     return battle.legal_orders(unit)
 
 
-def idle_end(battle: Battle[Any], orders: list[Order]) -> Order | None:
+def idle_end(battle: Board, orders: list[Order]) -> Order | None:
     """Return the order that ends a unit's turn when its legal orders hold nothing but ending it, else None.
 
     A system whose units give orders `legal_orders` does not generate (`System.ends_idle_turns` False) never
     ends a turn this way.
     """
-    if not battle.system.ends_idle_turns:
+    if not system_of(battle.ruleset_id).ends_idle_turns:
         return None
     ender = next((o for o in orders if o.kind == "end-turn"), None)
     if ender is None or any(o.kind not in TURN_ENDING for o in orders):
@@ -244,32 +244,32 @@ def idle_end(battle: Battle[Any], orders: list[Order]) -> Order | None:
 # --- reading the state ------------------------------------------------------
 
 
-def engaged(battle: Battle[Any]) -> bool:
+def engaged(battle: Board) -> bool:
     """Return whether turns are running: the battle is active and a round has been set up."""
     return battle.status == "active" and battle.turn.set_up
 
 
-def mode_of(battle: Battle[Any]) -> str:
+def mode_of(battle: Board) -> str:
     """Return the battle's turn mode (the GM's choice, else the ruleset's default)."""
     return battle.turn.mode or turn_rules(battle.ruleset_id).mode
 
 
-def _done(battle: Battle[Any]) -> dict[str, str]:
+def _done(battle: Board) -> dict[str, str]:
     return battle.turn.done
 
 
-def _live(battle: Battle[Any], uid: str) -> Unit | None:
+def _live(battle: Board, uid: str) -> Unit | None:
     unit = battle.units.get(uid)
     return unit if unit is not None and unit.alive else None
 
 
-def participants(battle: Battle[Any]) -> list[str]:
+def participants(battle: Board) -> list[str]:
     """Return the ids of the units taking part in this round still in the fight, in acting order."""
     units = battle.units
     return [n for n in battle.turn.units or () if (u := units.get(n)) is not None and u.alive]
 
 
-def _entry(battle: Battle[Any], ref: str) -> str | None:
+def _entry(battle: Board, ref: str) -> str | None:
     """Return a unit's id if it takes part in the round (`ref` is its id or its name)."""
     unit = battle.find_unit(ref)
     if unit is None or not unit.alive:
@@ -278,24 +278,24 @@ def _entry(battle: Battle[Any], ref: str) -> str | None:
     return unit.id if unit.id in (battle.turn.units or ()) else None
 
 
-def has_turn_left(battle: Battle[Any], ref: str) -> bool:
+def has_turn_left(battle: Board, ref: str) -> bool:
     """Return whether a unit takes part in this round and has not finished its turn."""
     entry = _entry(battle, ref)
     return entry is not None and entry not in _done(battle)
 
 
-def name_of(battle: Battle[Any], uid: str) -> str:
+def name_of(battle: Board, uid: str) -> str:
     """Return the name players read for a unit id (the id itself if the unit is gone)."""
     unit = battle.units.get(uid)
     return unit.name if unit is not None else uid
 
 
-def names_of(battle: Battle[Any], ids: list[str]) -> list[str]:
+def names_of(battle: Board, ids: list[str]) -> list[str]:
     """Return the names players read for a list of unit ids."""
     return [name_of(battle, i) for i in ids]
 
 
-def still_due(battle: Battle[Any]) -> list[str]:
+def still_due(battle: Board) -> list[str]:
     """Return the units that have not finished their turn this round, in acting order."""
     if not engaged(battle):
         return []
@@ -305,12 +305,12 @@ def still_due(battle: Battle[Any]) -> list[str]:
     return [n for n in battle.turn.units or () if n not in done and (u := units.get(n)) is not None and u.alive]
 
 
-def _side_of(battle: Battle[Any], name: str) -> str:
+def _side_of(battle: Board, name: str) -> str:
     unit = _live(battle, name)
     return unit.side if unit is not None else ""
 
 
-def _sides_due(battle: Battle[Any], due: list[str] | None = None) -> list[str]:
+def _sides_due(battle: Board, due: list[str] | None = None) -> list[str]:
     """Return the sides that still have a unit due, in the order the sides were created.
 
     `due` is still_due(battle) when the caller has it already.
@@ -323,7 +323,7 @@ def _sides_due(battle: Battle[Any], due: list[str] | None = None) -> list[str]:
     return ordered + sorted(s for s in due_sides if s.lower() not in known)
 
 
-def current_side(battle: Battle[Any]) -> str | None:
+def current_side(battle: Board) -> str | None:
     """Return the side whose phase it is (side mode), if any unit is still due."""
     if not engaged(battle) or mode_of(battle) != "side":
         return None
@@ -331,7 +331,7 @@ def current_side(battle: Battle[Any]) -> str | None:
     return sides[0] if sides else None
 
 
-def current_unit(battle: Battle[Any]) -> str | None:
+def current_unit(battle: Board) -> str | None:
     """Return the unit whose turn it is (initiative mode), if any unit is still due."""
     if not engaged(battle) or mode_of(battle) != "initiative":
         return None
@@ -339,7 +339,7 @@ def current_unit(battle: Battle[Any]) -> str | None:
     return due[0] if due else None
 
 
-def next_due(battle: Battle[Any]) -> list[str]:
+def next_due(battle: Board) -> list[str]:
     """Return the units that may act now: the current unit, the phase's units due, or all units due."""
     due = still_due(battle)
     mode = mode_of(battle)
@@ -355,7 +355,7 @@ def next_due(battle: Battle[Any]) -> list[str]:
     return due
 
 
-def initiative_of(battle: Battle[Any], ref: str) -> int | None:
+def initiative_of(battle: Board, ref: str) -> int | None:
     """Return a unit's initiative this round, if initiative was rolled."""
     unit = battle.find_unit(ref)
     for record in battle.turn.initiative:
@@ -364,11 +364,11 @@ def initiative_of(battle: Battle[Any], ref: str) -> int | None:
     return None
 
 
-def _maybe_name(battle: Battle[Any], uid: str | None) -> str | None:
+def _maybe_name(battle: Board, uid: str | None) -> str | None:
     return None if uid is None else name_of(battle, uid)
 
 
-def actions_left(battle: Battle[Any], unit_name: str) -> int:
+def actions_left(battle: Board, unit_name: str) -> int:
     """Return how many action points a unit has left this turn."""
     unit = battle.unit(unit_name)
     rules = turn_rules(battle.ruleset_id)
@@ -380,7 +380,7 @@ def actions_left(battle: Battle[Any], unit_name: str) -> int:
     return battle.turn.left.get(entry, 0)
 
 
-def standing_order_of(battle: Battle[Any], unit_name: str) -> str | None:
+def standing_order_of(battle: Board, unit_name: str) -> str | None:
     """Return a unit's standing order text, if it has one."""
     unit = battle.find_unit(unit_name)
     return battle.turn.standing.get(unit.id) if unit is not None else None
@@ -395,7 +395,7 @@ def _join(names: list[str], limit: int = 4) -> str:
     return f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
-def turn_status(battle: Battle[Any]) -> dict[str, Any]:
+def turn_status(battle: Board) -> dict[str, Any]:
     """Return the turn state for a status board: round, mode, whose turn, who is due, budgets."""
     rules = turn_rules(battle.ruleset_id)
     running = engaged(battle)
@@ -441,7 +441,7 @@ def turn_status(battle: Battle[Any]) -> dict[str, Any]:
 # --- may this unit act now? -------------------------------------------------
 
 
-def _actor(battle: Battle[Any], order: Order) -> str | None:
+def _actor(battle: Board, order: Order) -> str | None:
     """Return the unit that plays an order, when the turn system governs that order."""
     if order.kind in TURN_KINDS or order.kind in turn_rules(battle.ruleset_id).not_counted:
         return None
@@ -452,7 +452,7 @@ def _actor(battle: Battle[Any], order: Order) -> str | None:
     return unit.id if unit is not None else None
 
 
-def why_not_now(battle: Battle[Any], unit_name: str) -> str | None:
+def why_not_now(battle: Board, unit_name: str) -> str | None:
     """Return why a unit may not act at this moment of the round, or None if it may."""
     unit = battle.unit(unit_name)
     following = battle.round + 1
@@ -480,15 +480,15 @@ def why_not_now(battle: Battle[Any], unit_name: str) -> str | None:
             )
     elif mode == "side":
         sides = _sides_due(battle)
-        mine = unit.side
-        if sides and sides[0].lower() != mine.lower():
-            position = [s.lower() for s in sides].index(mine.lower())
+        own = unit.side
+        if sides and sides[0].lower() != own.lower():
+            position = [s.lower() for s in sides].index(own.lower())
             when = "next phase" if position == 1 else f"in a later phase, after {_join(sides[1:position])}"
-            return f"It is the {sides[0]} phase; {mine} units act {when}."
+            return f"It is the {sides[0]} phase; {own} units act {when}."
     return None
 
 
-def due_entry(battle: Battle[Any], unit_name: str) -> str:
+def due_entry(battle: Board, unit_name: str) -> str:
     """Return the id of a unit due this round, or explain why its turn is already over."""
     unit = battle.unit(unit_name)
     entry = _entry(battle, unit.id)
@@ -497,7 +497,7 @@ def due_entry(battle: Battle[Any], unit_name: str) -> str:
     raise IllegalOrderError(why_not_now(battle, unit.name) or f"{unit.name} has no turn left this round.")
 
 
-def check_may_act(battle: Battle[Any], order: Order) -> None:
+def check_may_act(battle: Board, order: Order) -> None:
     """Refuse an order whose unit may not act now: not its turn or phase, or no actions left."""
     if not engaged(battle):
         return
@@ -525,7 +525,7 @@ def check_may_act(battle: Battle[Any], order: Order) -> None:
 # --- changing the state -----------------------------------------------------
 
 
-def spend(battle: Battle[Any], order: Order, outcome: Outcome, dice: Dice) -> None:
+def spend(battle: Board, order: Order, outcome: Outcome, dice: Dice) -> None:
     """Deduct what an order cost from its unit's budget, then pass the turn if nobody is due."""
     if not engaged(battle):
         return
@@ -544,7 +544,7 @@ def spend(battle: Battle[Any], order: Order, outcome: Outcome, dice: Dice) -> No
     settle(battle, dice, outcome)
 
 
-def finish_turn(battle: Battle[Any], name: str, how: str) -> bool:
+def finish_turn(battle: Board, name: str, how: str) -> bool:
     """Mark a unit's turn over for this round; return False if it was not due."""
     entry = _entry(battle, name)
     done = battle.turn.done
@@ -554,7 +554,7 @@ def finish_turn(battle: Battle[Any], name: str, how: str) -> bool:
     return True
 
 
-def _lose_stunned_turns(battle: Battle[Any], outcome: Outcome) -> bool:
+def _lose_stunned_turns(battle: Board, outcome: Outcome) -> bool:
     """End the turns of stunned units as they come due: a Stunned unit loses its actions (A01)."""
     changed = False
     while True:
@@ -567,7 +567,7 @@ def _lose_stunned_turns(battle: Battle[Any], outcome: Outcome) -> bool:
         changed = True
 
 
-def _announce(battle: Battle[Any], outcome: Outcome) -> bool:
+def _announce(battle: Board, outcome: Outcome) -> bool:
     """Record an effect when play has moved to another unit or side; return whether it moved."""
     mode = mode_of(battle)
     at = current_unit(battle) if mode == "initiative" else current_side(battle) if mode == "side" else None
@@ -587,7 +587,7 @@ def _announce(battle: Battle[Any], outcome: Outcome) -> bool:
     return True
 
 
-def settle(battle: Battle[Any], dice: Dice, outcome: Outcome) -> None:
+def settle(battle: Board, dice: Dice, outcome: Outcome) -> None:
     """Pass the turn, change the phase or start the next round when nobody is due where play stands."""
     if not engaged(battle):
         return
@@ -612,7 +612,7 @@ def initiative_notation(formula: str, unit: Unit) -> str:
     return _BONUS_RE.sub(value, formula)
 
 
-def roll_initiative(battle: Battle[Any], dice: Dice) -> list[InitiativeRecord]:
+def roll_initiative(battle: Board, dice: Dice) -> list[InitiativeRecord]:
     """Roll initiative for this round's units, order them and record every roll."""
     formula = turn_rules(battle.ruleset_id).initiative
     records: list[InitiativeRecord] = []
@@ -624,12 +624,12 @@ def roll_initiative(battle: Battle[Any], dice: Dice) -> list[InitiativeRecord]:
         roll = dice.roll(initiative_notation(formula, unit), f"Initiative: {unit.name}")
         records.append(InitiativeRecord(
             id=unit.id, unit=unit.name, total=roll.total, faces=list(roll.faces),
-            bonus=roll.total - sum(roll.faces), ag=unit.initiative_tiebreak(),
+            bonus=roll.total - sum(roll.faces), tiebreak=unit.initiative_tiebreak(),
         ))
-    # Highest total first; ties go to the higher Agility, then to a roll-off among those still tied.
-    ranked = sorted(records, key=lambda r: (-r.total, -r.ag))
+    # Highest total first; ties go to the higher tie-breaker of the unit, then to a roll-off among those still tied.
+    ranked = sorted(records, key=lambda r: (-r.total, -r.tiebreak))
     ordered: list[InitiativeRecord] = []
-    for _key, group in itertools.groupby(ranked, key=lambda r: (r.total, r.ag)):
+    for _key, group in itertools.groupby(ranked, key=lambda r: (r.total, r.tiebreak)):
         ordered.extend(_roll_off(list(group), dice, 0))
     battle.turn.initiative = ordered
     battle.turn.units = [r.id for r in ordered]
@@ -648,7 +648,7 @@ def _roll_off(group: list[InitiativeRecord], dice: Dice, depth: int) -> list[Ini
     return ordered
 
 
-def _start_round(battle: Battle[Any], dice: Dice, outcome: Outcome, effects: bool = True) -> None:
+def _start_round(battle: Board, dice: Dice, outcome: Outcome, effects: bool = True) -> None:
     """Set up the current round: who takes part, fresh budgets, initiative, start-of-round effects."""
     rules = turn_rules(battle.ruleset_id)
     mode = mode_of(battle)
@@ -665,7 +665,7 @@ def _start_round(battle: Battle[Any], dice: Dice, outcome: Outcome, effects: boo
         roll_initiative(battle, dice)
         outcome.turn.initiative = deepcopy(turn.initiative)
     outcome.add(RoundStarted(round=battle.round, mode=mode, order=names_of(battle, turn.units)))
-    for effect in battle.system.round_start if effects else ():
+    for effect in system_of(battle.ruleset_id).round_start if effects else ():
         effect(battle, dice, outcome)
     _lose_stunned_turns(battle, outcome)
     _announce(battle, outcome)
@@ -673,24 +673,24 @@ def _start_round(battle: Battle[Any], dice: Dice, outcome: Outcome, effects: boo
     outcome.turn.next_due = names_of(battle, next_due(battle))
 
 
-def advance_round(battle: Battle[Any], dice: Dice, outcome: Outcome) -> None:
+def advance_round(battle: Board, dice: Dice, outcome: Outcome) -> None:
     """End the round and start the next: budgets, initiative, first unit or phase, then round effects."""
     require_active(battle)
     battle.round += 1
     _start_round(battle, dice, outcome)
 
 
-def begin_battle(battle: Battle[Any], dice: Dice, outcome: Outcome) -> None:
+def begin_battle(battle: Board, dice: Dice, outcome: Outcome) -> None:
     """Set up round 1 as a new round is set up (the `start` order calls this).
 
     Start-of-round effects do not run here: the map the GM set up is the state at the start of round 1,
-    so a storm placed in setup has not already blown away when the first unit acts.
+    so an effect placed in setup has not already moved on or worn off when the first unit acts.
     """
     battle.round = 1
     _start_round(battle, dice, outcome, effects=False)
 
 
-def require_active(battle: Battle[Any]) -> None:
+def require_active(battle: Board) -> None:
     """Refuse an order outside an active battle, saying whether it has not started or has ended."""
     if battle.status == "setup":
         raise IllegalOrderError("The battle has not started yet; the GM starts it with /battle start.")
@@ -698,14 +698,14 @@ def require_active(battle: Battle[Any]) -> None:
         raise IllegalOrderError("This battle has ended; nothing on it can change any more.")
 
 
-def require_running(battle: Battle[Any]) -> None:
+def require_running(battle: Board) -> None:
     """Refuse turn orders unless the battle is active with its turns set up."""
     require_active(battle)
     if not engaged(battle):
         raise IllegalOrderError("This battle has no turn order yet; the GM can start a round with /turn close-round.")
 
 
-def set_mode(battle: Battle[Any], mode: str, dice: Dice, outcome: Outcome) -> None:
+def set_mode(battle: Board, mode: str, dice: Dice, outcome: Outcome) -> None:
     """Switch the turn mode; in a running round, units keep what they have done and spent."""
     battle.turn.mode = mode
     if not engaged(battle):

@@ -17,6 +17,8 @@ from rules.errors import RulesetError
 from rules.stored import Document
 
 # The keys of the core turn state; any other key of a saved turn belongs to a rule system.
+# The saved key of a record's tie-breaker, as battles have always stored it.
+TIEBREAK_KEY = "ag"
 CORE_KEYS = frozenset({"mode", "round", "units", "left", "done", "initiative", "at", "standing"})
 
 
@@ -29,13 +31,13 @@ class InitiativeRecord:
     total: int
     faces: list[int] = field(default_factory=list)
     bonus: int = 0
-    ag: int = 0  # the first tie-breaker (Agility)
+    tiebreak: int = 0  # the first tie-breaker, the unit's own (`Unit.initiative_tiebreak`): higher goes first
     rolloff: list[int] = field(default_factory=list)  # d10 roll-offs among units still tied
 
     def to_dict(self) -> dict[str, Any]:
         """Return the record as the JSON-able dict saved with the battle."""
         return {"id": self.id, "unit": self.unit, "total": self.total, "faces": list(self.faces),
-                "bonus": self.bonus, "ag": self.ag, "rolloff": list(self.rolloff)}
+                "bonus": self.bonus, TIEBREAK_KEY: self.tiebreak, "rolloff": list(self.rolloff)}
 
     @classmethod
     def from_dict(cls, data: Any, where: str) -> InitiativeRecord:
@@ -45,11 +47,11 @@ class InitiativeRecord:
         try:
             return cls(id=str(data.get("id", data["unit"])), unit=str(data["unit"]), total=int(data["total"]),
                        faces=[int(f) for f in data.get("faces", [])], bonus=int(data.get("bonus", 0)),
-                       ag=int(data.get("ag", 0)), rolloff=[int(f) for f in data.get("rolloff", [])])
+                       tiebreak=int(data.get(TIEBREAK_KEY, 0)), rolloff=[int(f) for f in data.get("rolloff", [])])
         except KeyError as exc:
             raise RulesetError(f"{where} has no `{exc.args[0]}`.") from None
         except (TypeError, ValueError):
-            raise RulesetError(f"{where}: `total`, `faces`, `bonus`, `ag` and `rolloff` are whole numbers.") from None
+            raise RulesetError(f"{where}: `total`, `faces`, `bonus`, `{TIEBREAK_KEY}` and `rolloff` are whole numbers.") from None
 
 
 @dataclass(slots=True)

@@ -7,8 +7,19 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from rules.coords import Cell
+from rules.errors import InvalidOrderError
 
 NAME_MAX = 64
+
+
+def check_name(name: str, what: str = "name") -> str:
+    """Validate a display name: 1 to 64 printable characters."""
+    clean = " ".join(name.split())
+    if not clean:
+        raise InvalidOrderError(f"The {what} is empty; give it 1 to {NAME_MAX} characters.")
+    if len(clean) > NAME_MAX:
+        raise InvalidOrderError(f"The {what} is {len(clean)} characters long; keep it to {NAME_MAX} or fewer.")
+    return clean
 
 
 @dataclass(slots=True)
@@ -53,7 +64,7 @@ class Unit:
 
     @property
     def massed(self) -> bool:
-        """Return whether the unit is a mass of troops drawn as a square token (a Horde), not a disc."""
+        """Return whether the unit is a mass of troops drawn as a square token, not a disc."""
         return False
 
     def health_text(self) -> str:
@@ -86,12 +97,12 @@ class Unit:
         return []
 
     @property
-    def token_floor(self) -> int:
-        """Return the floor of a building the unit's token stands on (0: the ground)."""
+    def token_level(self) -> int:
+        """Return the storey above the ground the unit's token stands on (0: the ground)."""
         return 0
 
     def other_models(self) -> tuple[tuple[int, int, int], ...]:
-        """Return where the unit's models stand besides the one its token shows, as (x, y, floor)."""
+        """Return where the unit's models stand besides the one its token shows, as (x, y, storey above the ground)."""
         return ()
 
     def stat_bonus(self, token: str) -> int | None:

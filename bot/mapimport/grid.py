@@ -80,8 +80,10 @@ def map_text(ruleset: Ruleset, grid: Grid, default: str) -> str:
     """Write the grid as a battlepost map file (squares never given a terrain get `default`)."""
     battle = Battle.new(ruleset.id, grid.width, grid.height, "Imported map")
     battle.terrain = [key or default for key in grid.terrain]
+    # A mark the battle's squares do not hold (storm on an M42 map, say) has no layer in its map file.
+    held = set(LAYER_NAMES) & set(battle.system.square_type.keys())
     for cell, marks in sorted(grid.flags.items()):
-        for mark in sorted(marks & set(LAYER_NAMES)):
+        for mark in sorted(marks & held):
             terrain = ruleset.terrain[battle.terrain[cell.y * grid.width + cell.x]]
             if mark == "deep" and not (terrain.water or terrain.key in OVER_WATER):
                 raise MapImportError(f"{cell} is marked deep water but is {terrain.name}; only water can be deep.")

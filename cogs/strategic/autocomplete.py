@@ -15,6 +15,7 @@ from rules.systems.strategic.battlefield import bridge_at
 from rules.systems.strategic.combat import melee_reach
 from rules.systems.strategic.features import terrain_names
 from rules.systems.strategic.ranges import weapon_range
+from rules.systems.strategic.squares import all_squares
 from rules.systems.strategic.units import CHARACTERISTIC_NAMES, Unit, Weapon
 
 Choice = app_commands.Choice
@@ -173,7 +174,7 @@ async def trap_choices(interaction: discord.Interaction, current: str) -> list[C
         if not gm:
             return []  # a side's hidden traps are its own secret
     out: list[Choice[str]] = []
-    for key, state in sorted(battle.cells.items(), key=lambda kv: (Cell.parse(kv[0]).y, Cell.parse(kv[0]).x)):
+    for key, state in sorted(all_squares(battle), key=lambda kv: (Cell.parse(kv[0]).y, Cell.parse(kv[0]).x)):
         feature = state.feature or ""
         if feature not in TRAP_FEATURES or (state.feature_side or "").lower() != wanted:
             continue

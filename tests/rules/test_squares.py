@@ -1,4 +1,4 @@
-"""A square's state: typed fields, saved as the same small document, with malformed saves refused."""
+"""A square's state: typed fields its rule system declares, saved as the same small document, malformed saves refused."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import pytest
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import RulesetError
-from rules.squares import Square
+from rules.squares import Square as CoreSquare
+from rules.systems.strategic.squares import Square
 
 C3 = Cell.parse("C3")
 
@@ -71,3 +72,22 @@ def test_the_document_view_names_the_same_fields() -> None:
         square["smoke"]
     with pytest.raises(RulesetError, match="not a square field"):
         square["smok"] = 1
+
+
+def test_each_battle_keeps_squares_of_its_systems_type() -> None:
+    """DESIGN §3: what one system alone needs is that system's typed state, in the slot its System declares."""
+    strategic, m42, action = (Battle.new(r, 5, 5) for r in ("strategic-p", "m42", "combat-action"))
+    assert type(strategic.square(C3)).__module__ == "rules.systems.strategic.squares"
+    assert type(m42.square(C3)).__module__ == "rules.systems.m42.squares" and m42.square(C3).keys() == ("road", "floors")
+    assert type(action.square(C3)) is CoreSquare and CoreSquare.keys() == ()
+
+
+def test_a_field_of_another_system_is_refused_naming_the_fields_there_are() -> None:
+    m42 = Battle.new("m42", 5, 5)
+    doc = m42.to_dict()
+    doc["cells"] = {"C3": {"smoke": 2}}
+    with pytest.raises(RulesetError, match="square C3: `smoke` is not a square field; use one of road, floors"):
+        Battle.from_dict(doc)
+    action = Battle.new("combat-action", 5, 5)
+    with pytest.raises(RulesetError, match="this rule system keeps nothing on its squares"):
+        action.square(C3)["road"] = True

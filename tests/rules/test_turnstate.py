@@ -31,7 +31,7 @@ def test_a_version_2_turn_loads_as_typed_fields() -> None:
     assert turn.done == {"u2": "held"} and turn.standing == {"u1": "hold"} and turn.left == {"u1": 2, "u2": 2, "u3": 2}
     first = turn.initiative[0]
     assert isinstance(first, InitiativeRecord)
-    assert (first.id, first.unit, first.total, first.faces, first.bonus, first.ag) == ("u2", "Eva-02", 8, [5], 3, 30)
+    assert (first.id, first.unit, first.total, first.faces, first.bonus, first.tiebreak) == ("u2", "Eva-02", 8, [5], 3, 30)
 
 
 def test_a_version_1_turn_upgrades_its_names_to_ids_and_saves_as_version_2() -> None:

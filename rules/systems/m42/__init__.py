@@ -11,6 +11,7 @@ from rules.systems.m42.effects import EFFECTS
 from rules.systems.m42.legal import legal_orders
 from rules.systems.m42.mapfile import LAYERS
 from rules.systems.m42.reach import reach_by_action
+from rules.systems.m42.squares import Square
 from rules.systems.m42.statfile import parse_m42_file
 from rules.systems.m42.table import TABLE
 from rules.systems.m42.units import Unit
@@ -22,6 +23,7 @@ SYSTEM = System(
     ruleset_ids=("m42",),
     handlers=TABLE,
     unit_type=Unit,
+    square_type=Square,
     legal_orders=legal_orders,
     ends_idle_turns=False,
     map_layers=LAYERS,

@@ -20,6 +20,7 @@ from rules.systems.m42.mapfile import LAYERS
 from rules.systems.m42.movement import Reach, action_of, explain_unreachable, reachable
 from rules.systems.m42.orders import Act, Place, SetFloors, SetRoad
 from rules.systems.m42.placement import auto_place, check_placement, legal_spots
+from rules.systems.m42.squares import square_at
 from rules.systems.m42.table import TABLE, checks, handles
 from rules.systems.m42.units import Spot, Unit, read_stats
 
@@ -76,7 +77,7 @@ def set_road(battle: Battle, order: SetRoad, dice: Dice, outcome: Outcome) -> No
     cells = check_set_road(battle, order)
     for cell in cells:
         if order.on:
-            battle.square(cell).road = True
+            square_at(battle, cell).road = True
         else:
             battle.clear_square(cell, "road")
     battle.map_version += 1
@@ -101,7 +102,7 @@ def set_floors(battle: Battle, order: SetFloors, dice: Dice, outcome: Outcome) -
     """Give building or ruin squares their number of floors."""
     cells = check_set_floors(battle, order)
     for cell in cells:
-        battle.square(cell).floors = order.floors
+        square_at(battle, cell).floors = order.floors
     battle.map_version += 1
     outcome.add(Floors(floors=order.floors, cells=len(cells)))
 

@@ -10,6 +10,7 @@ from rules.edges import Obstacle
 from rules.ruleset import exact
 from rules.system import Structures
 from rules.systems.m42.kinds import Kind, tables
+from rules.systems.m42.squares import all_squares, state_at
 from rules.systems.m42.units import Unit
 
 Battle = _Battle[Unit]
@@ -22,12 +23,12 @@ def kind_at(battle: Battle, cell: Cell) -> Kind:
 
 def on_road(battle: Battle, cell: Cell) -> bool:
     """Return whether a road runs through the square."""
-    return battle.square_state(cell).road
+    return state_at(battle, cell).road
 
 
 def floors(battle: Battle, cell: Cell) -> int:
     """Return how many floors a building or ruin square has (1: the ground floor only)."""
-    return (battle.square_state(cell).floors or 1) if kind_at(battle, cell).floors else 1
+    return (state_at(battle, cell).floors or 1) if kind_at(battle, cell).floors else 1
 
 
 def top_level(battle: Battle, cell: Cell) -> int:
@@ -66,8 +67,10 @@ def obstacle(battle: Battle, a: Cell, b: Cell) -> Obstacle | None:
 OUTER_WALL = Obstacle("wall")  # a building's outer wall where the map names no obstacle of its own
 
 
-def structures(battle: Battle) -> Structures:
+def structures(battle: Battle, sides: frozenset[str] = frozenset(), gm: bool = False) -> Structures:
     """Return the roads, floors and obstacles of the map, each obstacle with whether it stops infantry (A99).
+
+    Every viewer sees them all, whatever their sides.
 
     A building's outer walls are drawn too: every side of a building square that faces other ground.
     """
@@ -82,10 +85,10 @@ def structures(battle: Battle) -> Structures:
                 if battle.on_map(there) and not kind_at(battle, there).building:
                     found.setdefault(Edge.between(here, there), OUTER_WALL)
     edges = tuple((edge, obs, obs.height > tall) for edge, obs in sorted(found.items()))
-    roads = frozenset(Cell.parse(k) for k, state in battle.cells.items() if state.road)
-    floors = tuple(sorted((Cell.parse(k), state.floors) for k, state in battle.cells.items()
+    roads = frozenset(Cell.parse(k) for k, state in all_squares(battle) if state.road)
+    floors = tuple(sorted((Cell.parse(k), state.floors) for k, state in all_squares(battle)
                           if state.floors is not None and state.floors > 1))
-    return Structures(edges=edges, roads=roads, floors=floors)
+    return Structures(edges=edges, roads=roads, levels=floors)
 
 
 @dataclass(frozen=True, slots=True)

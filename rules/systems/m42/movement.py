@@ -15,6 +15,7 @@ from rules.scale import square_size
 from rules.systems.m42.board import Battle, kind_at, obstacle, region, top_level
 from rules.systems.m42.geometry import Inches, closer_than
 from rules.systems.m42.kinds import Action, action_key, actions_of
+from rules.systems.m42.squares import all_squares
 from rules.systems.m42.units import Spot, Unit
 
 AREA, OBSTACLE, WALL = "area", "obstacle", "wall"  # the causes of halving (004:L29, L58, L88)
@@ -133,7 +134,7 @@ _STEPS_LOCK = threading.Lock()
 
 def _map_key(battle: Battle) -> tuple[Any, ...]:
     """Return what tells one map from another for walking on it: ruleset, size, terrain, edges, floors."""
-    floors = tuple(sorted((k, sq.floors) for k, sq in battle.cells.items() if sq.floors))
+    floors = tuple(sorted((k, sq.floors) for k, sq in all_squares(battle) if sq.floors))
     return (battle.ruleset_id, battle.width, hash(tuple(battle.terrain)), hash(frozenset(battle.edges.items())),
             hash(floors))
 
@@ -322,7 +323,7 @@ def reachable_all(battle: Battle, unit: Unit) -> dict[str, dict[Spot, Reach]]:
 
 def _stamp(battle: Battle) -> tuple[Any, ...]:
     """Return everything a walk reads of a battle besides the map's steps: roads, rules, actions, every model."""
-    roads = tuple(sorted(k for k, sq in battle.cells.items() if sq.road))
+    roads = tuple(sorted(k for k, sq in all_squares(battle) if sq.road))
     models = tuple((u.id, u.side, tuple(u.spots())) for u in battle.iter_units())
     return (_map_key(battle), roads, tuple(sorted(battle.constants.items())), repr(battle.homebrew), models)
 

@@ -61,7 +61,7 @@ class Unit(BaseUnit):
         return Spot(self.x, self.y, self.level)
 
     @property
-    def token_floor(self) -> int:
+    def token_level(self) -> int:
         """Return the floor the leader stands on."""
         return self.level
 

@@ -30,6 +30,7 @@ from rules.systems.strategic.effects import (
     TrapSprung,
 )
 from rules.systems.strategic.rolltests import DeepWaterTest
+from rules.systems.strategic.squares import square_at, state_at
 from rules.systems.strategic.units import SINKING_CLASSES
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ def move_storms(battle: Battle, dice: Dice, outcome: Outcome) -> None:
         battle.clear_square(cell, "storm")
     for cell in kept:
         # A storm over a burning square leaves it burning: a Storm square can burn (A36 as revised).
-        battle.square(cell).storm = True
+        square_at(battle, cell).storm = True
     outcome.add(StormsMoved(direction=name, distance=distance, before=[str(c) for c in storms],
                    after=[str(c) for c in kept], dropped=len(moved) - len(kept)))
     outcome.highlight.add_cells(str(c) for c in kept)
@@ -109,13 +110,13 @@ def can_burn(battle: Battle, cell: Cell) -> bool:
     """
     if not battle.on_map(cell):
         return False
-    state = battle.square_state(cell)
+    state = state_at(battle, cell)
     return battle.terrain_at(cell).flammable and not state.fire and not state.burnt and not state.rain
 
 
 def fire_trap_held(battle: Battle, cell: Cell) -> bool:
     """Return whether rain or a storm on a square keeps its Fire Trap from going off (000:L109)."""
-    state = battle.square_state(cell)
+    state = state_at(battle, cell)
     return bool(state.storm or state.rain)
 
 
@@ -127,7 +128,7 @@ def spread_fire(battle: Battle, dice: Dice, outcome: Outcome) -> None:
             if can_burn(battle, near):
                 ignite(battle, near, dice, outcome, cause=f"spread from {cell}")
     for cell in burning:
-        state = battle.square(cell)
+        state = square_at(battle, cell)
         left = state.fire - 1
         if left > 0:
             state.fire = left
@@ -140,9 +141,9 @@ def spread_fire(battle: Battle, dice: Dice, outcome: Outcome) -> None:
 def expire_smoke(battle: Battle, outcome: Outcome) -> None:
     """Thin every smoke cloud by a round, clearing the spent ones."""
     for cell in battle.squares_with("smoke"):
-        left = battle.square(cell).smoke - 1
+        left = square_at(battle, cell).smoke - 1
         if left > 0:
-            battle.square(cell).smoke = left
+            square_at(battle, cell).smoke = left
         else:
             battle.clear_square(cell, "smoke")
             outcome.add(SmokeCleared(cell=str(cell)))
@@ -174,7 +175,7 @@ def burn_units(battle: Battle, dice: Dice, outcome: Outcome) -> None:
 
 def resist_fire_line(battle: Battle, bd: Breakdown, unit: Unit) -> None:
     """Add the Storm's bonus to a test to resist catching or keeping fire (001:L62, A53)."""
-    if battle.square_state(unit.cell).storm:
+    if state_at(battle, unit.cell).storm:
         bd.add("Storm", int(const_or(battle, "storm_fire_resist", 0)), "A53")
 
 
@@ -182,10 +183,10 @@ def ignite(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, test_mod
            cause: str = "") -> None:
     """Set a square ablaze for 1d3 rounds; the units on it test Agility or catch fire (A36)."""
     rounds = dice.d(int(battle.const("fire_rounds_die")), f"fire duration on {cell}")
-    battle.square(cell).fire = rounds
+    square_at(battle, cell).fire = rounds
     outcome.add(Ignited(cell=str(cell), rounds=rounds, cause=cause))
     _mark(outcome, cell, "fire")
-    trap = battle.square_state(cell).feature == "fire_trap" and not fire_trap_held(battle, cell)
+    trap = state_at(battle, cell).feature == "fire_trap" and not fire_trap_held(battle, cell)
     if test_mod is None:
         # A29: a Fire Trap square that catches fire by any means sets the trap off, with its harder test.
         test_mod = int(const_or(battle, "fire_trap_test_mod", 0) if trap else battle.const("fire_catch_test_mod"))
@@ -209,7 +210,7 @@ def spring_fire_trap(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, c
     battle.clear_square(cell, "feature", "feature_side", "feature_ap", "revealed")
     outcome.add(TrapSprung(feature="fire_trap", cell=str(cell), cause=cause))
     mod = int(battle.const("fire_trap_test_mod"))
-    if not battle.square_state(cell).fire and can_burn(battle, cell):
+    if not state_at(battle, cell).fire and can_burn(battle, cell):
         ignite(battle, cell, dice, outcome, test_mod=mod, cause="Fire Trap")
     for near in cell.neighbours():
         if can_burn(battle, near):
@@ -238,7 +239,7 @@ def freeze(battle: Battle, cell: Cell, outcome: Outcome, cause: str) -> bool:
     terrain = battle.terrain_at(cell)
     if not terrain.water or ICE not in battle.ruleset.terrain:
         return False
-    battle.square(cell).underlying = terrain.key  # A33: the ice melts back into this water
+    square_at(battle, cell).underlying = terrain.key  # A33: the ice melts back into this water
     battle.set_terrain(cell, ICE)
     battle.map_version += 1
     outcome.add(Frozen(cell=str(cell), cause=cause))
@@ -268,14 +269,14 @@ def on_hit_square(battle: Battle, cell: Cell, dtype: str, dice: Dice, outcome: O
             melt_ice(battle, cell, dice, outcome)
     elif terrain.key == "shallows" or terrain.water:
         if _chance(battle, dice, outcome, "water_smoke_chance", f"smoke on {cell}", cell):
-            state = battle.square(cell)
+            state = square_at(battle, cell)
             state.smoke = max(state.smoke, int(const_or(battle, "water_smoke_rounds", 1)))
             outcome.add(Smoke(cell=str(cell), rounds=state.smoke))
             _mark(outcome, cell, "smoke")
 
 
 def _revert(battle: Battle, cell: Cell) -> str:
-    key = battle.square_state(cell).underlying or "water"
+    key = state_at(battle, cell).underlying or "water"
     if key not in battle.ruleset.terrain:
         key = "water"
     battle.set_terrain(cell, key)
@@ -309,7 +310,7 @@ def plunge(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: Outcome)
         if not result.success:
             add_status(unit, "stunned", int(const_or(battle, "plunge_stun_rounds", 1)))
             outcome.add(Stunned(unit=unit.name, rounds=unit.status_rounds["stunned"]))
-    elif unit.sinks_in_deep_water and battle.square_state(cell).deep:
+    elif unit.sinks_in_deep_water and state_at(battle, cell).deep:
         resist_sinking(battle, unit, cell, dice, outcome)
 
 
@@ -333,7 +334,7 @@ def resist_sinking(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: 
 
 def bridge_at(battle: Battle, cell: Cell) -> dict[str, Any] | None:
     """Return the kind, TB, AP and Wounds of the bridge on a square, if one stands there (000:L60, L111)."""
-    state = battle.square_state(cell)
+    state = state_at(battle, cell)
     ftype = battle.ruleset.features.get(state.feature or "")
     if ftype is not None and ftype.bridge:
         prefix, kind = "temp_bridge", "temporary"
@@ -356,7 +357,7 @@ def damage_bridge(battle: Battle, cell: Cell, dice: Dice, outcome: Outcome, *, n
     armour = max(0, bridge["ap"] - pen)
     lost = max(0, rolled.total - armour - bridge["tb"])
     total = bridge["lost"] + lost
-    battle.square(cell).bridge_wounds = total
+    square_at(battle, cell).bridge_wounds = total
     hit = BridgeDamaged(cell=str(cell), bridge=bridge["kind"], damage=rolled.total, armour=armour, tb=bridge["tb"],
                         wounds_lost=lost, total_lost=total, wounds=bridge["wounds"], destroyed=total >= bridge["wounds"])
     outcome.add(hit)
@@ -388,11 +389,11 @@ def search_for_traps(battle: Battle, unit: Unit, dice: Dice, outcome: Outcome) -
         return []
     found = []
     for cell in [unit.cell, *unit.cell.neighbours()]:
-        state = battle.square_state(cell)
+        state = state_at(battle, cell)
         ftype = battle.ruleset.features.get(state.feature or "")
         if ftype is None or not ftype.hidden or (state.feature_side or "").lower() == unit.side.lower():
             continue
-        square = battle.square(cell)
+        square = square_at(battle, cell)
         revealed = square.revealed if square.revealed is not None else []
         square.revealed = revealed
         if unit.side not in revealed:

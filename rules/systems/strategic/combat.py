@@ -11,6 +11,7 @@ from rules.modifiers import Breakdown
 from rules.rolltests import D100Test, Tally
 from rules.systems.strategic.details import FireNotes, LineOfFire, PenalisedSquare
 from rules.systems.strategic.ranges import Band, band_for, bands, max_range, weapon_range
+from rules.systems.strategic.squares import state_at
 from rules.systems.strategic.terrain import (
     add_dtv_line,
     elevation,
@@ -199,7 +200,7 @@ def line_of_fire(battle: Battle, src: Cell, dst: Cell, shooter: Unit | None, tar
 
 def storm_on_line(battle: Battle, src: Cell, dst: Cell) -> bool:
     """Return whether a shot starts, ends or travels through a storm square (A53)."""
-    return any(battle.square_state(c).storm for c in line_cells(src, dst))
+    return any(state_at(battle, c).storm for c in line_cells(src, dst))
 
 
 # --- breakdowns -------------------------------------------------------------------

@@ -11,6 +11,7 @@ from rules.dice import format_dice, parse_dice
 from rules.systems.strategic.combat import HEAD_AND_ARMS, clear_engagement
 from rules.systems.strategic.details import DamageRoll, HitDamage
 from rules.systems.strategic.effects import CoverDecayed, Damage, Destroyed, MagnitudeDamage
+from rules.systems.strategic.squares import square_at
 from rules.systems.strategic.terrain import cover_ap
 from rules.systems.strategic.units import LOCATIONS
 
@@ -107,7 +108,7 @@ def _decay_cover(battle: Battle, unit: Unit, damage: int, feature: int, total: i
     # Terrain never decays.
     if melee or used <= 0 or feature <= 0 or damage <= total:
         return None
-    state = battle.square(unit.cell)
+    state = square_at(battle, unit.cell)
     state.feature_ap = max(0, feature - int(const_or(battle, "cover_decay", 1)))
     outcome.add(CoverDecayed(cell=str(unit.cell), feature=state.feature, before=feature, after=state.feature_ap))
     return state.feature_ap

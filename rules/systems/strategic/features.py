@@ -7,11 +7,14 @@ from typing import TYPE_CHECKING, Any
 
 from rules.constants import const_or
 from rules.coords import Cell
+from rules.system import Sign, Structures
+from rules.systems.strategic.sides import strategic_sides
+from rules.systems.strategic.squares import all_squares, state_at
 
 if TYPE_CHECKING:
-    from rules.battle import Side
     from rules.ruleset import FeatureType, Ruleset
     from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.sides import Side
     from rules.systems.strategic.units import Unit
 
 # The per-square keys a feature owns; removing the feature removes them all.
@@ -50,13 +53,13 @@ class FeatureView:
 
 def feature_at(battle: Battle, cell: Cell) -> FeatureType | None:
     """Return the type of the feature on a square, if any."""
-    key = battle.square_state(cell).feature
+    key = state_at(battle, cell).feature
     return battle.ruleset.features.get(str(key)) if key else None
 
 
 def feature_cells(battle: Battle) -> list[Cell]:
     """Return every square that holds a feature, in reading order (row by row)."""
-    cells = [Cell.parse(k) for k, state in battle.cells.items() if state.feature]
+    cells = [Cell.parse(k) for k, state in all_squares(battle) if state.feature]
     return sorted(cells, key=lambda c: (c.y, c.x))
 
 
@@ -103,7 +106,7 @@ def fp_pool(battle: Battle, side: Side) -> int:
 def fp_status(battle: Battle) -> dict[str, dict[str, int]]:
     """Return each side's feature points: pool, spent and left (negative if the GM cut the pool below spending)."""
     out: dict[str, dict[str, int]] = {}
-    for side in battle.sides:
+    for side in strategic_sides(battle):
         pool = fp_pool(battle, side)
         out[side.name] = {"pool": pool, "spent": side.fp_spent, "left": pool - side.fp_spent}
     return out
@@ -116,7 +119,7 @@ def can_see(battle: Battle, cell: Cell, viewer_sides: set[str], gm: bool) -> boo
         return False
     if gm or not ftype.hidden:
         return True
-    state = battle.square_state(cell)
+    state = state_at(battle, cell)
     sides = {s.lower() for s in viewer_sides}
     if (state.feature_side or "").lower() in sides:
         return True
@@ -135,7 +138,7 @@ def visible_features(battle: Battle, viewer_sides: set[str], gm: bool) -> list[F
         ftype = feature_at(battle, cell)
         if ftype is None or not can_see(battle, cell, viewer_sides, gm):
             continue
-        state = battle.square_state(cell)
+        state = state_at(battle, cell)
         out.append(FeatureView(
             cell=cell, key=ftype.key, name=ftype.name, label=ftype.label, side=state.feature_side or "",
             hidden=ftype.hidden, revealed_to=tuple(state.revealed or ()),
@@ -149,13 +152,32 @@ def visible_features(battle: Battle, viewer_sides: set[str], gm: bool) -> list[F
 
 def next_purchase(battle: Battle) -> int:
     """Return a fresh purchase number: one purchase may lay several squares (A27)."""
-    used = [s.feature_purchase for s in battle.cells.values() if s.feature_purchase is not None]
+    used = [s.feature_purchase for s in (s for _, s in all_squares(battle)) if s.feature_purchase is not None]
     return max(used, default=0) + 1
 
 
 def purchase_cells(battle: Battle, purchase: int) -> list[Cell]:
     """Return the squares still holding a part of one purchase."""
     return sorted(
-        (Cell.parse(k) for k, s in battle.cells.items() if s.feature_purchase == purchase),
+        (Cell.parse(k) for k, s in all_squares(battle) if s.feature_purchase == purchase),
         key=lambda c: (c.y, c.x),
     )
+
+
+# The lasting effects a map draws on a square, in drawing order: each a field of the square.
+EFFECT_FIELDS = ("fire", "smoke", "storm", "burnt", "deep")
+
+
+def structures(battle: Battle, sides: frozenset[str], gm: bool) -> Structures:
+    """Return what a strategic map shows over its terrain to a viewer: the features they may see, and effects."""
+    signs: list[Sign] = []
+    effects: list[tuple[Cell, str]] = []
+    features = battle.ruleset.features
+    for key, state in all_squares(battle):
+        cell = Cell.parse(key)
+        ftype = features.get(state.feature) if state.feature else None
+        if ftype is not None and can_see(battle, cell, set(sides), gm):
+            signs.append(Sign(cell=cell, label=ftype.label, name=ftype.name, hidden=ftype.hidden))
+        effects.extend((cell, kind) for kind in EFFECT_FIELDS if kind in state)
+    return Structures(edges=tuple((e, o, False) for e, o in sorted(battle.edges.items())), signs=tuple(signs),
+                      effects=tuple(effects))

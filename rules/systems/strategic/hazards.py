@@ -13,6 +13,7 @@ from rules.systems.strategic.damage import apply_damage
 from rules.systems.strategic.effects import FeatureExpended, Fell, MineTriggered, Surfaced
 from rules.systems.strategic.features import clear_feature, feature_at
 from rules.systems.strategic.rolltests import DeepWaterTest, DifficultTerrainTest, MinefieldTest
+from rules.systems.strategic.squares import square_at
 from rules.systems.strategic.terrain import deep_water, effective_dtv
 from rules.systems.strategic.units import Weapon
 
@@ -110,7 +111,7 @@ def trigger_minefield(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcom
     ftype = feature_at(battle, cell)
     if ftype is None or not ftype.triggers:
         return False
-    state = battle.square(cell)
+    state = square_at(battle, cell)
     if (state.feature_side or "").lower() == unit.side.lower():
         return False  # A30.3: friendly units never trigger it
     if unit.flying and bool(const_or(battle, "minefield_ignores_flying", True)):

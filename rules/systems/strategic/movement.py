@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from rules.constants import const_or
 from rules.coords import Cell
 from rules.systems.strategic.features import feature_at
+from rules.systems.strategic.squares import all_squares, state_at
 from rules.systems.strategic.terrain import deep_water
 from rules.systems.strategic.terrain import effective_dtv as effective_dtv
 
@@ -77,7 +78,7 @@ class _Steps:
                 self.occupants.setdefault(self.index(other.cell), []).append(other)
         # Squares with their own state (feature, storm, deep water...) are costed one by one;
         # every other square costs what its terrain costs this unit.
-        self.stateful = {self.index(Cell.parse(k)) for k, state in battle.cells.items() if not state.empty}
+        self.stateful = {self.index(Cell.parse(k)) for k, state in all_squares(battle) if not state.empty}
         self._open: dict[int, bool] = {}
         self._cost: dict[int, tuple[int, int]] = {}
         self._by_terrain: dict[str, tuple[int, int]] = {}
@@ -135,7 +136,7 @@ def hazard_count(battle: Battle, unit: Unit, cell: Cell) -> int:
     # Hidden traps never steer the path: that would tell the player where they are.
     if ftype is not None and ftype.triggers and not ftype.hidden:
         flies_over = unit.flying and bool(const_or(battle, "minefield_ignores_flying", True))
-        if not flies_over and (battle.square_state(cell).feature_side or "").lower() != unit.side.lower():
+        if not flies_over and (state_at(battle, cell).feature_side or "").lower() != unit.side.lower():
             count += 1
     return count
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.constants import const_or
 from rules.systems.strategic.features import feature_at
+from rules.systems.strategic.squares import state_at
 
 if TYPE_CHECKING:
     from rules.coords import Cell
@@ -41,7 +42,7 @@ def effective_dtv(battle: Battle, unit: Unit | None, cell: Cell) -> int:
     feature = 0 if flying or ftype is None else ftype.dtv
     dtv = combine(ground, feature, int(const_or(battle, "dtv_combine_bonus", 1)))
     storm = const_or(battle, "storm_dtv", None)
-    if battle.square_state(cell).storm and storm is not None:
+    if state_at(battle, cell).storm and storm is not None:
         # A53: a storm adds to difficult ground, or brings its own DTV; it affects fliers too (001:L62).
         dtv = dtv + int(const_or(battle, "storm_dtv_bonus", 1)) if dtv else int(storm)
     return dtv
@@ -76,7 +77,7 @@ def elevation(battle: Battle, unit: Unit | None, cell: Cell) -> str | None:
 
 def is_smoky(battle: Battle, cell: Cell) -> bool:
     """Return whether a square holds smoke: a smoke cloud, or a burning forest (A36, A37)."""
-    state = battle.square_state(cell)
+    state = state_at(battle, cell)
     return bool(state.smoke) or (bool(state.fire) and bool(const_or(battle, "burning_makes_smoke", True)))
 
 
@@ -88,7 +89,7 @@ def stealth(battle: Battle, cell: Cell, unit: Unit | None = None) -> int | None:
         options.append(terrain.stealth)
     if is_smoky(battle, cell):
         options.append(0)  # A37: smoke allows hiding at +0
-    if battle.square_state(cell).storm and const_or(battle, "storm_allows_stealth", False):
+    if state_at(battle, cell).storm and const_or(battle, "storm_allows_stealth", False):
         options.append(0)  # A41: a Storm is Natural Cover, valid for Stealth
     # A25: no feature has a Stealth value, so a feature never changes this.
     return max(options) if options else None
@@ -102,7 +103,7 @@ def cover_ap(battle: Battle, cell: Cell, unit: Unit | None = None) -> tuple[int,
     ftype = feature_at(battle, cell)
     feature = 0
     if ftype is not None and ftype.cover_ap:
-        worn = battle.square_state(cell).feature_ap
+        worn = state_at(battle, cell).feature_ap
         feature = max(0, ftype.cover_ap if worn is None else worn)
     return terrain, feature, combine(terrain, feature, int(const_or(battle, "cover_combine_bonus", 1)))
 
@@ -142,13 +143,13 @@ def hit_bonus(battle: Battle, cell: Cell, unit: Unit | None = None) -> int:
 
 def deep_water(battle: Battle, cell: Cell) -> bool:
     """Return whether a square is deep water now (the mark only matters on water, A35)."""
-    return battle.square_state(cell).deep and battle.terrain_at(cell).water
+    return state_at(battle, cell).deep and battle.terrain_at(cell).water
 
 
 def square_info(battle: Battle, cell: Cell, unit: Unit | None = None) -> dict[str, Any]:
     """Describe a square for the front end: terrain, feature, DTV, cover, elevation, stealth and hit penalty."""
     terrain = battle.terrain_at(cell)
-    state = battle.square_state(cell)
+    state = state_at(battle, cell)
     t_ap, f_ap, ap = cover_ap(battle, cell, unit)
     return {
         "cell": str(cell), "terrain": terrain.key, "terrain_name": terrain.name,

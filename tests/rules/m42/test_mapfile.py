@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from rules.coords import Cell, Edge
@@ -10,6 +12,7 @@ from rules.errors import IllegalOrderError, InvalidOrderError, RulesetError
 from rules.mapfile import Layer, format_map, map_marks, parse_map
 from rules.orders import ImportMap
 from rules.ruleset import get_ruleset
+from rules.systems.m42 import SYSTEM
 from rules.systems.m42.mapfile import LAYERS
 from rules.systems.strategic.mapfile import parse_map as parse_strategic
 from tests.rules.m42.helpers import DICE, field, unit
@@ -142,6 +145,7 @@ def test_a_saved_floor_count_that_is_not_a_number_names_the_square() -> None:
         type(b).from_dict(doc)
 
 
-def test_a_map_layer_must_name_a_square_field() -> None:
-    with pytest.raises(RulesetError, match=r"\[roof\] names no square field"):
-        Layer("roof", "a roof")
+def test_a_map_layer_must_name_a_field_of_the_systems_squares() -> None:
+    """A mark is kept on the square it names: a system whose layer names none of its squares' fields is refused."""
+    with pytest.raises(RulesetError, match=r"\[roof\] of `m42` names no square field; use one of road, floors"):
+        dataclasses.replace(SYSTEM, map_layers=(*SYSTEM.map_layers, Layer("roof", "a roof")))

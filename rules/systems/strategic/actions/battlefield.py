@@ -22,6 +22,7 @@ from rules.systems.strategic.battlefield import (
 from rules.systems.strategic.combat import can_act, roll_test, skill_breakdown
 from rules.systems.strategic.details import TrapSearch
 from rules.systems.strategic.effects import Bakelite, FireOut, StatusEnded, TrapSprung
+from rules.systems.strategic.squares import state_at
 from rules.systems.strategic.table import checks, handles
 from rules.systems.strategic.table import order as _order
 from rules.turns import require_active
@@ -121,7 +122,7 @@ def extinguish(battle: Battle, order: Extinguish, dice: Dice, outcome: Outcome) 
     unit = check_extinguish(battle, order)
     outcome.actor = unit.name
     outcome.highlight.actor = str(unit.cell)
-    if _near_water(battle, unit) or battle.square_state(unit.cell).storm:
+    if _near_water(battle, unit) or state_at(battle, unit.cell).storm:
         # 000:L74, 001:L61-62: water or a storm lets a unit put its fire out.
         remove_status(unit, "on_fire")
         outcome.add(FireOut(unit=unit.name, cause="water or storm"))
@@ -152,7 +153,7 @@ def check_trigger_trap(battle: Battle, order: TriggerTrap) -> tuple[Unit, Cell, 
     require_active(battle)
     commander = _commander(battle, order.side)
     cell = battle.check_cell(order.at)
-    state = battle.square_state(cell)
+    state = state_at(battle, cell)
     feature = state.feature or ""
     if feature not in TRAPS or (state.feature_side or "").lower() != commander.side.lower():
         raise IllegalOrderError(f"{commander.side} has no trap on {cell} to trigger.")

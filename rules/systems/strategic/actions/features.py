@@ -22,15 +22,18 @@ from rules.systems.strategic.features import (
     purchase_cells,
     terrain_names,
 )
+from rules.systems.strategic.sides import strategic_side
+from rules.systems.strategic.squares import Square as StrategicSquare
+from rules.systems.strategic.squares import square_at, state_at
 from rules.systems.strategic.table import checks, handles
 from rules.systems.strategic.table import order as _order
 
 if TYPE_CHECKING:
-    from rules.battle import Side
     from rules.dice import Dice
     from rules.outcome import Outcome
     from rules.ruleset import FeatureType
     from rules.systems.strategic.board import Battle
+    from rules.systems.strategic.sides import Side
 
 MAX_FP = 1000
 
@@ -56,7 +59,7 @@ class RemoveFeature(Order):
     def acting_side(self, squares: Mapping[str, Square]) -> str | None:
         """Return the side that owns the feature on the square."""
         found = squares.get(str(self.at))
-        return found.feature_side if found is not None and found.feature_side else None
+        return found.feature_side or None if isinstance(found, StrategicSquare) else None
 
 
 @_order("set-fp")
@@ -85,7 +88,7 @@ def require_setup(battle: Battle, what: str) -> None:
 
 def find_side(battle: Battle, name: str) -> Side:
     """Return a side by name, or say which sides exist."""
-    side = battle.side(name)
+    side = strategic_side(battle, name)
     if side is None:
         known = ", ".join(s.name for s in battle.sides) or "none yet (add a unit to create a side)"
         raise NotFoundError(f"There is no side `{name}` in this battle. Sides: {known}.")
@@ -155,7 +158,7 @@ def place_feature(battle: Battle, order: PlaceFeature, dice: Dice, outcome: Outc
     ftype, side, squares, pool = check_place_feature(battle, order)
     purchase = next_purchase(battle)
     for cell in squares:
-        state = battle.square(cell)
+        state = square_at(battle, cell)
         state.feature, state.feature_side, state.feature_purchase = ftype.key, side.name, purchase
         if ftype.cover_ap:
             state.feature_ap = ftype.cover_ap  # decays in combat (000:L83, A22)
@@ -191,8 +194,8 @@ def check_remove_feature(battle: Battle, order: RemoveFeature) -> tuple[Cell, Fe
 def remove_feature(battle: Battle, order: RemoveFeature, dice: Dice, outcome: Outcome) -> None:
     """Remove a feature; in setup, removing the last square of a purchase refunds its cost."""
     cell, ftype = check_remove_feature(battle, order)
-    state = battle.square_state(cell)
-    side = battle.side(state.feature_side or "")
+    state = state_at(battle, cell)
+    side = strategic_side(battle, state.feature_side or "")
     purchase = state.feature_purchase
     clear_feature(battle, cell)
     refund = 0

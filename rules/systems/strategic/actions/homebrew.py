@@ -12,6 +12,7 @@ from rules.orders import ImportHomebrew
 from rules.ruleset import get_ruleset
 from rules.systems.strategic.effects import HomebrewImported
 from rules.systems.strategic.features import allows_terrain, terrain_names
+from rules.systems.strategic.squares import all_squares
 from rules.systems.strategic.table import checks, handles
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ def _still_used(battle: Battle, terrain: set[str], features: dict[str, tuple[str
         name = battle.ruleset.terrain[key].name
         raise IllegalOrderError(f"{name} (`{key}`) is painted on {count} square{'s' if count != 1 else ''} and the "
                                 "new table drops it; keep it in the table or paint those squares first.")
-    for cell_key, state in battle.cells.items():
+    for cell_key, state in all_squares(battle):
         fkey = state.get("feature")
         if not fkey:
             continue
@@ -49,7 +50,7 @@ def check_import_homebrew(battle: Battle, order: ImportHomebrew) -> Homebrew:
     features = {**{k: f.terrain for k, f in base.features.items()}, **{f.key: f.terrain for f in brew.features}}
     _still_used(battle, terrain, features)
     after = merged(base, brew.rows) if brew.rows else base
-    for cell_key, state in battle.cells.items():
+    for cell_key, state in all_squares(battle):
         ftype = after.features.get(str(state.get("feature", "")))
         cell = Cell.parse(cell_key)
         ground = after.terrain[battle.terrain[cell.y * battle.width + cell.x]]

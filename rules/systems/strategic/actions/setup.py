@@ -12,6 +12,7 @@ from rules.orders import AddUnit, EditUnit, Paint
 from rules.statfile import PlacementError
 from rules.systems.strategic.effects import UnitAdded
 from rules.systems.strategic.movement import blocker
+from rules.systems.strategic.squares import state_at
 from rules.systems.strategic.statblock import apply_stats
 from rules.systems.strategic.table import TABLE, checks, handles
 from rules.systems.strategic.units import Unit
@@ -36,7 +37,7 @@ def check_paint(battle: Battle, order: Paint) -> tuple[TerrainType, list[Cell]]:
     """Check a paint order: a terrain, squares on the map, and no feature left on ground it cannot stand on."""
     terrain, cells = lifecycle.check_paint(battle, order)
     for cell in cells:
-        feature = battle.square_state(cell).feature
+        feature = state_at(battle, cell).feature
         if feature and terrain.key not in battle.ruleset.features[feature].terrain:
             name = battle.ruleset.features[feature].name
             raise IllegalOrderError(f"{cell} holds a {name}, which cannot stand on {terrain.name}; remove it first.")
