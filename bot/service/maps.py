@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from bot.history import previous_turn
 from bot.maps import MapImage, action_crop, chart_alt, map_text, zoom_crop

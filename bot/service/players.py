@@ -9,7 +9,7 @@ from bot.clock import wants_reminder
 from bot.service.clocks import ClocksJob
 from rules import turns
 from rules.battle import Battle
-from storage import NEXT_TURN, BattleRecord, ClockRecord, DigestRecord, NotifyMode, PlayerRecord
+from storage import NEXT_TURN, BattleRecord, ClockRecord, NotifyMode, PlayerRecord
 
 
 @dataclass(frozen=True)
@@ -31,14 +31,6 @@ class PlayersJob(ClocksJob):
     async def set_notify_mode(self, user_id: int, mode: NotifyMode) -> None:
         """Set how a player wants to hear that it is their turn."""
         await self.db.users.set_notify(user_id, mode)
-
-    async def digest_on(self, user_id: int) -> DigestRecord:
-        """Send a player a daily digest of the battles waiting for them, the first a day from now."""
-        return await self.db.digests.turn_on(user_id, self.clock())
-
-    async def digest_off(self, user_id: int) -> None:
-        """Stop a player's daily digest."""
-        await self.db.digests.turn_off(user_id)
 
     async def _player(self, battle_id: int, user_id: int, turn: str | None) -> PlayerRecord:
         return (await self.db.players.get(battle_id, user_id)).for_turn(turn)
