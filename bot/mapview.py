@@ -46,7 +46,7 @@ REACH_COLOURS = {"half": (60, 200, 90), "full": (240, 220, 60), "charge": (250, 
 # Other systems' modes (M42's actions), nearest first: the same ramp from green to red.
 OTHER_REACH_COLOURS = ((60, 200, 90), (120, 210, 200), (240, 220, 60), (250, 150, 40), (230, 70, 60), (160, 90, 200))
 FEATURE_COLOUR = (60, 40, 20)
-EFFECT_KINDS = ("fire", "smoke", "storm", "burnt", "deep")
+EFFECT_KINDS = ("fire", "smoke", "storm", "rain", "burnt", "deep")
 AREA_NAMES = {"blast": "Blast", "cone": "Cone", "line": "Line", "at_field": "AT-field"}
 MAX_ACTING_NAMES = 4  # the title names this many units due to act, then counts the rest
 
