@@ -155,7 +155,7 @@ def _features(view: Any) -> str:
                    f'{escape(mark.label[:3])}</text></g>')
     for effect in view.effects:
         x, y = MARGIN + effect.x * CELL, MARGIN + effect.y * CELL
-        fill = {"fire": "#ff6a00", "smoke": "#808080", "storm": "#4060c0", "burnt": "#302018", "deep": "#103070"}.get(
+        fill = {"fire": "#ff6a00", "smoke": "#808080", "storm": "#4060c0", "rain": "#78aae6", "burnt": "#302018", "deep": "#103070"}.get(
             effect.kind, "#808080")
         out.append(f'<rect class="effect" x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" '
                    f'fill-opacity="0.35"><title>{escape(effect.kind)}</title></rect>')

@@ -189,8 +189,9 @@ def _sentence(effect: Effect, battle: Battle | None, outcome: Outcome | None) ->
         case strategic.FpSet():
             return _fp_line(effect)
         case strategic.MapImported():
+            rain = [(effect.rain, "rain square", "rain squares")] if effect.rain else []  # rain is rare: said when there
             return map_line(effect.width, effect.height, [(effect.deep, "deep-water square", "deep-water squares"),
-                                                          (effect.storm, "storm square", "storm squares")])
+                                                          (effect.storm, "storm square", "storm squares"), *rain])
     words = SENTENCES.get(type(effect))
     return words(effect, battle) if words is not None else None
 

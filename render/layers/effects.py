@@ -1,4 +1,4 @@
-"""Cell effects: fire, smoke, storm, burnt ground and deep water, as translucent tiles."""
+"""Cell effects: fire, smoke, storm, rain, burnt ground and deep water, as translucent tiles."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ EFFECT_NAMES: dict[str, str] = {
     "fire": "Fire",
     "smoke": "Smoke",
     "storm": "Storm",
+    "rain": "Rain",
     "burnt": "Burnt",
     "deep": "Deep water",
 }
@@ -97,6 +98,14 @@ def _storm(d: ImageDraw.ImageDraw, s: int, p: Palette) -> None:
             d.line((x, y, x - s * 0.1, y + s * 0.22), fill=streak, width=1)
 
 
+def _rain(d: ImageDraw.ImageDraw, s: int, p: Palette) -> None:
+    """Draw a pale blue wash with upright drops (a storm's streaks slant, on a darker wash)."""
+    d.rectangle((0, 0, s - 1, s - 1), fill=rgba(p((120, 170, 230)), 60))
+    drop = rgba(p((40, 90, 190)), 200)
+    for fx, fy in ((0.2, 0.2), (0.55, 0.3), (0.85, 0.15), (0.35, 0.65), (0.7, 0.75)):
+        d.line((fx * s, fy * s, fx * s, fy * s + s * 0.14), fill=drop, width=1)
+
+
 def _burnt(d: ImageDraw.ImageDraw, s: int, p: Palette) -> None:
     """Draw a charcoal wash with embers."""
     d.rectangle((0, 0, s - 1, s - 1), fill=rgba(p((35, 30, 28)), 120))
@@ -118,6 +127,7 @@ _PAINTERS = {
     "fire": _fire,
     "smoke": _smoke,
     "storm": _storm,
+    "rain": _rain,
     "burnt": _burnt,
     "deep": _deep,
 }

@@ -155,7 +155,8 @@ STRATEGIC: list[tuple[str, dict[str, Any], Details]] = [
     ("remove-feature", {"feature": "trench", "cell": "B1", "refund": 2},
      FeatureRemovedDetails(feature="trench", cell="B1", refund=2)),
     ("set-fp", {"side": "Red", "pool": 10, "spent": 4, "left": 6}, FpDetails(side="Red", pool=10, spent=4, left=6)),
-    ("import-map", {"width": 3, "height": 2, "storm": 1, "deep": 0}, MapDetails(width=3, height=2, storm=1, deep=0)),
+    ("import-map", {"width": 3, "height": 2, "storm": 1, "deep": 0, "rain": 0},
+     MapDetails(width=3, height=2, storm=1, deep=0)),
     ("paint", {"terrain": "forest", "count": 6}, PaintDetails(terrain="forest", count=6)),
 ]
 

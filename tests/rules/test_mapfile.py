@@ -64,7 +64,7 @@ def test_storm_layer_in_e_scale() -> None:
         ("." * 101 + "\n", "1 to 100 squares each way; this one is 101x1"),
         ("\n".join(["."] * 101), "this one is 1x101"),
         ("# only a comment\n", "no grid"),
-        ("..\n[fog]\n..\n", r"^Line 2: `\[fog\]` is not a layer; a map file may have \[storm\], \[deep\]"),
+        ("..\n[fog]\n..\n", r"^Line 2: `\[fog\]` is not a layer; a map file may have \[storm\], \[rain\], \[deep\]"),
         ("..\n[storm]\n..\n..\n", r"^Line 4: the \[storm\] layer has 2 lines; it needs 1"),
         ("..\n[storm]\n", r"^Line 2: the \[storm\] layer has 0 lines"),
         ("..\n[storm]\n...\n", r"^Line 3: this \[storm\] line has 3 squares"),
@@ -129,7 +129,7 @@ def test_import_replaces_terrain_size_and_flags(battle_e: Battle) -> None:
     assert (battle_e.width, battle_e.height) == (3, 2) and battle_e.map_version == version + 1
     assert battle_e.terrain == ["forest", "forest", "mountain", "water", "water", "urban"]
     assert battle_e.cells == {"A1": {"storm": True}}  # old storms replaced; squares off the new map dropped
-    assert out.details.to_dict() == {"width": 3, "height": 2, "storm": 1, "deep": 0}
+    assert out.details.to_dict() == {"width": 3, "height": 2, "storm": 1, "deep": 0, "rain": 0}
 
 
 def test_import_keeps_other_square_state(battle_e: Battle) -> None:

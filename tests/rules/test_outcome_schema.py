@@ -63,7 +63,7 @@ SCHEMA: dict[str, dict[str, str]] = {
         "ice_melted": "cell terrain",
         "ignited": "cell rounds cause",
         "magnitude_damage": "unit magnitude_lost magnitude_left source",
-        "map_imported": "width height storm deep",
+        "map_imported": "width height storm deep rain",
         "mine_triggered": "unit cell feature triggers_left",
         "moved": "unit frm to cost",
         "painted": "terrain cells",

@@ -288,6 +288,7 @@ class MapDetails(Details):
     height: int
     storm: int
     deep: int
+    rain: int = 0
 
 
 @dataclass(frozen=True, slots=True)

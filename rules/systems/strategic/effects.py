@@ -32,12 +32,13 @@ class Disengaged(Effect):
 @effect("map_imported")
 @dataclass(frozen=True, slots=True)
 class MapImported(Effect):
-    """The GM imported a map; `storm` and `deep` count the squares of those layers."""
+    """The GM imported a map; `storm`, `rain` and `deep` count the squares of those layers."""
 
     width: int
     height: int
     storm: int = 0
     deep: int = 0
+    rain: int = 0
 
 
 @effect("homebrew_imported")

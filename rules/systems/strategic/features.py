@@ -165,7 +165,7 @@ def purchase_cells(battle: Battle, purchase: int) -> list[Cell]:
 
 
 # The lasting effects a map draws on a square, in drawing order: each a field of the square.
-EFFECT_FIELDS = ("fire", "smoke", "storm", "burnt", "deep")
+EFFECT_FIELDS = ("fire", "smoke", "storm", "rain", "burnt", "deep")
 
 
 def structures(battle: Battle, sides: frozenset[str], gm: bool) -> Structures:

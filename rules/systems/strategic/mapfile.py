@@ -1,4 +1,4 @@
-"""Strategic map files: the shared grid and legend, with storm and deep-water layers (no edges)."""
+"""Strategic map files: the shared grid and legend, with storm, rain and deep-water layers (no edges)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,9 @@ def _deep_only_on_water(ruleset: Ruleset, terrain_key: str) -> str | None:
     return f"deep water can only be marked on water, not on {terrain.name}."
 
 
-LAYERS: tuple[Layer, ...] = (Layer("storm", "a storm"), Layer("deep", "deep water", check=_deep_only_on_water))
+# Rain is the scenario's weather flag of A29 and A36: no fire starts or spreads under it, no Fire Trap goes off.
+LAYERS: tuple[Layer, ...] = (Layer("storm", "a storm"), Layer("rain", "rain"),
+                             Layer("deep", "deep water", check=_deep_only_on_water))
 
 
 def parse_map(text: str, ruleset: Ruleset) -> MapData:
@@ -35,5 +37,5 @@ def format_map(battle: Battle[Any]) -> str:
 
 
 def map_flags(battle: Battle[Any]) -> dict[str, dict[str, Any]]:
-    """Return the storm and deep flags of a battle's squares, as parse_map reports them."""
+    """Return the storm, rain and deep flags of a battle's squares, as parse_map reports them."""
     return mapfile.map_marks(battle, LAYERS)

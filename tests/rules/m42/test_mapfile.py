@@ -82,7 +82,7 @@ def test_bad_m42_map_files_name_the_line(text: str, fragment: str) -> None:
 
 
 def test_a_strategic_map_has_no_edges() -> None:
-    with pytest.raises(InvalidOrderError, match=r"`\[edges\]` is not a layer; a map file may have \[storm\], \[deep\]"):
+    with pytest.raises(InvalidOrderError, match=r"`\[edges\]` is not a layer; a map file may have \[storm\], \[rain\], \[deep\]"):
         parse_strategic("..\n[edges]\nA1|B1 wall\n", get_ruleset("strategic-e"))
 
 

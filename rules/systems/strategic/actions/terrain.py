@@ -54,5 +54,6 @@ def import_map(battle: Battle, order: ImportMap, dice: Dice, outcome: Outcome) -
     data = check_import_map(battle, order)
     replace_map(battle, data, LAYERS)
     counts = {layer.name: sum(1 for f in data.flags.values() if f.get(layer.name)) for layer in LAYERS}
-    outcome.details = MapDetails(width=data.width, height=data.height, storm=counts["storm"], deep=counts["deep"])
+    outcome.details = MapDetails(width=data.width, height=data.height, storm=counts["storm"], deep=counts["deep"],
+                                 rain=counts["rain"])
     outcome.add(MapImported(width=data.width, height=data.height, **counts))
