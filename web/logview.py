@@ -144,11 +144,13 @@ def visible_entry(event: Any, battle: Battle, viewer: Viewer, names: Callable[[i
 
 
 def roll_text(roll: Mapping[str, Any]) -> str:
-    """Return a roll as `1d100 [31] = 31: Eva-01 fires Pallet Rifle`."""
-    faces = ", ".join(str(f) for f in roll.get("faces", []))
+    """Return a roll as `1d100 [31] = 31: Eva-01 fires Pallet Rifle`, or each die in place (`4d6kh3 (2, 5, ~~1~~, 6)`)."""
+    head = f"{roll.get('notation', '?')} [" + ", ".join(str(f) for f in roll.get("faces", [])) + "]"
+    if roll.get("shown"):
+        head = str(roll["shown"])  # struck (~~1~~) dice were dropped or rerolled, as the Discord answer shows
     purpose = roll.get("purpose") or ""
     typed = " (typed in)" if roll.get("manual") else ""
-    return f"{roll.get('notation', '?')} [{faces}] = {roll.get('total', '?')}{typed}" + (f": {purpose}" if purpose else "")
+    return f"{head} = {roll.get('total', '?')}{typed}" + (f": {purpose}" if purpose else "")
 
 
 def _signed(value: Any) -> str:
