@@ -28,8 +28,8 @@ LENGTHS = (1_000, 2_000, 4_000, 8_000, 16_000)
 
 
 def roll(n: int) -> None:
-    """Run the /roll path on `1d6+1d6+...+` of about n characters."""
-    text = "1d6+" * (n // 4)
+    """Run the /roll path on `1d20 1d6+1d6+...+` of about n characters (after a first word, so it is read)."""
+    text = "1d20 " + "1d6+" * (n // 4)
     try:
         parse_dice(split_notation(text)[0])
     except GameError:
@@ -37,9 +37,9 @@ def roll(n: int) -> None:
 
 
 def roll_text(text: str) -> None:
-    """Run the /roll path (split, then read the whole grammar) on a text that must be refused."""
+    """Run the /roll path (split, then read the whole grammar) on a text that must be refused, after a first word."""
     try:
-        parse_expression(split_notation(text)[0])
+        parse_expression(split_notation("1d20 " + text)[0])
     except GameError:
         pass
 

@@ -547,10 +547,15 @@ def split_notation(text: str) -> tuple[str, str]:
     dice: list[str] = []
     mode = ""
     rest = 0
+    length = 0
     for i, token in enumerate(tokens):
-        if _is_dice_token(token):
+        # A first word too long to roll is refused for its length whether it is dice or not: it is not read.
+        if (not dice and len(token) > MAX_NOTATION_LENGTH) or _is_dice_token(token):
             dice.append(token)
             rest = i + 1
+            length += len(token)
+            if length > MAX_NOTATION_LENGTH:
+                break  # too long to roll already: the parser says so, without reading the rest
         elif token.lower() in ADVANTAGE and dice:
             if mode:
                 raise InvalidOrderError("Say `adv` or `dis` once, after the dice, like `1d20+5 adv`; a d20 is rolled "

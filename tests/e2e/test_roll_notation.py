@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from tests.e2e.conftest import Table, last_message, text_of
+from web.logview import roll_text
 
 
 async def test_a_battle_roll_shows_each_die_and_logs_every_face(table: Table) -> None:
@@ -24,6 +25,8 @@ async def test_a_battle_roll_shows_each_die_and_logs_every_face(table: Table) ->
     [logged] = event.outcome["rolls"]
     assert len(logged["faces"]) == len(dice), "every die rolled is in the log, struck ones too"
     assert logged["notation"] == "8d6rr1kh4"
+    # The web view's log reads the same breakdown: every die, the struck ones struck.
+    assert roll_text(logged).startswith(f"8d6rr1kh4 ({shown.group(1)}) = {shown.group(2)}")
 
 
 async def test_parentheses_and_products_outside_a_battle(table: Table) -> None:
