@@ -142,7 +142,8 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
             png = await service.render(battle, battle_id=rec.id)
         if battle.system.has_map:
             where = f", map {battle.width}\u00d7{battle.height}"
-            steps = "Set it up with /map paint and /unit add, then /battle start."
+            steps = ("Set it up with /map paint and /unit add, then /battle start; the pinned board is your setup "
+                     "panel, with what is still missing and buttons for each step.")
         else:
             where = ""
             steps = front_end(battle).setup_steps or "Add units with /unit add, then /battle start."

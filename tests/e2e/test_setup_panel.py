@@ -20,7 +20,8 @@ def buttons(message: StoredMessage) -> list[str]:
 
 
 async def test_the_board_is_a_setup_panel_that_follows_setup(table: Table) -> None:
-    await table.slash("battle new", name="Panel", ruleset="strategic-e", width=12, height=10)
+    made = await table.slash("battle new", name="Panel", ruleset="strategic-e", width=12, height=10)
+    assert "the pinned board is your setup panel" in text_of(made)
     panel = board(table)
     battle_id = (await table.service.peek(table.discord.guild.id, table.channel.id))[0].id  # type: ignore[index]
     assert buttons(panel) == [f"bp:setup-file:{battle_id}", f"bp:setup-paint:{battle_id}",
