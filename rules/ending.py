@@ -6,7 +6,7 @@ of a side destroyed, routing or taken off the table.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -73,3 +73,24 @@ def require_two_sides(battle: Battle[Any]) -> None:
         have = f"only {sides[0]} has units" if sides else "no side has units yet"
         raise IllegalOrderError(f"A battle needs two sides with units to start; {have}. Add units of another "
                                 "side first (`/unit add ... side:NAME`; `/surface add` in Surface Combat).")
+
+
+def rounds_fought(outcomes: Iterable[Mapping[str, Any]]) -> int:
+    """Return the rounds a battle fought, from its logged outcomes (undone ones left out), oldest first.
+
+    A round counts once an order was given in it after the start: the round an automatic end of turn opened
+    after the last blow, with nobody left to act in it, was never fought; setup before the start is no round.
+    """
+    current = 1
+    fought = 0
+    started = False
+    for outcome in outcomes:
+        kind = outcome.get("kind")
+        if kind == "start":
+            started = True
+        elif started and kind != "end":
+            fought = max(fought, current)
+        for effect in outcome.get("effects") or ():
+            if isinstance(effect, Mapping) and effect.get("type") == "round_started":
+                current = int(effect.get("round") or current)
+    return fought

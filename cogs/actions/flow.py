@@ -56,7 +56,7 @@ async def pressed(interaction: discord.Interaction, ref: Ref) -> Pressed:
     """Load what a press is about and check the presser commands the unit."""
     record, actor = await battle_and_actor(interaction, ref.battle)
     service = service_of(interaction)
-    battle = await service.load(record)
+    battle = service.read_only(record)
     unit = battle.find_unit(ref.unit)
     if unit is None:
         raise NotFoundError("That unit is no longer in the battle, so its buttons do nothing now.")

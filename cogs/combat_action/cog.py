@@ -172,7 +172,7 @@ class CombatActionCog(commands.GroupCog, group_name="ca",
         require_combat_action(record)
         service = service_of(interaction)
         actor = actor_of(interaction)
-        battle = await service.load(record)
+        battle = service.read_only(record)
         found = battle.unit(unit)
         if found.owner != actor.user_id and not await service.is_gm(actor, record):
             raise NotAllowedError(f"{found.name} is not yours; only its player or the GM can see its options.")

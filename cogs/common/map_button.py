@@ -38,7 +38,7 @@ class MapButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bp:ma
     async def _show(self, interaction: discord.Interaction) -> None:
         record, actor = await battle_and_actor(interaction, self.battle_id)
         service = service_of(interaction)
-        battle = await service.load(record)
+        battle = service.read_only(record)
         await defer(interaction, ephemeral=True)
         image = await service.render(battle, full=True, viewer=secret_viewer(battle, actor.user_id),
                                      battle_id=record.id)

@@ -48,6 +48,9 @@ class FrontEnd:
 
     # The summary posted when the battle ends: (service, record, ended battle, orders logged) -> embed.
     end_summary: Callable[[TableService, BattleRecord, Battle, int], Awaitable[discord.Embed]] | None = None
+    # The units one logged outcome took out of the battle for good, as (side, unit name) pairs: a system that
+    # takes its dead off the map names them here, so the generic summary still counts them among the fallen.
+    gone_units: Callable[[Mapping[str, Any]], list[tuple[str, str]]] | None = None
     unit_card: Callable[[Battle, Unit], discord.Embed] | None = None
     # Extra fields of the private "My options" reply: (heading, text) pairs.
     option_fields: Callable[[Battle, Unit], list[tuple[str, str]]] | None = None

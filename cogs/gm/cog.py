@@ -130,7 +130,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
                    purpose: app_commands.Range[str, 0, 100] = "", side: str | None = None) -> None:
         """Roll hidden dice."""
         service, actor, record = await self._gm(interaction, "roll in secret")
-        battle = await service.load(record)
+        battle = service.read_only(record)
         known = battle.side(side) if side else None
         if side and known is None:
             names = ", ".join(s.name for s in battle.sides) or "none yet"
@@ -202,7 +202,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         service, actor, record = await self._gm(interaction, "set the deadline")
         clock = await service.set_deadline(actor, record, seconds, at_minute=at_minute, zone=zone,
                                            skip_weekends=None if weekends is None else weekends == "skip")
-        battle = await service.load(record)
+        battle = service.read_only(record)
         line = deadline_line(clock, battle)
         zone_name = clock.zone or DEFAULT_ZONE
         text = (f"Each turn now lasts **{human_duration(clock.deadline)}**." if clock.at_minute is None else
@@ -307,7 +307,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         """Resume the clock."""
         service, actor, record = await self._gm(interaction, "resume the clock")
         clock = await service.resume_clock(actor, record)
-        battle = await service.load(record)
+        battle = service.read_only(record)
         line = deadline_line(clock, battle) or "No turn is running yet; the next one starts with the full deadline."
         await reply(interaction, embed=discord.Embed(title="\u25b6\ufe0f Clock running", colour=INFO,
                                                      description=line))

@@ -15,6 +15,7 @@ from cogs.gm.summary import end_embed
 from cogs.stats.embeds import stats_embed
 from rules import orders as o
 from rules.battle import Battle
+from rules.ending import rounds_fought
 
 
 async def ask_to_end(interaction: discord.Interaction) -> None:
@@ -30,8 +31,16 @@ async def ask_to_end(interaction: discord.Interaction) -> None:
 async def summary_of(service: TableService, record: BattleRecord, battle: Battle) -> discord.Embed:
     """Return the summary of an ended battle: its system's own, else rounds, survivors and casualties."""
     count = await service.db.events.count(record.id)
-    own = front_end(battle).end_summary
-    return await own(service, record, battle, count) if own is not None else end_embed(battle, count)
+    front = front_end(battle)
+    if front.end_summary is not None:
+        return await front.end_summary(service, record, battle, count)
+    # The rounds fought and the units gone for good are read back from the log, as the battle no longer has them.
+    outcomes = [e.outcome for e in await service.all_events(record) if e.outcome and not e.undone]
+    gone: dict[str, list[str]] = {}
+    if front.gone_units is not None:
+        for side, name in (pair for outcome in outcomes for pair in front.gone_units(outcome)):
+            gone.setdefault(side, []).append(name)
+    return end_embed(battle, count, rounds=rounds_fought(outcomes), gone=gone)
 
 
 @on_confirm("end")
@@ -41,9 +50,10 @@ async def end_battle(interaction: discord.Interaction, record: BattleRecord, act
     result = await service.execute(actor, record, o.End(), render=False)
     png = await service.render(result.battle, full=True, battle_id=record.id) if result.battle.system.has_map else None
     embed = await summary_of(service, record, result.battle)
+    # The players' statistics and each side's losses close the battle, in its channel, right after the summary:
+    # worked out first, so nothing is left to compute once the GM has their answer.
+    stats = await battle_stats(service, result.record)
     await close_question(interaction, "Confirmed: the battle is over.")
     await reply(interaction, embed=embed, png=png)
-    # The players' statistics and each side's losses close the battle, in its channel.
-    stats = await battle_stats(service, result.record)
     channel = interaction.client.get_partial_messageable(record.thread_id or record.channel_id, guild_id=record.guild_id)
     await send(channel, embed=stats_embed(record.name, stats), png=stats.chart)

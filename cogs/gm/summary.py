@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 import discord
@@ -46,20 +46,28 @@ def reveal_embed(event: EventRecord) -> discord.Embed:
     return embed
 
 
-def end_embed(battle: Battle, orders: int) -> discord.Embed:
-    """Sum up an ended battle: rounds played, survivors and casualties per side."""
+def end_embed(battle: Battle, orders: int, *, rounds: int | None = None,
+              gone: Mapping[str, Sequence[str]] | None = None) -> discord.Embed:
+    """Sum up an ended battle: rounds fought, survivors and casualties per side.
+
+    `rounds` is the rounds fought as the log tells them (the battle's round counter when not given); `gone`
+    names, by side, the units taken out of the battle for good, which the ended battle no longer holds.
+    """
     embed = discord.Embed(title=f"Battle over: {safe(battle.name)}", colour=INFO)
-    rounds = battle.round
+    rounds = battle.round if rounds is None else rounds
     embed.description = (f"Fought over **{rounds} round{'s' if rounds != 1 else ''}**, {orders} orders in the log. "
                          "/battle export keeps the whole battle as a file.")
+    gone = gone or {}
     totals = []
     for side in battle.sides:
         units = [u for u in battle.iter_units() if u.side == side.name]
         alive = [u for u in units if u.alive]
-        fallen = [u for u in units if not u.alive]
-        totals.append(f"{safe(side.name)} {len(alive)}/{len(units)}")
+        present = {u.name.lower() for u in units}
+        fallen = [u.name for u in units if not u.alive]
+        fallen += [n for n in gone.get(side.name, ()) if n.lower() not in present]
+        totals.append(f"{safe(side.name)} {len(alive)}/{len(alive) + len(fallen)}")
         lines = [f"Survivors ({len(alive)}): " + (", ".join(f"{safe(u.name)} ({safe(u.summary_line())})" for u in alive) or "none"),
-                 f"Casualties ({len(fallen)}): " + (", ".join(safe(u.name) for u in fallen) or "none")]
+                 f"Casualties ({len(fallen)}): " + (", ".join(safe(n) for n in fallen) or "none")]
         embed.add_field(name=safe(side.name), value="\n".join(lines)[:1024], inline=False)
     if totals:
         embed.set_footer(text="Still standing: " + " \u00b7 ".join(totals))

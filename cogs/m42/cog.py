@@ -64,7 +64,7 @@ class M42Cog(commands.Cog):
         record = await battle_here(interaction)
         service = service_of(interaction)
         actor = actor_of(interaction)
-        battle = await service.load(record)
+        battle = service.read_only(record)
         target = battle.unit(unit)
         if not isinstance(target, Unit):
             raise NotAllowedError(f"{battle.ruleset_id} units have no Command Radius; it is an M42 rule.")

@@ -88,7 +88,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
         require_map(record.ruleset, "show a map")
         service = service_of(interaction)
         actor = actor_of(interaction)
-        battle = await service.load(record)
+        battle = service.read_only(record)
         request = ShowRequest(full=full, at=at, radius=radius, side=side, previous=previous, reach=reach,
                               range_of=range_, weapon=weapon, hidden=hidden, greyscale=greyscale)
         # Everything that can refuse runs before deferring, so a refusal stays private and quick.
@@ -123,7 +123,7 @@ class MapCog(commands.GroupCog, group_name="map", group_description="Show the ba
         require_map(record.ruleset, "read a map aloud")
         service = service_of(interaction)
         actor = actor_of(interaction)
-        battle = await service.load(record)
+        battle = service.read_only(record)
         seen = await access(service, actor, record, battle, ShowRequest(side=side, hidden=hidden))
         await defer(interaction, ephemeral=True)
         text = await service.text_map(battle, viewer=seen.viewer, highlight=last_action(battle, seen.viewer))

@@ -69,7 +69,7 @@ class CombatCog(commands.Cog):
             raise GameError("Say where the shot starts: `unit` (from its square) or `from` (any square).")
         record = await battle_here(interaction)
         service = service_of(interaction)
-        battle = await service.load(record)
+        battle = service.read_only(record)
         if (unit or "").strip():
             owner = battle.unit(unit or "")
             gun = owner.require_weapon(weapon)

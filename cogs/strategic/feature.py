@@ -80,7 +80,7 @@ class FeatureCog(commands.GroupCog, group_name="feature",
         record = await battle_here(interaction)
         service = service_of(interaction)
         actor = actor_of(interaction)
-        battle = await service.load(record)
+        battle = service.read_only(record)
         require_features(battle)
         battle.check_cell(at)
         # A trap you cannot see gets the same answer as an empty square, so the refusal gives nothing away.
@@ -110,7 +110,7 @@ class FeatureCog(commands.GroupCog, group_name="feature",
         record = await battle_here(interaction)
         service = service_of(interaction)
         actor = actor_of(interaction)
-        battle = await service.load(record)
+        battle = service.read_only(record)
         require_features(battle)
         gm = await service.is_gm(actor, record)
         mine = own_sides(battle, actor.user_id)

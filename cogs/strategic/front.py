@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -246,7 +247,13 @@ WORDS = SystemWords(
                                           "supreme_commander"})},
 )
 
-FRONT_END = FrontEnd(unit_card=_card, option_fields=_option_fields, prompt_verbs=_prompt_verbs,
+def _gone_units(outcome: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Name the units an outcome destroyed: a destroyed unit leaves the map, so only the log still holds it."""
+    return [(str(e["side"]), str(e["unit"])) for e in outcome.get("effects") or ()
+            if isinstance(e, Mapping) and e.get("type") == strategic.Destroyed.KIND and "side" in e and "unit" in e]
+
+
+FRONT_END = FrontEnd(unit_card=_card, gone_units=_gone_units, option_fields=_option_fields, prompt_verbs=_prompt_verbs,
                      outcome_embed=_outcome_embed, attack_order=_attack_order, weapon_choices=weapon_options,
                      lines=LINES, detail_lines=_detail_lines, holds_secrets=_holds_secrets, extra_targets=bridge_targets, log_line=_log_line, range_weapons=ranged_weapons, friends_hit=_friends_hit, sentence=_sentence,
                      commands=COMMANDS, options=OPTIONS, words=WORDS,

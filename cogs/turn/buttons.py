@@ -100,7 +100,7 @@ async def show_options(interaction: discord.Interaction, battle_id: int, unit_na
     """Answer a unit's options, with its next actions as buttons, privately to its player or the GM."""
     record, actor = await battle_and_actor(interaction, battle_id)
     service = service_of(interaction)
-    battle = await service.load(record)
+    battle = service.read_only(record)
     unit = battle.unit(unit_name)
     if unit.owner != actor.user_id and not await service.is_gm(actor, record):
         raise NotAllowedError(f"{unit.name} is not yours; only its player or the GM can see its options.")
@@ -163,7 +163,7 @@ class MoreUnitsButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def _more(self, interaction: discord.Interaction) -> None:
         record, _ = await battle_and_actor(interaction, self.battle_id)
-        battle = await service_of(interaction).load(record)
+        battle = service_of(interaction).read_only(record)
         due = [turns.name_of(battle, uid) for uid in turns.next_due(battle)]
         if len(due) <= self.page * PICKER_OPTIONS:
             raise IllegalOrderError("Those units are no longer due to act; the latest turn ping lists those that are.")

@@ -230,7 +230,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
     async def info(self, interaction: discord.Interaction, unit: str) -> None:
         """Show a unit."""
         record = await battle_here(interaction)
-        battle = await service_of(interaction).load(record)
+        battle = service_of(interaction).read_only(record)
         await reply(interaction, embed=unit_card(battle, battle.unit(unit)))
 
     async def _run(self, interaction: discord.Interaction, order: o.Order, extra: list[str] | None = None) -> None:

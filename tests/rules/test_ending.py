@@ -47,3 +47,25 @@ def test_a_battle_in_setup_is_never_over_and_needs_two_sides_to_start() -> None:
     assert last_side_standing(battle) is None
     with pytest.raises(IllegalOrderError, match="only Red has units"):
         require_two_sides(battle)
+
+
+def test_rounds_fought_count_from_the_start_to_the_last_order_given() -> None:
+    """A round counts once an order was given in it; setup is no round, and a round opened by the automatic end
+    of turn after the last blow, with nobody left to act, was never fought."""
+    from rules.ending import rounds_fought
+
+    def started(n: int) -> dict[str, object]:
+        return {"type": "round_started", "round": n}
+
+    log = [
+        {"kind": "add-unit", "effects": []},
+        {"kind": "start", "effects": [started(1)]},
+        {"kind": "move", "effects": []},
+        {"kind": "end-turn", "effects": [started(2)]},
+        {"kind": "attack", "effects": []},
+        {"kind": "end-turn", "effects": [started(3)]},  # the blow ended it: round 3 never saw an order
+        {"kind": "end", "effects": [{"type": "battle_ended", "round": 3}]},
+    ]
+    assert rounds_fought(log) == 2
+    assert rounds_fought(log[:1]) == 0  # ended before it started
+    assert rounds_fought([*log[:-1], {"kind": "hold", "effects": []}]) == 3

@@ -11,6 +11,7 @@ from rules.systems.m42.kinds import actions_of
 from rules.systems.m42.movement import reachable_all
 from rules.systems.m42.orders import Act
 from rules.systems.m42.units import Unit
+from rules.turnorders import EndTurn, Hold
 
 if TYPE_CHECKING:
     from rules.systems.m42.board import Battle
@@ -18,7 +19,9 @@ if TYPE_CHECKING:
 
 
 def legal_orders(battle: Battle, base: BaseUnit) -> Iterator[Order]:
-    """Yield every action's legal destinations: a `move` on the ground, an `act` to an upper floor."""
+    """Yield every action's legal destinations (a `move` on the ground, an `act` to an upper floor), then the
+    orders that end the unit's turn: after its action a unit may still place its models, so its turn never ends
+    by itself, and a player who only presses buttons ends it with these."""
     if not isinstance(base, Unit) or battle.status != "active":
         return
     if turns.engaged(battle) and turns.why_not_now(battle, base.id) is not None:
@@ -33,3 +36,5 @@ def legal_orders(battle: Battle, base: BaseUnit) -> Iterator[Order]:
                 yield Act(unit=base.name, action=action.key, to=spot.cell, level=spot.level)
             else:
                 yield Move(unit=base.name, to=spot.cell, mode=action.key)
+    if turns.engaged(battle):
+        yield from (ender for ender in (Hold(unit=base.name), EndTurn(unit=base.name)) if battle.is_legal(ender))
