@@ -15,6 +15,7 @@ from bot.stats import battle_stats
 from cogs.battle.log import LogPageButton, log_message
 from cogs.battle.rules_pages import RulesPageButton, rules_message
 from cogs.battle.rules_text import imported_embed
+from cogs.battle.setup_buttons import SETUP_ITEMS
 from cogs.battle.web import web_links
 from cogs.common.attachments import read_text
 from cogs.common.autocomplete import constant_choices, ruleset_choices
@@ -24,7 +25,6 @@ from cogs.common.embeds import INFO, outcome_embed, safe
 from cogs.common.replies import defer, reply
 from cogs.common.secrets import own_sides
 from cogs.common.seen import place
-from cogs.common.setup_panel import SETUP_ITEMS
 from cogs.common.side_threads import SideThreads
 from cogs.common.systems import front_end
 from cogs.gm.ending import ask_to_end

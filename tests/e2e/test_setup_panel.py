@@ -58,4 +58,5 @@ async def test_the_board_is_a_setup_panel_that_follows_setup(table: Table) -> No
     assert refused.ephemeral and "Only a GM can start the battle" in text_of(refused)
     started = await table.click(board(table), f"bp:setup-start:{battle_id}")
     assert not last_message(started).ephemeral and (await stored_battle(table)).status == "active"
+    assert "round 1" in text_of(started).lower(), text_of(started)
     assert buttons(board(table)) == [] and "still missing" not in panel_text(board(table))
