@@ -102,7 +102,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
     @app_commands.command(name="new", description="Start a new battle in this channel (you become its GM)")
     @app_commands.describe(
         name="Name of the battle (1-64 characters)",
-        ruleset="Rule system: strategic-e (1 km squares), strategic-p (1 dm), combat-action (5 cm), m42 (1 inch), surface...",
+        ruleset="Rule system: strategic-e (1 km squares), strategic-p (1 dam), combat-action (5 cm), m42 (1 inch), surface...",
         width="Map width in squares (1-100); leave out for a ruleset with no map (surface)",
         height="Map height in squares (1-100); leave out for a ruleset with no map (surface)",
         thread="Open a thread for this battle instead of using the channel",
