@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
@@ -128,9 +129,19 @@ async def refusal_map(interaction: discord.Interaction, error: BaseException) ->
         return None
 
 
+# A refusal quotes names as typed: one written like a mention of an id no Discord user, role or channel can have
+# (ids have 17 digits or more) would still be drawn as one, so it is broken up to read as text.
+_NAME_LIKE_MENTION = re.compile(r"<(@[!&]?|#)(\d{1,16})>")
+
+
+def defuse_names(message: str) -> str:
+    """Return a message whose mention-shaped names read as text (real mentions, of real ids, are kept)."""
+    return _NAME_LIKE_MENTION.sub("<\\1\u200b\\2>", message)
+
+
 async def send_error(interaction: discord.Interaction, message: str, image: MapImage | None = None) -> None:
     """Send an ephemeral error, as a followup if the interaction was already answered, with any map drawn for it."""
-    message = fit(message)
+    message = fit(defuse_names(message))
     extra: dict[str, Any] = {} if image is None else {
         "file": discord.File(io.BytesIO(image.png), filename="legal.png", description=image.alt or None)}
     try:

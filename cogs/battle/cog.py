@@ -15,6 +15,7 @@ from bot.stats import battle_stats
 from cogs.battle.log import LogPageButton, log_message
 from cogs.battle.rules_pages import RulesPageButton, rules_message
 from cogs.battle.rules_text import imported_embed
+from cogs.battle.setup_buttons import SETUP_ITEMS
 from cogs.battle.web import web_links
 from cogs.common.attachments import read_text
 from cogs.common.autocomplete import constant_choices, ruleset_choices
@@ -24,7 +25,6 @@ from cogs.common.embeds import INFO, outcome_embed, safe
 from cogs.common.replies import defer, reply
 from cogs.common.secrets import own_sides
 from cogs.common.seen import place
-from cogs.common.setup_panel import SETUP_ITEMS
 from cogs.common.side_threads import SideThreads
 from cogs.common.systems import front_end
 from cogs.gm.ending import ask_to_end
@@ -102,7 +102,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
     @app_commands.command(name="new", description="Start a new battle in this channel (you become its GM)")
     @app_commands.describe(
         name="Name of the battle (1-64 characters)",
-        ruleset="Rule system: strategic-e (1 km squares), strategic-p (1 dm), combat-action (5 cm), m42 (1 inch), surface...",
+        ruleset="Rule system: strategic-e (1 km squares), strategic-p (1 dam), combat-action (5 cm), m42 (1 inch), surface...",
         width="Map width in squares (1-100); leave out for a ruleset with no map (surface)",
         height="Map height in squares (1-100); leave out for a ruleset with no map (surface)",
         thread="Open a thread for this battle instead of using the channel",
@@ -141,7 +141,8 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
             png = await service.render(battle, battle_id=rec.id)
         if battle.system.has_map:
             where = f", map {battle.width}\u00d7{battle.height}"
-            steps = "Set it up with /map paint and /unit add, then /battle start."
+            steps = ("Set it up with /map paint and /unit add, then /battle start; the pinned board is your setup "
+                     "panel, with what is still missing and buttons for each step.")
         else:
             where = ""
             steps = front_end(battle).setup_steps or "Add units with /unit add, then /battle start."

@@ -140,13 +140,13 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
         unit="Unit to edit", name="New name", side="New side (created if new)", owner="New commanding player",
         kind="ic: character or E-Scale unit; horde: a Horde", class_="Class (Evas and Superheavies can sink)",
         ws="Weapon Skill", bs="Ballistic Skill", s="Strength", t="Toughness", ag="Agility",
-        int_="Intelligence", per="Perception", wp="Willpower", fel="Fellowship",
+        int_="Intelligence", per="Perception", wp="Willpower",
         wounds="Current wounds (characters)", max_wounds="Maximum wounds (characters)",
         magnitude="Current Magnitude (Hordes)", max_magnitude="Maximum Magnitude (Hordes)",
         squads="Squads in the Horde", ap="Armour on every location",
         supreme_commander="The side's Supreme Commander: feature points come from its Intelligence Bonus",
         file="A .toml stat-block file of one unit: its weapons and skills replace this unit's",
-        stats="Any other stats as key=value, like `statuses=pinned pf=3` (Combat Action) or `ld=3 models=6` (M42)",
+        stats="Other stats as key=value: `fel=28`, `statuses=pinned pf=3` (Combat Action), `ld=3 models=6` (M42)",
         weapons="New weapons in a line, like `Rifle r10 1d10+2; Knife melee 1d5` (/help), or `none`",
     )
     @app_commands.rename(int_="int", class_="class")
@@ -156,7 +156,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
                    kind: Literal["ic", "horde"] | None = None, class_: UnitClass | None = None,
                    ws: Char | None = None, bs: Char | None = None, s: Char | None = None, t: Char | None = None,
                    ag: Char | None = None, int_: Char | None = None, per: Char | None = None,
-                   wp: Char | None = None, fel: Char | None = None, wounds: Pool | None = None,
+                   wp: Char | None = None, wounds: Pool | None = None,
                    max_wounds: app_commands.Range[int, 1, 10000] | None = None, magnitude: Pool | None = None,
                    max_magnitude: app_commands.Range[int, 1, 10000] | None = None,
                    squads: app_commands.Range[int, 1, 100] | None = None, ap: Trait | None = None,
@@ -173,7 +173,7 @@ class UnitCog(commands.GroupCog, group_name="unit", group_description="Add, impo
                 typed["weapons"] = armed
                 extra.append(weapons_note(armed))
         stats_given = stats_from(name=name, side=side, owner=owner.id if owner else None, kind=kind, ws=ws, bs=bs,
-                                 s=s, t=t, ag=ag, int=int_, per=per, wp=wp, fel=fel, wounds=wounds,
+                                 s=s, t=t, ag=ag, int=int_, per=per, wp=wp, wounds=wounds,
                                  max_wounds=max_wounds, magnitude=magnitude, max_magnitude=max_magnitude,
                                  squads=squads, ap=ap, supreme_commander=supreme_commander)
         stats_given.update(typed)

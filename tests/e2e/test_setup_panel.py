@@ -20,7 +20,8 @@ def buttons(message: StoredMessage) -> list[str]:
 
 
 async def test_the_board_is_a_setup_panel_that_follows_setup(table: Table) -> None:
-    await table.slash("battle new", name="Panel", ruleset="strategic-e", width=12, height=10)
+    made = await table.slash("battle new", name="Panel", ruleset="strategic-e", width=12, height=10)
+    assert "the pinned board is your setup panel" in text_of(made)
     panel = board(table)
     battle_id = (await table.service.peek(table.discord.guild.id, table.channel.id))[0].id  # type: ignore[index]
     assert buttons(panel) == [f"bp:setup-file:{battle_id}", f"bp:setup-paint:{battle_id}",
@@ -57,4 +58,5 @@ async def test_the_board_is_a_setup_panel_that_follows_setup(table: Table) -> No
     assert refused.ephemeral and "Only a GM can start the battle" in text_of(refused)
     started = await table.click(board(table), f"bp:setup-start:{battle_id}")
     assert not last_message(started).ephemeral and (await stored_battle(table)).status == "active"
+    assert "round 1" in text_of(started).lower(), text_of(started)
     assert buttons(board(table)) == [] and "still missing" not in panel_text(board(table))

@@ -179,8 +179,9 @@ async def test_a_failure_half_way_takes_back_the_placed_units(p_battle: Table, m
 async def test_edit_sets_the_rest_of_the_stat_block(p_battle: Table) -> None:
     table = p_battle
     await table.slash("unit add", name="Eva-01", side="NERV", at="E5", owner=table.alice)
-    reply = await table.slash("unit edit", unit="Eva-01", ws=48, bs=42, s=55, t=50, ag=45, per=40, wp=38, fel=28,
-                              max_wounds=45, wounds=40, supreme_commander=True, **{"int": 41, "class": "eva"})
+    reply = await table.slash("unit edit", unit="Eva-01", ws=48, bs=42, s=55, t=50, ag=45, per=40, wp=38,
+                              max_wounds=45, wounds=40, supreme_commander=True, stats="fel=28",
+                              **{"int": 41, "class": "eva"})
     assert not last_message(reply).ephemeral
     assert "Eva-01: changed" in text_of(reply) and "supreme commander" in text_of(reply)
     eva = (await stored_battle(table)).unit("Eva-01")

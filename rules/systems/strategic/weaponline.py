@@ -1,7 +1,7 @@
 """Strategic weapons written in one line (`/unit add weapons:`): `Rifle r10 1d10+2X pen4; Knife melee 1d5`.
 
 The words set the fields of a stat block's weapon table (docs/statblocks.md), which the stat reader then
-checks as it checks a file's: `r300` is the range in dm (`r30m`, `r5km`, `r4sq` in other units), `melee`
+checks as it checks a file's: `r300` is the range in dam (`r30m`, `r5km`, `r4sq` in other units), `melee`
 and `reach2` a melee weapon, `2d10+6X` the damage with its type, `pen4` the Penetration, and the qualities
 as the rules write them (`Blast(4)`, `Cone`, `Line(6)`, `ATS(6)`, `Tearing`, `Indirect`, `Reliable`...).
 """
@@ -51,7 +51,7 @@ def read_word(weapon: dict[str, Any], word: str) -> None:
 NOTATION = WeaponLine(
     is_profile_word=is_profile_word,
     read_word=read_word,
-    guide=("After each weapon's name: `r300` its range in dm (or `r30m`, `r5km`, `r4sq`) or `melee` (`reach2`), "
+    guide=("After each weapon's name: `r300` its range in dam (or `r30m`, `r5km`, `r4sq`) or `melee` (`reach2`), "
            "its damage with its type like `2d10+6X`, `pen4`, and qualities like `Blast(4)`, `Cone`, `Tearing`; "
            "`;` between weapons."),
     example="Pallet Rifle r300 2d10+6X pen4; Knife melee 1d10+10R pen12 Tearing",
