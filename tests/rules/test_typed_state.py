@@ -23,6 +23,7 @@ from rules.squares import Square
 from rules.stored import JSON
 from rules.system import registered
 from rules.systems import install
+from rules.systems.surface.state import SurfaceState
 from rules.turnstate import TurnState
 
 install()
@@ -39,8 +40,7 @@ STORED_BY_DESIGN = {
     "rules.systems.strategic.details.Change.new": "a stat block field's stored value after the GM set it",
     "rules.systems.strategic.effects.Destroyed.last": "the destroyed unit's saved form, for the log",
     "rules.turnstate.TurnState.systems": "a rule system's own turn document, read through its own accessors",
-    "rules.systems.surface.details.SurfaceReport.log": "the battle report's rounds as the rounds wrote them, read "
-    "by the report's pages and chart",
+    "rules.systems.surface.state.SurfaceState.unread_report": "a kept report in a shape this version does not read",
 }
 # Still a free-form dict; listed so the list can only shrink (typing it makes this test ask to drop it).
 NOT_YET_TYPED: set[str] = set()
@@ -98,6 +98,8 @@ def roots() -> list[type]:
     for system in registered():
         out += [system.unit_type, *system.effect_kinds.values(), *system.test_kinds.values(),
                 *system.detail_kinds.values()]
+    # A system's own turn document (TurnState.systems) is read through that system's typed state.
+    out.append(SurfaceState)
     return out
 
 
