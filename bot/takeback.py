@@ -11,6 +11,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.clock import turn_key
 from rules.battle import Battle
 from rules.errors import ConflictError, GameError, IllegalOrderError, NotAllowedError, NotFoundError
 from rules.takeback import dice_reason, why_not_free
@@ -86,7 +87,8 @@ def _judge(event: EventRecord, before: dict[str, Any], after: dict[str, Any]) ->
 async def offers_undo(service: TableService, result: Result) -> bool:
     """Return whether the order a result logged may be taken back by its player alone, so its reply offers Undo.
 
-    Only an order that rolled no die and showed nothing hidden: after dice, taking it back asks the other sides.
+    Only an order that rolled no die, showed nothing hidden and began no other turn: after dice, taking it back
+    asks the other sides, and a turn begun has already called its players, who would be called again.
     """
     if result.seq is None or result.outcome is None or dice_reason(result.outcome.to_dict()) is not None:
         return False
@@ -94,12 +96,13 @@ async def offers_undo(service: TableService, result: Result) -> bool:
     if before is None:
         return False
     # Two battles decoded and every side's view compared: off the event loop.
-    return await asyncio.to_thread(_shows_nothing, before, result.record.state)
+    return await asyncio.to_thread(_quiet_order, before, result.record.state)
 
 
-def _shows_nothing(before: dict[str, Any], after: dict[str, Any]) -> bool:
-    """Return whether nothing hidden came to light between two states of a battle."""
-    return why_not_free(None, Battle.from_dict(before), Battle.from_dict(after), 0) is None
+def _quiet_order(before_state: dict[str, Any], after_state: dict[str, Any]) -> bool:
+    """Return whether an order, from one state of a battle to the next, began no turn and showed nothing hidden."""
+    before, after = Battle.from_dict(before_state), Battle.from_dict(after_state)
+    return turn_key(before) == turn_key(after) and why_not_free(None, before, after, 0) is None
 
 
 def _still_at(service: TableService, newest_seq: int) -> Any:

@@ -30,7 +30,7 @@ CLOCK_GUIDE = (
 )
 TIME_GUIDE = (
     "Every time the bot writes shows in your own zone. `/settings timezone Europe/Berlin` sets the zone your "
-    "`/vacation` days are read in. `/vacation start from:2026-12-24 to:2027-01-02` marks you away from every "
+    "`/vacation` days and your daily digest's hour are read in. `/vacation start from:2026-12-24 to:2027-01-02` marks you away from every "
     "battle here: your deadlines move by the time away (up to each battle's allowance) and the others are told "
     "once; `/vacation end` comes back early, `/vacation show` lists yours; `/turn status` shows the time used."
 )
@@ -47,13 +47,14 @@ PLAYER_GUIDE = (
 )
 
 TABLE_GUIDE = (
-    "`/undo` (or a move's Undo button) takes back your own last order: at once if it rolled no die, showed "
+    "`/undo` (or the Undo button on an order's reply) takes back your own last order: at once if it rolled no die, showed "
     "nothing hidden and nobody acted since; otherwise the other side's players get Approve and Refuse buttons, "
     "and one approval (or the GM) carries it. Every takeback is in `/battle log`.\n"
     "`/battles` (here or in a DM with the bot) lists the battles waiting for you on every server, with deadlines; "
     "`/settings digest on` sends that list by DM once a day, at 08:00 in your zone (`at:` another hour).\n"
-    "`/seat release` frees your seat for a substitute, who takes it with the post's Take seat button. Miss "
-    "2 deadlines in a row (GM: `/seat disorder`) and your units play their standing orders until you act.\n"
+    "`/seat release` frees your seat for a substitute, who takes it with the post's Take seat button (GM: "
+    "`/seat approval on` to approve each one). Miss 2 deadlines in a row (GM: `/seat disorder`) and your side "
+    "falls into civil disorder: your units play their standing orders until you act.\n"
     "`/battle stats` and `/stats me`: times to act, missed deadlines, orders, takebacks, losses."
 )
 

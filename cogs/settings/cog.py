@@ -48,7 +48,7 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="S
                 else "From now on you are mentioned in the battle's channel when it is your turn.")
         await reply(interaction, text, ephemeral=True)
 
-    @app_commands.command(name="timezone", description="Your time zone, for the days of /vacation (times show in yours anyway)")
+    @app_commands.command(name="timezone", description="Your time zone, for the days of /vacation and the hour of your daily digest")
     @app_commands.describe(zone="An IANA time zone like Europe/Berlin or America/New_York (the list narrows as you type)")
     @app_commands.autocomplete(zone=zone_options)
     async def timezone(self, interaction: discord.Interaction, zone: app_commands.Range[str, 1, 64]) -> None:

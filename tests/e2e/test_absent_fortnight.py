@@ -141,7 +141,10 @@ async def test_a_fortnight_in_three_zones_pings_everyone_at_their_hour_once_thro
     await table.discord.slash("settings digest", user=table.bob, channel=table.discord.dm_channel(table.bob),
                               options={"mode": "on", "at": "7:00"})
     await table.slash("battle start")
+    told = posted(table)
     await table.slash("vacation start", user=table.bob, **{"from": "2026-10-27", "to": "2026-10-29"})
+    [notice] = new_since(table, told)
+    assert "is away from" in notice.content and notice.pings.users == {table.alice.id, table.carol.id, table.gm.id}
     away = (at(NEW_YORK, 2026, 10, 27, 0, 0), at(NEW_YORK, 2026, 10, 30, 0, 0))
     gone = at(BERLIN, 2026, 10, 22, 0, 0)  # alice's last order is on the 21st
     late = at(BERLIN, 2026, 11, 2, 0, 0)  # dave lets the last days' deadlines pass

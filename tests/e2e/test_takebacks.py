@@ -14,7 +14,7 @@ from storage import BattleRecord
 from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.test_combat_action import setup as combat_action_setup
 from tests.e2e.test_m42_battle import farmstead
-from tests.e2e.turn_helpers import end_turn, event_kinds, stored, stored_battle
+from tests.e2e.turn_helpers import end_turn, event_kinds, new_since, posted, prompts, stored, stored_battle
 
 
 async def start(table: Table) -> None:
@@ -195,7 +195,8 @@ async def test_an_m42_action_is_taken_back_by_its_undo_button(table: Table) -> N
     assert "Order taken back" in text_of(taken) and same_state((await stored(table)).state, before)
 
 
-async def test_a_strategic_turn_end_is_taken_back_by_its_undo_button_and_a_test_offers_none(table: Table) -> None:
+async def test_a_strategic_turn_end_is_taken_back_by_its_undo_button_but_not_after_dice_or_a_new_turn(
+        table: Table) -> None:
     await start(table)
     before = (await stored(table)).state
     ended = await end_turn(table, user=table.alice)
@@ -204,4 +205,10 @@ async def test_a_strategic_turn_end_is_taken_back_by_its_undo_button_and_a_test_
     assert "Order taken back" in text_of(taken) and same_state((await stored(table)).state, before)
     test = await table.slash("act", user=table.alice, unit="Eva-01", stat="ag")
     assert "d100" in text_of(test) and undo_of(test) == []
+    # The turn end that closes NERV's phase has called the Angels already: no Undo, or they would be called twice.
+    await end_turn(table, user=table.bob)
+    pinged = posted(table)
+    closing = await end_turn(table, user=table.alice)
+    assert [p for p in prompts(new_since(table, pinged)) if "Angels phase" in p.content]
+    assert undo_of(closing) == []
 

@@ -16,6 +16,18 @@ async def test_guild_defaults(db: Database) -> None:
     assert await db.guilds.get(1) == GuildSettings(guild_id=1, gm_role_id=None, settings={})
 
 
+async def test_a_users_zone_and_digest_hour_are_kept_apart_and_forgotten_alone(db: Database) -> None:
+    assert await db.users.get_zone(9) is None and await db.users.get_digest_minute(9) is None
+    await db.users.set_digest_minute(9, 7 * 60 + 30)
+    await db.users.set_zone(9, "Asia/Tokyo")
+    assert (await db.users.get_zone(9), await db.users.get_digest_minute(9)) == ("Asia/Tokyo", 450)
+    await db.users.set_zone(9, None)
+    assert (await db.users.get_zone(9), await db.users.get_digest_minute(9)) == (None, 450)
+    await db.users.set_digest_minute(9, None)
+    assert await db.users.get_digest_minute(9) is None
+    assert await db.users.get_notify(9) == "channel", "the notification setting is untouched"
+
+
 async def test_gm_role_and_settings(db: Database) -> None:
     await db.guilds.set_gm_role(1, 555)
     merged = await db.guilds.update_settings(1, ruleset="m42", turn_hours=24, dice={"manual": False})
