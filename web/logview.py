@@ -169,7 +169,12 @@ _MARKUP = re.compile(r"\\([^\w\s])|\*\*|__|~~|`")
 _MENTION = re.compile(r"<@!?([0-9]+)>")
 
 
+# A struck die of a roll (`~~1~~`: dropped or rolled again) stays struck: each character with a combining stroke.
+_STRUCK = re.compile(r"~~([^~]+)~~")
+
+
 def plain(words: str, names: Callable[[int], str | None]) -> str:
     """Return a line of a Discord reply as plain words: no markdown, each mention as the player's name."""
     words = _MENTION.sub(lambda m: names(int(m[1])) or "a player", words)
+    words = _STRUCK.sub(lambda m: "".join(c + "\u0336" for c in m[1]), words)
     return _MARKUP.sub(lambda m: m[1] or "", words).replace("@\u200b", "@")

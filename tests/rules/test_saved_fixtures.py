@@ -34,7 +34,9 @@ def _saved(name: str) -> dict[str, Any]:
 
 
 def test_every_recipe_has_its_fixture_and_its_next_order() -> None:
-    assert sorted(p.stem for p in FOLDER.glob("*.json")) == sorted(RECIPES) == sorted(NEXT)
+    # Surface's saved battle holds its whole log as well, and has its own tests (test_saved_surface_fixture.py).
+    others = {"surface"}
+    assert sorted(p.stem for p in FOLDER.glob("*.json") if p.stem not in others) == sorted(RECIPES) == sorted(NEXT)
 
 
 @pytest.mark.parametrize("name", sorted(RECIPES))
