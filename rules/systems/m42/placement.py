@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from math import hypot
 
@@ -224,24 +225,49 @@ def _within(battle: Battle, unit: Unit, leader: Spot, target: Spot, limit: Inche
 
 def legal_spots(battle: Battle, unit: Unit, leader: Spot, taken: set[Spot] | None = None) -> list[Spot]:
     """Return the spots a model of this unit may stand on now, nearest the leader first."""
+    return list(iter_legal_spots(battle, unit, leader, taken))
+
+
+def iter_legal_spots(battle: Battle, unit: Unit, leader: Spot, taken: set[Spot] | None = None) -> Iterator[Spot]:
+    """Yield the spots a model of this unit may stand on now, nearest the leader first, judging each when asked.
+
+    A caller that needs only the first few (the nearest spots for the models, or proof that enough exist)
+    stops early, and the spots beyond are never judged.
+    """
+    around = surroundings(battle, unit, _box(battle, unit, leader))
+    for spot in _candidates(battle, unit, leader):
+        if verdict(battle, unit, leader, spot, taken, around).ok:
+            yield spot
+
+
+def _box(battle: Battle, unit: Unit, leader: Spot) -> Box:
+    """Return the squares around the leader that any spot judged for the unit's models lies in."""
+    span = _span(battle, unit, leader)[0]
+    return (leader.x - span, leader.y - span, leader.x + span, leader.y + span)
+
+
+def _span(battle: Battle, unit: Unit, leader: Spot) -> tuple[int, Inches, Inches, frozenset[Cell]]:
+    """Return how many squares from the leader a model may stand, the Command Radius, the widest radius, the road."""
     s = square_size(battle)
     cr = battle.const("cr_per_ld") * unit.ld
     road = region(battle, leader.cell, "road") if on_road(battle, leader.cell) else frozenset()
     widest = max(cr, battle.const("road_cr_per_ld") * unit.ld) if road else cr
-    span = int(widest // s) + 1
+    return int(widest // s) + 1, cr, widest, road
+
+
+def _candidates(battle: Battle, unit: Unit, leader: Spot) -> list[Spot]:
+    """Return the spots no radius rule puts out of reach at once, in the order spots are offered: nearest first."""
+    s = square_size(battle)
+    span, cr, widest, road = _span(battle, unit, leader)
     out: list[Spot] = []
-    # Every spot tried, and so every line to the leader, lies in this box around the leader.
-    around = surroundings(battle, unit, (leader.x - span, leader.y - span, leader.x + span, leader.y + span))
     for y in range(max(0, leader.y - span), min(battle.height, leader.y + span + 1)):
         for x in range(max(0, leader.x - span), min(battle.width, leader.x + span + 1)):
             cell = Cell(x, y)
             # No rule reaches past the Command Radius (or the road's, on the leader's road): skip the rest early.
             if not fully_within(leader.cell, cell, widest if cell in road else cr, s):
                 continue
-            for level in range(0, top_level(battle, cell) + 1):
-                spot = Spot(x, y, level)
-                if verdict(battle, unit, leader, spot, taken, around).ok:
-                    out.append(spot)
+            out.extend(Spot(x, y, level) for level in range(0, top_level(battle, cell) + 1))
+    # A stable sort: spots the key ties keep the order above (row, column, floor), as the legal ones always did.
     out.sort(key=lambda p: ((p.x - leader.x) ** 2 + (p.y - leader.y) ** 2, abs(p.level - leader.level), p.y, p.x))
     return out
 
@@ -251,7 +277,7 @@ def auto_place(battle: Battle, unit: Unit, leader: Spot) -> list[Spot]:
     wanted = unit.size - 1
     spots: list[Spot] = []
     around = surroundings(battle, unit)
-    for spot in legal_spots(battle, unit, leader, set()):
+    for spot in iter_legal_spots(battle, unit, leader, set()):
         if len(spots) == wanted:
             break
         # Judged again with the models placed so far: an opening takes only so many (A95).
@@ -267,6 +293,8 @@ def auto_place(battle: Battle, unit: Unit, leader: Spot) -> list[Spot]:
 
 def check_placement(battle: Battle, unit: Unit, leader: Spot, spots: list[Spot]) -> None:
     """Refuse a hand placement that breaks a rule, naming the rule and listing the legal spots."""
+    if not spots:
+        return  # nothing placed by hand: nothing to judge
     taken: set[Spot] = set()
     around = surroundings(battle, unit)
     for spot in spots:
