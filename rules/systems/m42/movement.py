@@ -15,7 +15,7 @@ from rules.scale import square_size
 from rules.systems.m42.board import Battle, kind_at, obstacle, region, top_level
 from rules.systems.m42.geometry import Inches, closer_than
 from rules.systems.m42.kinds import Action, action_key, actions_of
-from rules.systems.m42.squares import all_squares
+from rules.systems.m42.memo import kept, map_key
 from rules.systems.m42.units import Spot, Unit
 
 AREA, OBSTACLE, WALL = "area", "obstacle", "wall"  # the causes of halving (004:L29, L58, L88)
@@ -132,13 +132,6 @@ _STEPS: dict[tuple[Any, ...], dict[Spot, tuple[_Step, ...]]] = {}
 _STEPS_LOCK = threading.Lock()
 
 
-def _map_key(battle: Battle) -> tuple[Any, ...]:
-    """Return what tells one map from another for walking on it: ruleset, size, terrain, edges, floors."""
-    floors = tuple(sorted((k, sq.floors) for k, sq in all_squares(battle) if sq.floors))
-    return (battle.ruleset_id, battle.width, hash(tuple(battle.terrain)), hash(frozenset(battle.edges.items())),
-            hash(floors))
-
-
 def _step_table(battle: Battle, unit: Unit, walls: bool) -> dict[Spot, tuple[_Step, ...]]:
     """Return the steps already worked out from each spot of this map (filled as walks need them).
 
@@ -146,7 +139,7 @@ def _step_table(battle: Battle, unit: Unit, walls: bool) -> dict[Spot, tuple[_St
     infantry, not on where units stand: every walk on the same map shares them, whichever battle object (the
     table service decodes a fresh one per order) holds it.
     """
-    key = (*_map_key(battle), tuple(battle.const(k) for k in _STEP_CONSTANTS), unit.infantry, walls)
+    key = (*map_key(battle), tuple(battle.const(k) for k in _STEP_CONSTANTS), unit.infantry, walls)
     table = _STEPS.get(key)
     if table is None:
         with _STEPS_LOCK:  # the table service resolves orders of different battles on several threads
@@ -308,24 +301,13 @@ def reachable_all(battle: Battle, unit: Unit) -> dict[str, dict[Spot, Reach]]:
     What is found is kept with the battle until anything a walk reads changes (the map, the rules, where any
     model stands), so checking, then applying, then offering the next orders walk once.
     """
-    stamp = _stamp(battle)
-    kept: tuple[tuple[Any, ...], dict[tuple[str, tuple[str, ...]], dict[str, dict[Spot, Reach]]]] | None = \
-        battle.__dict__.get("_m42_reach")
-    if kept is None or kept[0] != stamp:
-        kept = (stamp, {})
-        battle.__dict__["_m42_reach"] = kept
+    found: dict[str, dict[Spot, Reach]] | None
+    reaches = kept(battle, "reach")
     mine = (unit.id, tuple(unit.traits))
-    found = kept[1].get(mine)
+    found = reaches.get(mine)
     if found is None:
-        found = kept[1][mine] = _reach_all(battle, unit)
+        found = reaches[mine] = _reach_all(battle, unit)
     return found
-
-
-def _stamp(battle: Battle) -> tuple[Any, ...]:
-    """Return everything a walk reads of a battle besides the map's steps: roads, rules, actions, every model."""
-    roads = tuple(sorted(k for k, sq in all_squares(battle) if sq.road))
-    models = tuple((u.id, u.side, tuple(u.spots())) for u in battle.iter_units())
-    return (_map_key(battle), roads, tuple(sorted(battle.constants.items())), repr(battle.homebrew), models)
 
 
 def _reach_all(battle: Battle, unit: Unit) -> dict[str, dict[Spot, Reach]]:

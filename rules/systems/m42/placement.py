@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from math import hypot
+from typing import Any
 
 from rules.coords import Cell
 from rules.errors import IllegalOrderError
@@ -29,9 +31,11 @@ from rules.systems.m42.geometry import (
     segments_meet,
     squares_crossed,
 )
+from rules.systems.m42.memo import kept
 from rules.systems.m42.units import Spot, Unit
 
 MAX_LISTED = 40
+ORIGIN = Cell(0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +74,25 @@ def surroundings(battle: Battle, unit: Unit, within: Box | None = None) -> Surro
     With `within`, only the lines that reach into that box are kept: enough when every line judged
     (leader to spot) lies inside it.
     """
+    around = kept(battle, "around")
+    found: tuple[tuple[Any, ...], tuple[tuple[Box, tuple[Any, ...]], ...]] | None = around.get((unit.id, unit.side))
+    if found is None:
+        found = around[(unit.id, unit.side)] = _surroundings(battle, unit)
+    others, groups = found
+    if within is None:
+        return Surroundings(others, tuple(line for _box, lines in groups for line in lines))
+    wx0, wy0, wx1, wy1 = within
+    # A line's box lies within its unit's: a unit whose models span no square of the box has no line into it.
+    return Surroundings(others, tuple(
+        line for (ux0, uy0, ux1, uy1), lines in groups if ux0 <= wx1 and wx0 <= ux1 and uy0 <= wy1 and wy0 <= uy1
+        for line in lines if line[2] <= wx1 and wx0 <= line[4] and line[3] <= wy1 and wy0 <= line[5]))
+
+
+def _surroundings(battle: Battle, unit: Unit) -> tuple[tuple[Any, ...], tuple[tuple[Box, tuple[Any, ...]], ...]]:
+    """Work out the other units around a unit, and each enemy unit's lines of troops with the box its models span."""
     span, s = int(battle.const("enemy_line_gap")), square_size(battle)
     others: list[tuple[Unit, frozenset[Spot], tuple[Cell, ...] | None, Box]] = []
-    lines: list[tuple[Cell, Cell, int, int, int, int]] = []
+    groups: list[tuple[Box, tuple[tuple[Cell, Cell, int, int, int, int], ...]]] = []
     for other in battle.iter_units():
         if other is unit or other.id == unit.id:  # a unit judged as it would be after an order is a copy
             continue
@@ -83,15 +103,13 @@ def surroundings(battle: Battle, unit: Unit, within: Box | None = None) -> Surro
         cells = tuple(p.cell for p in spots)
         box = (min(c.x for c in cells), min(c.y for c in cells), max(c.x for c in cells), max(c.y for c in cells))
         others.append((other, frozenset(spots), cells, box))
+        lines: list[tuple[Cell, Cell, int, int, int, int]] = []
         for i, a in enumerate(cells):
             for b in cells[i + 1:]:
-                if not gap_within(a, b, span, s):
-                    continue
-                box = (min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y))
-                if within is None or (box[0] <= within[2] and within[0] <= box[2] and box[1] <= within[3]
-                                      and within[1] <= box[3]):
-                    lines.append((a, b, *box))
-    return Surroundings(tuple(others), tuple(lines))
+                if gap_within(a, b, span, s):
+                    lines.append((a, b, min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y)))
+        groups.append((box, tuple(lines)))
+    return tuple(others), tuple(groups)
 
 
 def _enemy_line_crossed(around: Surroundings, leader: Cell, target: Cell) -> bool:
@@ -255,21 +273,44 @@ def _span(battle: Battle, unit: Unit, leader: Spot) -> tuple[int, Inches, Inches
     return int(widest // s) + 1, cr, widest, road
 
 
-def _candidates(battle: Battle, unit: Unit, leader: Spot) -> list[Spot]:
-    """Return the spots no radius rule puts out of reach at once, in the order spots are offered: nearest first."""
+@lru_cache(maxsize=64)
+def _rings(span: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """Return the offsets within `span` squares of a square, grouped by squared distance, nearest first, each
+    group in row then column order."""
+    rings: dict[int, list[tuple[int, int]]] = {}
+    for dy in range(-span, span + 1):
+        for dx in range(-span, span + 1):
+            rings.setdefault(dx * dx + dy * dy, []).append((dx, dy))
+    return tuple((d2, tuple(rings[d2])) for d2 in sorted(rings))
+
+
+def _candidates(battle: Battle, unit: Unit, leader: Spot) -> Iterator[Spot]:
+    """Yield the spots no radius rule puts out of reach at once, nearest the leader first.
+
+    The order is the one spots are offered in: by distance, then floors from the leader's, then row, column
+    and floor. No rule reaches past the Command Radius (or the road's, on the leader's road).
+    """
     s = square_size(battle)
     span, cr, widest, road = _span(battle, unit, leader)
-    out: list[Spot] = []
-    for y in range(max(0, leader.y - span), min(battle.height, leader.y + span + 1)):
-        for x in range(max(0, leader.x - span), min(battle.width, leader.x + span + 1)):
-            cell = Cell(x, y)
-            # No rule reaches past the Command Radius (or the road's, on the leader's road): skip the rest early.
-            if not fully_within(leader.cell, cell, widest if cell in road else cr, s):
+    lx, ly = leader.x, leader.y
+    for _d2, ring in _rings(span):
+        # Every square of a ring lies at one distance from the leader, so the radius is asked once per ring.
+        far = Cell(abs(ring[0][0]), abs(ring[0][1]))
+        if not fully_within(ORIGIN, far, widest, s):
+            return  # the rings only grow from here
+        near = fully_within(ORIGIN, far, cr, s)
+        found: list[Spot] = []
+        for dx, dy in ring:
+            x, y = lx + dx, ly + dy
+            if not (0 <= x < battle.width and 0 <= y < battle.height):
                 continue
-            out.extend(Spot(x, y, level) for level in range(0, top_level(battle, cell) + 1))
-    # A stable sort: spots the key ties keep the order above (row, column, floor), as the legal ones always did.
-    out.sort(key=lambda p: ((p.x - leader.x) ** 2 + (p.y - leader.y) ** 2, abs(p.level - leader.level), p.y, p.x))
-    return out
+            cell = Cell(x, y)
+            if not (near or cell in road):
+                continue
+            found.extend(Spot(x, y, level) for level in range(0, top_level(battle, cell) + 1))
+        if len(found) > 1:
+            found.sort(key=lambda p: (abs(p.level - leader.level), p.y, p.x, p.level))
+        yield from found
 
 
 def auto_place(battle: Battle, unit: Unit, leader: Spot) -> list[Spot]:
