@@ -22,7 +22,8 @@ def map_key(battle: Battle) -> tuple[Any, ...]:
 def stamp(battle: Battle) -> tuple[Any, ...]:
     """Return everything kept work reads of a battle: map, roads, rules, actions, every unit and model."""
     roads = tuple(sorted(k for k, sq in all_squares(battle) if sq.road))
-    models = tuple((u.id, u.name, u.side, u.x, u.y, u.level, u.other_models()) for u in battle.iter_units())
+    # Spots are frozen: the tuple of a unit that has not moved holds the very same ones, compared at once.
+    models = tuple((u.id, u.name, u.side, u.x, u.y, u.level, tuple(u.models)) for u in battle.iter_units())
     return (map_key(battle), roads, tuple(sorted(battle.constants.items())), repr(battle.homebrew), models)
 
 

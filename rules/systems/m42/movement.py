@@ -5,7 +5,6 @@ from __future__ import annotations
 import heapq
 import threading
 from dataclasses import dataclass
-from functools import lru_cache
 from math import sqrt
 from typing import Any
 
@@ -13,7 +12,7 @@ from rules.coords import Cell
 from rules.errors import IllegalOrderError
 from rules.scale import square_size
 from rules.systems.m42.board import Battle, kind_at, obstacle, region, top_level
-from rules.systems.m42.geometry import Inches, closer_than
+from rules.systems.m42.geometry import offsets_closer_than
 from rules.systems.m42.kinds import Action, action_key, actions_of
 from rules.systems.m42.memo import kept, map_key
 from rules.systems.m42.units import Spot, Unit
@@ -55,15 +54,6 @@ def allowance(battle: Battle, action: Action, causes: frozenset[str], road: bool
     return float(base / 2 ** halvings + bonus)
 
 
-@lru_cache(maxsize=64)
-def _standoff_offsets(limit: int, s: Inches) -> tuple[tuple[int, int], ...]:
-    """Return the offsets of the squares closer than `limit` inches to a base, for `s` inches a square."""
-    span = int(limit // s) + 2
-    centre = Cell(span, span)
-    return tuple((x - span, y - span) for y in range(2 * span + 1) for x in range(2 * span + 1)
-                 if closer_than(Cell(x, y), centre, limit, s))
-
-
 def _standoff_zone(battle: Battle, unit: Unit, around: Cell | None = None, radius: int = 0) -> set[Cell]:
     """Return the squares closer than the standoff to any enemy model (A93).
 
@@ -73,7 +63,7 @@ def _standoff_zone(battle: Battle, unit: Unit, around: Cell | None = None, radiu
     zone: set[Cell] = set()
     if limit <= 0:
         return zone
-    offsets = _standoff_offsets(limit, s)
+    offsets = offsets_closer_than(limit, s)
     span = int(limit // s) + 2
     for other in battle.iter_units():
         if not battle.enemies(unit, other):

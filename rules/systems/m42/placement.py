@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from math import hypot
-from typing import Any
 
 from rules.coords import Cell
 from rules.errors import IllegalOrderError
@@ -23,10 +22,10 @@ from rules.systems.m42.board import (
 )
 from rules.systems.m42.geometry import (
     Inches,
-    closer_than,
     edges_crossed,
     fully_within,
     gap_within,
+    offsets_closer_than,
     reach,
     segments_meet,
     squares_crossed,
@@ -55,61 +54,77 @@ Box = tuple[int, int, int, int]  # the squares a unit's models span: least x and
 NO_BOX: Box = (0, 0, -1, -1)
 
 
+Line = tuple[Cell, Cell, int, int, int, int]  # two enemy models' squares and the box their segment spans
+
+
 @dataclass(frozen=True, slots=True)
 class Surroundings:
-    """What the other units put around one unit, worked out once for every spot judged in one go.
+    """What the other units put around one unit, worked out once for every spot judged against one board.
 
-    `others` holds each other unit (in the order they were added) with its models' spots and, for an
-    enemy, the squares of its models and the box they span; `lines` the enemy lines of troops (A94):
+    The other units count in the order they were added: `holders` maps each spot another unit's model holds
+    to that unit's place in the order and its name, `close` each square closer than the standoff to an enemy
+    model (A93) to the place of the first such enemy, and `lines` holds the enemy lines of troops (A94):
     every two models of one enemy unit close enough to form one, with the box their segment spans.
     """
 
-    others: tuple[tuple[Unit, frozenset[Spot], tuple[Cell, ...] | None, Box], ...]
-    lines: tuple[tuple[Cell, Cell, int, int, int, int], ...]
+    holders: dict[Spot, tuple[int, str]]
+    close: dict[Cell, int]
+    lines: tuple[Line, ...]
+
+
+_Around = tuple[dict[Spot, tuple[int, str]], dict[Cell, int], tuple[tuple[Box, tuple[Line, ...]], ...]]
 
 
 def surroundings(battle: Battle, unit: Unit, within: Box | None = None) -> Surroundings:
-    """Return what the other units put around a unit: their models, and the enemy lines of troops.
+    """Return what the other units put around a unit: their models, the standoff, and the enemy lines of troops.
 
     With `within`, only the lines that reach into that box are kept: enough when every line judged
     (leader to spot) lies inside it.
     """
     around = kept(battle, "around")
-    found: tuple[tuple[Any, ...], tuple[tuple[Box, tuple[Any, ...]], ...]] | None = around.get((unit.id, unit.side))
+    found: _Around | None = around.get((unit.id, unit.side))
     if found is None:
         found = around[(unit.id, unit.side)] = _surroundings(battle, unit)
-    others, groups = found
+    holders, close, groups = found
     if within is None:
-        return Surroundings(others, tuple(line for _box, lines in groups for line in lines))
+        return Surroundings(holders, close, tuple(line for _box, lines in groups for line in lines))
     wx0, wy0, wx1, wy1 = within
     # A line's box lies within its unit's: a unit whose models span no square of the box has no line into it.
-    return Surroundings(others, tuple(
+    return Surroundings(holders, close, tuple(
         line for (ux0, uy0, ux1, uy1), lines in groups if ux0 <= wx1 and wx0 <= ux1 and uy0 <= wy1 and wy0 <= uy1
         for line in lines if line[2] <= wx1 and wx0 <= line[4] and line[3] <= wy1 and wy0 <= line[5]))
 
 
-def _surroundings(battle: Battle, unit: Unit) -> tuple[tuple[Any, ...], tuple[tuple[Box, tuple[Any, ...]], ...]]:
-    """Work out the other units around a unit, and each enemy unit's lines of troops with the box its models span."""
+def _surroundings(battle: Battle, unit: Unit) -> _Around:
+    """Work out the spots the other units hold, the squares within the standoff of an enemy, and each enemy
+    unit's lines of troops with the box its models span."""
     span, s = int(battle.const("enemy_line_gap")), square_size(battle)
-    others: list[tuple[Unit, frozenset[Spot], tuple[Cell, ...] | None, Box]] = []
-    groups: list[tuple[Box, tuple[tuple[Cell, Cell, int, int, int, int], ...]]] = []
+    standoff = int(battle.const("standoff"))
+    offsets = offsets_closer_than(standoff, s)
+    holders: dict[Spot, tuple[int, str]] = {}
+    close: dict[Cell, int] = {}
+    groups: list[tuple[Box, tuple[Line, ...]]] = []
+    place = 0
     for other in battle.iter_units():
         if other is unit or other.id == unit.id:  # a unit judged as it would be after an order is a copy
             continue
         spots = other.spots()
-        if not battle.enemies(unit, other):
-            others.append((other, frozenset(spots), None, NO_BOX))
-            continue
-        cells = tuple(p.cell for p in spots)
-        box = (min(c.x for c in cells), min(c.y for c in cells), max(c.x for c in cells), max(c.y for c in cells))
-        others.append((other, frozenset(spots), cells, box))
-        lines: list[tuple[Cell, Cell, int, int, int, int]] = []
-        for i, a in enumerate(cells):
-            for b in cells[i + 1:]:
-                if gap_within(a, b, span, s):
-                    lines.append((a, b, min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y)))
-        groups.append((box, tuple(lines)))
-    return tuple(others), tuple(groups)
+        for spot in spots:
+            holders.setdefault(spot, (place, other.name))
+        if battle.enemies(unit, other):
+            cells = tuple(p.cell for p in spots)
+            for c in cells:
+                for dx, dy in offsets:
+                    close.setdefault(Cell(c.x + dx, c.y + dy), place)
+            box = (min(c.x for c in cells), min(c.y for c in cells), max(c.x for c in cells), max(c.y for c in cells))
+            lines: list[Line] = []
+            for i, a in enumerate(cells):
+                for b in cells[i + 1:]:
+                    if gap_within(a, b, span, s):
+                        lines.append((a, b, min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y)))
+            groups.append((box, tuple(lines)))
+        place += 1
+    return holders, close, tuple(groups)
 
 
 def _enemy_line_crossed(around: Surroundings, leader: Cell, target: Cell) -> bool:
@@ -152,21 +167,16 @@ def verdict(battle: Battle, unit: Unit, leader: Spot, target: Spot, taken: set[S
         return _refuse(f"{cell} has no level {target.level}")
     if target == leader or (taken is not None and target in taken):
         return _refuse(f"{target} already holds a model")
-    s = square_size(battle)
     ld = unit.ld
-    standoff = int(battle.const("standoff"))
     if around is None:
         around = surroundings(battle, unit)
-    # A base closer than the standoff is less than standoff/s + 1 squares away along each axis.
-    near = standoff / s + 1
-    for other, spots, enemy_cells, (bx0, by0, bx1, by1) in around.others:
-        if target in spots:
-            return _refuse(f"{target} already holds a model of {other.name}")
-        if enemy_cells is None or bx0 - cell.x >= near or cell.x - bx1 >= near or by0 - cell.y >= near \
-                or cell.y - by1 >= near:
-            continue
-        if any(closer_than(cell, c, standoff, s) for c in enemy_cells):
-            return _refuse(f"the {standoff}\" standoff: no model is placed that close to an enemy model (A93)")
+    # The first other unit in order that the spot breaks a rule of is the one named.
+    held, close = around.holders.get(target), around.close.get(cell)
+    if held is not None and (close is None or held[0] <= close):
+        return _refuse(f"{target} already holds a model of {held[1]}")
+    if close is not None:
+        standoff = int(battle.const("standoff"))
+        return _refuse(f"the {standoff}\" standoff: no model is placed that close to an enemy model (A93)")
     cr: Inches = int(battle.const("cr_per_ld")) * ld
     half: Inches = int(battle.const("half_cr_per_ld")) * ld
     limit, rule = cr, f"the Command Radius (2 x Ld = {cr:g}\", 004:L40)"
