@@ -78,6 +78,13 @@ def _standoff_zone(battle: Battle, unit: Unit, around: Cell | None = None, radiu
     return zone
 
 
+def _zone(battle: Battle, unit: Unit, radius: int) -> set[int]:
+    """Return the squares closer than the standoff to any enemy model, within `radius` squares of the leader, as the
+    numbers a walk knows squares by (x * height + y)."""
+    h = battle.height
+    return {c.x * h + c.y for c in _standoff_zone(battle, unit, unit.cell, radius)}
+
+
 def _edge_step(battle: Battle, unit: Unit, a: Cell, b: Cell) -> tuple[bool, str | None]:
     """Return whether a leader may step across the side a-b, and the halving cause it brings."""
     obs = obstacle(battle, a, b)
@@ -118,11 +125,14 @@ class _Step:
 
 _STEP_CONSTANTS = ("inches_per_square", "floor_height", "linear_max_width", "tall_wall")
 _STEP_TABLES = 8  # the maps in play at once on one process, each for infantry or not
-_STEPS: dict[tuple[Any, ...], dict[Spot, tuple[_Step, ...]]] = {}
+# A compiled step: the number of the spot it ends on, its cost, the causes it brings (as bits), the numbers of
+# its corner squares (None: a step between floors) and the number of the square it ends on.
+_Compiled = tuple[int, float, int, tuple[int, ...] | None, int]
+_STEPS: dict[tuple[Any, ...], dict[int, tuple[_Compiled, ...]]] = {}
 _STEPS_LOCK = threading.Lock()
 
 
-def _step_table(battle: Battle, unit: Unit, walls: bool) -> dict[Spot, tuple[_Step, ...]]:
+def _step_table(battle: Battle, unit: Unit, walls: bool) -> dict[int, tuple[_Compiled, ...]]:
     """Return the steps already worked out from each spot of this map (filled as walks need them).
 
     Steps depend on the map alone (size, terrain, edges, floors), a few constants and whether the unit is
@@ -190,71 +200,124 @@ def _steps_from(battle: Battle, unit: Unit, spot: Spot, walls: bool) -> tuple[_S
     return tuple(out)
 
 
-def _walk(battle: Battle, unit: Unit, zone: set[Cell], top: float, walls: bool) -> dict[tuple[Spot, frozenset[str]], float]:
-    """Return the shortest walk in inches to every spot the leader reaches within `top`, per set of halving causes."""
+# Inside a walk a square is the number x * height + y, a spot (x * height + y) << LEVEL_BITS | level, and a spot
+# with a set of halving causes (spot << 3) | rank, the rank being the causes' place among every set of them
+# ordered by their sorted names. Numbers hash and compare at once, and ordered this way they order as the spot
+# (x, y, level), then the causes' names did: the walk visits the board in exactly the same order.
+LEVEL_BITS = 16
+_BITS = {AREA: 1, OBSTACLE: 2, WALL: 4}
+_SETS = [frozenset(c for c, bit in _BITS.items() if mask & bit) for mask in range(8)]
+_BY_NAMES = sorted(range(8), key=lambda mask: tuple(sorted(_SETS[mask])))
+_RANK = [_BY_NAMES.index(mask) for mask in range(8)]  # by bits
+_CAUSES = [_SETS[mask] for mask in _BY_NAMES]  # by rank
+_JOIN = tuple(_RANK[_BY_NAMES[rank] | bits] for rank in range(8) for bits in range(8))  # [rank * 8 + bits]
+
+
+def _bits(causes: frozenset[str]) -> int:
+    """Return a set of halving causes as bits."""
+    return sum(_BITS[c] for c in causes)
+
+
+def _number(battle: Battle, spot: Spot) -> int:
+    """Return the number a walk knows a spot by."""
+    return (spot.x * battle.height + spot.y) << LEVEL_BITS | spot.level
+
+
+def _spot(battle: Battle, number: int) -> Spot:
+    """Return the spot a walk's number stands for."""
+    square = number >> LEVEL_BITS
+    return Spot(square // battle.height, square % battle.height, number & ((1 << LEVEL_BITS) - 1))
+
+
+def _compiled(battle: Battle, unit: Unit, number: int, walls: bool) -> tuple[_Compiled, ...]:
+    """Return the single steps from a numbered spot, as numbers (see `_steps_from`)."""
+    h = battle.height
+    return tuple((_number(battle, step.to), step.cost, _bits(step.causes),
+                  None if step.mids is None else tuple(m.x * h + m.y for m in step.mids), step.at.x * h + step.at.y)
+                 for step in _steps_from(battle, unit, _spot(battle, number), walls))
+
+
+def _walk(battle: Battle, unit: Unit, zone: set[int], top: float, walls: bool) -> dict[int, float]:
+    """Return the shortest walk in inches to every spot the leader reaches within `top`, per set of halving causes.
+
+    Spots with their causes are numbered (see LEVEL_BITS), and so are the squares of the standoff `zone`.
+    """
     table = _step_table(battle, unit, walls)
     start = unit.leader
-    start_causes: frozenset[str] = frozenset({AREA}) if kind_at(battle, start.cell).area else frozenset()
-    best: dict[tuple[Spot, frozenset[str]], float] = {(start, start_causes): 0.0}
-    # Entries sort by distance, then spot, then the causes' names in order; the set rides along unsorted.
-    heap: list[tuple[float, Spot, tuple[str, ...], frozenset[str]]] = [
-        (0.0, start, _named(start_causes), start_causes)]
-    joined: dict[tuple[frozenset[str], frozenset[str]], frozenset[str]] = {}
+    first = _number(battle, start) << 3 | _RANK[_bits(frozenset({AREA}) if kind_at(battle, start.cell).area else frozenset())]
+    best: dict[int, float] = {first: 0.0}
+    # Entries sort by distance, then spot, then the causes' names in order, as their numbers do.
+    heap: list[tuple[float, int]] = [(0.0, first)]
+    limit = top + EPSILON
+    join, pop, push, get = _JOIN, heapq.heappop, heapq.heappush, best.get
     while heap:
-        walked, spot, _order, causes = heapq.heappop(heap)
-        if walked > best.get((spot, causes), _INF) + EPSILON:
+        walked, state = pop(heap)
+        if walked > get(state, _INF) + EPSILON:
             continue
-        steps = table.get(spot)
+        here = state >> 3
+        steps = table.get(here)
         if steps is None:
-            steps = table[spot] = _steps_from(battle, unit, spot, walls)
-        for step in steps:
+            steps = table[here] = _compiled(battle, unit, here, walls)
+        row = (state & 7) << 3
+        for to, cost, bits, mids, at in steps:
             # The standoff (A93): no step into it, and a diagonal needs a corner square outside it.
-            if step.mids is not None and zone and (
-                    step.at in zone or (step.mids and all(m in zone for m in step.mids))):
+            if mids is not None and zone and (at in zone or (mids and all(m in zone for m in mids))):
                 continue
-            pair = (causes, step.causes)
-            new_causes = joined.get(pair)
-            if new_causes is None:
-                new_causes = joined[pair] = causes | step.causes
-            total = walked + step.cost
-            if total > top + EPSILON or total >= best.get((step.to, new_causes), _INF) - EPSILON:
+            total = walked + cost
+            if total > limit:
                 continue
-            best[(step.to, new_causes)] = total
-            heapq.heappush(heap, (total, step.to, _named(new_causes), new_causes))
+            key = to << 3 | join[row | bits]
+            if total >= get(key, _INF) - EPSILON:
+                continue
+            best[key] = total
+            push(heap, (total, key))
     return best
 
 
 _INF = float("inf")
-_NAMES: dict[frozenset[str], tuple[str, ...]] = {}
 
 
-def _named(causes: frozenset[str]) -> tuple[str, ...]:
-    """Return a set of causes as its sorted names (few sets exist: each is sorted once)."""
-    found = _NAMES.get(causes)
-    if found is None:
-        found = _NAMES[causes] = tuple(sorted(causes))
-    return found
+def _ends(battle: Battle, unit: Unit, actions: list[Action], best: dict[int, float], road: frozenset[Cell],
+          halving: bool, taken: set[Spot] | None = None) -> dict[str, dict[Spot, Reach]]:
+    """Return the spots each action may end on, from the walks found: free of models and within its allowance.
 
-
-def _ends(battle: Battle, unit: Unit, action: Action, best: dict[tuple[Spot, frozenset[str]], float],
-          road: frozenset[Cell], halving: bool, taken: set[Spot] | None = None) -> dict[Spot, Reach]:
-    """Return the spots an action may end on, from the walks found: free of models and within its allowance."""
-    start = unit.leader
+    Actions of the same distance end on the same spots: their reach is worked out once.
+    """
+    start = _number(battle, unit.leader)
     if taken is None:
         taken = _taken(battle, unit)
-    limits: dict[tuple[frozenset[str], bool], float] = {}  # few sets of causes: each allowance worked out once
-    out: dict[Spot, Reach] = {}
-    for (spot, causes), walked in best.items():
-        if spot in taken or spot == start:
-            continue
-        key = (causes if halving else frozenset(), spot.cell in road)
-        limit = limits.get(key)
-        if limit is None:
-            limit = limits[key] = allowance(battle, action, key[0], key[1])
-        if walked <= limit + EPSILON:
-            current = out.get(spot)
-            if current is None or walked < current.walked:
-                out[spot] = Reach(spot, walked, causes, limit)
+    closed = {_number(battle, p) for p in taken}
+    closed.add(start)
+    h = battle.height
+    on_road = {c.x * h + c.y for c in road}
+    # Each walk found once: its spot, its causes (none when halving is not asked), its length, and its road.
+    plain = _RANK[0]
+    found = [(state >> 3, state & 7 if halving else plain, state & 7, walked, (state >> 3 >> LEVEL_BITS) in on_road)
+             for state, walked in best.items() if state >> 3 not in closed]
+    spots: dict[int, Spot] = {}
+    by_distance: dict[int, dict[Spot, Reach]] = {}
+    out: dict[str, dict[Spot, Reach]] = {}
+    for action in actions:
+        base = int(battle.const(action.constant))
+        if base not in by_distance:
+            limits: dict[tuple[int, bool], float] = {}  # few sets of causes: each allowance worked out once
+            chosen: dict[int, tuple[float, int, float]] = {}
+            for number, counted, rank, walked, road_here in found:
+                limit = limits.get((counted, road_here))
+                if limit is None:
+                    limit = limits[(counted, road_here)] = allowance(battle, action, _CAUSES[counted], road_here)
+                if walked <= limit + EPSILON:
+                    current = chosen.get(number)
+                    if current is None or walked < current[0]:
+                        chosen[number] = (walked, rank, limit)
+            reaches: dict[Spot, Reach] = {}
+            for number, (walked, rank, limit) in chosen.items():
+                spot = spots.get(number)
+                if spot is None:
+                    spot = spots[number] = _spot(battle, number)
+                reaches[spot] = Reach(spot, walked, _CAUSES[rank], limit)
+            by_distance[base] = reaches
+        out[action.key] = dict(by_distance[base])
     return out
 
 
@@ -279,8 +342,8 @@ def reachable(battle: Battle, unit: Unit, action: Action, *, walls: bool = True,
         return reachable_all(battle, unit)[action.key]
     road = region(battle, unit.leader.cell, "road")
     top = allowance(battle, action, frozenset(), bool(road))
-    zone = set() if action.assault else _standoff_zone(battle, unit, unit.cell, _squares(battle, top))
-    return _ends(battle, unit, action, _walk(battle, unit, zone, top, walls), road, halving)
+    zone = set() if action.assault else _zone(battle, unit, _squares(battle, top))
+    return _ends(battle, unit, [action], _walk(battle, unit, zone, top, walls), road, halving)[action.key]
 
 
 def reachable_all(battle: Battle, unit: Unit) -> dict[str, dict[Spot, Reach]]:
@@ -311,10 +374,8 @@ def _reach_all(battle: Battle, unit: Unit) -> dict[str, dict[Spot, Reach]]:
         if not group:
             continue
         top = max(allowance(battle, a, frozenset(), bool(road)) for a in group)
-        zone = set() if assault else _standoff_zone(battle, unit, unit.cell, _squares(battle, top))
-        best = _walk(battle, unit, zone, top, True)
-        for action in group:
-            found[action.key] = _ends(battle, unit, action, best, road, True, taken)
+        zone = set() if assault else _zone(battle, unit, _squares(battle, top))
+        found.update(_ends(battle, unit, group, _walk(battle, unit, zone, top, True), road, True, taken))
     return {key: found[key] for key in actions}
 
 
