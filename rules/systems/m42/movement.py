@@ -54,17 +54,25 @@ def allowance(battle: Battle, action: Action, causes: frozenset[str], road: bool
     return float(base / 2 ** halvings + bonus)
 
 
-def _standoff_zone(battle: Battle, unit: Unit, around: Cell | None = None, radius: int = 0) -> set[Cell]:
-    """Return the squares closer than the standoff to any enemy model (A93).
+def _standoff_zone(battle: Battle, unit: Unit) -> set[Cell]:
+    """Return the squares closer than the standoff to any enemy model (A93)."""
+    h = battle.height
+    return {Cell(n // h, n % h) for n in _zone(battle, unit, None, 0)}
+
+
+def _zone(battle: Battle, unit: Unit, around: Cell | None, radius: int) -> set[int]:
+    """Return the squares closer than the standoff to any enemy model (A93), as the numbers a walk knows squares
+    by (x * height + y).
 
     With `around`, only the zone within `radius` squares of it (as far as a walk from there can go).
     """
     limit, s = int(battle.const("standoff")), square_size(battle)
-    zone: set[Cell] = set()
+    zone: set[int] = set()
     if limit <= 0:
         return zone
     offsets = offsets_closer_than(limit, s)
     span = int(limit // s) + 2
+    w, h = battle.width, battle.height
     for other in battle.iter_units():
         if not battle.enemies(unit, other):
             continue
@@ -73,16 +81,9 @@ def _standoff_zone(battle: Battle, unit: Unit, around: Cell | None = None, radiu
                 continue
             for dx, dy in offsets:
                 x, y = spot.x + dx, spot.y + dy
-                if 0 <= x < battle.width and 0 <= y < battle.height:
-                    zone.add(Cell(x, y))
+                if 0 <= x < w and 0 <= y < h:
+                    zone.add(x * h + y)
     return zone
-
-
-def _zone(battle: Battle, unit: Unit, radius: int) -> set[int]:
-    """Return the squares closer than the standoff to any enemy model, within `radius` squares of the leader, as the
-    numbers a walk knows squares by (x * height + y)."""
-    h = battle.height
-    return {c.x * h + c.y for c in _standoff_zone(battle, unit, unit.cell, radius)}
 
 
 def _edge_step(battle: Battle, unit: Unit, a: Cell, b: Cell) -> tuple[bool, str | None]:
@@ -342,7 +343,7 @@ def reachable(battle: Battle, unit: Unit, action: Action, *, walls: bool = True,
         return reachable_all(battle, unit)[action.key]
     road = region(battle, unit.leader.cell, "road")
     top = allowance(battle, action, frozenset(), bool(road))
-    zone = set() if action.assault else _zone(battle, unit, _squares(battle, top))
+    zone = set() if action.assault else _zone(battle, unit, unit.cell, _squares(battle, top))
     return _ends(battle, unit, [action], _walk(battle, unit, zone, top, walls), road, halving)[action.key]
 
 
@@ -374,7 +375,7 @@ def _reach_all(battle: Battle, unit: Unit) -> dict[str, dict[Spot, Reach]]:
         if not group:
             continue
         top = max(allowance(battle, a, frozenset(), bool(road)) for a in group)
-        zone = set() if assault else _zone(battle, unit, _squares(battle, top))
+        zone = set() if assault else _zone(battle, unit, unit.cell, _squares(battle, top))
         found.update(_ends(battle, unit, group, _walk(battle, unit, zone, top, True), road, True, taken))
     return {key: found[key] for key in actions}
 
