@@ -19,7 +19,7 @@ from rules.systems.m42.details import ActionDetails, MapDetails
 from rules.systems.m42.effects import ActionTaken, Floors, MapImported, Placed, Road, UnitAdded
 from rules.systems.m42.kinds import Action
 from rules.systems.m42.mapfile import LAYERS
-from rules.systems.m42.movement import Reach, action_of, explain_unreachable, reachable
+from rules.systems.m42.movement import Reach, action_of, explain_unreachable, reach_to, reachable
 from rules.systems.m42.orders import Act, Place, SetFloors, SetRoad
 from rules.systems.m42.placement import auto_place, check_placement, iter_legal_spots
 from rules.systems.m42.squares import square_at
@@ -243,10 +243,10 @@ def _check_act(battle: Battle, name: str, action_key: str, goal: Spot, models: s
         raise IllegalOrderError("The battle has not started yet; the GM starts it with /battle start.")
     action = action_of(battle, action_key)
     battle.check_cell(goal.cell)
-    options = reachable(battle, unit, action)
-    found = options.get(goal)
+    found = reach_to(battle, unit, action, goal)
     if found is None:
         def say() -> tuple[str, list[str]]:
+            options = reachable(battle, unit, action)
             return (f"{unit.name}'s leader cannot {action.key} to {goal}: "
                     f"{explain_unreachable(battle, unit, action, goal)}", sorted({str(s.cell) for s in options}))
 

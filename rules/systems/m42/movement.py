@@ -238,10 +238,13 @@ def _compiled(battle: Battle, unit: Unit, number: int, walls: bool) -> tuple[_Co
                  for step in _steps_from(battle, unit, _spot(battle, number), walls))
 
 
-def _walk(battle: Battle, unit: Unit, zone: set[int], top: float, walls: bool) -> dict[int, float]:
+def _walk(battle: Battle, unit: Unit, zone: set[int], top: float, walls: bool,
+          goal: Spot | None = None) -> dict[int, float]:
     """Return the shortest walk in inches to every spot the leader reaches within `top`, per set of halving causes.
 
-    Spots with their causes are numbered (see LEVEL_BITS), and so are the squares of the standoff `zone`.
+    Spots with their causes are numbered (see LEVEL_BITS), and so are the squares of the standoff `zone`. With a
+    `goal`, the walk goes on only from spots a way to the goal within `top` could pass: the walks found to the
+    goal are the same, and the other spots are left partly walked.
     """
     table = _step_table(battle, unit, walls)
     start = unit.leader
@@ -251,11 +254,22 @@ def _walk(battle: Battle, unit: Unit, zone: set[int], top: float, walls: bool) -
     heap: list[tuple[float, int]] = [(0.0, first)]
     limit = top + EPSILON
     join, pop, push, get = _JOIN, heapq.heappop, heapq.heappush, best.get
+    h = battle.height
+    straight = float(square_size(battle))
+    diagonal = straight * sqrt(2)  # as a diagonal step costs (`_steps_from`)
+    # No way is shorter than straight and diagonal steps over open ground; the margin, far above any rounding of
+    # a sum of steps, keeps every spot a way to the goal passes.
+    beyond = top + _GOAL_MARGIN
+    gx, gy = (goal.x, goal.y) if goal is not None else (0, 0)
     while heap:
         walked, state = pop(heap)
         if walked > get(state, _INF) + EPSILON:
             continue
         here = state >> 3
+        if goal is not None:
+            dx, dy = abs((here >> LEVEL_BITS) // h - gx), abs((here >> LEVEL_BITS) % h - gy)
+            if walked + straight * abs(dx - dy) + diagonal * min(dx, dy) > beyond:
+                continue
         steps = table.get(here)
         if steps is None:
             steps = table[here] = _compiled(battle, unit, here, walls)
@@ -276,6 +290,7 @@ def _walk(battle: Battle, unit: Unit, zone: set[int], top: float, walls: bool) -
 
 
 _INF = float("inf")
+_GOAL_MARGIN = 1e-6
 
 
 def _ends(battle: Battle, unit: Unit, actions: list[Action], best: dict[int, float], road: frozenset[Cell],
@@ -345,6 +360,24 @@ def reachable(battle: Battle, unit: Unit, action: Action, *, walls: bool = True,
     top = allowance(battle, action, frozenset(), bool(road))
     zone = set() if action.assault else _zone(battle, unit, unit.cell, _squares(battle, top))
     return _ends(battle, unit, [action], _walk(battle, unit, zone, top, walls), road, halving)[action.key]
+
+
+def reach_to(battle: Battle, unit: Unit, action: Action, goal: Spot) -> Reach | None:
+    """Return how the leader reaches one spot for an action, or None if it cannot end its move there.
+
+    The same as `reachable(...).get(goal)`. When the battle's reaches are not worked out yet, the walk goes only
+    where a way to the spot could lead, which judges one order without walking the whole board.
+    """
+    reaches = kept(battle, "reach").get((unit.id, tuple(unit.traits)))
+    if reaches is not None:
+        found: Reach | None = reaches[action.key].get(goal)
+        return found
+    road = region(battle, unit.leader.cell, "road")
+    top = allowance(battle, action, frozenset(), bool(road))
+    zone = set() if action.assault else _zone(battle, unit, unit.cell, _squares(battle, top))
+    there = _number(battle, goal)
+    best = {state: walked for state, walked in _walk(battle, unit, zone, top, True, goal).items() if state >> 3 == there}
+    return _ends(battle, unit, [action], best, road, True)[action.key].get(goal)
 
 
 def reachable_all(battle: Battle, unit: Unit) -> dict[str, dict[Spot, Reach]]:
