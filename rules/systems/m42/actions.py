@@ -226,6 +226,10 @@ class Unreachable(IllegalOrderError):
     def cells(self, value: tuple[str, ...]) -> None:
         self._cells = value
 
+    def __reduce__(self) -> tuple[type[IllegalOrderError], tuple[str], dict[str, tuple[str, ...]]]:
+        """Pickle as the plain refusal it reads as (the explanation cannot travel unworked)."""
+        return IllegalOrderError, (self.message,), {"cells": self.cells}
+
 
 def _checked(check: Callable[[Battle, _O], _Step], battle: Battle, order: _O) -> _Step:
     """Run an action's check for its handler, explaining a refusal at once, while the battle is as it was checked."""
