@@ -212,6 +212,8 @@ _BY_NAMES = sorted(range(8), key=lambda mask: tuple(sorted(_SETS[mask])))
 _RANK = [_BY_NAMES.index(mask) for mask in range(8)]  # by bits
 _CAUSES = [_SETS[mask] for mask in _BY_NAMES]  # by rank
 _JOIN = tuple(_RANK[_BY_NAMES[rank] | bits] for rank in range(8) for bits in range(8))  # [rank * 8 + bits]
+# The ranks of the sets made of some but not all of a set's causes, by the set's rank.
+_FEWER = tuple(tuple(_RANK[sub] for sub in range(8) if sub != mask and sub & mask == sub) for mask in _BY_NAMES)
 
 
 def _bits(causes: frozenset[str]) -> int:
@@ -238,13 +240,14 @@ def _compiled(battle: Battle, unit: Unit, number: int, walls: bool) -> tuple[_Co
                  for step in _steps_from(battle, unit, _spot(battle, number), walls))
 
 
-def _walk(battle: Battle, unit: Unit, zone: set[int], top: float, walls: bool,
+def _walk(battle: Battle, unit: Unit, zone: set[int], caps: tuple[float, ...], walls: bool,
           goal: Spot | None = None) -> dict[int, float]:
-    """Return the shortest walk in inches to every spot the leader reaches within `top`, per set of halving causes.
+    """Return the shortest walk in inches to every spot the leader reaches, per set of halving causes, as far as
+    an action could end a walk halved by those causes (`caps`, by the causes' rank; see `_caps`).
 
     Spots with their causes are numbered (see LEVEL_BITS), and so are the squares of the standoff `zone`. With a
-    `goal`, the walk goes on only from spots a way to the goal within `top` could pass: the walks found to the
-    goal are the same, and the other spots are left partly walked.
+    `goal`, the walk goes on only from spots a way to the goal could pass: the walks found to the goal are the
+    same, and the other spots are left partly walked.
     """
     table = _step_table(battle, unit, walls)
     start = unit.leader
@@ -252,23 +255,28 @@ def _walk(battle: Battle, unit: Unit, zone: set[int], top: float, walls: bool,
     best: dict[int, float] = {first: 0.0}
     # Entries sort by distance, then spot, then the causes' names in order, as their numbers do.
     heap: list[tuple[float, int]] = [(0.0, first)]
-    limit = top + EPSILON
+    limits = tuple(cap + EPSILON for cap in caps)
     join, pop, push, get = _JOIN, heapq.heappop, heapq.heappush, best.get
     h = battle.height
     straight = float(square_size(battle))
     diagonal = straight * sqrt(2)  # as a diagonal step costs (`_steps_from`)
     # No way is shorter than straight and diagonal steps over open ground; the margin, far above any rounding of
     # a sum of steps, keeps every spot a way to the goal passes.
-    beyond = top + _GOAL_MARGIN
+    beyond = tuple(cap + _GOAL_MARGIN for cap in caps)
     gx, gy = (goal.x, goal.y) if goal is not None else (0, 0)
     while heap:
         walked, state = pop(heap)
         if walked > get(state, _INF) + EPSILON:
             continue
         here = state >> 3
+        # A spot already walked to shorter with fewer causes leads everywhere shorter, halved no more: nothing
+        # found on from here could be the way an action takes (the margin keeps near-equal walks apart).
+        fewer = _FEWER[state & 7]
+        if fewer and any(get(here << 3 | rank, _INF) < walked - _SHORTER for rank in fewer):
+            continue
         if goal is not None:
             dx, dy = abs((here >> LEVEL_BITS) // h - gx), abs((here >> LEVEL_BITS) % h - gy)
-            if walked + straight * abs(dx - dy) + diagonal * min(dx, dy) > beyond:
+            if walked + straight * abs(dx - dy) + diagonal * min(dx, dy) > beyond[state & 7]:
                 continue
         steps = table.get(here)
         if steps is None:
@@ -279,9 +287,10 @@ def _walk(battle: Battle, unit: Unit, zone: set[int], top: float, walls: bool,
             if mids is not None and zone and (at in zone or (mids and all(m in zone for m in mids))):
                 continue
             total = walked + cost
-            if total > limit:
-                continue
-            key = to << 3 | join[row | bits]
+            rank = join[row | bits]
+            if total > limits[rank]:
+                continue  # no action ends a walk this long with these causes, nor one with more causes
+            key = to << 3 | rank
             if total >= get(key, _INF) - EPSILON:
                 continue
             best[key] = total
@@ -291,13 +300,15 @@ def _walk(battle: Battle, unit: Unit, zone: set[int], top: float, walls: bool,
 
 _INF = float("inf")
 _GOAL_MARGIN = 1e-6
+_SHORTER = 1e-6
 
 
 def _ends(battle: Battle, unit: Unit, actions: list[Action], best: dict[int, float], road: frozenset[Cell],
           halving: bool, taken: set[Spot] | None = None) -> dict[str, dict[Spot, Reach]]:
     """Return the spots each action may end on, from the walks found: free of models and within its allowance.
 
-    Actions of the same distance end on the same spots: their reach is worked out once.
+    Actions of the same distance end on the same spots: their reach is worked out once and shared (a reach is
+    only read, never changed).
     """
     start = _number(battle, unit.leader)
     if taken is None:
@@ -333,7 +344,7 @@ def _ends(battle: Battle, unit: Unit, actions: list[Action], best: dict[int, flo
                     spot = spots[number] = _spot(battle, number)
                 reaches[spot] = Reach(spot, walked, _CAUSES[rank], limit)
             by_distance[base] = reaches
-        out[action.key] = dict(by_distance[base])
+        out[action.key] = by_distance[base]  # one reach, read by each action of that distance
     return out
 
 
@@ -357,9 +368,17 @@ def reachable(battle: Battle, unit: Unit, action: Action, *, walls: bool = True,
     if walls and halving:
         return reachable_all(battle, unit)[action.key]
     road = region(battle, unit.leader.cell, "road")
-    top = allowance(battle, action, frozenset(), bool(road))
-    zone = set() if action.assault else _zone(battle, unit, unit.cell, _squares(battle, top))
-    return _ends(battle, unit, [action], _walk(battle, unit, zone, top, walls), road, halving)[action.key]
+    caps = _caps(battle, [action], bool(road), halving)
+    zone = set() if action.assault else _zone(battle, unit, unit.cell, _squares(battle, max(caps)))
+    return _ends(battle, unit, [action], _walk(battle, unit, zone, caps, walls), road, halving)[action.key]
+
+
+def _caps(battle: Battle, actions: list[Action], road: bool, halving: bool) -> tuple[float, ...]:
+    """Return, by the rank of each set of halving causes, the longest walk with those causes any of the actions
+    may end (the whole distance for every set, without halving)."""
+    if not halving:
+        return (max(allowance(battle, a, frozenset(), road) for a in actions),) * 8
+    return tuple(max(allowance(battle, a, causes, road) for a in actions) for causes in _CAUSES)
 
 
 def reach_to(battle: Battle, unit: Unit, action: Action, goal: Spot) -> Reach | None:
@@ -373,10 +392,10 @@ def reach_to(battle: Battle, unit: Unit, action: Action, goal: Spot) -> Reach | 
         found: Reach | None = reaches[action.key].get(goal)
         return found
     road = region(battle, unit.leader.cell, "road")
-    top = allowance(battle, action, frozenset(), bool(road))
-    zone = set() if action.assault else _zone(battle, unit, unit.cell, _squares(battle, top))
+    caps = _caps(battle, [action], bool(road), True)
+    zone = set() if action.assault else _zone(battle, unit, unit.cell, _squares(battle, max(caps)))
     there = _number(battle, goal)
-    best = {state: walked for state, walked in _walk(battle, unit, zone, top, True, goal).items() if state >> 3 == there}
+    best = {state: walked for state, walked in _walk(battle, unit, zone, caps, True, goal).items() if state >> 3 == there}
     return _ends(battle, unit, [action], best, road, True)[action.key].get(goal)
 
 
@@ -407,9 +426,9 @@ def _reach_all(battle: Battle, unit: Unit) -> dict[str, dict[Spot, Reach]]:
         group = [a for a in actions.values() if a.assault == assault]
         if not group:
             continue
-        top = max(allowance(battle, a, frozenset(), bool(road)) for a in group)
-        zone = set() if assault else _zone(battle, unit, unit.cell, _squares(battle, top))
-        found.update(_ends(battle, unit, group, _walk(battle, unit, zone, top, True), road, True, taken))
+        caps = _caps(battle, group, bool(road), True)
+        zone = set() if assault else _zone(battle, unit, unit.cell, _squares(battle, max(caps)))
+        found.update(_ends(battle, unit, group, _walk(battle, unit, zone, caps, True), road, True, taken))
     return {key: found[key] for key in actions}
 
 
