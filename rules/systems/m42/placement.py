@@ -72,7 +72,7 @@ class Surroundings:
     lines: tuple[Line, ...]
 
 
-_Around = tuple[dict[Spot, tuple[int, str]], dict[Cell, int], tuple[tuple[Box, tuple[Line, ...]], ...]]
+_Enemies = tuple[dict[Cell, int], tuple[tuple[Box, tuple[Line, ...]], ...]]
 
 
 def surroundings(battle: Battle, unit: Unit, within: Box | None = None) -> Surroundings:
@@ -82,49 +82,64 @@ def surroundings(battle: Battle, unit: Unit, within: Box | None = None) -> Surro
     (leader to spot) lies inside it.
     """
     around = kept(battle, "around")
-    found: _Around | None = around.get((unit.id, unit.side))
+    held: dict[Spot, tuple[int, str]] | None = around.get(("holders", unit.id))
+    if held is None:
+        held = around[("holders", unit.id)] = _holders(battle, unit)
+    # What enemies put around a unit is the same for every unit of its side (but for a copy of a unit judged as
+    # it would be after an order, which leaves the unit it copies out).
+    same = battle.units.get(unit.id)
+    key = ("enemies", unit.side.lower(), unit.id if same is not None and battle.enemies(unit, same) else None)
+    found: _Enemies | None = around.get(key)
     if found is None:
-        found = around[(unit.id, unit.side)] = _surroundings(battle, unit)
-    holders, close, groups = found
+        found = around[key] = _enemies(battle, unit)
+    close, groups = found
     if within is None:
-        return Surroundings(holders, close, tuple(line for _box, lines in groups for line in lines))
+        return Surroundings(held, close, tuple(line for _box, lines in groups for line in lines))
     wx0, wy0, wx1, wy1 = within
     # A line's box lies within its unit's: a unit whose models span no square of the box has no line into it.
-    return Surroundings(holders, close, tuple(
+    return Surroundings(held, close, tuple(
         line for (ux0, uy0, ux1, uy1), lines in groups if ux0 <= wx1 and wx0 <= ux1 and uy0 <= wy1 and wy0 <= uy1
         for line in lines if line[2] <= wx1 and wx0 <= line[4] and line[3] <= wy1 and wy0 <= line[5]))
 
 
-def _surroundings(battle: Battle, unit: Unit) -> _Around:
-    """Work out the spots the other units hold, the squares within the standoff of an enemy, and each enemy
-    unit's lines of troops with the box its models span."""
+def _others(battle: Battle, unit: Unit) -> Iterator[tuple[int, Unit]]:
+    """Yield the other units with their places in the order units were added."""
+    for place, other in enumerate(battle.iter_units()):
+        if other is not unit and other.id != unit.id:  # a unit judged as it would be after an order is a copy
+            yield place, other
+
+
+def _holders(battle: Battle, unit: Unit) -> dict[Spot, tuple[int, str]]:
+    """Return the spots the other units' models hold, each with the first such unit's place and name."""
+    held: dict[Spot, tuple[int, str]] = {}
+    for place, other in _others(battle, unit):
+        for spot in other.spots():
+            held.setdefault(spot, (place, other.name))
+    return held
+
+
+def _enemies(battle: Battle, unit: Unit) -> _Enemies:
+    """Return the squares within the standoff of an enemy model, each with the first such enemy's place, and each
+    enemy unit's lines of troops with the box its models span."""
     span, s = int(battle.const("enemy_line_gap")), square_size(battle)
-    standoff = int(battle.const("standoff"))
-    offsets = offsets_closer_than(standoff, s)
-    holders: dict[Spot, tuple[int, str]] = {}
+    offsets = offsets_closer_than(int(battle.const("standoff")), s)
     close: dict[Cell, int] = {}
     groups: list[tuple[Box, tuple[Line, ...]]] = []
-    place = 0
-    for other in battle.iter_units():
-        if other is unit or other.id == unit.id:  # a unit judged as it would be after an order is a copy
+    for place, other in _others(battle, unit):
+        if not battle.enemies(unit, other):
             continue
-        spots = other.spots()
-        for spot in spots:
-            holders.setdefault(spot, (place, other.name))
-        if battle.enemies(unit, other):
-            cells = tuple(p.cell for p in spots)
-            for c in cells:
-                for dx, dy in offsets:
-                    close.setdefault(Cell(c.x + dx, c.y + dy), place)
-            box = (min(c.x for c in cells), min(c.y for c in cells), max(c.x for c in cells), max(c.y for c in cells))
-            lines: list[Line] = []
-            for i, a in enumerate(cells):
-                for b in cells[i + 1:]:
-                    if gap_within(a, b, span, s):
-                        lines.append((a, b, min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y)))
-            groups.append((box, tuple(lines)))
-        place += 1
-    return holders, close, tuple(groups)
+        cells = tuple(p.cell for p in other.spots())
+        for c in cells:
+            for dx, dy in offsets:
+                close.setdefault(Cell(c.x + dx, c.y + dy), place)
+        box = (min(c.x for c in cells), min(c.y for c in cells), max(c.x for c in cells), max(c.y for c in cells))
+        lines: list[Line] = []
+        for i, a in enumerate(cells):
+            for b in cells[i + 1:]:
+                if gap_within(a, b, span, s):
+                    lines.append((a, b, min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y)))
+        groups.append((box, tuple(lines)))
+    return close, tuple(groups)
 
 
 def _enemy_line_crossed(around: Surroundings, leader: Cell, target: Cell) -> bool:
