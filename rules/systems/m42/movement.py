@@ -403,9 +403,10 @@ def reachable_all(battle: Battle, unit: Unit) -> dict[str, dict[Spot, Reach]]:
     """Return every action's reach, by action key in the ruleset's order, as `reachable` gives each.
 
     The board is walked once for the actions that keep the standoff and once for the assaults, as far as the
-    longest of them goes: a walk's shortest distance to a spot does not depend on how far the walk may go on.
-    What is found is kept with the battle until anything a walk reads changes (the map, the rules, where any
-    model stands), so checking, then applying, then offering the next orders walk once.
+    longest of them could end a walk with its halving causes: a walk's shortest distance to a spot does not
+    depend on how far the walk may go on. What is found is kept with the battle until anything a walk reads
+    changes (the map, the rules, where any model stands), so checking, then applying, then offering the next
+    orders walk once.
     """
     found: dict[str, dict[Spot, Reach]] | None
     reaches = kept(battle, "reach")
