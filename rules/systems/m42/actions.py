@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from itertools import islice
+from typing import TYPE_CHECKING, TypeVar
 
 from rules import colours, edgeorders, lifecycle
 from rules.core_effects import UnitEdited
@@ -17,9 +19,9 @@ from rules.systems.m42.details import ActionDetails, MapDetails
 from rules.systems.m42.effects import ActionTaken, Floors, MapImported, Placed, Road, UnitAdded
 from rules.systems.m42.kinds import Action
 from rules.systems.m42.mapfile import LAYERS
-from rules.systems.m42.movement import Reach, action_of, explain_unreachable, reachable
+from rules.systems.m42.movement import Reach, action_of, explain_unreachable, reach_to, reachable
 from rules.systems.m42.orders import Act, Place, SetFloors, SetRoad
-from rules.systems.m42.placement import auto_place, check_placement, legal_spots
+from rules.systems.m42.placement import auto_place, check_placement, iter_legal_spots
 from rules.systems.m42.squares import square_at
 from rules.systems.m42.table import TABLE, checks, handles
 from rules.systems.m42.units import Spot, Unit, read_stats
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
     from rules.outcome import Outcome
 
 MAX_FLOORS = 10
+_O = TypeVar("_O", Move, Act)
 
 
 def parse_spots(text: str) -> list[Spot]:
@@ -187,6 +190,56 @@ class _Step:
     models: list[Spot]
 
 
+class Unreachable(IllegalOrderError):
+    """A destination the leader cannot reach, explained (which rule keeps it away, and the squares it can reach)
+    only when the refusal is read: `Battle.is_legal` asks the verdict alone, and a walk to explain is costly."""
+
+    def __init__(self, say: Callable[[], tuple[str, list[str]]]) -> None:
+        Exception.__init__(self)
+        self._say: Callable[[], tuple[str, list[str]]] | None = say
+        self._message = ""
+        self._cells: tuple[str, ...] = ()
+
+    def settle(self) -> None:
+        """Work the explanation out now, from the battle as it stands when the order was refused."""
+        if self._say is not None:
+            message, cells = self._say()
+            self._message, self._cells, self._say = message, tuple(cells), None
+
+    @property
+    def message(self) -> str:
+        """Return the explanation, working it out on first reading."""
+        self.settle()
+        return self._message
+
+    @message.setter
+    def message(self, value: str) -> None:
+        self._message, self._say = value, None
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        """Return the squares the leader can reach, as labels, working them out on first reading."""
+        self.settle()
+        return self._cells
+
+    @cells.setter
+    def cells(self, value: tuple[str, ...]) -> None:
+        self._cells = value
+
+    def __reduce__(self) -> tuple[type[IllegalOrderError], tuple[str], dict[str, tuple[str, ...]]]:
+        """Pickle as the plain refusal it reads as (the explanation cannot travel unworked)."""
+        return IllegalOrderError, (self.message,), {"cells": self.cells}
+
+
+def _checked(check: Callable[[Battle, _O], _Step], battle: Battle, order: _O) -> _Step:
+    """Run an action's check for its handler, explaining a refusal at once, while the battle is as it was checked."""
+    try:
+        return check(battle, order)
+    except Unreachable as refusal:
+        refusal.settle()
+        raise
+
+
 def _check_act(battle: Battle, name: str, action_key: str, goal: Spot, models: str) -> _Step:
     """Check an action: an active battle, an action of the ruleset, a spot the leader reaches, room for the models."""
     unit = battle.unit(name)
@@ -194,12 +247,14 @@ def _check_act(battle: Battle, name: str, action_key: str, goal: Spot, models: s
         raise IllegalOrderError("The battle has not started yet; the GM starts it with /battle start.")
     action = action_of(battle, action_key)
     battle.check_cell(goal.cell)
-    options = reachable(battle, unit, action)
-    found = options.get(goal)
+    found = reach_to(battle, unit, action, goal)
     if found is None:
-        raise IllegalOrderError(f"{unit.name}'s leader cannot {action.key} to {goal}: "
-                                f"{explain_unreachable(battle, unit, action, goal)}",
-                                cells=sorted({str(s.cell) for s in options}))
+        def say() -> tuple[str, list[str]]:
+            options = reachable(battle, unit, action)
+            return (f"{unit.name}'s leader cannot {action.key} to {goal}: "
+                    f"{explain_unreachable(battle, unit, action, goal)}", sorted({str(s.cell) for s in options}))
+
+        raise Unreachable(say)
     return _Step(unit, action, goal, found, _models(battle, unit, goal, parse_spots(models) if models else []))
 
 
@@ -225,13 +280,15 @@ def _models(battle: Battle, unit: Unit, leader: Spot, spots: list[Spot]) -> list
     if len(spots) > wanted:
         raise InvalidOrderError(f"{unit.name} has {wanted} models besides its leader; {len(spots)} spots were given.")
     check_placement(battle, unit, leader, spots)
-    rest = [p for p in legal_spots(battle, unit, leader, set(spots)) if p not in spots]
+    # The nearest legal spots are the ones taken: the spots beyond them are never judged.
+    rest = list(islice((p for p in iter_legal_spots(battle, unit, leader, set(spots)) if p not in spots),
+                       wanted - len(spots)))
     if len(spots) + len(rest) < wanted:
         raise IllegalOrderError(
             f"Only {len(spots) + len(rest)} of the {wanted} other models of {unit.name} can stand within its "
             f"Command Radius around {leader}; choose another square."
         )
-    return [*spots, *rest[:wanted - len(spots)]]
+    return [*spots, *rest]
 
 
 @checks("move")
@@ -243,7 +300,7 @@ def check_move(battle: Battle, order: Move) -> _Step:
 @handles("move")
 def move(battle: Battle, order: Move, dice: Dice, outcome: Outcome) -> None:
     """Take an action on the ground floor: the leader moves, then the models are placed around it."""
-    _act(battle, check_move(battle, order), outcome)
+    _act(battle, _checked(check_move, battle, order), outcome)
 
 
 @checks("take-action")
@@ -255,7 +312,7 @@ def check_take_action(battle: Battle, order: Act) -> _Step:
 @handles("take-action")
 def act(battle: Battle, order: Act, dice: Dice, outcome: Outcome) -> None:
     """Take an action to a square and floor, with the models placed by hand or by the bot."""
-    _act(battle, check_take_action(battle, order), outcome)
+    _act(battle, _checked(check_take_action, battle, order), outcome)
 
 
 @checks("place")

@@ -59,6 +59,15 @@ def closer_than(a: Cell, b: Cell, limit: Inches, inches_per_square: Inches) -> b
     return limit > 0 and _beyond(gx * gx + gy * gy, inches_per_square, limit) < 0
 
 
+@lru_cache(maxsize=64)
+def offsets_closer_than(limit: Inches, inches_per_square: Inches) -> tuple[tuple[int, int], ...]:
+    """Return the offsets of the squares whose bases are closer than `limit` inches to a base (none for 0)."""
+    span = int(limit // inches_per_square) + 2
+    centre = Cell(span, span)
+    return tuple((x - span, y - span) for y in range(2 * span + 1) for x in range(2 * span + 1)
+                 if closer_than(Cell(x, y), centre, limit, inches_per_square))
+
+
 _Offsets = tuple[tuple[tuple[int, int, int, int], ...], tuple[tuple[int, int], ...]]
 
 

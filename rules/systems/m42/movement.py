@@ -5,7 +5,6 @@ from __future__ import annotations
 import heapq
 import threading
 from dataclasses import dataclass
-from functools import lru_cache
 from math import sqrt
 from typing import Any
 
@@ -13,9 +12,9 @@ from rules.coords import Cell
 from rules.errors import IllegalOrderError
 from rules.scale import square_size
 from rules.systems.m42.board import Battle, kind_at, obstacle, region, top_level
-from rules.systems.m42.geometry import Inches, closer_than
+from rules.systems.m42.geometry import offsets_closer_than
 from rules.systems.m42.kinds import Action, action_key, actions_of
-from rules.systems.m42.squares import all_squares
+from rules.systems.m42.memo import kept, map_key
 from rules.systems.m42.units import Spot, Unit
 
 AREA, OBSTACLE, WALL = "area", "obstacle", "wall"  # the causes of halving (004:L29, L58, L88)
@@ -55,26 +54,25 @@ def allowance(battle: Battle, action: Action, causes: frozenset[str], road: bool
     return float(base / 2 ** halvings + bonus)
 
 
-@lru_cache(maxsize=64)
-def _standoff_offsets(limit: int, s: Inches) -> tuple[tuple[int, int], ...]:
-    """Return the offsets of the squares closer than `limit` inches to a base, for `s` inches a square."""
-    span = int(limit // s) + 2
-    centre = Cell(span, span)
-    return tuple((x - span, y - span) for y in range(2 * span + 1) for x in range(2 * span + 1)
-                 if closer_than(Cell(x, y), centre, limit, s))
+def _standoff_zone(battle: Battle, unit: Unit) -> set[Cell]:
+    """Return the squares closer than the standoff to any enemy model (A93)."""
+    h = battle.height
+    return {Cell(n // h, n % h) for n in _zone(battle, unit, None, 0)}
 
 
-def _standoff_zone(battle: Battle, unit: Unit, around: Cell | None = None, radius: int = 0) -> set[Cell]:
-    """Return the squares closer than the standoff to any enemy model (A93).
+def _zone(battle: Battle, unit: Unit, around: Cell | None, radius: int) -> set[int]:
+    """Return the squares closer than the standoff to any enemy model (A93), as the numbers a walk knows squares
+    by (x * height + y).
 
     With `around`, only the zone within `radius` squares of it (as far as a walk from there can go).
     """
     limit, s = int(battle.const("standoff")), square_size(battle)
-    zone: set[Cell] = set()
+    zone: set[int] = set()
     if limit <= 0:
         return zone
-    offsets = _standoff_offsets(limit, s)
+    offsets = offsets_closer_than(limit, s)
     span = int(limit // s) + 2
+    w, h = battle.width, battle.height
     for other in battle.iter_units():
         if not battle.enemies(unit, other):
             continue
@@ -83,8 +81,8 @@ def _standoff_zone(battle: Battle, unit: Unit, around: Cell | None = None, radiu
                 continue
             for dx, dy in offsets:
                 x, y = spot.x + dx, spot.y + dy
-                if 0 <= x < battle.width and 0 <= y < battle.height:
-                    zone.add(Cell(x, y))
+                if 0 <= x < w and 0 <= y < h:
+                    zone.add(x * h + y)
     return zone
 
 
@@ -128,25 +126,21 @@ class _Step:
 
 _STEP_CONSTANTS = ("inches_per_square", "floor_height", "linear_max_width", "tall_wall")
 _STEP_TABLES = 8  # the maps in play at once on one process, each for infantry or not
-_STEPS: dict[tuple[Any, ...], dict[Spot, tuple[_Step, ...]]] = {}
+# A compiled step: the number of the spot it ends on, its cost, the causes it brings (as bits), the numbers of
+# its corner squares (None: a step between floors) and the number of the square it ends on.
+_Compiled = tuple[int, float, int, tuple[int, ...] | None, int]
+_STEPS: dict[tuple[Any, ...], dict[int, tuple[_Compiled, ...]]] = {}
 _STEPS_LOCK = threading.Lock()
 
 
-def _map_key(battle: Battle) -> tuple[Any, ...]:
-    """Return what tells one map from another for walking on it: ruleset, size, terrain, edges, floors."""
-    floors = tuple(sorted((k, sq.floors) for k, sq in all_squares(battle) if sq.floors))
-    return (battle.ruleset_id, battle.width, hash(tuple(battle.terrain)), hash(frozenset(battle.edges.items())),
-            hash(floors))
-
-
-def _step_table(battle: Battle, unit: Unit, walls: bool) -> dict[Spot, tuple[_Step, ...]]:
+def _step_table(battle: Battle, unit: Unit, walls: bool) -> dict[int, tuple[_Compiled, ...]]:
     """Return the steps already worked out from each spot of this map (filled as walks need them).
 
     Steps depend on the map alone (size, terrain, edges, floors), a few constants and whether the unit is
     infantry, not on where units stand: every walk on the same map shares them, whichever battle object (the
     table service decodes a fresh one per order) holds it.
     """
-    key = (*_map_key(battle), tuple(battle.const(k) for k in _STEP_CONSTANTS), unit.infantry, walls)
+    key = (*map_key(battle), tuple(battle.const(k) for k in _STEP_CONSTANTS), unit.infantry, walls)
     table = _STEPS.get(key)
     if table is None:
         with _STEPS_LOCK:  # the table service resolves orders of different battles on several threads
@@ -207,71 +201,150 @@ def _steps_from(battle: Battle, unit: Unit, spot: Spot, walls: bool) -> tuple[_S
     return tuple(out)
 
 
-def _walk(battle: Battle, unit: Unit, zone: set[Cell], top: float, walls: bool) -> dict[tuple[Spot, frozenset[str]], float]:
-    """Return the shortest walk in inches to every spot the leader reaches within `top`, per set of halving causes."""
+# Inside a walk a square is the number x * height + y, a spot (x * height + y) << LEVEL_BITS | level, and a spot
+# with a set of halving causes (spot << 3) | rank, the rank being the causes' place among every set of them
+# ordered by their sorted names. Numbers hash and compare at once, and ordered this way they order as the spot
+# (x, y, level), then the causes' names did: the walk visits the board in exactly the same order.
+LEVEL_BITS = 16
+_BITS = {AREA: 1, OBSTACLE: 2, WALL: 4}
+_SETS = [frozenset(c for c, bit in _BITS.items() if mask & bit) for mask in range(8)]
+_BY_NAMES = sorted(range(8), key=lambda mask: tuple(sorted(_SETS[mask])))
+_RANK = [_BY_NAMES.index(mask) for mask in range(8)]  # by bits
+_CAUSES = [_SETS[mask] for mask in _BY_NAMES]  # by rank
+_JOIN = tuple(_RANK[_BY_NAMES[rank] | bits] for rank in range(8) for bits in range(8))  # [rank * 8 + bits]
+# The ranks of the sets made of some but not all of a set's causes, by the set's rank.
+_FEWER = tuple(tuple(_RANK[sub] for sub in range(8) if sub != mask and sub & mask == sub) for mask in _BY_NAMES)
+
+
+def _bits(causes: frozenset[str]) -> int:
+    """Return a set of halving causes as bits."""
+    return sum(_BITS[c] for c in causes)
+
+
+def _number(battle: Battle, spot: Spot) -> int:
+    """Return the number a walk knows a spot by."""
+    return (spot.x * battle.height + spot.y) << LEVEL_BITS | spot.level
+
+
+def _spot(battle: Battle, number: int) -> Spot:
+    """Return the spot a walk's number stands for."""
+    square = number >> LEVEL_BITS
+    return Spot(square // battle.height, square % battle.height, number & ((1 << LEVEL_BITS) - 1))
+
+
+def _compiled(battle: Battle, unit: Unit, number: int, walls: bool) -> tuple[_Compiled, ...]:
+    """Return the single steps from a numbered spot, as numbers (see `_steps_from`)."""
+    h = battle.height
+    return tuple((_number(battle, step.to), step.cost, _bits(step.causes),
+                  None if step.mids is None else tuple(m.x * h + m.y for m in step.mids), step.at.x * h + step.at.y)
+                 for step in _steps_from(battle, unit, _spot(battle, number), walls))
+
+
+def _walk(battle: Battle, unit: Unit, zone: set[int], caps: tuple[float, ...], walls: bool,
+          goal: Spot | None = None) -> dict[int, float]:
+    """Return the shortest walk in inches to every spot the leader reaches, per set of halving causes, as far as
+    an action could end a walk halved by those causes (`caps`, by the causes' rank; see `_caps`).
+
+    Spots with their causes are numbered (see LEVEL_BITS), and so are the squares of the standoff `zone`. With a
+    `goal`, the walk goes on only from spots a way to the goal could pass: the walks found to the goal are the
+    same, and the other spots are left partly walked.
+    """
     table = _step_table(battle, unit, walls)
     start = unit.leader
-    start_causes: frozenset[str] = frozenset({AREA}) if kind_at(battle, start.cell).area else frozenset()
-    best: dict[tuple[Spot, frozenset[str]], float] = {(start, start_causes): 0.0}
-    # Entries sort by distance, then spot, then the causes' names in order; the set rides along unsorted.
-    heap: list[tuple[float, Spot, tuple[str, ...], frozenset[str]]] = [
-        (0.0, start, _named(start_causes), start_causes)]
-    joined: dict[tuple[frozenset[str], frozenset[str]], frozenset[str]] = {}
+    first = _number(battle, start) << 3 | _RANK[_bits(frozenset({AREA}) if kind_at(battle, start.cell).area else frozenset())]
+    best: dict[int, float] = {first: 0.0}
+    # Entries sort by distance, then spot, then the causes' names in order, as their numbers do.
+    heap: list[tuple[float, int]] = [(0.0, first)]
+    limits = tuple(cap + EPSILON for cap in caps)
+    join, pop, push, get = _JOIN, heapq.heappop, heapq.heappush, best.get
+    h = battle.height
+    straight = float(square_size(battle))
+    diagonal = straight * sqrt(2)  # as a diagonal step costs (`_steps_from`)
+    # No way is shorter than straight and diagonal steps over open ground; the margin, far above any rounding of
+    # a sum of steps, keeps every spot a way to the goal passes.
+    beyond = tuple(cap + _GOAL_MARGIN for cap in caps)
+    gx, gy = (goal.x, goal.y) if goal is not None else (0, 0)
     while heap:
-        walked, spot, _order, causes = heapq.heappop(heap)
-        if walked > best.get((spot, causes), _INF) + EPSILON:
+        walked, state = pop(heap)
+        if walked > get(state, _INF) + EPSILON:
             continue
-        steps = table.get(spot)
+        here = state >> 3
+        # A spot already walked to shorter with fewer causes leads everywhere shorter, halved no more: nothing
+        # found on from here could be the way an action takes (the margin keeps near-equal walks apart).
+        fewer = _FEWER[state & 7]
+        if fewer and any(get(here << 3 | rank, _INF) < walked - _SHORTER for rank in fewer):
+            continue
+        if goal is not None:
+            dx, dy = abs((here >> LEVEL_BITS) // h - gx), abs((here >> LEVEL_BITS) % h - gy)
+            if walked + straight * abs(dx - dy) + diagonal * min(dx, dy) > beyond[state & 7]:
+                continue
+        steps = table.get(here)
         if steps is None:
-            steps = table[spot] = _steps_from(battle, unit, spot, walls)
-        for step in steps:
+            steps = table[here] = _compiled(battle, unit, here, walls)
+        row = (state & 7) << 3
+        for to, cost, bits, mids, at in steps:
             # The standoff (A93): no step into it, and a diagonal needs a corner square outside it.
-            if step.mids is not None and zone and (
-                    step.at in zone or (step.mids and all(m in zone for m in step.mids))):
+            if mids is not None and zone and (at in zone or (mids and all(m in zone for m in mids))):
                 continue
-            pair = (causes, step.causes)
-            new_causes = joined.get(pair)
-            if new_causes is None:
-                new_causes = joined[pair] = causes | step.causes
-            total = walked + step.cost
-            if total > top + EPSILON or total >= best.get((step.to, new_causes), _INF) - EPSILON:
+            total = walked + cost
+            rank = join[row | bits]
+            if total > limits[rank]:
+                continue  # no action ends a walk this long with these causes, nor one with more causes
+            key = to << 3 | rank
+            if total >= get(key, _INF) - EPSILON:
                 continue
-            best[(step.to, new_causes)] = total
-            heapq.heappush(heap, (total, step.to, _named(new_causes), new_causes))
+            best[key] = total
+            push(heap, (total, key))
     return best
 
 
 _INF = float("inf")
-_NAMES: dict[frozenset[str], tuple[str, ...]] = {}
+_GOAL_MARGIN = 1e-6
+_SHORTER = 1e-6
 
 
-def _named(causes: frozenset[str]) -> tuple[str, ...]:
-    """Return a set of causes as its sorted names (few sets exist: each is sorted once)."""
-    found = _NAMES.get(causes)
-    if found is None:
-        found = _NAMES[causes] = tuple(sorted(causes))
-    return found
+def _ends(battle: Battle, unit: Unit, actions: list[Action], best: dict[int, float], road: frozenset[Cell],
+          halving: bool, taken: set[Spot] | None = None) -> dict[str, dict[Spot, Reach]]:
+    """Return the spots each action may end on, from the walks found: free of models and within its allowance.
 
-
-def _ends(battle: Battle, unit: Unit, action: Action, best: dict[tuple[Spot, frozenset[str]], float],
-          road: frozenset[Cell], halving: bool, taken: set[Spot] | None = None) -> dict[Spot, Reach]:
-    """Return the spots an action may end on, from the walks found: free of models and within its allowance."""
-    start = unit.leader
+    Actions of the same distance end on the same spots: their reach is worked out once and shared (a reach is
+    only read, never changed).
+    """
+    start = _number(battle, unit.leader)
     if taken is None:
         taken = _taken(battle, unit)
-    limits: dict[tuple[frozenset[str], bool], float] = {}  # few sets of causes: each allowance worked out once
-    out: dict[Spot, Reach] = {}
-    for (spot, causes), walked in best.items():
-        if spot in taken or spot == start:
-            continue
-        key = (causes if halving else frozenset(), spot.cell in road)
-        limit = limits.get(key)
-        if limit is None:
-            limit = limits[key] = allowance(battle, action, key[0], key[1])
-        if walked <= limit + EPSILON:
-            current = out.get(spot)
-            if current is None or walked < current.walked:
-                out[spot] = Reach(spot, walked, causes, limit)
+    closed = {_number(battle, p) for p in taken}
+    closed.add(start)
+    h = battle.height
+    on_road = {c.x * h + c.y for c in road}
+    # Each walk found once: its spot, its causes (none when halving is not asked), its length, and its road.
+    plain = _RANK[0]
+    found = [(state >> 3, state & 7 if halving else plain, state & 7, walked, (state >> 3 >> LEVEL_BITS) in on_road)
+             for state, walked in best.items() if state >> 3 not in closed]
+    spots: dict[int, Spot] = {}
+    by_distance: dict[int, dict[Spot, Reach]] = {}
+    out: dict[str, dict[Spot, Reach]] = {}
+    for action in actions:
+        base = int(battle.const(action.constant))
+        if base not in by_distance:
+            limits: dict[tuple[int, bool], float] = {}  # few sets of causes: each allowance worked out once
+            chosen: dict[int, tuple[float, int, float]] = {}
+            for number, counted, rank, walked, road_here in found:
+                limit = limits.get((counted, road_here))
+                if limit is None:
+                    limit = limits[(counted, road_here)] = allowance(battle, action, _CAUSES[counted], road_here)
+                if walked <= limit + EPSILON:
+                    current = chosen.get(number)
+                    if current is None or walked < current[0]:
+                        chosen[number] = (walked, rank, limit)
+            reaches: dict[Spot, Reach] = {}
+            for number, (walked, rank, limit) in chosen.items():
+                spot = spots.get(number)
+                if spot is None:
+                    spot = spots[number] = _spot(battle, number)
+                reaches[spot] = Reach(spot, walked, _CAUSES[rank], limit)
+            by_distance[base] = reaches
+        out[action.key] = by_distance[base]  # one reach, read by each action of that distance
     return out
 
 
@@ -295,37 +368,53 @@ def reachable(battle: Battle, unit: Unit, action: Action, *, walls: bool = True,
     if walls and halving:
         return reachable_all(battle, unit)[action.key]
     road = region(battle, unit.leader.cell, "road")
-    top = allowance(battle, action, frozenset(), bool(road))
-    zone = set() if action.assault else _standoff_zone(battle, unit, unit.cell, _squares(battle, top))
-    return _ends(battle, unit, action, _walk(battle, unit, zone, top, walls), road, halving)
+    caps = _caps(battle, [action], bool(road), halving)
+    zone = set() if action.assault else _zone(battle, unit, unit.cell, _squares(battle, max(caps)))
+    return _ends(battle, unit, [action], _walk(battle, unit, zone, caps, walls), road, halving)[action.key]
+
+
+def _caps(battle: Battle, actions: list[Action], road: bool, halving: bool) -> tuple[float, ...]:
+    """Return, by the rank of each set of halving causes, the longest walk with those causes any of the actions
+    may end (the whole distance for every set, without halving)."""
+    if not halving:
+        return (max(allowance(battle, a, frozenset(), road) for a in actions),) * 8
+    return tuple(max(allowance(battle, a, causes, road) for a in actions) for causes in _CAUSES)
+
+
+def reach_to(battle: Battle, unit: Unit, action: Action, goal: Spot) -> Reach | None:
+    """Return how the leader reaches one spot for an action, or None if it cannot end its move there.
+
+    The same as `reachable(...).get(goal)`. When the battle's reaches are not worked out yet, the walk goes only
+    where a way to the spot could lead, which judges one order without walking the whole board.
+    """
+    reaches = kept(battle, "reach").get((unit.id, tuple(unit.traits)))
+    if reaches is not None:
+        found: Reach | None = reaches[action.key].get(goal)
+        return found
+    road = region(battle, unit.leader.cell, "road")
+    caps = _caps(battle, [action], bool(road), True)
+    zone = set() if action.assault else _zone(battle, unit, unit.cell, _squares(battle, max(caps)))
+    there = _number(battle, goal)
+    best = {state: walked for state, walked in _walk(battle, unit, zone, caps, True, goal).items() if state >> 3 == there}
+    return _ends(battle, unit, [action], best, road, True)[action.key].get(goal)
 
 
 def reachable_all(battle: Battle, unit: Unit) -> dict[str, dict[Spot, Reach]]:
     """Return every action's reach, by action key in the ruleset's order, as `reachable` gives each.
 
     The board is walked once for the actions that keep the standoff and once for the assaults, as far as the
-    longest of them goes: a walk's shortest distance to a spot does not depend on how far the walk may go on.
-    What is found is kept with the battle until anything a walk reads changes (the map, the rules, where any
-    model stands), so checking, then applying, then offering the next orders walk once.
+    longest of them could end a walk with its halving causes: a walk's shortest distance to a spot does not
+    depend on how far the walk may go on. What is found is kept with the battle until anything a walk reads
+    changes (the map, the rules, where any model stands), so checking, then applying, then offering the next
+    orders walk once.
     """
-    stamp = _stamp(battle)
-    kept: tuple[tuple[Any, ...], dict[tuple[str, tuple[str, ...]], dict[str, dict[Spot, Reach]]]] | None = \
-        battle.__dict__.get("_m42_reach")
-    if kept is None or kept[0] != stamp:
-        kept = (stamp, {})
-        battle.__dict__["_m42_reach"] = kept
+    found: dict[str, dict[Spot, Reach]] | None
+    reaches = kept(battle, "reach")
     mine = (unit.id, tuple(unit.traits))
-    found = kept[1].get(mine)
+    found = reaches.get(mine)
     if found is None:
-        found = kept[1][mine] = _reach_all(battle, unit)
+        found = reaches[mine] = _reach_all(battle, unit)
     return found
-
-
-def _stamp(battle: Battle) -> tuple[Any, ...]:
-    """Return everything a walk reads of a battle besides the map's steps: roads, rules, actions, every model."""
-    roads = tuple(sorted(k for k, sq in all_squares(battle) if sq.road))
-    models = tuple((u.id, u.side, tuple(u.spots())) for u in battle.iter_units())
-    return (_map_key(battle), roads, tuple(sorted(battle.constants.items())), repr(battle.homebrew), models)
 
 
 def _reach_all(battle: Battle, unit: Unit) -> dict[str, dict[Spot, Reach]]:
@@ -338,11 +427,9 @@ def _reach_all(battle: Battle, unit: Unit) -> dict[str, dict[Spot, Reach]]:
         group = [a for a in actions.values() if a.assault == assault]
         if not group:
             continue
-        top = max(allowance(battle, a, frozenset(), bool(road)) for a in group)
-        zone = set() if assault else _standoff_zone(battle, unit, unit.cell, _squares(battle, top))
-        best = _walk(battle, unit, zone, top, True)
-        for action in group:
-            found[action.key] = _ends(battle, unit, action, best, road, True, taken)
+        caps = _caps(battle, group, bool(road), True)
+        zone = set() if assault else _zone(battle, unit, unit.cell, _squares(battle, max(caps)))
+        found.update(_ends(battle, unit, group, _walk(battle, unit, zone, caps, True), road, True, taken))
     return {key: found[key] for key in actions}
 
 

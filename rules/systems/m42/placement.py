@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from math import hypot
 
 from rules.coords import Cell
@@ -20,17 +22,19 @@ from rules.systems.m42.board import (
 )
 from rules.systems.m42.geometry import (
     Inches,
-    closer_than,
     edges_crossed,
     fully_within,
     gap_within,
+    offsets_closer_than,
     reach,
     segments_meet,
     squares_crossed,
 )
+from rules.systems.m42.memo import kept
 from rules.systems.m42.units import Spot, Unit
 
 MAX_LISTED = 40
+ORIGIN = Cell(0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,47 +54,92 @@ Box = tuple[int, int, int, int]  # the squares a unit's models span: least x and
 NO_BOX: Box = (0, 0, -1, -1)
 
 
+Line = tuple[Cell, Cell, int, int, int, int]  # two enemy models' squares and the box their segment spans
+
+
 @dataclass(frozen=True, slots=True)
 class Surroundings:
-    """What the other units put around one unit, worked out once for every spot judged in one go.
+    """What the other units put around one unit, worked out once for every spot judged against one board.
 
-    `others` holds each other unit (in the order they were added) with its models' spots and, for an
-    enemy, the squares of its models and the box they span; `lines` the enemy lines of troops (A94):
+    The other units count in the order they were added: `holders` maps each spot another unit's model holds
+    to that unit's place in the order and its name, `close` each square closer than the standoff to an enemy
+    model (A93) to the place of the first such enemy, and `lines` holds the enemy lines of troops (A94):
     every two models of one enemy unit close enough to form one, with the box their segment spans.
     """
 
-    others: tuple[tuple[Unit, frozenset[Spot], tuple[Cell, ...] | None, Box], ...]
-    lines: tuple[tuple[Cell, Cell, int, int, int, int], ...]
+    holders: dict[Spot, tuple[int, str]]
+    close: dict[Cell, int]
+    lines: tuple[Line, ...]
+
+
+_Enemies = tuple[dict[Cell, int], tuple[tuple[Box, tuple[Line, ...]], ...]]
 
 
 def surroundings(battle: Battle, unit: Unit, within: Box | None = None) -> Surroundings:
-    """Return what the other units put around a unit: their models, and the enemy lines of troops.
+    """Return what the other units put around a unit: their models, the standoff, and the enemy lines of troops.
 
     With `within`, only the lines that reach into that box are kept: enough when every line judged
     (leader to spot) lies inside it.
     """
+    around = kept(battle, "around")
+    held: dict[Spot, tuple[int, str]] | None = around.get(("holders", unit.id))
+    if held is None:
+        held = around[("holders", unit.id)] = _holders(battle, unit)
+    # What enemies put around a unit is the same for every unit of its side (but for a copy of a unit judged as
+    # it would be after an order, which leaves the unit it copies out).
+    same = battle.units.get(unit.id)
+    key = ("enemies", unit.side.lower(), unit.id if same is not None and battle.enemies(unit, same) else None)
+    found: _Enemies | None = around.get(key)
+    if found is None:
+        found = around[key] = _enemies(battle, unit)
+    close, groups = found
+    if within is None:
+        return Surroundings(held, close, tuple(line for _box, lines in groups for line in lines))
+    wx0, wy0, wx1, wy1 = within
+    # A line's box lies within its unit's: a unit whose models span no square of the box has no line into it.
+    return Surroundings(held, close, tuple(
+        line for (ux0, uy0, ux1, uy1), lines in groups if ux0 <= wx1 and wx0 <= ux1 and uy0 <= wy1 and wy0 <= uy1
+        for line in lines if line[2] <= wx1 and wx0 <= line[4] and line[3] <= wy1 and wy0 <= line[5]))
+
+
+def _others(battle: Battle, unit: Unit) -> Iterator[tuple[int, Unit]]:
+    """Yield the other units with their places in the order units were added."""
+    for place, other in enumerate(battle.iter_units()):
+        if other is not unit and other.id != unit.id:  # a unit judged as it would be after an order is a copy
+            yield place, other
+
+
+def _holders(battle: Battle, unit: Unit) -> dict[Spot, tuple[int, str]]:
+    """Return the spots the other units' models hold, each with the first such unit's place and name."""
+    held: dict[Spot, tuple[int, str]] = {}
+    for place, other in _others(battle, unit):
+        for spot in other.spots():
+            held.setdefault(spot, (place, other.name))
+    return held
+
+
+def _enemies(battle: Battle, unit: Unit) -> _Enemies:
+    """Return the squares within the standoff of an enemy model, each with the first such enemy's place, and each
+    enemy unit's lines of troops with the box its models span."""
     span, s = int(battle.const("enemy_line_gap")), square_size(battle)
-    others: list[tuple[Unit, frozenset[Spot], tuple[Cell, ...] | None, Box]] = []
-    lines: list[tuple[Cell, Cell, int, int, int, int]] = []
-    for other in battle.iter_units():
-        if other is unit or other.id == unit.id:  # a unit judged as it would be after an order is a copy
-            continue
-        spots = other.spots()
+    offsets = offsets_closer_than(int(battle.const("standoff")), s)
+    close: dict[Cell, int] = {}
+    groups: list[tuple[Box, tuple[Line, ...]]] = []
+    for place, other in _others(battle, unit):
         if not battle.enemies(unit, other):
-            others.append((other, frozenset(spots), None, NO_BOX))
             continue
-        cells = tuple(p.cell for p in spots)
+        cells = tuple(p.cell for p in other.spots())
+        for c in cells:
+            for dx, dy in offsets:
+                close.setdefault(Cell(c.x + dx, c.y + dy), place)
         box = (min(c.x for c in cells), min(c.y for c in cells), max(c.x for c in cells), max(c.y for c in cells))
-        others.append((other, frozenset(spots), cells, box))
+        lines: list[Line] = []
         for i, a in enumerate(cells):
             for b in cells[i + 1:]:
-                if not gap_within(a, b, span, s):
-                    continue
-                box = (min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y))
-                if within is None or (box[0] <= within[2] and within[0] <= box[2] and box[1] <= within[3]
-                                      and within[1] <= box[3]):
-                    lines.append((a, b, *box))
-    return Surroundings(tuple(others), tuple(lines))
+                if gap_within(a, b, span, s):
+                    lines.append((a, b, min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y)))
+        groups.append((box, tuple(lines)))
+    return close, tuple(groups)
 
 
 def _enemy_line_crossed(around: Surroundings, leader: Cell, target: Cell) -> bool:
@@ -133,21 +182,16 @@ def verdict(battle: Battle, unit: Unit, leader: Spot, target: Spot, taken: set[S
         return _refuse(f"{cell} has no level {target.level}")
     if target == leader or (taken is not None and target in taken):
         return _refuse(f"{target} already holds a model")
-    s = square_size(battle)
     ld = unit.ld
-    standoff = int(battle.const("standoff"))
     if around is None:
         around = surroundings(battle, unit)
-    # A base closer than the standoff is less than standoff/s + 1 squares away along each axis.
-    near = standoff / s + 1
-    for other, spots, enemy_cells, (bx0, by0, bx1, by1) in around.others:
-        if target in spots:
-            return _refuse(f"{target} already holds a model of {other.name}")
-        if enemy_cells is None or bx0 - cell.x >= near or cell.x - bx1 >= near or by0 - cell.y >= near \
-                or cell.y - by1 >= near:
-            continue
-        if any(closer_than(cell, c, standoff, s) for c in enemy_cells):
-            return _refuse(f"the {standoff}\" standoff: no model is placed that close to an enemy model (A93)")
+    # The first other unit in order that the spot breaks a rule of is the one named.
+    held, close = around.holders.get(target), around.close.get(cell)
+    if held is not None and (close is None or held[0] <= close):
+        return _refuse(f"{target} already holds a model of {held[1]}")
+    if close is not None:
+        standoff = int(battle.const("standoff"))
+        return _refuse(f"the {standoff}\" standoff: no model is placed that close to an enemy model (A93)")
     cr: Inches = int(battle.const("cr_per_ld")) * ld
     half: Inches = int(battle.const("half_cr_per_ld")) * ld
     limit, rule = cr, f"the Command Radius (2 x Ld = {cr:g}\", 004:L40)"
@@ -224,26 +268,74 @@ def _within(battle: Battle, unit: Unit, leader: Spot, target: Spot, limit: Inche
 
 def legal_spots(battle: Battle, unit: Unit, leader: Spot, taken: set[Spot] | None = None) -> list[Spot]:
     """Return the spots a model of this unit may stand on now, nearest the leader first."""
+    return list(iter_legal_spots(battle, unit, leader, taken))
+
+
+def iter_legal_spots(battle: Battle, unit: Unit, leader: Spot, taken: set[Spot] | None = None) -> Iterator[Spot]:
+    """Yield the spots a model of this unit may stand on now, nearest the leader first, judging each when asked.
+
+    A caller that needs only the first few (the nearest spots for the models, or proof that enough exist)
+    stops early, and the spots beyond are never judged.
+    """
+    around = surroundings(battle, unit, _box(battle, unit, leader))
+    for spot in _candidates(battle, unit, leader):
+        if verdict(battle, unit, leader, spot, taken, around).ok:
+            yield spot
+
+
+def _box(battle: Battle, unit: Unit, leader: Spot) -> Box:
+    """Return the squares around the leader that any spot judged for the unit's models lies in."""
+    span = _span(battle, unit, leader)[0]
+    return (leader.x - span, leader.y - span, leader.x + span, leader.y + span)
+
+
+def _span(battle: Battle, unit: Unit, leader: Spot) -> tuple[int, Inches, Inches, frozenset[Cell]]:
+    """Return how many squares from the leader a model may stand, the Command Radius, the widest radius, the road."""
     s = square_size(battle)
     cr = battle.const("cr_per_ld") * unit.ld
     road = region(battle, leader.cell, "road") if on_road(battle, leader.cell) else frozenset()
     widest = max(cr, battle.const("road_cr_per_ld") * unit.ld) if road else cr
-    span = int(widest // s) + 1
-    out: list[Spot] = []
-    # Every spot tried, and so every line to the leader, lies in this box around the leader.
-    around = surroundings(battle, unit, (leader.x - span, leader.y - span, leader.x + span, leader.y + span))
-    for y in range(max(0, leader.y - span), min(battle.height, leader.y + span + 1)):
-        for x in range(max(0, leader.x - span), min(battle.width, leader.x + span + 1)):
-            cell = Cell(x, y)
-            # No rule reaches past the Command Radius (or the road's, on the leader's road): skip the rest early.
-            if not fully_within(leader.cell, cell, widest if cell in road else cr, s):
+    return int(widest // s) + 1, cr, widest, road
+
+
+@lru_cache(maxsize=64)
+def _rings(span: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """Return the offsets within `span` squares of a square, grouped by squared distance, nearest first, each
+    group in row then column order."""
+    rings: dict[int, list[tuple[int, int]]] = {}
+    for dy in range(-span, span + 1):
+        for dx in range(-span, span + 1):
+            rings.setdefault(dx * dx + dy * dy, []).append((dx, dy))
+    return tuple((d2, tuple(rings[d2])) for d2 in sorted(rings))
+
+
+def _candidates(battle: Battle, unit: Unit, leader: Spot) -> Iterator[Spot]:
+    """Yield the spots no radius rule puts out of reach at once, nearest the leader first.
+
+    The order is the one spots are offered in: by distance, then floors from the leader's, then row, column
+    and floor. No rule reaches past the Command Radius (or the road's, on the leader's road).
+    """
+    s = square_size(battle)
+    span, cr, widest, road = _span(battle, unit, leader)
+    lx, ly = leader.x, leader.y
+    for _d2, ring in _rings(span):
+        # Every square of a ring lies at one distance from the leader, so the radius is asked once per ring.
+        far = Cell(abs(ring[0][0]), abs(ring[0][1]))
+        if not fully_within(ORIGIN, far, widest, s):
+            return  # the rings only grow from here
+        near = fully_within(ORIGIN, far, cr, s)
+        found: list[Spot] = []
+        for dx, dy in ring:
+            x, y = lx + dx, ly + dy
+            if not (0 <= x < battle.width and 0 <= y < battle.height):
                 continue
-            for level in range(0, top_level(battle, cell) + 1):
-                spot = Spot(x, y, level)
-                if verdict(battle, unit, leader, spot, taken, around).ok:
-                    out.append(spot)
-    out.sort(key=lambda p: ((p.x - leader.x) ** 2 + (p.y - leader.y) ** 2, abs(p.level - leader.level), p.y, p.x))
-    return out
+            cell = Cell(x, y)
+            if not (near or cell in road):
+                continue
+            found.extend(Spot(x, y, level) for level in range(0, top_level(battle, cell) + 1))
+        if len(found) > 1:
+            found.sort(key=lambda p: (abs(p.level - leader.level), p.y, p.x, p.level))
+        yield from found
 
 
 def auto_place(battle: Battle, unit: Unit, leader: Spot) -> list[Spot]:
@@ -251,7 +343,7 @@ def auto_place(battle: Battle, unit: Unit, leader: Spot) -> list[Spot]:
     wanted = unit.size - 1
     spots: list[Spot] = []
     around = surroundings(battle, unit)
-    for spot in legal_spots(battle, unit, leader, set()):
+    for spot in iter_legal_spots(battle, unit, leader, set()):
         if len(spots) == wanted:
             break
         # Judged again with the models placed so far: an opening takes only so many (A95).
@@ -267,6 +359,8 @@ def auto_place(battle: Battle, unit: Unit, leader: Spot) -> list[Spot]:
 
 def check_placement(battle: Battle, unit: Unit, leader: Spot, spots: list[Spot]) -> None:
     """Refuse a hand placement that breaks a rule, naming the rule and listing the legal spots."""
+    if not spots:
+        return  # nothing placed by hand: nothing to judge
     taken: set[Spot] = set()
     around = surroundings(battle, unit)
     for spot in spots:
