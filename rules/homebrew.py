@@ -1,10 +1,10 @@
-"""Homebrew rows: a GM's own terrain, features and system tables, imported per battle, played like the built-ins.
+"""Homebrew rows: a GM's own terrain and system tables, imported per battle, played like the built-ins.
 
-A homebrew table is TOML with the same `[[terrain]]` and `[[feature]]` tables as a ruleset's data file, plus
-the tables a system declares (`System.homebrew_tables`, like M42's `[[action]]`; docs/homebrew.md). It is
-read and checked here once, with every refusal naming its line and field; the battle keeps the checked rows
-(`Battle.homebrew`) and plays with its ruleset plus these rows, so every rule that reads a terrain's, a
-feature's or an action's values applies to them unchanged.
+A homebrew table is TOML with the same `[[terrain]]` tables as a ruleset's data file, plus the tables a
+system declares (`System.homebrew_tables`, like `[[feature]]` or `[[action]]`;
+docs/homebrew.md). It is read and checked here once, with every refusal naming its line and field; the
+battle keeps the checked rows (`Battle.homebrew`) and plays with its ruleset plus these rows, so every rule
+that reads a terrain's or a system row's values applies to them unchanged.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from rules.errors import InvalidOrderError, RulesetError, shorten
 from rules.filelimits import Limits, load_toml
-from rules.ruleset import FeatureType, Ruleset, TerrainType, parse_feature, parse_terrain
+from rules.ruleset import Ruleset, TerrainType, parse_terrain
 from rules.stored import Document
-from rules.system import HomebrewTable, system_of
+from rules.system import HomebrewTable, registered, system_of
 
 if TYPE_CHECKING:
     from rules.board import Board
@@ -30,17 +30,14 @@ LIMITS = Limits("a homebrew table", max_bytes=MAX_BYTES, max_depth=6, max_contai
 MAX_ROWS = 100  # per table: more than a GM writes by hand, few enough for menus and the rules listing
 KEY_RE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 NAME_MAX = 64
-LABEL_MAX = 3  # the map prints a feature's label inside a square
+LABEL_MAX = 3  # the map prints a row's label inside a square
 TERRAIN_FIELDS = frozenset({"key", "name", "char", "ap", "dtv", "hit_penalty", "hit_bonus", "elevation", "stealth",
                             "flammable", "color", "pattern", "notes"})
-FEATURE_FIELDS = frozenset({"key", "name", "label", "cost", "terrain", "cover_ap", "dtv", "hit_penalty", "hit_bonus",
-                            "squares"})
 # Fields that may not be negative, and why a GM would have written one.
-NOT_NEGATIVE = {"ap": "Armour Points", "dtv": "a DTV", "cost": "a cost", "cover_ap": "Cover AP",
-                "hit_bonus": "a Hit Bonus", "squares": "a number of squares"}
+NOT_NEGATIVE = {"ap": "Armour Points", "dtv": "a DTV", "hit_bonus": "a Hit Bonus"}
 # A hit penalty is written as the modifier it is, as in the built-in tables (the Trench's -20).
 NOT_POSITIVE = {"hit_penalty": "a Hit Penalty is a modifier of 0 or less, like the Trench's -20"}
-TABLES = {"terrain": TERRAIN_FIELDS, "feature": FEATURE_FIELDS}
+TABLES = {"terrain": TERRAIN_FIELDS}
 
 
 class HomebrewError(InvalidOrderError):
@@ -49,11 +46,10 @@ class HomebrewError(InvalidOrderError):
 
 @dataclass(frozen=True, slots=True)
 class Homebrew:
-    """The checked rows of a homebrew table, as the battle stores them and as the ruleset's types."""
+    """The checked rows of a homebrew table, as the battle stores them, and its terrain as the ruleset's type."""
 
     rows: dict[str, list[Document]]  # stored with the battle (`Battle.homebrew`) as the file wrote them
     terrain: tuple[TerrainType, ...]
-    features: tuple[FeatureType, ...]
 
     def keys(self, table: str) -> list[str]:
         """Return the keys of one table's rows, as the GM wrote them."""
@@ -91,7 +87,7 @@ class _Place:
     header: int | None
 
     def at(self, field: str | None = None) -> str:
-        """Return `Line 12 ([[feature]] #2 `tower`), field `cost``, as precise as the file allows."""
+        """Return `Line 12 ([[terrain]] #2 `lava`), field `dtv``, as precise as the file allows."""
         line = self.header
         if field is not None and self.header is not None:
             found = _field_line(self.lines, self.header, field)
@@ -128,13 +124,11 @@ def _check_row(row: dict[str, Any], allowed: frozenset[str], place: _Place) -> N
         value = row.get(field)
         if isinstance(value, int) and not isinstance(value, bool) and value > 0:
             raise HomebrewError(f"{place.at(field)}: {value} is positive; {why}.")
-    if row.get("squares") == 0:
-        raise HomebrewError(f"{place.at('squares')}: a feature covers at least 1 square.")
 
 
 def _clash(base: Ruleset, kind: str, row: dict[str, Any], place: _Place) -> None:
     """Refuse a key, name or map character a built-in row of the ruleset already uses."""
-    table: dict[str, Any] = base.terrain if kind == "terrain" else base.features
+    table: dict[str, Any] = base.terrain
     key = str(row["key"])
     if key in table:
         raise HomebrewError(f"{place.at('key')}: `{key}` is a built-in {kind} of {base.id}; give yours its own key.")
@@ -152,13 +146,15 @@ def _clash(base: Ruleset, kind: str, row: dict[str, Any], place: _Place) -> None
 def check_rows(base: Ruleset, rows: dict[str, Any], text: str = "") -> Homebrew:
     """Check a homebrew table's rows against a ruleset; the text, when given, lets refusals name their lines."""
     lines = text.splitlines()
-    extra = {t.name: t for t in system_of(base.id).homebrew_tables}
+    extra = _extra(base)
     accepted = _accepted(base, extra)
     for top in rows:
         if top not in accepted:
             held = " and ".join(f"[[{t}]]" for t in accepted)
-            if top == "feature":
-                raise HomebrewError(f"{base.name} has no artificial features; a homebrew file for it holds {held} "
+            missing = next((t.missing for s in registered() for t in s.homebrew_tables if t.name == top and t.missing),
+                           "")
+            if missing:
+                raise HomebrewError(f"{missing.format(ruleset=base.name)}; a homebrew file for it holds {held} "
                                     "tables only.")
             if top in TABLES:
                 raise HomebrewError(f"{base.name} takes no homebrew {top}; a homebrew file for it holds {held} "
@@ -167,9 +163,8 @@ def check_rows(base: Ruleset, rows: dict[str, Any], text: str = "") -> Homebrew:
                                 "tables only.")
     terrain: dict[str, TerrainType] = dict(base.terrain)
     mine_terrain: list[TerrainType] = []
-    mine_features: list[FeatureType] = []
     kept: dict[str, list[dict[str, Any]]] = {}
-    for kind in ("terrain", "feature"):
+    for kind in TABLES:
         table = _table(rows, kind)
         headers = _headers(lines, kind)
         seen: dict[str, int] = {}
@@ -182,35 +177,33 @@ def check_rows(base: Ruleset, rows: dict[str, Any], text: str = "") -> Homebrew:
                                     f"#{seen[row['key']] + 1}.")
             seen[row["key"]] = i
             try:
-                if kind == "terrain":
-                    made = parse_terrain(row, "")
-                    if any(t.char == made.char for t in mine_terrain):
-                        raise HomebrewError(f"{place.at('char')}: the map character `{made.char}` is used twice.")
-                    mine_terrain.append(made)
-                    terrain[made.key] = made
-                else:
-                    allowed = row.get("terrain")
-                    unknown = [t for t in allowed if t not in terrain] if isinstance(allowed, list) else []
-                    if unknown:
-                        raise HomebrewError(f"{place.at('terrain')}: `{unknown[0]}` is not a terrain of this battle; "
-                                            f"use {', '.join(f'`{k}`' for k in terrain)}.")
-                    mine_features.append(parse_feature(row, "", terrain))
+                made = parse_terrain(row, "")
+                if any(t.char == made.char for t in mine_terrain):
+                    raise HomebrewError(f"{place.at('char')}: the map character `{made.char}` is used twice.")
+                mine_terrain.append(made)
+                terrain[made.key] = made
             except RulesetError as exc:
                 raise HomebrewError(f"{place.at(_field_of(exc.message))}: {_reason(exc.message)}") from None
         if table:
             kept[kind] = [dict(r) for r in table]
+    # A system's rows may stand on the file's own terrain, as on the ruleset's.
+    grounded = replace(base, terrain=terrain, _by_char={}) if mine_terrain else base
     for spec in extra.values():
         table = _table(rows, spec.name)
         if table:
-            _check_extra(base, spec, table, lines)
+            _check_extra(grounded, spec, table, lines)
             kept[spec.name] = [dict(r) for r in table]
-    return Homebrew(kept, tuple(mine_terrain), tuple(mine_features))
+    return Homebrew(kept, tuple(mine_terrain))
+
+
+def _extra(base: Ruleset) -> dict[str, HomebrewTable]:
+    """Return the system's own tables a homebrew file for this ruleset may hold, by name."""
+    return {t.name: t for t in system_of(base.id).homebrew_tables if t.offered is None or t.offered(base)}
 
 
 def _accepted(base: Ruleset, extra: dict[str, HomebrewTable]) -> list[str]:
     """Return the tables a homebrew file for this ruleset may hold, in the order the docs list them."""
-    core = [t for t, ok in (("terrain", system_of(base.id).homebrew_terrain), ("feature", base.features_allowed))
-            if ok]
+    core = ["terrain"] if system_of(base.id).homebrew_terrain else []
     return [*core, *extra]
 
 
@@ -274,7 +267,7 @@ def read_homebrew(text: str, base: Ruleset) -> Homebrew:
         why = str(exc).replace("at end of document", f"at the end of the file, line {len(text.splitlines()) or 1}")
         raise HomebrewError(f"The file is not valid TOML: {why}. Check that line (quotes, `=`, brackets).") from None
     if not data:
-        held = " or ".join(f"[[{t}]]" for t in _accepted(base, {t.name: t for t in system_of(base.id).homebrew_tables}))
+        held = " or ".join(f"[[{t}]]" for t in _accepted(base, _extra(base)))
         raise HomebrewError(f"The file holds no {held} table.")
     return check_rows(base, data, text)
 
@@ -283,10 +276,9 @@ def read_homebrew(text: str, base: Ruleset) -> Homebrew:
 
 
 def merged(base: Ruleset, rows: dict[str, Any]) -> Ruleset:
-    """Return the ruleset with a battle's checked homebrew rows added: terrain, features and the system's tables."""
+    """Return the ruleset with a battle's checked homebrew rows added: terrain and the system's tables."""
     brew = check_rows(base, rows)
-    out = replace(base, terrain={**base.terrain, **{t.key: t for t in brew.terrain}},
-                  features={**base.features, **{f.key: f for f in brew.features}}, _by_char={})
+    out = replace(base, terrain={**base.terrain, **{t.key: t for t in brew.terrain}}, _by_char={})
     for spec in system_of(base.id).homebrew_tables:
         if brew.rows.get(spec.name):
             out = spec.merge(out, brew.rows[spec.name])

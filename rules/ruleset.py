@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -40,25 +40,6 @@ class TerrainType:
     color: tuple[int, int, int] = (200, 200, 200)
     pattern: str = "none"
     notes: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class FeatureType:
-    """One row of the artificial features table."""
-
-    key: str
-    name: str
-    label: str
-    cost: int
-    terrain: tuple[str, ...]
-    cover_ap: int = 0
-    dtv: int = 0
-    hit_penalty: int = 0
-    hit_bonus: int = 0
-    squares: int = 1
-    hidden: bool = False
-    triggers: int = 0
-    bridge: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +135,7 @@ class RangeBand:
 
 @dataclass(frozen=True)
 class Ruleset:
-    """A rule system: its terrain and feature tables, range bands and named constants."""
+    """A rule system: its terrain table, range bands and named constants, and its system's own sections."""
 
     id: str
     name: str
@@ -164,16 +145,17 @@ class Ruleset:
     unit_kinds: tuple[str, ...]
     move_modes: tuple[str, ...]
     stacking: str
-    features_allowed: bool
     action_budget: int
     range_conversion: str
     bands: tuple[RangeBand, ...]
     terrain: dict[str, TerrainType]
-    features: dict[str, FeatureType]
     constants: dict[str, Constant]
     default_move_mode: str = ""  # the mode a move takes when none is given; one of `move_modes`
     scale_key: str = ""  # the constant saying how much table one square stands for, if the scale may change
     table: tuple[int, int] | None = None  # the largest table played, long side first, in the scale's unit
+    # What a rule system adds to a battle's ruleset from its homebrew tables, by table name; each system reads
+    # its own through a typed accessor, and a ruleset without one reads its data file's.
+    sections: Mapping[str, object] = field(default_factory=dict)
     _by_char: dict[str, TerrainType] = field(default_factory=dict, repr=False)
 
     def terrain_type(self, key: str) -> TerrainType:
@@ -190,17 +172,6 @@ class Ruleset:
         if not self._by_char:
             self._by_char.update({t.char: t for t in self.terrain.values()})
         return self._by_char.get(char)
-
-    def feature_type(self, key: str) -> FeatureType:
-        """Return the feature with this key or name, or explain which exist."""
-        wanted = key.strip().lower().replace(" ", "_")
-        for f in self.features.values():
-            if wanted in (f.key, f.name.lower().replace(" ", "_"), f.label.lower()):
-                return f
-        if not self.features:
-            raise RulesetError(f"{self.name} has no artificial features.")
-        names = ", ".join(f"`{k}`" for k in self.features)
-        raise RulesetError(f"There is no feature `{shorten(key)}`. Use one of: {names}.")
 
     def constant(self, key: str) -> Constant:
         """Return the named constant, or explain which exist."""
@@ -259,26 +230,6 @@ def parse_terrain(data: dict[str, Any], where: str) -> TerrainType:
     )
 
 
-def parse_feature(data: dict[str, Any], where: str, terrain: dict[str, TerrainType]) -> FeatureType:
-    """Validate one `[[feature]]` table against the terrains it may stand on."""
-    key = _need(data, "key", str, where)
-    where = f"{where} ({key})"
-    allowed = data.get("terrain", [])
-    if not isinstance(allowed, list) or not allowed:
-        raise RulesetError(f"{where}: `terrain` must list allowed terrains")
-    for t in allowed:
-        if t not in terrain:
-            raise RulesetError(f"{where}: unknown terrain `{t}`")
-    return FeatureType(
-        key=key, name=_need(data, "name", str, where), label=_need(data, "label", str, where),
-        cost=_need(data, "cost", int, where), terrain=tuple(allowed),
-        cover_ap=_opt_int(data, "cover_ap", where), dtv=_opt_int(data, "dtv", where),
-        hit_penalty=_opt_int(data, "hit_penalty", where), hit_bonus=_opt_int(data, "hit_bonus", where),
-        squares=_opt_int(data, "squares", where, 1), hidden=bool(data.get("hidden", False)),
-        triggers=_opt_int(data, "triggers", where), bridge=bool(data.get("bridge", False)),
-    )
-
-
 def parse_ruleset(data: dict[str, Any], source: str = "<data>") -> Ruleset:
     """Validate a ruleset document and build the Ruleset."""
     rid = _need(data, "id", str, source)
@@ -294,10 +245,6 @@ def parse_ruleset(data: dict[str, Any], source: str = "<data>") -> Ruleset:
     default = _need(data, "default_terrain", str, where)
     if default not in terrain:
         raise RulesetError(f"{where}: default terrain `{default}` is not in the terrain table")
-    features: dict[str, FeatureType] = {}
-    for i, row in enumerate(data.get("feature", [])):
-        f = parse_feature(row, f"{where} feature #{i + 1}", terrain)
-        features[f.key] = f
     constants: dict[str, Constant] = {}
     for key, spec in _need(data, "constants", dict, where).items():
         if not isinstance(spec, dict) or "value" not in spec:
@@ -334,10 +281,10 @@ def parse_ruleset(data: dict[str, Any], source: str = "<data>") -> Ruleset:
         id=rid, scale_key=scale_key, table=None if table is None else (max(table), min(table)), name=_need(data, "name", str, where), scale=_need(data, "scale", str, where),
         square_unit=_need(data, "square_unit", str, where), default_terrain=default,
         unit_kinds=tuple(data.get("unit_kinds", ["ic"])), move_modes=modes, default_move_mode=move_default,
-        stacking=str(data.get("stacking", "e")), features_allowed=bool(data.get("features", False)),
+        stacking=str(data.get("stacking", "e")),
         action_budget=_opt_int(data, "action_budget", where, 2),
         range_conversion=str(rng.get("conversion", "e")), bands=bands,
-        terrain=terrain, features=features, constants=constants,
+        terrain=terrain, constants=constants,
     )
 
 

@@ -198,11 +198,12 @@ class Structures:
 
 @dataclass(frozen=True)
 class HomebrewTable:
-    """A table of rows a system's battles take from a GM's homebrew file, besides [[terrain]] and [[feature]].
+    """A table of rows a system's battles take from a GM's homebrew file, besides [[terrain]].
 
-    `check(base, row)` refuses a row (its key, name and field types are already checked) by raising a
-    `RulesetError` whose message starts with the field, like "`inches`: 500 is more than 48"; `merge(base,
-    rows)` returns the ruleset with the checked rows added, so every rule reads them as it reads its own.
+    `check(base, row)` refuses a row (its key, name and field types are already checked; `base` holds the
+    file's own terrain) by raising a `RulesetError` whose message starts with the field, like "`inches`: 500
+    is more than 48"; `merge(base, rows)` returns the ruleset with the checked rows added, so every rule reads
+    them as it reads its own.
     """
 
     name: str  # written [[name]] in the file
@@ -210,6 +211,9 @@ class HomebrewTable:
     check: Callable[[Ruleset, dict[str, Any]], None]
     merge: Callable[[Ruleset, list[dict[str, Any]]], Ruleset]
     builtin_keys: Callable[[Ruleset], Mapping[str, str]]  # key -> name of the built-in rows a GM's may not reuse
+    offered: Callable[[Ruleset], bool] | None = None  # which of the system's rulesets take it; None: every one
+    # What a file for a battle without the table is told, `{ruleset}` its ruleset's name; "": that it is no table.
+    missing: str = ""
 
 
 @dataclass

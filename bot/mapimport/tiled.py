@@ -27,6 +27,7 @@ from rules.coords import Cell
 from rules.errors import RulesetError, shorten
 from rules.filelimits import FileLimitError, load_json, load_xml
 from rules.ruleset import Ruleset
+from rules.systems.strategic.featuretable import feature_type
 
 log = logging.getLogger(__name__)
 
@@ -146,7 +147,7 @@ def _feature(tile: Tile, mapping: MappingFile, ruleset: Ruleset, where: str) -> 
         raise MapImportError(f"tile {tile.ref} on {where} lays a `{key}` but names no side: add a `side` property "
                              f"(or write \"{key.strip()} for NERV\" in the mapping).")
     try:
-        return ruleset.feature_type(key).key, side.strip()
+        return feature_type(ruleset, key).key, side.strip()
     except RulesetError as exc:
         raise MapImportError(f"tile {tile.ref} on {where}: {exc.message}") from None
 

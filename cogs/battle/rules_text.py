@@ -1,5 +1,5 @@
 """What `/battle rules show` lists: the rule constants with the GM's overrides, and the battle's homebrew
-terrain, features and system rows (M42's actions), as embeds that each keep within Discord's limits."""
+terrain and its system's rows (strategic's features, M42's actions), as embeds that each keep within Discord's limits."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from cogs.common.embeds import INFO, safe, signed
 from cogs.common.systems import front_end
 from rules.battle import Battle
 from rules.constants import list_constants
-from rules.ruleset import FeatureType, TerrainType, get_ruleset
+from rules.ruleset import TerrainType, get_ruleset
 
 FIELD_CHARS = 1000  # under the 1,024 of a field
 EMBED_CHARS = 5500  # under the 6,000 of an embed, with room for the title and footer
@@ -37,45 +37,29 @@ def terrain_line(t: TerrainType) -> str:
     return f"**{safe(t.name)}** (`{t.key}`, map `{safe(t.char)}`): " + ", ".join(parts)
 
 
-def feature_line(f: FeatureType, battle: Battle) -> str:
-    """Describe a homebrew feature: its cost, values and the terrain it may stand on."""
-    parts = [f"cost {f.cost} FP", f"Cover AP {f.cover_ap}", f"DTV {f.dtv}", f"hit penalty {signed(f.hit_penalty)}"]
-    if f.hit_bonus:
-        parts.append(f"hit bonus {signed(f.hit_bonus)}")
-    if f.squares > 1:
-        parts.append(f"up to {f.squares} squares")
-    grounds = ", ".join(safe(battle.ruleset.terrain[k].name) for k in f.terrain if k in battle.ruleset.terrain)
-    return f"**{safe(f.name)}** (`{f.key}`, {safe(f.label)}): " + ", ".join(parts) + f"; on {grounds}"
-
-
-def homebrew_rows(battle: Battle) -> tuple[list[TerrainType], list[FeatureType]]:
-    """Return the battle's homebrew terrain and features (none without a homebrew table)."""
+def homebrew_terrain(battle: Battle) -> list[TerrainType]:
+    """Return the battle's homebrew terrain (none without a homebrew table)."""
     base = get_ruleset(battle.ruleset_id)
-    ruleset = battle.ruleset
-    return ([t for k, t in ruleset.terrain.items() if k not in base.terrain],
-            [f for k, f in ruleset.features.items() if k not in base.features])
+    return [t for k, t in battle.ruleset.terrain.items() if k not in base.terrain]
 
 
 def homebrew_sections(battle: Battle) -> list[tuple[str, list[str]]]:
-    """Return the battle's homebrew terrain, features and system rows (M42's actions) as titled lists of lines."""
-    terrain, features = homebrew_rows(battle)
+    """Return the battle's homebrew terrain and system rows (features, M42's actions) as titled lists of lines."""
     own = front_end(battle).homebrew_sections
-    sections = [("Homebrew terrain", [terrain_line(t) for t in terrain]),
-                ("Homebrew features", [feature_line(f, battle) for f in features]),
+    sections = [("Homebrew terrain", [terrain_line(t) for t in homebrew_terrain(battle)]),
                 *(own(battle) if own is not None else [])]
     return [(title, lines) for title, lines in sections if lines]
 
 
 def imported_embed(battle: Battle, filename: str) -> discord.Embed:
     """Build the answer to a homebrew import: the rows' names, and where to read the rest."""
-    terrain, features = homebrew_rows(battle)
-    own = front_end(battle).homebrew_sections
+    terrain = homebrew_terrain(battle)
+    own = front_end(battle).homebrew_names or front_end(battle).homebrew_sections
     embed = discord.Embed(title=f"Homebrew imported from {safe(filename)}"[:256], colour=INFO,
                           description="Play the rows like the built-in ones: paint terrain with /map paint, buy "
                                       "features with /feature place, take actions with /action; /battle rules show "
                                       "lists every value.")
     for title, names in (("Terrain", [f"{safe(t.name)} (`{t.char}`)" for t in terrain]),
-                         ("Features", [f"{safe(f.name)} ({f.cost} FP)" for f in features]),
                          *(own(battle) if own is not None else [])):
         if names:
             text = ", ".join(names)

@@ -63,6 +63,8 @@ class FrontEnd:
     info_fields: Callable[[Battle], list[tuple[str, str]]] | None = None
     # The battle's rows of the system's own homebrew tables, for /battle rules show: (title, lines) pairs.
     homebrew_sections: Callable[[Battle], list[tuple[str, list[str]]]] | None = None
+    # The same rows as the homebrew import's reply names them (`Watchtower (3 FP)`); None: its section lines.
+    homebrew_names: Callable[[Battle], list[tuple[str, list[str]]]] | None = None
     # The reply to one of the system's orders given through a shared command (/move, /turn end, /attack), or
     # None to leave an order to the shared reply.
     outcome_embed: Callable[[Outcome, Battle, str], discord.Embed | None] | None = None

@@ -14,6 +14,7 @@ from rules.errors import GameError
 from rules.systems.strategic.battlefield import bridge_at
 from rules.systems.strategic.combat import melee_reach
 from rules.systems.strategic.features import terrain_names
+from rules.systems.strategic.featuretable import features_of
 from rules.systems.strategic.ranges import weapon_range
 from rules.systems.strategic.squares import all_squares
 from rules.systems.strategic.units import CHARACTERISTIC_NAMES, Unit, Weapon
@@ -178,7 +179,7 @@ async def trap_choices(interaction: discord.Interaction, current: str) -> list[C
         feature = state.feature or ""
         if feature not in TRAP_FEATURES or (state.feature_side or "").lower() != wanted:
             continue
-        name = battle.ruleset.features[feature].name
+        name = features_of(battle.ruleset)[feature].name
         if _matches(current, key, name):
             out.append(_choice(f"{key}: {name}", key))
     return out[:LIMIT]
@@ -191,7 +192,7 @@ async def feature_choices(interaction: discord.Interaction, current: str) -> lis
         return []
     battle = found[1]
     out: list[app_commands.Choice[str]] = []
-    for ftype in battle.ruleset.features.values():
+    for ftype in features_of(battle.ruleset).values():
         if not _matches(current, ftype.key, ftype.name, ftype.label):
             continue
         extras = [f"{ftype.cost} FP", f"on {terrain_names(battle, ftype)}"]

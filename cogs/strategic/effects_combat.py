@@ -10,6 +10,7 @@ from cogs.common.embeds import effect_line, safe, signed
 from rules.battle import Battle
 from rules.effects import Effect
 from rules.systems.strategic.effects import Damage
+from rules.systems.strategic.featuretable import features_of
 
 LOCATION_NAMES = {"head": "Head", "body": "Body", "r_arm": "Right Arm", "l_arm": "Left Arm", "r_leg": "Right Leg",
                   "l_leg": "Left Leg"}
@@ -63,8 +64,8 @@ def _terrain(battle: Battle | None, key: str) -> str:
 
 def _feature(battle: Battle | None, key: object) -> str:
     text = str(key or "")
-    if battle is not None and text in battle.ruleset.features:
-        return safe(battle.ruleset.features[text].name)
+    if battle is not None and text in features_of(battle.ruleset):
+        return safe(features_of(battle.ruleset)[text].name)
     return safe(text.replace("_", " ").title() or "feature")
 
 

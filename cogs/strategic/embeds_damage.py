@@ -15,6 +15,7 @@ from rules.rolltests import D100Test
 from rules.systems.strategic.combat import reverse_roll
 from rules.systems.strategic.details import AreaHitNote, AttackDetails, BridgeHit, DamageRoll, HitDamage
 from rules.systems.strategic.effects import CoverDecayed, Damage
+from rules.systems.strategic.featuretable import features_of
 from rules.systems.strategic.squares import state_at
 
 TEARING_NOTE = "Tearing: one die more, the lowest struck out"
@@ -82,7 +83,7 @@ def _cover_text(d: Damage, battle: Battle | None, cell: str | None, feature_ap: 
         terrain = battle.terrain_at(square)
         if terrain.ap:
             sources.append(f"{safe(terrain.name)} {terrain.ap}")
-        ftype = battle.ruleset.features.get(state_at(battle, square).feature or "")
+        ftype = features_of(battle.ruleset).get(state_at(battle, square).feature or "")
         if ftype is not None and ftype.cover_ap:
             sources.append(f"{safe(ftype.name)} {feature_ap if feature_ap is not None else ftype.cover_ap}")
     combined = " and ".join(sources) + (": the higher +1" if len(sources) == 2 else "")

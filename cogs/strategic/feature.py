@@ -7,7 +7,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.service import Actor, BattleRecord, TableService
-from cogs.battle.rules_text import homebrew_rows
 from cogs.common.autocomplete_setup import side_choices
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import INFO, safe
@@ -16,6 +15,7 @@ from cogs.common.replies import defer, reply
 from cogs.common.side_threads import SideThreads
 from cogs.common.transformers import CellArg, cells_from_text
 from cogs.strategic.autocomplete import feature_choices
+from cogs.strategic.homebrew_text import homebrew_features
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.errors import GameError, IllegalOrderError
@@ -125,7 +125,7 @@ class FeatureCog(commands.GroupCog, group_name="feature",
             if gm or name.lower() in mine:
                 value = f"pool **{fp['pool']}** \u00b7 spent {fp['spent']} \u00b7 left **{fp['left']}**"
                 embed.add_field(name=f"{safe(name)} feature points", value=value, inline=False)
-        _, homebrew = homebrew_rows(battle)
+        homebrew = homebrew_features(battle)
         if homebrew:
             # The battle's own features are bought like the built-in ones; say what they are and cost.
             text = ", ".join(f"{safe(f.name)} ({safe(f.label)}, {f.cost} FP)" for f in homebrew)

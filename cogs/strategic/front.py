@@ -16,6 +16,7 @@ from cogs.strategic import guide
 from cogs.strategic.autocomplete import bridge_targets, ranged_weapons, weapon_options
 from cogs.strategic.effects_combat import SENTENCES
 from cogs.strategic.embeds_combat import COMBAT_KINDS, combat_embed
+from cogs.strategic.homebrew_text import homebrew_names, homebrew_sections
 from cogs.strategic.unit_card import unit_embed
 from rules import turns
 from rules.battle import Battle
@@ -258,4 +259,5 @@ FRONT_END = FrontEnd(unit_card=_card, gone_units=_gone_units, option_fields=_opt
                      outcome_embed=_outcome_embed, attack_order=_attack_order, weapon_choices=weapon_options,
                      lines=LINES, detail_lines=_detail_lines, holds_secrets=_holds_secrets, extra_targets=bridge_targets, log_line=_log_line, range_weapons=ranged_weapons, friends_hit=_friends_hit, sentence=_sentence,
                      commands=COMMANDS, options=OPTIONS, words=WORDS,
+                     homebrew_sections=homebrew_sections, homebrew_names=homebrew_names,
                      help_gm=(guide.GM_TITLE, guide.GM_GUIDE), help_player=(guide.PLAYER_TITLE, guide.PLAYER_GUIDE))

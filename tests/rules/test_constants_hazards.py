@@ -8,9 +8,9 @@ from rules.battle import Battle
 from rules.coords import Cell
 from rules.orders import Move, SetRule
 from rules.outcome import Outcome
-from rules.ruleset import FeatureType
 from rules.systems.strategic.actions.combat import Attack
 from rules.systems.strategic.actions.features import PlaceFeature
+from rules.systems.strategic.featuretable import FeatureType, features_of
 from rules.systems.strategic.terrain import effective_dtv
 from tests.rules.conftest import add, dice, start
 
@@ -187,6 +187,6 @@ def test_dtv_combine_bonus(bonus: int, dtv: int, monkeypatch: pytest.MonkeyPatch
     """A23: "A feature's DTV over terrain with DTV: the higher of the two plus" the bonus; DTV 2 over Rough (4)."""
     b = _board("strategic-p", "rough", dtv_combine_bonus=bonus)
     rubble = FeatureType(key="rubble", name="Rubble", label="RB", cost=1, terrain=("rough",), dtv=2)
-    monkeypatch.setitem(b.ruleset.features, "rubble", rubble)  # a homebrew feature with DTV, as a GM imports
+    monkeypatch.setitem(features_of(b.ruleset), "rubble", rubble)  # a homebrew feature with DTV, as a GM imports
     b.square(B1)["feature"] = "rubble"
     assert effective_dtv(b, None, B1) == dtv

@@ -15,6 +15,9 @@ import rules
 # The words of one system's rules, as `grep -n -i -E` reads them.
 SYSTEM_WORDS = re.compile(r"feature.?points|horde|\bmines?\b|agility|leader|floors?|plans?\b", re.IGNORECASE)
 CORE = Path(rules.__file__).parent
+# Strategic's artificial features table: its rows, its parser and whether a ruleset builds them are strategic's
+# (`rules.systems.strategic.featuretable`), read through `features_of` and `allows_features`.
+FEATURE_TABLE = re.compile(r"FeatureType|features_allowed|parse_feature|FEATURE_FIELDS")
 
 
 def test_no_core_module_names_a_systems_words() -> None:
@@ -32,3 +35,14 @@ def test_the_search_finds_the_words_it_looks_for() -> None:
                          "plans") if SYSTEM_WORDS.search(w)]
     assert len(found) == 8
     assert not any(SYSTEM_WORDS.search(w) for w in ("determines", "minesweeper", "planar", "explanation"))
+
+
+def test_no_core_module_holds_the_features_table() -> None:
+    """DESIGN §3: a table one system alone plays (strategic's artificial features) is that system's."""
+    hits = [f"{path.name}:{number}: {line.strip()}"
+            for path in sorted(CORE.glob("*.py"))
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+            if FEATURE_TABLE.search(line)]
+    assert hits == []
+    # The search itself finds what it looks for, so an empty result means the core is clean.
+    assert all(FEATURE_TABLE.search(w) for w in ("class FeatureType:", "ruleset.features_allowed"))

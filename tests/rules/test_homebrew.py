@@ -15,6 +15,7 @@ from rules.orders import ImportHomebrew, Order, Paint
 from rules.replay import Step, replay, same_state
 from rules.systems.strategic.actions.features import PlaceFeature
 from rules.systems.strategic.features import fp_status
+from rules.systems.strategic.featuretable import features_of
 from rules.systems.strategic.terrain import cover_ap, effective_dtv, hit_penalty, stealth
 from tests.rules.conftest import add, dice
 
@@ -111,7 +112,7 @@ def test_homebrew_survives_saving_undo_and_replay(battle_p: Battle) -> None:
         out = battle_p.apply(Order.parse(text), dice())
         steps.append(Step.from_outcome(seq, text, out.to_dict()))
     loaded = Battle.from_dict(battle_p.to_dict())
-    assert loaded.terrain_at(Cell.parse("D4")).name == "Lava Field" and "watchtower" in loaded.ruleset.features
+    assert loaded.terrain_at(Cell.parse("D4")).name == "Lava Field" and "watchtower" in features_of(loaded.ruleset)
     assert same_state(replay(initial, steps).to_dict(), battle_p.to_dict())
     battle_p.undo()
     battle_p.undo()
@@ -131,7 +132,7 @@ def test_reimporting_replaces_the_table_but_keeps_what_is_on_the_map(p: Battle) 
     refused(p, TOWER, IllegalOrderError, r"Lava Field \(`lava`\) is painted on 1 square")
     paint(p, "plain", "C3")
     brew(p, TOWER)
-    assert "lava" not in p.ruleset.terrain and "tank_traps" not in p.ruleset.features
+    assert "lava" not in p.ruleset.terrain and "tank_traps" not in features_of(p.ruleset)
     refused(p, TOWER.replace('"plain", "forest"', '"forest"'), IllegalOrderError,
             "Watchtower on E5 stands on Plain, which the new table no longer allows")
 
@@ -151,7 +152,7 @@ def refused(battle: Battle, text: str, error: type[GameError], fragment: str) ->
     (TOWER.replace('"plain", "forest"', '"plain", "swamp"'),
      r"Line 9 \(\[\[feature\]\] #1 `watchtower`\), field `terrain`: `swamp` is not a terrain of this battle; "
      r"use `plain`, .*`bridge`\."),
-    (TOWER.replace('key = "watchtower"', 'key = "trench"'), r"Line 3 .*field `key`: `trench` is a built-in feature"),
+    (TOWER.replace('key = "watchtower"', 'key = "trench"'), r"Line 3 .*field `key`: `trench` is Trench, a built-in feature of strategic-p"),
     (TOWER.replace('name = "Watchtower"', 'name = "Minefield"'), r"field `name`: \"Minefield\" is the name of a built-in"),
     ('[[terrain]]\nkey = "ash"\nname = "Ash"\nchar = "F"\n', r"Line 4 .*field `char`: the map character `F` is Forest's"),
     ('[[terrain]]\nkey = "forest"\nname = "Woods"\nchar = "W"\n', r"`forest` is a built-in terrain"),
@@ -168,7 +169,7 @@ def test_bad_tables_name_the_line_and_field_and_change_nothing(battle_p: Battle,
 
 def test_fields_left_out_take_the_built_in_defaults(battle_p: Battle) -> None:
     brew(battle_p, TOWER.replace("cover_ap = 8\n", ""))
-    tower = battle_p.ruleset.features["watchtower"]
+    tower = features_of(battle_p.ruleset)["watchtower"]
     assert (tower.cover_ap, tower.dtv, tower.squares, tower.hidden) == (0, 0, 1, False)
 
 

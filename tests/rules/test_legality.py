@@ -26,6 +26,7 @@ from rules.errors import GameError, RulesetError
 from rules.orders import AddUnit, Order, Start
 from rules.system import HandlerTable, System, register, registered
 from rules.systems import install
+from rules.systems.strategic.featuretable import features_of
 from rules.turnorders import SetTurnMode
 from rules.units import Unit
 
@@ -125,7 +126,7 @@ def _text_for(b: Battle, name: str) -> st.SearchStrategy[str]:
     if name == "terrain":
         return st.sampled_from([*sorted(b.ruleset.terrain), "lava"])
     if name == "feature":
-        return st.sampled_from([*sorted(b.ruleset.features), "castle"])
+        return st.sampled_from([*sorted(features_of(b.ruleset)), "castle"])
     if name == "key":
         return st.sampled_from([*sorted(b.ruleset.constants)[:12], "bogus"])
     if name == "value":

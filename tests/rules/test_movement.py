@@ -16,6 +16,7 @@ from rules.errors import IllegalOrderError, InvalidOrderError
 from rules.orders import EditUnit, Move, Paint, SetRule
 from rules.outcome import Outcome
 from rules.systems.strategic.actions.features import PlaceFeature
+from rules.systems.strategic.featuretable import allows_features
 from rules.systems.strategic.movement import allowance, find_path, movement_base
 from tests.rules.conftest import add, dice, new_round, start
 
@@ -619,7 +620,7 @@ def test_random_play_keeps_hordes_apart_units_on_the_map_and_undo_exact(
     add(b, "Pack", "Blue", "H8", kind="horde", magnitude=20, ag=45)
     add(b, "Eva", "Blue", "G8", ag=45, wounds=30, **{"class": "eva"}, skills={"athletics": 40})
     add(b, "Swarm", "Blue", "A8", kind="horde", magnitude=15, ag=30, flyer=6, altitude=1)
-    if b.ruleset.features_allowed:
+    if allows_features(b.ruleset):
         b.apply(PlaceFeature(feature="minefield", side="Red", at=Cell.parse("D6")), dice())
         b.apply(PlaceFeature(feature="minefield", side="Red", at=Cell.parse("E7")), dice())
     start(b)

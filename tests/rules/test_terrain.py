@@ -10,6 +10,7 @@ from rules.coords import Cell
 from rules.orders import Paint, SetRule, SkillTest
 from rules.ruleset import get_ruleset
 from rules.systems.strategic.actions.features import PlaceFeature
+from rules.systems.strategic.featuretable import features_of
 from rules.systems.strategic.terrain import (
     combine,
     cover_ap,
@@ -89,7 +90,7 @@ def test_scales_keep_their_own_terrain() -> None:
 
 def test_features_table() -> None:
     """RULES 1.9 features table (000:L105-112)."""
-    f = get_ruleset("strategic-p").features
+    f = features_of(get_ruleset("strategic-p"))
     rows = {k: (v.cost, v.cover_ap, v.hit_penalty, set(v.terrain), v.squares, v.hidden) for k, v in f.items()}
     assert rows == {
         "bakelite_trap": (3, 0, 0, {"urban"}, 1, True),
@@ -99,7 +100,7 @@ def test_features_table() -> None:
         "temporary_bridge": (3, 0, 0, {"shallows", "water"}, 1, False),
         "trench": (2, 0, -20, {"plain"}, 3, False),
     }
-    assert not get_ruleset("strategic-e").features
+    assert not features_of(get_ruleset("strategic-e"))
 
 
 # --- DTV ------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from rules.systems.strategic.battlefield import begin_round
 from rules.systems.strategic.details import DETAILS
 from rules.systems.strategic.effects import EFFECTS
 from rules.systems.strategic.features import hidden_feature_squares, structures
+from rules.systems.strategic.featuretable import FEATURES
 from rules.systems.strategic.legal import legal_orders
 from rules.systems.strategic.mapfile import LAYERS
 from rules.systems.strategic.rolltests import ROLLTESTS
@@ -38,6 +39,7 @@ SYSTEM = System(
     reach=reach_by_mode,
     statblocks=parse_statblock_file,
     weapon_line=WEAPON_LINE,
+    homebrew_tables=(FEATURES,),
     describe="Independent Characters and Hordes moving by Agility Bonus, ranged and area attacks, "
              "terrain, artificial features, fire, smoke, storms and traps.",
     effects=EFFECTS,

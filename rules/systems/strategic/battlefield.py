@@ -29,6 +29,7 @@ from rules.systems.strategic.effects import (
     TrapRevealed,
     TrapSprung,
 )
+from rules.systems.strategic.featuretable import features_of
 from rules.systems.strategic.rolltests import DeepWaterTest
 from rules.systems.strategic.squares import square_at, state_at
 from rules.systems.strategic.units import SINKING_CLASSES
@@ -335,7 +336,7 @@ def resist_sinking(battle: Battle, unit: Unit, cell: Cell, dice: Dice, outcome: 
 def bridge_at(battle: Battle, cell: Cell) -> dict[str, Any] | None:
     """Return the kind, TB, AP and Wounds of the bridge on a square, if one stands there (000:L60, L111)."""
     state = state_at(battle, cell)
-    ftype = battle.ruleset.features.get(state.feature or "")
+    ftype = features_of(battle.ruleset).get(state.feature or "")
     if ftype is not None and ftype.bridge:
         prefix, kind = "temp_bridge", "temporary"
     elif battle.terrain_at(cell).key == "bridge":
@@ -390,7 +391,7 @@ def search_for_traps(battle: Battle, unit: Unit, dice: Dice, outcome: Outcome) -
     found = []
     for cell in [unit.cell, *unit.cell.neighbours()]:
         state = state_at(battle, cell)
-        ftype = battle.ruleset.features.get(state.feature or "")
+        ftype = features_of(battle.ruleset).get(state.feature or "")
         if ftype is None or not ftype.hidden or (state.feature_side or "").lower() == unit.side.lower():
             continue
         square = square_at(battle, cell)

@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Any
 from rules.constants import const_or
 from rules.coords import Cell
 from rules.system import Sign, Structures
+from rules.systems.strategic.featuretable import FeatureType, features_of
 from rules.systems.strategic.sides import strategic_sides
 from rules.systems.strategic.squares import all_squares, state_at
 
 if TYPE_CHECKING:
-    from rules.ruleset import FeatureType, Ruleset
+    from rules.ruleset import Ruleset
     from rules.systems.strategic.board import Battle
     from rules.systems.strategic.sides import Side
     from rules.systems.strategic.units import Unit
@@ -54,7 +55,7 @@ class FeatureView:
 def feature_at(battle: Battle, cell: Cell) -> FeatureType | None:
     """Return the type of the feature on a square, if any."""
     key = state_at(battle, cell).feature
-    return battle.ruleset.features.get(str(key)) if key else None
+    return features_of(battle.ruleset).get(str(key)) if key else None
 
 
 def feature_cells(battle: Battle) -> list[Cell]:
@@ -172,7 +173,7 @@ def structures(battle: Battle, sides: frozenset[str], gm: bool) -> Structures:
     """Return what a strategic map shows over its terrain to a viewer: the features they may see, and effects."""
     signs: list[Sign] = []
     effects: list[tuple[Cell, str]] = []
-    features = battle.ruleset.features
+    features = features_of(battle.ruleset)
     for key, state in all_squares(battle):
         cell = Cell.parse(key)
         ftype = features.get(state.feature) if state.feature else None

@@ -22,6 +22,7 @@ from rules.systems.strategic.battlefield import (
 from rules.systems.strategic.combat import can_act, roll_test, skill_breakdown
 from rules.systems.strategic.details import TrapSearch
 from rules.systems.strategic.effects import Bakelite, FireOut, StatusEnded, TrapSprung
+from rules.systems.strategic.featuretable import allows_features
 from rules.systems.strategic.squares import state_at
 from rules.systems.strategic.table import checks, handles
 from rules.systems.strategic.table import order as _order
@@ -195,7 +196,7 @@ def check_detect_traps(battle: Battle, order: DetectTraps) -> Unit:
     require_active(battle)
     unit = battle.unit(order.unit)
     can_act(unit)
-    if not battle.ruleset.features_allowed:
+    if not allows_features(battle.ruleset):
         raise IllegalOrderError(f"{battle.ruleset.name} has no artificial features, so there are no traps to find.")
     return unit
 

@@ -22,6 +22,7 @@ from rules.systems.strategic.features import (
     purchase_cells,
     terrain_names,
 )
+from rules.systems.strategic.featuretable import FeatureType, allows_features, feature_type
 from rules.systems.strategic.sides import strategic_side
 from rules.systems.strategic.squares import Square as StrategicSquare
 from rules.systems.strategic.squares import square_at, state_at
@@ -31,7 +32,6 @@ from rules.systems.strategic.table import order as _order
 if TYPE_CHECKING:
     from rules.dice import Dice
     from rules.outcome import Outcome
-    from rules.ruleset import FeatureType
     from rules.systems.strategic.board import Battle
     from rules.systems.strategic.sides import Side
 
@@ -74,7 +74,7 @@ class SetFp(Order):
 
 def require_features(battle: Battle) -> None:
     """Refuse feature orders in a scale that has no artificial features."""
-    if not battle.ruleset.features_allowed:
+    if not allows_features(battle.ruleset):
         raise IllegalOrderError(
             f"{battle.ruleset.name} has no artificial features or feature points; only P-Scale battles have them."
         )
@@ -137,7 +137,7 @@ def check_place_feature(battle: Battle, order: PlaceFeature) -> tuple[FeatureTyp
     the side, its squares and the side's pool."""
     require_features(battle)
     require_setup(battle, "Features are placed")
-    ftype = battle.ruleset.feature_type(order.feature)
+    ftype = feature_type(battle.ruleset, order.feature)
     side = find_side(battle, order.side)
     squares = [order.at, *order.cells]
     # Points first: a side that cannot pay learns nothing about the squares it names.

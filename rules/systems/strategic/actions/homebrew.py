@@ -12,6 +12,7 @@ from rules.orders import ImportHomebrew
 from rules.ruleset import get_ruleset
 from rules.systems.strategic.effects import HomebrewImported
 from rules.systems.strategic.features import allows_terrain, terrain_names
+from rules.systems.strategic.featuretable import features_of
 from rules.systems.strategic.squares import all_squares
 from rules.systems.strategic.table import checks, handles
 
@@ -34,7 +35,7 @@ def _still_used(battle: Battle, terrain: set[str], features: dict[str, tuple[str
         if not fkey:
             continue
         if fkey not in features:
-            name = battle.ruleset.features[str(fkey)].name
+            name = features_of(battle.ruleset)[str(fkey)].name
             raise IllegalOrderError(f"A {name} (`{fkey}`) stands on {cell_key} and the new table drops it; keep it "
                                     "in the table or remove the feature first.")
 
@@ -47,11 +48,10 @@ def check_import_homebrew(battle: Battle, order: ImportHomebrew) -> Homebrew:
     base = get_ruleset(battle.ruleset_id)
     brew = read_homebrew(order.text, base)
     terrain = set(base.terrain) | {t.key for t in brew.terrain}
-    features = {**{k: f.terrain for k, f in base.features.items()}, **{f.key: f.terrain for f in brew.features}}
-    _still_used(battle, terrain, features)
     after = merged(base, brew.rows) if brew.rows else base
+    _still_used(battle, terrain, {k: f.terrain for k, f in features_of(after).items()})
     for cell_key, state in all_squares(battle):
-        ftype = after.features.get(str(state.get("feature", "")))
+        ftype = features_of(after).get(str(state.get("feature", "")))
         cell = Cell.parse(cell_key)
         ground = after.terrain[battle.terrain[cell.y * battle.width + cell.x]]
         if ftype is not None and not allows_terrain(ftype, ground.key):
@@ -66,4 +66,4 @@ def import_homebrew(battle: Battle, order: ImportHomebrew, dice: Dice, outcome: 
     brew = check_import_homebrew(battle, order)
     install(battle, brew)
     battle.map_version += 1  # a terrain's colour or pattern may have changed
-    outcome.add(HomebrewImported(terrain=[t.key for t in brew.terrain], features=[f.key for f in brew.features]))
+    outcome.add(HomebrewImported(terrain=[t.key for t in brew.terrain], features=brew.keys("feature")))

@@ -11,6 +11,7 @@ from rules.errors import IllegalOrderError
 from rules.orders import AddUnit, EditUnit, Paint
 from rules.statfile import PlacementError
 from rules.systems.strategic.effects import UnitAdded
+from rules.systems.strategic.featuretable import features_of
 from rules.systems.strategic.movement import blocker
 from rules.systems.strategic.squares import state_at
 from rules.systems.strategic.statblock import apply_stats
@@ -38,8 +39,8 @@ def check_paint(battle: Battle, order: Paint) -> tuple[TerrainType, list[Cell]]:
     terrain, cells = lifecycle.check_paint(battle, order)
     for cell in cells:
         feature = state_at(battle, cell).feature
-        if feature and terrain.key not in battle.ruleset.features[feature].terrain:
-            name = battle.ruleset.features[feature].name
+        if feature and terrain.key not in features_of(battle.ruleset)[feature].terrain:
+            name = features_of(battle.ruleset)[feature].name
             raise IllegalOrderError(f"{cell} holds a {name}, which cannot stand on {terrain.name}; remove it first.")
     return terrain, cells
 
