@@ -12,7 +12,8 @@ from rules.systems.surface.unittypes import unit_types
 
 # What a GM does next after /battle new.
 SETUP_STEPS = ("Add each side's units with `/surface add` and its leader with `/surface side`, then `/battle start` "
-               "opens the secret pre-battle plans (see `/help`).")
+               "opens the secret pre-battle plans (see `/help`). The pinned panel is your setup panel, with what is "
+               "still missing and buttons for each step.")
 FIELD_LIMIT = 1024
 MAX_FIELDS = 20  # of the 25 Discord allows: room for the plans, the clock and a "more" line
 EMBED_BUDGET = 5000  # of the 6,000 characters an embed may hold, the rest for its title and description
