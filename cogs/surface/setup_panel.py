@@ -26,6 +26,8 @@ from rules.systems.surface.orders import SetSide
 from rules.systems.surface.state import forces, state
 from rules.systems.surface.unittypes import unit_types
 
+EMBED_LIMIT = 6000
+MAX_FIELDS = 25
 STEPS = {
     "add": ("Add a unit", discord.ButtonStyle.secondary, "\u2795"),
     "file": ("Forces from a file", discord.ButtonStyle.secondary, "\U0001f4c4"),
@@ -76,10 +78,12 @@ def panel_embed(record: BattleRecord, battle: Battle) -> discord.Embed:
                              "battle; the start opens the secret pre-battle plans.")
         embed.add_field(name=MISSING_FIELD, value="\n".join(panel_lines(battle))[:1024], inline=False)
     else:
-        embed.description = f"The battle has started: `/surface status` shows where it stands (status {battle.status})."
-    for name, value in force_fields(battle):
-        embed.add_field(name=name, value=value, inline=False)
+        embed.description = "Setup is done: the battle has started. `/surface status` shows where it stands."
     embed.set_footer(text=f"battle #{record.id} \u00b7 updated after every setup order")
+    # Discord takes 6,000 characters and 25 fields an embed: the forces get what the rest leaves (a line to spare
+    # for the "more units" field).
+    for name, value in force_fields(battle, EMBED_LIMIT - len(embed) - 200, MAX_FIELDS - len(embed.fields) - 1):
+        embed.add_field(name=name, value=value, inline=False)
     return embed
 
 
