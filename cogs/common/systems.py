@@ -58,6 +58,9 @@ class FrontEnd:
     prompt_verbs: Callable[[Battle, Unit, int], list[str]] | None = None
     # What the GM does after /battle new, for a system whose setup is not /map paint and /unit add.
     setup_steps: str | None = None
+    # The GM's setup panel of a system without a map (whose status board is not posted): (record, battle) ->
+    # its embed and its buttons, the buttons None once the battle has started. Pinned and refreshed like a board.
+    setup_panel: Callable[[BattleRecord, Battle], tuple[discord.Embed, discord.ui.View | None]] | None = None
     # /battle info's own parts: where the battle stands (replaces the round) and its fields (replace the units').
     info_stage: Callable[[Battle], str] | None = None
     info_fields: Callable[[Battle], list[tuple[str, str]]] | None = None

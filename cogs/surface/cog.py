@@ -23,6 +23,7 @@ from cogs.surface.info import force_fields, surface_stage
 from cogs.surface.notices import SurfaceNotices, deadline_text
 from cogs.surface.plan_buttons import DYNAMIC_ITEMS
 from cogs.surface.report import report_embed
+from cogs.surface.setup_panel import SETUP_ITEMS
 from rules.coords import Cell
 from rules.errors import GameError
 from rules.filelimits import TYPED_JSON, load_json
@@ -53,14 +54,14 @@ class SurfaceCog(commands.GroupCog, group_name="surface",
     async def cog_load(self) -> None:
         """Hear the clock's notices of surface battles and accept the report's page buttons."""
         _listeners(self.bot).append(self.notices)
-        self.bot.add_dynamic_items(ReportPageButton, *DYNAMIC_ITEMS)
+        self.bot.add_dynamic_items(ReportPageButton, *DYNAMIC_ITEMS, *SETUP_ITEMS)
 
     async def cog_unload(self) -> None:
         """Stop listening and forget the buttons."""
         listeners = _listeners(self.bot)
         if self.notices in listeners:
             listeners.remove(self.notices)
-        self.bot.remove_dynamic_items(ReportPageButton, *DYNAMIC_ITEMS)
+        self.bot.remove_dynamic_items(ReportPageButton, *DYNAMIC_ITEMS, *SETUP_ITEMS)
 
     @app_commands.command(name="add", description="Add a unit to a side's force (GM)")
     @app_commands.describe(name="Unit name", side="Side it fights for", type_="Unit type (default ratings)",

@@ -8,6 +8,7 @@ from cogs.common.systems import FrontEnd
 from cogs.common.words import SystemWords, plural
 from cogs.surface import guide
 from cogs.surface.info import SETUP_STEPS, force_fields, surface_stage
+from cogs.surface.setup_panel import setup_panel
 from cogs.surface.summary import end_summary
 
 WORDS = SystemWords(
@@ -39,4 +40,4 @@ LINES = {
 
 FRONT_END = FrontEnd(lines=LINES, words=WORDS, help_gm=(guide.GM_TITLE, guide.GM_GUIDE), setup_steps=SETUP_STEPS,
                      info_stage=surface_stage, info_fields=force_fields, end_summary=end_summary,
-                     commands=frozenset({"surface"}))
+                     commands=frozenset({"surface"}), setup_panel=setup_panel)

@@ -12,7 +12,8 @@ from rules.systems.surface.unittypes import unit_types
 
 # What a GM does next after /battle new.
 SETUP_STEPS = ("Add each side's units with `/surface add` and its leader with `/surface side`, then `/battle start` "
-               "opens the secret pre-battle plans (see `/help`).")
+               "opens the secret pre-battle plans (see `/help`). The pinned panel is your setup panel, with what is "
+               "still missing and buttons for each step.")
 FIELD_LIMIT = 1024
 MAX_FIELDS = 20  # of the 25 Discord allows: room for the plans, the clock and a "more" line
 EMBED_BUDGET = 5000  # of the 6,000 characters an embed may hold, the rest for its title and description
@@ -70,10 +71,10 @@ def side_header(battle: Battle, side: str) -> str:
     return " \u00b7 ".join(parts)
 
 
-def force_fields(battle: Battle) -> list[tuple[str, str]]:
-    """Return each side's leader and units as embed fields, as many units as Discord lets one embed show."""
+def force_fields(battle: Battle, budget: int = EMBED_BUDGET, max_fields: int = MAX_FIELDS) -> list[tuple[str, str]]:
+    """Return each side's leader and units as embed fields, as many units as Discord lets one embed show (in
+    `budget` characters and `max_fields` fields; the embed's other parts take the rest)."""
     fields: list[tuple[str, str]] = []
-    budget = EMBED_BUDGET
     left_out = 0
     for side in battle.sides:
         units = [u for u in battle.iter_units() if u.side == side.name]
@@ -82,7 +83,7 @@ def force_fields(battle: Battle) -> list[tuple[str, str]]:
         chunks = paginate(lines, FIELD_LIMIT)
         for i, chunk in enumerate(chunks):
             name = (safe(side.name) if i == 0 else f"{safe(side.name)} (cont.)")[:256]
-            if len(fields) >= MAX_FIELDS or len(name) + len(chunk) > budget:
+            if len(fields) >= max_fields or len(name) + len(chunk) > budget:
                 left_out += sum(chunk.count("\n") + 1 for chunk in chunks[i:]) - (1 if i == 0 else 0)
                 break
             fields.append((name, chunk))

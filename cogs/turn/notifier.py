@@ -22,6 +22,7 @@ from cogs.common.embeds import safe
 from cogs.common.replies import owed_message, send
 from cogs.common.setup_panel import setup_view
 from cogs.common.side_threads import SideThreads
+from cogs.common.systems import front_end
 from cogs.turn.board import BOARD_KIND, board_embed
 from cogs.turn.buttons import turn_view
 from cogs.turn.delivery import BoardLane, Retries
@@ -56,6 +57,15 @@ def board_key(battle_id: int) -> str:
 def turn_post_key(battle_id: int) -> str:
     """Return the key a battle's owed turn pings coalesce by: a ping of a newer turn makes an older one moot."""
     return f"turn:{battle_id}"
+
+
+def panel_changed(notice: Notice) -> bool:
+    """Return whether a notice changes a map-less system's setup panel: any during setup, and the start."""
+    if front_end(notice.battle).setup_panel is None:
+        return False
+    # The start is the panel's last edit (its buttons go); an undone start brings them back.
+    started = notice.outcome is not None and notice.outcome.kind == "start"
+    return notice.battle.status == "setup" or started or notice.kind == "undone"
 
 
 def pinging(user_ids: Sequence[int]) -> discord.AllowedMentions:
@@ -176,6 +186,9 @@ class Notifier(NoticeListener):
         once, and the loop takes over only when it could not (Discord refused, or the process stopped).
         """
         if battle.system.phases is not None:
+            # A system of its own phases has no board; its setup panel, if it has one, is owed while set up.
+            if battle.status == "setup" and front_end(battle).setup_panel is not None:
+                return [Post(battle_id, BOARD_POST, {}, key=board_key(battle_id), delay=self.outbox.grace)]
             return []
         grace = self.outbox.grace
         posts = []
@@ -237,6 +250,12 @@ class Notifier(NoticeListener):
         """Present battles of units' turns; a system with phases of its own (Surface Combat) has its own cog's."""
         return notice.battle.system.phases is None
 
+    async def __call__(self, notice: Notice) -> bool:
+        """Handle a notice; of a battle another listener presents, keep only its setup panel up to date."""
+        if not self.wants(notice) and notice.kind in BOARD_NOTICES and panel_changed(notice):
+            self.boards.request(notice.record.id)
+        return await super().__call__(notice)
+
     def heard(self, notice: Notice) -> None:
         """Ask for the status board to be brought up to date when the notice changed what it shows."""
         if notice.kind in BOARD_NOTICES:
@@ -262,11 +281,16 @@ class Notifier(NoticeListener):
         if found is None:
             return
         record, battle = found
-        if not battle.system.has_map:  # the board shows squares, turns and feature points; map-less systems post reports
-            return
-        # While the battle is set up its board is the GM's setup panel too: what is missing, and buttons.
-        embed = board_embed(record, battle, await self.service.clock_of(record))
-        view = setup_view(record, battle)
+        if battle.system.has_map:
+            # While the battle is set up its board is the GM's setup panel too: what is missing, and buttons.
+            embed = board_embed(record, battle, await self.service.clock_of(record))
+            view = setup_view(record, battle)
+        else:
+            # The board shows squares and turns; a map-less system posts its own setup panel in its place, if any.
+            panel = front_end(battle).setup_panel
+            if panel is None:
+                return
+            embed, view = panel(record, battle)
         ref = await self.service.message_ref(record.id, BOARD_KIND)
         if ref is not None:
             message = self.bot.get_partial_messageable(ref.channel_id, guild_id=record.guild_id).get_partial_message(

@@ -17,13 +17,14 @@ import discord
 from cogs.surface.info import force_fields
 from cogs.surface.notices import plans_open_embed
 from cogs.surface.report import paginate, report_embed, report_lines
+from cogs.surface.setup_panel import setup_panel
 from rules.battle import MAX_UNITS, Battle
 from rules.coords import Cell
 from rules.dice import Dice
 from rules.orders import AddUnit, Order
 from rules.systems.surface.details import SurfaceReport
 from rules.units import NAME_MAX
-from storage import ClockRecord
+from storage import BattleRecord, ClockRecord
 from tests.e2e.conftest import Table, last_message, text_of
 from tests.e2e.turn_helpers import stored, stored_battle
 
@@ -106,6 +107,21 @@ def test_forces_and_plans_messages_of_the_biggest_battle_fit() -> None:
     assert embed.fields[-1].name == "\u2026" and "more units" in str(embed.fields[-1].value)
     clock = ClockRecord(battle_id=1, turn_key="surface|1|plans", due_at=1e9)
     check_embed(plans_open_embed(battle, list(SIDES), clock))
+
+
+def test_the_setup_panel_of_the_biggest_force_fits() -> None:
+    battle = Battle.new("surface", 1, 1, "N" * NAME_MAX)
+    dice = Dice(random.Random(5))
+    for i in range(MAX_UNITS):
+        battle.apply(AddUnit(unit_name(i), SIDES[i % 2] if i else "*" * NAME_MAX, Cell(0, 0), None, stats(i)), dice)
+    record = BattleRecord(id=1, guild_id=1, channel_id=1, thread_id=None, name=battle.name, ruleset="surface",
+                          status="setup", created_by=1, state_text="{}", version=1, created_at=0.0,
+                          updated_at=0.0)
+    embed, view = setup_panel(record, battle)
+    check_embed(embed)
+    assert embed.fields[0].name.startswith("Setup") and "Two forces only" in str(embed.fields[0].value)
+    assert embed.fields[-1].name == "\u2026" and "more units" in str(embed.fields[-1].value)
+    assert view is not None and len(view.children) == 4
 
 
 SLOW = 180.0  # seconds the loopback waits for the heaviest steps on a busy machine (a time limit, not a measure)
