@@ -61,6 +61,20 @@ def test_the_key_gets_names_owners_health_and_statuses() -> None:
     assert other.owner == "" and swarm.health_text == "Magnitude 30/30" and swarm.is_horde
 
 
+def test_the_key_says_each_word_of_a_unit_once() -> None:
+    """A flat-down model and a crewed vehicle: health and statuses appear once each in the unit key."""
+    battle = Battle.new("combat-action", 12, 10, "Ford")
+    battle.apply(AddUnit(name="Orr", side="Rangers", at=Cell.parse("B2"),
+                         stats={"kind": "infantry", "squad": "Alpha", "statuses": ["flat_down"]}), dice())
+    battle.apply(AddUnit(name="Mule", side="Rangers", at=Cell.parse("D4"), stats={"kind": "vehicle", "crew": 2}),
+                 dice())
+    orr, mule = build_view(battle).units
+    orr_words = [orr.health_text, *orr.statuses]
+    assert [w.lower() for w in orr_words].count("flat down") == 1 and "Alpha squad" in orr_words
+    mule_words = [mule.health_text, *mule.statuses]
+    assert sum(w.count("crew 2") for w in mule_words) == 1, mule_words
+
+
 def test_the_title_line_says_the_phase_and_who_acts() -> None:
     battle = battle_with_units("side")
     assert status_line(battle) == "Setting up"

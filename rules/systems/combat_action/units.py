@@ -143,11 +143,12 @@ class Unit(BaseUnit):
         return tuple(words)
 
     def key_words(self) -> tuple[str, ...]:
-        """Return the map key's words: squad, damage and situation (facing is drawn, so left out)."""
-        words = [w for w in self.status_words() if not w.startswith("facing ")]
-        squad = words[:1] if self.squad else []
-        health = [self.health_text()] if self.health_text() != "unhurt" else []
-        return tuple([*squad, *health, *words[len(squad):]])
+        """Return the map key's words beyond the health and statuses it shows anyway: squad and situation.
+
+        Facing is drawn on the token, so it is left out too.
+        """
+        statuses = {s.replace("_", " ") for s in self.statuses}
+        return tuple(w for w in self.status_words() if not w.startswith("facing ") and w not in statuses)
 
     def summary_line(self) -> str:
         """Return kind, SS, PF, MV, state and situation, like `infantry SS 4 PF 0 MV 10 cm, Alpha squad`."""

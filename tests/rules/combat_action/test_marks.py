@@ -18,7 +18,8 @@ def test_model_badges_and_words() -> None:
     assert model.badges() == ("P", "FD") and model.heading() is None
     assert model.status_words() == ("Alpha squad", "pinned", "flat down")
     assert model.summary_line() == "infantry SS 4 PF 0 MV 10 cm, unhurt, Alpha squad, pinned, flat down"
-    assert model.key_words() == ("Alpha squad", "pinned", "flat down")
+    # The key shows health and statuses for every system: its own words add only the squad.
+    assert model.key_words() == ("Alpha squad",)
 
 
 def test_machine_damage_facing_and_control() -> None:
@@ -29,7 +30,7 @@ def test_machine_damage_facing_and_control() -> None:
     assert tank.badges() == ("OC", "DL") and tank.heading() == 135
     assert tank.health_text() == "damaged: Engine, Locomotive System; crew 2"
     assert "facing SE" in tank.status_words() and "out of control" in tank.status_words()
-    assert tank.key_words() == ("damaged: Engine, Locomotive System; crew 2", "out of control")
+    assert tank.key_words() == ("out of control",)
 
 
 def test_carried_model_is_off_the_map() -> None:
