@@ -72,7 +72,7 @@ def require_two_sides(battle: Board) -> None:
     if len(sides) < 2:
         have = f"only {sides[0]} has units" if sides else "no side has units yet"
         raise IllegalOrderError(f"A battle needs two sides with units to start; {have}. Add units of another "
-                                "side first (`/unit add ... side:NAME`; `/surface add` in Surface Combat).")
+                                "side first.")
 
 
 def rounds_fought(outcomes: Iterable[Mapping[str, Any]]) -> int:

@@ -15,7 +15,7 @@ from bot.stats import battle_stats
 from cogs.battle.log import LogPageButton, log_message
 from cogs.battle.rules_pages import RulesPageButton, rules_message
 from cogs.battle.rules_text import imported_embed
-from cogs.battle.setup_buttons import SETUP_ITEMS
+from cogs.battle.setup_buttons import SETUP_ITEMS, check_two_sides
 from cogs.battle.web import web_links
 from cogs.common.attachments import read_text
 from cogs.common.autocomplete import constant_choices, ruleset_choices
@@ -33,7 +33,6 @@ from cogs.turn.text import turn_embed
 from rules import orders as o
 from rules.battle import Battle, board_size
 from rules.colours import NAMED, hex_of, side_colours
-from rules.ending import require_two_sides
 from rules.errors import GameError, IllegalOrderError, NotAllowedError, NotFoundError
 from rules.orders import ImportHomebrew
 from rules.ruleset import get_ruleset
@@ -249,7 +248,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         await service.require_gm(actor_of(interaction), record, "start the battle")
         battle = await service.load(record)
         if battle.status == "setup":
-            require_two_sides(battle)  # a battle of one side would be over before it began
+            check_two_sides(battle)  # a battle of one side would be over before it began
         await self._gm_order(interaction, o.Start())
 
     @app_commands.command(name="end", description="End the battle in this channel and post its summary (GM; asks first)")

@@ -14,6 +14,7 @@ from cogs.common.context import service_of
 from cogs.common.embeds import outcome_embed
 from cogs.common.replies import reply
 from cogs.common.setup_panel import setup_button
+from cogs.common.systems import front_end
 from cogs.turn.text import turn_embed
 from rules import orders as o
 from rules.coords import Cell
@@ -130,7 +131,7 @@ class SetupStartButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         battle = await service.load(record)
         if battle.status != "setup":
             raise IllegalOrderError("This battle has already started.")
-        require_two_sides(battle)
+        check_two_sides(battle)
         result = await service.execute(actor, record, o.Start(), render=False)
         await defer(interaction)
         assert result.outcome is not None
@@ -141,3 +142,12 @@ class SetupStartButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
 
 
 SETUP_ITEMS = (SetupFileButton, SetupPaintButton, SetupStartButton)
+
+
+def check_two_sides(battle: Any) -> None:
+    """Refuse to start a battle without two sides that have units, saying how its system's GM adds them."""
+    try:
+        require_two_sides(battle)
+    except IllegalOrderError as exc:
+        how = front_end(battle).setup_steps or "Add them with `/unit add ... side:NAME`, or many with `/unit import`."
+        raise IllegalOrderError(f"{exc.message} {how}") from None

@@ -15,6 +15,7 @@ async def test_a_battle_of_one_side_does_not_start(table: Table) -> None:
     refused = await table.slash("battle start")
     assert last_message(refused).ephemeral
     assert "A battle needs two sides with units to start; only NERV has units" in text_of(refused)
+    assert "/unit add" in text_of(refused) and "/surface" not in text_of(refused), "the hint is this system's"
     assert (await stored_battle(table)).status == "setup"
     player = await table.slash("battle start", user=table.alice)
     assert "Only a GM can start the battle" in text_of(player)
@@ -28,6 +29,7 @@ async def test_a_surface_battle_of_one_force_does_not_start(table: Table) -> Non
     await table.slash("surface add", name="Hammer", side="Marines", **{"type": "space-marines"})
     refused = await table.slash("battle start")
     assert "only Marines has units" in text_of(refused) and last_message(refused).ephemeral
+    assert "/surface add" in text_of(refused) and "/unit add" not in text_of(refused), "the hint is Surface's"
     assert (await stored_battle(table)).status == "setup"
 
 
