@@ -34,6 +34,7 @@ RATE_WINDOW = 10.0
 MAX_STREAMS_PER_ADDRESS = 8
 MAX_STREAMS = 4000
 KEEPALIVE = 15.0
+COMPRESS_FROM = 1024  # bytes of a response's body from which it is sent compressed (pages, frames, JSON)
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 STATIC = {"view.js": "application/javascript", "view.css": "text/css"}
@@ -116,6 +117,9 @@ def make_app(service: TableService, *, base_url: str = "", rate: RateLimit | Non
                 response = message_response(500, "Something went wrong on our side; reload in a moment.")
         if not response.prepared:
             _secure(response)
+            body = response.body if isinstance(response, web.Response) else None
+            if isinstance(body, bytes | bytearray) and len(body) > COMPRESS_FROM:
+                response.enable_compression()  # gzip or deflate, as the browser accepts
         return response
 
     app = web.Application(middlewares=[guard], client_max_size=1024)
