@@ -44,9 +44,10 @@ WORDS_MODULE = "cogs.battle.webwords"
 
 @dataclass(frozen=True)
 class Said:
-    """What an order did, in the words of its Discord reply (Discord's markdown and all): its sentences, each
-    test's lines with every modifier, and its rolls."""
+    """What an order did, in the words of its Discord reply (Discord's markdown and all): the command that gave
+    it, its sentences, each test's lines with every modifier, and its rolls."""
 
+    command: str = ""
     lines: tuple[str, ...] = ()
     tests: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (what the test was for, its lines)
     rolls: tuple[str, ...] = ()

@@ -13,6 +13,7 @@ from bot.webfront import MayDo, Said
 from cogs.common.actions import action_groups
 from cogs.common.embeds import detail_lines, roll_line, test_lines
 from cogs.common.systems import front_end
+from cogs.common.words import command_text
 from cogs.turn.text import effect_sentence
 from rules.battle import Battle
 from rules.outcome import Outcome
@@ -21,7 +22,7 @@ from rules.units import Unit
 
 
 def said(outcome: Outcome, battle: Battle) -> Said:
-    """Return what an order did as the Discord replies word it: its system's log line, what its details add,
+    """Return what an order did as the Discord replies word it: its command, its system's log line, what its details add,
     a sentence per effect, each test with every modifier, and each roll (`outcome` already redacted)."""
     own = front_end(battle).log_line  # registers the system's front end first, loaded as an extension or not
     lines = [own(outcome)] if own is not None else []
@@ -29,7 +30,8 @@ def said(outcome: Outcome, battle: Battle) -> Said:
     lines += [effect_sentence(e, outcome, battle) for e in outcome.effects]
     tests = [(t.purpose or f"Test {i + 1}", tuple(test_lines(t))) for i, t in enumerate(outcome.tests_of(D100Test))]
     rolls = [roll_line(r.to_dict()) for r in outcome.rolls]
-    return Said(tuple(line for line in lines if line), tuple(tests), tuple(rolls))
+    return Said(command_text(outcome.order, battle.system.id), tuple(line for line in lines if line), tuple(tests),
+                tuple(rolls))
 
 
 def may_do(battle: Battle[Any], unit: Unit) -> list[MayDo]:
