@@ -174,8 +174,15 @@ def make_app(service: TableService, *, base_url: str = "", rate: RateLimit | Non
 
     async def frame(request: web.Request) -> web.Response:
         access = await access_of(request)
-        built, _head = await builder.frame(access, step_of(request))
-        return web.json_response(built.to_json(), dumps=safe_json)
+        step = step_of(request)
+        cut = request.query.get("log")
+        if cut not in (None, "0"):
+            raise web.HTTPBadRequest(reason="log may only be 0 (a replay step without the log the page holds)")
+        built, _head = await builder.frame(access, step)
+        data = built.to_json()
+        if cut == "0" and not data["live"]:
+            del data["log"]  # the page cuts the log it holds at this step's order itself
+        return web.json_response(data, dumps=safe_json)
 
     async def text(request: web.Request) -> web.Response:
         access = await access_of(request)
