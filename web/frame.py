@@ -8,7 +8,7 @@ Surface battle's forces), the unit cards, the log and the text map. Everything g
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from html import escape
@@ -20,8 +20,7 @@ from rules.battle import Battle
 from rules.constants import list_constants
 from rules.coords import Cell
 from rules.outcome import Highlight
-from rules.units import Unit
-from rules.visibility import Viewer, sees, unseen_names
+from rules.visibility import Viewer, sees
 from web.logview import Entry
 from web.svg import colour, map_svg, unit_id
 
@@ -71,15 +70,16 @@ def status_html(battle: Battle, status_line: str, clock: Any | None, *, live: bo
     return "".join(parts)
 
 
-def cards_html(battle: Battle, view: Any, viewer: Viewer, may: Callable[[Unit], list[MayDo]] | None = None) -> str:
+def cards_html(battle: Battle, view: Any, viewer: Viewer, *, choices: bool = False) -> str:
     """Return a card per unit on the map the viewer sees: stat lines, health, statuses, what it may still do.
 
-    What a unit may still do (`may`: its legal orders in players' words, for the battle now) shows on the
-    cards of the viewer's own side's units only, or on every card for the GM.
+    What a unit may still do (its legal orders in players' words, for the battle now: `choices`) shows on the
+    cards of the viewer's own side's units only, or on every card for the GM. Working it out for every unit
+    of a big battle takes a while, so a card holds only a place for it, filled when the card is opened
+    (`may_html`, from the page's `may` address).
     """
     states = {u["id"]: u for u in turns.turn_status(battle)["units"]} if battle.status == "active" else {}
     by_name = {u.name: u for u in battle.iter_units()}
-    unseen = unseen_names(battle, viewer)
     out = []
     for index, token in enumerate(view.units):
         unit = by_name.get(token.key)
@@ -98,8 +98,8 @@ def cards_html(battle: Battle, view: Any, viewer: Viewer, may: Callable[[Unit], 
             rows.append(("This turn", doing + (f" ({left} actions left)" if left is not None and state["state"] == "acting" else "")))
         rows += [(k, v) for k, v in unit.stat_lines() if k != "Health"]
         body = "".join(f"<dt>{text(k)}</dt><dd>{text(v)}</dd>" for k, v in rows)
-        if may is not None and state is not None and state["state"] == "acting" and (viewer.gm or viewer.is_of(unit.side)):
-            body += f"<dt>May still</dt><dd>{may_html(may(unit), unseen)}</dd>"
+        if choices and state is not None and state["state"] == "acting" and (viewer.gm or viewer.is_of(unit.side)):
+            body += f'<dt>May still</dt><dd data-may="{escape(unit.name)}">working it out\u2026</dd>'
         out.append(f'<section class="card" id="card-{unit_id(index)}" hidden aria-label="{escape(token.shown_name)}">'
                    f'<h3>{text(token.shown_name)}</h3><dl>{body}</dl></section>')
     return "".join(out)

@@ -184,6 +184,13 @@ def make_app(service: TableService, *, base_url: str = "", rate: RateLimit | Non
             del data["log"]  # the page cuts the log it holds at this step's order itself
         return web.json_response(data, dumps=safe_json)
 
+    async def may(request: web.Request) -> web.Response:
+        access = await access_of(request)
+        found = await builder.may(access, request.query.get("unit", ""))
+        if found is None:
+            raise web.HTTPNotFound()
+        return web.json_response({"may": found}, dumps=safe_json)
+
     async def text(request: web.Request) -> web.Response:
         access = await access_of(request)
         return web.json_response({"textmap": await builder.text(access, step_of(request))}, dumps=safe_json)
@@ -241,6 +248,7 @@ def make_app(service: TableService, *, base_url: str = "", rate: RateLimit | Non
     app.router.add_get("/b/{token}/frame.json", frame)
     app.router.add_get("/b/{token}/state.json", state)
     app.router.add_get("/b/{token}/text", text)
+    app.router.add_get("/b/{token}/may", may)
     app.router.add_get("/b/{token}/events", events)
     app.router.add_get("/static/{name}", static)
     app.router.add_get("/{tail:.*}", missing)

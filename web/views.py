@@ -24,6 +24,7 @@ from web.frame import (
     cards_html,
     constants_html,
     log_html,
+    may_html,
     status_html,
     textmap_html,
 )
@@ -32,6 +33,7 @@ from web.replay import Replay, Replays
 from web.surface import surface_board
 
 KEPT_FRAMES = 64
+MAX_NAME = 100  # characters of a unit's name asked for; longer is no unit's
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,17 @@ class Builder:
             while len(self._logs) > 16:
                 self._logs.popitem(last=False)
         return found
+
+    async def may(self, access: Access, name: str) -> str | None:
+        """Return what a unit may still do this turn as HTML, or None when the link's viewer may not know it (not
+        their side's unit, none they see, or no such unit: all alike)."""
+        record, battle = await self._now(access)
+        unit = battle.find_unit(name) if 0 < len(name) <= MAX_NAME else None
+        viewer = access.viewer
+        if unit is None or not sees(viewer, unit) or not (viewer.gm or viewer.is_of(unit.side)) or battle.status != "active":
+            return None
+        unseen = unseen_names(battle, viewer)
+        return await asyncio.to_thread(lambda: may_html(self.may_do(record, battle, unit), unseen))
 
     async def page(self, access: Access) -> tuple[Frame, Head]:
         """Return the battle now, for the first load of the page."""
@@ -171,8 +184,7 @@ class Builder:
         if past.system.has_map:
             view = self.service.view_of(past, viewer=viewer)
             board = board_html(view, highlight, f"Map of {past.name}")
-            may = None if step is not None else (lambda unit: self.may_do(record, battle, unit))
-            cards = cards_html(past, view, viewer, may)
+            cards = cards_html(past, view, viewer, choices=step is None)
         else:
             board = surface_board(past, logged, viewer, battle, seq if step is not None else None)
             cards = ""

@@ -133,6 +133,23 @@
     cardBox.firstChild.removeAttribute("id");
     cardBox.hidden = false;
     place(cardBox, unit);
+    const may = cardBox.querySelector("[data-may]");
+    if (may) loadMay(card, may, unit);
+  }
+  // What a unit may still do is worked out when its card is first opened, then kept on the card.
+  async function loadMay(card, shown, unit) {
+    const url = `${frameUrl.replace(/frame\.json$/, "may")}?unit=${encodeURIComponent(shown.dataset.may)}`;
+    const answer = await fetch(url, { cache: "no-store", credentials: "omit" });
+    if (!answer.ok) return;
+    const data = await answer.json();
+    for (const box of [card.querySelector("[data-may]"), shown]) {
+      if (!box) continue;
+      const doc = new DOMParser().parseFromString(`<div>${data.may}</div>`, "text/html");
+      box.replaceChildren(...doc.body.firstChild.childNodes);
+      box.removeAttribute("data-may");
+    }
+    const cardBox = $("card-box");
+    if (cardBox && !cardBox.hidden) place(cardBox, unit);
   }
   // Beside the unit, inside the map's section: right of it if there is room, else left.
   function place(cardBox, unit) {
