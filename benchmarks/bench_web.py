@@ -167,6 +167,13 @@ async def main() -> None:
                 await fetch(link)
                 kept.append(time.perf_counter() - t)
             summary("page, served again (frame kept)", kept)
+            gm_link = next(x.url for x in await issue_links(service, GM, record, base) if x.audience == "gm")
+            choices: list[float] = []
+            for name in names[: args.runs]:
+                t = time.perf_counter()
+                await fetch(f"{gm_link}/may?unit={name}")
+                choices.append(time.perf_counter() - t)
+            summary("a card's choices (legal orders), GM, first open", choices)
             await page_weight(service, base, fetch)
             if not args.no_browser:
                 await in_browser(link, builder, args.runs)
