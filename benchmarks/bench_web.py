@@ -1,16 +1,25 @@
-"""Time the web view on a big battle: the server's part of the page, a replay step, a live update, spectators.
+"""Time the web view on a big battle: the server's part of the page, a replay step, a live update, spectators;
+weigh a 40x40 battle's page; and time the page in a real browser.
 
 A 100x100 battle with 400 units (two sides in free order) and a log of moves is made through the table service
 on a SQLite file; the web view serves it on a free port of 127.0.0.1, and its links are opened as a browser
-would. Every figure is measured from outside (HTTP), in one run, with the medians and the 95th percentiles.
+would. The server's figures are measured from outside (HTTP), in one run, with the medians and the 95th
+percentiles. The page weight is that of a 40x40 battle with 60 units: what the page needs before the map's
+data (its HTML without the map's SVG, the script and the style), as sent (gzip) and unpacked. The browser's
+figures come from Debian's Chromium, headless, driven by Playwright as the browser tests do: the first
+contentful paint and the map on screen (the first frame drawn after the page's HTML, map and all, is read),
+from the start of the navigation, on a fresh page each time; and a replay step from the click on "Previous"
+to the frame drawn with the step shown.
 
 Run: .venv/bin/python benchmarks/bench_web.py [--size 100] [--units 400] [--orders 60] [--spectators 500]
+     [--no-browser]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
 import random
 import resource
 import socket
@@ -19,6 +28,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -55,9 +65,35 @@ def summary(label: str, seconds: list[float]) -> None:
     print(f"{label:<46} p50 {statistics.median(ms):7.1f} ms   p95 {p95:7.1f} ms   (n={len(ms)})")
 
 
-async def make_battle(service: TableService, size: int, units: int, orders: int) -> tuple[object, list[str]]:
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+WEIGHT_TARGET_KIB = 300
+# Set before the page's own code runs: the moment the first frame is drawn after the HTML (the map in it) is read.
+MAP_SHOWN = ("document.addEventListener('DOMContentLoaded', () => requestAnimationFrame(() => "
+             "requestAnimationFrame(() => { window.mapShown = performance.now(); })));")
+PAINTS = """() => ({fcp: (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime,
+                   shown: window.mapShown, server: performance.getEntriesByType('navigation')[0].responseEnd})"""
+STEP = """async (target) => {
+  const label = document.getElementById('step-label');
+  const t0 = performance.now();
+  const done = new Promise((resolve) => {
+    const watch = new MutationObserver(() => {
+      if (label.textContent.startsWith(`Order ${target} of`)) { watch.disconnect(); resolve(); }
+    });
+    watch.observe(label, {childList: true, characterData: true, subtree: true});
+  });
+  document.getElementById('prev').click();
+  await done;
+  await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  return performance.now() - t0;
+}"""
+
+
+async def make_battle(service: TableService, size: int, units: int, orders: int,
+                      channel_id: int = 20) -> tuple[object, list[str]]:
     """Create the battle through the table service: units spread over the map, then moves."""
-    created = await service.create_battle(GM, channel_id=20, thread_id=None, name="Big", ruleset="strategic-e",
+    created = await service.create_battle(GM, channel_id=channel_id, thread_id=None, name="Big", ruleset="strategic-e",
                                           width=size, height=size)
     record = (await service.execute(GM, created.record, SetTurnMode(mode="free"), render=False)).record
     rng = random.Random(5)
@@ -90,6 +126,7 @@ async def main() -> None:
     parser.add_argument("--orders", type=int, default=60)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--spectators", type=int, default=500)
+    parser.add_argument("--no-browser", action="store_true", help="leave out the figures taken in Chromium")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         db = await Database.open(Path(folder) / "bench.sqlite3")
@@ -130,6 +167,16 @@ async def main() -> None:
                 await fetch(link)
                 kept.append(time.perf_counter() - t)
             summary("page, served again (frame kept)", kept)
+            gm_link = next(x.url for x in await issue_links(service, GM, record, base) if x.audience == "gm")
+            choices: list[float] = []
+            for name in names[: args.runs]:
+                t = time.perf_counter()
+                await fetch(f"{gm_link}/may?unit={name}")
+                choices.append(time.perf_counter() - t)
+            summary("a card's choices (legal orders), GM, first open", choices)
+            await page_weight(service, base, fetch)
+            if not args.no_browser:
+                await in_browser(link, builder, args.runs)
             frame = await fetch(f"{link}/frame.json")
             steps = int(__import__("json").loads(frame)["steps"])
             rng = random.Random(3)
@@ -197,6 +244,64 @@ async def main() -> None:
                 answer.close()
         await runner.cleanup()
         await db.close()
+
+
+async def page_weight(service: TableService, base: str, fetch: Any) -> None:
+    """Print what a 40x40 battle's page weighs before its map's data: as sent (gzip) and unpacked."""
+    record, _names = await make_battle(service, 40, 60, 20, channel_id=21)
+    link = next(x.url for x in await issue_links(service, GM, record, base) if x.audience == "public")
+    page = await fetch(link)
+    start = page.index(b'<svg id="map-svg"')
+    end = page.index(b"</svg>", start) + len(b"</svg>")
+    without_map = page[:start] + page[end:]
+    statics = [await fetch(f"{base}/static/{name}") for name in server.STATIC]
+    parts = [without_map, *statics]
+    unpacked = sum(len(p) for p in parts)
+    sent = sum(len(gzip.compress(p)) for p in parts)
+    print(f"page weight, 40x40 battle, 60 units, before the map's data: {sent / 1024:.0f} KiB sent (gzip), "
+          f"{unpacked / 1024:.0f} KiB unpacked (HTML {len(without_map) / 1024:.0f}, script and style "
+          f"{sum(len(p) for p in statics) / 1024:.0f}; the map's SVG adds {(end - start) / 1024:.0f}); "
+          f"target < {WEIGHT_TARGET_KIB} KiB")
+    async with aiohttp.ClientSession(auto_decompress=False) as raw, raw.get(link, headers={"Accept-Encoding": "gzip"}) as answer:
+        body = await answer.read()
+        print(f"  the page as served: {answer.headers.get('Content-Encoding', 'not compressed')}, {len(body) / 1024:.0f} KiB "
+              "with its map")
+
+
+async def in_browser(link: str, builder: Any, runs: int) -> None:
+    """Print the page's first paint and its map on screen in headless Chromium, and a replay step there."""
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as driver:
+        browser = await driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = await browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
+        await context.add_init_script(MAP_SHOWN)
+        fcp: list[float] = []
+        shown: list[float] = []
+        server_part: list[float] = []
+        for _ in range(max(3, runs // 3)):
+            builder._frames.clear()  # the server builds the page again each time, as for a first visitor
+            page = await context.new_page()
+            await page.goto(link, wait_until="load")
+            await page.wait_for_function("window.mapShown !== undefined")
+            # Chromium records the paint entry a moment after the frame: wait for it rather than miss it.
+            await page.wait_for_function("performance.getEntriesByName('first-contentful-paint').length > 0")
+            found = await page.evaluate(PAINTS)
+            fcp.append(found["fcp"] / 1000)
+            shown.append(found["shown"] / 1000)
+            server_part.append(found["server"] / 1000)
+            await page.close()
+        summary("browser: last byte of the page received", server_part)
+        summary("browser: first contentful paint (target < 1 s)", fcp)
+        summary("browser: the map on screen (target < 1 s)", shown)
+        page = await context.new_page()
+        await page.goto(link, wait_until="load")
+        steps = int(await page.locator("#slider").get_attribute("max") or 0)
+        stepping = []
+        for target in range(steps - 1, max(-1, steps - 1 - runs), -1):
+            stepping.append(await page.evaluate(STEP, target) / 1000)
+        summary("browser: a replay step, click to frame drawn (target < 100 ms)", stepping)
+        await browser.close()
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from bot.mapview import status_line
 from bot.service import Actor, BattleRecord, EventRecord, MapText, TableService
 from rules.battle import Battle
 from rules.outcome import Outcome
+from rules.units import Unit
 from rules.visibility import GM, PUBLIC, Viewer
 
 log = logging.getLogger(__name__)
@@ -35,30 +36,50 @@ SIDE_PREFIX = "side:"
 # What secrets.token_urlsafe(32) gives: 43 characters of the URL-safe alphabet. Anything else is no token.
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{43}")
 WEB_MODULE = "web.server"
-# The module whose `said` words an order as the Discord replies do, through each system's front end. Found by
+# The module whose `said` and `may_do` word an order and a unit's choices as the Discord replies do, through
+# each system's front end. Found by
 # name, as the cogs are, so a web view running alone (`python -m bot web`) words the log the same way.
-WORDS_MODULE = "cogs.battle.log"
+WORDS_MODULE = "cogs.battle.webwords"
 
 
 @dataclass(frozen=True)
 class Said:
-    """What an order did, in the words of its Discord reply (Discord's markdown and all): its sentences, each
-    test's lines with every modifier, and its rolls."""
+    """What an order did, in the words of its Discord reply (Discord's markdown and all): the command that gave
+    it, its sentences, each test's lines with every modifier, and its rolls."""
 
+    command: str = ""
     lines: tuple[str, ...] = ()
     tests: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (what the test was for, its lines)
     rolls: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class MayDo:
+    """One action a unit may still take this turn, as players name it, with the squares or units it may aim at."""
+
+    label: str
+    squares: tuple[str, ...] = ()
+    units: tuple[str, ...] = ()
+
+
 Saying = Callable[[Outcome, Battle], Said]
-_saying: list[Saying] = []
+Choices = Callable[[Battle, Unit], list[MayDo]]
+
+
+def _words() -> Any:
+    return importlib.import_module(WORDS_MODULE)
 
 
 def saying() -> Saying:
     """Return the function that words an order's outcome as the Discord front end does."""
-    if not _saying:
-        _saying.append(importlib.import_module(WORDS_MODULE).said)
-    return _saying[0]
+    found: Saying = _words().said
+    return found
+
+
+def choices() -> Choices:
+    """Return the function that lists what a unit may still do, from the rules' legal orders, in players' words."""
+    found: Choices = _words().may_do
+    return found
 
 
 @dataclass(frozen=True)

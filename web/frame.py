@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from html import escape
 from typing import Any
 
+from bot.webfront import MayDo
 from rules import turns
 from rules.battle import Battle
 from rules.constants import list_constants
@@ -69,8 +70,14 @@ def status_html(battle: Battle, status_line: str, clock: Any | None, *, live: bo
     return "".join(parts)
 
 
-def cards_html(battle: Battle, view: Any, viewer: Viewer) -> str:
-    """Return a card per unit on the map the viewer sees: stat lines, health, statuses, what it may still do."""
+def cards_html(battle: Battle, view: Any, viewer: Viewer, *, choices: bool = False) -> str:
+    """Return a card per unit on the map the viewer sees: stat lines, health, statuses, what it may still do.
+
+    What a unit may still do (its legal orders in players' words, for the battle now: `choices`) shows on the
+    cards of the viewer's own side's units only, or on every card for the GM. Working it out for every unit
+    of a big battle takes a while, so a card holds only a place for it, filled when the card is opened
+    (`may_html`, from the page's `may` address).
+    """
     states = {u["id"]: u for u in turns.turn_status(battle)["units"]} if battle.status == "active" else {}
     by_name = {u.name: u for u in battle.iter_units()}
     out = []
@@ -91,9 +98,37 @@ def cards_html(battle: Battle, view: Any, viewer: Viewer) -> str:
             rows.append(("This turn", doing + (f" ({left} actions left)" if left is not None and state["state"] == "acting" else "")))
         rows += [(k, v) for k, v in unit.stat_lines() if k != "Health"]
         body = "".join(f"<dt>{text(k)}</dt><dd>{text(v)}</dd>" for k, v in rows)
+        if choices and state is not None and state["state"] == "acting" and (viewer.gm or viewer.is_of(unit.side)):
+            body += f'<dt>May still</dt><dd data-may="{escape(unit.name)}">working it out\u2026</dd>'
         out.append(f'<section class="card" id="card-{unit_id(index)}" hidden aria-label="{escape(token.shown_name)}">'
                    f'<h3>{text(token.shown_name)}</h3><dl>{body}</dl></section>')
     return "".join(out)
+
+
+MAX_CHOICES = 6  # squares or units named after an action; the rest are counted
+
+
+def may_do_words(action: MayDo, unseen: set[str]) -> str:
+    """Return one action a unit may take as players say it: `Move: half · 1 of 2 AP, to any of 24 squares`."""
+    units = [u for u in action.units if u.lower() not in unseen]
+    if action.units and not units:
+        return ""  # every target on offer is out of the viewer's sight: the action is not theirs to know of
+    if action.squares:
+        squares = list(action.squares)
+        where = ", ".join(squares) if len(squares) <= MAX_CHOICES else f"any of {len(squares)} squares"
+        return f"{action.label}, to {where}"
+    if units:
+        more = f" or {len(units) - MAX_CHOICES} more" if len(units) > MAX_CHOICES else ""
+        return f"{action.label}, at {', '.join(units[:MAX_CHOICES])}{more}"
+    return action.label
+
+
+def may_html(actions: Sequence[MayDo], unseen: set[str]) -> str:
+    """Return what a unit may still do as a list (or says it may do nothing more this turn)."""
+    words = [w for w in (may_do_words(a, unseen) for a in actions) if w]
+    if not words:
+        return "nothing more this turn"
+    return '<ul class="may">' + "".join(f"<li>{text(w)}</li>" for w in words) + "</ul>"
 
 
 def units_table(view: Any) -> str:

@@ -155,7 +155,7 @@ def visible_entry(event: Any, battle: Battle, viewer: Viewer, names: Callable[[i
         return Entry(text="set a standing order (kept secret)", secret=True, **base)
     said = saying()(shown, battle)
     return Entry(
-        text=("(hidden) " if event.hidden else "") + "/" + shown.order,
+        text=("(hidden) " if event.hidden else "") + plain(said.command, names),
         rolls=tuple(plain(r, names) for r in said.rolls),
         tests=tuple(plain(f"{purpose}: " + "; ".join(lines), names) for purpose, lines in said.tests),
         effects=tuple(plain(line, names) for line in said.lines),

@@ -34,6 +34,7 @@ RATE_WINDOW = 10.0
 MAX_STREAMS_PER_ADDRESS = 8
 MAX_STREAMS = 4000
 KEEPALIVE = 15.0
+COMPRESS_FROM = 1024  # bytes of a response's body from which it is sent compressed (pages, frames, JSON)
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 STATIC = {"view.js": "application/javascript", "view.css": "text/css"}
@@ -116,6 +117,9 @@ def make_app(service: TableService, *, base_url: str = "", rate: RateLimit | Non
                 response = message_response(500, "Something went wrong on our side; reload in a moment.")
         if not response.prepared:
             _secure(response)
+            body = response.body if isinstance(response, web.Response) else None
+            if isinstance(body, bytes | bytearray) and len(body) > COMPRESS_FROM:
+                response.enable_compression()  # gzip or deflate, as the browser accepts
         return response
 
     app = web.Application(middlewares=[guard], client_max_size=1024)
@@ -170,8 +174,22 @@ def make_app(service: TableService, *, base_url: str = "", rate: RateLimit | Non
 
     async def frame(request: web.Request) -> web.Response:
         access = await access_of(request)
-        built, _head = await builder.frame(access, step_of(request))
-        return web.json_response(built.to_json(), dumps=safe_json)
+        step = step_of(request)
+        cut = request.query.get("log")
+        if cut not in (None, "0"):
+            raise web.HTTPBadRequest(reason="log may only be 0 (a replay step without the log the page holds)")
+        built, _head = await builder.frame(access, step)
+        data = built.to_json()
+        if cut == "0" and not data["live"]:
+            del data["log"]  # the page cuts the log it holds at this step's order itself
+        return web.json_response(data, dumps=safe_json)
+
+    async def may(request: web.Request) -> web.Response:
+        access = await access_of(request)
+        found = await builder.may(access, request.query.get("unit", ""))
+        if found is None:
+            raise web.HTTPNotFound()
+        return web.json_response({"may": found}, dumps=safe_json)
 
     async def text(request: web.Request) -> web.Response:
         access = await access_of(request)
@@ -230,6 +248,7 @@ def make_app(service: TableService, *, base_url: str = "", rate: RateLimit | Non
     app.router.add_get("/b/{token}/frame.json", frame)
     app.router.add_get("/b/{token}/state.json", state)
     app.router.add_get("/b/{token}/text", text)
+    app.router.add_get("/b/{token}/may", may)
     app.router.add_get("/b/{token}/events", events)
     app.router.add_get("/static/{name}", static)
     app.router.add_get("/{tail:.*}", missing)

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from bot.service import TableService
-from bot.webfront import Access, Logged, read_log, title_status
+from bot.webfront import Access, Logged, MayDo, choices, read_log, title_status
 from rules.battle import Battle
+from rules.units import Unit
 from rules.visibility import HIDDEN, Viewer, sees, unseen_names
 from web.frame import (
     Frame,
@@ -22,6 +24,7 @@ from web.frame import (
     cards_html,
     constants_html,
     log_html,
+    may_html,
     status_html,
     textmap_html,
 )
@@ -30,6 +33,7 @@ from web.replay import Replay, Replays
 from web.surface import surface_board
 
 KEPT_FRAMES = 64
+MAX_NAME = 100  # characters of a unit's name asked for; longer is no unit's
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,21 @@ class Builder:
         self._logs: OrderedDict[tuple[int, int], Logged] = OrderedDict()
         self._texts: OrderedDict[tuple[int, int, str, int | None], str] = OrderedDict()
         self._entries: OrderedDict[tuple[int, int, str], list[Entry]] = OrderedDict()
+        self._may: OrderedDict[tuple[int, int], dict[str, list[MayDo]]] = OrderedDict()
+        self._may_lock = threading.Lock()
+
+    def may_do(self, record: Any, battle: Battle, unit: Unit) -> list[MayDo]:
+        """Return what a unit may still do this turn, from the rules' legal orders; worked out once per battle
+        version (in a worker thread: `_build` runs there), whoever asks."""
+        with self._may_lock:  # one at a time: the legal orders are generated on the shared copy of the battle
+            kept = self._may.get((record.id, record.version))
+            if kept is None:
+                kept = self._may[(record.id, record.version)] = {}
+                while len(self._may) > KEPT_FRAMES:
+                    self._may.popitem(last=False)
+            if unit.name not in kept:
+                kept[unit.name] = choices()(battle, unit)
+            return kept[unit.name]
 
     def entries(self, access: Access, record: Any, battle: Battle, logged: Logged) -> list[Entry]:
         """Return the log as the link's viewer reads it now, worded once per version (every replay step uses it)."""
@@ -82,6 +101,17 @@ class Builder:
             while len(self._logs) > 16:
                 self._logs.popitem(last=False)
         return found
+
+    async def may(self, access: Access, name: str) -> str | None:
+        """Return what a unit may still do this turn as HTML, or None when the link's viewer may not know it (not
+        their side's unit, none they see, or no such unit: all alike)."""
+        record, battle = await self._now(access)
+        unit = battle.find_unit(name) if 0 < len(name) <= MAX_NAME else None
+        viewer = access.viewer
+        if unit is None or not sees(viewer, unit) or not (viewer.gm or viewer.is_of(unit.side)) or battle.status != "active":
+            return None
+        unseen = unseen_names(battle, viewer)
+        return await asyncio.to_thread(lambda: may_html(self.may_do(record, battle, unit), unseen))
 
     async def page(self, access: Access) -> tuple[Frame, Head]:
         """Return the battle now, for the first load of the page."""
@@ -154,7 +184,7 @@ class Builder:
         if past.system.has_map:
             view = self.service.view_of(past, viewer=viewer)
             board = board_html(view, highlight, f"Map of {past.name}")
-            cards = cards_html(past, view, viewer)
+            cards = cards_html(past, view, viewer, choices=step is None)
         else:
             board = surface_board(past, logged, viewer, battle, seq if step is not None else None)
             cards = ""

@@ -9,10 +9,9 @@ import discord
 
 from bot.clockhours import relative
 from bot.service import SYSTEM_USER_ID, BattleRecord, EventRecord
-from bot.webfront import Said
 from cogs.common.components import battle_and_actor, guarded
 from cogs.common.context import service_of
-from cogs.common.embeds import INFO, detail_lines, roll_line, safe, test_lines
+from cogs.common.embeds import INFO, safe
 from cogs.common.replies import edit_pressed
 from cogs.common.secrets import own_sides
 from cogs.common.systems import front_end
@@ -22,7 +21,6 @@ from rules.battle import Battle
 from rules.effects import load_effects
 from rules.errors import GameError
 from rules.outcome import Outcome
-from rules.rolltests import D100Test
 from rules.visibility import GM, HIDDEN, Viewer, redact, unseen_names
 
 PER_PAGE = 10
@@ -54,18 +52,6 @@ def _shown(event: EventRecord, battle: Battle, *, gm: bool, viewer: int) -> Outc
     outcome = Outcome.from_dict({"order": event.order_text, "kind": event.kind, **(event.outcome or {}),
                                  "hidden": event.hidden}, system.effect_kinds, system.test_kinds, system.detail_kinds)
     return redact(outcome, battle, GM if gm else Viewer.of(own_sides(battle, viewer)))
-
-
-def said(outcome: Outcome, battle: Battle) -> Said:
-    """Return what an order did as the Discord replies word it: its system's log line, what its details add,
-    a sentence per effect, each test with every modifier, and each roll (`outcome` already redacted)."""
-    own = front_end(battle).log_line  # registers the system's front end first, loaded as an extension or not
-    lines = [own(outcome)] if own is not None else []
-    lines += detail_lines(outcome)
-    lines += [effect_sentence(e, outcome, battle) for e in outcome.effects]
-    tests = [(t.purpose or f"Test {i + 1}", tuple(test_lines(t))) for i, t in enumerate(outcome.tests_of(D100Test))]
-    rolls = [roll_line(r.to_dict()) for r in outcome.rolls]
-    return Said(tuple(line for line in lines if line), tuple(tests), tuple(rolls))
 
 
 def _effects(kind: str, outcome: Outcome, battle: Battle) -> str:

@@ -57,9 +57,14 @@ async def test_a_replay_step_moves_a_unit_back(site: Site, browser: Browser) -> 
     await page.click("#prev")
     await page.wait_for_selector('g.unit[data-name="Eva-01"][data-square="C3"]')
     assert "Replaying" in await page.locator("#status").inner_text()
+    # The log reads as it stood then: the move not yet made, the order shown marked as the current one.
+    move = page.locator("#log li[data-seq]", has_text="Eva-01 moved C3")
+    assert await move.is_hidden()
+    assert await page.locator("#log li.current").count() == 1
     assert await page.locator("#slider").input_value() == str(int(await page.locator("#slider").get_attribute("max") or 0) - 1)
     await page.click("#now")
     await page.wait_for_selector('g.unit[data-name="Eva-01"][data-square="D4"]')
+    assert await move.is_visible()
 
 
 async def test_an_order_shows_without_a_reload(site: Site, browser: Browser) -> None:

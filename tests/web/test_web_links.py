@@ -86,6 +86,10 @@ async def test_bad_requests_are_refused_and_change_nothing(site: Site) -> None:
             assert answer.status == 414
         async with http.get(f"{link}/frame.json?step=-1") as answer:
             assert answer.status == 400 and "whole number" in await answer.text()
+        async with http.get(f"{link}/frame.json?step=1&log=all") as answer:
+            assert answer.status == 400 and "log may only be 0" in await answer.text()
+        async with http.get(f"{link}/frame.json?step=1&log=0") as answer:
+            assert answer.status == 200 and "log" not in await answer.json(), "a replay step leaves the log out"
         async with http.get(f"{link}/frame.json?step=999999") as answer:
             assert answer.status == 200 and (await answer.json())["live"], "a step past the end is now"
         for trick in ("/static/../bot/config.py", "/static/%2e%2e/bot/config.py", "/static/view.js/../../.env",

@@ -18,7 +18,12 @@ async def test_an_attack_reads_with_its_sentences_rolls_and_modifiers(site: Site
     await table.slash("attack", user=table.alice, unit="Eva-01", weapon="Pallet Rifle", target="Sachiel")
     links = await site.links()
     _status, body, _headers = await site.get(f"{links['Spectators']}/state.json")
-    attack = next(e for e in json.loads(body)["log"] if e["kind"] == "attack")
+    log = json.loads(body)["log"]
+    attack = next(e for e in log if e["kind"] == "attack")
+    # Orders read as the commands that give them, as the Discord log writes them.
+    assert attack["text"] == "/attack unit:Eva-01 weapon:\"Pallet Rifle\" target:Sachiel", attack["text"]
+    added = [e["text"] for e in log if e["kind"] == "add-unit"]
+    assert added and all(t.startswith("/unit add") for t in added), added
     assert attack["effects"] == ["Eva-01 fires at Sachiel with the Pallet Rifle: hit.",
                                  "Sachiel takes 15 damage from Pallet Rifle and loses 11 wounds \u2192 9 left"]
     assert attack["tests"] == ["Eva-01 fires Pallet Rifle: Ballistic Skill (BS) 50; +10 Range: Short; "

@@ -133,6 +133,23 @@
     cardBox.firstChild.removeAttribute("id");
     cardBox.hidden = false;
     place(cardBox, unit);
+    const may = cardBox.querySelector("[data-may]");
+    if (may) loadMay(card, may, unit);
+  }
+  // What a unit may still do is worked out when its card is first opened, then kept on the card.
+  async function loadMay(card, shown, unit) {
+    const url = `${frameUrl.replace(/frame\.json$/, "may")}?unit=${encodeURIComponent(shown.dataset.may)}`;
+    const answer = await fetch(url, { cache: "no-store", credentials: "omit" });
+    if (!answer.ok) return;
+    const data = await answer.json();
+    for (const box of [card.querySelector("[data-may]"), shown]) {
+      if (!box) continue;
+      const doc = new DOMParser().parseFromString(`<div>${data.may}</div>`, "text/html");
+      box.replaceChildren(...doc.body.firstChild.childNodes);
+      box.removeAttribute("data-may");
+    }
+    const cardBox = $("card-box");
+    if (cardBox && !cardBox.hidden) place(cardBox, unit);
   }
   // Beside the unit, inside the map's section: right of it if there is room, else left.
   function place(cardBox, unit) {
@@ -192,16 +209,31 @@
     $("prev").disabled = step <= 0; $("first").disabled = step <= 0;
     $("next").disabled = live; $("now").disabled = live;
   }
-  async function show(wanted) {
+  // A replay step's log is the log the page holds, cut at the step's order: shown by hiding the later entries,
+  // so a step need not carry the whole log again. False when the page lacks that order (it came meanwhile).
+  function cutLog(seq) {
+    if (seq !== null && !$(`e${seq}`)) return false;
+    for (const li of $("log").querySelectorAll("li[data-seq]")) {
+      const n = Number(li.dataset.seq);
+      li.hidden = seq !== null && n > seq;
+      li.classList.toggle("current", n === seq);
+      if (n === seq) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+    }
+    return true;
+  }
+  async function show(wanted, whole) {
     const ticket = ++loading;
     const atNow = wanted === null || wanted >= steps;
-    const url = atNow ? frameUrl : `${frameUrl}?step=${wanted}`;
+    const cut = !atNow && !whole && $("log").querySelector("li[data-seq]") !== null;
+    const url = atNow ? frameUrl : `${frameUrl}?step=${wanted}${cut ? "&log=0" : ""}`;
     const answer = await fetch(url, { cache: "no-store", credentials: "omit" });
     if (!answer.ok || ticket !== loading) return;
     const frame = await answer.json();
+    if (frame.log === undefined && !cutLog(frame.seq)) { show(wanted, true); return; }
     steps = frame.steps; step = frame.step; live = frame.live;
     pinned = null;
-    swap("status", frame.status); swap("board", frame.board); swap("cards", frame.cards); swap("log", frame.log);
+    swap("status", frame.status); swap("board", frame.board); swap("cards", frame.cards);
+    if (frame.log !== undefined) swap("log", frame.log);
     textShownAt = -1;
     if ($("textmap-box").open) loadText();
     const cardBox = $("card-box"); if (cardBox) cardBox.hidden = true;
