@@ -146,6 +146,14 @@ def _load_current(battle_id: int, expected_version: int) -> Program[tuple[Battle
     return summary, row[11]
 
 
+_SELECT_SUMMARY_FOR_WRITE = Query.of(
+    f"SELECT {SUMMARY_COLUMNS} FROM battles WHERE id = ?",
+    postgres=f"SELECT {SUMMARY_COLUMNS} FROM battles WHERE id = ? FOR UPDATE",
+)
+_REVEAL_EVENT = Query.of("UPDATE events SET hidden = 0 WHERE battle_id = ? AND seq = ? AND hidden = 1")
+_BUMP_VERSION = Query.of("UPDATE battles SET version = ?, updated_at = ? WHERE id = ?")
+
+
 class BattleRepo:
     """Store battles and their state documents with optimistic versioning."""
 
@@ -355,6 +363,30 @@ class BattleRepo:
         after, snapshot, undone = await self._engine.write(run())
         log.info("battle %d: undid %s, now at version %d", battle_id, [e.seq for e in undone], after.version)
         return _record(after, snapshot), undone
+
+    async def reveal(self, battle_id: int, seq: int, *, now: float) -> int | None:
+        """Make a hidden event public and give the battle a new version, so whoever shows its log reads it again.
+
+        Returns the new version, or None when the event does not exist or is not hidden (nothing changes).
+        The state stays as it was; watchers on other processes are told like for an order.
+        """
+
+        def run() -> Program[int | None]:
+            row = yield one(_SELECT_SUMMARY_FOR_WRITE, battle_id)
+            if row is None:
+                raise BattleNotFound(battle_id)
+            before = _summary(row)
+            shown = yield step_count(_REVEAL_EVENT, battle_id, seq)
+            if not shown:
+                return None
+            yield step_count(_BUMP_VERSION, before.version + 1, float(now), battle_id)
+            yield one(NOTIFY_CHANGE, payload(battle_id, before.version + 1))
+            return before.version + 1
+
+        version = await self._engine.write(run())
+        if version is not None:
+            log.info("battle %d: event %d revealed, now at version %d", battle_id, seq, version)
+        return version
 
     async def set_channel(self, battle_id: int, *, channel_id: int, thread_id: int | None) -> None:
         """Move a battle to another channel and/or thread."""

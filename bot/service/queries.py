@@ -61,7 +61,11 @@ class QueriesJob(ServiceCore):
             raise NotFoundError(f"There is no order #{seq} in this battle's log.")
         if not event.hidden:
             raise IllegalOrderError(f"Order #{seq} is not hidden; everyone can already see it in /battle log.")
-        await self.db.events.set_hidden(record.id, seq, False)
+        # The battle gets a new version with it, so every copy of its log (the web view's) is read again; under
+        # the battle's lock, so an order being resolved meanwhile is not refused as stale.
+        async with self.locks.get(record.id):
+            await self.db.battles.reveal(record.id, seq, now=self.clock())
+            self.cache.forget(record.id)
         log.info("battle %s: GM %s revealed order %s", record.id, actor.user_id, seq)
         revealed = await self.db.events.get(record.id, seq)
         assert revealed is not None

@@ -79,3 +79,20 @@ async def test_get_missing_event(db: Database, new_battle: NewBattle) -> None:
     assert await db.events.get(battle.id, 2) is None
     assert await db.events.get(battle.id + 1, 1) is None
     assert await db.events.list(battle.id + 1, limit=10) == []
+
+
+async def test_revealing_a_hidden_event_gives_the_battle_a_new_version(
+    db: Database, new_battle: NewBattle, make_state: MakeState
+) -> None:
+    battle_id = await committed_battle(db, new_battle, make_state, orders=8)  # seqs 1..9, hidden: 3, 6, 9
+    before = await db.battles.get(battle_id)
+    assert before is not None
+    assert await db.battles.reveal(battle_id, 6, now=100.0) == before.version + 1
+    after = await db.battles.get(battle_id)
+    assert after is not None and after.version == before.version + 1 and after.state == before.state
+    assert [e.seq for e in await db.events.list(battle_id, limit=100, include_hidden=False)] == [8, 7, 6, 5, 4, 2, 1]
+    # An event that is not hidden, or not there, changes nothing.
+    assert await db.battles.reveal(battle_id, 6, now=101.0) is None
+    assert await db.battles.reveal(battle_id, 999, now=101.0) is None
+    still = await db.battles.get(battle_id)
+    assert still is not None and still.version == after.version

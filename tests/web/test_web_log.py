@@ -48,3 +48,9 @@ async def test_the_gms_secret_roll_reads_whole_to_the_gm_and_only_as_a_roll_to_t
     assert "Operation Yashima" in json.dumps(secret)
     assert "Operation Yashima" not in json.dumps(public)
     assert public[-1]["secret"] and public[-1]["rolls"] == [] and "hidden roll" in public[-1]["text"]
+    # Revealed by the GM, the roll reads whole to the public at once, with no order given since.
+    seq = public[-1]["seq"]
+    await table.gm_slash("gm reveal", seq=seq)
+    shown = json.loads((await site.get(f"{gm['Spectators']}/state.json"))[1])["log"]
+    revealed = next(e for e in shown if e["seq"] == seq)
+    assert not revealed["secret"] and "Operation Yashima" in json.dumps(revealed)
