@@ -184,7 +184,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         record = await battle_here(interaction)
         service = service_of(interaction)
         actor = actor_of(interaction)
-        battle = await service.load(record)
+        battle = service.read_only(record)
         threads = SideThreads(self.bot)
         if not await threads.enabled(record.id):
             raise IllegalOrderError("This battle has no side threads: its hidden maps and rolls answer whoever asks. "
@@ -219,7 +219,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
     async def info(self, interaction: discord.Interaction, battle_id: app_commands.Range[int, 1, BATTLE_ID_MAX] | None = None) -> None:
         """Describe the battle of this channel (or the last that ended here, or one by number)."""
         record = await battle_to_read(interaction, battle_id)
-        battle = await service_of(interaction).load(record)
+        battle = service_of(interaction).read_only(record)
         embed = discord.Embed(title=safe(battle.name), colour=INFO)
         own = front_end(battle)
         stage = own.info_stage(battle) if own.info_stage else (f"round {battle.round}" if battle.round else "")
@@ -246,7 +246,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Creat
         record = await battle_here(interaction)
         service = service_of(interaction)
         await service.require_gm(actor_of(interaction), record, "start the battle")
-        battle = await service.load(record)
+        battle = service.read_only(record)
         if battle.status == "setup":
             check_two_sides(battle)  # a battle of one side would be over before it began
         await self._gm_order(interaction, o.Start())

@@ -164,7 +164,7 @@ async def log_message(interaction: discord.Interaction, record: BattleRecord, pa
     last = pages_of(total)
     page = min(max(1, page), last)
     events, _total = await service.log_page(record, page, PER_PAGE)
-    battle = await service.load(record)
+    battle = service.read_only(record)
     # Units hiding from this reader: their entries since they hid would give their squares away.
     unseen = unseen_names(battle, Viewer.of(own_sides(battle, viewer), gm=gm))
     hiding = hiding_since(await service.all_events(record), battle, unseen) if unseen else {}

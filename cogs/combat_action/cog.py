@@ -85,7 +85,7 @@ class CombatActionCog(commands.GroupCog, group_name="ca",
         if mode is None:
             record = await battle_here(interaction)
             require_combat_action(record)
-            shooter = (await service_of(interaction).load(record)).unit(unit)
+            shooter = service_of(interaction).read_only(record).unit(unit)
             if isinstance(shooter, Unit):
                 modes = CLASS_MODES.get(weapon_of(shooter, weapon).wclass, ("standard",))
                 mode = modes[0] if modes else "standard"  # type: ignore[assignment]

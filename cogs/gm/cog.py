@@ -149,7 +149,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         """Turn side threads on or off for this battle."""
         service, _actor, record = await self._gm(interaction, "turn side threads on or off")
         await defer(interaction)
-        places = await self.side_threads.turn(record, await service.load(record), on)
+        places = await self.side_threads.turn(record, service.read_only(record), on)
         if not on:
             closed = f"\n{places_text(places)}" if places else ""
             await reply(interaction, "Side threads are off: hidden maps and rolls answer only whoever asks, as before; "
@@ -228,7 +228,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
             bank = (first, more, parse_duration(cap) if cap is not None else max(first, first + more))
         service, actor, record = await self._gm(interaction, "set a time bank")
         clock = await service.set_time_bank(actor, record, bank)
-        text = clock_summary(clock, await service.load(record))
+        text = clock_summary(clock, service.read_only(record))
         if bank is not None:
             text += "\nThe banks start with the next turn; this one keeps its deadline."
         await reply(interaction, embed=discord.Embed(title="Time bank", colour=INFO, description=text[:4000]))
@@ -245,7 +245,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
             check_zone(zone)
         service, actor, record = await self._gm(interaction, "set quiet hours")
         clock = await service.set_quiet_hours(actor, record, quiet, zone)
-        text = clock_summary(clock, await service.load(record))
+        text = clock_summary(clock, service.read_only(record))
         await reply(interaction, embed=discord.Embed(title="Quiet hours", colour=INFO, description=text[:4000]))
 
     @app_commands.command(name="vacation-allowance", description="How far vacations may move each player's deadlines here")
@@ -256,7 +256,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         """Set the vacation allowance."""
         service, actor, record = await self._gm(interaction, "set the vacation allowance")
         clock = await service.set_vacation_allowance(actor, record, days * 86_400.0)
-        text = clock_summary(clock, await service.load(record))
+        text = clock_summary(clock, service.read_only(record))
         await reply(interaction, embed=discord.Embed(title="Vacation allowance", colour=INFO, description=text[:4000]))
 
     @app_commands.command(name="policy", description="Choose what happens when a turn's deadline passes")
@@ -266,7 +266,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         """Set the deadline policy."""
         service, actor, record = await self._gm(interaction, "choose the deadline policy")
         clock = await service.set_policy(actor, record, policy_of(policy))
-        summary = clock_summary(clock, await service.load(record))
+        summary = clock_summary(clock, service.read_only(record))
         await reply(interaction, embed=discord.Embed(title="Deadline policy", colour=INFO, description=summary))
 
     @app_commands.command(name="reminders", description="Choose when players are reminded before a deadline")
@@ -275,7 +275,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools: und
         """Set reminder times."""
         service, actor, record = await self._gm(interaction, "set reminders")
         clock = await service.set_reminders(actor, record, parse_reminders(times))
-        summary = clock_summary(clock, await service.load(record))
+        summary = clock_summary(clock, service.read_only(record))
         await reply(interaction, embed=discord.Embed(title="Reminders", colour=INFO, description=summary))
 
     @app_commands.command(name="stall-after", description="After how many unanswered reminders you hear who is stalling")

@@ -64,7 +64,7 @@ class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"b
         record, actor = await battle_and_actor(interaction, self.battle_id)
         service = service_of(interaction)
         order = EndTurn(unit=self.unit)
-        battle = await service.load(record)
+        battle = service.read_only(record)
         unit = battle.unit(self.unit)
         await require_commander(service, actor, record, unit)
         if await asked_to_end_turns(interaction, record, actor, battle, [order]):
