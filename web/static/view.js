@@ -200,6 +200,31 @@
     const doc = new DOMParser().parseFromString(`<div>${html}</div>`, "text/html");
     el.replaceChildren(...doc.body.firstChild.childNodes);
   }
+  // A step changes little of a big map: the new board and cards are laid over the old ones node by node and
+  // only what differs is replaced, so the browser draws again the units that moved, not all of them.
+  function overlay(target, source, depth) {
+    const old = Array.from(target.childNodes), next = Array.from(source.childNodes);
+    if (depth <= 0 || old.length !== next.length) { target.replaceChildren(...next); return; }
+    for (let i = 0; i < old.length; i++) {
+      const a = old[i], b = next[i];
+      if (a.isEqualNode(b)) continue;
+      if (a.nodeType === 1 && b.nodeType === 1 && a.tagName === b.tagName && a.id === b.id) {
+        for (const attr of Array.from(a.attributes)) if (!b.hasAttribute(attr.name)) a.removeAttribute(attr.name);
+        for (const attr of Array.from(b.attributes)) {
+          if (a.getAttribute(attr.name) !== attr.value) a.setAttribute(attr.name, attr.value);
+        }
+        overlay(a, b, depth - 1);
+      } else {
+        a.replaceWith(b);
+      }
+    }
+  }
+  function patch(id, html) {
+    const el = $(id);
+    if (!el) return;
+    const doc = new DOMParser().parseFromString(`<div>${html}</div>`, "text/html");
+    overlay(el, doc.body.firstChild, 4);
+  }
   function label() {
     const text = live ? `Order ${step} of ${steps} (now)` : `Order ${step} of ${steps}`;
     $("step-label").textContent = text;
@@ -232,7 +257,7 @@
     if (frame.log === undefined && !cutLog(frame.seq)) { show(wanted, true); return; }
     steps = frame.steps; step = frame.step; live = frame.live;
     pinned = null;
-    swap("status", frame.status); swap("board", frame.board); swap("cards", frame.cards);
+    swap("status", frame.status); patch("board", frame.board); patch("cards", frame.cards);
     if (frame.log !== undefined) swap("log", frame.log);
     textShownAt = -1;
     if ($("textmap-box").open) loadText();
