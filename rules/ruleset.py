@@ -182,7 +182,8 @@ class Ruleset:
             raise RulesetError(f"There is no rule constant `{shorten(key)}` in {self.id}. Known: {names}.") from None
 
 
-def _need(data: dict[str, Any], key: str, kind: type, where: str) -> Any:
+def need_field(data: dict[str, Any], key: str, kind: type, where: str) -> Any:
+    """Return a data table's field of the given type, or refuse the table saying which field is missing or wrong."""
     if key not in data:
         raise RulesetError(f"{where}: missing `{key}`")
     value = data[key]
@@ -191,7 +192,8 @@ def _need(data: dict[str, Any], key: str, kind: type, where: str) -> Any:
     return value
 
 
-def _opt_int(data: dict[str, Any], key: str, where: str, default: int = 0) -> int:
+def int_field(data: dict[str, Any], key: str, where: str, default: int = 0) -> int:
+    """Return a data table's optional whole-number field, or refuse the table when it is not one."""
     value = data.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool):
         raise RulesetError(f"{where}: `{key}` must be a whole number")
@@ -200,9 +202,9 @@ def _opt_int(data: dict[str, Any], key: str, where: str, default: int = 0) -> in
 
 def parse_terrain(data: dict[str, Any], where: str) -> TerrainType:
     """Validate one `[[terrain]]` table (of a ruleset's data file or a battle's homebrew table)."""
-    key = _need(data, "key", str, where)
+    key = need_field(data, "key", str, where)
     where = f"{where} ({key})"
-    char = _need(data, "char", str, where)
+    char = need_field(data, "char", str, where)
     if len(char) != 1:
         raise RulesetError(f"{where}: `char` must be one character")
     elevation = data.get("elevation", "middle")
@@ -218,13 +220,13 @@ def parse_terrain(data: dict[str, Any], where: str) -> TerrainType:
     if stealth is not None and not isinstance(stealth, int):
         raise RulesetError(f"{where}: `stealth` must be a whole number or absent")
     flags = {k: bool(data.get(k, False)) for k in ("flammable", "water", "hover_ignores_dtv", "aquatic_ignores")}
-    dtv = _opt_int(data, "dtv", where)
+    dtv = int_field(data, "dtv", where)
     if dtv < 0:
         raise RulesetError(f"{where}: `dtv` cannot be negative")
     return TerrainType(
-        key=key, name=_need(data, "name", str, where), char=char,
-        ap=_opt_int(data, "ap", where), dtv=dtv,
-        hit_penalty=_opt_int(data, "hit_penalty", where), hit_bonus=_opt_int(data, "hit_bonus", where),
+        key=key, name=need_field(data, "name", str, where), char=char,
+        ap=int_field(data, "ap", where), dtv=dtv,
+        hit_penalty=int_field(data, "hit_penalty", where), hit_bonus=int_field(data, "hit_bonus", where),
         elevation=elevation, stealth=stealth, color=(color[0], color[1], color[2]), pattern=pattern,
         notes=str(data.get("notes", "")), **flags,
     )
@@ -232,7 +234,7 @@ def parse_terrain(data: dict[str, Any], where: str) -> TerrainType:
 
 def parse_ruleset(data: dict[str, Any], source: str = "<data>") -> Ruleset:
     """Validate a ruleset document and build the Ruleset."""
-    rid = _need(data, "id", str, source)
+    rid = need_field(data, "id", str, source)
     where = f"{source} [{rid}]"
     terrain: dict[str, TerrainType] = {}
     for i, row in enumerate(data.get("terrain", [])):
@@ -242,11 +244,11 @@ def parse_ruleset(data: dict[str, Any], source: str = "<data>") -> Ruleset:
         if any(o.char == t.char for o in terrain.values()):
             raise RulesetError(f"{where}: map character `{t.char}` used twice")
         terrain[t.key] = t
-    default = _need(data, "default_terrain", str, where)
+    default = need_field(data, "default_terrain", str, where)
     if default not in terrain:
         raise RulesetError(f"{where}: default terrain `{default}` is not in the terrain table")
     constants: dict[str, Constant] = {}
-    for key, spec in _need(data, "constants", dict, where).items():
+    for key, spec in need_field(data, "constants", dict, where).items():
         if not isinstance(spec, dict) or "value" not in spec:
             raise RulesetError(f"{where}: constant `{key}` needs a value")
         value = spec["value"]
@@ -259,7 +261,7 @@ def parse_ruleset(data: dict[str, Any], source: str = "<data>") -> Ruleset:
             key=key, value=value, doc=str(spec.get("doc", "")), ruling=str(spec.get("ruling", "")),
             min=spec.get("min"), max=spec.get("max"), step=None if step is None else float(step),
         )
-    rng = _need(data, "range", dict, where)
+    rng = need_field(data, "range", dict, where)
     bands = tuple(
         RangeBand(key=str(b["key"]), name=str(b["name"]), max=str(b["max"]), mod=int(b["mod"]))
         for b in rng.get("bands", [])
@@ -278,11 +280,11 @@ def parse_ruleset(data: dict[str, Any], source: str = "<data>") -> Ruleset:
                                   and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in table)):
         raise RulesetError(f"{where}: `table` is two whole numbers, its long and short sides")
     return Ruleset(
-        id=rid, scale_key=scale_key, table=None if table is None else (max(table), min(table)), name=_need(data, "name", str, where), scale=_need(data, "scale", str, where),
-        square_unit=_need(data, "square_unit", str, where), default_terrain=default,
+        id=rid, scale_key=scale_key, table=None if table is None else (max(table), min(table)), name=need_field(data, "name", str, where), scale=need_field(data, "scale", str, where),
+        square_unit=need_field(data, "square_unit", str, where), default_terrain=default,
         unit_kinds=tuple(data.get("unit_kinds", ["ic"])), move_modes=modes, default_move_mode=move_default,
         stacking=str(data.get("stacking", "e")),
-        action_budget=_opt_int(data, "action_budget", where, 2),
+        action_budget=int_field(data, "action_budget", where, 2),
         range_conversion=str(rng.get("conversion", "e")), bands=bands,
         terrain=terrain, constants=constants,
     )

@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any
 
 from rules.errors import RulesetError, shorten
-from rules.ruleset import Ruleset, TerrainType, get_ruleset
+from rules.ruleset import Ruleset, TerrainType, get_ruleset, int_field, need_field
 from rules.system import HomebrewTable, system_of
 
 SECTION = "feature"  # the table's name in a data or homebrew file, and its section of a merged ruleset
@@ -49,25 +49,11 @@ class FeatureTable:
     rows: dict[str, FeatureType]
 
 
-def _need(data: dict[str, Any], key: str, kind: type, where: str) -> Any:
-    if key not in data:
-        raise RulesetError(f"{where}: missing `{key}`")
-    value = data[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise RulesetError(f"{where}: `{key}` must be {kind.__name__}, got {type(value).__name__}")
-    return value
-
-
-def _opt_int(data: dict[str, Any], key: str, where: str, default: int = 0) -> int:
-    value = data.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise RulesetError(f"{where}: `{key}` must be a whole number")
-    return value
 
 
 def parse_feature(data: dict[str, Any], where: str, terrain: dict[str, TerrainType]) -> FeatureType:
     """Validate one `[[feature]]` table against the terrains it may stand on."""
-    key = _need(data, "key", str, where)
+    key = need_field(data, "key", str, where)
     where = f"{where} ({key})"
     allowed = data.get("terrain", [])
     if not isinstance(allowed, list) or not allowed:
@@ -76,12 +62,12 @@ def parse_feature(data: dict[str, Any], where: str, terrain: dict[str, TerrainTy
         if t not in terrain:
             raise RulesetError(f"{where}: unknown terrain `{t}`")
     return FeatureType(
-        key=key, name=_need(data, "name", str, where), label=_need(data, "label", str, where),
-        cost=_need(data, "cost", int, where), terrain=tuple(allowed),
-        cover_ap=_opt_int(data, "cover_ap", where), dtv=_opt_int(data, "dtv", where),
-        hit_penalty=_opt_int(data, "hit_penalty", where), hit_bonus=_opt_int(data, "hit_bonus", where),
-        squares=_opt_int(data, "squares", where, 1), hidden=bool(data.get("hidden", False)),
-        triggers=_opt_int(data, "triggers", where), bridge=bool(data.get("bridge", False)),
+        key=key, name=need_field(data, "name", str, where), label=need_field(data, "label", str, where),
+        cost=need_field(data, "cost", int, where), terrain=tuple(allowed),
+        cover_ap=int_field(data, "cover_ap", where), dtv=int_field(data, "dtv", where),
+        hit_penalty=int_field(data, "hit_penalty", where), hit_bonus=int_field(data, "hit_bonus", where),
+        squares=int_field(data, "squares", where, 1), hidden=bool(data.get("hidden", False)),
+        triggers=int_field(data, "triggers", where), bridge=bool(data.get("bridge", False)),
     )
 
 
