@@ -11,6 +11,7 @@ from typing import Any, Generic, TypeVar
 from rules import scale, turns
 from rules.coords import MAX_SIDE, Cell, Edge
 from rules.dice import Dice
+from rules.duplicate import duplicate
 from rules.edges import Obstacle, edges_from_list, edges_to_list
 from rules.errors import (
     GameError,
@@ -382,11 +383,23 @@ class Battle(Generic[U]):
     def _restore(self, snapshot: dict[str, Any]) -> None:
         other = Battle.from_dict(snapshot)
         history = self._history
-        for f in ("ruleset_id", "width", "height", "name", "terrain", "units", "sides", "status",
-                  "round", "constants", "cells", "map_version", "last", "turn", "next_id", "homebrew",
-                  "edges"):
+        for f in (*_COPIED, "terrain", "homebrew"):
             setattr(self, f, getattr(other, f))
         self._history = history
+
+    def copy(self) -> Battle[U]:
+        """Return a battle equal to this one that shares nothing an order changes (undo snapshots not kept).
+
+        The homebrew tables are shared: handlers replace them rather than edit them (see `ruleset`).
+        """
+        other: Battle[U] = object.__new__(type(self))
+        for name in _COPIED:
+            setattr(other, name, duplicate(getattr(self, name)))
+        other.terrain = self.terrain.copy()  # keys only: no need to look at each
+        other.homebrew = self.homebrew
+        other._history = []
+        other._brewed = self._brewed
+        return other
 
     # --- (de)serialisation --------------------------------------------------
 
@@ -461,6 +474,11 @@ class Battle(Generic[U]):
         for edge in battle.edges:
             battle.check_edge(edge)
         return battle
+
+
+# The state an order may change, copied by `Battle.copy` and put back by `Battle._restore`.
+_COPIED = ("ruleset_id", "width", "height", "name", "units", "sides", "status", "round", "constants",
+           "cells", "map_version", "last", "turn", "next_id", "edges")
 
 
 def upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Persistence for battlepost: one interface over SQLite (embedded) or PostgreSQL (several processes)."""
 
-from .battles import BattleRepo
+from .battles import BattleRepo, CommitStep
 from .clocks import ClockRepo
 from .db import Database, is_postgres
 from .digests import DigestRecord, DigestRepo
@@ -58,6 +58,7 @@ __all__ = [
     "BattleSummary",
     "ClockRecord",
     "ClockRepo",
+    "CommitStep",
     "Committed",
     "Database",
     "DatabaseAddressError",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Literal, cast
+from typing import Any, Literal, NamedTuple, cast
 
 from . import codec
 from .changes import NOTIFY_CHANGE, payload
@@ -154,6 +154,15 @@ _REVEAL_EVENT = Query.of("UPDATE events SET hidden = 0 WHERE battle_id = ? AND s
 _BUMP_VERSION = Query.of("UPDATE battles SET version = ?, updated_at = ? WHERE id = ?")
 
 
+class CommitStep(NamedTuple):
+    """One order to commit: the state after it, its log entry, the status it left (None: unchanged) and its turn."""
+
+    state: Mapping[str, Any]
+    event: NewEvent
+    status: BattleStatus | None = None
+    turn_key: str | Literal[Turn.UNKNOWN] | None = Turn.UNKNOWN
+
+
 class BattleRepo:
     """Store battles and their state documents with optimistic versioning."""
 
@@ -267,45 +276,65 @@ class BattleRepo:
         `turn_key` is the turn the new state is in (None: no turn running), kept so that startup can tell
         which clocks may be out of step without reading any state.
         """
-        if event.kind in RESERVED_KINDS:
-            raise ValueError(f"event kind {event.kind!r} is written by the storage layer itself")
-        if status is not None:
-            _check_status(status)
-        text = codec.encode(state)
-        outcome = codec.encode_optional(event.outcome)
-        now = float(now)
-        turn = None if turn_key is Turn.UNKNOWN else (turn_key or NO_TURN)
+        done = await self.commit_orders(battle_id, expected_version=expected_version,
+                                        steps=[CommitStep(state, event, status, turn_key)], now=now, posts=posts, owed=owed)
+        return done[0]
 
-        def run() -> Program[tuple[BattleSummary, int]]:
+    async def commit_orders(
+        self,
+        battle_id: int,
+        *,
+        expected_version: int,
+        steps: Sequence[CommitStep],
+        now: float,
+        posts: Sequence[Post] = (),
+        owed: list[int] | None = None,
+    ) -> list[Committed]:
+        """Record orders given together (an order and the end of turn it left), one transaction for all of them.
+
+        Each order is logged with the state before it, so each can be undone on its own; the battle's version
+        goes up by one per order. Returns the battle after each order with that order's number.
+        """
+        if not steps:
+            raise ValueError("at least one order to commit")
+        for step in steps:
+            if step.event.kind in RESERVED_KINDS:
+                raise ValueError(f"event kind {step.event.kind!r} is written by the storage layer itself")
+            if step.status is not None:
+                _check_status(step.status)
+        texts = [codec.encode(step.state) for step in steps]
+        outcomes = [codec.encode_optional(step.event.outcome) for step in steps]
+        now = float(now)
+
+        def run() -> Program[list[tuple[BattleSummary, int]]]:
             before, old_state = yield from _load_current(battle_id, expected_version)
-            seq = yield from next_seq(battle_id)
-            yield step_count(
-                INSERT_EVENT,
-                battle_id,
-                seq,
-                event.actor_id,
-                event.kind,
-                event.order_text,
-                outcome,
-                int(event.hidden),
-                now,
-                before.status,
-                codec.pack_snapshot(old_state),
-            )
-            new_status = before.status if status is None else status
-            yield step_count(_UPDATE_STATE, text, new_status, before.version + 1, now, turn, battle_id)
-            yield one(NOTIFY_CHANGE, payload(battle_id, before.version + 1))
+            first = yield from next_seq(battle_id)
+            done: list[tuple[BattleSummary, int]] = []
+            summary, state_before = before, old_state
+            for i, (step, text, outcome) in enumerate(zip(steps, texts, outcomes, strict=True)):
+                event = step.event
+                yield step_count(INSERT_EVENT, battle_id, first + i, event.actor_id, event.kind, event.order_text,
+                                 outcome, int(event.hidden), now, summary.status, codec.pack_snapshot(state_before))
+                status = summary.status if step.status is None else step.status
+                summary = replace(summary, status=status, updated_at=now, version=summary.version + 1)
+                done.append((summary, first + i))
+                state_before = text
+            turn_key = steps[-1].turn_key
+            turn = None if turn_key is Turn.UNKNOWN else (turn_key or NO_TURN)
+            yield step_count(_UPDATE_STATE, texts[-1], summary.status, summary.version, now, turn, battle_id)
+            yield one(NOTIFY_CHANGE, payload(battle_id, summary.version))
             if owed is not None:
                 owed.clear()  # a program run again (a busy database) starts its list afresh
             for post in posts:
                 post_id = yield from enqueue(post, now)
                 if owed is not None:
                     owed.append(post_id)
-            return replace(before, status=new_status, updated_at=now, version=before.version + 1), seq
+            return done
 
-        after, seq = await self._engine.write(run())
-        log.debug("battle %d now at version %d (%s, order %d)", battle_id, after.version, event.kind, seq)
-        return Committed(_record(after, text), seq)
+        done = await self._engine.write(run())
+        log.debug("battle %d now at version %d (%s, order %d)", battle_id, done[-1][0].version,
+                  "+".join(step.event.kind for step in steps), done[-1][1])
+        return [Committed(_record(summary, text), seq) for (summary, seq), text in zip(done, texts, strict=True)]
 
     async def undo(
         self, battle_id: int, *, expected_version: int, count: int, actor_id: int, now: float,

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import functools
+import logging
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 from bot.cache import Kept
-from bot.clock import turn_key, whose_turn
+from bot.clock import TurnStart, turn_key, whose_turn
 from bot.service.clocks import ClocksJob
 from bot.service.core import StaleTurnError
 from bot.service.maps import MapsJob
@@ -19,7 +22,9 @@ from rules.dice import Dice, Roll
 from rules.errors import ConflictError, GameError, IllegalOrderError, NotFoundError
 from rules.outcome import Outcome
 from rules.turnorders import EndTurn
-from storage import BattleRecord, BattleStatus, NewEvent, NothingToUndo, StaleVersionError
+from storage import BattleRecord, BattleStatus, CommitStep, NewEvent, NothingToUndo, Post, StaleVersionError
+
+log = logging.getLogger(__name__)
 
 MAX_UNDO = 50
 SLOW_UNITS = 50  # a slow order on a battle with this many units is resolved in a worker thread
@@ -34,75 +39,93 @@ class OrdersJob(MapsJob, ClocksJob):
         """Apply one order under the battle's lock and commit its snapshot and event together.
 
         With expect_turn, the order is refused (StaleTurnError) unless the battle is still in that turn.
-        With publish=False the listeners are not told; the Notice is left in result.extra["notice"].
+        With publish=False the listeners are not told; the Notices are left in result.extra["notices"].
         With cheapest, a move goes by the cheapest mode that reaches its square (the order's own mode when none
         does, so the rules say why); result.cheapest is the move picked.
         With follow (a unit), the unit's legal orders after the order are generated once, in the same trip, and
-        returned in result.after; when they hold nothing but ending its turn, its turn ends here too (a second
-        logged order, result.ended).
+        returned in result.after; when they hold nothing but ending its turn, its turn ends in that trip too,
+        logged as an order of its own and committed with the first (result.ended).
         """
         self.remember_name(actor)
         async with self.locks.get(record.id):
             current = await self._stored(record.id)
             if current is None or current.guild_id != actor.guild_id:
                 raise NotFoundError("That battle no longer exists.")
-            # The checks read the shared copy kept at this version when there is one; the order is resolved on a
-            # fresh copy (the kept one is shared, and a refused order is simply thrown away), decoded in the same
-            # trip to the rules thread. Decoding a battle of hundreds of units takes milliseconds.
+            # The battle as it stands is kept in memory at its stored version (checked against the database
+            # above, so another process's order is never missed); the order is resolved on a copy of it, so what
+            # readers were handed never changes and a refused order leaves the battle as it was.
             kept = self.cache.latest(current.id)
-            fresh: Battle | None = None
-            if kept is not None and kept.version == current.version:
-                reader = kept.battle
-            else:
-                fresh = reader = await asyncio.get_running_loop().run_in_executor(self._rules, _decode, current)
+            live = kept.battle if kept is not None and kept.version == current.version else None
+            reader = live
+            if reader is None:
+                reader = await asyncio.get_running_loop().run_in_executor(self._rules, _decode, current)
+                self.cache.keep(current.id, Kept(current.version, current.state_text, reader))
             turn_before = turn_key(reader)
             if expect_turn is not None and turn_before != expect_turn:
                 raise StaleTurnError("That turn is already over.")
             await self.authorise(actor, current, reader, order)
             dice = Dice(self.rng_factory(), scripted=list(manual_rolls))
+            idle_dice = Dice(self.rng_factory())
             # Undo lives in the database (each event keeps the state before it), so no snapshot is kept here.
+            job = functools.partial(_resolve, reader, order, dice, idle_dice, follow, cheapest)
             if order.slow and len(reader.units) >= SLOW_UNITS:
                 # A whole engagement in one order takes seconds at the largest: it runs beside the others'
                 # orders rather than ahead of them.
-                battle, picked, outcome, state, logged, after = await asyncio.to_thread(
-                    _resolve, current, fresh, order, dice, follow, cheapest)
+                done = await asyncio.to_thread(job)
             else:
-                battle, picked, outcome, state, logged, after = await asyncio.get_running_loop().run_in_executor(
-                    self._rules, _resolve, current, fresh, order, dice, follow, cheapest)
-            order = picked or order
-            status = cast("BattleStatus", battle.status) if battle.status != current.status else None
-            turn_after = turn_key(battle)
-            # What the order leaves the bot owing Discord is kept with it, so no crash or refusal loses it.
-            posts = self.owed_after(current.id, battle, turn_after if turn_after != turn_before else None)
+                done = await asyncio.get_running_loop().run_in_executor(self._rules, job)
+            order = done.picked or order
+            # What the orders leave the bot owing Discord is kept with them, so no crash or refusal loses it.
+            steps: list[CommitStep] = []
+            posts: list[Post] = []
+            status: str = current.status
+            turn = turn_before
+            for given in done.steps:
+                battle = given.battle
+                turn_after = turn_key(battle)
+                posts += self.owed_after(current.id, battle, turn_after if turn_after != turn else None)
+                changed = cast("BattleStatus", battle.status) if battle.status != status else None
+                steps.append(CommitStep(given.state, NewEvent(actor_id=actor.user_id, kind=given.order.kind,
+                                                              order_text=str(given.order), outcome=given.logged,
+                                                              hidden=given.outcome.hidden),
+                                        changed, turn_after))
+                status, turn = battle.status, turn_after
             owed: list[int] = []
             try:
-                saved, seq = await self.db.battles.commit_order(
-                    current.id, expected_version=current.version, state=state, status=status,
-                    event=NewEvent(actor_id=actor.user_id, kind=order.kind, order_text=str(order),
-                                   outcome=logged, hidden=outcome.hidden),
-                    now=self.clock(), turn_key=turn_after, posts=posts, owed=owed,
-                )
+                committed = await self.db.battles.commit_orders(
+                    current.id, expected_version=current.version, steps=steps, now=self.clock(), posts=posts,
+                    owed=owed)
             except StaleVersionError:
                 self.cache.forget(current.id)
                 raise ConflictError("The battle changed while your order was being resolved; send it again.") from None
-            self.cache.keep(saved.id, Kept(saved.version, saved.state_text, battle))
-            note_committed(seq)
-            started = await self._sync_clock(saved, battle)
-        notice = Notice("committed", saved, battle, outcome=outcome, actor=actor, seq=seq, turn=started,
-                        extra={"owed": {post.kind: post_id for post, post_id in zip(posts, owed, strict=True)}})
+            last = committed[-1]
+            self.cache.keep(last.record.id, Kept(last.record.version, last.record.state_text, done.battle))
+            note_committed(last.seq)
+            starts: list[TurnStart | None] = []
+            for given, (saved, _seq) in zip(done.steps, committed, strict=True):
+                last_one = given is done.steps[-1]
+                starts.append(await self._sync_clock(saved, given.battle)
+                              if last_one or turn_key(given.battle) != turn_before else None)
+        owed_ids = {post.kind: post_id for post, post_id in zip(posts, owed, strict=True)}
+        notices = [Notice("committed", saved, given.battle, outcome=given.outcome, actor=actor, seq=seq, turn=started,
+                          extra={"owed": owed_ids} if i == 0 else {})
+                   for i, (given, (saved, seq), started) in enumerate(zip(done.steps, committed, starts, strict=True))]
         extra: dict[str, Any] = {}
         if publish:
-            self.publish(notice)
+            for notice in notices:
+                self.publish(notice)
         else:
-            extra["notice"] = notice
-        png = await self.render(battle, outcome=outcome, battle_id=saved.id) if render and self.render_enabled else None
-        ender = turns.idle_end(battle, after) if after is not None else None
+            extra["notice"] = notices[0]
+            extra["notices"] = notices
+        first, (saved, seq) = done.steps[0], committed[0]
+        png = await self.render(first.battle, outcome=first.outcome, battle_id=saved.id) \
+            if render and self.render_enabled else None
         ended = None
-        if ender is not None:
-            # Nothing left but ending the turn: end it now, logged as its own order, so the next unit is due.
-            ended = await self.execute(actor, saved, ender, render=False, publish=publish)
-        return Result(record=saved, battle=battle, outcome=outcome, png=png, seq=seq, extra=extra, cheapest=picked,
-                      after=after, ended=ended)
+        if len(done.steps) > 1:
+            closing, (end_saved, end_seq) = done.steps[1], committed[1]
+            ended = Result(record=end_saved, battle=closing.battle, outcome=closing.outcome, seq=end_seq)
+        return Result(record=saved, battle=first.battle, outcome=first.outcome, png=png, seq=seq, extra=extra,
+                      cheapest=done.picked, after=done.after, ended=ended)
 
     def roll_aside(self, notation: str, purpose: str = "") -> Roll:
         """Roll dice outside any battle (a direct message, a channel without one): shown, never logged."""
@@ -173,18 +196,55 @@ def _decode(record: BattleRecord) -> Battle:
     return Battle.from_dict(record.state)
 
 
-def _resolve(record: BattleRecord, battle: Battle | None, order: o.Order, dice: Dice, follow: str | None = None,
-             cheapest: bool = False
-             ) -> tuple[Battle, o.Order | None, Outcome, dict[str, Any], dict[str, Any], list[o.Order] | None]:
-    """Apply an order to a fresh battle (decoded here when not given), a move by its cheapest mode with `cheapest`;
-    return the battle, the move picked, the outcome, the battle's new document, the outcome as logged and what
-    the followed unit may do next."""
-    if battle is None:
-        battle = _decode(record)
+@dataclass(frozen=True, slots=True)
+class _Given:
+    """One order as applied: the order (the move picked, for a cheapest move), its outcome and the battle after
+    it, with the outcome as logged and the battle's document."""
+
+    order: o.Order
+    outcome: Outcome
+    battle: Battle
+    logged: dict[str, Any]
+    state: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class _Resolved:
+    """What resolving an order left: each order applied (the order, and the end of turn it left, if any)."""
+
+    steps: list[_Given]
+    picked: o.Order | None
+    after: list[o.Order] | None
+
+    @property
+    def battle(self) -> Battle:
+        """Return the battle after the last order."""
+        return self.steps[-1].battle
+
+
+def _resolve(live: Battle, order: o.Order, dice: Dice, idle_dice: Dice, follow: str | None = None,
+             cheapest: bool = False) -> _Resolved:
+    """Apply an order to a copy of the live battle (a move by its cheapest mode with `cheapest`).
+
+    With `follow`, the unit's legal orders after it are generated, and when they hold nothing but ending its
+    turn, the turn is ended too, on a copy of its own so the battle after the first order stays as it was.
+    """
+    battle = live.copy()
     picked = turns.cheapest_move(battle, order.unit, order.to) if cheapest and isinstance(order, o.Move) else None
     outcome = battle.apply(picked or order, dice, undoable=False)
+    steps = [_Given(picked or order, outcome, battle, outcome.to_dict(), battle.to_dict())]
     after = turns.next_orders(battle, follow) if follow else None
-    return battle, picked, outcome, battle.to_dict(), outcome.to_dict(), after
+    ender = turns.idle_end(battle, after) if after is not None else None
+    if ender is not None:
+        ended = battle.copy()
+        try:
+            closed = ended.apply(ender, idle_dice, undoable=False)
+        except GameError:
+            # The rules offered the end of the turn and then refused it: the unit's turn stays open.
+            log.exception("ending an idle turn was refused after it was offered")
+        else:
+            steps.append(_Given(ender, closed, ended, closed.to_dict(), ended.to_dict()))
+    return _Resolved(steps, picked, after)
 
 
 def _nothing_to_undo(count: int, available: int) -> str:

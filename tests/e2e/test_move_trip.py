@@ -14,7 +14,7 @@ import pytest
 
 from bot.service import Result
 from rules.system import system_of
-from tests.e2e.combat_helpers import RIFLE, add, battle_with, start, stored_battle
+from tests.e2e.combat_helpers import RIFLE, add, battle_with, start, stored, stored_battle
 from tests.e2e.conftest import Table, text_of
 
 
@@ -101,3 +101,28 @@ async def test_a_move_without_a_mode_picks_the_cheapest_in_the_same_trip(table: 
     assert "Half: the cheapest move that reaches D3." in text_of(reply)
     assert counts.trips == 1
     assert counts.generated.get("Eva-01") == 1
+
+
+async def test_the_move_and_the_turn_it_ended_are_one_commit_and_each_is_undone_on_its_own(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The end of the turn a Full move left is written with the move, in one transaction, and logged as an order
+    of its own with the state before it: the GM's `/gm undo` takes back the end of the turn alone."""
+    await duel(table)
+    battles = table.service.db.battles
+    commit = battles.commit_orders
+    written: list[list[str]] = []
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        written.append([step.event.kind for step in kwargs["steps"]])
+        return await commit(*args, **kwargs)
+
+    monkeypatch.setattr(battles, "commit_orders", counted)
+    version = (await stored(table)).version
+    await table.slash("move", user=table.alice, unit="Eva-01", to="F3", mode="full")
+    assert written == [["move", "end-turn"]]
+    assert (await stored(table)).version == version + 2
+    kinds = [e.kind for e in await table.service.db.events.list((await stored(table)).id, limit=2)]
+    assert kinds == ["end-turn", "move"]
+    await table.gm_slash("gm undo")
+    back = await stored_battle(table)
+    assert str(back.unit("Eva-01").cell) == "F3" and back.turn.done == {}
