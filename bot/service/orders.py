@@ -102,10 +102,12 @@ class OrdersJob(MapsJob, ClocksJob):
             self.cache.keep(last.record.id, Kept(last.record.version, last.record.state_text, done.battle))
             note_committed(last.seq)
             starts: list[TurnStart | None] = []
+            turn = turn_before
             for given, (saved, _seq) in zip(done.steps, committed, strict=True):
-                last_one = given is done.steps[-1]
-                starts.append(await self._sync_clock(saved, given.battle)
-                              if last_one or turn_key(given.battle) != turn_before else None)
+                # The clock follows the turn: an order that began none leaves it as it was, unread.
+                began = turn_key(given.battle) != turn
+                turn = turn_key(given.battle)
+                starts.append(await self._sync_clock(saved, given.battle) if began else None)
         owed_ids = {post.kind: post_id for post, post_id in zip(posts, owed, strict=True)}
         notices = [Notice("committed", saved, given.battle, outcome=given.outcome, actor=actor, seq=seq, turn=started,
                           extra={"owed": owed_ids} if i == 0 else {})
