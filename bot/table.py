@@ -53,6 +53,7 @@ class Result:
     cheapest: Order | None = None  # the move execute's `cheapest` picked; None when no mode reaches the square
     after: list[Order] | None = None  # what the followed unit may do next (execute's `follow`); None: nothing offered
     ended: Result | None = None  # the followed unit's turn, ended by itself with nothing left to do
+    quiet: bool | None = None  # the order rolled no die, began no turn and showed nothing hidden; None: not judged
 
 
 @dataclass(frozen=True)

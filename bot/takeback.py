@@ -92,6 +92,8 @@ async def offers_undo(service: TableService, result: Result) -> bool:
     """
     if result.seq is None or result.outcome is None or dice_reason(result.outcome.to_dict()) is not None:
         return False
+    if result.quiet is not None:
+        return result.quiet  # judged by the table service in the order's own trip, on the battles it had
     before = await service.db.events.state_before(result.record.id, result.seq)
     if before is None:
         return False

@@ -21,6 +21,7 @@ from rules.battle import Battle
 from rules.dice import Dice, Roll
 from rules.errors import ConflictError, GameError, IllegalOrderError, NotFoundError
 from rules.outcome import Outcome
+from rules.takeback import dice_reason, why_not_free
 from rules.turnorders import EndTurn
 from storage import BattleRecord, BattleStatus, CommitStep, NewEvent, NothingToUndo, Post, StaleVersionError
 
@@ -127,7 +128,7 @@ class OrdersJob(MapsJob, ClocksJob):
             closing, (end_saved, end_seq) = done.steps[1], committed[1]
             ended = Result(record=end_saved, battle=closing.battle, outcome=closing.outcome, seq=end_seq)
         return Result(record=saved, battle=first.battle, outcome=first.outcome, png=png, seq=seq, extra=extra,
-                      cheapest=done.picked, after=done.after, ended=ended)
+                      cheapest=done.picked, after=done.after, ended=ended, quiet=done.quiet)
 
     def roll_aside(self, notation: str, purpose: str = "") -> Roll:
         """Roll dice outside any battle (a direct message, a channel without one): shown, never logged."""
@@ -217,6 +218,7 @@ class _Resolved:
     steps: list[_Given]
     picked: o.Order | None
     after: list[o.Order] | None
+    quiet: bool
 
     @property
     def battle(self) -> Battle:
@@ -234,7 +236,11 @@ def _resolve(live: Battle, order: o.Order, dice: Dice, idle_dice: Dice, follow: 
     battle = live.copy()
     picked = turns.cheapest_move(battle, order.unit, order.to) if cheapest and isinstance(order, o.Move) else None
     outcome = battle.apply(picked or order, dice, undoable=False)
-    steps = [_Given(picked or order, outcome, battle, outcome.to_dict(), battle.to_dict())]
+    logged = outcome.to_dict()
+    steps = [_Given(picked or order, outcome, battle, logged, battle.to_dict())]
+    # Whether its player may take the order back alone (its reply's Undo button), judged on the two battles at hand.
+    quiet = dice_reason(logged) is None and turn_key(live) == turn_key(battle) and \
+        why_not_free(None, live, battle, 0) is None
     after = turns.next_orders(battle, follow) if follow else None
     ender = turns.idle_end(battle, after) if after is not None else None
     if ender is not None:
@@ -246,7 +252,7 @@ def _resolve(live: Battle, order: o.Order, dice: Dice, idle_dice: Dice, follow: 
             log.exception("ending an idle turn was refused after it was offered")
         else:
             steps.append(_Given(ender, closed, ended, closed.to_dict(), ended.to_dict()))
-    return _Resolved(steps, picked, after)
+    return _Resolved(steps, picked, after, quiet)
 
 
 def _nothing_to_undo(count: int, available: int) -> str:

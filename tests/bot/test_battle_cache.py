@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.service import Actor, TableService
+from bot.takeback import _quiet_order
 from rules import orders as o
 from rules.battle import Battle
 from rules.coords import Cell
@@ -216,3 +217,26 @@ async def test_an_order_on_a_kept_battle_takes_one_trip_to_the_rules_thread(db: 
         assert again.record.version == result.record.version + 1
     finally:
         counting.shutdown(wait=True)
+
+
+async def test_the_undo_button_is_judged_in_the_orders_trip_as_from_the_stored_states(db: Database) -> None:
+    """The service judges whether an order may be taken back alone on the battles it had at hand; the judgement
+    is the one made from the state stored before the order and the state after it."""
+    service = TableService(db, render=False, rng_factory=lambda: seeded(5))
+    created = await service.create_battle(GM, channel_id=6, thread_id=None, name="Quiet", ruleset="strategic-e",
+                                          width=12, height=10)
+    record = created.record
+    judged: list[bool] = []
+    for order in [*SETUP, *PLAY]:
+        try:
+            result = await service.execute(GM, record, order, render=False)
+        except GameError:
+            continue
+        assert result.seq is not None and result.quiet is not None
+        before = await db.events.state_before(record.id, result.seq)
+        assert before is not None
+        rolled = bool(result.outcome is not None and result.outcome.rolls)
+        assert result.quiet == (not rolled and _quiet_order(before, result.record.state)), str(order)
+        judged.append(result.quiet)
+        record = result.record
+    assert True in judged and False in judged
