@@ -66,9 +66,9 @@ class OrdersJob(MapsJob, ClocksJob):
                 raise StaleTurnError("That turn is already over.")
             await self.authorise(actor, current, reader, order)
             dice = Dice(self.rng_factory(), scripted=list(manual_rolls))
-            idle_dice = Dice(self.rng_factory())
+            factory = self.rng_factory
             # Undo lives in the database (each event keeps the state before it), so no snapshot is kept here.
-            job = functools.partial(_resolve, reader, order, dice, idle_dice, follow, cheapest)
+            job = functools.partial(_resolve, reader, order, dice, lambda: Dice(factory()), follow, cheapest)
             if order.slow and len(reader.units) >= SLOW_UNITS:
                 # A whole engagement in one order takes seconds at the largest: it runs beside the others'
                 # orders rather than ahead of them.
@@ -226,7 +226,7 @@ class _Resolved:
         return self.steps[-1].battle
 
 
-def _resolve(live: Battle, order: o.Order, dice: Dice, idle_dice: Dice, follow: str | None = None,
+def _resolve(live: Battle, order: o.Order, dice: Dice, idle_dice: Callable[[], Dice], follow: str | None = None,
              cheapest: bool = False) -> _Resolved:
     """Apply an order to a copy of the live battle (a move by its cheapest mode with `cheapest`).
 
@@ -246,7 +246,7 @@ def _resolve(live: Battle, order: o.Order, dice: Dice, idle_dice: Dice, follow: 
     if ender is not None:
         ended = battle.copy()
         try:
-            closed = ended.apply(ender, idle_dice, undoable=False)
+            closed = ended.apply(ender, idle_dice(), undoable=False)
         except GameError:
             # The rules offered the end of the turn and then refused it: the unit's turn stays open.
             log.exception("ending an idle turn was refused after it was offered")
