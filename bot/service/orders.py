@@ -23,7 +23,18 @@ from rules.errors import ConflictError, GameError, IllegalOrderError, NotFoundEr
 from rules.outcome import Outcome
 from rules.takeback import dice_reason, why_not_free
 from rules.turnorders import EndTurn
-from storage import BattleRecord, BattleStatus, CommitStep, NewEvent, NothingToUndo, Post, StaleVersionError
+from storage import (
+    BattleNotFound,
+    BattleRecord,
+    BattleStatus,
+    BattleSummary,
+    CommitStep,
+    Committed,
+    NewEvent,
+    NothingToUndo,
+    Post,
+    StaleVersionError,
+)
 
 log = logging.getLogger(__name__)
 
@@ -49,66 +60,31 @@ class OrdersJob(MapsJob, ClocksJob):
         """
         self.remember_name(actor)
         async with self.locks.get(record.id):
-            current = await self._stored(record.id)
-            if current is None or current.guild_id != actor.guild_id:
-                raise NotFoundError("That battle no longer exists.")
-            # The battle as it stands is kept in memory at its stored version (checked against the database
-            # above, so another process's order is never missed); the order is resolved on a copy of it, so what
-            # readers were handed never changes and a refused order leaves the battle as it was.
-            kept = self.cache.latest(current.id)
-            live = kept.battle if kept is not None and kept.version == current.version else None
-            reader = live
-            if reader is None:
-                reader = await asyncio.get_running_loop().run_in_executor(self._rules, _decode, current)
-                self.cache.keep(current.id, Kept(current.version, current.state_text, reader))
-            turn_before = turn_key(reader)
-            if expect_turn is not None and turn_before != expect_turn:
-                raise StaleTurnError("That turn is already over.")
-            await self.authorise(actor, current, reader, order)
-            dice = Dice(self.rng_factory(), scripted=list(manual_rolls))
-            factory = self.rng_factory
-            # Undo lives in the database (each event keeps the state before it), so no snapshot is kept here.
-            job = functools.partial(_resolve, reader, order, dice, lambda: Dice(factory()), follow, cheapest)
-            if order.slow and len(reader.units) >= SLOW_UNITS:
-                # A whole engagement in one order takes seconds at the largest: it runs beside the others'
-                # orders rather than ahead of them.
-                done = await asyncio.to_thread(job)
-            else:
-                done = await asyncio.get_running_loop().run_in_executor(self._rules, job)
-            order = done.picked or order
-            # What the orders leave the bot owing Discord is kept with them, so no crash or refusal loses it.
-            steps: list[CommitStep] = []
-            posts: list[Post] = []
-            status: str = current.status
-            turn = turn_before
-            for given in done.steps:
-                battle = given.battle
-                turn_after = turn_key(battle)
-                posts += self.owed_after(current.id, battle, turn_after if turn_after != turn else None)
-                changed = cast("BattleStatus", battle.status) if battle.status != status else None
-                steps.append(CommitStep(given.state, NewEvent(actor_id=actor.user_id, kind=given.order.kind,
-                                                              order_text=str(given.order), outcome=given.logged,
-                                                              hidden=given.outcome.hidden),
-                                        changed, turn_after))
-                status, turn = battle.status, turn_after
-            owed: list[int] = []
+            kept = self.cache.latest(record.id)
+            # A caller's record as new as the battle kept here is trusted: no read before the commit, which
+            # checks the version itself; if anyone wrote meanwhile, the order goes round once more, read afresh.
+            trusted = kept is not None and kept.version == record.version and record.guild_id == actor.guild_id
+            attempt = functools.partial(self._commit, actor, record, order, manual_rolls=manual_rolls,
+                                        expect_turn=expect_turn, follow=follow, cheapest=cheapest)
             try:
-                committed = await self.db.battles.commit_orders(
-                    current.id, expected_version=current.version, steps=steps, now=self.clock(), posts=posts,
-                    owed=owed)
+                try:
+                    done, committed, starts, posts, owed = await attempt(trusted=trusted)
+                except GameError:
+                    # Refused on the battle kept here: refused for good unless another process moved it on.
+                    if not trusted or not await self._moved_on(record):
+                        raise
+                    done, committed, starts, posts, owed = await attempt(trusted=False)
+                except StaleVersionError:
+                    self.cache.forget(record.id)
+                    if not trusted:
+                        raise
+                    done, committed, starts, posts, owed = await attempt(trusted=False)
             except StaleVersionError:
-                self.cache.forget(current.id)
+                self.cache.forget(record.id)
                 raise ConflictError("The battle changed while your order was being resolved; send it again.") from None
-            last = committed[-1]
-            self.cache.keep(last.record.id, Kept(last.record.version, last.record.state_text, done.battle))
-            note_committed(last.seq)
-            starts: list[TurnStart | None] = []
-            turn = turn_before
-            for given, (saved, _seq) in zip(done.steps, committed, strict=True):
-                # The clock follows the turn: an order that began none leaves it as it was, unread.
-                began = turn_key(given.battle) != turn
-                turn = turn_key(given.battle)
-                starts.append(await self._sync_clock(saved, given.battle) if began else None)
+            except BattleNotFound:
+                self.cache.forget(record.id)
+                raise NotFoundError("That battle no longer exists.") from None
         owed_ids = {post.kind: post_id for post, post_id in zip(posts, owed, strict=True)}
         notices = [Notice("committed", saved, given.battle, outcome=given.outcome, actor=actor, seq=seq, turn=started,
                           extra={"owed": owed_ids} if i == 0 else {})
@@ -129,6 +105,73 @@ class OrdersJob(MapsJob, ClocksJob):
             ended = Result(record=end_saved, battle=closing.battle, outcome=closing.outcome, seq=end_seq)
         return Result(record=saved, battle=first.battle, outcome=first.outcome, png=png, seq=seq, extra=extra,
                       cheapest=done.picked, after=done.after, ended=ended, quiet=done.quiet)
+
+    async def _moved_on(self, record: BattleRecord) -> bool:
+        """Return whether the stored battle is no longer at the record's version (or no longer exists)."""
+        return not isinstance(await self.db.battles.get_unless(record.id, record.version), BattleSummary)
+
+    async def _commit(self, actor: Actor, record: BattleRecord, order: o.Order, *, trusted: bool,
+                      manual_rolls: Sequence[int], expect_turn: str | None, follow: str | None, cheapest: bool
+                      ) -> tuple[_Resolved, list[Committed], list[TurnStart | None], list[Post], list[int]]:
+        """Resolve and commit an order, the battle's lock held; the battle is read first unless `trusted`.
+
+        Raises StaleVersionError when the commit finds the battle changed since the record was read.
+        """
+        current = record if trusted else await self._stored(record.id)
+        if current is None or current.guild_id != actor.guild_id:
+            raise NotFoundError("That battle no longer exists.")
+        # The battle as it stands is kept in memory at its stored version (checked against the database,
+        # so another process's order is never missed); the order is resolved on a copy of it, so what
+        # readers were handed never changes and a refused order leaves the battle as it was.
+        kept = self.cache.latest(current.id)
+        live = kept.battle if kept is not None and kept.version == current.version else None
+        reader = live
+        if reader is None:
+            reader = await asyncio.get_running_loop().run_in_executor(self._rules, _decode, current)
+            self.cache.keep(current.id, Kept(current.version, current.state_text, reader))
+        turn_before = turn_key(reader)
+        if expect_turn is not None and turn_before != expect_turn:
+            raise StaleTurnError("That turn is already over.")
+        await self.authorise(actor, current, reader, order)
+        dice = Dice(self.rng_factory(), scripted=list(manual_rolls))
+        factory = self.rng_factory
+        # Undo lives in the database (each event keeps the state before it), so no snapshot is kept here.
+        job = functools.partial(_resolve, reader, order, dice, lambda: Dice(factory()), follow, cheapest)
+        if order.slow and len(reader.units) >= SLOW_UNITS:
+            # A whole engagement in one order takes seconds at the largest: it runs beside the others'
+            # orders rather than ahead of them.
+            done = await asyncio.to_thread(job)
+        else:
+            done = await asyncio.get_running_loop().run_in_executor(self._rules, job)
+        # What the orders leave the bot owing Discord is kept with them, so no crash or refusal loses it.
+        steps: list[CommitStep] = []
+        posts: list[Post] = []
+        status: str = current.status
+        turn = turn_before
+        for given in done.steps:
+            battle = given.battle
+            turn_after = turn_key(battle)
+            posts += self.owed_after(current.id, battle, turn_after if turn_after != turn else None)
+            changed = cast("BattleStatus", battle.status) if battle.status != status else None
+            steps.append(CommitStep(given.state, NewEvent(actor_id=actor.user_id, kind=given.order.kind,
+                                                          order_text=str(given.order), outcome=given.logged,
+                                                          hidden=given.outcome.hidden),
+                                    changed, turn_after))
+            status, turn = battle.status, turn_after
+        owed: list[int] = []
+        committed = await self.db.battles.commit_orders(
+            current.id, expected_version=current.version, steps=steps, now=self.clock(), posts=posts, owed=owed)
+        last = committed[-1]
+        self.cache.keep(last.record.id, Kept(last.record.version, last.record.state_text, done.battle))
+        note_committed(last.seq)
+        starts: list[TurnStart | None] = []
+        turn = turn_before
+        for given, (saved, _seq) in zip(done.steps, committed, strict=True):
+            # The clock follows the turn: an order that began none leaves it as it was, unread.
+            began = turn_key(given.battle) != turn
+            turn = turn_key(given.battle)
+            starts.append(await self._sync_clock(saved, given.battle) if began else None)
+        return done, committed, starts, posts, owed
 
     def roll_aside(self, notation: str, purpose: str = "") -> Roll:
         """Roll dice outside any battle (a direct message, a channel without one): shown, never logged."""

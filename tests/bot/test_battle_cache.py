@@ -240,3 +240,63 @@ async def test_the_undo_button_is_judged_in_the_orders_trip_as_from_the_stored_s
         judged.append(result.quiet)
         record = result.record
     assert True in judged and False in judged
+
+
+async def test_an_order_on_a_battle_another_process_moved_on_is_resolved_again_on_the_new_state(
+        db: Database, tmp_path: Path) -> None:
+    """A service trusts the record it is handed when it keeps the battle at that version, and reads nothing before
+    the commit; when another process (another service on the same file) wrote meanwhile, the commit finds it
+    stale and the order is resolved again on the battle as stored, not refused and not applied to the old one."""
+    here = TableService(db, render=False, rng_factory=lambda: seeded(1))
+    other_db = await Database.open(tmp_path / "battlepost.sqlite3")  # the same file, a second connection
+    try:
+        there = TableService(other_db, render=False, rng_factory=lambda: seeded(2))
+        created = await here.create_battle(GM, channel_id=7, thread_id=None, name="Two", ruleset="strategic-e",
+                                           width=12, height=10)
+        record = created.record
+        for order in SETUP[:3]:
+            record = (await here.execute(GM, record, order, render=False)).record
+        old = record
+        # The other process adds a unit; this one still keeps the battle at `old`.
+        await there.execute(GM, await there.get_battle(GM.guild_id, old.id),
+                            o.AddUnit(name="Alpha", side="Angels", at=Cell(5, 5), stats=dict(RIFLE)), render=False)
+        added = await here.execute(GM, old, o.AddUnit(name="Beta", side="Angels", at=Cell(6, 6), stats=dict(RIFLE)),
+                                   render=False)
+        assert added.record.version == old.version + 2
+        assert added.battle.find_unit("Alpha") is not None and added.battle.find_unit("Beta") is not None
+        texts = [e.order_text for e in await here.all_events(added.record)][-2:]
+        assert [t.split()[1] for t in texts] == ["name:Alpha", "name:Beta"]
+        moved = added
+        # Refused on the kept battle (no such unit there) but not on the stored one: the other process added it.
+        before = moved.record
+        await there.execute(GM, await there.get_battle(GM.guild_id, old.id),
+                            o.AddUnit(name="Zeta", side="Angels", at=Cell(8, 8), stats=dict(RIFLE)), render=False)
+        removed = await here.execute(GM, before, o.RemoveUnit(unit="Zeta"), render=False)
+        assert removed.battle.find_unit("Zeta") is None and removed.record.version == before.version + 2
+        # A refusal that stands is not sent round again.
+        with pytest.raises(GameError):
+            await here.execute(GM, removed.record, o.RemoveUnit(unit="Nobody"), render=False)
+    finally:
+        await other_db.close()
+
+
+async def test_an_order_on_the_record_just_committed_reads_nothing_before_its_commit(
+        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One database round trip for an order: given the record of the battle as this service last wrote it, the
+    order is resolved on the battle kept in memory and committed; the battle is not read again first."""
+    service = TableService(db, render=False, rng_factory=lambda: seeded(3))
+    record = (await service.create_battle(GM, channel_id=8, thread_id=None, name="Trip", ruleset="strategic-e",
+                                          width=12, height=10)).record
+    record = (await service.execute(GM, record, SETUP[0], render=False)).record
+    reads: list[int] = []
+    real = db.battles.get_unless
+
+    async def counted(battle_id: int, version: int | None) -> Any:
+        reads.append(battle_id)
+        return await real(battle_id, version)
+
+    monkeypatch.setattr(db.battles, "get_unless", counted)
+    for order in SETUP[1:]:
+        record = (await service.execute(GM, record, order, render=False)).record
+    assert reads == []
+    assert record.version == 1 + len(SETUP)
