@@ -85,10 +85,11 @@ class OrdersJob(MapsJob, ClocksJob):
             except BattleNotFound:
                 self.cache.forget(record.id)
                 raise NotFoundError("That battle no longer exists.") from None
-        owed_ids = {post.kind: post_id for post, post_id in zip(posts, owed, strict=True)}
+        # Each order's notice carries the ids of the posts that order left owed (its board edit, its turn's ping).
+        ids = iter(owed)
         notices = [Notice("committed", saved, given.battle, outcome=given.outcome, actor=actor, seq=seq, turn=started,
-                          extra={"owed": owed_ids} if i == 0 else {})
-                   for i, (given, (saved, seq), started) in enumerate(zip(done.steps, committed, starts, strict=True))]
+                          extra={"owed": {post.kind: next(ids) for post in left}})
+                   for given, (saved, seq), started, left in zip(done.steps, committed, starts, posts, strict=True)]
         extra: dict[str, Any] = {}
         if publish:
             for notice in notices:
@@ -112,7 +113,7 @@ class OrdersJob(MapsJob, ClocksJob):
 
     async def _commit(self, actor: Actor, record: BattleRecord, order: o.Order, *, trusted: bool,
                       manual_rolls: Sequence[int], expect_turn: str | None, follow: str | None, cheapest: bool
-                      ) -> tuple[_Resolved, list[Committed], list[TurnStart | None], list[Post], list[int]]:
+                      ) -> tuple[_Resolved, list[Committed], list[TurnStart | None], list[list[Post]], list[int]]:
         """Resolve and commit an order, the battle's lock held; the battle is read first unless `trusted`.
 
         Raises StaleVersionError when the commit finds the battle changed since the record was read.
@@ -145,13 +146,13 @@ class OrdersJob(MapsJob, ClocksJob):
             done = await asyncio.get_running_loop().run_in_executor(self._rules, job)
         # What the orders leave the bot owing Discord is kept with them, so no crash or refusal loses it.
         steps: list[CommitStep] = []
-        posts: list[Post] = []
+        posts: list[list[Post]] = []  # what each order leaves owed
         status: str = current.status
         turn = turn_before
         for given in done.steps:
             battle = given.battle
             turn_after = turn_key(battle)
-            posts += self.owed_after(current.id, battle, turn_after if turn_after != turn else None)
+            posts.append(self.owed_after(current.id, battle, turn_after if turn_after != turn else None))
             changed = cast("BattleStatus", battle.status) if battle.status != status else None
             steps.append(CommitStep(given.state, NewEvent(actor_id=actor.user_id, kind=given.order.kind,
                                                           order_text=str(given.order), outcome=given.logged,
@@ -160,7 +161,8 @@ class OrdersJob(MapsJob, ClocksJob):
             status, turn = battle.status, turn_after
         owed: list[int] = []
         committed = await self.db.battles.commit_orders(
-            current.id, expected_version=current.version, steps=steps, now=self.clock(), posts=posts, owed=owed)
+            current.id, expected_version=current.version, steps=steps, now=self.clock(),
+            posts=[post for left in posts for post in left], owed=owed)
         last = committed[-1]
         self.cache.keep(last.record.id, Kept(last.record.version, last.record.state_text, done.battle))
         note_committed(last.seq)

@@ -16,6 +16,7 @@ from bot.service import Result
 from rules.system import system_of
 from tests.e2e.combat_helpers import RIFLE, add, battle_with, start, stored, stored_battle
 from tests.e2e.conftest import Table, text_of
+from tests.e2e.turn_helpers import new_since, posted, prompts
 
 
 class Counts:
@@ -126,3 +127,14 @@ async def test_the_move_and_the_turn_it_ended_are_one_commit_and_each_is_undone_
     await table.gm_slash("gm undo")
     back = await stored_battle(table)
     assert str(back.unit("Eva-01").cell) == "F3" and back.turn.done == {}
+
+
+async def test_the_phase_a_move_ended_by_itself_calls_its_players_at_once(table: Table) -> None:
+    """The ping of the phase the end of turn began is sent by the process that committed it, at once, like the
+    ping of a turn ended by hand, not left to the outbox's loop."""
+    await duel(table)
+    before = posted(table)
+    await table.slash("move", user=table.alice, unit="Eva-01", to="F3", mode="full")
+    await table.service.drain()
+    [prompt] = prompts(new_since(table, before))
+    assert "Angels phase" in prompt.content and prompt.pings.users == {table.gm.id}
