@@ -44,7 +44,9 @@ log = logging.getLogger(__name__)
 # of that battle repaints only the squares that changed and deflates only the bands of rows that changed.
 # A crop of a 40x40 map is 2 to 4 MB of pixels, a whole 100x100 map about 15 MB: the bound caps the memory.
 FRAME_BUDGET = 32 * 1024 * 1024
-SCRATCH_KEPT = 3  # grid-sized images kept to repaint on, so a repaint allocates none
+# Images kept to draw on again (a grid to repaint on, a canvas a newer picture replaced): a new image of some
+# megabytes costs the kernel as much as drawing it, page by page. The bound caps their memory.
+SCRATCH_BUDGET = 24 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,7 @@ class Scene:
     """
 
     fixed: tuple[object, ...]
+    geometry: Geometry
     squares: Squares
     legend: object
     key: object
@@ -154,15 +157,18 @@ def _paint_legend(canvas: Image.Image, layout: _Layout, pal: Palette) -> None:
 
 
 def _draw_whole(view: MapView, layout: _Layout, pal: Palette, overlays: Sequence[Overlay],
-                key: UnitKey | None) -> Image.Image:
-    """Draw the whole picture on a new RGB canvas."""
+                key: UnitKey | None, canvas: Image.Image | None = None) -> Image.Image:
+    """Draw the whole picture on a new RGB canvas, or over every pixel of the one given (of the picture's size)."""
     geometry = layout.geometry
     gl, gt = geometry.gutter_left, geometry.gutter_top
     # Draw on a copy of the grid alone, so nothing spills into the labels.
     grid = layout.base.image.crop((gl, gt, gl + geometry.grid_width, gt + geometry.grid_height))
     _paint_grid(grid, geometry, pal, view, overlays)
     height = geometry.title_height + layout.board_height + (key.height if key else 0)
-    canvas = Image.new("RGB", (layout.width, height), pal(PAPER))
+    if canvas is None:
+        canvas = Image.new("RGB", (layout.width, height), pal(PAPER))
+    else:
+        canvas.paste(pal(PAPER), (0, 0, *canvas.size))
     canvas.paste(layout.base.image, (0, geometry.title_height))
     canvas.paste(grid, (gl, geometry.title_height + gt))
     _paint_legend(canvas, layout, pal)
@@ -259,15 +265,18 @@ def _draw_kept(view: MapView, layout: _Layout, pal: Palette, overlays: Sequence[
     else:
         key = build_key(view, geometry, layout.width) if show_key else None
         key_height = key.height if key is not None else 0
-    scene = Scene(fixed, squares, legend, key_sig, key_height, layout.board_height, title)
+    scene = Scene(fixed, geometry, squares, legend, key_sig, key_height, layout.board_height, title)
     height = geometry.title_height + layout.board_height + key_height
     if (kept is None or old is None or old.fixed != fixed or kept.frame.size != (layout.width, height)
             or old.board_height != layout.board_height or old.key_height != key_height):
         if key is None and show_key:
             key = build_key(view, geometry, layout.width)
-        canvas = _draw_whole(view, layout, pal, overlays, key)
+        canvas = _draw_whole(view, layout, pal, overlays, key, _take_scratch((layout.width, height)))
         REPAINTS.add(None)
-        return Drawn(encode_frame(canvas, kept.frame if kept is not None else None), scene)
+        drawn = Drawn(encode_frame(canvas, kept.frame if kept is not None else None), scene)
+        if kept is not None:
+            _give_scratch(kept.frame.image)  # replaced: its pixels are drawn over by a later picture
+        return drawn
     canvas = kept.frame.image
     rows: list[tuple[int, int]] = []
     dirty = changed_squares(old.squares, squares)
@@ -357,7 +366,7 @@ def _run_box(geometry: Geometry, run: tuple[int, int], first: int, last: int) ->
 
 
 def _take_scratch(size: tuple[int, int]) -> Image.Image:
-    """Return an RGB image of the size to draw on, one kept from an earlier repaint when there is one."""
+    """Return an RGB image of the size to draw on over every pixel, one kept from earlier when there is one."""
     with _SCRATCH_LOCK:
         for i, image in enumerate(_SCRATCH):
             if image.size == size:
@@ -366,10 +375,17 @@ def _take_scratch(size: tuple[int, int]) -> Image.Image:
 
 
 def _give_scratch(image: Image.Image) -> None:
-    """Keep a scratch image for the next repaint, the most recent few only."""
+    """Keep an RGB image nobody uses any more to draw on again, the most recent ones within the budget."""
+    if image.mode != "RGB":
+        return
     with _SCRATCH_LOCK:
         _SCRATCH.insert(0, image)
-        del _SCRATCH[SCRATCH_KEPT:]
+        used = 0
+        for i, kept in enumerate(_SCRATCH):
+            used += kept.width * kept.height * 4  # Pillow keeps four bytes a pixel of RGB
+            if used > SCRATCH_BUDGET:
+                del _SCRATCH[i:]
+                break
 
 
 def _legend_sig(legend: Legend) -> object:
