@@ -47,6 +47,7 @@ FRAME_BUDGET = 32 * 1024 * 1024
 # Images kept to draw on again (a grid to repaint on, a canvas a newer picture replaced): a new image of some
 # megabytes costs the kernel as much as drawing it, page by page. The bound caps their memory.
 SCRATCH_BUDGET = 24 * 1024 * 1024
+SQUARE_BYTES = 200  # about what a square's list of drawings holds in a kept picture's scene
 
 
 @dataclass(frozen=True)
@@ -68,13 +69,26 @@ class Scene:
 
 @dataclass(frozen=True)
 class Drawn:
-    """A battle's kept picture: its encoded frame (whose image is the canvas drawn on) and what it showed."""
+    """A battle's kept picture: its encoded frame, the RGB canvas drawn on, and what it showed."""
 
     frame: Frame
-    scene: Scene | None  # None: a picture that is never repainted in place (the grey palette)
+    scene: Scene | None  # None: a picture never repainted in place
+    grey_of: Image.Image | None = None  # the RGB canvas of a grey frame (a colour frame's image is its canvas)
+
+    @property
+    def canvas(self) -> Image.Image:
+        """Return the RGB canvas the picture was drawn on."""
+        return self.grey_of if self.grey_of is not None else self.frame.image
+
+    @property
+    def nbytes(self) -> int:
+        """Return about how many bytes the kept picture holds: its frame, a grey frame's canvas, its squares' lists."""
+        canvas = self.grey_of.width * self.grey_of.height * 4 if self.grey_of is not None else 0
+        squares = len(self.scene.squares) * SQUARE_BYTES if self.scene is not None else 0
+        return self.frame.nbytes + canvas + squares
 
 
-FRAMES: KeptFrames[Drawn] = KeptFrames(FRAME_BUDGET, lambda drawn: drawn.frame.nbytes)
+FRAMES: KeptFrames[Drawn] = KeptFrames(FRAME_BUDGET, lambda drawn: drawn.nbytes)
 
 
 @dataclass
@@ -137,7 +151,7 @@ def _paint_grid(grid: Image.Image, geometry: Geometry, pal: Palette, view: MapVi
     effects = view.effects if only is None else tuple(e for e in view.effects if (e.x, e.y) in only)
     draw_features(grid, geometry, pal, features)
     draw_effects(grid, geometry, pal, effects)
-    draw_reachable(grid, geometry, pal, overlays)
+    draw_reachable(grid, geometry, pal, overlays, only)
     draw_area_tints(grid, geometry, pal, overlays)
     labels = draw_units(grid, geometry, pal, view, only)
     draw_area_marks(grid, geometry, pal, overlays)
@@ -237,12 +251,7 @@ def render_map(
     pal = palette_named(palette)
     geometry = Geometry.for_view(view, crop, cell_px)
     layout = _layout(view, geometry, pal, overlays)
-    if pal.grey:
-        image = _draw_whole(view, layout, pal, overlays, build_key(view, geometry, layout.width) if show_key else None)
-        drawn = Drawn(encode_frame(image.convert("L"), kept.frame if kept else None), None)
-        REPAINTS.add(None)
-    else:
-        drawn = _draw_kept(view, layout, pal, overlays, show_key, kept)
+    drawn = _draw_kept(view, layout, pal, overlays, show_key, kept)
     FRAMES.keep(keep, drawn)
     data = frame_png(drawn.frame)
     log.debug("rendered %s: %dx%d px, %d bytes", view.map_version, *drawn.frame.size, len(data))
@@ -273,11 +282,14 @@ def _draw_kept(view: MapView, layout: _Layout, pal: Palette, overlays: Sequence[
             key = build_key(view, geometry, layout.width)
         canvas = _draw_whole(view, layout, pal, overlays, key, _take_scratch((layout.width, height)))
         REPAINTS.add(None)
-        drawn = Drawn(encode_frame(canvas, kept.frame if kept is not None else None), scene)
+        # Every colour already went through the grey palette; L mode makes it exact and smaller.
+        image = canvas.convert("L") if pal.grey else canvas
+        drawn = Drawn(encode_frame(image, kept.frame if kept is not None else None), scene,
+                      canvas if pal.grey else None)
         if kept is not None:
-            _give_scratch(kept.frame.image)  # replaced: its pixels are drawn over by a later picture
+            _give_scratch(kept.canvas)  # replaced: its pixels are drawn over by a later picture
         return drawn
-    canvas = kept.frame.image
+    canvas = kept.canvas
     rows: list[tuple[int, int]] = []
     dirty = changed_squares(old.squares, squares)
     if dirty:
@@ -295,7 +307,13 @@ def _draw_kept(view: MapView, layout: _Layout, pal: Palette, overlays: Sequence[
         rows.append((0, th))
     REPAINTS.add(len(dirty))
     bands = {b for top, bottom in rows for b in range(top // BAND_ROWS, (bottom - 1) // BAND_ROWS + 1)}
-    return Drawn(encode_frame(canvas, kept.frame, bands), scene)
+    if not pal.grey:
+        return Drawn(encode_frame(canvas, kept.frame, bands), scene)
+    grey = kept.frame.image  # the kept grey image, made again from the canvas's changed rows only
+    for band in bands:
+        box = (0, band * BAND_ROWS, canvas.width, min(canvas.height, (band + 1) * BAND_ROWS))
+        grey.paste(canvas.crop(box).convert("L"), box[:2])
+    return Drawn(encode_frame(grey, kept.frame, bands), scene, canvas)
 
 
 def _clear_legend(canvas: Image.Image, layout: _Layout, pal: Palette) -> None:

@@ -212,12 +212,11 @@ class Geometry:
         half = self.cell_px / 2
         return (left + half, top + half)
 
-    def near(self, x: int, y: int, reach: int) -> Iterator[XY]:
-        """Yield the squares inside the window at most `reach` squares from (x, y) across and down."""
+    def near(self, x: int, y: int, reach: int) -> list[XY]:
+        """Return the squares inside the window at most `reach` squares from (x, y) across and down."""
         x0, y0, x1, y1 = self.crop
-        for sy in range(max(y0, y - reach), min(y1, y + reach) + 1):
-            for sx in range(max(x0, x - reach), min(x1, x + reach) + 1):
-                yield (sx, sy)
+        xs = range(max(x0, x - reach), min(x1, x + reach) + 1)
+        return [(sx, sy) for sy in range(max(y0, y - reach), min(y1, y + reach) + 1) for sx in xs]
 
     def touches(self, x: int, y: int, reach: int, squares: Collection[XY]) -> bool:
         """Return whether any of `squares` lies at most `reach` squares from (x, y)."""

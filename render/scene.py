@@ -70,7 +70,7 @@ def grid_squares(view: MapView, geometry: Geometry, overlays: Sequence[Overlay])
         if beside:
             for xy, group in groups.items():
                 what: object = ("stack", xy, tuple(group))
-                squares = list(geometry.near(*xy, stack_reach(geometry, group)))
+                squares = geometry.near(*xy, stack_reach(geometry, group))
                 add(what, squares)
                 label_items.append((what, squares))
         for unit in models:
@@ -79,7 +79,7 @@ def grid_squares(view: MapView, geometry: Geometry, overlays: Sequence[Overlay])
                 if shared != beside or not geometry.contains(x, y):
                     continue
                 what = ("model", unit.label, unit.side, "H" in unit.marks, x, y, count, top, shared)
-                squares = list(geometry.near(x, y, MODEL_REACH))
+                squares = geometry.near(x, y, MODEL_REACH)
                 add(what, squares)
                 label_items.append((what, squares))
     # label_items is in render.layers.units' order of labels: models alone, tokens, then models beside tokens.

@@ -43,9 +43,13 @@ def reach_dashed(palette: Palette, index: int) -> bool:
 
 
 def draw_reachable(
-    grid: Image.Image, geometry: Geometry, palette: Palette, overlays: Sequence[Overlay]
+    grid: Image.Image, geometry: Geometry, palette: Palette, overlays: Sequence[Overlay],
+    only: Collection[XY] | None = None,
 ) -> None:
-    """Tint reachable squares and outline each area, largest first so nested areas stay visible."""
+    """Tint reachable squares and outline each area, largest first so nested areas stay visible.
+
+    With `only`, paint just those squares (each square's tint and border stay inside it).
+    """
     listed = [o for o in overlays if isinstance(o, Reachable)]
     if not listed:
         return
@@ -57,12 +61,12 @@ def draw_reachable(
         area = listed[i]
         colour = palette(area.color)
         tint = rgba(colour, REACH_ALPHA)
-        cells = sorted(c for c in area.cells if geometry.contains(*c))
+        cells = sorted(c for c in area.cells if geometry.contains(*c) and (only is None or c in only))
         for x, y in cells:
             lx, t, r, b = geometry.local_box(x, y)
             draw.rectangle((lx + 1, t + 1, r - 1, b - 1), fill=tint)
         # The border only where the area ends: that edge is what a player reads.
-        outline_area(draw, geometry, area.cells, rgba(colour, 255), w, reach_dashed(palette, i))
+        outline_area(draw, geometry, area.cells, rgba(colour, 255), w, reach_dashed(palette, i), only)
 
 
 def outline_area(
@@ -72,9 +76,10 @@ def outline_area(
     colour: tuple[int, int, int, int],
     width: int,
     dashed: bool = False,
+    only: Collection[XY] | None = None,
 ) -> None:
-    """Draw a border inside the squares of an area, only along the sides where the area ends."""
-    for x, y in sorted(c for c in area if geometry.contains(*c)):
+    """Draw a border inside the squares of an area, only along the sides where the area ends (on `only` of them)."""
+    for x, y in sorted(c for c in area if geometry.contains(*c) and (only is None or c in only)):
         lx, t, r, b = geometry.local_box(x, y)
         if (x - 1, y) not in area:
             _edge(draw, (lx + 1, t + 1, lx + width, b - 1), colour, dashed)

@@ -49,7 +49,7 @@ from rules.outcome import Outcome
 from rules.systems import builtin
 from rules.turnorders import EndTurn, SetTurnMode
 from rules.visibility import PUBLIC, Viewer
-from tests.render.render_samples import small_view
+from tests.render.render_samples import open_png, rgb_at, small_view
 
 STATS: dict[str, dict[str, Any]] = {
     "strategic-e": {"ag": 45, "bs": 50, "wounds": 30,
@@ -193,8 +193,9 @@ def test_maps_repainted_in_place_equal_maps_drawn_afresh(ruleset: str) -> None:
             marks += extra_overlays(rng, size)
         palette = "grey" if step % 9 == 8 else "colour"
         compare(view, marks, ("whole", ruleset), palette=palette)
+        # The windowed maps of two systems in the grey palette, repainted in place as well.
         compare(view, marks, ("window", ruleset), crop=window, cell_px=rng.choice([8, 12, 18]) if step % 10 == 0
-                else 12)
+                else 12, palette="grey" if ruleset in ("m42", "strategic-p") else "colour")
         crop = action_crop(view, action_cells(highlight), full=False) if highlight else None
         compare(view, marks, ("action", ruleset), crop=crop)
         drawn += 3
@@ -205,19 +206,26 @@ def test_maps_repainted_in_place_equal_maps_drawn_afresh(ruleset: str) -> None:
     assert REPAINTS.repainted + REPAINTS.whole == drawn
 
 
-def test_one_unit_moved_repaints_only_the_squares_around_it() -> None:
+@pytest.mark.parametrize("palette", ["colour", "grey"])
+def test_one_unit_moved_repaints_only_the_squares_around_it(palette: str) -> None:
     units = tuple(UnitToken(f"u{i}", f"U{i}", ("NERV", "Angels")[i % 2], 1 + i, 2 + (i % 3) * 3) for i in range(10))
     view = small_view(units=units)
-    render_map(view, keep="probe")
+    render_map(view, keep="probe", palette=palette)
     moved = dataclasses.replace(view, units=(dataclasses.replace(units[0], x=7, y=11), *units[1:]))
     REPAINTS.reset()
-    data = render_map(moved, keep="probe")
-    assert data == render_map(moved)
+    data = render_map(moved, keep="probe", palette=palette)
+    assert data == render_map(moved, palette=palette)
     assert REPAINTS.repainted == 1 and REPAINTS.whole == 0
     # The squares the token left and the squares it came to, each with the squares its token may spill onto.
     assert 2 <= REPAINTS.last_squares <= 2 * 9
-    render_map(moved, keep="probe")
+    assert render_map(moved, keep="probe", palette=palette) == data
     assert REPAINTS.last_squares == 0, "the same picture again repaints nothing"
+    # The token is where it moved to, and the square it left shows its bare ground, as on a map without units.
+    image, bare = open_png(data), open_png(render_map(small_view(), palette=palette))
+    geometry = Geometry.for_view(moved)
+    assert rgb_at(image, geometry.cell_centre(7, 11)) != rgb_at(bare, geometry.cell_centre(7, 11))
+    left = geometry.cell_box(1, 2)
+    assert image.crop(left).tobytes() == bare.crop(left).tobytes()
 
 
 def test_a_moved_window_or_a_new_map_is_drawn_afresh() -> None:
