@@ -137,7 +137,7 @@ def main() -> None:
             # The kept picture without what its squares showed: drawn whole, its unchanged bands still reused.
             kept = api.FRAMES.take("bench")
             if kept is not None:
-                api.FRAMES.keep("bench", api.Drawn(kept.frame, None))
+                api.FRAMES.keep("bench", api.Drawn(kept.frame, None, kept.base, kept.base_key))
             return render_map(next(views), overlays=overlays, keep="bench")
 
         def draw_only(view: MapView = view, overlays: tuple[Overlay, ...] = overlays) -> object:

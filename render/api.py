@@ -13,7 +13,7 @@ from render.cache import KeptFrames
 from render.geometry import Crop, Geometry
 from render.key import UnitKey, build_key
 from render.layers.areas import draw_area_marks, draw_area_tints
-from render.layers.base import BASE_CACHE, BLOCK_CACHE, BaseLayer, base_layer
+from render.layers.base import BASE_CACHE, BLOCK_CACHE, BaseLayer, base_key, base_layer
 from render.layers.effects import draw_effects
 from render.layers.features import draw_features
 from render.layers.labels import draw_labels
@@ -42,11 +42,12 @@ log = logging.getLogger(__name__)
 
 # The last picture of each battle's map: its pixels, deflated bands and what each square showed, so the next map
 # of that battle repaints only the squares that changed and deflates only the bands of rows that changed.
-# A crop of a 40x40 map is 2 to 4 MB of pixels, a whole 100x100 map about 15 MB: the bound caps the memory.
-FRAME_BUDGET = 32 * 1024 * 1024
+# Each keeps its base layer too, so a repaint never waits for one to be built again when many battles take turns.
+# A crop of a 40x40 map is 3 to 6 MB with its base, a whole 100x100 map about 30 MB: the bound caps the memory.
+FRAME_BUDGET = 48 * 1024 * 1024
 # Images kept to draw on again (a grid to repaint on, a canvas a newer picture replaced): a new image of some
 # megabytes costs the kernel as much as drawing it, page by page. The bound caps their memory.
-SCRATCH_BUDGET = 24 * 1024 * 1024
+SCRATCH_BUDGET = 16 * 1024 * 1024
 SQUARE_BYTES = 200  # about what a square's list of drawings holds in a kept picture's scene
 
 
@@ -73,6 +74,8 @@ class Drawn:
 
     frame: Frame
     scene: Scene | None  # None: a picture never repainted in place
+    base: BaseLayer
+    base_key: tuple[object, ...]
     grey_of: Image.Image | None = None  # the RGB canvas of a grey frame (a colour frame's image is its canvas)
 
     @property
@@ -83,9 +86,10 @@ class Drawn:
     @property
     def nbytes(self) -> int:
         """Return about how many bytes the kept picture holds: its frame, a grey frame's canvas, its squares' lists."""
-        canvas = self.grey_of.width * self.grey_of.height * 4 if self.grey_of is not None else 0
+        canvas = _bytes(self.grey_of) if self.grey_of is not None else 0
         squares = len(self.scene.squares) * SQUARE_BYTES if self.scene is not None else 0
-        return self.frame.nbytes + canvas + squares
+        base = _bytes(self.base.image)  # counted even while the cache shares it
+        return self.frame.nbytes + canvas + squares + base
 
 
 FRAMES: KeptFrames[Drawn] = KeptFrames(FRAME_BUDGET, lambda drawn: drawn.nbytes)
@@ -133,9 +137,12 @@ class _Layout:
     board_height: int
 
 
-def _layout(view: MapView, geometry: Geometry, pal: Palette, overlays: Sequence[Overlay]) -> _Layout:
-    """Lay out a picture's board and legend, and the width they and the title bar need."""
-    base = base_layer(view, geometry, pal)
+def _layout(view: MapView, geometry: Geometry, pal: Palette, overlays: Sequence[Overlay],
+            base: BaseLayer | None = None) -> _Layout:
+    """Lay out a picture's board (on the given base layer, else the cached one) and legend, and the width they and
+    the title bar need."""
+    if base is None:
+        base = base_layer(view, geometry, pal)
     legend = build_legend(view, geometry, pal, base.terrain_keys, overlays, geometry.board_height)
     # Wide enough for the whole title bar: a narrow crop never cuts the title.
     width = max(geometry.board_width + legend.width, title_width(view, geometry))
@@ -250,8 +257,9 @@ def render_map(
     kept = FRAMES.take(keep)  # ours alone until kept again: no other thread draws on it meanwhile
     pal = palette_named(palette)
     geometry = Geometry.for_view(view, crop, cell_px)
-    layout = _layout(view, geometry, pal, overlays)
-    drawn = _draw_kept(view, layout, pal, overlays, show_key, kept)
+    key = base_key(view, geometry, pal)
+    layout = _layout(view, geometry, pal, overlays, kept.base if kept is not None and kept.base_key == key else None)
+    drawn = _draw_kept(view, layout, pal, overlays, show_key, kept, key)
     FRAMES.keep(keep, drawn)
     data = frame_png(drawn.frame)
     log.debug("rendered %s: %dx%d px, %d bytes", view.map_version, *drawn.frame.size, len(data))
@@ -259,7 +267,7 @@ def render_map(
 
 
 def _draw_kept(view: MapView, layout: _Layout, pal: Palette, overlays: Sequence[Overlay], show_key: bool,
-               kept: Drawn | None) -> Drawn:
+               kept: Drawn | None, base: tuple[object, ...]) -> Drawn:
     """Draw a battle's picture: the kept one repainted where it changed, or afresh when its layout changed."""
     geometry = layout.geometry
     fixed = (view.map_version, view.width, view.height, view.sides, geometry, pal.name, show_key)
@@ -284,7 +292,7 @@ def _draw_kept(view: MapView, layout: _Layout, pal: Palette, overlays: Sequence[
         REPAINTS.add(None)
         # Every colour already went through the grey palette; L mode makes it exact and smaller.
         image = canvas.convert("L") if pal.grey else canvas
-        drawn = Drawn(encode_frame(image, kept.frame if kept is not None else None), scene,
+        drawn = Drawn(encode_frame(image, kept.frame if kept is not None else None), scene, layout.base, base,
                       canvas if pal.grey else None)
         if kept is not None:
             _give_scratch(kept.canvas)  # replaced: its pixels are drawn over by a later picture
@@ -308,12 +316,12 @@ def _draw_kept(view: MapView, layout: _Layout, pal: Palette, overlays: Sequence[
     REPAINTS.add(len(dirty))
     bands = {b for top, bottom in rows for b in range(top // BAND_ROWS, (bottom - 1) // BAND_ROWS + 1)}
     if not pal.grey:
-        return Drawn(encode_frame(canvas, kept.frame, bands), scene)
+        return Drawn(encode_frame(canvas, kept.frame, bands), scene, layout.base, base)
     grey = kept.frame.image  # the kept grey image, made again from the canvas's changed rows only
     for band in bands:
         box = (0, band * BAND_ROWS, canvas.width, min(canvas.height, (band + 1) * BAND_ROWS))
         grey.paste(canvas.crop(box).convert("L"), box[:2])
-    return Drawn(encode_frame(grey, kept.frame, bands), scene, canvas)
+    return Drawn(encode_frame(grey, kept.frame, bands), scene, layout.base, base, canvas)
 
 
 def _clear_legend(canvas: Image.Image, layout: _Layout, pal: Palette) -> None:
@@ -394,16 +402,17 @@ def _take_scratch(size: tuple[int, int]) -> Image.Image:
 
 def _give_scratch(image: Image.Image) -> None:
     """Keep an RGB image nobody uses any more to draw on again, the most recent ones within the budget."""
-    if image.mode != "RGB":
+    if image.mode != "RGB" or _bytes(image) > SCRATCH_BUDGET:
         return
     with _SCRATCH_LOCK:
         _SCRATCH.insert(0, image)
-        used = 0
-        for i, kept in enumerate(_SCRATCH):
-            used += kept.width * kept.height * 4  # Pillow keeps four bytes a pixel of RGB
-            if used > SCRATCH_BUDGET:
-                del _SCRATCH[i:]
-                break
+        while sum(_bytes(kept) for kept in _SCRATCH) > SCRATCH_BUDGET:
+            _SCRATCH.pop()
+
+
+def _bytes(image: Image.Image) -> int:
+    """Return the bytes Pillow keeps for an RGB image's pixels (four a pixel)."""
+    return image.width * image.height * 4
 
 
 def _legend_sig(legend: Legend) -> object:

@@ -39,6 +39,7 @@ from render import (
 )
 from render.api import REPAINTS
 from render.geometry import Geometry
+from render.layers.base import BASE_CACHE
 from render.scene import grid_squares
 from rules.battle import Battle
 from rules.coords import Cell
@@ -292,3 +293,16 @@ def test_a_drawing_paints_only_on_the_squares_it_lists(cell_px: int) -> None:
         painted = painted_squares(before, after, geometry)
         assert painted <= listed, (f"{cell_px} px, trial {trial}: {sorted(painted - listed)} changed but list nothing "
                                    f"new ({group}, {extra})")
+
+
+def test_a_battle_repainted_in_place_keeps_its_own_base_layer() -> None:
+    """Many battles taking turns push each other's base layers out of the shared cache; a kept picture keeps its own."""
+    view = small_view(units=(UnitToken("a", "A", "NERV", 4, 4),))
+    render_map(view, keep="probe")
+    BASE_CACHE.clear()  # as if other battles' maps had filled the cache since
+    moved = dataclasses.replace(view, units=(UnitToken("a", "A", "NERV", 5, 4),))
+    REPAINTS.reset()
+    data = render_map(moved, keep="probe")
+    assert BASE_CACHE.misses == 0 and len(BASE_CACHE) == 0, "the base layer was not built again"
+    assert REPAINTS.repainted == 1
+    assert data == render_map(moved)
