@@ -48,7 +48,7 @@ FRAME_BUDGET = 48 * 1024 * 1024
 # Images kept to draw on again (a grid to repaint on, a canvas a newer picture replaced): a new image of some
 # megabytes costs the kernel as much as drawing it, page by page. The bound caps their memory.
 SCRATCH_BUDGET = 16 * 1024 * 1024
-SQUARE_BYTES = 200  # about what a square's list of drawings holds in a kept picture's scene
+SQUARE_BYTES = 120  # about what a square's drawings take in a kept picture's scene
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ class Drawn:
     def nbytes(self) -> int:
         """Return about how many bytes the kept picture holds: its frame, a grey frame's canvas, its squares' lists."""
         canvas = _bytes(self.grey_of) if self.grey_of is not None else 0
-        squares = len(self.scene.squares) * SQUARE_BYTES if self.scene is not None else 0
+        squares = len(self.scene.squares.at) * SQUARE_BYTES if self.scene is not None else 0
         base = _bytes(self.base.image)  # counted even while the cache shares it
         return self.frame.nbytes + canvas + squares + base
 

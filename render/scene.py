@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass
 
 from render.geometry import XY, Geometry
 from render.layers.models import MODEL_REACH, model_squares
@@ -31,21 +32,38 @@ from render.view import (
     TargetSquare,
 )
 
-Squares = dict[XY, list[object]]
+LINE_REACH = 2  # squares around a step along a line that its width and marks may reach
 MARKER_PAD = 2  # pixels around a callout's box: its outline and the pointer's soft end
+
+
+@dataclass(frozen=True)
+class Squares:
+    """Hold what is painted on each square: every distinct drawing numbered, and each square's numbers in order.
+
+    Numbers, not the drawings themselves, are kept per square: a kept picture then holds a few hundred tuples of
+    ints, which the garbage collector leaves alone, rather than as many lists it would walk through again and again.
+    """
+
+    drawings: dict[object, int]
+    at: dict[XY, tuple[int, ...]]
 
 
 def grid_squares(view: MapView, geometry: Geometry, overlays: Sequence[Overlay]) -> Squares:
     """Return, for each square of the window, what is painted on it, in the order render_image paints it."""
-    out: Squares = {}
+    numbers: dict[object, int] = {}
+    out: dict[XY, list[int]] = {}
 
     def add(what: object, squares: Iterable[XY]) -> None:
+        try:
+            number = numbers.setdefault(what, len(numbers))
+        except TypeError:  # a drawing that cannot be hashed is never taken for another: its squares are repainted
+            number = numbers.setdefault(("unmatched", len(numbers), object()), len(numbers))
         for square in squares:
             found = out.get(square)
             if found is None:
-                out[square] = [what]
+                out[square] = [number]
             else:
-                found.append(what)
+                found.append(number)
 
     for feature in view.features:
         if geometry.contains(feature.x, feature.y):
@@ -87,7 +105,7 @@ def grid_squares(view: MapView, geometry: Geometry, overlays: Sequence[Overlay])
         if isinstance(o, AreaOfEffect):
             add(("area outline", o), _span(geometry, [*o.cells, *([o.src] if o.src is not None else [])], 1))
         elif isinstance(o, MissLanding):
-            add(("landing", o), _span(geometry, [o.aim, o.landed], 1))
+            add(("landing", o), _along(geometry, o.aim, o.landed))
     for o in overlays:
         if isinstance(o, AreaOfEffect) and o.label and o.cells:
             x, y = o.cells[-1]
@@ -95,7 +113,7 @@ def grid_squares(view: MapView, geometry: Geometry, overlays: Sequence[Overlay])
     _overlays(add, geometry, overlays, occupied)
     for drawing, reached in label_items:
         add(("label", drawing), reached)
-    return out
+    return Squares(numbers, {xy: tuple(found) for xy, found in out.items()})
 
 
 def _reachable(add: Callable[[object, Iterable[XY]], None], geometry: Geometry, overlays: Sequence[Overlay]) -> None:
@@ -113,14 +131,14 @@ def _overlays(add: Callable[[object, Iterable[XY]], None], geometry: Geometry, o
         if isinstance(o, MovePath) and o.cells:
             cells: list[XY] = [(c[0], c[1]) for c in o.cells]
             steps = list(itertools.pairwise(cells)) or [(cells[0], cells[0])]
-            squares = {s for a, b in steps for s in _span(geometry, [a, b], 1)}
+            squares = {s for a, b in steps for s in _along(geometry, a, b)}
             add(("path", o, cells[-1] in occupied), squares)
     for o in overlays:
         if isinstance(o, TargetSquare):
             add(("target", o), geometry.near(o.x, o.y, 1) if geometry.contains(o.x, o.y) else ())
     for o in overlays:
         if isinstance(o, LineOfFire):
-            add(("shot", o, tuple(o.src) in occupied, tuple(o.dst) in occupied), _span(geometry, [o.src, o.dst], 1))
+            add(("shot", o, tuple(o.src) in occupied, tuple(o.dst) in occupied), _along(geometry, o.src, o.dst))
     for o in overlays:
         if isinstance(o, Marker):
             near = ((o.x, o.y - 1) in occupied, (o.x, o.y + 1) in occupied)
@@ -142,6 +160,21 @@ def _span(geometry: Geometry, cells: Sequence[XY], reach: int) -> list[XY]:
             for x in range(max(x0, min(xs) - reach), min(x1, max(xs) + reach) + 1)]
 
 
+def _along(geometry: Geometry, a: XY, b: XY) -> set[XY]:
+    """Return the window's squares a line from square a's centre to square b's, with its marks, may paint on.
+
+    The line is followed in steps of half a square; a line's width, an arrowhead, a burst or a cross reaches less
+    than a square from it, so every square within two of a step's square is listed.
+    """
+    steps = max(1, 2 * max(abs(b[0] - a[0]), abs(b[1] - a[1])))
+    found: set[XY] = set()
+    for i in range(steps + 1):
+        x = a[0] + 0.5 + (b[0] - a[0]) * i / steps
+        y = a[1] + 0.5 + (b[1] - a[1]) * i / steps
+        found.update(geometry.near(math.floor(x), math.floor(y), LINE_REACH))
+    return found
+
+
 def _marker(geometry: Geometry, marker: Marker, occupied: Collection[XY]) -> list[XY]:
     """Return the squares a marker's callout and pointer may paint on."""
     box = marker_box(geometry, marker, occupied)
@@ -154,4 +187,11 @@ def _marker(geometry: Geometry, marker: Marker, occupied: Collection[XY]) -> lis
 
 def changed_squares(old: Squares, new: Squares) -> set[XY]:
     """Return the squares whose drawings differ between two pictures of the same window."""
-    return {xy for xy in old.keys() | new.keys() if old.get(xy) != new.get(xy)}
+    # The new picture's drawings numbered as the old one numbered them; one the old picture lacks gets a number
+    # of its own, below zero, that no old square holds.
+    same = [0] * len(new.drawings)
+    for what, number in new.drawings.items():
+        same[number] = old.drawings.get(what, -1 - number)
+    changed = {xy for xy, found in new.at.items() if tuple([same[n] for n in found]) != old.at.get(xy)}
+    changed.update(old.at.keys() - new.at.keys())
+    return changed

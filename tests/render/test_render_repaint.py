@@ -259,8 +259,10 @@ def painted_squares(before: Image.Image, after: Image.Image, geometry: Geometry)
 
 
 def listed_squares(view: MapView, geometry: Geometry, overlays: list[Overlay]) -> dict[tuple[int, int], list[object]]:
-    """Return what each square lists, as the renderer works it out."""
-    return grid_squares(view, geometry, overlays)
+    """Return what each square lists, as the renderer works it out: its drawings, in order."""
+    found = grid_squares(view, geometry, overlays)
+    drawings = {number: what for what, number in found.drawings.items()}
+    return {xy: [drawings[n] for n in numbers] for xy, numbers in found.at.items()}
 
 
 @pytest.mark.parametrize("cell_px", [8, 12, 18, 28, 40, 52])
