@@ -308,3 +308,17 @@ def test_a_battle_repainted_in_place_keeps_its_own_base_layer() -> None:
     assert BASE_CACHE.misses == 0 and len(BASE_CACHE) == 0, "the base layer was not built again"
     assert REPAINTS.repainted == 1
     assert data == render_map(moved)
+
+
+def test_tokens_that_overlap_and_swap_places_in_the_drawing_order_are_repainted() -> None:
+    """At 12 px a token spills over its square: which of two neighbours is on top depends on the order of units."""
+    a = UnitToken("a", "A", "NERV", 5, 5, facing=90)
+    b = UnitToken("b", "B", "Angels", 6, 5, facing=270)
+    view = small_view(units=(a, b))
+    render_map(view, cell_px=12, keep="probe")
+    swapped = small_view(units=(b, a))
+    REPAINTS.reset()
+    data = render_map(swapped, cell_px=12, keep="probe")
+    assert data == render_map(swapped, cell_px=12)
+    assert data != render_map(view, cell_px=12), "the order shows: the tokens overlap"
+    assert REPAINTS.repainted == 1 and REPAINTS.last_squares > 0
