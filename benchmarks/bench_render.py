@@ -19,6 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from render import (
+    Crop,
     LineOfFire,
     MapView,
     MovePath,
@@ -30,6 +31,7 @@ from render import (
     UnitToken,
     api,
     clear_cache,
+    crop_around,
     encode_png,
     render_image,
     render_map,
@@ -164,6 +166,25 @@ def main() -> None:
             ("repainted in place", again_kept),
         ):
             render_map(view, overlays=overlays, keep="bench")
+            moved_cpu[name] = p50, p95 = timed(fn, runs, time.process_time)
+            print(f"    {name:<40}{p50:>9.2f}{p95:>9.2f}")
+        # As the bot posts a big map: cropped around the move, so the window follows the unit and the map is drawn
+        # whole, and the same window drawn again (another unit's order in the same place) repainted in place.
+        crops = itertools.cycle([crop_around(v, [(v.units[0].x, v.units[0].y)]) for v in (moved, view)])
+
+        def cropped(views: Iterator[MapView] = views, overlays: tuple[Overlay, ...] = overlays,
+                    crops: Iterator[Crop] = crops) -> bytes:
+            return render_map(next(views), overlays=overlays, crop=next(crops), keep="bench")
+
+        window = crop_around(view, [(view.units[0].x, view.units[0].y)], margin=6)
+
+        def same_window(views: Iterator[MapView] = views, overlays: tuple[Overlay, ...] = overlays,
+                        window: Crop = window) -> bytes:
+            return render_map(next(views), overlays=overlays, crop=window, keep="bench")
+
+        for name, fn in (("cropped, the window following the unit", cropped),
+                         ("cropped, the same window, repainted", same_window)):
+            fn()
             moved_cpu[name] = p50, p95 = timed(fn, runs, time.process_time)
             print(f"    {name:<40}{p50:>9.2f}{p95:>9.2f}")
         whole, kept = moved_cpu["drawn whole, unchanged bands kept"], moved_cpu["repainted in place"]
