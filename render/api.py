@@ -43,7 +43,8 @@ log = logging.getLogger(__name__)
 # The last picture of each battle's map: its pixels, deflated bands and what each square showed, so the next map
 # of that battle repaints only the squares that changed and deflates only the bands of rows that changed.
 # Each keeps its base layer too, so a repaint never waits for one to be built again when many battles take turns.
-# A crop of a 40x40 map is 3 to 6 MB with its base, a whole 100x100 map about 30 MB: the bound caps the memory.
+# Kept with its base, a crop of a 40x40 map takes about 3 MB, a whole 16x16 map 5, a whole 40x40 map 13 and a
+# whole 100x100 map 35: the bound caps the memory, the least recently drawn battles dropped first.
 FRAME_BUDGET = 48 * 1024 * 1024
 # Images kept to draw on again (a grid to repaint on, a canvas a newer picture replaced): a new image of some
 # megabytes costs the kernel as much as drawing it, page by page. The bound caps their memory.
@@ -70,10 +71,10 @@ class Scene:
 
 @dataclass(frozen=True)
 class Drawn:
-    """A battle's kept picture: its encoded frame, the RGB canvas drawn on, and what it showed."""
+    """A battle's kept picture: its encoded frame, the RGB canvas drawn on, its base layer, and what it showed."""
 
     frame: Frame
-    scene: Scene | None  # None: a picture never repainted in place
+    scene: Scene | None  # None: the next picture under its key is drawn whole
     base: BaseLayer
     base_key: tuple[object, ...]
     grey_of: Image.Image | None = None  # the RGB canvas of a grey frame (a colour frame's image is its canvas)
@@ -85,7 +86,7 @@ class Drawn:
 
     @property
     def nbytes(self) -> int:
-        """Return about how many bytes the kept picture holds: its frame, a grey frame's canvas, its squares' lists."""
+        """Return about how many bytes the kept picture holds: frame, a grey frame's canvas, base, squares' drawings."""
         canvas = _bytes(self.grey_of) if self.grey_of is not None else 0
         squares = len(self.scene.squares.at) * SQUARE_BYTES if self.scene is not None else 0
         base = _bytes(self.base.image)  # counted even while the cache shares it
