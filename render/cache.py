@@ -72,7 +72,8 @@ class LayerCache(Generic[V]):
 class KeptFrames(Generic[V]):
     """Keep the last encoded frame of each battle's map, up to `budget` bytes of rows, least recently used out.
 
-    `size_of` tells a value's bytes. Values are never mutated once kept; a newer frame replaces the old.
+    `size_of` tells a value's bytes. A kept value is never mutated while it is in the store; `take` hands it
+    over to one caller (who may draw on it, then keep the result), and a newer frame replaces the old.
     Thread-safe like LayerCache: maps are encoded in worker threads when there are no worker processes.
     """
 
@@ -92,6 +93,14 @@ class KeptFrames(Generic[V]):
             found = self._items.get(key)
             if found is not None:
                 self._items.move_to_end(key)
+            return found
+
+    def take(self, key: Hashable) -> V | None:
+        """Remove and return the frame kept under key, if any: the caller owns it until it keeps a frame again."""
+        with self._lock:
+            found = self._items.pop(key, None)
+            if found is not None:
+                self._used -= self._size_of(found)
             return found
 
     def keep(self, key: Hashable, value: V) -> None:

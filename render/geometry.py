@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 
 from render.fonts import text_height, text_width
@@ -15,6 +15,7 @@ log = logging.getLogger(__name__)
 
 Box = tuple[int, int, int, int]
 Crop = tuple[int, int, int, int]
+XY = tuple[int, int]
 
 MIN_CELL_PX = 8
 CELL_STEP = 4
@@ -210,6 +211,25 @@ class Geometry:
         left, top, _, _ = self.local_box(x, y)
         half = self.cell_px / 2
         return (left + half, top + half)
+
+    def near(self, x: int, y: int, reach: int) -> list[XY]:
+        """Return the squares inside the window at most `reach` squares from (x, y) across and down."""
+        x0, y0, x1, y1 = self.crop
+        xs = range(max(x0, x - reach), min(x1, x + reach) + 1)
+        return [(sx, sy) for sy in range(max(y0, y - reach), min(y1, y + reach) + 1) for sx in xs]
+
+    def touches(self, x: int, y: int, reach: int, squares: Collection[XY]) -> bool:
+        """Return whether any of `squares` lies at most `reach` squares from (x, y)."""
+        return any(c in squares for c in self.near(x, y, reach))
+
+    def under(self, box: tuple[float, float, float, float]) -> Iterator[XY]:
+        """Yield the squares inside the window that a box of the grid's pixels (edges included) touches."""
+        cp = self.cell_px
+        x0, y0, x1, y1 = self.crop
+        left, top, right, bottom = box
+        for sy in range(max(y0, y0 + math.floor(top) // cp), min(y1, y0 + math.floor(bottom) // cp) + 1):
+            for sx in range(max(x0, x0 + math.floor(left) // cp), min(x1, x0 + math.floor(right) // cp) + 1):
+                yield (sx, sy)
 
     def cell_box(self, x: int, y: int) -> Box:
         """Return the canvas box of square (x, y), right and bottom exclusive."""

@@ -62,10 +62,14 @@ def style_of(view: MapView, key: str) -> TerrainStyle:
 
 def base_layer(view: MapView, geometry: Geometry, palette: Palette) -> BaseLayer:
     """Return the base layer for a view, from the cache when this map version was drawn before."""
+    return BASE_CACHE.get_or_build(base_key(view, geometry, palette), lambda: build_base(view, geometry, palette))
+
+
+def base_key(view: MapView, geometry: Geometry, palette: Palette) -> tuple[object, ...]:
+    """Return what names a base layer: two views with the same key have the same base layer."""
     # map_version promises the same size, terrain and styles; size is in the key
     # as well so a stale version string can never paste a wrongly sized board.
-    key = (view.map_version, view.width, view.height, geometry.cell_px, geometry.crop, palette.name)
-    return BASE_CACHE.get_or_build(key, lambda: build_base(view, geometry, palette))
+    return (view.map_version, view.width, view.height, geometry.cell_px, geometry.crop, palette.name)
 
 
 def build_base(view: MapView, geometry: Geometry, palette: Palette) -> BaseLayer:

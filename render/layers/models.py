@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from PIL import Image, ImageDraw
 
@@ -17,6 +17,7 @@ from render.view import RGB, XY, MapView, UnitToken
 MODEL_SCALE = 0.27  # a model's radius as a share of the square, alone in its square
 SHARED_SCALE = 0.18  # the radius when it shares its square with a leader's token
 LABEL_MIN_PX = 6
+MODEL_REACH = 1  # squares past its own a model's disc or floor badge may paint (the badge rises over the top side)
 
 
 def model_squares(unit: UnitToken) -> dict[XY, tuple[int, int]]:
@@ -40,24 +41,31 @@ def model_centre(geometry: Geometry, x: int, y: int, shared: bool) -> tuple[floa
 
 
 def draw_models(grid: Image.Image, geometry: Geometry, palette: Palette, view: MapView,
-                colour_of: dict[str, RGB], *, beside_tokens: bool) -> list[Label]:
+                colour_of: dict[str, RGB], *, beside_tokens: bool, only: Collection[XY] | None = None) -> list[Label]:
     """Draw the units' models inside the window: those alone on their squares (drawn before the tokens), or those
-    beside a leader's token (after it, in the corner); return their labels, painted once the overlays are drawn."""
+    beside a leader's token (after it, in the corner); return their labels, painted once the overlays are drawn.
+
+    With `only`, draw just the models that may paint on those squares (a map repainted in place).
+    """
     draw = ImageDraw.Draw(grid)
     tokens = {(u.x, u.y) for u in view.units}
     labels: list[Label] = []
     for unit in view.units:
-        labels += _draw_unit_models(grid, draw, geometry, palette, unit, colour_of[unit.key], tokens, beside_tokens)
+        labels += _draw_unit_models(grid, draw, geometry, palette, unit, colour_of[unit.key], tokens, beside_tokens,
+                                    only)
     return labels
 
 
 def _draw_unit_models(grid: Image.Image, draw: ImageDraw.ImageDraw, geometry: Geometry, palette: Palette,
-                      unit: UnitToken, colour: RGB, tokens: Iterable[XY], beside_tokens: bool) -> list[Label]:
+                      unit: UnitToken, colour: RGB, tokens: Iterable[XY], beside_tokens: bool,
+                      only: Collection[XY] | None) -> list[Label]:
     """Draw one unit's models: a disc per square with its label, a count when several stand on its floors."""
     taken = set(tokens)
     labels: list[Label] = []
     for (x, y), (count, top) in sorted(model_squares(unit).items()):
         if not geometry.contains(x, y) or ((x, y) in taken) != beside_tokens:
+            continue
+        if only is not None and not geometry.touches(x, y, MODEL_REACH, only):
             continue
         cx, cy, r = model_centre(geometry, x, y, (x, y) in taken)
         hidden = "H" in unit.marks

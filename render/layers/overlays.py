@@ -43,9 +43,13 @@ def reach_dashed(palette: Palette, index: int) -> bool:
 
 
 def draw_reachable(
-    grid: Image.Image, geometry: Geometry, palette: Palette, overlays: Sequence[Overlay]
+    grid: Image.Image, geometry: Geometry, palette: Palette, overlays: Sequence[Overlay],
+    only: Collection[XY] | None = None,
 ) -> None:
-    """Tint reachable squares and outline each area, largest first so nested areas stay visible."""
+    """Tint reachable squares and outline each area, largest first so nested areas stay visible.
+
+    With `only`, paint just those squares (each square's tint and border stay inside it).
+    """
     listed = [o for o in overlays if isinstance(o, Reachable)]
     if not listed:
         return
@@ -57,12 +61,12 @@ def draw_reachable(
         area = listed[i]
         colour = palette(area.color)
         tint = rgba(colour, REACH_ALPHA)
-        cells = sorted(c for c in area.cells if geometry.contains(*c))
+        cells = sorted(c for c in area.cells if geometry.contains(*c) and (only is None or c in only))
         for x, y in cells:
             lx, t, r, b = geometry.local_box(x, y)
             draw.rectangle((lx + 1, t + 1, r - 1, b - 1), fill=tint)
         # The border only where the area ends: that edge is what a player reads.
-        outline_area(draw, geometry, area.cells, rgba(colour, 255), w, reach_dashed(palette, i))
+        outline_area(draw, geometry, area.cells, rgba(colour, 255), w, reach_dashed(palette, i), only)
 
 
 def outline_area(
@@ -72,9 +76,10 @@ def outline_area(
     colour: tuple[int, int, int, int],
     width: int,
     dashed: bool = False,
+    only: Collection[XY] | None = None,
 ) -> None:
-    """Draw a border inside the squares of an area, only along the sides where the area ends."""
-    for x, y in sorted(c for c in area if geometry.contains(*c)):
+    """Draw a border inside the squares of an area, only along the sides where the area ends (on `only` of them)."""
+    for x, y in sorted(c for c in area if geometry.contains(*c) and (only is None or c in only)):
         lx, t, r, b = geometry.local_box(x, y)
         if (x - 1, y) not in area:
             _edge(draw, (lx + 1, t + 1, lx + width, b - 1), colour, dashed)
@@ -216,12 +221,22 @@ def _target(draw: ImageDraw.ImageDraw, geometry: Geometry, palette: Palette, tar
         draw.line((x0, y0, x1, y1), fill=red, width=2)
 
 
-def draw_marker(draw: ImageDraw.ImageDraw, geometry: Geometry, palette: Palette, marker: Marker,
-                occupied: Collection[XY] = frozenset()) -> None:
-    """Pin a text callout above a square (below it on the top row, or when a unit stands above and none below),
-    kept inside the grid."""
+def marker_box(geometry: Geometry, marker: Marker,
+               occupied: Collection[XY] = frozenset()) -> tuple[float, float, float, float] | None:
+    """Return the grid pixels a marker's callout and pointer cover (edges included), or None when it is not drawn."""
+    placed = _marker_place(geometry, marker, occupied)
+    if placed is None:
+        return None
+    (left, top, right, bottom), _, _, _, tip_y = placed
+    return (min(left, placed[2] - 5), min(top, tip_y), max(right, placed[2] + 5), max(bottom, tip_y))
+
+
+def _marker_place(
+    geometry: Geometry, marker: Marker, occupied: Collection[XY]
+) -> tuple[tuple[float, float, float, float], int, float, float, float] | None:
+    """Return a marker's callout box, text size, pointer x, pointer foot y and tip y (None: not drawn)."""
     if not geometry.contains(marker.x, marker.y) or not marker.text:
-        return
+        return None
     cp = geometry.cell_px
     size = max(9, min(13, round(cp * 0.45)))
     text = marker.text
@@ -236,12 +251,23 @@ def draw_marker(draw: ImageDraw.ImageDraw, geometry: Geometry, palette: Palette,
         above = False  # the callout would sit on the token above; below it covers nobody
     top = t - h - 5 if above else min(b + 5, gh - h - 1)
     left = min(max(1, cx - w / 2), gw - w - 1)
-    box = (left, top, left + w, top + h)
     pointer_y = top + h if above else top
     tip_y = t + 2 if above else b - 2
+    return (left, top, left + w, top + h), size, cx, pointer_y, tip_y
+
+
+def draw_marker(draw: ImageDraw.ImageDraw, geometry: Geometry, palette: Palette, marker: Marker,
+                occupied: Collection[XY] = frozenset()) -> None:
+    """Pin a text callout above a square (below it on the top row, or when a unit stands above and none below),
+    kept inside the grid."""
+    placed = _marker_place(geometry, marker, occupied)
+    if placed is None:
+        return
+    box, size, cx, pointer_y, tip_y = placed
+    left, top, right, bottom = box
     draw.polygon([(cx - 5, pointer_y), (cx + 5, pointer_y), (cx, tip_y)], fill=palette(OUTLINE))
     draw.rounded_rectangle(box, radius=4, fill=palette(WHITE), outline=palette(OUTLINE), width=1)
-    draw_centred(draw, left + w / 2, top + h / 2, text, size, palette(TEXT_INK))
+    draw_centred(draw, (left + right) / 2, (top + bottom) / 2, marker.text, size, palette(TEXT_INK))
 
 
 def draw_square_choices(draw: ImageDraw.ImageDraw, geometry: Geometry, palette: Palette, choices: SquareChoices) -> None:

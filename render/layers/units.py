@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -26,7 +27,7 @@ from render.palette import (
     mix,
 )
 from render.shapes import SUPERSAMPLE, arrowhead, badge, badge_measure, dash_border, paste_smooth, smooth_box
-from render.view import RGB, MapView, UnitToken
+from render.view import RGB, XY, MapView, UnitToken
 
 log = logging.getLogger(__name__)
 
@@ -143,15 +144,59 @@ def side_colour(view: MapView, palette: Palette, side: str) -> RGB:
     return palette.side(index if style.slot is None else style.slot, style.color)
 
 
-def draw_units(grid: Image.Image, geometry: Geometry, palette: Palette, view: MapView) -> list[Label]:
-    """Draw every unit inside the window; return their labels, to paint once the overlays are drawn."""
+class Reached:
+    """Answer which squares lie within some squares of a set, for each distance asked, worked out once."""
+
+    def __init__(self, squares: Collection[XY] | None) -> None:
+        """Start from a set of squares (None: every square)."""
+        self.squares = squares
+        self._within: dict[int, set[XY]] = {}
+
+    def within(self, reach: int) -> Collection[XY]:
+        """Return the squares at most `reach` squares across and down from one of the set."""
+        if self.squares is None:
+            raise ValueError("every square is within reach of every square")
+        found = self._within.get(reach)
+        if found is None:
+            found = {(x + dx, y + dy) for x, y in self.squares
+                     for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1)}
+            self._within[reach] = found
+        return found
+
+
+def stack_reach(geometry: Geometry, group: Sequence[UnitToken]) -> int:
+    """Return how many squares past its own a square's tokens may paint: a big token's rim, a badge, a facing arrow."""
+    return _reach(geometry.cell_px, any(u.facing is not None for u in group))
+
+
+@functools.lru_cache(maxsize=64)
+def _reach(cp: int, facing: bool) -> int:
+    """Return stack_reach's answer for a square size, with or without a facing arrow."""
+    size = TokenSize.for_cell(cp)
+    # From the square's centre: the token's rim and its soft edge, or a stacked token's badge past the side.
+    extent = max(size.radius + size.outline + 2.0, float(cp))
+    if facing:
+        # The arrowhead sits past the rim; `_facing` draws it no longer than 1.55 times its size from the rim.
+        extent = max(extent, size.radius + 1.6 * max(4.0, size.radius * 0.7) + 3)
+    return math.ceil((extent - cp / 2) / cp)
+
+
+def draw_units(grid: Image.Image, geometry: Geometry, palette: Palette, view: MapView,
+               only: Collection[XY] | None = None) -> list[Label]:
+    """Draw every unit inside the window; return their labels, to paint once the overlays are drawn.
+
+    With `only`, draw just the tokens and models that may paint on those squares (a map repainted in place).
+    """
     draw = ImageDraw.Draw(grid)
     size = TokenSize.for_cell(geometry.cell_px)
     labels: list[Label] = []
     colours = {u.key: side_colour(view, palette, u.side) for u in view.units}
     if any(u.models for u in view.units):
-        labels += draw_models(grid, geometry, palette, view, colours, beside_tokens=False)
+        labels += draw_models(grid, geometry, palette, view, colours, beside_tokens=False, only=only)
+    reached = Reached(only)
     for (x, y), group in stacks(view, geometry).items():
+        if only is not None and (x, y) not in reached.within(stack_reach(geometry, group)):
+            continue
         if len(group) == 1:
             _draw_single(grid, draw, geometry, palette, view, size, x, y, group[0], labels)
         elif piled(len(group), geometry.cell_px):
@@ -163,7 +208,7 @@ def draw_units(grid: Image.Image, geometry: Geometry, palette: Palette, view: Ma
                 _floor_badge(grid, draw, geometry, palette, x, y, unit.level, size.badge)
     if any(u.models for u in view.units):
         # A model beside a leader's token sits in the square's corner over the token's rim, never under it.
-        labels += draw_models(grid, geometry, palette, view, colours, beside_tokens=True)
+        labels += draw_models(grid, geometry, palette, view, colours, beside_tokens=True, only=only)
     return labels
 
 

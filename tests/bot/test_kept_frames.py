@@ -83,7 +83,7 @@ def test_maps_from_kept_frames_equal_maps_encoded_afresh(ruleset: str) -> None:
             after = api.FRAMES.get(("battle", size, palette, whole))
             assert after is not None
             if before is not None:
-                reused += sum(1 for a, b in zip(after.bands, before.bands, strict=False) if a is b)
+                reused += sum(1 for a, b in zip(after.frame.bands, before.frame.bands, strict=False) if a is b)
             fresh = draw(view, marks, crop, palette=palette)
             assert kept.png == fresh.png, f"{ruleset} {size}x{size}, order {step}: the kept frame changed the map"
             compared += 1
