@@ -40,6 +40,26 @@ def action_crop(view: MapView, cells: Sequence[tuple[int, int]], *, full: bool, 
     return crop_around(view, cells, margin=margin)
 
 
+STICKY_INSET = 2  # squares the action keeps from the edge of the window it is shown in again
+
+
+def steady_crop(last: Crop | None, new: Crop | None, cells: Sequence[tuple[int, int]]) -> Crop | None:
+    """Return the window a battle's next map is posted in: the last one while the action still sits well inside
+    it and it is not much wider than the action's own, else the action's own.
+
+    A window that stays put reads better from one reply to the next (the eye finds the units where they were),
+    and the renderer repaints only the squares that changed in a picture of the same window.
+    """
+    if last is None or new is None or not cells:
+        return new
+    x0, y0, x1, y1 = last
+    inside = all(x0 + STICKY_INSET <= x <= x1 - STICKY_INSET and y0 + STICKY_INSET <= y <= y1 - STICKY_INSET
+                 for x, y in cells)
+    area = (x1 - x0 + 1) * (y1 - y0 + 1)
+    own = (new[2] - new[0] + 1) * (new[3] - new[1] + 1)
+    return last if inside and area <= 2 * own else new
+
+
 def zoom_crop(view: MapView, centre: tuple[int, int], radius: int) -> Crop:
     """Return the window of `radius` squares around a square, inside the map."""
     r = max(1, min(MAX_RADIUS, radius))

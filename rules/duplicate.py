@@ -16,16 +16,16 @@ from typing import Any
 _ATOMS: frozenset[type] = frozenset({str, int, float, bool, type(None), bytes})
 
 # Per dataclass: None when frozen (shared), else the names of its fields.
-_PLANS: dict[type, tuple[str, ...] | None] = {}
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
 
 
-def _plan(cls: type) -> tuple[str, ...] | None:
-    if cls in _PLANS:
-        return _PLANS[cls]
+def _fields_of(cls: type) -> tuple[str, ...] | None:
+    if cls in _FIELDS:
+        return _FIELDS[cls]
     params = getattr(cls, "__dataclass_params__", None)
-    plan = None if params is not None and params.frozen else tuple(f.name for f in dataclasses.fields(cls))
-    _PLANS[cls] = plan
-    return plan
+    names = None if params is not None and params.frozen else tuple(f.name for f in dataclasses.fields(cls))
+    _FIELDS[cls] = names
+    return names
 
 
 def duplicate(value: Any) -> Any:
@@ -42,11 +42,11 @@ def duplicate(value: Any) -> Any:
     if kind is tuple or kind is frozenset:
         return value if all(type(x) in _ATOMS for x in value) else kind(duplicate(x) for x in value)
     if dataclasses.is_dataclass(kind):
-        plan = _plan(kind)
-        if plan is None:
+        names = _fields_of(kind)
+        if names is None:
             return value
         new = object.__new__(kind)
-        for name in plan:
+        for name in names:
             x = getattr(value, name)
             object.__setattr__(new, name, x if type(x) in _ATOMS else duplicate(x))
         return new

@@ -7,6 +7,7 @@ import logging
 import random
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -16,6 +17,7 @@ from bot.clock import TurnClocks
 from bot.locks import BattleLocks
 from bot.renderpool import RenderPool
 from bot.table import SYSTEM_USER_ID, Actor, Clock, Listener, Notice, RngFactory
+from render import Crop
 from rules import orders as o
 from rules.battle import Battle
 from rules.errors import ConflictError, NotAllowedError, NotFoundError, SystemMissingError
@@ -76,6 +78,8 @@ class ServiceCore:
         # the front end that makes them; they go to the outbox in the order's own transaction.
         self.owed_after: Callable[[int, Battle, str | None], list[Post]] = lambda _id, _battle, _turn: []
         self._seen_names: dict[int, str] = {}
+        # The window each battle's last order map was posted in (see bot.maps.steady_crop).
+        self.windows: OrderedDict[int, Crop] = OrderedDict()
 
     # --- finding battles ------------------------------------------------------
 

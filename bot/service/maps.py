@@ -7,10 +7,10 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 
 from bot.history import previous_turn
-from bot.maps import MapImage, action_crop, chart_alt, map_text, zoom_crop
+from bot.maps import MapImage, action_crop, chart_alt, map_text, steady_crop, zoom_crop
 from bot.mapview import action_cells, build_view, overlays_for, range_overlay, reach_measure, reach_overlays
 from bot.service.core import ServiceCore
-from render import MapView, Overlay
+from render import Crop, MapView, Overlay
 from render.describe import MapText
 from render.surface_chart import render_surface_chart
 from rules.battle import Battle
@@ -20,6 +20,8 @@ from rules.outcome import Highlight, Outcome
 from rules.systems.surface.details import SurfaceReport
 from rules.visibility import PUBLIC, Viewer, sees
 from storage import BattleRecord
+
+KEPT_WINDOWS = 1024  # battles whose last action window is kept, so their next map can stay in it
 
 
 class MapsJob(ServiceCore):
@@ -48,8 +50,18 @@ class MapsJob(ServiceCore):
             view = dataclasses.replace(view, status=status)
         marks_of = highlight if highlight is not None else (outcome.highlight if outcome is not None else Highlight())
         marks = [*overlays_for(marks_of, outcome.details if outcome is not None else None), *overlays]
-        crop = zoom_crop(view, focus, radius) if focus is not None else action_crop(
-            view, [*action_cells(marks_of), *around], full=full)
+        crop: Crop | None
+        if focus is not None:
+            crop = zoom_crop(view, focus, radius)
+        else:
+            cells = [*action_cells(marks_of), *around]
+            crop = action_crop(view, cells, full=full)
+            if battle_id is not None and crop is not None:
+                crop = steady_crop(self.windows.get(battle_id), crop, cells) or crop
+                self.windows[battle_id] = crop
+                self.windows.move_to_end(battle_id)
+                while len(self.windows) > KEPT_WINDOWS:
+                    self.windows.popitem(last=False)
         return await self.maps.draw(view, marks, crop, battle_id=battle_id, palette=palette)
 
     async def surface_chart(self, report: SurfaceReport, battle: Battle | None = None) -> MapImage:
