@@ -35,7 +35,8 @@ from pathlib import Path
 
 import asyncpg
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# After PYTHONPATH, so the same scripts can measure another checkout of the product: PYTHONPATH=/that/checkout.
+sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from loopback import InteractionError, LoopbackDiscord
 from loopback.models import LoopbackChannel, LoopbackGuild, LoopbackUser
