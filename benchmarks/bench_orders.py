@@ -40,7 +40,6 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 # After PYTHONPATH, so the same scripts can measure another checkout of the product: PYTHONPATH=/that/checkout.
 sys.path.append(str(Path(__file__).resolve().parent.parent))
@@ -55,10 +54,8 @@ from bot.client import BattleBot
 from bot.config import DEFAULT_RENDER_WORKERS
 from bot.service import Actor, TableService
 from cogs.common.mapfiles import draws_something
-from cogs.common.replies import POSTED_NOTE
 from loopback import LoopbackDiscord
-from loopback.models import LoopbackChannel, LoopbackUser, StoredMessage
-from loopback.replies import DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE, Reply
+from loopback.models import LoopbackChannel, LoopbackUser
 from render import render_map
 from rules import orders as o
 from rules.battle import Battle
@@ -206,53 +203,13 @@ class Bench:
         """
         battle, order = await self.choose(place, kind, self.service)
         user = self.owner(battle, order)
-        if isinstance(order, o.Move):
-            options: dict[str, Any] = {"unit": order.unit, "to": str(order.to), "mode": order.mode}
-            command = "move"
-        elif isinstance(order, EndTurn):
-            options = {"unit": order.unit}
-            command = "turn end"
-        else:
-            assert isinstance(order, Attack)
-            options = {"unit": order.unit, "weapon": order.weapon, "target": order.target}
-            command = "attack"
-        interactions = 1
         async with Timer(series, self.watch) as timer:
-            reply = await self.discord.slash(command, user=user, channel=place.channel, options=options)
-            confirm = next((c for m in reply.messages for c in m.custom_ids() if c.startswith("bp:ok:")), None)
-            if confirm is not None and reply.message is not None:
-                # The question a player answers: end the turn anyway.
-                reply = await self.discord.click(reply.message, confirm, user=user)
-                interactions = 2
-            posted = await self.public(reply, f"/{command} {options}")
+            posted, interactions = await realistic.give(self.discord, order, user=user, channel=place.channel)
             timer.answered()
             await self.service.drain()
         if images is not None and posted.files:
             images.append(Image.open(io.BytesIO(posted.files[-1].data)).convert("RGB"))
         return interactions
-
-    async def public(self, reply: Reply, what: str) -> StoredMessage:
-        """Return the public message an order's reply posts, waiting for it when it follows the first answer.
-
-        It follows when the bot had to defer (the note then says the result is in the channel) and after a
-        Confirm, whose answer closes the question before the result is sent.
-        """
-        def found() -> StoredMessage | None:
-            return next((m for m in reply.messages if not m.ephemeral), None)
-
-        def settled() -> bool:
-            if found() is not None:
-                return True
-            if reply.response_type in (UPDATE_MESSAGE, DEFERRED_UPDATE_MESSAGE) and not reply.followups:
-                return False  # the question closed; its result follows
-            return not reply.messages or reply.messages[-1].content != POSTED_NOTE
-
-        await self.discord.until(settled, f"the public reply to {what}")
-        message = found()
-        if message is None:
-            shown = reply.messages[-1].content if reply.messages else ""
-            raise RuntimeError(f"{what} was refused: {shown}")
-        return message
 
     async def served(self, place: Place, kind: str, series: Series, service: TableService | None = None) -> None:
         """Run one order through the table service alone and draw its map when the command would, as it does."""
