@@ -24,6 +24,9 @@ It prints the table and the ratios against the targets. `--quick` (the default s
 two on two cores; `--full` uses the reference sizes (10,000 stored battles, more orders).
 
 Run: .venv/bin/python benchmarks/bench_orders.py [--quick | --full] [--orders N] [--stored N] [--rss-battles N]
+Another checkout of the product is measured by the same scripts when PYTHONPATH names it:
+    cd /that/checkout && PYTHONPATH=/that/checkout /path/to/.venv/bin/python /path/to/benchmarks/bench_orders.py
+The first line printed says which checkout's code ran.
 """
 
 from __future__ import annotations

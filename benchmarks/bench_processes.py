@@ -195,7 +195,8 @@ async def player(discord: LoopbackDiscord, db: Database, table: Table, stop: asy
         order: o.Order = rng.choice(choices) if choices else EndTurn(unit=unit.name)
         started = time.perf_counter()
         try:
-            await realistic.give(discord, order, user=table.player, channel=table.channel, within=30)
+            await realistic.give(discord, order, user=table.player, channel=table.channel, within=30,
+                                 gone=lambda: not discord.server.gateway.sessions_for(table.guild.id))
         except InteractionError as exc:
             if "closed before it answered" in str(exc):
                 table.unknown.append(str(order))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ import orjson
 
 from bot.service import Actor, BattleRecord, TableService
 from cogs.common.replies import POSTED_NOTE
-from loopback import LoopbackDiscord
+from loopback import InteractionError, LoopbackDiscord
 from loopback.models import LoopbackChannel, LoopbackUser, StoredMessage
 from loopback.replies import DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE, Reply
 from rules import orders as o
@@ -255,7 +255,7 @@ def command_of(order: o.Order) -> tuple[str, dict[str, Any]]:
 
 
 async def give(discord: LoopbackDiscord, order: o.Order, *, user: LoopbackUser, channel: LoopbackChannel,
-               within: float | None = None) -> tuple[StoredMessage, int]:
+               within: float | None = None, gone: Callable[[], bool] | None = None) -> tuple[StoredMessage, int]:
     """Give an order by its slash command as a player would, confirming the question it may ask (a turn ended
     with action points unused); return its public result and how many interactions it took.
     """
@@ -267,14 +267,16 @@ async def give(discord: LoopbackDiscord, order: o.Order, *, user: LoopbackUser, 
     if confirm is not None and reply.message is not None:
         reply = await discord.click(reply.message, confirm, user=user, within=within)
         interactions = 2
-    return await public(discord, reply, what, within), interactions
+    return await public(discord, reply, what, within, gone), interactions
 
 
-async def public(discord: LoopbackDiscord, reply: Reply, what: str, within: float | None = None) -> StoredMessage:
+async def public(discord: LoopbackDiscord, reply: Reply, what: str, within: float | None = None,
+                 gone: Callable[[], bool] | None = None) -> StoredMessage:
     """Return the public message an order's reply posts, waiting for it when it follows the first answer.
 
     It follows when the bot had to defer (the note then says the result is in the channel) and after a
-    Confirm, whose answer closes the question before the result is sent.
+    Confirm, whose answer closes the question before the result is sent. `gone` says the bot that answered
+    has stopped: the result will never come (InteractionError).
     """
     def found() -> StoredMessage | None:
         return next((m for m in reply.messages if not m.ephemeral), None)
@@ -286,8 +288,11 @@ async def public(discord: LoopbackDiscord, reply: Reply, what: str, within: floa
             return False  # the question closed; its result follows
         return not reply.messages or reply.messages[-1].content != POSTED_NOTE
 
-    await discord.until(settled, f"the public reply to {what}", limit=within)
+    await discord.until(lambda: settled() or (gone is not None and gone()), f"the public reply to {what}",
+                        limit=within)
     message = found()
+    if message is None and gone is not None and gone():
+        raise InteractionError(f"the bot's connection closed before it answered {what}")
     if message is None:
         shown = reply.messages[-1].content if reply.messages else ""
         raise Refused(f"{what} was refused: {shown}")
