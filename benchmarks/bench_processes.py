@@ -204,6 +204,11 @@ async def player(discord: LoopbackDiscord, db: Database, table: Table, stop: asy
                 table.refused += 1
             await asyncio.sleep(0.5)
             continue
+        except ConnectionError:
+            # The killed process's connection broke while the interaction was being sent: it never arrived.
+            table.refused += 1
+            await asyncio.sleep(0.5)
+            continue
         except realistic.Refused:
             table.ruled_out += 1  # the turn moved on (a deadline) between the reading and the order
             continue
@@ -243,7 +248,7 @@ async def drain_timers(url: str, ended: float, limit: float = 60.0) -> float:
 
 async def audit(url: str, tables: list[Table], processes: list[BotProcess], ended: float) -> dict[str, int]:
     """Count lost and doubled orders and timers from the database and the processes' logs."""
-    lost = doubled = unknown_landed = 0
+    lost = doubled = unknown_landed = auto_ended = 0
     async with await Database.open(url) as db:
         for table in tables:
             events = await db.events.list(table.battle_id, limit=1_000_000, newest_first=False)
@@ -258,12 +263,17 @@ async def audit(url: str, tables: list[Table], processes: list[BotProcess], ende
                 except ValueError:
                     lost += 1
                     continue
-                extra += logged[at:found]
+                extra += range(at, found)
                 at = found + 1
-            extra += logged[at:]
+            extra += range(at, len(logged))
             pending = list(table.unknown)
-            for text in extra:
-                if text in pending:
+            for k in extra:
+                text = logged[k]
+                unit = text.split("unit:", 1)[-1].split(" ", 1)[0]
+                if text.startswith("end-turn") and k and logged[k - 1].startswith(f"move unit:{unit} "):
+                    # The rules ended the turn a move left with no points (after a move in flight at the kill).
+                    auto_ended += 1
+                elif text in pending:
                     pending.remove(text)
                     unknown_landed += 1
                 else:
@@ -278,7 +288,7 @@ async def audit(url: str, tables: list[Table], processes: list[BotProcess], ende
     missed = sum(1 for row in conn_rows if row[2] is None and row[1] <= ended)
     # A process killed between claiming a timer and logging it leaves a claim without a log line.
     return {
-        "lost": lost, "doubled": doubled, "unknown_landed": unknown_landed,
+        "lost": lost, "doubled": doubled, "unknown_landed": unknown_landed, "auto_ended": auto_ended,
         "timers_fired": len(claimed), "timers_twice": sum(1 for n in fired.values() if n > 1),
         "timers_unlogged": len(claimed - set(fired)), "timers_missed": missed,
         "unlogged_deadlines": sum(1 for row in conn_rows if row[0] in claimed - set(fired) and row[3] == "deadline"),
@@ -367,7 +377,8 @@ def report(r: dict[str, float]) -> str:
         f"the players {1000 * r['cpu_here'] / max(1, r['acked']):.1f} ms per order",
         f"  refused while down {int(r['refused'])}   in flight at the kill {int(r['in_flight'])} "
         f"(of which landed {int(r['unknown_landed'])})   refused by the rules, the turn gone on {int(r['ruled_out'])}",
-        f"  lost {int(r['lost'])}   doubled {int(r['doubled'])}",
+        f"  lost {int(r['lost'])}   doubled {int(r['doubled'])}   turns the rules ended after a unit's last point "
+        f"{int(r['auto_ended'])}",
         f"  timers fired {int(r['timers_fired'])}   fired twice {int(r['timers_twice'])}   "
         f"due by the end but never fired {int(r['timers_missed'])} (the last fired {r['drain']:.1f} s after the load)",
         f"  claimed by the killed process, never applied {int(r['timers_unlogged'])} "
@@ -380,6 +391,7 @@ async def main(counts: list[int], battles: int, seconds: float) -> None:
     """Start PostgreSQL, run each load test and print the figures."""
     logging.basicConfig(level=logging.WARNING)
     install_systems()  # the players read their battles with the rules, as the bots do
+    print(f"product code from {Path(sys.modules[Database.__module__].__file__ or '.').parents[1]}", flush=True)
     server = ThrowawayPostgres().start()
     try:
         with tempfile.TemporaryDirectory(prefix="bench-processes-") as tmp:
