@@ -270,12 +270,12 @@ async def audit(url: str, tables: list[Table], processes: list[BotProcess], ende
             for k in extra:
                 text = logged[k]
                 unit = text.split("unit:", 1)[-1].split(" ", 1)[0]
-                if text.startswith("end-turn") and k and logged[k - 1].startswith(f"move unit:{unit} "):
-                    # The rules ended the turn a move left with no points (after a move in flight at the kill).
-                    auto_ended += 1
-                elif text in pending:
+                if text in pending:
                     pending.remove(text)
                     unknown_landed += 1
+                elif text.startswith("end-turn") and k and logged[k - 1].startswith(f"move unit:{unit} "):
+                    # The rules ended the turn a move left with no points (after a move in flight at the kill).
+                    auto_ended += 1
                 else:
                     doubled += 1
     conn = await asyncpg.connect(url)
