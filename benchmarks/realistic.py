@@ -14,15 +14,11 @@ import random
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from bot.service import Actor, BattleRecord, TableService
-from cogs.common.replies import POSTED_NOTE
-from loopback import InteractionError, LoopbackDiscord
-from loopback.models import LoopbackChannel, LoopbackUser, StoredMessage
-from loopback.replies import DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE, Reply
 from rules import orders as o
 from rules import turns
 from rules.battle import Battle
@@ -34,6 +30,11 @@ from rules.systems.strategic.ranges import max_range, weapon_range
 from rules.systems.strategic.statblock_file import parse_statblock_file
 from rules.turnorders import CloseRound, EndTurn
 from storage import Database
+
+if TYPE_CHECKING:
+    from loopback import LoopbackDiscord
+    from loopback.models import LoopbackChannel, LoopbackUser, StoredMessage
+    from loopback.replies import Reply
 
 CONFIRM = "bp:ok:"  # the custom id a question's Confirm button starts with
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -278,6 +279,11 @@ async def public(discord: LoopbackDiscord, reply: Reply, what: str, within: floa
     Confirm, whose answer closes the question before the result is sent. `gone` says the bot that answered
     has stopped: the result will never come (InteractionError).
     """
+    # Imported here: bench_memory's process, which measures what the table service keeps, never needs them.
+    from cogs.common.replies import POSTED_NOTE
+    from loopback import InteractionError
+    from loopback.replies import DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE
+
     def found() -> StoredMessage | None:
         return next((m for m in reply.messages if not m.ephemeral), None)
 
