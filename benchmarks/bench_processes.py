@@ -170,8 +170,8 @@ async def set_up(discord: LoopbackDiscord, battles: int) -> list[Table]:
         ]
         for command, options in steps:
             reply = await discord.slash(command, user=table.gm, channel=table.channel, options=options, within=60)
-            if reply.ephemeral:
-                raise RuntimeError(f"setup of {table.channel.name} refused: {reply.content} {reply.embeds}")
+            # A busy bot defers and posts its result after; a refusal stays private.
+            await realistic.public(discord, reply, f"/{command} in the setup of {table.channel.name}", within=60)
 
     await asyncio.gather(*(start(t) for t in tables))
     return tables
