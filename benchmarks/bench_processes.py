@@ -12,20 +12,24 @@ is started again later.
 
 Reported per run: acknowledged orders per second, CPU per acknowledged order summed over every process
 started (each bot and its map worker, read from /proc while they run; the killed process as last read,
-at most a quarter of a second before the kill), beside PostgreSQL's and this process's (the loopback and
-the players); p50/p95 of an order from the player's interaction to
-the bot's public result, orders refused while their shard was down (the player saw "interaction failed"),
+at most a quarter of a second before the kill; the restarted one's start counted in), from the players'
+first order to their last, beside PostgreSQL's and this process's (the loopback and the players);
+p50/p95 of an order from the player's interaction to the bot's public result, orders refused while their
+shard was down (the player saw "interaction failed"),
 orders the rules refused because the turn moved on between the player's reading and the order (a deadline),
 orders in flight at the kill (answer never came), and then, from the database and every process's log:
 orders lost (acknowledged but not in the log, which must hold each battle's acknowledged orders in the order
-given: must be 0), doubled (in the log with no order given for it: must be 0), timers
+given: must be 0), doubled (in the log with no order given for it: must be 0; a move in flight at the kill
+that landed can leave its unit a point short, so the player's next move ends its turn by the rules: such
+turn ends are counted apart), timers
 fired twice (must be 0) and timers due by the end of the load that never fired (must be 0; the run waits
 for the schedulers to catch up, and says how long that took). A timer the killed process had claimed but
 not yet applied is counted apart: a deadline is armed again (at the restart, or by another process a
 minute later), a reminder stays lost.
 
 Run: .venv/bin/python benchmarks/bench_processes.py [--seconds 25] [--processes 2 4] [--battles 32]
-The default run takes under two minutes; use --seconds 120 for a longer one.
+The default run takes under two minutes; use --seconds 120 for a longer one. Another checkout of the product
+is measured when PYTHONPATH names it (its bots, tests' helpers and rules); the first line says which ran.
 """
 
 from __future__ import annotations
