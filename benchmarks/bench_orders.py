@@ -3,13 +3,19 @@
 Battles are built from the example stat blocks (weapons, armour, skills), 40x40 with 60 units by default,
 and played to 200 logged events before anything is timed (see realistic.py). Then, in one process:
 
-* slash /move and /attack through the loopback Discord (the real bot, real SQLite file) until the reply
-  with its map arrives; the table service alone (execute, then the map, as the commands do);
-* the floor beside them (floors.py): the fastest encode of the same posted image, one minimal SQLite
-  transaction of the same size, and the smallest discord.py bot answering a slash command with an embed;
+* slash /move and /turn end in turn, as the units' owners play them, through the loopback Discord (the real
+  bot, real SQLite file) until the public reply (with its map, when it has one) arrives; a /turn end that
+  asks whether to give up the unit's unused action points is answered as a player would, by pressing its
+  Confirm, and counts as one order timed from the command to the result; /attack apart, each attack also
+  followed by its turn's end; the table service alone (execute, then the map, as the commands do);
+* the floor beside each of them (floors.py): right after each order, the fastest encode of the image it
+  posted (none for a reply without a map) and one minimal SQLite transaction of the same size; and the
+  smallest discord.py bot answering a slash command with an embed, once per interaction (a turn end with
+  its question is two), measured before the bot starts (the stand-in serves one bot at a time);
 * CPU per order (every thread, until the order's status board and pings are done too) and the longest
   event-loop callback while each order ran;
-* throughput with 1, 4 and 16 battles at once, through the service and through the loopback;
+* throughput with 1, 4 and 16 battles at once, moves and turn ends in turn, through the service and through
+  the loopback;
 * growth with 10, 60 and 300 units, with 10, 1,000 and 10,000 logged events, and with many battles stored;
 * a full 100x100 map, placing M42's largest unit among enemies, and resident memory with 1,000 battles
   in use.
@@ -18,6 +24,9 @@ It prints the table and the ratios against the targets. `--quick` (the default s
 two on two cores; `--full` uses the reference sizes (10,000 stored battles, more orders).
 
 Run: .venv/bin/python benchmarks/bench_orders.py [--quick | --full] [--orders N] [--stored N] [--rss-battles N]
+Another checkout of the product is measured by the same scripts when PYTHONPATH names it:
+    cd /that/checkout && PYTHONPATH=/that/checkout /path/to/.venv/bin/python /path/to/benchmarks/bench_orders.py
+The first line printed says which checkout's code ran.
 """
 
 from __future__ import annotations
@@ -34,9 +43,9 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# After PYTHONPATH, so the same scripts can measure another checkout of the product: PYTHONPATH=/that/checkout.
+sys.path.append(str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import realistic
@@ -47,6 +56,7 @@ from probes import LoopWatch, Series, Timer, cpu_now, pct
 from bot.client import BattleBot
 from bot.config import DEFAULT_RENDER_WORKERS
 from bot.service import Actor, TableService
+from cogs.common.mapfiles import draws_something
 from loopback import LoopbackDiscord
 from loopback.models import LoopbackChannel, LoopbackUser
 from render import render_map
@@ -54,12 +64,13 @@ from rules import orders as o
 from rules.battle import Battle
 from rules.coords import Cell
 from rules.systems.strategic.actions.combat import Attack
+from rules.turnorders import CloseRound, EndTurn
 from storage import BattleRecord, Database
 
 log = logging.getLogger("bench")
 
 TARGETS = {
-    "p50": 2.0, "p95": 3.0, "cpu": 6.0, "stall": 10.0, "service16": 150.0, "loopback16": 100.0, "full_map": 200.0,
+    "p50": 2.0, "p95": 3.0, "cpu": 6.0, "cpu_move": 10.0, "stall": 10.0, "service16": 150.0, "loopback16": 100.0, "full_map": 200.0,
     "rss": 300.0,
 }
 
@@ -87,6 +98,7 @@ class Place:
     record: BattleRecord
     channel: LoopbackChannel
     rng: random.Random = field(default_factory=lambda: random.Random(7))
+    last: str = ""  # the unit given the last order: its owner ends its turn next
 
 
 class Bench:
@@ -104,6 +116,7 @@ class Bench:
         self.players = [Actor(user_id=u.id, guild_id=guild, name=u.name) for u in self.player_users]
         self.users = {u.id: u for u in [self.gm_user, *self.player_users]}
         self.chooser = 0.0  # seconds the load generator spent picking orders
+        self.untimed = 0  # turn ends and round closes the load generator played itself, untimed
         self.db: Database
         self.service: TableService
         self.quiet: TableService
@@ -147,19 +160,34 @@ class Bench:
     # --- choosing orders (the load generator, not timed) ------------------------------------------------
 
     async def choose(self, place: Place, kind: str, service: TableService) -> tuple[Battle, o.Order]:
-        """Return the battle as stored and a move or attack for it, playing turn ends and round closes on the way."""
+        """Return the battle as stored and an order of `kind` for it: a move, an attack, or a unit's turn end.
+
+        When no due unit can move (or attack), the load generator ends a turn or closes the round itself,
+        untimed, and counts it.
+        """
         for _ in range(50):
             record = await self.db.battles.get(place.record.id)
             assert record is not None
             place.record = record
             start = time.perf_counter()
             battle = Battle.from_dict(record.state)
-            order = realistic.next_order(battle, place.rng, kind)
+            order = self.turn_end(battle, place) if kind == "end" else realistic.next_order(battle, place.rng, kind)
             self.chooser += time.perf_counter() - start
-            if isinstance(order, (o.Move, Attack)):
+            if isinstance(order, (o.Move, Attack)) or (kind == "end" and isinstance(order, EndTurn)):
+                place.last = order.unit
                 return battle, order
+            self.untimed += 1
             await service.execute(self.gm, place.record, order, render=False)
         raise RuntimeError(f"no {kind} found in battle {place.record.id}")
+
+    @staticmethod
+    def turn_end(battle: Battle, place: Place) -> o.Order:
+        """Return the end of the turn of the unit last given an order if it is still due, else of a due unit."""
+        due = realistic.due_units(battle)
+        if not due:
+            return CloseRound()
+        named = next((u for u in due if u.name == place.last), due[0])
+        return EndTurn(unit=named.name)
 
     def owner(self, battle: Battle, order: o.Order) -> LoopbackUser:
         """Return who gives the order: the unit's owner, else the GM."""
@@ -172,36 +200,34 @@ class Bench:
 
     # --- one order ----------------------------------------------------------------------------------
 
-    async def slash(self, place: Place, kind: str, series: Series, images: list[Image.Image] | None = None) -> None:
-        """Send one /move or /attack through the loopback; time it to its reply and its work to the end."""
+    async def slash(self, place: Place, kind: str, series: Series, images: list[Image.Image] | None = None) -> int:
+        """Send one /move, /attack or /turn end through the loopback as its unit's owner; time it to its public reply
+        and its work to the end. Return the interactions it took (a turn end's question and its Confirm are two).
+        """
         battle, order = await self.choose(place, kind, self.service)
         user = self.owner(battle, order)
-        if isinstance(order, o.Move):
-            options: dict[str, Any] = {"unit": order.unit, "to": str(order.to), "mode": order.mode}
-            command = "move"
-        else:
-            assert isinstance(order, Attack)
-            options = {"unit": order.unit, "weapon": order.weapon, "target": order.target}
-            command = "attack"
         async with Timer(series, self.watch) as timer:
-            reply = await self.discord.slash(command, user=user, channel=place.channel, options=options)
+            posted, interactions = await realistic.give(self.discord, order, user=user, channel=place.channel)
             timer.answered()
             await self.service.drain()
-        files = [f for m in reply.messages for f in m.files]
-        if reply.messages and reply.messages[-1].ephemeral:
-            raise RuntimeError(f"/{command} {options} was refused: {reply.messages[-1].content}")
-        if images is not None and files:
-            images.append(Image.open(io.BytesIO(files[-1].data)).convert("RGB"))
+        if images is not None and posted.files:
+            images.append(Image.open(io.BytesIO(posted.files[-1].data)).convert("RGB"))
+        return interactions
 
     async def served(self, place: Place, kind: str, series: Series, service: TableService | None = None) -> None:
-        """Run one order through the table service alone and draw its map, as the command does."""
+        """Run one order through the table service alone and draw its map when the command would, as it does."""
         service = service or self.quiet
         battle, order = await self.choose(place, kind, service)
         actor = self.actor(self.owner(battle, order))
+        unit = getattr(order, "unit", None)
         async with Timer(series, self.watch) as timer:
-            result = await service.execute(actor, place.record, order, render=False)
+            orders = await service.turn_ends(actor, place.record, unit) if isinstance(order, EndTurn) else [order]
+            for i, given in enumerate(orders):
+                result = await service.execute(actor, place.record, given, render=False,
+                                               follow=unit if i == len(orders) - 1 else None)
             assert result.outcome is not None
-            await service.render(result.battle, outcome=result.outcome, battle_id=place.record.id)
+            if not isinstance(order, EndTurn) or draws_something(result.outcome.highlight):
+                await service.render(result.battle, outcome=result.outcome, battle_id=place.record.id)
             timer.answered()
             await service.drain()
 
@@ -226,23 +252,24 @@ async def floor_bot(bench: Bench, count: int) -> Series:
     return series
 
 
-async def alternate(count: int, one: Callable[[str, Series], Awaitable[None]]) -> tuple[Series, Series]:
-    """Run count orders, moves and attacks in turn; return the two series."""
-    moves, attacks = Series(), Series()
+async def in_turn(count: int, one: Callable[[str, Series], Awaitable[object]], kind: str = "move"
+                  ) -> tuple[Series, Series]:
+    """Run count orders, `kind` (a move or an attack) and the end of that unit's turn in turn; return both series."""
+    acted, ended = Series(), Series()
     for i in range(count):
         if i % 2:
-            await one("attack", attacks)
+            await one("end", ended)
         else:
-            await one("move", moves)
-    return moves, attacks
+            await one(kind, acted)
+    return acted, ended
 
 
 async def throughput(bench: Bench, places: list[Place], per: int, loopback: bool) -> float:
-    """Return orders per second with every battle playing `per` orders at once (moves and attacks in turn)."""
+    """Return orders per second with every battle playing `per` orders at once (moves and turn ends in turn)."""
     async def play(place: Place) -> None:
         series = Series()
         for i in range(per):
-            kind = "move" if i % 2 == 0 else "attack"
+            kind = "move" if i % 2 == 0 else "end"
             if loopback:
                 await bench.slash(place, kind, series)
             else:
@@ -350,6 +377,7 @@ async def run(setup: Setup) -> None:
             bench = Bench(setup, folder, discord, watch)
             await bench.open()
             started = time.perf_counter()
+            print(f"product code from {Path(sys.modules[TableService.__module__].__file__ or '.').parents[2]}")
             print(f"building a {setup.size}x{setup.size} battle, {setup.units} units, {setup.events} events ...",
                   flush=True)
             template = await bench.battle(name="template")
@@ -369,66 +397,103 @@ async def run(setup: Setup) -> None:
                 await bench.db.close()
 
 
+@dataclass
+class Floors:
+    """The floor parts measured right after each order of one case: encode of its image, its SQLite transaction."""
+
+    encode: list[float] = field(default_factory=list)  # 0 for a reply without a map: nothing to encode
+    txn: list[float] = field(default_factory=list)
+    interactions: list[int] = field(default_factory=list)
+    used: Counter[str] = field(default_factory=Counter)
+    sizes: tuple[int, int] = (0, 0)
+
+    def drawn(self) -> int:
+        """Return how many of the orders posted a map."""
+        return sum(self.used.values())
+
+    def total(self, q: float, bot: Series) -> float:
+        """Return the floor at a percentile: encode + transaction + the floor bot once per interaction."""
+        return pct(self.encode, q) + pct(self.txn, q) + self.trips() * pct(bot.wall, q)
+
+    def trips(self) -> float:
+        """Return the interactions per order, on average (a confirmed turn end is two)."""
+        return sum(self.interactions) / len(self.interactions) if self.interactions else 1.0
+
+
 async def report(bench: Bench, setup: Setup, template: Place, floor_series: Series) -> None:
     """Measure every case and print the table."""
     n = setup.orders
     [loop_place, served_place] = await bench.copies(template, 2)
     # Warm up: caches, the first map of each battle, the command tree.
-    images: list[Image.Image] = []
-    await alternate(4, lambda kind, s: bench.slash(loop_place, kind, s))
-    await alternate(4, lambda kind, s: bench.served(served_place, kind, s))
+    await in_turn(4, lambda kind, s: bench.slash(loop_place, kind, s))
+    await in_turn(4, lambda kind, s: bench.slash(loop_place, kind, s), "attack")
+    await in_turn(4, lambda kind, s: bench.served(served_place, kind, s))
+    await in_turn(4, lambda kind, s: bench.served(served_place, kind, s), "attack")
 
     # The floor beside each order: right after its reply, the fastest encode of the image it posted and one
     # minimal SQLite transaction of its sizes, so both see the machine as the order did.
     state_len = len(realistic.encoded(loop_place.record))
     floor_db = await SqliteFloor.open(bench.folder)
-    encode_times: list[float] = []
-    txn_times: list[float] = []
-    used: Counter[str] = Counter()
-    sizes = (0, 0)
+    floors: dict[int, Floors] = {}
 
-    async def beside(kind: str, series: Series) -> None:
-        nonlocal sizes
-        shown = len(images)
-        await bench.slash(loop_place, kind, series, images)
-        if len(images) > shown:
-            name, spent = fastest_encode(images[-1])
-            encode_times.append(spent)
-            used[name] += 1
-        sizes = await realistic.last_entry_sizes(bench.db, loop_place.record.id)
-        txn_times.append(await floor_db.once(state=state_len, entry=sizes[0], snapshot=sizes[1]))
+    def beside(place: Place) -> Callable[[str, Series], Awaitable[None]]:
+        async def one(kind: str, series: Series) -> None:
+            images: list[Image.Image] = []
+            trips = await bench.slash(place, kind, series, images)
+            floor = floors.setdefault(id(series), Floors())
+            floor.interactions.append(trips)
+            if images:
+                name, spent = fastest_encode(images[-1])
+                floor.encode.append(spent)
+                floor.used[name] += 1
+            else:
+                floor.encode.append(0.0)
+            floor.sizes = await realistic.last_entry_sizes(bench.db, place.record.id)
+            floor.txn.append(await floor_db.once(state=state_len, entry=floor.sizes[0], snapshot=floor.sizes[1]))
+        return one
 
     try:
-        loop_move, loop_attack = await alternate(2 * n, beside)
+        loop_move, loop_end = await in_turn(2 * n, beside(loop_place))
+        loop_attack, _ = await in_turn(2 * n, beside(loop_place), "attack")
     finally:
         await floor_db.close()
-    serve_move, serve_attack = await alternate(2 * n, lambda kind, s: bench.served(served_place, kind, s))
-
-    encoder = ", ".join(f"{name} {count}x" for name, count in used.most_common())
-    entry_len, snapshot_len = sizes
-    floor50 = pct(encode_times, 50) + pct(txn_times, 50) + pct(floor_series.wall, 50)
-    floor95 = pct(encode_times, 95) + pct(txn_times, 95) + pct(floor_series.wall, 95)
+    serve_move, serve_end = await in_turn(2 * n, lambda kind, s: bench.served(served_place, kind, s))
+    serve_attack, _ = await in_turn(2 * n, lambda kind, s: bench.served(served_place, kind, s), "attack")
+    f_move, f_end, f_attack = (floors[id(s)] for s in (loop_move, loop_end, loop_attack))
 
     print()
     print(f"{'case (times in ms)':<40} {'p50':>7} {'p95':>7} {'cpu':>7} {'stall50':>7} {'stallmx':>7} "
           f"{'stallcpu':>7} {'gcmax':>7}")
     print(row("slash /move to its reply with the map", loop_move))
+    print(row("slash /turn end (+ Confirm) to its reply", loop_end))
     print(row("slash /attack to its reply with the map", loop_attack))
     print(row("service: /move (execute + map)", serve_move))
+    print(row("service: /turn end (execute [+ map])", serve_end))
     print(row("service: /attack (execute + map)", serve_attack))
     print(row("floor: smallest bot answering an embed", floor_series))
-    print(f"{'floor: encode the same image':<40} {pct(encode_times, 50):7.1f} {pct(encode_times, 95):7.1f}"
-          f"   (fastest of each: {encoder})")
-    print(f"{'floor: one SQLite transaction, same size':<40} {pct(txn_times, 50):7.1f} {pct(txn_times, 95):7.1f}"
-          f"   ({state_len} + {entry_len} + {snapshot_len} bytes)")
-    print(f"{'floor: sum':<40} {floor50:7.1f} {floor95:7.1f}")
-    print("  cpu: CPU per order, every thread, until its board and pings are done (the loopback's own work too);\n"
-          "  stall: longest event-loop callback during an order (p50, max); stallcpu: the most CPU the loop's\n"
-          "  thread spent in one callback (a stall without the time the machine gave to others); gcmax: the\n"
-          "  longest garbage collection during an order")
+    for label, floor in (("/move", f_move), ("/turn end", f_end), ("/attack", f_attack)):
+        encoder = ", ".join(f"{name} {count}x" for name, count in floor.used.most_common()) or "no map posted"
+        print(f"{'floor ' + label + ': encode the same image':<40} {pct(floor.encode, 50):7.1f} "
+              f"{pct(floor.encode, 95):7.1f}   ({floor.drawn()} of {len(floor.encode)} replies had a map; "
+              f"fastest of each: {encoder})")
+        entry_len, snapshot_len = floor.sizes
+        print(f"{'floor ' + label + ': one SQLite transaction':<40} {pct(floor.txn, 50):7.1f} {pct(floor.txn, 95):7.1f}"
+              f"   ({state_len} + {entry_len} + {snapshot_len} bytes)")
+        print(f"{'floor ' + label + ': sum':<40} {floor.total(50, floor_series):7.1f} "
+              f"{floor.total(95, floor_series):7.1f}   (encode + transaction + {floor.trips():.2f}x the floor bot)")
+    asked = sum(1 for t in f_end.interactions if t > 1)
+    print(f"  /turn end: {asked} of {len(f_end.interactions)} asked whether to give up unused action points and were\n"
+          "  confirmed, as a player would: the command and the Confirm are timed together as one order, and its\n"
+          "  floor counts the floor bot once per answer (twice then); a turn end whose reply has no map has no\n"
+          "  encode in its floor (the rest end a unit's turn with no points left, answered at once)\n"
+          "  cpu: CPU per order, every thread of the bot, its map workers and the stand-in, until its board and\n"
+          "  pings are done; stall: longest event-loop callback during an order (p50, max); stallcpu: the most\n"
+          "  CPU the loop's thread spent in one callback (a stall without the time the machine gave to others);\n"
+          "  gcmax: the longest garbage collection during an order")
 
     # Throughput.
-    print("\nthroughput (orders/s, moves and attacks in turn, each battle in its own channel)")
+    print("\nthroughput (orders/s, moves and turn ends in turn, each battle in its own channel; through the\n"
+          "loopback a turn end is its /turn end and the Confirm of its question, one order)")
     pool = await bench.copies(template, 16)
     results: dict[tuple[str, int], float] = {}
     for count in (1, 4, 16):
@@ -446,8 +511,8 @@ async def report(bench: Bench, setup: Setup, template: Place, floor_series: Seri
             [place] = await bench.copies(template, 1)
         else:
             place = await bench.battle(units=units, name=f"units-{units}")
-        await alternate(2, lambda kind, s, p=place: bench.served(p, kind, s))
-        moves, _ = await alternate(2 * setup.growth_orders, lambda kind, s, p=place: bench.served(p, kind, s))
+        await in_turn(2, lambda kind, s, p=place: bench.served(p, kind, s))
+        moves, _ = await in_turn(2 * setup.growth_orders, lambda kind, s, p=place: bench.served(p, kind, s))
         by_units[units] = moves.cpu_ms()
         print(f"  {units:>4} units: {pct(moves.wall, 50):7.1f} {moves.cpu_ms():7.1f}", flush=True)
 
@@ -457,8 +522,8 @@ async def report(bench: Bench, setup: Setup, template: Place, floor_series: Seri
     for events in (10, 1000, 10000):
         [place] = await bench.copies(template, 1)
         await realistic.write_raw(bench.db, lambda raw, p=place, e=events: realistic.resize_log(raw, p.record.id, e))
-        await alternate(2, lambda kind, s, p=place: bench.served(p, kind, s))
-        moves, _ = await alternate(2 * setup.growth_orders, lambda kind, s, p=place: bench.served(p, kind, s))
+        await in_turn(2, lambda kind, s, p=place: bench.served(p, kind, s))
+        moves, _ = await in_turn(2 * setup.growth_orders, lambda kind, s, p=place: bench.served(p, kind, s))
         by_events[events] = moves.cpu_ms()
         print(f"  {events:>6} events: {pct(moves.wall, 50):7.1f} {moves.cpu_ms():7.1f}", flush=True)
 
@@ -469,8 +534,8 @@ async def report(bench: Bench, setup: Setup, template: Place, floor_series: Seri
     total = await bench.db.battles.count()
     print(f"\nstored battles: filled to {total} in {time.perf_counter() - started:.1f} s")
     [place] = await bench.copies(template, 1)
-    await alternate(2, lambda kind, s: bench.served(place, kind, s))
-    moves, _ = await alternate(2 * setup.growth_orders, lambda kind, s: bench.served(place, kind, s))
+    await in_turn(2, lambda kind, s: bench.served(place, kind, s))
+    moves, _ = await in_turn(2 * setup.growth_orders, lambda kind, s: bench.served(place, kind, s))
     after_fill = moves.cpu_ms()
     print(f"  service /move: p50 {pct(moves.wall, 50):.1f} ms, CPU {after_fill:.1f} ms per order with {total} battles"
           f" stored ({before_fill:.1f} ms CPU before)")
@@ -480,15 +545,39 @@ async def report(bench: Bench, setup: Setup, template: Place, floor_series: Seri
     before, after = await memory(bench, template, setup.rss_battles)
 
     print("\ntargets")
-    print(ratio_line("slash /move p50 / floor p50", pct(loop_move.wall, 50), floor50, TARGETS["p50"]))
-    print(ratio_line("slash /move p95 / floor p95", pct(loop_move.wall, 95), floor95, TARGETS["p95"]))
-    print(ratio_line("slash /attack p50 / floor p50", pct(loop_attack.wall, 50), floor50, TARGETS["p50"]))
-    cpu_net = loop_move.merge(loop_attack).cpu_ms() - floor_series.cpu_ms()
-    print(target_line("CPU per order, net of the floor bot's", cpu_net, TARGETS["cpu"], unit=" ms"))
-    print(target_line("CPU per order, service path", serve_move.merge(serve_attack).cpu_ms(), TARGETS["cpu"],
-                      unit=" ms"))
-    stall = max(loop_move.stalls + loop_attack.stalls) * 1000
-    stall_cpu = max(loop_move.stalls_cpu + loop_attack.stalls_cpu) * 1000
+    bot50, bot95 = pct(floor_series.wall, 50), pct(floor_series.wall, 95)
+    print(ratio_line("slash /move p50 / floor p50", pct(loop_move.wall, 50), f_move.total(50, floor_series),
+                     TARGETS["p50"]))
+    print(ratio_line("slash /move p95 / floor p95", pct(loop_move.wall, 95), f_move.total(95, floor_series),
+                     TARGETS["p95"]))
+    print(ratio_line("slash /turn end p50 / its floor p50", pct(loop_end.wall, 50), f_end.total(50, floor_series),
+                     TARGETS["p50"]))
+    print(ratio_line("slash /turn end p95 / its floor p95", pct(loop_end.wall, 95), f_end.total(95, floor_series),
+                     TARGETS["p95"]))
+    print(ratio_line("slash /attack p50 / its floor p50", pct(loop_attack.wall, 50),
+                     f_attack.total(50, floor_series), TARGETS["p50"]))
+    print(f"  (the floor bot: p50 {bot50:.1f} ms, p95 {bot95:.1f} ms, {floor_series.cpu_ms():.1f} ms CPU per answer)")
+    # Net of what the smallest bot spends answering the same interactions (a confirmed turn end has two).
+    bot_cpu = floor_series.cpu / max(1, floor_series.orders)
+    played = loop_move.merge(loop_end)
+
+    def net(series: Series, trips: list[int]) -> float:
+        return (series.cpu - bot_cpu * sum(trips)) / max(1, series.orders) * 1000
+
+    print(target_line("CPU per order (moves, turn ends), net of bot", net(played, f_move.interactions + f_end.interactions),
+                      TARGETS["cpu"], unit=" ms") + f" ({played.cpu_ms():.1f} gross)")
+    print(target_line("CPU per order (moves, turn ends), service", serve_move.merge(serve_end).cpu_ms(),
+                      TARGETS["cpu"], unit=" ms"))
+    print(target_line("CPU per /move, net of the floor bot", net(loop_move, f_move.interactions),
+                      TARGETS["cpu_move"], unit=" ms") + f" ({loop_move.cpu_ms():.1f} gross)")
+    print(target_line("CPU per /move, service path", serve_move.cpu_ms(), TARGETS["cpu_move"], unit=" ms"))
+    print(f"  {'CPU per /turn end, net of the floor bot':<44} {net(loop_end, f_end.interactions):8.1f} ms     "
+          f"({loop_end.cpu_ms():.1f} gross, {serve_end.cpu_ms():.1f} service path)")
+    print(f"  {'CPU per /attack, net of the floor bot':<44} {net(loop_attack, f_attack.interactions):8.1f} ms     "
+          f"({loop_attack.cpu_ms():.1f} gross, {serve_attack.cpu_ms():.1f} service path)")
+    ordered = [loop_move, loop_end, loop_attack]
+    stall = max(x for s in ordered for x in s.stalls) * 1000
+    stall_cpu = max(x for s in ordered for x in s.stalls_cpu) * 1000
     print(target_line("longest event-loop callback during an order", stall, TARGETS["stall"], unit=" ms"))
     print(target_line("  the same, CPU of the loop's thread in it", stall_cpu, TARGETS["stall"], unit=" ms"))
     print(target_line("16 battles through the service", results[("service", 16)], TARGETS["service16"],
@@ -507,7 +596,8 @@ async def report(bench: Bench, setup: Setup, template: Place, floor_series: Seri
     print(target_line("  longest event-loop callback while it ran", placement_stall, TARGETS["stall"], unit=" ms"))
     print(target_line(f"RSS with {setup.rss_battles} battles in use", after, TARGETS["rss"], unit=" MiB")
           + f" ({before:.0f} MiB before they were used)")
-    print(f"\nload generator (picking orders, not timed): {bench.chooser * 1000:.0f} ms in all")
+    print(f"\nload generator (picking orders, not timed): {bench.chooser * 1000:.0f} ms in all; turn ends and round"
+          f" closes it played itself, untimed, when no due unit could move or attack: {bench.untimed}")
 
 
 def main() -> None:

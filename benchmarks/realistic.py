@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -31,6 +31,12 @@ from rules.systems.strategic.statblock_file import parse_statblock_file
 from rules.turnorders import CloseRound, EndTurn
 from storage import Database
 
+if TYPE_CHECKING:
+    from loopback import LoopbackDiscord
+    from loopback.models import LoopbackChannel, LoopbackUser, StoredMessage
+    from loopback.replies import Reply
+
+CONFIRM = "bp:ok:"  # the custom id a question's Confirm button starts with
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 STAT_FILES = ("eva-01.toml", "armoured-horde.toml", "infantry-horde.toml", "superheavy.toml")
 TERRAIN = ("forest", "mountain", "water", "urban")
@@ -232,3 +238,68 @@ def _cycle(rows: list[Any], count: int) -> Iterator[Any]:
 async def write_raw(db: Database, fn: Any) -> Any:
     """Run fn over the SQLite connection in one transaction (the benchmark's own bulk writes)."""
     return await db.engine.executor.write(fn)  # type: ignore[attr-defined]
+
+
+class Refused(RuntimeError):
+    """The bot refused an order: its answer was private and gave no result."""
+
+
+def command_of(order: o.Order) -> tuple[str, dict[str, Any]]:
+    """Return the slash command and options a player types for a move, an attack or the end of a unit's turn."""
+    if isinstance(order, o.Move):
+        return "move", {"unit": order.unit, "to": str(order.to), "mode": order.mode}
+    if isinstance(order, EndTurn):
+        return "turn end", {"unit": order.unit}
+    if isinstance(order, Attack):
+        return "attack", {"unit": order.unit, "weapon": order.weapon, "target": order.target}
+    raise ValueError(f"no player's command for {order}")
+
+
+async def give(discord: LoopbackDiscord, order: o.Order, *, user: LoopbackUser, channel: LoopbackChannel,
+               within: float | None = None, gone: Callable[[], bool] | None = None) -> tuple[StoredMessage, int]:
+    """Give an order by its slash command as a player would, confirming the question it may ask (a turn ended
+    with action points unused); return its public result and how many interactions it took.
+    """
+    command, options = command_of(order)
+    what = f"/{command} {options}"
+    reply = await discord.slash(command, user=user, channel=channel, options=options, within=within)
+    confirm = next((c for m in reply.messages for c in m.custom_ids() if c.startswith(CONFIRM)), None)
+    interactions = 1
+    if confirm is not None and reply.message is not None:
+        reply = await discord.click(reply.message, confirm, user=user, within=within)
+        interactions = 2
+    return await public(discord, reply, what, within, gone), interactions
+
+
+async def public(discord: LoopbackDiscord, reply: Reply, what: str, within: float | None = None,
+                 gone: Callable[[], bool] | None = None) -> StoredMessage:
+    """Return the public message an order's reply posts, waiting for it when it follows the first answer.
+
+    It follows when the bot had to defer (the note then says the result is in the channel) and after a
+    Confirm, whose answer closes the question before the result is sent. `gone` says the bot that answered
+    has stopped: the result will never come (InteractionError).
+    """
+    # Imported here: bench_memory's process, which measures what the table service keeps, never needs them.
+    from cogs.common.replies import POSTED_NOTE
+    from loopback import InteractionError
+    from loopback.replies import DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE
+
+    def found() -> StoredMessage | None:
+        return next((m for m in reply.messages if not m.ephemeral), None)
+
+    def settled() -> bool:
+        if found() is not None:
+            return True
+        if reply.response_type in (UPDATE_MESSAGE, DEFERRED_UPDATE_MESSAGE) and not reply.followups:
+            return False  # the question closed; its result follows
+        return not reply.messages or reply.messages[-1].content != POSTED_NOTE
+
+    await discord.until(lambda: settled() or (gone is not None and gone()), f"the public reply to {what}",
+                        limit=within)
+    message = found()
+    if message is None and gone is not None and gone():
+        raise InteractionError(f"the bot's connection closed before it answered {what}")
+    if message is None:
+        shown = reply.messages[-1].content if reply.messages else ""
+        raise Refused(f"{what} was refused: {shown}")
+    return message
