@@ -28,7 +28,7 @@ from cogs.common.embeds import with_note
 from cogs.common.mapfiles import MAP_NAME, draws_something, map_file
 from cogs.common.replies import defer, echo_from_dm, edit_pressed, reply
 from cogs.common.side_secrets import tell_side
-from cogs.common.undo import undo_view
+from cogs.common.undo import Seen, undo_view
 from cogs.common.words import command_text
 from rules import turns
 from rules.battle import Battle
@@ -209,7 +209,8 @@ async def take(interaction: discord.Interaction, press: Pressed, order: Order, r
     else:
         await edit_pressed(interaction, content=f"Done: `{command_text(str(order), result.battle.system.id)}`. The result is posted below.", embed=None,
                                                 attachments=[], view=None)
-    await reply(interaction, embed=embed, png=png, view=await undo_view(interaction, result, after))
+    await reply(interaction, embed=embed, png=png,
+                view=await undo_view(interaction, result, after, Seen(press.record.version, press.battle)))
     await echo_from_dm(interaction, result.record.thread_id or result.record.channel_id, result.record.guild_id,
                        embed=outcome_embed_for(outcome, result.battle, actor_name), png=png)
     if not from_panel and ref.panel:

@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.service import Actor, BattleRecord
+from bot.service import Actor, BattleRecord, Result
 from cogs.common.action_hooks import outcome_embed_for
 from cogs.common.action_panel import next_step
 from cogs.common.components import battle_and_actor, guarded
@@ -23,7 +23,7 @@ from cogs.common.context import service_of
 from cogs.common.embeds import safe, with_note
 from cogs.common.mapfiles import draws_something
 from cogs.common.replies import echo_from_dm, edit_pressed, reply
-from cogs.common.undo import undo_view
+from cogs.common.undo import Seen, undo_view
 from cogs.common.words import command_text, order_text
 from rules import turns
 from rules.battle import Battle
@@ -141,12 +141,14 @@ def unused_points(battle: Battle[Any], orders: Sequence[Order]) -> list[tuple[st
     if battle.status != "active" or not turns.engaged(battle):
         return []
     names: list[str] = []
+    due: list[str] | None = None  # worked out once, and only for an order that names no unit
     for order in orders:
         if order.kind != "end-turn":
             continue
         named = getattr(order, "unit", "")
-        due = turns.next_due(battle)
-        names += [named] if named else ([due[0]] if len(due) == 1 else [])
+        if not named and due is None:
+            due = list(turns.next_due(battle))
+        names += [named] if named else ([due[0]] if due is not None and len(due) == 1 else [])
     found = []
     for name in dict.fromkeys(names):
         unit = battle.find_unit(name)
@@ -194,9 +196,15 @@ async def give_orders(interaction: discord.Interaction, record: BattleRecord, ac
     """Give the confirmed orders in turn and post what they did, with the unit's next actions."""
     service = service_of(interaction)
     follow = getattr(orders[-1], "unit", None)
-    # Only the last order's unit is followed: its next actions (or its idle turn's end) close the reply.
-    results = [await service.execute(actor, record, order, render=False, follow=follow if i == len(orders) - 1 else None)
-               for i, order in enumerate(orders)]
+    # The battle before the last order, for its Undo: the shared copy as read, else the order before it.
+    seen = Seen(record.version, service.read_only(record))
+    results: list[Result] = []
+    for i, order in enumerate(orders):
+        if results:
+            seen = Seen(results[-1].record.version, results[-1].battle)
+        # Only the last order's unit is followed: its next actions (or its idle turn's end) close the reply.
+        results.append(await service.execute(actor, record, order, render=False,
+                                             follow=follow if i == len(orders) - 1 else None))
     last = results[-1]
     outcome = last.outcome
     assert outcome is not None
@@ -213,7 +221,7 @@ async def give_orders(interaction: discord.Interaction, record: BattleRecord, ac
     after, note = await next_step(last, follow, interaction.user.display_name)
     with_note(embed, note)
     await close_question(interaction, "Confirmed.")
-    await reply(interaction, embed=embed, png=png, view=await undo_view(interaction, last, after))
+    await reply(interaction, embed=embed, png=png, view=await undo_view(interaction, last, after, seen))
     await echo_from_dm(interaction, record.thread_id or record.channel_id, record.guild_id, embed=embed, png=png)
 
 

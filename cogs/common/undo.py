@@ -11,8 +11,10 @@ from typing import Any
 import discord
 
 from bot.service import Result
-from bot.takeback import offers_undo
+from bot.takeback import Seen, offers_undo
 from cogs.common.context import service_of
+
+__all__ = ["Seen", "undo_button", "undo_view", "with_undo"]
 
 
 def undo_button(battle_id: int) -> discord.ui.Button[Any]:
@@ -31,8 +33,11 @@ def with_undo(view: discord.ui.View | None, battle_id: int) -> discord.ui.View:
 
 
 async def undo_view(interaction: discord.Interaction, result: Result,
-                    view: discord.ui.View | None = None) -> discord.ui.View | None:
-    """Return an order reply's buttons with Undo added when the order may be taken back alone (no dice, no secret)."""
-    if not await offers_undo(service_of(interaction), result):
+                    view: discord.ui.View | None = None, seen: Seen | None = None) -> discord.ui.View | None:
+    """Return an order reply's buttons with Undo added when the order may be taken back alone (no dice, no secret).
+
+    `seen` is the battle read before the order, when the command read it: then nothing is read or decoded again.
+    """
+    if not await offers_undo(service_of(interaction), result, seen):
         return view
     return with_undo(view, result.record.id)

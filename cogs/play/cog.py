@@ -14,7 +14,7 @@ from cogs.common.replies import defer, reply
 from cogs.common.side_secrets import tell_side
 from cogs.common.systems import move_mode, require_map, system_embed
 from cogs.common.transformers import CellArg
-from cogs.common.undo import undo_view
+from cogs.common.undo import Seen, undo_view
 from rules import orders as o
 from rules.dice import split_notation
 from rules.errors import NotAllowedError
@@ -75,7 +75,8 @@ class PlayCog(commands.Cog):
         if cheapest is not None:
             note = f"*{str(getattr(cheapest, 'mode', '')).title()}: the cheapest move that reaches {to}.*"
             embed.description = f"{note}\n{embed.description or ''}"[:4096]
-        await reply(interaction, embed=embed, png=moved, view=await undo_view(interaction, result, after))
+        await reply(interaction, embed=embed, png=moved,
+                    view=await undo_view(interaction, result, after, Seen(record.version, battle)))
 
     @app_commands.command(name="roll", description="Roll dice in the open, like 2d10+5, d%, 4d6kh3 or 1d20 adv")
     @app_commands.describe(dice="Dice and a comment: 2d10+5, d%, 4d6kh3, 2d20kl1, `1d20+5 adv to hit`",

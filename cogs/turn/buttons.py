@@ -20,7 +20,7 @@ from cogs.common.confirm import asked_to_end_turns
 from cogs.common.context import service_of
 from cogs.common.map_button import MapButton
 from cogs.common.replies import defer, reply
-from cogs.common.undo import undo_view
+from cogs.common.undo import Seen, undo_view
 from cogs.turn.options import options_embed
 from cogs.turn.players import mute_turn
 from cogs.turn.text import turn_embed
@@ -72,7 +72,7 @@ class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"b
         result = await service.execute(actor, record, order, render=False)
         assert result.outcome is not None
         await reply(interaction, embed=turn_embed(result.outcome, result.battle, actor_name=interaction.user.display_name),
-                    view=await undo_view(interaction, result))
+                    view=await undo_view(interaction, result, seen=Seen(record.version, battle)))
 
 
 class OptionsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bp:opts:(?P<battle>[0-9]+):(?P<unit>.+)"):

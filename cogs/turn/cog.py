@@ -9,14 +9,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.clock import MAX_EVERY_HOURS, MIN_EVERY_HOURS, parse_remind
-from bot.service import Listener
+from bot.service import BattleRecord, Listener, Result
 from cogs.common.autocomplete import unit_choices
 from cogs.common.autocomplete_squares import standing_choices
 from cogs.common.confirm import asked_to_end_turns
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import INFO, safe
 from cogs.common.replies import reply
-from cogs.common.undo import undo_view
+from cogs.common.undo import Seen, undo_view
 from cogs.turn.board import board_embed
 from cogs.turn.buttons import DYNAMIC_ITEMS
 from cogs.turn.notifier import Notifier
@@ -107,7 +107,7 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
         # Read only, to ask about unused points: the orders are resolved on a fresh copy by the service.
         if await asked_to_end_turns(interaction, record, actor, service.read_only(record), orders):
             return
-        await self._run(interaction, orders)
+        await self._run(interaction, orders, record)
 
     @app_commands.command(name="hold", description="Let your unit hold: it does nothing more this turn")
     @app_commands.describe(unit="The unit that holds")
@@ -164,11 +164,18 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
         """Close the round."""
         await self._run(interaction, [CloseRound()])
 
-    async def _run(self, interaction: discord.Interaction, orders: list[Order]) -> None:
-        record = await battle_here(interaction)
+    async def _run(self, interaction: discord.Interaction, orders: list[Order], record: BattleRecord | None = None) -> None:
+        """Give the orders in turn and post what they did; `record` is the channel's battle when already looked up."""
+        record = record if record is not None else await battle_here(interaction)
         service = service_of(interaction)
         actor = actor_of(interaction)
-        results = [await service.execute(actor, record, order, render=False) for order in orders]
+        # The battle before the last order, for its Undo: the shared copy read here, else the order before it.
+        seen = Seen(record.version, service.read_only(record))
+        results: list[Result] = []
+        for order in orders:
+            if results:
+                seen = Seen(results[-1].record.version, results[-1].battle)
+            results.append(await service.execute(actor, record, order, render=False))
         last = results[-1]
         assert last.outcome is not None
         embed = turn_embed(last.outcome, last.battle, actor_name=interaction.user.display_name)
@@ -176,4 +183,4 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
             lines = [line for r in results if r.outcome is not None for line in outcome_lines(r.outcome)]
             embed.title = "Turns ended"
             embed.description = "\n".join(lines)[:4000]
-        await reply(interaction, embed=embed, view=await undo_view(interaction, last))
+        await reply(interaction, embed=embed, view=await undo_view(interaction, last, seen=seen))

@@ -1,8 +1,11 @@
 """One /move is one trip into the table service and at most one generation of the unit's legal orders.
 
 The game's decisions after a move (which mode is cheapest, whether the unit has anything left to do) are the
-rules' and the service's, made in the order's own trip; the Discord layer only formats what it is told.
-The counters below wrap the real service and the real generator: everything they count still runs.
+rules' and the service's, made in the order's own trip; the Discord layer only formats what it is told, from
+what it already read: whether the reply offers Undo is judged on the battle read before the order and the one
+the order left, not on the state before it read back from the log and decoded again.
+The counters below wrap the real service, the real generator, the real decoder and the real log: everything
+they count still runs.
 """
 
 from __future__ import annotations
@@ -12,10 +15,14 @@ from typing import Any
 
 import pytest
 
-from bot.service import Result
+from bot.service import BattleRecord, Result
+from rules.battle import Battle
+from rules.coords import Cell
+from rules.orders import Move
 from rules.system import system_of
-from tests.e2e.combat_helpers import RIFLE, add, battle_with, start, stored_battle
-from tests.e2e.conftest import Table, text_of
+from tests.e2e.combat_helpers import RIFLE, add, battle_with, give, start, stored_battle
+from tests.e2e.conftest import Table, last_message, text_of
+from tests.e2e.turn_helpers import end_turn
 
 
 class Counts:
@@ -24,11 +31,14 @@ class Counts:
     def __init__(self) -> None:
         self.trips = 0
         self.generated: dict[str, int] = {}
+        self.decoded = 0  # battles built from a stored document, on any thread
+        self.read_back = 0  # states before an order read back from the log
+        self.looked_up = 0  # lookups of the channel's battle
         self._inside = 0
 
     def reset(self) -> None:
         """Forget what setting the battle up counted."""
-        self.trips = 0
+        self.trips = self.decoded = self.read_back = self.looked_up = 0
         self.generated.clear()
 
 
@@ -55,8 +65,29 @@ def counts(table: Table, monkeypatch: pytest.MonkeyPatch) -> Counts:
         found.generated[unit.name] = found.generated.get(unit.name, 0) + 1
         return generate(battle, unit)
 
+    decode = Battle.from_dict.__func__  # type: ignore[attr-defined]
+
+    def decoding(cls: type[Battle[Any]], data: dict[str, Any]) -> Battle[Any]:
+        found.decoded += 1
+        return decode(cls, data)  # type: ignore[no-any-return]
+
+    state_before = table.db.events.state_before
+
+    async def reading_back(*args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        found.read_back += 1
+        return await state_before(*args, **kwargs)
+
+    battle_here = service.battle_here
+
+    async def looking_up(*args: Any, **kwargs: Any) -> BattleRecord:
+        found.looked_up += 1
+        return await battle_here(*args, **kwargs)
+
     monkeypatch.setattr(service, "execute", counted)
     monkeypatch.setattr(system, "legal_orders", generating)
+    monkeypatch.setattr(Battle, "from_dict", classmethod(decoding))
+    monkeypatch.setattr(table.db.events, "state_before", reading_back)
+    monkeypatch.setattr(service, "battle_here", looking_up)
     return found
 
 
@@ -101,3 +132,45 @@ async def test_a_move_without_a_mode_picks_the_cheapest_in_the_same_trip(table: 
     assert "Half: the cheapest move that reaches D3." in text_of(reply)
     assert counts.trips == 1
     assert counts.generated.get("Eva-01") == 1
+
+
+def offers_undo(reply: Any) -> bool:
+    """Return whether a reply carries the Undo button."""
+    return any(c.startswith("bp:undo:") for c in last_message(reply).custom_ids())
+
+
+async def test_a_moves_undo_is_judged_on_the_battles_already_read(table: Table, counts: Counts) -> None:
+    """The reply offers Undo (no dice, nothing hidden) without reading the state before the move back from the
+    log: the battle the command read before the order is that state. At most the order's own fresh copy is
+    decoded, where the undo check used to decode the two states around the order again."""
+    await duel(table)
+    counts.reset()
+    reply = await table.slash("move", user=table.alice, unit="Eva-01", to="D3", mode="half")
+    assert offers_undo(reply)
+    assert counts.read_back == 0
+    assert counts.decoded <= 1
+
+
+async def test_a_turn_end_looks_its_battle_up_once_and_reads_nothing_back(table: Table, counts: Counts) -> None:
+    """/turn end finds the channel's battle once for asking, ending and answering, and judges its Undo on the
+    battles it holds; the turn handed to the other side is not one its player may take back alone."""
+    await duel(table)
+    # Moved by the GM straight through the service: both points spent, and the turn left for its player to end.
+    await give(table, Move(unit="Eva-01", to=Cell.parse("F3"), mode="full"))
+    counts.reset()
+    reply = await table.slash("turn end", user=table.alice, unit="Eva-01")
+    assert "End the turn" not in text_of(reply)  # nothing unused, so nothing is asked
+    assert "Eva-01" in text_of(reply)
+    assert counts.looked_up == 1
+    assert counts.read_back == 0
+    assert not offers_undo(reply)  # it began the Angels' turn, whose players were called
+
+
+async def test_a_confirmed_turn_end_reads_nothing_back(table: Table, counts: Counts) -> None:
+    """Ending a turn with points unused asks first; the confirmed end judges its Undo on the battles in hand."""
+    await duel(table)
+    counts.reset()
+    reply = await end_turn(table, user=table.alice, unit="Eva-01")
+    assert "Eva-01" in text_of(reply)
+    assert counts.read_back == 0
+    assert (await stored_battle(table)).turn.done.get((await stored_battle(table)).unit("Eva-01").id) == "ended"
