@@ -174,3 +174,21 @@ async def test_a_confirmed_turn_end_reads_nothing_back(table: Table, counts: Cou
     assert "Eva-01" in text_of(reply)
     assert counts.read_back == 0
     assert (await stored_battle(table)).turn.done.get((await stored_battle(table)).unit("Eva-01").id) == "ended"
+
+
+async def test_a_turn_called_by_dm_and_in_the_channel_works_the_units_actions_out_once(table: Table,
+                                                                                       counts: Counts) -> None:
+    """Alice hears of her turn by direct message; the channel's prompt shows the same actions of her one unit due,
+    so they are generated once for both."""
+    await table.slash("settings notify", user=table.alice, mode="dm")
+    await battle_with(table, mode="side")
+    await add(table, "Eva-01", "NERV", "C3", owner=table.alice, bs=50, ag=40, weapons=[RIFLE])
+    await add(table, "Sachiel", "Angels", "H3", wounds=20, t=40, weapons=[RIFLE])
+    counts.reset()
+    await start(table)
+    [dm] = table.discord.dm_messages(table.alice)
+    actions = [c for c in dm.custom_ids() if c.startswith("bp:do:")]
+    assert actions, dm.custom_ids()
+    [prompt] = [m for m in table.discord.messages(table.channel) if any(c.startswith("bp:do:") for c in m.custom_ids())]
+    assert [c for c in prompt.custom_ids() if c.startswith("bp:do:")] == actions
+    assert counts.generated.get("Eva-01") == 1
