@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.service import Result
+from bot.service import BattleRecord, Result
 from cogs.common.action_panel import next_step
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import outcome_embed, with_note
@@ -15,15 +15,20 @@ from cogs.common.mapfiles import draws_something
 from cogs.common.replies import defer, reply
 from cogs.common.side_secrets import tell_side
 from cogs.common.systems import system_embed
-from cogs.common.undo import undo_view
+from cogs.common.undo import Seen, undo_view
 from rules.orders import Order
 from rules.outcome import Outcome
 
 
-async def post_order(interaction: discord.Interaction, order: Order) -> Result:
-    """Apply an order for the user and post the outcome in the channel; refusals stay ephemeral."""
-    record = await battle_here(interaction)
+async def post_order(interaction: discord.Interaction, order: Order, record: BattleRecord | None = None) -> Result:
+    """Apply an order for the user and post the outcome in the channel; refusals stay ephemeral.
+
+    `record` is the channel's battle when the command looked it up already.
+    """
+    record = record if record is not None else await battle_here(interaction)
     service = service_of(interaction)
+    # The battle before the order, for its Undo: the shared copy, so nothing is read back or decoded again.
+    seen = Seen(record.version, service.read_only(record))
     # Resolve before deferring: a refusal then answers privately, and nothing was changed.
     result = await service.execute(actor_of(interaction), record, order, render=False, follow=getattr(order, "unit", None))
     outcome = result.outcome
@@ -42,5 +47,5 @@ async def post_order(interaction: discord.Interaction, order: Order) -> Result:
     embed = build(outcome)
     after, note = await next_step(result, getattr(order, "unit", None), name)
     with_note(embed, note)
-    await reply(interaction, embed=embed, png=png, view=await undo_view(interaction, result, after))
+    await reply(interaction, embed=embed, png=png, view=await undo_view(interaction, result, after, seen))
     return result

@@ -192,3 +192,22 @@ async def test_a_turn_called_by_dm_and_in_the_channel_works_the_units_actions_ou
     [prompt] = [m for m in table.discord.messages(table.channel) if any(c.startswith("bp:do:") for c in m.custom_ids())]
     assert [c for c in prompt.custom_ids() if c.startswith("bp:do:")] == actions
     assert counts.generated.get("Eva-01") == 1
+
+
+async def test_an_attack_looks_its_battle_up_once(table: Table, counts: Counts) -> None:
+    """/attack finds the channel's battle once, for choosing its system's attack and for giving it."""
+    await duel(table)
+    counts.reset()
+    reply = await table.slash("attack", user=table.alice, unit="Eva-01", weapon="Pallet Rifle", target="Sachiel")
+    assert "Sachiel" in text_of(reply) and not last_message(reply).ephemeral
+    assert counts.looked_up == 1
+    assert counts.trips == 1
+
+
+async def test_taking_aim_offers_undo_from_the_battle_already_read(table: Table, counts: Counts) -> None:
+    """Aiming rolls nothing and shows nothing hidden: its reply offers Undo, judged without reading back."""
+    await duel(table)
+    counts.reset()
+    reply = await table.slash("aim", user=table.alice, unit="Eva-01")
+    assert offers_undo(reply)
+    assert counts.read_back == 0
