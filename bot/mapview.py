@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 
 from bot.clock import whose_turn
 from render.view import (
@@ -46,6 +48,7 @@ REACH_COLOURS = {"half": (60, 200, 90), "full": (240, 220, 60), "charge": (250, 
 OTHER_REACH_COLOURS = ((60, 200, 90), (120, 210, 200), (240, 220, 60), (250, 150, 40), (230, 70, 60), (160, 90, 200))
 FEATURE_COLOUR = (60, 40, 20)
 AREA_NAMES = {"blast": "Blast", "cone": "Cone", "line": "Line", "at_field": "AT-field"}
+LABEL_CACHE = 256  # rosters whose labels are kept: one per battle drawn lately
 MAX_ACTING_NAMES = 4  # the title names this many units due to act, then counts the rest
 
 OwnerNames = Callable[[int], str | None]
@@ -53,6 +56,13 @@ OwnerNames = Callable[[int], str | None]
 
 def short_labels(names: Iterable[str]) -> dict[str, str]:
     """Return a distinct label of at most four characters for each unit name."""
+    return dict(_labels(tuple(names)))
+
+
+@functools.lru_cache(maxsize=LABEL_CACHE)
+def _labels(names: tuple[str, ...]) -> Mapping[str, str]:
+    """Work a battle's labels out once for its roster: every map drawn of it until a unit is added or renamed
+    reuses them (a read-only mapping, shared)."""
     out: dict[str, str] = {}
     used: set[str] = set()
     for name in names:
@@ -73,7 +83,7 @@ def short_labels(names: Iterable[str]) -> dict[str, str]:
             n += 1
         used.add(label)
         out[name] = label
-    return out
+    return MappingProxyType(out)
 
 
 def status_words(unit: Unit) -> tuple[str, ...]:
@@ -131,7 +141,7 @@ def build_view(battle: Battle, *, viewer: Viewer = PUBLIC, owner_names: OwnerNam
     colours = side_colours(battle)  # its GM's colour, else its name's, else the palette's (rules.colours)
     sides = tuple(SideStyle(name=s.name, color=colours[s.name], slot=s.color)
                   for s in battle.sides if s.name.lower() in present)
-    labels = short_labels(u.name for u in battle.iter_units())
+    labels = _labels(tuple(u.name for u in battle.iter_units()))
     names = owner_names or (lambda _uid: None)
     units = tuple(
         UnitToken(

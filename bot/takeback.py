@@ -11,7 +11,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.clock import turn_key
+from bot.quiet import quiet_order
 from rules.battle import Battle
 from rules.errors import ConflictError, GameError, IllegalOrderError, NotAllowedError, NotFoundError
 from rules.takeback import dice_reason, why_not_free
@@ -89,6 +89,7 @@ async def offers_undo(service: TableService, result: Result) -> bool:
 
     Only an order that rolled no die, showed nothing hidden and began no other turn: after dice, taking it back
     asks the other sides, and a turn begun has already called its players, who would be called again.
+    The table service judges it in the order's trip (`result.quiet`); a result made elsewhere is judged here.
     """
     if result.seq is None or result.outcome is None or dice_reason(result.outcome.to_dict()) is not None:
         return False
@@ -103,8 +104,7 @@ async def offers_undo(service: TableService, result: Result) -> bool:
 
 def _quiet_order(before_state: dict[str, Any], after_state: dict[str, Any]) -> bool:
     """Return whether an order, from one state of a battle to the next, began no turn and showed nothing hidden."""
-    before, after = Battle.from_dict(before_state), Battle.from_dict(after_state)
-    return turn_key(before) == turn_key(after) and why_not_free(None, before, after, 0) is None
+    return quiet_order(Battle.from_dict(before_state), Battle.from_dict(after_state))
 
 
 def _still_at(service: TableService, newest_seq: int) -> Any:

@@ -7,7 +7,11 @@ import logging
 import re
 from typing import Any
 
-from aiohttp import BodyPartReader, web
+from aiohttp import web
+from aiohttp.hdrs import CONTENT_DISPOSITION, CONTENT_TYPE
+from aiohttp.helpers import MimeType, parse_mimetype
+from aiohttp.multipart import content_disposition_filename, parse_content_disposition
+from multidict import CIMultiDict
 
 from loopback.limits import check_message_body
 from loopback.models import (
@@ -36,30 +40,53 @@ async def read_body(request: web.Request) -> MessageBody:
     """Decode a JSON or multipart/form-data (payload_json + files[n]) request body."""
     if request.content_type == "multipart/form-data":
         body = MessageBody()
-        reader = await request.multipart()
-        while True:
-            part = await reader.next()
-            if part is None:
-                break
-            if not isinstance(part, BodyPartReader):
-                continue
-            name = part.name or ""
+        for headers, data in _form_parts(await request.read(), parse_mimetype(request.headers[CONTENT_TYPE])):
+            _, params = parse_content_disposition(headers.get(CONTENT_DISPOSITION))
+            name = content_disposition_filename(params, "name") or ""
             if name == "payload_json":
-                body.json = json.loads(await part.text())
+                body.json = json.loads(data)
                 continue
             match = FILE_FIELD.fullmatch(name)
             if match is None:
                 log.warning("ignoring multipart field %r", name)
                 continue
-            body.files[int(match.group(1))] = StoredFile(
-                filename=part.filename or name, data=bytes(await part.read())
-            )
+            filename = content_disposition_filename(params, "filename")
+            body.files[int(match.group(1))] = StoredFile(filename=filename or name, data=data)
         return body
     if request.can_read_body:
         raw = await request.read()
         if raw:
             return MessageBody(json=json.loads(raw))
     return MessageBody()
+
+
+def _form_parts(raw: bytes, mimetype: MimeType) -> list[tuple[CIMultiDict[str], bytes]]:
+    """Split a whole multipart/form-data body into each part's headers and bytes.
+
+    The body is read at once and cut at its boundary (which by definition appears nowhere else), rather than
+    streamed through a part reader: a map's PNG is then copied once instead of searched chunk by chunk.
+    """
+    boundary = mimetype.parameters.get("boundary", "")
+    if not boundary:
+        raise web.HTTPBadRequest(text="multipart body without a boundary")
+    delimiter = b"--" + boundary.encode("latin-1")
+    pieces = raw.split(b"\r\n" + delimiter)
+    # The first piece opens with the first delimiter; the last is the closing `--` and whatever follows.
+    if not pieces[0].startswith(delimiter) or len(pieces) < 2 or not pieces[-1].startswith(b"--"):
+        raise web.HTTPBadRequest(text="malformed multipart body")
+    pieces[0] = pieces[0][len(delimiter):]
+    parts = []
+    for piece in pieces[:-1]:
+        head, sep, data = piece.partition(b"\r\n\r\n")
+        if not sep:
+            raise web.HTTPBadRequest(text="multipart part without headers")
+        headers: CIMultiDict[str] = CIMultiDict()
+        for line in head.split(b"\r\n"):
+            key, colon, value = line.decode("utf-8", "surrogateescape").partition(":")
+            if colon:
+                headers.add(key.strip(), value.strip())
+        parts.append((headers, data))
+    return parts
 
 
 def compute_pings(content: str, allowed: dict[str, Any] | None, replied_author: int | None) -> Pings:

@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from bot.cache import Kept
 from bot.clock import TurnStart, turn_key, whose_turn
+from bot.quiet import quiet_order
 from bot.service.clocks import ClocksJob
 from bot.service.core import StaleTurnError
 from bot.service.maps import MapsJob
@@ -21,7 +22,7 @@ from rules.battle import Battle
 from rules.dice import Dice, Roll
 from rules.errors import ConflictError, GameError, IllegalOrderError, NotFoundError
 from rules.outcome import Outcome
-from rules.takeback import dice_reason, why_not_free
+from rules.takeback import dice_reason
 from rules.turnorders import EndTurn
 from storage import (
     BattleNotFound,
@@ -284,8 +285,7 @@ def _resolve(live: Battle, order: o.Order, dice: Dice, idle_dice: Callable[[], D
     logged = outcome.to_dict()
     steps = [_Given(picked or order, outcome, battle, logged, battle.to_dict())]
     # Whether its player may take the order back alone (its reply's Undo button), judged on the two battles at hand.
-    quiet = dice_reason(logged) is None and turn_key(live) == turn_key(battle) and \
-        why_not_free(None, live, battle, 0) is None
+    quiet = dice_reason(logged) is None and quiet_order(live, battle)
     after = turns.next_orders(battle, follow) if follow else None
     ender = turns.idle_end(battle, after) if after is not None else None
     if ender is not None:

@@ -19,6 +19,9 @@ MENU_OPTIONS = 25
 # With a menu the panel keeps 19 buttons: four rows hold them and one free place (a Whole map button),
 # and the menu takes the fifth row whole.
 BUTTONS_WITH_MENU = 19
+# Grouping this many orders already generated takes well under a millisecond: on the event loop, with no
+# thread hop; a wider reach (a fine grid) is grouped in a thread.
+GROUP_ON_LOOP = 250
 
 
 def style_of(group: ActionGroup) -> discord.ButtonStyle:
@@ -102,6 +105,9 @@ async def next_step(result: Result, unit_ref: str | None, actor_name: str = "") 
         return None, f"**{unit.name} has nothing left to do, so its turn ends.**\n{said}".strip()
     if result.after is None:
         return None, ""
-    # Grouping a wide reach's orders takes milliseconds: off the event loop, as generating them was.
-    groups = await asyncio.to_thread(action_groups, battle, unit, result.after)
+    if len(result.after) <= GROUP_ON_LOOP:
+        groups = action_groups(battle, unit, result.after)
+    else:
+        # Grouping a very wide reach's orders takes milliseconds: off the event loop, as generating them was.
+        groups = await asyncio.to_thread(action_groups, battle, unit, result.after)
     return panel_view(result.record.id, unit.id, groups), ""

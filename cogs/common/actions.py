@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -42,6 +42,26 @@ def order_key(order: Order) -> str:
     choice = _choice_field(order)
     base = dataclasses.replace(order, **{choice: None}) if choice else order
     return hashlib.sha1(str(base).encode()).hexdigest()[:KEY_LENGTH]
+
+
+_FIELD_NAMES: dict[type[Order], tuple[str, ...]] = {}
+
+
+def _same_action(order: Order, choice: str | None) -> Hashable:
+    """Return a key shared by the orders that differ only in their square or target, cheaper than `order_key`.
+
+    A wide reach gives hundreds of orders: each is compared by its fields here, and only each group is hashed
+    into its stable key. An order with a field that cannot be hashed falls back to its stable key.
+    """
+    names = _FIELD_NAMES.get(type(order))
+    if names is None:
+        names = _FIELD_NAMES[type(order)] = tuple(f.name for f in dataclasses.fields(order))
+    key = (type(order), choice, *(getattr(order, name) for name in names if name != choice))
+    try:
+        hash(key)
+    except TypeError:
+        return order_key(order)
+    return key
 
 
 def _detail(order: Order, choice: str | None) -> str:
@@ -133,9 +153,14 @@ def action_groups(battle: Battle[Any], unit: Unit, orders: Sequence[Order] | Non
     orders = battle.legal_orders(unit) if orders is None else orders
     engaged = turns.engaged(battle)
     left = turns.actions_left(battle, unit.id) if engaged else None
-    found: dict[str, list[Order]] = {}
+    alike: dict[Hashable, list[Order]] = {}
     for order in orders:
-        found.setdefault(order_key(order), []).append(order)
+        alike.setdefault(_same_action(order, _choice_field(order)), []).append(order)
+    # Orders alike by their fields share a stable key; two groups whose text reads the same (a field left at
+    # None in one and at its default in the other) are one action, as `order_key` says.
+    found: dict[str, list[Order]] = {}
+    for members in alike.values():
+        found.setdefault(order_key(members[0]), []).extend(members)
     groups = []
     for key, members in found.items():
         first = members[0]

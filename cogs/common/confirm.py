@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.service import Actor, BattleRecord
+from bot.service import Actor, BattleRecord, Result
 from cogs.common.action_hooks import outcome_embed_for
 from cogs.common.action_panel import next_step
 from cogs.common.components import battle_and_actor, guarded
@@ -141,12 +141,14 @@ def unused_points(battle: Battle[Any], orders: Sequence[Order]) -> list[tuple[st
     if battle.status != "active" or not turns.engaged(battle):
         return []
     names: list[str] = []
+    due: list[str] | None = None  # worked out once, and only for an order that names no unit
     for order in orders:
         if order.kind != "end-turn":
             continue
         named = getattr(order, "unit", "")
-        due = turns.next_due(battle)
-        names += [named] if named else ([due[0]] if len(due) == 1 else [])
+        if not named and due is None:
+            due = list(turns.next_due(battle))
+        names += [named] if named else ([due[0]] if due is not None and len(due) == 1 else [])
     found = []
     for name in dict.fromkeys(names):
         unit = battle.find_unit(name)
@@ -194,9 +196,11 @@ async def give_orders(interaction: discord.Interaction, record: BattleRecord, ac
     """Give the confirmed orders in turn and post what they did, with the unit's next actions."""
     service = service_of(interaction)
     follow = getattr(orders[-1], "unit", None)
-    # Only the last order's unit is followed: its next actions (or its idle turn's end) close the reply.
-    results = [await service.execute(actor, record, order, render=False, follow=follow if i == len(orders) - 1 else None)
-               for i, order in enumerate(orders)]
+    results: list[Result] = []
+    for i, order in enumerate(orders):
+        # Only the last order's unit is followed: its next actions (or its idle turn's end) close the reply.
+        results.append(await service.execute(actor, record, order, render=False,
+                                             follow=follow if i == len(orders) - 1 else None))
     last = results[-1]
     outcome = last.outcome
     assert outcome is not None

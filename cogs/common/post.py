@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.service import Result
+from bot.service import BattleRecord, Result
 from cogs.common.action_panel import next_step
 from cogs.common.context import actor_of, battle_here, service_of
 from cogs.common.embeds import outcome_embed, with_note
@@ -20,9 +20,12 @@ from rules.orders import Order
 from rules.outcome import Outcome
 
 
-async def post_order(interaction: discord.Interaction, order: Order) -> Result:
-    """Apply an order for the user and post the outcome in the channel; refusals stay ephemeral."""
-    record = await battle_here(interaction)
+async def post_order(interaction: discord.Interaction, order: Order, record: BattleRecord | None = None) -> Result:
+    """Apply an order for the user and post the outcome in the channel; refusals stay ephemeral.
+
+    `record` is the channel's battle when the command looked it up already.
+    """
+    record = record if record is not None else await battle_here(interaction)
     service = service_of(interaction)
     # Resolve before deferring: a refusal then answers privately, and nothing was changed.
     result = await service.execute(actor_of(interaction), record, order, render=False, follow=getattr(order, "unit", None))

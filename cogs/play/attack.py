@@ -67,4 +67,4 @@ class AttackCog(commands.Cog):
                       f"This attack aims at {names}, on {safe(friends[0].side)}'s side like "
                       f"{safe(battle.unit(unit).name)}. Go ahead only if you mean it.", [order], "Attack anyway")
             return
-        await post_order(interaction, order)
+        await post_order(interaction, order, record)

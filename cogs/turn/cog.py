@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.clock import MAX_EVERY_HOURS, MIN_EVERY_HOURS, parse_remind
-from bot.service import Listener
+from bot.service import BattleRecord, Listener
 from cogs.common.autocomplete import unit_choices
 from cogs.common.autocomplete_squares import standing_choices
 from cogs.common.confirm import asked_to_end_turns
@@ -107,7 +107,7 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
         # Read only, to ask about unused points: the orders are resolved on a fresh copy by the service.
         if await asked_to_end_turns(interaction, record, actor, service.read_only(record), orders):
             return
-        await self._run(interaction, orders)
+        await self._run(interaction, orders, record)
 
     @app_commands.command(name="hold", description="Let your unit hold: it does nothing more this turn")
     @app_commands.describe(unit="The unit that holds")
@@ -164,8 +164,9 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="Rounds, t
         """Close the round."""
         await self._run(interaction, [CloseRound()])
 
-    async def _run(self, interaction: discord.Interaction, orders: list[Order]) -> None:
-        record = await battle_here(interaction)
+    async def _run(self, interaction: discord.Interaction, orders: list[Order], record: BattleRecord | None = None) -> None:
+        """Give the orders in turn and post what they did; `record` is the channel's battle when already looked up."""
+        record = record if record is not None else await battle_here(interaction)
         service = service_of(interaction)
         actor = actor_of(interaction)
         results = [await service.execute(actor, record, order, render=False) for order in orders]

@@ -18,6 +18,7 @@ from bot.clock import BATTLE_REMINDERS, HELD_TURN, TurnStart, due_now, quiet_now
 from bot.outbox import Outbox, OutboxRow, Post, TryLater, backoff
 from bot.service import BattleRecord, ClockRecord, MapImage, Notice, Stalling, TableService
 from cogs.common.action_panel import groups_of
+from cogs.common.actions import ActionGroup
 from cogs.common.embeds import safe
 from cogs.common.replies import owed_message, send
 from cogs.common.setup_panel import setup_view
@@ -228,7 +229,8 @@ class Notifier(NoticeListener):
             raise TryLater(backoff(row.attempts, self.outbox.backoff))
         turn = TurnStart(key=key, units=tuple(due_now(battle)), started=clock.turn_started or record.updated_at,
                          due_at=clock.due_at, paused=clock.paused, remaining=clock.remaining)
-        await self.post_turn(Notice("recovered", record, battle, turn=turn))
+        # The clock just read goes along: the ping checks the same turn with nothing awaited in between.
+        await self.post_turn(Notice("recovered", record, battle, turn=turn, clock=clock))
         return True
 
     async def deliver_board(self, row: OutboxRow) -> bool:
@@ -334,7 +336,7 @@ class Notifier(NoticeListener):
         """Ping the owners of the units now due, with the map, their options, the deadline and buttons."""
         turn, record, battle = notice.turn, notice.record, notice.battle
         assert turn is not None
-        clock = await self.service.clock_of(record)
+        clock = notice.clock if notice.clock is not None else await self.service.clock_of(record)
         if clock.turn_key != turn.key:
             return  # that turn is already over (a skip or a deadline came right after); its successor is called
         units = [u for u in (battle.find_unit(n) for n in turn.units) if u is not None]
@@ -351,23 +353,31 @@ class Notifier(NoticeListener):
         # The ping is public: a unit in hiding is named, but its square is neither marked nor drawn.
         png = await self.service.render(battle, Highlight(cells=[str(u.cell) for u in units if sees(PUBLIC, u)]),
                                         battle_id=record.id)
+        known: dict[str, list[ActionGroup]] = {}  # a unit's actions, worked out once for its DM and the channel
         for uid in dm_users:
             mine = [u for u in units if owners[u.name] == uid]
             embed = turn_prompt(battle, mine, turn.due_at, paused=turn.paused, remaining=turn.remaining, owners={})
             place = f"<#{record.thread_id or record.channel_id}>"
             sent = await self._dm(uid, f"\U0001f514 Your turn in **{battle.name}** ({place}).", embed=embed, png=png,
-                                  view=await self._buttons(record, battle, mine))
+                                  view=await self._buttons(record, battle, mine, known))
             if not sent:
                 channel_users.append(uid)
         embed = turn_prompt(battle, units, turn.due_at, paused=turn.paused, remaining=turn.remaining, owners=owners)
         await send(self.channel(record), content=turn_content(battle, channel_users), embed=embed, png=png,
-                   view=await self._buttons(record, battle, units), mentions=pinging(channel_users))
+                   view=await self._buttons(record, battle, units, known), mentions=pinging(channel_users))
 
-    async def _buttons(self, record: BattleRecord, battle: Battle, units: Sequence[Unit]) -> discord.ui.View:
-        """Return a prompt's buttons: the next actions of the one unit due, else End turn and My options per unit."""
+    async def _buttons(self, record: BattleRecord, battle: Battle, units: Sequence[Unit],
+                       known: dict[str, list[ActionGroup]]) -> discord.ui.View:
+        """Return a prompt's buttons: the next actions of the one unit due, else End turn and My options per unit.
+
+        `known` holds the actions already worked out for this ping's prompts, by unit id.
+        """
         actions = None
         if len(units) == 1 and battle.system.has_map:
-            actions = (units[0].id, await groups_of(battle, units[0]))
+            unit = units[0]
+            if unit.id not in known:
+                known[unit.id] = await groups_of(battle, unit)
+            actions = (unit.id, known[unit.id])
         return turn_view(record.id, [u.name for u in units], actions)
 
     async def post_reminder(self, notice: Notice) -> None:

@@ -175,6 +175,17 @@ def test_many_units_with_the_same_initials_get_distinct_short_labels() -> None:
     assert labels[names[0]] == "TOR" and labels[names[9]] == "TO10"
 
 
+def test_a_unit_added_since_the_last_map_gets_a_label_of_its_own() -> None:
+    """The labels of a roster are kept between maps; a unit added with the same initials is told apart at once."""
+    battle = Battle.new("strategic-e", 8, 8, "Labels")
+    battle.apply(AddUnit(name="Tank of Rome", side="A", at=Cell.parse("A1")), dice())
+    first = {u.key: u.label for u in build_view(battle).units}
+    assert first == {"Tank of Rome": "TOR"}
+    assert {u.key: u.label for u in build_view(battle).units} == first
+    battle.apply(AddUnit(name="Tower of Rust", side="B", at=Cell.parse("C3")), dice())
+    assert {u.key: u.label for u in build_view(battle).units} == {"Tank of Rome": "TOR", "Tower of Rust": "TOR2"}
+
+
 def _token_colour(battle: Battle, cell: str, palette: str) -> tuple[int, int, int]:
     """Return the colour inside a unit's token, below its label, on the rendered map."""
     view = build_view(battle)

@@ -1,8 +1,11 @@
 """One /move is one trip into the table service and at most one generation of the unit's legal orders.
 
 The game's decisions after a move (which mode is cheapest, whether the unit has anything left to do) are the
-rules' and the service's, made in the order's own trip; the Discord layer only formats what it is told.
-The counters below wrap the real service and the real generator: everything they count still runs.
+rules' and the service's, made in the order's own trip; the Discord layer only formats what it is told, from
+what it already read: whether the reply offers Undo is judged on the battle read before the order and the one
+the order left, not on the state before it read back from the log and decoded again.
+The counters below wrap the real service, the real generator, the real decoder and the real log: everything
+they count still runs.
 """
 
 from __future__ import annotations
@@ -12,11 +15,14 @@ from typing import Any
 
 import pytest
 
-from bot.service import Result
+from bot.service import BattleRecord, Result
+from rules.battle import Battle
+from rules.coords import Cell
+from rules.orders import Move
 from rules.system import system_of
-from tests.e2e.combat_helpers import RIFLE, add, battle_with, start, stored, stored_battle
-from tests.e2e.conftest import Table, text_of
-from tests.e2e.turn_helpers import new_since, posted, prompts
+from tests.e2e.combat_helpers import RIFLE, add, battle_with, give, start, stored, stored_battle
+from tests.e2e.conftest import Table, last_message, text_of
+from tests.e2e.turn_helpers import end_turn, new_since, posted, prompts
 
 
 class Counts:
@@ -25,11 +31,14 @@ class Counts:
     def __init__(self) -> None:
         self.trips = 0
         self.generated: dict[str, int] = {}
+        self.decoded = 0  # battles built from a stored document, on any thread
+        self.read_back = 0  # states before an order read back from the log
+        self.looked_up = 0  # lookups of the channel's battle
         self._inside = 0
 
     def reset(self) -> None:
         """Forget what setting the battle up counted."""
-        self.trips = 0
+        self.trips = self.decoded = self.read_back = self.looked_up = 0
         self.generated.clear()
 
 
@@ -56,8 +65,29 @@ def counts(table: Table, monkeypatch: pytest.MonkeyPatch) -> Counts:
         found.generated[unit.name] = found.generated.get(unit.name, 0) + 1
         return generate(battle, unit)
 
+    decode = Battle.from_dict.__func__  # type: ignore[attr-defined]
+
+    def decoding(cls: type[Battle[Any]], data: dict[str, Any]) -> Battle[Any]:
+        found.decoded += 1
+        return decode(cls, data)  # type: ignore[no-any-return]
+
+    state_before = table.db.events.state_before
+
+    async def reading_back(*args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        found.read_back += 1
+        return await state_before(*args, **kwargs)
+
+    battle_here = service.battle_here
+
+    async def looking_up(*args: Any, **kwargs: Any) -> BattleRecord:
+        found.looked_up += 1
+        return await battle_here(*args, **kwargs)
+
     monkeypatch.setattr(service, "execute", counted)
     monkeypatch.setattr(system, "legal_orders", generating)
+    monkeypatch.setattr(Battle, "from_dict", classmethod(decoding))
+    monkeypatch.setattr(table.db.events, "state_before", reading_back)
+    monkeypatch.setattr(service, "battle_here", looking_up)
     return found
 
 
@@ -138,3 +168,82 @@ async def test_the_phase_a_move_ended_by_itself_calls_its_players_at_once(table:
     await table.service.drain()
     [prompt] = prompts(new_since(table, before))
     assert "Angels phase" in prompt.content and prompt.pings.users == {table.gm.id}
+
+
+def offers_undo(reply: Any) -> bool:
+    """Return whether a reply carries the Undo button."""
+    return any(c.startswith("bp:undo:") for c in last_message(reply).custom_ids())
+
+
+async def test_a_moves_undo_is_judged_on_the_battles_already_read(table: Table, counts: Counts) -> None:
+    """The reply offers Undo (no dice, nothing hidden) without reading the state before the move back from the
+    log: the battle the command read before the order is that state. At most the order's own fresh copy is
+    decoded, where the undo check used to decode the two states around the order again."""
+    await duel(table)
+    counts.reset()
+    reply = await table.slash("move", user=table.alice, unit="Eva-01", to="D3", mode="half")
+    assert offers_undo(reply)
+    assert counts.read_back == 0
+    assert counts.decoded <= 1
+
+
+async def test_a_turn_end_looks_its_battle_up_once_and_reads_nothing_back(table: Table, counts: Counts) -> None:
+    """/turn end finds the channel's battle once for asking, ending and answering, and judges its Undo on the
+    battles it holds; the turn handed to the other side is not one its player may take back alone."""
+    await duel(table)
+    # Moved by the GM straight through the service: both points spent, and the turn left for its player to end.
+    await give(table, Move(unit="Eva-01", to=Cell.parse("F3"), mode="full"))
+    counts.reset()
+    reply = await table.slash("turn end", user=table.alice, unit="Eva-01")
+    assert "End the turn" not in text_of(reply)  # nothing unused, so nothing is asked
+    assert "Eva-01" in text_of(reply)
+    assert counts.looked_up == 1
+    assert counts.read_back == 0
+    assert not offers_undo(reply)  # it began the Angels' turn, whose players were called
+
+
+async def test_a_confirmed_turn_end_reads_nothing_back(table: Table, counts: Counts) -> None:
+    """Ending a turn with points unused asks first; the confirmed end judges its Undo on the battles in hand."""
+    await duel(table)
+    counts.reset()
+    reply = await end_turn(table, user=table.alice, unit="Eva-01")
+    assert "Eva-01" in text_of(reply)
+    assert counts.read_back == 0
+    assert (await stored_battle(table)).turn.done.get((await stored_battle(table)).unit("Eva-01").id) == "ended"
+
+
+async def test_a_turn_called_by_dm_and_in_the_channel_works_the_units_actions_out_once(table: Table,
+                                                                                       counts: Counts) -> None:
+    """Alice hears of her turn by direct message; the channel's prompt shows the same actions of her one unit due,
+    so they are generated once for both."""
+    await table.slash("settings notify", user=table.alice, mode="dm")
+    await battle_with(table, mode="side")
+    await add(table, "Eva-01", "NERV", "C3", owner=table.alice, bs=50, ag=40, weapons=[RIFLE])
+    await add(table, "Sachiel", "Angels", "H3", wounds=20, t=40, weapons=[RIFLE])
+    counts.reset()
+    await start(table)
+    [dm] = table.discord.dm_messages(table.alice)
+    actions = [c for c in dm.custom_ids() if c.startswith("bp:do:")]
+    assert actions, dm.custom_ids()
+    [prompt] = [m for m in table.discord.messages(table.channel) if any(c.startswith("bp:do:") for c in m.custom_ids())]
+    assert [c for c in prompt.custom_ids() if c.startswith("bp:do:")] == actions
+    assert counts.generated.get("Eva-01") == 1
+
+
+async def test_an_attack_looks_its_battle_up_once(table: Table, counts: Counts) -> None:
+    """/attack finds the channel's battle once, for choosing its system's attack and for giving it."""
+    await duel(table)
+    counts.reset()
+    reply = await table.slash("attack", user=table.alice, unit="Eva-01", weapon="Pallet Rifle", target="Sachiel")
+    assert "Sachiel" in text_of(reply) and not last_message(reply).ephemeral
+    assert counts.looked_up == 1
+    assert counts.trips == 1
+
+
+async def test_taking_aim_offers_undo_from_the_battle_already_read(table: Table, counts: Counts) -> None:
+    """Aiming rolls nothing and shows nothing hidden: its reply offers Undo, judged without reading back."""
+    await duel(table)
+    counts.reset()
+    reply = await table.slash("aim", user=table.alice, unit="Eva-01")
+    assert offers_undo(reply)
+    assert counts.read_back == 0

@@ -155,6 +155,15 @@ class PlayerCommands(commands.Cog):
         picture = discord.File(io.BytesIO(red_square_png()), filename="map.png")
         await interaction.followup.send("Here is the map.", file=picture, embed=discord.Embed(title="Map"))
 
+    @app_commands.command(name="files", description="Send two files with awkward names")
+    async def awkward_files(self, interaction: discord.Interaction) -> None:
+        """Send a text file whose name holds quotes, a backslash and accents, and whose bytes look like a boundary,
+        then a PNG named in Cyrillic, under a caption in two scripts."""
+        lines = discord.File(io.BytesIO(b"\r\n--not-a-boundary\r\n" * 3), filename='plan "B" \\ \u00e9t\u00e9.txt')
+        picture = discord.File(io.BytesIO(red_square_png()), filename="\u043a\u0430\u0440\u0442\u0430.png")
+        await interaction.response.send_message("Deux fichiers \u2014 \u0434\u0432\u0430 \u0444\u0430\u0439\u043b\u0430",
+                                                files=[lines, picture])
+
     @app_commands.command(description="Always fails")
     async def boom(self, interaction: discord.Interaction) -> None:
         """Raise, to prove errors are caught."""

@@ -8,6 +8,7 @@ import pytest
 from PIL import Image
 
 from loopback import Attachment, InteractionError, LoopbackDiscord
+from tests.loopback.demo_cog import red_square_png
 
 
 async def test_subcommand_answers_in_the_channel(running: LoopbackDiscord) -> None:
@@ -145,6 +146,18 @@ async def test_deferred_reply_is_filled_by_the_followup_with_a_png(running: Loop
     image = Image.open(io.BytesIO(picture.data))
     assert image.size == (8, 8)
     assert image.convert("RGB").getpixel((3, 3)) == (255, 0, 0)
+
+
+async def test_files_keep_their_names_and_bytes_whatever_they_hold(running: LoopbackDiscord) -> None:
+    """Names with quotes, a backslash and accents, and bytes that look like a multipart boundary, arrive as sent."""
+    alice = running.add_user("alice")
+    reply = await running.slash("files", user=alice)
+    assert reply.content == "Deux fichiers \u2014 \u0434\u0432\u0430 \u0444\u0430\u0439\u043b\u0430"
+    lines, picture = reply.files
+    assert lines.filename == 'plan "B" \\ \u00e9t\u00e9.txt'
+    assert lines.data == b"\r\n--not-a-boundary\r\n" * 3
+    assert picture.filename == "\u043a\u0430\u0440\u0442\u0430.png"
+    assert picture.data == red_square_png()
 
 
 async def test_attachment_option_can_be_downloaded_by_the_bot(running: LoopbackDiscord) -> None:

@@ -1,0 +1,14 @@
+"""Whether an order may be taken back by its player alone: it began no turn and showed nothing hidden."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.clock import turn_key
+from rules.battle import Battle
+from rules.takeback import why_not_free
+
+
+def quiet_order(before: Battle[Any], after: Battle[Any]) -> bool:
+    """Return whether an order between two battles (read only) began no turn and showed nothing hidden."""
+    return turn_key(before) == turn_key(after) and why_not_free(None, before, after, 0) is None
