@@ -53,7 +53,7 @@ sys.path.append(str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import realistic
-from probes import descendants
+from probes import descendants, process_cpu
 
 from bot.config import DEFAULT_RENDER_WORKERS
 from loopback import InteractionError, LoopbackDiscord
@@ -112,7 +112,7 @@ class CpuLedger:
                 continue  # it ended while we looked
             # The start time (field 22) tells a process from a later one given the same id.
             key = (pid, stat.rsplit(")", 1)[-1].split()[19])
-            self.seen[key] = max(self.seen.get(key, 0.0), cpu_of(pid))
+            self.seen[key] = max(self.seen.get(key, 0.0), process_cpu(pid))
         return sum(self.seen.values())
 
     async def watch(self, stop: asyncio.Event, every: float = 0.25) -> None:
@@ -123,20 +123,6 @@ class CpuLedger:
                 await asyncio.wait_for(stop.wait(), every)
             except TimeoutError:
                 pass
-
-
-def cpu_of(pid: int) -> float:
-    """Return the CPU seconds every thread of a process has used so far."""
-    total = 0
-    try:
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            try:
-                total += int((task / "schedstat").read_text().split()[0])
-            except (OSError, ValueError, IndexError):
-                pass
-    except OSError:
-        return 0.0
-    return total / 1e9
 
 
 def postgres_pids(server: ThrowawayPostgres) -> list[int]:

@@ -50,7 +50,7 @@ def descendants(pid: int | None = None) -> list[int]:
     return found
 
 
-def _process_cpu(pid: int) -> float:
+def process_cpu(pid: int) -> float:
     """Return the CPU seconds every thread of a process has run so far, in nanoseconds' precision."""
     total = 0
     try:
@@ -75,7 +75,7 @@ def cpu_now() -> float:
     """
     global _probing
     began = time.thread_time()
-    others = sum(_process_cpu(pid) for pid in descendants())
+    others = sum(process_cpu(pid) for pid in descendants())
     _probing += time.thread_time() - began
     return time.process_time() - _probing + others
 

@@ -46,10 +46,10 @@ from rules.coords import Cell
 from rules.dice import Dice
 from rules.errors import GameError
 from rules.orders import AddUnit, Start
-from rules.outcome import Outcome
 from rules.systems import builtin
-from rules.turnorders import EndTurn, SetTurnMode
+from rules.turnorders import SetTurnMode
 from rules.visibility import PUBLIC, Viewer
+from tests.bot.test_kept_frames import random_order
 from tests.render.render_samples import open_png, rgb_at, small_view
 
 STATS: dict[str, dict[str, Any]] = {
@@ -89,20 +89,6 @@ def setup(ruleset: str, size: int, rng: random.Random, units: int = 10) -> Battl
     battle.apply(SetTurnMode(mode="free"), dice)
     battle.apply(Start(), Dice(random.Random(2), scripted=[3] * 60))
     return battle
-
-
-def random_order(battle: Battle, rng: random.Random, dice: Dice) -> Outcome | None:
-    """Apply a random legal order of a random unit (its turn's end when it has none); return its outcome."""
-    units = [u for u in battle.iter_units() if u.on_map]
-    rng.shuffle(units)
-    for unit in units[:3]:
-        orders = battle.legal_orders(unit)
-        choices = orders if orders else [EndTurn(unit=unit.name)]
-        try:
-            return battle.apply(rng.choice(choices), dice)
-        except GameError:
-            continue
-    return None
 
 
 def cell(rng: random.Random, size: int) -> tuple[int, int]:
