@@ -66,6 +66,10 @@ class BattleCache:
             dropped, _ = self._items.popitem(last=False)
             log.debug("battle cache full: dropped battle %s", dropped)
 
+    def items(self) -> list[tuple[int, Kept]]:
+        """Return every kept battle with its id, least recently used first."""
+        return list(self._items.items())
+
     def forget(self, battle_id: int) -> None:
         """Drop what is kept for a battle."""
         self._items.pop(battle_id, None)

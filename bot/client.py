@@ -140,6 +140,10 @@ class _Battlepost(commands.bot.BotBase):
         self.scheduler_task = self.outbox_task = None
         await self.service.drain()
         await self.outbox.drain()  # what is still owed after this stays in the outbox for the next start
+        try:
+            await self.service.write_documents()
+        except Exception:  # a stop goes on with the database gone: the orders' log replays on the next read
+            log.exception("could not write the battles' whole state on stopping")
         self.service.maps.shutdown()
         await super().close()
 

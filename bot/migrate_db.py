@@ -62,13 +62,16 @@ async def check_battle(source: Database, target: Database, battle_id: int) -> No
     clock = await target.clocks.get(battle_id)
     if clock != await source.clocks.get(battle_id):
         raise CheckFailed(f"the turn clock of battle #{battle_id} differs between the two databases")
-    initial = await target.events.initial_state(battle_id) or copied.state
-    document = export_document(copied, clock, events, initial, time.time())
     try:
+        # Reading the state replays the orders logged after its stored document, which may already fail.
+        initial = await target.events.initial_state(battle_id) or copied.state
+        document = export_document(copied, clock, events, initial, time.time())
         plan = read_import(json.dumps(document).encode())
         rebuild(plan.initial_state, plan.orders, plan.final_state)
     except ArchiveError as exc:
         raise CheckFailed(f"battle #{battle_id} does not replay on the new database: {exc.message}") from None
+    except StorageError as exc:
+        raise CheckFailed(f"battle #{battle_id} does not replay on the new database: {exc}") from None
 
 
 async def migrate_db(source_target: str, dest_target: str, *, sample: int = DEFAULT_SAMPLE,

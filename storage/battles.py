@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Literal, NamedTuple, cast
+
+from rules.replay import Step
 
 from . import codec
 from .changes import NOTIFY_CHANGE, payload
 from .engine import Engine
-from .errors import BattleNotFound, NothingToUndo, StaleVersionError
-from .events import EVENT_COLUMNS, event_from_row, next_seq
+from .errors import BattleNotFound, NothingToUndo, StaleVersionError, StorageError
+from .events import EVENT_COLUMNS, before_event, event_from_row, next_seq, tail_of
 from .importlog import INSERT_EVENT, insert_battle_with_log
 from .outbox import Post, enqueue
 from .program import Program, Query, changed, every, one, rows, single
@@ -30,6 +33,7 @@ from .records import (
     LoggedEvent,
     NewEvent,
     Turn,
+    rebuild,
 )
 
 log = logging.getLogger(__name__)
@@ -38,22 +42,32 @@ SUMMARY_COLUMNS = (
     "id, guild_id, channel_id, thread_id, name, ruleset, status, created_by, created_at, updated_at, version"
 )
 
-_SELECT_RECORD = Query.of(f"SELECT {SUMMARY_COLUMNS}, state FROM battles WHERE id = ?")
+# The state document is written whole at most every CHECKPOINT_EVERY orders: in between, an order writes its
+# log entry and the battle row's version, and `behind` counts the orders the document does not include yet.
+# Reading a battle replays those on the document (a few orders, off the event loop); the live battle of an
+# active table is kept in memory, so its orders never read it back.
+CHECKPOINT_EVERY = 8
+
+_SELECT_RECORD = Query.of(f"SELECT {SUMMARY_COLUMNS}, state, behind FROM battles WHERE id = ?")
 # Inside a write, PostgreSQL must lock the row it checks the version of: otherwise two
 # transactions read the same version and the loser fails on the event's key, not as stale.
 # SQLite's BEGIN IMMEDIATE already holds the whole database.
-_SELECT_RECORD_FOR_WRITE = Query.of(
-    f"SELECT {SUMMARY_COLUMNS}, state FROM battles WHERE id = ?",
-    postgres=f"SELECT {SUMMARY_COLUMNS}, state FROM battles WHERE id = ? FOR UPDATE",
+_SELECT_HEAD_FOR_WRITE = Query.of(
+    f"SELECT {SUMMARY_COLUMNS}, behind FROM battles WHERE id = ?",
+    postgres=f"SELECT {SUMMARY_COLUMNS}, behind FROM battles WHERE id = ? FOR UPDATE",
 )
+_SELECT_DOCUMENT = Query.of("SELECT state FROM battles WHERE id = ?")
+_WRITE_DOCUMENT = Query.of("UPDATE battles SET state = ?, behind = 0 WHERE id = ? AND version = ? AND behind > 0")
 _UPDATE_STATE = Query.of(
-    "UPDATE battles SET state = ?, status = ?, version = ?, updated_at = ?, turn_key = ? WHERE id = ?")
+    "UPDATE battles SET state = ?, status = ?, version = ?, updated_at = ?, turn_key = ?, behind = 0 WHERE id = ?")
+_UPDATE_BEHIND = Query.of(
+    "UPDATE battles SET status = ?, version = ?, updated_at = ?, turn_key = ?, behind = ? WHERE id = ?")
 _SELECT_UNDOABLE = Query.of("""
 SELECT seq FROM events
 WHERE battle_id = ? AND undone = 0 AND kind NOT IN (?, ?)
 ORDER BY seq DESC LIMIT ?
 """)
-_SELECT_SNAPSHOT = Query.of("SELECT state_before, status_before FROM events WHERE battle_id = ? AND seq = ?")
+_SELECT_STATUS_BEFORE = Query.of("SELECT status_before FROM events WHERE battle_id = ? AND seq = ?")
 _MARK_UNDONE = Query.of("""
 UPDATE events SET undone = 1
 WHERE battle_id = ? AND seq >= ? AND undone = 0 AND kind NOT IN (?, ?)
@@ -67,7 +81,7 @@ ORDER BY seq DESC
 # Each arm of the UNION uses its own index (an OR across two columns would scan the
 # guild's battles), and only ids go through it so no state document is copied twice.
 _IN_CHANNEL = Query.of(f"""
-SELECT {SUMMARY_COLUMNS}, state FROM battles WHERE id = (
+SELECT {SUMMARY_COLUMNS}, state, behind FROM battles WHERE id = (
     SELECT MAX(id) FROM (
         SELECT id FROM battles WHERE guild_id = ? AND channel_id = ? AND status != 'ended'
         UNION ALL
@@ -110,8 +124,22 @@ def _record(summary: BattleSummary, state_text: str) -> BattleRecord:
     return BattleRecord.of(summary, state_text)
 
 
-def _record_from_row(row: tuple[Any, ...]) -> BattleRecord:
-    return _record(_summary(cast(_SummaryRow, row[:11])), row[11])
+def _record_from_row(row: tuple[Any, ...] | None) -> Program[BattleRecord | None]:
+    """Return the battle of a row read with its document and `behind`, with the orders logged after it."""
+    if row is None:
+        return None
+    summary = _summary(cast(_SummaryRow, row[:11]))
+    tail = yield from tail_of(summary.id, int(row[12]))
+    return BattleRecord.of(summary, row[11], tail)
+
+
+def _get(battle_id: int) -> Program[BattleRecord | None]:
+    # Summary, document and the orders after it from one program, so they always belong together.
+    return (yield from _record_from_row((yield one(_SELECT_RECORD, battle_id))))
+
+
+def _in_channel(guild_id: int, channel_id: int) -> Program[BattleRecord | None]:
+    return (yield from _record_from_row((yield one(_IN_CHANNEL, guild_id, channel_id, guild_id, channel_id))))
 
 
 _SELECT_SUMMARY = Query.of(f"SELECT {SUMMARY_COLUMNS} FROM battles WHERE id = ?")
@@ -125,9 +153,7 @@ def _get_unless(battle_id: int, version: int | None) -> Program[BattleRecord | B
         summary = _summary(row)
         if summary.version == version:
             return summary
-    # Summary and state from one statement, so they always belong together.
-    found = yield one(_SELECT_RECORD, battle_id)
-    return None if found is None else _record_from_row(found)
+    return (yield from _get(battle_id))
 
 
 def _check_status(status: str) -> None:
@@ -135,15 +161,18 @@ def _check_status(status: str) -> None:
         raise ValueError(f"status must be one of {sorted(BATTLE_STATUSES)}, not {status!r}")
 
 
-def _load_current(battle_id: int, expected_version: int) -> Program[tuple[BattleSummary, str]]:
-    """Read the battle inside the write transaction and check nobody changed it since it was loaded."""
-    row = yield one(_SELECT_RECORD_FOR_WRITE, battle_id)
+def _load_current(battle_id: int, expected_version: int) -> Program[tuple[BattleSummary, int]]:
+    """Read the battle's row (not its document) inside the write transaction and check nobody changed it since.
+
+    Returns its summary and how many orders its stored document is behind.
+    """
+    row = yield one(_SELECT_HEAD_FOR_WRITE, battle_id)
     if row is None:
         raise BattleNotFound(battle_id)
     summary = _summary(row[:11])
     if summary.version != expected_version:
         raise StaleVersionError(battle_id, expected_version, summary.version)
-    return summary, row[11]
+    return summary, int(row[11])
 
 
 _SELECT_SUMMARY_FOR_WRITE = Query.of(
@@ -155,12 +184,54 @@ _BUMP_VERSION = Query.of("UPDATE battles SET version = ?, updated_at = ? WHERE i
 
 
 class CommitStep(NamedTuple):
-    """One order to commit: the state after it, its log entry, the status it left (None: unchanged) and its turn."""
+    """One order to commit: the state after it, its log entry, the status it left (None: unchanged) and its turn.
+
+    `replayable` says the state after it is exactly what applying the logged order with its logged dice to the
+    state before gives (an order the rules resolved), so the document need not be written for it.
+    """
 
     state: Mapping[str, Any]
     event: NewEvent
     status: BattleStatus | None = None
     turn_key: str | Literal[Turn.UNKNOWN] | None = Turn.UNKNOWN
+    replayable: bool = False
+
+
+@dataclass(frozen=True)
+class _UndoPlan:
+    """What an undo restores: the orders it takes back, the states it replaces and restores, and the status."""
+
+    seqs: list[int]
+    current: BattleRecord
+    before: tuple[str, tuple[Step, ...]]
+    status_before: str | None
+
+    @property
+    def oldest(self) -> int:
+        """Return the oldest order taken back."""
+        return self.seqs[-1]
+
+    def texts(self) -> tuple[str, str]:
+        """Return the state the undo replaces and the one it restores (replaying logged orders where needed)."""
+        document, steps = self.before
+        return self.current.state_text, rebuild(document, steps) if steps else document
+
+
+def _undo_plan(battle_id: int, expected_version: int, wanted: int) -> Program[_UndoPlan]:
+    current = yield from _get(battle_id)
+    if current is None:
+        raise BattleNotFound(battle_id)
+    if current.version != expected_version:
+        raise StaleVersionError(battle_id, expected_version, current.version)
+    found = yield rows(_SELECT_UNDOABLE, battle_id, *sorted(RESERVED_KINDS), wanted)
+    seqs = [int(row[0]) for row in found]
+    if len(seqs) < wanted:
+        raise NothingToUndo(battle_id, wanted, len(seqs))
+    before = yield from before_event(battle_id, seqs[-1])
+    if before is None:
+        raise StorageError(f"event {battle_id}/{seqs[-1]} has no state before it to restore")
+    status = yield one(_SELECT_STATUS_BEFORE, battle_id, seqs[-1])
+    return _UndoPlan(seqs, current, before, None if status is None else status[0])
 
 
 class BattleRepo:
@@ -213,14 +284,13 @@ class BattleRepo:
             updated_at=now,
             # The state as stored: its `state` is what get() will return (tuples come back as lists),
             # not an alias of a dict the caller may keep changing.
-            state_text=text,
+            document=text,
             version=1 + len(events),
         )
 
     async def get(self, battle_id: int) -> BattleRecord | None:
         """Load one battle with its state, or None when it does not exist."""
-        row = await self._engine.read(single(_SELECT_RECORD, battle_id))
-        return None if row is None else _record_from_row(row)
+        return await self._engine.read(_get(battle_id))
 
     async def get_unless(self, battle_id: int, version: int | None) -> BattleRecord | BattleSummary | None:
         """Load one battle, without its state when it is still at `version` (the caller has that one).
@@ -231,8 +301,7 @@ class BattleRepo:
 
     async def in_channel(self, guild_id: int, channel_id: int) -> BattleRecord | None:
         """Return the newest battle not ended whose channel or thread is channel_id."""
-        row = await self._engine.read(single(_IN_CHANNEL, guild_id, channel_id, guild_id, channel_id))
-        return None if row is None else _record_from_row(row)
+        return await self._engine.read(_in_channel(guild_id, channel_id))
 
     async def list_for_guild(self, guild_id: int, *, include_ended: bool = False) -> list[BattleSummary]:
         """List a guild's battles, most recently changed first, without their states."""
@@ -292,8 +361,11 @@ class BattleRepo:
     ) -> list[Committed]:
         """Record orders given together (an order and the end of turn it left), one transaction for all of them.
 
-        Each order is logged with the state before it, so each can be undone on its own; the battle's version
-        goes up by one per order. Returns the battle after each order with that order's number.
+        Each order is logged, so each can be undone on its own; the battle's version goes up by one per order.
+        The state document is written when it would otherwise fall CHECKPOINT_EVERY orders behind, when the
+        status changes, or for a change that is not a replayable order; the first order logged after a written
+        document keeps that document as the state before it. Returns the battle after each order with that
+        order's number.
         """
         if not steps:
             raise ValueError("at least one order to commit")
@@ -306,22 +378,33 @@ class BattleRepo:
         outcomes = [codec.encode_optional(step.event.outcome) for step in steps]
         now = float(now)
 
+        replayable = all(step.replayable and step.status is None for step in steps)
+
         def run() -> Program[list[tuple[BattleSummary, int]]]:
-            before, old_state = yield from _load_current(battle_id, expected_version)
+            before, behind = yield from _load_current(battle_id, expected_version)
             first = yield from next_seq(battle_id)
+            # Only the first order after a written document keeps the state before it; the state before any
+            # later one is that one replayed (see events.before_event).
+            snapshot: bytes | None = None
+            if behind == 0:
+                document = yield one(_SELECT_DOCUMENT, battle_id)
+                snapshot = codec.pack_snapshot(document[0])
             done: list[tuple[BattleSummary, int]] = []
-            summary, state_before = before, old_state
-            for i, (step, text, outcome) in enumerate(zip(steps, texts, outcomes, strict=True)):
+            summary = before
+            for i, (step, outcome) in enumerate(zip(steps, outcomes, strict=True)):
                 event = step.event
                 yield step_count(INSERT_EVENT, battle_id, first + i, event.actor_id, event.kind, event.order_text,
-                                 outcome, int(event.hidden), now, summary.status, codec.pack_snapshot(state_before))
+                                 outcome, int(event.hidden), now, summary.status, snapshot if i == 0 else None)
                 status = summary.status if step.status is None else step.status
                 summary = replace(summary, status=status, updated_at=now, version=summary.version + 1)
                 done.append((summary, first + i))
-                state_before = text
             turn_key = steps[-1].turn_key
             turn = None if turn_key is Turn.UNKNOWN else (turn_key or NO_TURN)
-            yield step_count(_UPDATE_STATE, texts[-1], summary.status, summary.version, now, turn, battle_id)
+            if replayable and behind + len(steps) < CHECKPOINT_EVERY:
+                yield step_count(_UPDATE_BEHIND, summary.status, summary.version, now, turn, behind + len(steps),
+                                 battle_id)
+            else:
+                yield step_count(_UPDATE_STATE, texts[-1], summary.status, summary.version, now, turn, battle_id)
             yield one(NOTIFY_CHANGE, payload(battle_id, summary.version))
             if owed is not None:
                 owed.clear()  # a program run again (a busy database) starts its list afresh
@@ -349,20 +432,15 @@ class BattleRepo:
             raise ValueError("count must be at least 1")
         wanted = count
         now = float(now)
+        # Read what the undo needs, rebuild the two states off the event loop (replaying orders is the rules'
+        # work), then write them if nobody changed the battle meanwhile: the version says so.
+        plan = await self._engine.read(_undo_plan(battle_id, expected_version, wanted))
+        current, restored = await asyncio.to_thread(plan.texts)
 
-        def run() -> Program[tuple[BattleSummary, str, list[EventRecord]]]:
-            before, old_state = yield from _load_current(battle_id, expected_version)
-            found = yield rows(_SELECT_UNDOABLE, battle_id, *sorted(RESERVED_KINDS), wanted)
-            seqs = [int(row[0]) for row in found]
-            if len(seqs) < wanted:
-                raise NothingToUndo(battle_id, wanted, len(seqs))
-            oldest = seqs[-1]
-            packed, status_before = yield one(_SELECT_SNAPSHOT, battle_id, oldest)
-            if packed is None:
-                raise ValueError(f"event {battle_id}/{oldest} has no snapshot to restore")
-            snapshot = codec.unpack_snapshot(packed)
+        def run() -> Program[tuple[BattleSummary, list[EventRecord]]]:
+            before, _behind = yield from _load_current(battle_id, expected_version)
             seq = yield from next_seq(battle_id)
-            outcome = codec.encode({**(note or {}), "undone": seqs})
+            outcome = codec.encode({**(note or {}), "undone": plan.seqs})
             # The undo keeps the state it replaced too, so the log always holds every
             # state the battle has been in (a later redo could restore it).
             yield step_count(
@@ -376,22 +454,30 @@ class BattleRepo:
                 0,
                 now,
                 before.status,
-                codec.pack_snapshot(old_state),
+                codec.pack_snapshot(current),
             )
-            yield step_count(_MARK_UNDONE, battle_id, oldest, *sorted(RESERVED_KINDS))
-            status = before.status if status_before is None else status_before
+            yield step_count(_MARK_UNDONE, battle_id, plan.oldest, *sorted(RESERVED_KINDS))
+            status = before.status if plan.status_before is None else plan.status_before
             # The turn of the state restored is not known here: startup looks at this battle's clock again.
-            yield step_count(_UPDATE_STATE, snapshot, status, before.version + 1, now, None, battle_id)
+            yield step_count(_UPDATE_STATE, restored, status, before.version + 1, now, None, battle_id)
             yield one(NOTIFY_CHANGE, payload(battle_id, before.version + 1))
-            chosen = set(seqs)
-            since = yield rows(_SELECT_EVENTS_FROM, battle_id, oldest)
+            chosen = set(plan.seqs)
+            since = yield rows(_SELECT_EVENTS_FROM, battle_id, plan.oldest)
             undone = [event_from_row(row) for row in since if row[1] in chosen]
-            after = replace(before, status=status, updated_at=now, version=before.version + 1)
-            return after, snapshot, undone
+            after = replace(before, status=cast(BattleStatus, status), updated_at=now, version=before.version + 1)
+            return after, undone
 
-        after, snapshot, undone = await self._engine.write(run())
+        after, undone = await self._engine.write(run())
         log.info("battle %d: undid %s, now at version %d", battle_id, [e.seq for e in undone], after.version)
-        return _record(after, snapshot), undone
+        return _record(after, restored), undone
+
+    async def write_document(self, battle_id: int, *, version: int, document: str) -> bool:
+        """Write a battle's whole state as it stands at `version`, when its stored document is orders behind.
+
+        Nothing else changes (the same state, the same version); returns whether it was written, which it is not
+        when the battle moved on since or its document was already whole.
+        """
+        return bool(await self._engine.write(changed(_WRITE_DOCUMENT, document, battle_id, version)))
 
     async def reveal(self, battle_id: int, seq: int, *, now: float) -> int | None:
         """Make a hidden event public and give the battle a new version, so whoever shows its log reads it again.

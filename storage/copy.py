@@ -41,7 +41,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "guild_settings": ("guild_id", "gm_role_id", "settings"),
     "user_settings": ("user_id", "notify", "settings"),
     "battles": ("id", "guild_id", "channel_id", "thread_id", "name", "ruleset", "status", "created_by",
-                "created_at", "updated_at", "version", "state", "turn_key"),
+                "created_at", "updated_at", "version", "state", "turn_key", "behind"),
     "events": ("battle_id", "seq", "actor_id", "kind", "order_text", "outcome", "hidden", "undone", "created_at",
                "status_before", "state_before"),
     "timers": ("id", "battle_id", "kind", "due_at", "payload", "fired_at"),

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Sequence
 from typing import Any
+
+from rules.replay import Step
 
 from . import codec
 from .engine import Engine
-from .program import Program, Query, changed, every, one, single
-from .records import EventRecord, JsonDict
+from .errors import StorageError
+from .program import Program, Query, changed, every, one, rows, single
+from .records import RESERVED_KINDS, EventRecord, JsonDict, rebuild
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +38,6 @@ SELECT {EVENT_COLUMNS} FROM events
 WHERE battle_id = ? AND (? = 1 OR hidden = 0) AND (? = 1 OR undone = 0)
 ORDER BY seq ASC LIMIT ? OFFSET ?
 """)
-_STATE_BEFORE = Query.of("SELECT state_before FROM events WHERE battle_id = ? AND seq = ?")
 # Served by the events_actor index: the battles a player gave orders in, for their statistics.
 _BATTLES_OF = Query.of("SELECT DISTINCT battle_id FROM events WHERE actor_id = ? ORDER BY battle_id")
 _SET_HIDDEN = Query.of("UPDATE events SET hidden = ? WHERE battle_id = ? AND seq = ?")
@@ -41,6 +45,61 @@ _SET_HIDDEN = Query.of("UPDATE events SET hidden = ? WHERE battle_id = ? AND seq
 _FIRST_SNAPSHOT = Query.of("""
 SELECT state_before FROM events WHERE battle_id = ? AND state_before IS NOT NULL ORDER BY seq ASC LIMIT 1
 """)
+
+
+# The orders a stored document does not include yet: the newest `behind` orders not undone (see battles.behind).
+TAIL = Query.of("""
+SELECT seq, order_text, outcome FROM events
+WHERE battle_id = ? AND undone = 0 AND kind NOT IN (?, ?)
+ORDER BY seq DESC LIMIT ?
+""")
+# The newest entry at or before an event that keeps the state before it, and the orders from it to the event.
+_ANCHOR = Query.of("""
+SELECT seq, state_before FROM events
+WHERE battle_id = ? AND seq <= ? AND state_before IS NOT NULL
+ORDER BY seq DESC LIMIT 1
+""")
+_BETWEEN = Query.of("""
+SELECT seq, order_text, outcome FROM events
+WHERE battle_id = ? AND seq >= ? AND seq < ? AND undone = 0 AND kind NOT IN (?, ?)
+ORDER BY seq ASC
+""")
+_EXISTS = Query.of("SELECT seq FROM events WHERE battle_id = ? AND seq = ?")
+
+
+def steps_of(found: Sequence[tuple[Any, ...]]) -> tuple[Step, ...]:
+    """Return logged orders (rows of seq, order text and outcome) as steps to replay, oldest first."""
+    ordered = sorted(found, key=lambda row: int(row[0]))
+    return tuple(Step.from_outcome(int(row[0]), str(row[1]), codec.decode_optional(row[2])) for row in ordered)
+
+
+def tail_of(battle_id: int, behind: int) -> Program[tuple[Step, ...]]:
+    """Return the orders logged after a battle's stored document, oldest first."""
+    if behind <= 0:
+        return ()
+    found = yield rows(TAIL, battle_id, *sorted(RESERVED_KINDS), behind)
+    if len(found) != behind:
+        raise StorageError(f"battle {battle_id} should have {behind} orders after its stored state, "
+                           f"its log has {len(found)}")
+    return steps_of(found)
+
+
+def before_event(battle_id: int, seq: int) -> Program[tuple[str, tuple[Step, ...]] | None]:
+    """Return what the state before an event is rebuilt from: a stored document and the orders after it.
+
+    Not every entry keeps the state before it: one in each run of orders does, and the state before any
+    other is that one's replayed with the orders between. None when the event does not exist.
+    """
+    if (yield one(_EXISTS, battle_id, seq)) is None:
+        return None
+    anchor = yield one(_ANCHOR, battle_id, seq)
+    if anchor is None:
+        return None
+    document = codec.unpack_snapshot(anchor[1])
+    if int(anchor[0]) == seq:
+        return document, ()
+    found = yield rows(_BETWEEN, battle_id, int(anchor[0]), seq, *sorted(RESERVED_KINDS))
+    return document, steps_of(found)
 
 
 def event_from_row(row: tuple[Any, ...]) -> EventRecord:
@@ -109,10 +168,14 @@ class EventRepo:
 
     async def state_before(self, battle_id: int, seq: int) -> JsonDict | None:
         """Return the state a battle was in just before one of its events, or None when it has none."""
-        row = await self._engine.read(single(_STATE_BEFORE, battle_id, seq))
-        if row is None or row[0] is None:
+        found = await self._engine.read(before_event(battle_id, seq))
+        if found is None:
             return None
-        return codec.decode(codec.unpack_snapshot(row[0]))
+        document, steps = found
+        if not steps:
+            return codec.decode(document)
+        # Replaying orders is the rules' work: never on the event loop.
+        return codec.decode(await asyncio.to_thread(rebuild, document, steps))
 
     async def battles_of(self, actor_id: int) -> BattleIds:
         """Return the ids of the battles someone gave an order in, oldest first."""

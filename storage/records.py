@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal, NamedTuple, get_args
 
 import orjson
+
+from rules.replay import ReplayError, Step, replay
+
+from .errors import StorageError
 
 JsonDict = dict[str, Any]
 
@@ -17,6 +22,19 @@ def decode_document(text: str | bytes) -> JsonDict:
     if not isinstance(value, dict):
         raise ValueError(f"stored document is a {type(value).__name__}, not an object")
     return value
+
+
+def rebuild(document: str, steps: Sequence[Step]) -> str:
+    """Return the state a stored document reaches when the orders logged after it are replayed on it.
+
+    Each order is applied again with the dice its log entry recorded, so nothing is rolled again; a log that no
+    longer replays (a rule changed under a running battle) is a storage fault, said with the order it stopped at.
+    """
+    try:
+        battle = replay(decode_document(document), steps)
+    except ReplayError as exc:
+        raise StorageError(f"the orders logged after the stored state do not replay: {exc.message}") from None
+    return orjson.dumps(battle.to_dict()).decode()
 
 BattleStatus = Literal["setup", "active", "ended"]
 NotifyMode = Literal["channel", "dm"]
@@ -72,8 +90,9 @@ class BattleSummary:
 class BattleRecord:
     """Hold one battle with its state document, decoded only when first read.
 
-    Finding a battle (by channel, by id) never pays for parsing its state: `state_text` is the document as
-    stored, and `state` parses it on first use (once per record).
+    Finding a battle (by channel, by id) never pays for parsing its state: `document` is the state as last
+    written whole, `tail` the orders logged since (each with the dice it rolled), and `state` parses the
+    document and replays the tail on first use (once per record).
     """
 
     id: int
@@ -86,9 +105,11 @@ class BattleRecord:
     created_by: int
     created_at: float
     updated_at: float
-    state_text: str = field(repr=False)
+    document: str = field(repr=False)
     version: int
+    tail: tuple[Step, ...] = field(default=(), repr=False)
     _state: JsonDict | None = field(default=None, init=False, repr=False, compare=False)
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def state(self) -> JsonDict:
@@ -99,12 +120,23 @@ class BattleRecord:
             object.__setattr__(self, "_state", found)
         return found
 
+    @property
+    def state_text(self) -> str:
+        """Return the state as a JSON document: the stored one, or the stored one with the tail replayed on it."""
+        if not self.tail:
+            return self.document
+        found = self._text
+        if found is None:
+            found = rebuild(self.document, self.tail)
+            object.__setattr__(self, "_text", found)
+        return found
+
     @classmethod
-    def of(cls, summary: BattleSummary, state_text: str) -> BattleRecord:
-        """Return a battle from its summary and its state as stored."""
+    def of(cls, summary: BattleSummary, document: str, tail: tuple[Step, ...] = ()) -> BattleRecord:
+        """Return a battle from its summary, its state as last written whole and the orders logged since."""
         return cls(summary.id, summary.guild_id, summary.channel_id, summary.thread_id, summary.name, summary.ruleset,
-                   summary.status, summary.created_by, summary.created_at, summary.updated_at, state_text,
-                   summary.version)
+                   summary.status, summary.created_by, summary.created_at, summary.updated_at, document,
+                   summary.version, tail)
 
     @property
     def summary(self) -> BattleSummary:

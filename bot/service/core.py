@@ -271,6 +271,19 @@ class ServiceCore:
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
+    async def write_documents(self) -> int:
+        """Write whole the state of each battle kept here whose stored document is orders behind; return how many.
+
+        Run on a clean stop, so a battle read after a restart (maybe by a newer version) replays nothing.
+        """
+        written = 0
+        for battle_id, kept in self.cache.items():
+            if await self.db.battles.write_document(battle_id, version=kept.version, document=kept.text):
+                written += 1
+        if written:
+            log.info("wrote the whole state of %d battle(s) kept in memory", written)
+        return written
+
     def close(self) -> None:
         """Stop the map workers and the rules thread (both start again if used after)."""
         self.maps.shutdown()

@@ -158,7 +158,7 @@ class OrdersJob(MapsJob, ClocksJob):
             steps.append(CommitStep(given.state, NewEvent(actor_id=actor.user_id, kind=given.order.kind,
                                                           order_text=str(given.order), outcome=given.logged,
                                                           hidden=given.outcome.hidden),
-                                    changed, turn_after))
+                                    changed, turn_after, replayable=True))
             status, turn = battle.status, turn_after
         owed: list[int] = []
         committed = await self.db.battles.commit_orders(

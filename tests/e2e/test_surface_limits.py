@@ -115,7 +115,7 @@ def test_the_setup_panel_of_the_biggest_force_fits() -> None:
     for i in range(MAX_UNITS):
         battle.apply(AddUnit(unit_name(i), SIDES[i % 2] if i else "*" * NAME_MAX, Cell(0, 0), None, stats(i)), dice)
     record = BattleRecord(id=1, guild_id=1, channel_id=1, thread_id=None, name=battle.name, ruleset="surface",
-                          status="setup", created_by=1, state_text="{}", version=1, created_at=0.0,
+                          status="setup", created_by=1, document="{}", version=1, created_at=0.0,
                           updated_at=0.0)
     embed, view = setup_panel(record, battle)
     check_embed(embed)
