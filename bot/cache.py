@@ -1,8 +1,8 @@
 """The battles used lately, kept decoded: bounded, least recently used first out, valid only at their version.
 
-An entry is what the last commit of a battle left: its version, its state as stored and the `Battle` built
-from it, which is shared (handed to listeners, replies and autocomplete) and therefore never changed. An
-order works on a fresh copy decoded from the stored text, so a refused order can never touch an entry.
+An entry is what the last commit of a battle left: its version, its record and the `Battle` it holds, which
+is shared (handed to listeners, replies and autocomplete) and therefore never changed. An order works on a
+copy of it, so a refused order can never touch an entry.
 Every use checks the entry's version against the database first (another process, or another
 connection, may have written since): a stale entry is replaced, never used.
 """
@@ -14,6 +14,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from rules.battle import Battle
+from storage import BattleRecord
 
 log = logging.getLogger(__name__)
 
@@ -22,10 +23,10 @@ DEFAULT_CAPACITY = 128
 
 @dataclass(frozen=True, slots=True)
 class Kept:
-    """A battle as stored at one version: the state text and the shared, read-only Battle built from it."""
+    """A battle as stored at one version: its record and the shared, read-only Battle built from it."""
 
     version: int
-    text: str
+    record: BattleRecord
     battle: Battle
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal, NamedTuple, cast
+from typing import Any, Literal, NamedTuple, TypeVar, cast
 
 from rules.replay import Step
 
@@ -133,6 +133,16 @@ def _record_from_row(row: tuple[Any, ...] | None) -> Program[BattleRecord | None
     return BattleRecord.of(summary, row[11], tail)
 
 
+_Found = TypeVar("_Found", BattleRecord, BattleRecord | None, BattleRecord | BattleSummary | None)
+
+
+async def _replayed(found: _Found) -> _Found:
+    """Return a battle read with orders after its document with those replayed already, off the event loop."""
+    if isinstance(found, BattleRecord) and found.tail:
+        await asyncio.to_thread(lambda: found.state_text)
+    return found
+
+
 def _get(battle_id: int) -> Program[BattleRecord | None]:
     # Summary, document and the orders after it from one program, so they always belong together.
     return (yield from _record_from_row((yield one(_SELECT_RECORD, battle_id))))
@@ -187,14 +197,38 @@ class CommitStep(NamedTuple):
     """One order to commit: the state after it, its log entry, the status it left (None: unchanged) and its turn.
 
     `replayable` says the state after it is exactly what applying the logged order with its logged dice to the
-    state before gives (an order the rules resolved), so the document need not be written for it.
+    state before gives (an order the rules resolved), so the document need not be written for it; its state
+    may then be given as a function making the document, called only if it is written or read.
     """
 
-    state: Mapping[str, Any]
+    state: Mapping[str, Any] | Callable[[], Mapping[str, Any]]
     event: NewEvent
     status: BattleStatus | None = None
     turn_key: str | Literal[Turn.UNKNOWN] | None = Turn.UNKNOWN
     replayable: bool = False
+
+
+class _Text:
+    """The document of a state after an order, encoded once and only when something needs it."""
+
+    __slots__ = ("_state", "_text")
+
+    def __init__(self, state: Mapping[str, Any] | Callable[[], Mapping[str, Any]]) -> None:
+        self._state = state
+        self._text: str | None = None
+
+    def text(self) -> str:
+        """Return the encoded document (encoding it on first use)."""
+        if self._text is None:
+            state = self._state
+            self._text = codec.encode(state() if callable(state) else state)
+        return self._text
+
+    def record(self, summary: BattleSummary) -> BattleRecord:
+        """Return the battle after the order, its document encoded on first read when it was not written."""
+        if self._text is not None:
+            return _record(summary, self._text)
+        return BattleRecord.of(summary, "", source=self.text)
 
 
 @dataclass(frozen=True)
@@ -290,18 +324,18 @@ class BattleRepo:
 
     async def get(self, battle_id: int) -> BattleRecord | None:
         """Load one battle with its state, or None when it does not exist."""
-        return await self._engine.read(_get(battle_id))
+        return await _replayed(await self._engine.read(_get(battle_id)))
 
     async def get_unless(self, battle_id: int, version: int | None) -> BattleRecord | BattleSummary | None:
         """Load one battle, without its state when it is still at `version` (the caller has that one).
 
         One read: the version is looked up, and the state is read only when it changed.
         """
-        return await self._engine.read(_get_unless(battle_id, version))
+        return await _replayed(await self._engine.read(_get_unless(battle_id, version)))
 
     async def in_channel(self, guild_id: int, channel_id: int) -> BattleRecord | None:
         """Return the newest battle not ended whose channel or thread is channel_id."""
-        return await self._engine.read(_in_channel(guild_id, channel_id))
+        return await _replayed(await self._engine.read(_in_channel(guild_id, channel_id)))
 
     async def list_for_guild(self, guild_id: int, *, include_ended: bool = False) -> list[BattleSummary]:
         """List a guild's battles, most recently changed first, without their states."""
@@ -374,11 +408,13 @@ class BattleRepo:
                 raise ValueError(f"event kind {step.event.kind!r} is written by the storage layer itself")
             if step.status is not None:
                 _check_status(step.status)
-        texts = [codec.encode(step.state) for step in steps]
+        texts = [_Text(step.state) for step in steps]
         outcomes = [codec.encode_optional(step.event.outcome) for step in steps]
         now = float(now)
 
         replayable = all(step.replayable and step.status is None for step in steps)
+        if not replayable:
+            texts[-1].text()  # encoded here, not inside the transaction: the document is written whatever it finds
 
         def run() -> Program[list[tuple[BattleSummary, int]]]:
             before, behind = yield from _load_current(battle_id, expected_version)
@@ -404,7 +440,8 @@ class BattleRepo:
                 yield step_count(_UPDATE_BEHIND, summary.status, summary.version, now, turn, behind + len(steps),
                                  battle_id)
             else:
-                yield step_count(_UPDATE_STATE, texts[-1], summary.status, summary.version, now, turn, battle_id)
+                yield step_count(_UPDATE_STATE, texts[-1].text(), summary.status, summary.version, now, turn,
+                                 battle_id)
             yield one(NOTIFY_CHANGE, payload(battle_id, summary.version))
             if owed is not None:
                 owed.clear()  # a program run again (a busy database) starts its list afresh
@@ -417,7 +454,7 @@ class BattleRepo:
         done = await self._engine.write(run())
         log.debug("battle %d now at version %d (%s, order %d)", battle_id, done[-1][0].version,
                   "+".join(step.event.kind for step in steps), done[-1][1])
-        return [Committed(_record(summary, text), seq) for (summary, seq), text in zip(done, texts, strict=True)]
+        return [Committed(text.record(summary), seq) for (summary, seq), text in zip(done, texts, strict=True)]
 
     async def undo(
         self, battle_id: int, *, expected_version: int, count: int, actor_id: int, now: float,

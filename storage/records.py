@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal, NamedTuple, get_args
@@ -108,6 +108,8 @@ class BattleRecord:
     document: str = field(repr=False)
     version: int
     tail: tuple[Step, ...] = field(default=(), repr=False)
+    # A battle just committed without its document written: the state, encoded from the battle in memory on use.
+    source: Callable[[], str] | None = field(default=None, repr=False, compare=False)
     _state: JsonDict | None = field(default=None, init=False, repr=False, compare=False)
     _text: str | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -123,20 +125,34 @@ class BattleRecord:
     @property
     def state_text(self) -> str:
         """Return the state as a JSON document: the stored one, or the stored one with the tail replayed on it."""
-        if not self.tail:
-            return self.document
         found = self._text
-        if found is None:
+        if found is not None:
+            return found
+        if self.source is not None:
+            found = self.source()
+        elif self.tail:
             found = rebuild(self.document, self.tail)
-            object.__setattr__(self, "_text", found)
+        else:
+            return self.document
+        object.__setattr__(self, "_text", found)
         return found
 
     @classmethod
-    def of(cls, summary: BattleSummary, document: str, tail: tuple[Step, ...] = ()) -> BattleRecord:
+    def of(cls, summary: BattleSummary, document: str, tail: tuple[Step, ...] = (),
+           source: Callable[[], str] | None = None) -> BattleRecord:
         """Return a battle from its summary, its state as last written whole and the orders logged since."""
         return cls(summary.id, summary.guild_id, summary.channel_id, summary.thread_id, summary.name, summary.ruleset,
                    summary.status, summary.created_by, summary.created_at, summary.updated_at, document,
-                   summary.version, tail)
+                   summary.version, tail, source)
+
+    def at(self, summary: BattleSummary) -> BattleRecord:
+        """Return this battle's state under a newer reading of its row at the same version (a channel moved)."""
+        if summary.id != self.id or summary.version != self.version:
+            raise ValueError(f"battle {summary.id} at version {summary.version} is not this state's")
+        found = BattleRecord.of(summary, self.document, self.tail, self.source)
+        object.__setattr__(found, "_text", self._text)
+        object.__setattr__(found, "_state", self._state)
+        return found
 
     @property
     def summary(self) -> BattleSummary:

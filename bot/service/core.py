@@ -194,14 +194,14 @@ class ServiceCore:
             return None
         if isinstance(found, BattleSummary):
             assert kept is not None
-            return BattleRecord.of(found, kept.text)
+            return kept.record.at(found)
         return found
 
     def _kept(self, record: BattleRecord) -> Kept:
         """Return the shared decoded copy of a battle at the record's version, decoding and keeping it if need be."""
         kept = self.cache.at(record.id, record.version)
         if kept is None:
-            kept = Kept(record.version, record.state_text, Battle.from_dict(record.state))
+            kept = Kept(record.version, record, Battle.from_dict(record.state))
             self.cache.keep(record.id, kept)
         return kept
 
@@ -278,7 +278,7 @@ class ServiceCore:
         """
         written = 0
         for battle_id, kept in self.cache.items():
-            if await self.db.battles.write_document(battle_id, version=kept.version, document=kept.text):
+            if await self.db.battles.write_document(battle_id, version=kept.version, document=kept.record.state_text):
                 written += 1
         if written:
             log.info("wrote the whole state of %d battle(s) kept in memory", written)

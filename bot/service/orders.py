@@ -130,7 +130,7 @@ class OrdersJob(MapsJob, ClocksJob):
         reader = live
         if reader is None:
             reader = await asyncio.get_running_loop().run_in_executor(self._rules, _decode, current)
-            self.cache.keep(current.id, Kept(current.version, current.state_text, reader))
+            self.cache.keep(current.id, Kept(current.version, current, reader))
         turn_before = turn_key(reader)
         if expect_turn is not None and turn_before != expect_turn:
             raise StaleTurnError("That turn is already over.")
@@ -155,17 +155,19 @@ class OrdersJob(MapsJob, ClocksJob):
             turn_after = turn_key(battle)
             posts.append(self.owed_after(current.id, battle, turn_after if turn_after != turn else None))
             changed = cast("BattleStatus", battle.status) if battle.status != status else None
-            steps.append(CommitStep(given.state, NewEvent(actor_id=actor.user_id, kind=given.order.kind,
-                                                          order_text=str(given.order), outcome=given.logged,
+            # The document is made from the battle only when the commit writes it or someone reads it.
+            text = str(given.order)
+            steps.append(CommitStep(battle.to_dict, NewEvent(actor_id=actor.user_id, kind=given.order.kind,
+                                                          order_text=text, outcome=given.logged,
                                                           hidden=given.outcome.hidden),
-                                    changed, turn_after, replayable=True))
+                                    changed, turn_after, replayable=_cheap_to_replay(given.order, text)))
             status, turn = battle.status, turn_after
         owed: list[int] = []
         committed = await self.db.battles.commit_orders(
             current.id, expected_version=current.version, steps=steps, now=self.clock(),
             posts=[post for left in posts for post in left], owed=owed)
         last = committed[-1]
-        self.cache.keep(last.record.id, Kept(last.record.version, last.record.state_text, done.battle))
+        self.cache.keep(last.record.id, Kept(last.record.version, last.record, done.battle))
         note_committed(last.seq)
         starts: list[TurnStart | None] = []
         turn = turn_before
@@ -228,7 +230,7 @@ class OrdersJob(MapsJob, ClocksJob):
             except StaleVersionError:
                 raise ConflictError("The battle changed while undoing; try again.") from None
             battle = Battle.from_dict(saved.state)
-            self.cache.keep(saved.id, Kept(saved.version, saved.state_text, battle))
+            self.cache.keep(saved.id, Kept(saved.version, saved, battle))
             seq = await self.db.events.latest_seq(saved.id)
             note_committed(seq)
             started = await self._sync_clock(saved, battle)
@@ -240,6 +242,16 @@ class OrdersJob(MapsJob, ClocksJob):
                       extra={"undone": texts, "seqs": [e.seq for e in undone]})
 
 
+# An order whose text is longer carries a file (units, a map, house rules): reading the battle back would
+# parse it again, so the commit writes the whole state instead of leaving the order to be replayed.
+REPLAYED_TEXT_LIMIT = 1024
+
+
+def _cheap_to_replay(order: o.Order, text: str) -> bool:
+    """Return whether an order is left to be replayed when the battle is read, rather than its state written."""
+    return not order.slow and len(text) <= REPLAYED_TEXT_LIMIT
+
+
 def _decode(record: BattleRecord) -> Battle:
     """Return a fresh rules' battle of a record (parsed and built off the event loop)."""
     return Battle.from_dict(record.state)
@@ -248,13 +260,12 @@ def _decode(record: BattleRecord) -> Battle:
 @dataclass(frozen=True, slots=True)
 class _Given:
     """One order as applied: the order (the move picked, for a cheapest move), its outcome and the battle after
-    it, with the outcome as logged and the battle's document."""
+    it, with the outcome as logged."""
 
     order: o.Order
     outcome: Outcome
     battle: Battle
     logged: dict[str, Any]
-    state: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,7 +294,7 @@ def _resolve(live: Battle, order: o.Order, dice: Dice, idle_dice: Callable[[], D
     picked = turns.cheapest_move(battle, order.unit, order.to) if cheapest and isinstance(order, o.Move) else None
     outcome = battle.apply(picked or order, dice, undoable=False)
     logged = outcome.to_dict()
-    steps = [_Given(picked or order, outcome, battle, logged, battle.to_dict())]
+    steps = [_Given(picked or order, outcome, battle, logged)]
     # Whether its player may take the order back alone (its reply's Undo button), judged on the two battles at hand.
     quiet = dice_reason(logged) is None and quiet_order(live, battle)
     after = turns.next_orders(battle, follow) if follow else None
@@ -296,7 +307,7 @@ def _resolve(live: Battle, order: o.Order, dice: Dice, idle_dice: Callable[[], D
             # The rules offered the end of the turn and then refused it: the unit's turn stays open.
             log.exception("ending an idle turn was refused after it was offered")
         else:
-            steps.append(_Given(ender, closed, ended, closed.to_dict(), ended.to_dict()))
+            steps.append(_Given(ender, closed, ended, closed.to_dict()))
     return _Resolved(steps, picked, after, quiet)
 
 

@@ -57,7 +57,7 @@ class SetupJob(MapsJob):
             ruleset=battle.ruleset_id, created_by=actor.user_id, state=battle.to_dict(), now=self.clock(),
         )
         log.info("battle %s created in guild %s by %s", record.id, actor.guild_id, actor.user_id)
-        self.cache.keep(record.id, Kept(record.version, record.state_text, battle))
+        self.cache.keep(record.id, Kept(record.version, record, battle))
         self.publish(Notice("created", record, battle, actor=actor))
         png = await self.render(battle, battle_id=record.id) if self.render_enabled else None
         return Result(record=record, battle=battle, png=png)
