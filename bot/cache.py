@@ -4,14 +4,17 @@ An entry is what the last commit of a battle left: its version, its record and t
 is shared (handed to listeners, replies and autocomplete) and therefore never changed. An order works on a
 copy of it, so a refused order can never touch an entry.
 Every use checks the entry's version against the database first (another process, or another
-connection, may have written since): a stale entry is replaced, never used.
+connection, may have written since): a stale entry is replaced, never used. An entry made where an order was
+resolved also carries its battle's turn key, worked out off the event loop, so the next order need not.
 """
 
 from __future__ import annotations
 
+import enum
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Final, Literal, TypeAlias
 
 from rules.battle import Battle
 from storage import BattleRecord
@@ -21,13 +24,25 @@ log = logging.getLogger(__name__)
 DEFAULT_CAPACITY = 128
 
 
+class Unknown(enum.Enum):
+    """A value not worked out yet (a turn key, where None means that no turn is running)."""
+
+    TURN = "unknown"
+
+
+UNKNOWN: Final = Unknown.TURN
+MaybeTurn: TypeAlias = str | Literal[Unknown.TURN] | None  # a turn key, or UNKNOWN when not worked out
+
+
 @dataclass(frozen=True, slots=True)
 class Kept:
-    """A battle as stored at one version: its record and the shared, read-only Battle built from it."""
+    """A battle as stored at one version: its record, the shared, read-only Battle built from it and, when it
+    was worked out with it, its turn key."""
 
     version: int
     record: BattleRecord
     battle: Battle
+    turn: MaybeTurn = UNKNOWN
 
 
 class BattleCache:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from zoneinfo import ZoneInfo
 
 from bot import clockhours
+from bot.cache import UNKNOWN, MaybeTurn
 from rules import turns
 from rules.battle import Battle
 from rules.errors import GameError, IllegalOrderError, InvalidOrderError
@@ -510,10 +511,15 @@ class TurnClocks:
         await self.db.clocks.save(clock, timers=await self._plan(clock, self.clock()))
         return clock
 
-    async def sync(self, record: BattleRecord, battle: Battle, *, started: float | None = None) -> TurnStart | None:
-        """Start the deadline of a turn that has just begun; return it, or None if the turn is unchanged."""
+    async def sync(self, record: BattleRecord, battle: Battle, *, started: float | None = None,
+                   key: MaybeTurn = UNKNOWN) -> TurnStart | None:
+        """Start the deadline of a turn that has just begun; return it, or None if the turn is unchanged.
+
+        `key` is the battle's turn key when the caller worked it out already (off the event loop).
+        """
         clock = await self.db.clocks.get(record.id)
-        key = turn_key(battle)
+        if key is UNKNOWN:
+            key = turn_key(battle)
         if key == clock.turn_key:
             return None
         begun = self.clock() if started is None else started

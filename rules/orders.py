@@ -94,6 +94,18 @@ def _decode(text: str, hint: Any, key: str) -> Any:
     return text
 
 
+_HINTS: dict[type[Order], Mapping[str, Any]] = {}
+
+
+def _hints(cls: type[Order]) -> Mapping[str, Any]:
+    """Return the type of each field of an order class, resolved once per class (resolving them is slow)."""
+    # A plain dict, not functools.cache: its typing wants a hashable argument, which mypy will not grant a class.
+    found = _HINTS.get(cls)
+    if found is None:
+        found = _HINTS[cls] = typing.get_type_hints(cls)
+    return found
+
+
 @dataclass(frozen=True)
 class Order:
     """Base of every order; subclasses are frozen dataclasses registered by kind."""
@@ -148,7 +160,7 @@ class Order:
         if cls is None:
             known = ", ".join(sorted(table))
             raise InvalidOrderError(f"`{tokens[0]}` is not an order. Known orders: {known}.")
-        hints = typing.get_type_hints(cls)
+        hints = _hints(cls)
         by_key = {_key(f.name): f for f in fields(cls)}
         kwargs: dict[str, Any] = {}
         for tok in tokens[1:]:

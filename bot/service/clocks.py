@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
+from bot.cache import UNKNOWN, MaybeTurn
 from bot.clock import TurnStart
 from bot.service.core import ServiceCore
 from bot.table import Actor, Notice
@@ -73,10 +74,13 @@ class ClocksJob(ServiceCore):
         self.publish(Notice("clock", current, self._kept(current).battle, actor=actor, clock=clock))
         return clock
 
-    async def _sync_clock(self, record: BattleRecord, battle: Battle) -> TurnStart | None:
-        """Start the new turn's deadline, if the order began one (the caller holds the battle's lock)."""
+    async def _sync_clock(self, record: BattleRecord, battle: Battle, key: MaybeTurn = UNKNOWN) -> TurnStart | None:
+        """Start the new turn's deadline, if the order began one (the caller holds the battle's lock).
+
+        `key` is the battle's turn key when the caller worked it out already.
+        """
         try:
-            return await self.turn_clocks.sync(record, battle)
+            return await self.turn_clocks.sync(record, battle, key=key)
         except Exception:
             # The order is committed already; the scheduler's recovery rebuilds the clock at startup.
             log.exception("could not update the turn clock of battle %s", record.id)

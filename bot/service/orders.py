@@ -9,9 +9,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from bot.cache import Kept
+from bot.cache import UNKNOWN, Kept, MaybeTurn
 from bot.clock import TurnStart, turn_key, whose_turn
-from bot.quiet import quiet_order
+from bot.quiet import quiet_between
 from bot.service.clocks import ClocksJob
 from bot.service.core import StaleTurnError
 from bot.service.maps import MapsJob
@@ -125,20 +125,26 @@ class OrdersJob(MapsJob, ClocksJob):
         # The battle as it stands is kept in memory at its stored version (checked against the database,
         # so another process's order is never missed); the order is resolved on a copy of it, so what
         # readers were handed never changes and a refused order leaves the battle as it was.
+        # No turn key is worked out on the event loop: the kept battle carries its own when an order left it,
+        # a battle decoded here gets it in the decoding job, and otherwise the order's resolution works it out.
         kept = self.cache.latest(current.id)
-        live = kept.battle if kept is not None and kept.version == current.version else None
-        reader = live
-        if reader is None:
-            reader = await asyncio.get_running_loop().run_in_executor(self._rules, _decode, current)
-            self.cache.keep(current.id, Kept(current.version, current, reader))
-        turn_before = turn_key(reader)
-        if expect_turn is not None and turn_before != expect_turn:
-            raise StaleTurnError("That turn is already over.")
+        known: MaybeTurn
+        if kept is not None and kept.version == current.version:
+            reader, known = kept.battle, kept.turn
+        else:
+            reader, known = await asyncio.get_running_loop().run_in_executor(self._rules, _decode, current)
+            self.cache.keep(current.id, Kept(current.version, current, reader, known))
+        if expect_turn is not None:
+            if known is UNKNOWN:
+                # Kept without its key (read for a board, created, undone): the check needs it before the order.
+                known = await asyncio.get_running_loop().run_in_executor(self._rules, turn_key, reader)
+            if known != expect_turn:
+                raise StaleTurnError("That turn is already over.")
         await self.authorise(actor, current, reader, order)
         dice = Dice(self.rng_factory(), scripted=list(manual_rolls))
         factory = self.rng_factory
-        # Undo lives in the database (each event keeps the state before it), so no snapshot is kept here.
-        job = functools.partial(_resolve, reader, order, dice, lambda: Dice(factory()), follow, cheapest)
+        # Undo lives in the database (the log rebuilds the state before any order), so no snapshot is kept here.
+        job = functools.partial(_resolve, reader, order, dice, lambda: Dice(factory()), follow, cheapest, known)
         if order.slow and len(reader.units) >= SLOW_UNITS:
             # A whole engagement in one order takes seconds at the largest: it runs beside the others'
             # orders rather than ahead of them.
@@ -149,10 +155,10 @@ class OrdersJob(MapsJob, ClocksJob):
         steps: list[CommitStep] = []
         posts: list[list[Post]] = []  # what each order leaves owed
         status: str = current.status
-        turn = turn_before
+        turn = done.turn_before
         for given in done.steps:
             battle = given.battle
-            turn_after = turn_key(battle)
+            turn_after = given.turn
             posts.append(self.owed_after(current.id, battle, turn_after if turn_after != turn else None))
             changed = cast("BattleStatus", battle.status) if battle.status != status else None
             # The document is made from the battle only when the commit writes it or someone reads it.
@@ -167,15 +173,16 @@ class OrdersJob(MapsJob, ClocksJob):
             current.id, expected_version=current.version, steps=steps, now=self.clock(),
             posts=[post for left in posts for post in left], owed=owed)
         last = committed[-1]
-        self.cache.keep(last.record.id, Kept(last.record.version, last.record, done.battle))
+        self.cache.keep(last.record.id, Kept(last.record.version, last.record, done.battle,
+                                             done.steps[-1].turn))
         note_committed(last.seq)
         starts: list[TurnStart | None] = []
-        turn = turn_before
+        turn = done.turn_before
         for given, (saved, _seq) in zip(done.steps, committed, strict=True):
             # The clock follows the turn: an order that began none leaves it as it was, unread.
-            began = turn_key(given.battle) != turn
-            turn = turn_key(given.battle)
-            starts.append(await self._sync_clock(saved, given.battle) if began else None)
+            began = given.turn != turn
+            turn = given.turn
+            starts.append(await self._sync_clock(saved, given.battle, given.turn) if began else None)
         return done, committed, starts, posts, owed
 
     def roll_aside(self, notation: str, purpose: str = "") -> Roll:
@@ -252,30 +259,34 @@ def _cheap_to_replay(order: o.Order, text: str) -> bool:
     return not order.slow and len(text) <= REPLAYED_TEXT_LIMIT
 
 
-def _decode(record: BattleRecord) -> Battle:
-    """Return a fresh rules' battle of a record (parsed and built off the event loop)."""
-    return Battle.from_dict(record.state)
+def _decode(record: BattleRecord) -> tuple[Battle, str | None]:
+    """Return a fresh rules' battle of a record and its turn key (parsed, built and worked out off the event loop)."""
+    battle = Battle.from_dict(record.state)
+    return battle, turn_key(battle)
 
 
 @dataclass(frozen=True, slots=True)
 class _Given:
     """One order as applied: the order (the move picked, for a cheapest move), its outcome and the battle after
-    it, with the outcome as logged."""
+    it, with the outcome as logged and its turn key."""
 
     order: o.Order
     outcome: Outcome
     battle: Battle
     logged: dict[str, Any]
+    turn: str | None
 
 
 @dataclass(frozen=True, slots=True)
 class _Resolved:
-    """What resolving an order left: each order applied (the order, and the end of turn it left, if any)."""
+    """What resolving an order left: each order applied (the order, and the end of turn it left, if any), and
+    the turn key of the battle before them."""
 
     steps: list[_Given]
     picked: o.Order | None
     after: list[o.Order] | None
     quiet: bool
+    turn_before: str | None
 
     @property
     def battle(self) -> Battle:
@@ -284,19 +295,22 @@ class _Resolved:
 
 
 def _resolve(live: Battle, order: o.Order, dice: Dice, idle_dice: Callable[[], Dice], follow: str | None = None,
-             cheapest: bool = False) -> _Resolved:
+             cheapest: bool = False, turn_before: MaybeTurn = UNKNOWN) -> _Resolved:
     """Apply an order to a copy of the live battle (a move by its cheapest mode with `cheapest`).
 
     With `follow`, the unit's legal orders after it are generated, and when they hold nothing but ending its
     turn, the turn is ended too, on a copy of its own so the battle after the first order stays as it was.
+    Each battle's turn key is worked out here, once (the live battle's unless `turn_before` gives it).
     """
+    before = turn_key(live) if turn_before is UNKNOWN else turn_before
     battle = live.copy()
     picked = turns.cheapest_move(battle, order.unit, order.to) if cheapest and isinstance(order, o.Move) else None
     outcome = battle.apply(picked or order, dice, undoable=False)
     logged = outcome.to_dict()
-    steps = [_Given(picked or order, outcome, battle, logged)]
+    turn = turn_key(battle)
+    steps = [_Given(picked or order, outcome, battle, logged, turn)]
     # Whether its player may take the order back alone (its reply's Undo button), judged on the two battles at hand.
-    quiet = dice_reason(logged) is None and quiet_order(live, battle)
+    quiet = dice_reason(logged) is None and quiet_between(live, battle, before, turn)
     after = turns.next_orders(battle, follow) if follow else None
     ender = turns.idle_end(battle, after) if after is not None else None
     if ender is not None:
@@ -307,8 +321,8 @@ def _resolve(live: Battle, order: o.Order, dice: Dice, idle_dice: Callable[[], D
             # The rules offered the end of the turn and then refused it: the unit's turn stays open.
             log.exception("ending an idle turn was refused after it was offered")
         else:
-            steps.append(_Given(ender, closed, ended, closed.to_dict()))
-    return _Resolved(steps, picked, after, quiet)
+            steps.append(_Given(ender, closed, ended, closed.to_dict(), turn_key(ended)))
+    return _Resolved(steps, picked, after, quiet, before)
 
 
 def _nothing_to_undo(count: int, available: int) -> str:

@@ -10,11 +10,14 @@ they count still runs.
 
 from __future__ import annotations
 
+import sys
+import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+import bot.clock
 from bot.service import BattleRecord, Result
 from rules.battle import Battle
 from rules.coords import Cell
@@ -34,12 +37,14 @@ class Counts:
         self.decoded = 0  # battles built from a stored document, on any thread
         self.read_back = 0  # states before an order read back from the log
         self.looked_up = 0  # lookups of the channel's battle
+        self.turn_keys: list[int] = []  # the thread of each turn key worked out during a trip into the service
         self._inside = 0
 
     def reset(self) -> None:
         """Forget what setting the battle up counted."""
         self.trips = self.decoded = self.read_back = self.looked_up = 0
         self.generated.clear()
+        self.turn_keys.clear()
 
 
 @pytest.fixture
@@ -83,6 +88,17 @@ def counts(table: Table, monkeypatch: pytest.MonkeyPatch) -> Counts:
         found.looked_up += 1
         return await battle_here(*args, **kwargs)
 
+    turn_key = bot.clock.turn_key
+
+    def keying(battle: Battle[Any]) -> str | None:
+        if found._inside:
+            found.turn_keys.append(threading.get_ident())
+        return turn_key(battle)
+
+    # Every module that imported the function by name calls it through its own name: each is counted.
+    for module in list(sys.modules.values()):
+        if getattr(module, "turn_key", None) is turn_key:
+            monkeypatch.setattr(module, "turn_key", keying)
     monkeypatch.setattr(service, "execute", counted)
     monkeypatch.setattr(system, "legal_orders", generating)
     monkeypatch.setattr(Battle, "from_dict", classmethod(decoding))
@@ -168,6 +184,25 @@ async def test_the_phase_a_move_ended_by_itself_calls_its_players_at_once(table:
     await table.service.drain()
     [prompt] = prompts(new_since(table, before))
     assert "Angels phase" in prompt.content and prompt.pings.users == {table.gm.id}
+
+
+async def test_a_move_works_each_turn_key_out_once_and_off_the_event_loop(table: Table, counts: Counts) -> None:
+    """An order's trip works out the turn of the battle before it and after each order it committed, once each,
+    in the rules' thread: the event loop (which answers everyone) works none out, not even for the turn a move
+    began by ending its unit's turn, whose clock starts in the same trip."""
+    await duel(table)
+    loop_thread = threading.get_ident()
+    for to, mode, orders in (("D3", "half", 1), ("F3", "half", 2)):
+        counts.reset()
+        reply = await table.slash("move", user=table.alice, unit="Eva-01", to=to, mode=mode)
+        assert "Eva-01" in text_of(reply)
+        assert counts.trips == 1
+        assert 0 < len(counts.turn_keys) <= 1 + orders, counts.turn_keys
+        assert loop_thread not in counts.turn_keys
+    # The second move spent the last point: the turn it ended began the Angels' phase, with its deadline.
+    assert "Eva-01 has nothing left to do, so its turn ends." in text_of(reply)
+    assert (await table.service.db.clocks.get((await stored(table)).id)).turn_key == \
+        bot.clock.turn_key(await stored_battle(table))
 
 
 def offers_undo(reply: Any) -> bool:

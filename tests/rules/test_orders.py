@@ -1,5 +1,7 @@
 """Orders have a text form that round-trips: Order.parse(str(order)) == order."""
 
+import typing
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -53,3 +55,18 @@ def test_text_form_reads_like_discord() -> None:
 def test_bad_order_text_is_refused(text: str, fragment: str) -> None:
     with pytest.raises(InvalidOrderError, match=fragment):
         Order.parse(text)
+
+
+def test_an_order_kinds_field_types_are_resolved_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading many orders of one kind resolves the kind's field types once, not once per order."""
+    resolve = typing.get_type_hints
+    resolved: list[object] = []
+
+    def counted(obj: object, *args: object, **kwargs: object) -> dict[str, object]:
+        resolved.append(obj)
+        return resolve(obj, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(typing, "get_type_hints", counted)
+    orders = [Move(unit=f"Eva-0{n}", to=Cell(n, n), mode="half") for n in range(1, 6)]
+    assert [Order.parse(str(order)) for order in orders] == orders
+    assert resolved.count(Move) <= 1
