@@ -80,15 +80,15 @@ ORDER BY seq DESC
 """)
 # Each arm of the UNION uses its own index (an OR across two columns would scan the
 # guild's battles), and only ids go through it so no state document is copied twice.
-_IN_CHANNEL = Query.of(f"""
-SELECT {SUMMARY_COLUMNS}, state, behind FROM battles WHERE id = (
+_HERE = """
     SELECT MAX(id) FROM (
         SELECT id FROM battles WHERE guild_id = ? AND channel_id = ? AND status != 'ended'
         UNION ALL
         SELECT id FROM battles WHERE guild_id = ? AND thread_id = ? AND status != 'ended'
     ) AS here
-)
-""")
+"""
+_IN_CHANNEL = Query.of(f"SELECT {SUMMARY_COLUMNS}, state, behind FROM battles WHERE id = ({_HERE})")
+_IN_CHANNEL_SUMMARY = Query.of(f"SELECT {SUMMARY_COLUMNS} FROM battles WHERE id = ({_HERE})")
 _LIST_FOR_GUILD = Query.of(f"""
 SELECT {SUMMARY_COLUMNS} FROM battles
 WHERE guild_id = ? AND (? = 1 OR status != 'ended')
@@ -150,6 +150,18 @@ def _get(battle_id: int) -> Program[BattleRecord | None]:
 
 def _in_channel(guild_id: int, channel_id: int) -> Program[BattleRecord | None]:
     return (yield from _record_from_row((yield one(_IN_CHANNEL, guild_id, channel_id, guild_id, channel_id))))
+
+
+def _in_channel_unless(guild_id: int, channel_id: int, known: Mapping[int, int]
+                       ) -> Program[BattleRecord | BattleSummary | None]:
+    row = yield one(_IN_CHANNEL_SUMMARY, guild_id, channel_id, guild_id, channel_id)
+    if row is None:
+        return None
+    summary = _summary(row)
+    if known.get(summary.id) == summary.version:
+        return summary
+    # Read whole by id in the same program (SQLite runs it in one hop; nothing else writes in between here).
+    return (yield from _get(summary.id))
 
 
 _SELECT_SUMMARY = Query.of(f"SELECT {SUMMARY_COLUMNS} FROM battles WHERE id = ?")
@@ -336,6 +348,12 @@ class BattleRepo:
     async def in_channel(self, guild_id: int, channel_id: int) -> BattleRecord | None:
         """Return the newest battle not ended whose channel or thread is channel_id."""
         return await _replayed(await self._engine.read(_in_channel(guild_id, channel_id)))
+
+    async def in_channel_unless(self, guild_id: int, channel_id: int, known: Mapping[int, int]
+                                ) -> BattleRecord | BattleSummary | None:
+        """Return a channel's battle as in_channel does, without its state when it is at the version `known`
+        gives for its id (the caller keeps that state)."""
+        return await _replayed(await self._engine.read(_in_channel_unless(guild_id, channel_id, known)))
 
     async def list_for_guild(self, guild_id: int, *, include_ended: bool = False) -> list[BattleSummary]:
         """List a guild's battles, most recently changed first, without their states."""

@@ -83,27 +83,41 @@ class ServiceCore:
 
     # --- finding battles ------------------------------------------------------
 
+    async def _here(self, guild_id: int, channel_id: int) -> BattleRecord | None:
+        """Return a channel's running battle, its state from the kept copy when that is the stored version."""
+        known = {battle_id: kept.version for battle_id, kept in self.cache.items()}
+        return await self._whole(await self.db.battles.in_channel_unless(guild_id, channel_id, known))
+
+    async def _whole(self, found: BattleRecord | BattleSummary | None) -> BattleRecord | None:
+        """Return a battle read without its state (it was kept here at that version) with the kept state."""
+        if not isinstance(found, BattleSummary):
+            return found
+        kept = self.cache.latest(found.id)
+        if kept is None or kept.version != found.version:  # dropped or replaced while the database was read
+            return await self.db.battles.get(found.id)
+        return kept.record.at(found)
+
     async def battle_here(self, guild_id: int, channel_id: int) -> BattleRecord:
         """Return the running battle of a channel or thread, or explain how to make one."""
-        record = await self.db.battles.in_channel(guild_id, channel_id)
+        record = await self._here(guild_id, channel_id)
         if record is None:
             raise NotFoundError("There is no battle in this channel. A GM starts one here with /battle new.")
         return require_system(record)
 
     async def battle_in(self, guild_id: int, channel_id: int) -> BattleRecord | None:
         """Return the running battle of a channel or thread, if there is one (as stored, installed or not)."""
-        return await self.db.battles.in_channel(guild_id, channel_id)
+        return await self._here(guild_id, channel_id)
 
     async def get_battle(self, guild_id: int, battle_id: int) -> BattleRecord:
         """Return a battle of this guild by id; other guilds' battles do not exist from here."""
-        record = await self.db.battles.get(battle_id)
+        record = await self._stored(battle_id)
         if record is None or record.guild_id != guild_id:
             raise NotFoundError(f"There is no battle #{battle_id} on this server.")
         return require_system(record)
 
     async def battle_by_id(self, battle_id: int) -> BattleRecord:
         """Return a battle by id wherever it is (for buttons pressed in direct messages)."""
-        record = await self.db.battles.get(battle_id)
+        record = await self._stored(battle_id)
         if record is None:
             raise NotFoundError(f"Battle #{battle_id} no longer exists.")
         return require_system(record)
@@ -173,7 +187,7 @@ class ServiceCore:
 
     async def peek(self, guild_id: int, channel_id: int) -> tuple[BattleRecord, Battle] | None:
         """Return the battle of a channel for reading only (autocomplete): the shared copy, never to be changed."""
-        record = await self.db.battles.in_channel(guild_id, channel_id)
+        record = await self._here(guild_id, channel_id)
         if record is None:
             return None
         return record, self._kept(record).battle
@@ -192,10 +206,7 @@ class ServiceCore:
         if found is None:
             self.cache.forget(battle_id)
             return None
-        if isinstance(found, BattleSummary):
-            assert kept is not None
-            return kept.record.at(found)
-        return found
+        return await self._whole(found)
 
     def _kept(self, record: BattleRecord) -> Kept:
         """Return the shared decoded copy of a battle at the record's version, decoding and keeping it if need be."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ import orjson
 import pytest
 
 import storage.battles
+import storage.records
 from bot.service import Actor, TableService
 from rules.battle import Battle
 from rules.errors import GameError
@@ -259,5 +261,34 @@ async def test_a_clean_stop_writes_the_whole_state_of_the_battles_kept(tmp_path:
         for seq, before, _after in more:
             rebuilt = await db.events.state_before(played.battle_id, seq)
             assert rebuilt is not None and Battle.from_dict(rebuilt).to_dict() == before
+    finally:
+        await db.close()
+
+
+async def test_finding_a_kept_battle_replays_nothing_and_a_cold_read_replays_off_the_loop(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "battlepost.sqlite3"
+    db = await Database.open(path)
+    try:
+        service = TableService(db, render=False, rng_factory=lambda: random.Random(5))
+        played = await _play(service, "strategic-e", seed=3)
+        while (await _raw(service.db, played.battle_id))[1] == 0:
+            await _play_on(service, played.battle_id, 1)
+        threads: list[int] = []
+        real = storage.records.rebuild
+
+        def counted(document: str, steps: Any) -> str:
+            threads.append(threading.get_ident())
+            return real(document, steps)
+
+        monkeypatch.setattr(storage.records, "rebuild", counted)
+        found = await service.battle_here(GM.guild_id, 5)
+        assert found.id == played.battle_id and threads == [], "the battle kept in memory is used as it is"
+        assert (await service.get_battle(GM.guild_id, played.battle_id)).version == found.version
+        assert threads == []
+        cold = TableService(db, render=False)
+        again = await cold.battle_here(GM.guild_id, 5)
+        assert len(threads) == 1 and threads[0] != threading.get_ident(), "replayed once, in a worker thread"
+        assert Battle.from_dict(again.state).to_dict() == Battle.from_dict(found.state).to_dict()
     finally:
         await db.close()
