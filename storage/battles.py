@@ -437,8 +437,9 @@ class BattleRepo:
         def run() -> Program[list[tuple[BattleSummary, int]]]:
             before, behind = yield from _load_current(battle_id, expected_version)
             first = yield from next_seq(battle_id)
-            # Only the first order after a written document keeps the state before it; the state before any
-            # later one is that one replayed (see events.before_event).
+            # Only the first order after a written document keeps the state before it, and the first after a
+            # change that does not replay; the state before any other is rebuilt by replaying the orders since
+            # the nearest that does (see events.before_event).
             snapshot: bytes | None = None
             if behind == 0:
                 document = yield one(_SELECT_DOCUMENT, battle_id)
@@ -446,9 +447,11 @@ class BattleRepo:
             done: list[tuple[BattleSummary, int]] = []
             summary = before
             for i, (step, outcome) in enumerate(zip(steps, outcomes, strict=True)):
+                if i > 0:
+                    snapshot = None if steps[i - 1].replayable else codec.pack_snapshot(texts[i - 1].text())
                 event = step.event
                 yield step_count(INSERT_EVENT, battle_id, first + i, event.actor_id, event.kind, event.order_text,
-                                 outcome, int(event.hidden), now, summary.status, snapshot if i == 0 else None)
+                                 outcome, int(event.hidden), now, summary.status, snapshot)
                 status = summary.status if step.status is None else step.status
                 summary = replace(summary, status=status, updated_at=now, version=summary.version + 1)
                 done.append((summary, first + i))

@@ -21,8 +21,10 @@ import storage.battles
 import storage.records
 from bot.service import Actor, TableService
 from rules.battle import Battle
+from rules.dice import Dice
 from rules.errors import GameError
-from storage import Database, StorageError
+from storage import Database, NewEvent, StorageError
+from storage.battles import CommitStep
 from storage.program import Query, single
 from tests.rules.saved_fixtures import RECIPES
 
@@ -290,5 +292,37 @@ async def test_finding_a_kept_battle_replays_nothing_and_a_cold_read_replays_off
         again = await cold.battle_here(GM.guild_id, 5)
         assert len(threads) == 1 and threads[0] != threading.get_ident(), "replayed once, in a worker thread"
         assert Battle.from_dict(again.state).to_dict() == Battle.from_dict(found.state).to_dict()
+    finally:
+        await db.close()
+
+
+async def test_an_order_after_a_change_that_does_not_replay_keeps_the_state_before_it(tmp_path: Path) -> None:
+    """Committed together, a change no order describes and an order after it: the order's entry keeps the state
+    the change left, so rebuilding it never replays the change."""
+    db = await Database.open(tmp_path / "battlepost.sqlite3")
+    try:
+        service = TableService(db, render=False, rng_factory=lambda: random.Random(5))
+        played = await _play(service, "strategic-e", seed=3)
+        found = await service.current(played.battle_id)
+        assert found is not None
+        record, live = found
+        edited = live.copy()
+        units = [u for u in edited.iter_units() if u.alive]
+        units[-1].name = "Renamed"  # by hand: no order of the rules says this
+        moved = edited.copy()
+        candidates = [o for u in moved.iter_units() if u.alive for o in moved.legal_orders(u) if o.kind != "end-turn"]
+        assert candidates, "some unit has an order to give"
+        order = candidates[0]
+        outcome = moved.apply(order, Dice(random.Random(2)), undoable=False)
+        steps = [CommitStep(edited.to_dict(), NewEvent(actor_id=1, kind="gm-rename", order_text="renamed by hand",
+                                                       outcome=None)),
+                 CommitStep(moved.to_dict, NewEvent(actor_id=1, kind=order.kind, order_text=str(order),
+                                                    outcome=outcome.to_dict()), replayable=True)]
+        committed = await db.battles.commit_orders(played.battle_id, expected_version=record.version, steps=steps,
+                                                   now=1.0)
+        before = await db.events.state_before(played.battle_id, committed[1].seq)
+        assert before is not None and Battle.from_dict(before).to_dict() == edited.to_dict()
+        stored = await db.battles.get(played.battle_id)
+        assert stored is not None and Battle.from_dict(stored.state).to_dict() == moved.to_dict()
     finally:
         await db.close()
