@@ -97,6 +97,7 @@ ORDER BY updated_at DESC, id DESC
 
 _ACTIVE_IDS = Query.of("SELECT id FROM battles WHERE status = 'active' ORDER BY id")
 _ALL_IDS = Query.of("SELECT id FROM battles ORDER BY id")
+_BEHIND_IDS = Query.of("SELECT id FROM battles WHERE behind > 0 ORDER BY id")
 _SET_CHANNEL = Query.of("UPDATE battles SET channel_id = ?, thread_id = ? WHERE id = ?")
 _DELETE = Query.of("DELETE FROM battles WHERE id = ?")
 _COUNT = Query.of("SELECT COUNT(*) FROM battles")
@@ -576,6 +577,11 @@ class BattleRepo:
     async def active_ids(self) -> list[int]:
         """Return the ids of every active battle (those whose turns and deadlines are running)."""
         found = await self._engine.read(every(_ACTIVE_IDS))
+        return [int(row[0]) for row in found]
+
+    async def behind_ids(self) -> list[int]:
+        """Return the ids of the battles whose stored document does not include their newest orders yet."""
+        found = await self._engine.read(every(_BEHIND_IDS))
         return [int(row[0]) for row in found]
 
     async def all_ids(self) -> list[int]:

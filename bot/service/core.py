@@ -283,13 +283,19 @@ class ServiceCore:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     async def write_documents(self) -> int:
-        """Write whole the state of each battle kept here whose stored document is orders behind; return how many.
+        """Write whole the state of every battle whose stored document is orders behind; return how many.
 
-        Run on a clean stop, so a battle read after a restart (maybe by a newer version) replays nothing.
+        Run on a clean stop, so a battle read after a restart (maybe by a newer version, whose rules could read
+        an old order differently) replays nothing. Battles kept here are written from memory, others replayed.
         """
         written = 0
         for battle_id, kept in self.cache.items():
             if await self.db.battles.write_document(battle_id, version=kept.version, document=kept.record.state_text):
+                written += 1
+        for battle_id in await self.db.battles.behind_ids():
+            record = await self.db.battles.get(battle_id)  # the orders after its document replayed off the loop
+            if record is not None and await self.db.battles.write_document(battle_id, version=record.version,
+                                                                           document=record.state_text):
                 written += 1
         if written:
             log.info("wrote the whole state of %d battle(s) kept in memory", written)

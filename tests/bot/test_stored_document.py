@@ -252,8 +252,15 @@ async def test_a_clean_stop_writes_the_whole_state_of_the_battles_kept(tmp_path:
         found = await service.current(played.battle_id)
         assert found is not None
         live = found[1].to_dict()
-        assert await service.write_documents() == 1
+        # And a battle this process does not keep (another process played it, or it was dropped from memory).
+        other = await _play(TableService(db, render=False, rng_factory=lambda: random.Random(7)), "strategic-p",
+                            seed=5, channel=6)
+        while (await _raw(service.db, other.battle_id))[1] == 0:
+            await _play_on(TableService(db, render=False), other.battle_id, 1)
+        assert service.cache.latest(other.battle_id) is None
+        assert await service.write_documents() == 2
         assert (await _raw(service.db, played.battle_id)) == (version, 0)
+        assert (await _raw(service.db, other.battle_id))[1] == 0
         assert await service.write_documents() == 0, "a document already whole is not written again"
         with sqlite3.connect(path) as conn:
             (text,) = conn.execute("SELECT state FROM battles WHERE id = ?", (played.battle_id,)).fetchone()
