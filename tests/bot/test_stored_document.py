@@ -27,22 +27,10 @@ from storage import Database, NewEvent, StorageError
 from storage.battles import CommitStep
 from storage.program import Query, single
 from tests.rules.saved_fixtures import RECIPES
+from tests.rules.test_battle_copy import _due_orders
 
 GM = Actor(user_id=1, guild_id=10, name="gm", manage_guild=True)
 ORDERS = 30
-
-
-def _legal(battle: Battle, rng: random.Random) -> list[str]:
-    units = [u for u in battle.iter_units() if u.alive]
-    rng.shuffle(units)
-    for unit in units:
-        try:
-            found = battle.legal_orders(unit)
-        except GameError:
-            continue
-        if found:
-            return [str(o) for o in found]
-    return []
 
 
 _HEAD = Query.of("SELECT version, behind FROM battles WHERE id = ?")
@@ -90,7 +78,7 @@ async def _play(service: TableService, name: str, seed: int, count: int = ORDERS
         found = await service.current(record.id)
         assert found is not None
         record, live = found
-        choices = [setup.pop(0)] if setup else _legal(live, rng)
+        choices = [setup.pop(0)] if setup else _due_orders(live, rng)
         if not choices:
             break
         before = live.to_dict()
@@ -196,7 +184,7 @@ async def _play_on(service: TableService, battle_id: int, count: int
         found = await service.current(battle_id)
         assert found is not None
         record, live = found
-        choices = _legal(live, rng)
+        choices = _due_orders(live, rng)
         if not choices:
             break
         before = live.to_dict()
@@ -213,15 +201,21 @@ async def _play_on(service: TableService, battle_id: int, count: int
     return seen
 
 
+async def _played_behind(service: TableService) -> Played:
+    """Play a battle until its stored document is orders behind."""
+    played = await _play(service, "strategic-e", seed=3)
+    while (await _raw(service.db, played.battle_id))[1] == 0:
+        await _play_on(service, played.battle_id, 1)
+    return played
+
+
 async def test_a_log_that_no_longer_replays_is_said_and_changes_nothing(tmp_path: Path) -> None:
     """An order after the document that the rules now refuse (edited by hand here) fails the read, plainly."""
     path = tmp_path / "battlepost.sqlite3"
     db = await Database.open(path)
     try:
         service = TableService(db, render=False, rng_factory=lambda: random.Random(5))
-        played = await _play(service, "strategic-e", seed=3)
-        while (await _raw(service.db, played.battle_id))[1] == 0:
-            await _play_on(service, played.battle_id, 1)
+        played = await _played_behind(service)
         version, behind = (await _raw(service.db, played.battle_id))
         latest = await db.events.latest_seq(played.battle_id)
         with sqlite3.connect(path) as conn:
@@ -245,9 +239,7 @@ async def test_a_clean_stop_writes_the_whole_state_of_the_battles_kept(tmp_path:
     db = await Database.open(path)
     try:
         service = TableService(db, render=False, rng_factory=lambda: random.Random(5))
-        played = await _play(service, "strategic-e", seed=3)
-        while (await _raw(service.db, played.battle_id))[1] == 0:
-            await _play_on(service, played.battle_id, 1)
+        played = await _played_behind(service)
         version, _behind = (await _raw(service.db, played.battle_id))
         found = await service.current(played.battle_id)
         assert found is not None
@@ -280,9 +272,7 @@ async def test_finding_a_kept_battle_replays_nothing_and_a_cold_read_replays_off
     db = await Database.open(path)
     try:
         service = TableService(db, render=False, rng_factory=lambda: random.Random(5))
-        played = await _play(service, "strategic-e", seed=3)
-        while (await _raw(service.db, played.battle_id))[1] == 0:
-            await _play_on(service, played.battle_id, 1)
+        played = await _played_behind(service)
         threads: list[int] = []
         real = storage.records.rebuild
 
