@@ -33,7 +33,9 @@ def rebuild(document: str, steps: Sequence[Step]) -> str:
     try:
         battle = replay(decode_document(document), steps)
     except ReplayError as exc:
-        raise StorageError(f"the orders logged after the stored state do not replay: {exc.message}") from None
+        raise StorageError(f"the orders logged after the stored state do not replay: {exc.message} Start the "
+                           "version of battlepost that gave them and stop it cleanly (a clean stop writes every "
+                           "battle's state whole), then start this one again.") from None
     return orjson.dumps(battle.to_dict()).decode()
 
 BattleStatus = Literal["setup", "active", "ended"]

@@ -224,7 +224,7 @@ async def test_a_log_that_no_longer_replays_is_said_and_changes_nothing(tmp_path
         reader = await Database.open(path)
         try:
             # Replayed as the battle is read (off the event loop), so no caller is handed a battle that fails later.
-            with pytest.raises(StorageError, match=r"do not replay.*Nobody"):
+            with pytest.raises(StorageError, match=r"do not replay.*Nobody.*stop it cleanly"):
                 await reader.battles.get(played.battle_id)
         finally:
             await reader.close()
